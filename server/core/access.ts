@@ -1,0 +1,55 @@
+import type { Role } from './schema.ts';
+
+/**
+ * Default deny: every /api route needs a signed-in user unless it is listed here.
+ * /api/admin/* needs ADMIN_USER or MASTER_USER, /api/master/* needs MASTER_USER.
+ * Keys are "METHOD /route/pattern" exactly as registered.
+ */
+export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
+  'POST /api/register',
+  'POST /api/login',
+  'GET /api/session',
+  'GET /api/logout',
+  'POST /api/confirm-email-reset',
+  'GET /api/states-from-country',
+  'GET /api/cities-from-state/:stateId',
+  'GET /api/get-ad-pricing',
+  'GET /api/get-bump-pricing',
+  'GET /api/users-ads-aggregate/us/:listingType',
+  'GET /api/listings',
+  'GET /api/ads/:id',
+  'GET /api/search',
+  'GET /api/home',
+  'POST /api/report-ad/:id',
+  'POST /api/reports',
+  'POST /api/analytics/pageview',
+  'POST /api/webhooks/btcpay',
+  'GET /api/health',
+  'GET /api/sandbox/invoices/:id',
+  'POST /api/sandbox/invoices/:id/pay',
+]);
+
+export type Access = 'public' | 'user' | 'admin' | 'master';
+
+export function requiredAccess(method: string, routeUrl: string): Access {
+  if (!routeUrl.startsWith('/api/') && routeUrl !== '/api') return 'public'; // pages, assets, sitemap
+  if (routeUrl.startsWith('/api/admin/')) return 'admin';
+  if (routeUrl.startsWith('/api/master/')) return 'master';
+  if (PUBLIC_ROUTES.has(`${method} ${routeUrl}`)) return 'public';
+  return 'user';
+}
+
+export function hasAccess(access: Access, roles: readonly Role[]): boolean {
+  switch (access) {
+    case 'public':
+      return true;
+    case 'user':
+      return roles.includes('PROVIDER_USER');
+    case 'admin':
+      return roles.includes('ADMIN_USER') || roles.includes('MASTER_USER');
+    case 'master':
+      return roles.includes('MASTER_USER');
+  }
+}
+
+export const isStaff = (roles: readonly Role[]) => roles.includes('ADMIN_USER') || roles.includes('MASTER_USER');

@@ -1,0 +1,119 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from './config.ts';
+import type { Clock } from './clock.ts';
+import type { Db } from './db.ts';
+import type { Role, StaffRole, UserStatus } from './schema.ts';
+import { signJwt, verifyJwt } from './jwt.ts';
+import { hasAccess, requiredAccess } from './access.ts';
+import { Forbidden, Unauthorized } from './errors.ts';
+
+export const COOKIE_NAME = 'XG.TOKEN';
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  userStatus: UserStatus;
+  userRoles: StaffRole[];
+  tokenVersion: number;
+}
+
+export interface SessionView {
+  isAuthenticated: boolean;
+  id?: string;
+  email?: string;
+  userStatus?: UserStatus;
+  userRoles: Role[];
+}
+
+interface TokenPayload {
+  id: string;
+  email: string;
+  userStatus: UserStatus;
+  userRoles: StaffRole[];
+  tv: number;
+  iat: number;
+  exp: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: SessionUser | null;
+  }
+}
+
+export function sessionView(user: SessionUser | null): SessionView {
+  if (!user) return { isAuthenticated: false, userRoles: ['GUEST_USER'] };
+  return { isAuthenticated: true, id: user.id, email: user.email, userStatus: user.userStatus, userRoles: user.userRoles };
+}
+
+/** Loads the live user for a token: status and roles come from the database on every request. */
+export async function loadSessionUser(db: Db, userId: string): Promise<SessionUser | null> {
+  const row = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'status', 'token_version'])
+    .where('id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return null;
+  const roles = await db.selectFrom('user_roles').select('role').where('user_id', '=', userId).execute();
+  const order: StaffRole[] = ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'];
+  return {
+    id: row.id,
+    email: row.email,
+    userStatus: row.status,
+    userRoles: order.filter((r) => roles.some((x) => x.role === r)),
+    tokenVersion: row.token_version,
+  };
+}
+
+export interface AuthDeps {
+  config: Readonly<Config>;
+  clock: Clock;
+  db: Db;
+}
+
+/** Issues the session cookie for a user. */
+export function setSessionCookie(reply: FastifyReply, request: FastifyRequest, deps: AuthDeps, user: SessionUser): void {
+  const iat = Math.floor(deps.clock.now().getTime() / 1000);
+  const exp = iat + deps.config.sessionDays * 86400;
+  const payload: TokenPayload = { id: user.id, email: user.email, userStatus: user.userStatus, userRoles: user.userRoles, tv: user.tokenVersion, iat, exp };
+  reply.setCookie(COOKIE_NAME, signJwt(payload as unknown as Record<string, unknown>, deps.config.jwtSecret), {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: deps.config.publicUrl.startsWith('https:') || request.protocol === 'https',
+    maxAge: deps.config.sessionDays * 86400,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply): void {
+  reply.clearCookie(COOKIE_NAME, { path: '/' });
+}
+
+/** Reads the session from the cookie and enforces default-deny access on every route. */
+export const authPlugin = fp(async function authPlugin(app: FastifyInstance, deps: AuthDeps) {
+  app.decorateRequest('user', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    const token = request.cookies[COOKIE_NAME];
+    if (token) {
+      const payload = verifyJwt<TokenPayload>(token, deps.config.jwtSecret, Math.floor(deps.clock.now().getTime() / 1000));
+      const user = payload && typeof payload.id === 'string' ? await loadSessionUser(deps.db, payload.id) : null;
+      // A suspended user, a deleted user or a token older than the last logout/password change is a guest.
+      if (user && user.userStatus !== 'suspended' && user.tokenVersion === payload?.tv) request.user = user;
+      else clearSessionCookie(reply);
+    }
+    const routeUrl = request.routeOptions.url;
+    if (!routeUrl) return; // no route matched: the 404 handler answers
+    const access = requiredAccess(request.method, routeUrl);
+    if (access === 'public') return;
+    if (!request.user) throw new Unauthorized();
+    if (!hasAccess(access, request.user.userRoles)) throw new Forbidden();
+  });
+});
+
+export function requireUser(request: FastifyRequest): SessionUser {
+  if (!request.user) throw new Unauthorized();
+  return request.user;
+}

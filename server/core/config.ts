@@ -1,0 +1,120 @@
+import path from 'node:path';
+
+/** One validated, frozen configuration object, read from the environment once at start. */
+export interface Config {
+  nodeEnv: string;
+  isProduction: boolean;
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string;
+  jwtSecret: string;
+  sessionDays: number;
+  smtpUrl: string | null;
+  mailFrom: string;
+  btcpay: { url: string | null; storeId: string | null; apiKey: string | null; webhookSecret: string };
+  textbeltUrl: string;
+  masterEmail: string | null;
+  masterPassword: string | null;
+  staffEmail: string | null;
+  /** Seeds states and cities on first start (tests turn this off and seed a template once). */
+  seedLocations: boolean;
+  /** Runs in-process cron jobs (tests drive jobs by hand). */
+  cron: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+const DEV_JWT_SECRET = 'dev-only-secret-change-me-dev-only-secret';
+const DEV_WEBHOOK_SECRET = 'dev-only-webhook-secret';
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const problems: string[] = [];
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const isProduction = nodeEnv === 'production';
+
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const str = (name: string): string | null => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? null : v.trim();
+  };
+  const url = (name: string): string | null => {
+    const v = str(name);
+    if (v === null) return null;
+    try {
+      const u = new URL(v);
+      if (!/^(https?|smtps?):$/.test(u.protocol)) throw new Error('protocol');
+      return v.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name} must be a URL (got "${v}")`);
+      return null;
+    }
+  };
+
+  const port = int('PORT', 3000, 0, 65535);
+  const host = str('HOST') ?? '0.0.0.0';
+  const dataDir = path.resolve(str('DATA_DIR') ?? './data');
+  const publicUrl = url('PUBLIC_URL') ?? `http://localhost:${port}`;
+  const sessionDays = int('SESSION_DAYS', 30, 1, 365);
+
+  let jwtSecret = str('JWT_SECRET');
+  if (jwtSecret === null) {
+    if (isProduction) problems.push('JWT_SECRET is required in production (32+ random characters)');
+    jwtSecret = DEV_JWT_SECRET;
+  } else if (jwtSecret.length < 32) {
+    problems.push('JWT_SECRET must be at least 32 characters');
+  }
+
+  const btcpayUrl = url('BTCPAY_URL');
+  const btcpay = {
+    url: btcpayUrl,
+    storeId: str('BTCPAY_STORE_ID'),
+    apiKey: str('BTCPAY_API_KEY'),
+    webhookSecret: str('BTCPAY_WEBHOOK_SECRET') ?? DEV_WEBHOOK_SECRET,
+  };
+  if (btcpayUrl) {
+    if (!btcpay.storeId) problems.push('BTCPAY_STORE_ID is required when BTCPAY_URL is set');
+    if (!btcpay.apiKey) problems.push('BTCPAY_API_KEY is required when BTCPAY_URL is set');
+    if (!str('BTCPAY_WEBHOOK_SECRET')) problems.push('BTCPAY_WEBHOOK_SECRET is required when BTCPAY_URL is set');
+  } else if (isProduction) {
+    problems.push('BTCPAY_URL, BTCPAY_STORE_ID, BTCPAY_API_KEY and BTCPAY_WEBHOOK_SECRET are required in production (the sandbox payment provider is refused)');
+  }
+
+  const masterEmail = str('MASTER_EMAIL');
+  const masterPassword = str('MASTER_PASSWORD');
+  if ((masterEmail === null) !== (masterPassword === null)) problems.push('MASTER_EMAIL and MASTER_PASSWORD go together');
+  if (masterPassword !== null && masterPassword.length < 10) problems.push('MASTER_PASSWORD must be at least 10 characters');
+
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n - ${problems.join('\n - ')}`);
+
+  return Object.freeze({
+    nodeEnv,
+    isProduction,
+    port,
+    host,
+    dataDir,
+    publicUrl,
+    jwtSecret,
+    sessionDays,
+    smtpUrl: url('SMTP_URL'),
+    mailFrom: str('MAIL_FROM') ?? 'XG Marketplace <no-reply@localhost>',
+    btcpay: Object.freeze(btcpay),
+    textbeltUrl: url('TEXTBELT_URL') ?? 'https://textbelt.com',
+    masterEmail: masterEmail?.toLowerCase() ?? null,
+    masterPassword,
+    staffEmail: str('STAFF_EMAIL') ?? masterEmail?.toLowerCase() ?? null,
+    seedLocations: env.SEED_LOCATIONS !== '0',
+    cron: env.CRON !== '0',
+    logLevel: str('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+  });
+}

@@ -1,0 +1,40 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Clock } from './clock.ts';
+import type { Database_, Db } from './db.ts';
+import type { Mailer } from './mailer.ts';
+import type { PasswordHasher } from './passwords.ts';
+import type { Hub } from './realtime.ts';
+
+/** Product limits (PRODUCT §11). Tests may raise them; the rate-limit tests use the real values. */
+export interface Limits {
+  authAttemptsPerWindow: number; // login and register, per IP and per account
+  authWindowMs: number;
+  adsPerDay: number;
+  reportsPerHour: number;
+  /** @fastify/rate-limit's general ceiling per IP per minute on /api (0 turns it off). */
+  apiPerMinute: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  authAttemptsPerWindow: 10,
+  authWindowMs: 15 * 60 * 1000,
+  adsPerDay: 20,
+  reportsPerHour: 10,
+  apiPerMinute: 1200,
+};
+
+/** Everything a module may use, injected through buildApp (no module-level singletons). */
+export interface AppDeps {
+  config: Readonly<Config>;
+  database: Database_;
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  hasher: PasswordHasher;
+  hub: Hub;
+  limits: Limits;
+  log: FastifyBaseLogger;
+  /** Absolute path of the built client (dist/); null when not built. */
+  distDir: string | null;
+}

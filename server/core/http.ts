@@ -1,0 +1,21 @@
+import type {
+  FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault,
+} from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppDeps } from './deps.ts';
+
+export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** A module's routes: a plugin that gets a TypeBox-typed Fastify instance and the app's dependencies. */
+export function defineRoutes(fn: (app: TypedApp, deps: AppDeps) => Promise<void> | void): FastifyPluginAsync<AppDeps> {
+  return async (app, deps) => {
+    await fn(app.withTypeProvider<TypeBoxTypeProvider>(), deps);
+  };
+}
+
+/** Page size rules shared by every paginated list: page ≥ 1, pageSize 1–100. */
+export function paging(q: { page?: number; pageSize?: number }, defaultSize = 20): { page: number; pageSize: number; offset: number } {
+  const page = Math.max(1, Math.floor(q.page ?? 1));
+  const pageSize = Math.min(100, Math.max(1, Math.floor(q.pageSize ?? defaultSize)));
+  return { page, pageSize, offset: (page - 1) * pageSize };
+}

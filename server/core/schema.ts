@@ -1,0 +1,55 @@
+import type { Generated } from 'kysely';
+import type { LocationsTables } from '../modules/locations/locations.tables.ts';
+import type { MarketTables } from '../modules/ads/ads.tables.ts';
+import type { ReportsTables } from '../modules/reports/reports.tables.ts';
+import type { OpsTables } from '../modules/cron/cron.tables.ts';
+
+/** Kysely's view of the database: core tables here, each domain's own tables in its *.tables.ts. */
+export interface CoreTables {
+  users: {
+    id: string;
+    email: string;
+    password_hash: string;
+    nickname: string;
+    avatar: string | null;
+    status: UserStatus;
+    phone: string | null;
+    phone_verified_at: string | null;
+    token_version: Generated<number>;
+    welcome_promo_sent_at: string | null;
+    created_at: string;
+    updated_at: string;
+    deleted_at: string | null;
+  };
+  user_roles: { user_id: string; role: StaffRole };
+  sign_ins: { id: Generated<number>; user_id: string; ip: string; user_agent: string | null; at: string };
+  email_changes: { token_hash: string; user_id: string; new_email: string; created_at: string; confirmed_at: string | null };
+  audit_log: {
+    id: Generated<number>;
+    actor_id: string | null;
+    actor_email: string | null;
+    action: string;
+    target_type: string;
+    target_id: string | null;
+    before_json: string | null;
+    after_json: string | null;
+    at: string;
+  };
+  wallets: { id: string; user_id: string; wallet_type: WalletType; balance_cents: Generated<number>; created_at: string };
+  ledger_entries: {
+    id: Generated<number>;
+    wallet_id: string;
+    amount_cents: number;
+    kind: string;
+    reference: string | null;
+    idempotency_key: string;
+    created_at: string;
+  };
+}
+
+export type UserStatus = 'pending' | 'approved' | 'suspended';
+export type StaffRole = 'PROVIDER_USER' | 'ADMIN_USER' | 'MASTER_USER';
+export type Role = StaffRole | 'GUEST_USER';
+export type WalletType = 'USD' | 'XG-PROMO-WALLET';
+
+export interface DB extends CoreTables, LocationsTables, MarketTables, ReportsTables, OpsTables {}

@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, loadConfig } from './core/config.ts';
+import { openDatabase } from './core/db.ts';
+import { migrate } from './core/migrate.ts';
+import { buildApp } from './app.ts';
+import { AuthService } from './modules/auth/auth.service.ts';
+import { seedLocations } from './modules/locations/locations.seed.ts';
+
+// Process entry only: config → open db → migrate → buildApp → listen → graceful close.
+let config;
+try {
+  config = loadConfig();
+} catch (e) {
+  if (e instanceof ConfigError) {
+    console.error(e.message);
+    process.exit(1);
+  }
+  throw e;
+}
+
+fs.mkdirSync(config.dataDir, { recursive: true });
+const database = openDatabase(path.join(config.dataDir, 'xg.sqlite'));
+const applied = migrate(database.sqlite);
+const app = await buildApp({ config, database });
+if (applied.length) app.log.info({ applied }, 'database migrated');
+if (config.seedLocations) {
+  const seeded = seedLocations(database.sqlite);
+  if (seeded.cities || seeded.states) app.log.info(seeded, 'locations seeded');
+}
+
+const master = await new AuthService(app.deps).ensureMaster();
+if (master?.generatedPassword) {
+  // Printed once, on the start that creates the account; never stored in clear.
+  console.log(`\n  First master account created:\n    e-mail:   ${master.email}\n    password: ${master.generatedPassword}\n  Sign in at ${config.publicUrl}/auth/login and change the password.\n`);
+} else if (master) {
+  app.log.info({ email: master.email }, 'master account created from MASTER_EMAIL');
+}
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down');
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  try {
+    await app.close();
+    await database.close();
+  } finally {
+    process.exit(0);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+await app.listen({ port: config.port, host: config.host });
+console.log(`XG Marketplace is serving on ${config.publicUrl}`);

@@ -1,0 +1,2 @@
+// Filled in by the marketplace modules (migration 0003).
+export interface MarketTables {}

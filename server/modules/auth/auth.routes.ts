@@ -1,0 +1,54 @@
+import { Type } from 'typebox';
+import { defineRoutes } from '../../core/http.ts';
+import { clearSessionCookie, sessionView, setSessionCookie } from '../../core/auth.ts';
+import { AuthService } from './auth.service.ts';
+
+const SessionSchema = Type.Object({
+  isAuthenticated: Type.Boolean(),
+  id: Type.Optional(Type.String()),
+  email: Type.Optional(Type.String()),
+  userStatus: Type.Optional(Type.String()),
+  userRoles: Type.Array(Type.String()),
+});
+const Message = Type.Object({ message: Type.String() });
+
+export default defineRoutes((app, deps) => {
+  const auth = new AuthService(deps);
+
+  app.post('/api/register', {
+    schema: {
+      body: Type.Object({
+        email: Type.String({ maxLength: 254 }),
+        password: Type.String({ maxLength: 200 }),
+        nickname: Type.String({ maxLength: 30 }),
+      }),
+      response: { 201: SessionSchema, '4xx': Message },
+    },
+  }, async (request, reply) => {
+    const user = await auth.register(request.body, request.ip);
+    setSessionCookie(reply, request, deps, user);
+    return reply.status(201).send(sessionView(user));
+  });
+
+  app.post('/api/login', {
+    schema: {
+      body: Type.Object({ email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 200 }) }),
+      response: { 200: SessionSchema, '4xx': Message },
+    },
+  }, async (request, reply) => {
+    const user = await auth.login(request.body, request.ip, request.headers['user-agent'] ?? null);
+    setSessionCookie(reply, request, deps, user);
+    return sessionView(user);
+  });
+
+  app.get('/api/session', { schema: { response: { 200: SessionSchema } } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return sessionView(request.user);
+  });
+
+  app.get('/api/logout', { schema: { response: { 200: SessionSchema } } }, async (request, reply) => {
+    if (request.user) await auth.logoutEverywhere(request.user.id);
+    clearSessionCookie(reply);
+    return sessionView(null);
+  });
+});

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import type { AppDeps } from '../../core/deps.ts';
+import { loadSessionUser, type SessionUser } from '../../core/auth.ts';
+import { Conflict, Forbidden, Invalid, Unauthorized } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { WindowLimiter } from '../../core/ratelimit.ts';
+import type { StaffRole, UserStatus } from '../../core/schema.ts';
+import { RULE_MESSAGES, checkEmail, checkNickname, checkPassword } from '../../../src/lib/rules.ts';
+import * as repo from './auth.repository.ts';
+
+export const WRONG_CREDENTIALS = 'Wrong e-mail or password.';
+
+/** Throws 400 naming the field when a value breaks a shared rule. */
+export function assertRule(field: string, key: string | null): void {
+  if (key) throw new Invalid(field, RULE_MESSAGES[key] ?? `Invalid ${field}.`);
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export class AuthService {
+  private readonly limiter: WindowLimiter;
+  private dummyHash: Promise<string> | null = null;
+
+  private readonly deps: AppDeps;
+
+  constructor(deps: AppDeps) {
+    this.deps = deps;
+    this.limiter = new WindowLimiter(deps.clock, deps.limits.authAttemptsPerWindow, deps.limits.authWindowMs);
+  }
+
+  /** Creates an account (status pending, role PROVIDER_USER) with its USD wallet, in one transaction. */
+  async createUser(input: { email: string; password: string; nickname: string; roles?: StaffRole[]; status?: UserStatus }): Promise<SessionUser> {
+    const email = normalizeEmail(input.email);
+    assertRule('email', checkEmail(email));
+    assertRule('password', checkPassword(input.password, email));
+    assertRule('nickname', checkNickname(input.nickname));
+    const roles: StaffRole[] = ['PROVIDER_USER', ...(input.roles ?? []).filter((r) => r !== 'PROVIDER_USER')];
+    const passwordHash = await this.deps.hasher.hash(input.password);
+    const id = newId();
+    const now = this.deps.clock.now().toISOString();
+    try {
+      await this.deps.db.transaction().execute(async (trx) => {
+        await repo.insertUser(trx, { id, email, passwordHash, nickname: input.nickname, status: input.status ?? 'pending', roles, now });
+        await repo.insertWallet(trx, { id: newId(), userId: id, walletType: 'USD', now });
+      });
+    } catch (e) {
+      if (e instanceof Error && /UNIQUE constraint failed: .*email|users_email_unique/i.test(e.message)) {
+        throw new Conflict('An account with this e-mail already exists.');
+      }
+      throw e;
+    }
+    return (await loadSessionUser(this.deps.db, id))!;
+  }
+
+  async register(input: { email: string; password: string; nickname: string }, ip: string): Promise<SessionUser> {
+    this.limiter.hit([`ip:${ip}`, `acct:${normalizeEmail(input.email)}`]);
+    return this.createUser(input);
+  }
+
+  async login(input: { email: string; password: string }, ip: string, userAgent: string | null): Promise<SessionUser> {
+    const email = normalizeEmail(input.email);
+    this.limiter.hit([`ip:${ip}`, `acct:${email}`], 'Too many sign-in attempts. Please wait 15 minutes and try again.');
+    const row = await repo.findUserByEmail(this.deps.db, email);
+    if (!row) {
+      // Spend the same time as a real check, so response time does not tell which e-mails exist.
+      this.dummyHash ??= this.deps.hasher.hash(randomBytes(16).toString('hex'));
+      await this.deps.hasher.verify(await this.dummyHash, input.password);
+      throw new Unauthorized(WRONG_CREDENTIALS);
+    }
+    if (!(await this.deps.hasher.verify(row.password_hash, input.password))) throw new Unauthorized(WRONG_CREDENTIALS);
+    if (row.status === 'suspended') throw new Forbidden('This account is suspended. Contact support.');
+    await repo.recordSignIn(this.deps.db, { userId: row.id, ip, userAgent, at: this.deps.clock.now().toISOString() });
+    return (await loadSessionUser(this.deps.db, row.id))!;
+  }
+
+  /** Ends every session of the user: older tokens no longer match the token version. */
+  async logoutEverywhere(userId: string): Promise<void> {
+    await repo.bumpTokenVersion(this.deps.db, userId);
+    this.deps.hub.disconnectUser(userId);
+  }
+
+  /**
+   * First start: when no master exists, creates one from MASTER_EMAIL/MASTER_PASSWORD, or with a
+   * generated password printed once. Returns the generated password (null when none was made).
+   */
+  async ensureMaster(): Promise<{ email: string; generatedPassword: string | null } | null> {
+    if ((await repo.countMasters(this.deps.db)) > 0) return null;
+    const { masterEmail, masterPassword } = this.deps.config;
+    const email = masterEmail ?? 'master@localhost.localdomain';
+    const password = masterPassword ?? randomBytes(12).toString('base64url');
+    const existing = await repo.findUserByEmail(this.deps.db, email);
+    if (existing) {
+      await this.deps.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('user_roles').where('user_id', '=', existing.id).execute();
+        await trx.insertInto('user_roles').values((['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'] as const).map((role) => ({ user_id: existing.id, role }))).execute();
+        await trx.updateTable('users').set({ status: 'approved' }).where('id', '=', existing.id).execute();
+      });
+      return { email, generatedPassword: null };
+    }
+    await this.createUser({ email, password, nickname: 'master', roles: ['ADMIN_USER', 'MASTER_USER'], status: 'approved' });
+    return { email, generatedPassword: masterPassword ? null : password };
+  }
+}

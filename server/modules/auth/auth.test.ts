@@ -1,0 +1,133 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, cookieOf, makeUser, type TestContext } from '../../test/harness.ts';
+import { verifyJwt } from '../../core/jwt.ts';
+
+let ctx: TestContext;
+beforeEach(async () => {
+  ctx = await createTestApp();
+});
+afterEach(async () => ctx.close());
+
+describe('register, login, session, logout', () => {
+  it('registers a pending provider, signs them in and gives them a USD wallet', async () => {
+    const res = await ctx.app.inject({ method: 'POST', url: '/api/register', payload: { email: 'Ann@Example.com', password: 'long enough pw', nickname: 'ann.a' } });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ isAuthenticated: true, email: 'ann@example.com', userStatus: 'pending', userRoles: ['PROVIDER_USER'] });
+    const cookie = res.cookies.find((c) => c.name === 'XG.TOKEN')!;
+    expect(cookie.httpOnly).toBe(true);
+    expect(cookie.sameSite).toBe('Lax');
+    const payload = verifyJwt<Record<string, unknown>>(cookie.value, ctx.config.jwtSecret, Date.parse('2026-01-15T12:00:00Z') / 1000)!;
+    expect(payload).toMatchObject({ email: 'ann@example.com', userStatus: 'pending', userRoles: ['PROVIDER_USER'] });
+    expect(payload.exp! as number - (payload.iat as number)).toBe(30 * 86400);
+    const wallets = await ctx.app.deps.db.selectFrom('wallets').selectAll().where('user_id', '=', res.json().id).execute();
+    expect(wallets.map((w) => [w.wallet_type, w.balance_cents])).toEqual([['USD', 0]]);
+    const session = await ctx.app.inject({ method: 'GET', url: '/api/session', headers: { cookie: cookieOf(res) } });
+    expect(session.json()).toMatchObject({ isAuthenticated: true, id: res.json().id });
+  });
+
+  it('refuses bad input with a message naming the field, and creates nothing', async () => {
+    const cases = [
+      [{ email: 'not-an-email', password: 'long enough pw', nickname: 'abc' }, /e-mail/i],
+      [{ email: 'a@b.co', password: 'short', nickname: 'abc' }, /password/i],
+      [{ email: 'abcdefghij@b.co', password: 'abcdefghij@b.co', nickname: 'abc' }, /password/i],
+      [{ email: 'a@b.co', password: 'long enough pw', nickname: 'a b' }, /nickname/i],
+      [{ email: 'a@b.co', password: 'long enough pw' }, /nickname/i],
+    ] as const;
+    for (const [payload, msg] of cases) {
+      const res = await ctx.app.inject({ method: 'POST', url: '/api/register', payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().message).toMatch(msg);
+    }
+    const bad = await ctx.app.inject({ method: 'POST', url: '/api/register', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ message: 'The request body is not valid JSON.' });
+    const n = await ctx.app.deps.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(n.n)).toBe(0);
+  });
+
+  it('refuses a second account with the same e-mail in any case', async () => {
+    await makeUser(ctx, { email: 'dup@example.com' });
+    const res = await ctx.app.inject({ method: 'POST', url: '/api/register', payload: { email: 'DUP@example.com', password: 'long enough pw', nickname: 'dupe' } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/already exists/);
+  });
+
+  it('gives one message for a wrong e-mail and a wrong password', async () => {
+    const u = await makeUser(ctx);
+    const a = await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: 'wrong password!' } });
+    const b = await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'nobody@example.com', password: 'wrong password!' } });
+    expect(a.statusCode).toBe(401);
+    expect(b.statusCode).toBe(401);
+    expect(a.json()).toEqual(b.json());
+    const ok = await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email.toUpperCase(), password: u.password } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().isAuthenticated).toBe(true);
+    const signIns = await ctx.app.deps.db.selectFrom('sign_ins').selectAll().where('user_id', '=', u.id).execute();
+    expect(signIns).toHaveLength(1);
+  });
+
+  it('logout invalidates the old token', async () => {
+    const u = await makeUser(ctx);
+    const out = await ctx.app.inject({ method: 'GET', url: '/api/logout', headers: { cookie: u.cookie } });
+    expect(out.json()).toEqual({ isAuthenticated: false, userRoles: ['GUEST_USER'] });
+    const again = await ctx.app.inject({ method: 'GET', url: '/api/session', headers: { cookie: u.cookie } });
+    expect(again.json().isAuthenticated).toBe(false);
+    const prof = await ctx.app.inject({ method: 'GET', url: '/api/user-profile', headers: { cookie: u.cookie } });
+    expect(prof.statusCode).toBe(401);
+  });
+
+  it('a suspended user is signed out at once and cannot sign in', async () => {
+    const u = await makeUser(ctx);
+    await ctx.app.deps.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', u.id).execute();
+    const s = await ctx.app.inject({ method: 'GET', url: '/api/session', headers: { cookie: u.cookie } });
+    expect(s.json().isAuthenticated).toBe(false);
+    const login = await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: u.password } });
+    expect(login.statusCode).toBe(403);
+    expect(login.json().message).toMatch(/suspended/);
+  });
+
+  it('a role change takes effect on the next request, not at token expiry', async () => {
+    const u = await makeUser(ctx);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/master/get-pending-users', headers: { cookie: u.cookie } })).statusCode).toBe(403);
+    await ctx.app.deps.db.insertInto('user_roles').values({ user_id: u.id, role: 'ADMIN_USER' }).execute();
+    const s = await ctx.app.inject({ method: 'GET', url: '/api/session', headers: { cookie: u.cookie } });
+    expect(s.json().userRoles).toEqual(['PROVIDER_USER', 'ADMIN_USER']);
+  });
+
+  it('an expired or forged token is a guest', async () => {
+    const u = await makeUser(ctx);
+    ctx.clock.advance(31 * 86400 * 1000);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/session', headers: { cookie: u.cookie } })).json().isAuthenticated).toBe(false);
+    const forged = u.cookie.slice(0, -3) + 'abc';
+    ctx.clock.advance(-31 * 86400 * 1000);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/session', headers: { cookie: forged } })).json().isAuthenticated).toBe(false);
+  });
+});
+
+describe('rate limits', () => {
+  it('allows 10 sign-in attempts per account per 15 minutes, then 429 until the window passes', async () => {
+    const limited = await createTestApp({ limits: { authAttemptsPerWindow: 10 } });
+    try {
+      const u = await makeUser(limited);
+      for (let i = 0; i < 9; i++) {
+        const r = await limited.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: 'wrong password!' }, remoteAddress: `10.0.0.${i}` });
+        expect(r.statusCode).toBe(401);
+      }
+      const blocked = await limited.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: u.password }, remoteAddress: '10.0.1.1' });
+      expect(blocked.statusCode).toBe(429);
+      limited.clock.advance(15 * 60 * 1000);
+      const ok = await limited.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: u.password }, remoteAddress: '10.0.1.1' });
+      expect(ok.statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('errors', () => {
+  it('an unknown /api route is a JSON 404, not a page', async () => {
+    const r = await ctx.app.inject({ method: 'GET', url: '/api/nope' });
+    expect(r.statusCode).toBe(404);
+    expect(r.json()).toEqual({ message: 'Not found.' });
+  });
+});

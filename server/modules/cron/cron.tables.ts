@@ -1,0 +1,2 @@
+// Filled in by the cron/health module.
+export interface OpsTables {}

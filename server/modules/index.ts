@@ -1,0 +1,21 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppDeps } from '../core/deps.ts';
+import auth from './auth/auth.routes.ts';
+import profile from './profile/profile.routes.ts';
+import locations from './locations/locations.routes.ts';
+import master from './master/master.routes.ts';
+import audit from './audit/audit.routes.ts';
+import realtime from './realtime/realtime.routes.ts';
+import wallets from './wallets/wallets.routes.ts';
+import pricing from './pricing/pricing.routes.ts';
+import ads from './ads/ads.routes.ts';
+import listings from './listings/listings.routes.ts';
+import reports from './reports/reports.routes.ts';
+import analytics from './analytics/analytics.routes.ts';
+import cron from './cron/cron.routes.ts';
+import site from './site/site.routes.ts';
+
+/** Every domain module, registered in this order by buildApp. site (pages, SPA fallback) goes last. */
+export const modules: FastifyPluginAsync<AppDeps>[] = [
+  auth, profile, locations, master, audit, realtime, wallets, pricing, ads, listings, reports, analytics, cron, site,
+];

@@ -1,0 +1,4 @@
+import { defineRoutes } from '../../core/http.ts';
+
+// Placeholder: this module's routes are not built yet.
+export default defineRoutes(() => {});

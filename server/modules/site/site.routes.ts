@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { defineRoutes } from '../../core/http.ts';
+
+/**
+ * Serves the built client: hashed assets immutable, index.html never cached, and the SPA
+ * fallback for page routes only (an unknown /api/... stays a JSON 404).
+ */
+export default defineRoutes(async (app, deps) => {
+  const dist = deps.distDir;
+  if (!dist) return;
+  const indexHtml = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+
+  await app.register(fastifyStatic, {
+    root: dist,
+    wildcard: false,
+    index: false,
+    setHeaders(res, filePath) {
+      const raw = res as unknown as { setHeader(name: string, value: string): void };
+      if (filePath.includes(`${path.sep}assets${path.sep}`)) raw.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      else raw.setHeader('cache-control', 'no-cache');
+    },
+  });
+
+  app.get('/*', async (request, reply) => {
+    const url = request.url.split('?')[0];
+    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/') || url.startsWith('/uploads/')) {
+      return reply.status(404).send({ message: 'Not found.' });
+    }
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+  });
+});

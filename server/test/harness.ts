@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import { loadConfig, type Config } from '../core/config.ts';
+import { ManualClock } from '../core/clock.ts';
+import { openDatabase } from '../core/db.ts';
+import { migrate } from '../core/migrate.ts';
+import type { MailMessage, Mailer } from '../core/mailer.ts';
+import { createPasswordHasher } from '../core/passwords.ts';
+import type { Limits } from '../core/deps.ts';
+import { buildApp, type App } from '../app.ts';
+import { seedLocations } from '../modules/locations/locations.seed.ts';
+import { AuthService } from '../modules/auth/auth.service.ts';
+import type { StaffRole, UserStatus } from '../core/schema.ts';
+
+// Each test owns a fresh database: an in-memory copy of a template that was migrated and seeded
+// once per worker. Real SQLite, real HTTP through app.inject(), no mocks of our own code.
+
+let template: Buffer | null = null;
+function templateDb(): Buffer {
+  if (!template) {
+    const t = openDatabase(':memory:');
+    migrate(t.sqlite);
+    seedLocations(t.sqlite);
+    template = t.sqlite.serialize();
+    t.sqlite.close();
+  }
+  return template;
+}
+
+/** Captures mail in memory (the SMTP transport has its own test against a real SMTP server). */
+export class MemoryMailer implements Mailer {
+  readonly kind = 'outbox' as const;
+  readonly sent: MailMessage[] = [];
+  async send(m: MailMessage) {
+    this.sent.push(m);
+  }
+  async verify() {}
+}
+
+export interface TestContext {
+  app: App;
+  clock: ManualClock;
+  mailer: MemoryMailer;
+  config: Readonly<Config>;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(opts: { env?: Record<string, string>; limits?: Partial<Limits>; distDir?: string | null } = {}): Promise<TestContext> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-test-'));
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, SEED_LOCATIONS: '0', CRON: '0', ...opts.env });
+  const database = openDatabase(templateDb());
+  const clock = new ManualClock();
+  const mailer = new MemoryMailer();
+  const app = await buildApp({
+    config,
+    database,
+    clock,
+    mailer,
+    hasher: createPasswordHasher({ memoryCost: 1024, timeCost: 1 }),
+    limits: { authAttemptsPerWindow: 1000, reportsPerHour: 1000, adsPerDay: 1000, apiPerMinute: 0, ...opts.limits },
+    distDir: opts.distDir ?? null,
+    logger: false,
+  });
+  await app.ready();
+  return {
+    app,
+    clock,
+    mailer,
+    config,
+    dataDir,
+    async close() {
+      await app.close();
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The XG.TOKEN cookie of a response, as a Cookie header value. */
+export function cookieOf(res: LightMyRequestResponse): string {
+  const c = res.cookies.find((x) => x.name === 'XG.TOKEN');
+  if (!c) throw new Error(`no session cookie in response ${res.statusCode}: ${res.body}`);
+  return `XG.TOKEN=${c.value}`;
+}
+
+let seq = 0;
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  cookie: string;
+}
+
+/** Registers a user through the API, then sets roles and status directly (as a master would). */
+export async function makeUser(
+  ctx: TestContext,
+  opts: { roles?: StaffRole[]; status?: UserStatus; email?: string; password?: string; nickname?: string } = {},
+): Promise<TestUser> {
+  const n = ++seq;
+  const email = opts.email ?? `user${n}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const password = opts.password ?? 'correct horse battery';
+  const res = await ctx.app.inject({ method: 'POST', url: '/api/register', payload: { email, password, nickname: opts.nickname ?? `user_${n}` } });
+  if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  const id = res.json().id as string;
+  const db = ctx.app.deps.db;
+  if (opts.roles?.length) {
+    await db.insertInto('user_roles').values(opts.roles.filter((r) => r !== 'PROVIDER_USER').map((role) => ({ user_id: id, role }))).execute();
+  }
+  if (opts.status) await db.updateTable('users').set({ status: opts.status }).where('id', '=', id).execute();
+  return { id, email, password, cookie: cookieOf(res) };
+}
+
+export const asAdmin = (ctx: TestContext) => makeUser(ctx, { roles: ['ADMIN_USER'], status: 'approved' });
+export const asMaster = (ctx: TestContext) => makeUser(ctx, { roles: ['ADMIN_USER', 'MASTER_USER'], status: 'approved' });
+
+export { AuthService };

@@ -1,0 +1,86 @@
+import ky, { HTTPError, type KyInstance } from 'ky';
+
+// The seed's error catalogue (§8): a failed call surfaces the response's message; with no
+// message the error is rethrown; with no response the text is 'Something went wrong.'; a 401 or
+// 403 (not on a login page already) sends the browser to /auth/login?redirect={current path}.
+
+export const FALLBACK_MESSAGE = 'Something went wrong.';
+
+export class ApiError extends Error {
+  readonly status: number | null;
+  constructor(message: string, status: number | null) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** Where a 401/403 sends the browser; replaceable in tests. */
+export const navigation = {
+  assign(url: string) {
+    window.location.assign(url);
+  },
+};
+
+export function loginRedirectUrl(): string {
+  const { pathname, search } = window.location;
+  const prefix = /^\/(es|pt)(\/|$)/.exec(pathname)?.[1];
+  const redirect = encodeURIComponent(pathname + search);
+  return `${prefix ? `/${prefix}` : ''}/auth/login?redirect=${redirect}`;
+}
+
+function onLoginPage(): boolean {
+  return /^(\/(es|pt))?\/auth\/login/.test(window.location.pathname);
+}
+
+export async function toApiError(error: unknown, opts: { redirectOnAuth?: boolean } = {}): Promise<never> {
+  if (error instanceof HTTPError) {
+    const status = error.response.status;
+    if ((status === 401 || status === 403) && opts.redirectOnAuth !== false && !onLoginPage()) {
+      navigation.assign(loginRedirectUrl());
+    }
+    let body: unknown = null;
+    try {
+      body = await error.response.clone().json();
+    } catch {
+      body = null;
+    }
+    const message = (body as { message?: unknown } | null)?.message;
+    if (typeof message === 'string' && message) throw new ApiError(message, status);
+    throw error; // no message: rethrow (seed §8)
+  }
+  if (error instanceof TypeError || (error instanceof Error && error.name === 'TimeoutError')) {
+    throw new ApiError(FALLBACK_MESSAGE, null); // no response at all
+  }
+  throw error;
+}
+
+const base: KyInstance = ky.create({
+  prefixUrl: '/api',
+  credentials: 'include',
+  timeout: 30_000,
+  retry: 0,
+});
+
+type Opts = { json?: unknown; body?: BodyInit; searchParams?: Record<string, string | number | boolean>; redirectOnAuth?: boolean };
+
+async function call<T>(method: 'get' | 'post' | 'put' | 'delete', path: string, opts: Opts = {}): Promise<T> {
+  const { redirectOnAuth, ...rest } = opts;
+  try {
+    const res = await base(path.replace(/^\//, ''), { method, ...rest });
+    if (res.status === 204) return undefined as T;
+    return (await res.json()) as T;
+  } catch (e) {
+    return toApiError(e, { redirectOnAuth });
+  }
+}
+
+export const api = {
+  get: <T>(path: string, opts?: Opts) => call<T>('get', path, opts),
+  post: <T>(path: string, opts?: Opts) => call<T>('post', path, opts),
+  put: <T>(path: string, opts?: Opts) => call<T>('put', path, opts),
+  delete: <T>(path: string, opts?: Opts) => call<T>('delete', path, opts),
+};
+
+export function errorMessage(e: unknown): string {
+  return e instanceof Error && e.message ? e.message : FALLBACK_MESSAGE;
+}

@@ -1,0 +1,31 @@
+import { useEffect, type ReactNode } from 'react';
+import { useLocation } from 'wouter';
+import { useSnapshot } from 'valtio';
+import { sessionStore, isAdmin, isMaster, isProvider } from '../state/session';
+import { Loading } from '../components/Loading';
+import { useTranslation } from 'react-i18next';
+
+/** Dashboard guard: guests go to sign-in with a redirect back; the wrong role sees a refusal. */
+export function RequireRole({ need, children }: { need: 'user' | 'admin' | 'master'; children: ReactNode }) {
+  const snap = useSnapshot(sessionStore);
+  const [location, navigate] = useLocation();
+  const { t } = useTranslation();
+  const s = snap.session;
+  const allowed = need === 'user' ? isProvider(s) : need === 'admin' ? isAdmin(s) : isMaster(s);
+
+  useEffect(() => {
+    if (snap.loaded && !s.isAuthenticated) {
+      navigate(`/auth/login?redirect=${encodeURIComponent(window.location.pathname + window.location.search)}`, { replace: true });
+    }
+  }, [snap.loaded, s.isAuthenticated, navigate, location]);
+
+  if (!snap.loaded || !s.isAuthenticated) return <Loading />;
+  if (!allowed)
+    return (
+      <main id="main" style={{ padding: 24 }}>
+        <h1>{t('forbiddenTitle')}</h1>
+        <p>{t('forbiddenText')}</p>
+      </main>
+    );
+  return <>{children}</>;
+}

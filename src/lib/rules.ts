@@ -1,0 +1,67 @@
+// Validation rules shared by the server (which enforces them) and the client (which shows them
+// before submit). Pure functions only: this file is imported by both sides. Each returns an
+// i18n key of the 'validation' namespace when the value breaks a rule, or null when it is fine.
+
+export const EMAIL_MAX = 254;
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 200;
+export const NICKNAME_RE = /^[A-Za-z0-9_.-]{3,30}$/;
+export const PROMO_CODE_RE = /^[A-Z0-9-]{4,32}$/;
+export const TITLE_MIN = 10;
+export const TITLE_MAX = 100;
+export const DESCRIPTION_MIN = 50;
+export const DESCRIPTION_MAX = 5000;
+export const SEARCH_QUERY_MAX = 200;
+// Simple and strict enough: one @, no spaces, a dot in the domain.
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export type RuleKey = string;
+
+export function checkEmail(v: string): RuleKey | null {
+  if (!v) return 'emailRequired';
+  if (v.length > EMAIL_MAX || !EMAIL_RE.test(v)) return 'emailInvalid';
+  return null;
+}
+
+export function checkPassword(v: string, email?: string): RuleKey | null {
+  if (!v || v.length < PASSWORD_MIN) return 'passwordTooShort';
+  if (v.length > PASSWORD_MAX) return 'passwordTooLong';
+  if (email && v.trim().toLowerCase() === email.trim().toLowerCase()) return 'passwordIsEmail';
+  return null;
+}
+
+export function checkNickname(v: string): RuleKey | null {
+  if (!NICKNAME_RE.test(v)) return 'nicknameInvalid';
+  return null;
+}
+
+export function checkPromoCode(v: string): RuleKey | null {
+  return PROMO_CODE_RE.test(v) ? null : 'promoCodeInvalid';
+}
+
+/** US phone in E.164 (+1 and ten digits, area and exchange codes not starting with 0 or 1). */
+export function normalizeUsPhone(v: string): string | null {
+  const digits = v.replace(/[\s().-]/g, '');
+  const m = /^(?:\+?1)?([2-9]\d{2}[2-9]\d{6})$/.exec(digits);
+  return m ? `+1${m[1]}` : null;
+}
+
+export function checkSearchQuery(v: string): RuleKey | null {
+  const q = v.trim();
+  if (!q) return 'searchRequired';
+  if (q.length > SEARCH_QUERY_MAX) return 'searchTooLong';
+  return null;
+}
+
+/** English messages for each rule key: the server's {message} texts (the client translates the keys). */
+export const RULE_MESSAGES: Record<string, string> = {
+  emailRequired: 'E-mail is required.',
+  emailInvalid: 'Enter a valid e-mail address (at most 254 characters).',
+  passwordTooShort: `Password must be at least ${PASSWORD_MIN} characters.`,
+  passwordTooLong: `Password must be at most ${PASSWORD_MAX} characters.`,
+  passwordIsEmail: 'Password must not be your e-mail address.',
+  nicknameInvalid: 'Nickname must be 3–30 letters, digits, _ - or .',
+  promoCodeInvalid: 'Promo code must be 4–32 of A–Z, 0–9 and -.',
+  searchRequired: 'You must enter search criteria',
+  searchTooLong: `Search must be at most ${SEARCH_QUERY_MAX} characters.`,
+};

@@ -1,0 +1,5 @@
+import { PagePlaceholder } from '../../components/PagePlaceholder';
+
+export default function MyWallet() {
+  return <PagePlaceholder titleKey="myWallet" />;
+}

@@ -1,0 +1,5 @@
+import { PagePlaceholder } from '../../components/PagePlaceholder';
+
+export default function PendingUsers() {
+  return <PagePlaceholder titleKey="masterPendingUsers" />;
+}
