@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+
+// End-to-end harness: the real server process (server/main.ts, serving the built bundle in dist/)
+// on a free 127.0.0.1 port with its own temporary DATA_DIR, and Debian's Chromium driven by
+// playwright-core. `npm run test:e2e` builds dist/ first.
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  master: { email: string; password: string };
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startServer(opts: { env?: Record<string, string> } = {}): Promise<RunningServer> {
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'index.html'))) throw new Error('dist/ is not built: run `npm run build` (npm run test:e2e does it)');
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-e2e-'));
+  const master = { email: 'master@e2e.test', password: 'master-password-e2e' };
+  const url = `http://127.0.0.1:${port}`;
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['server/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: url,
+      MASTER_EMAIL: master.email,
+      MASTER_PASSWORD: master.password,
+      CRON: '0',
+      XG_RELAXED_LIMITS: '1',
+      ...opts.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/session`);
+      if (res.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start in 30 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+
+  return {
+    url,
+    port,
+    dataDir,
+    master,
+    logs: () => output,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+/** A fresh browser context; `ageConfirmed` pre-stores the age-gate confirmation so tests not about the gate skip it. */
+export async function newContext(browser: Browser, server: RunningServer, opts: { ageConfirmed?: boolean; viewport?: { width: number; height: number }; locale?: string } = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: server.url, viewport: opts.viewport ?? { width: 1280, height: 900 }, locale: opts.locale ?? 'en-US' });
+  if (opts.ageConfirmed !== false) {
+    await context.addInitScript(() => {
+      try {
+        window.localStorage.setItem('over_18_user_confirmation', 'true');
+        window.localStorage.setItem('over_18_user_confirmation_expires', String(Date.now() + 30 * 86400_000));
+      } catch {
+        /* storage unavailable */
+      }
+    });
+  }
+  return context;
+}
+
+export const SCREENSHOTS = path.join(ROOT, 'test-results');
+fs.mkdirSync(SCREENSHOTS, { recursive: true });
