@@ -1,3 +1,4 @@
+import { Blob as NodeBlob, File as NodeFile } from 'node:buffer';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { cleanup } from '@testing-library/react';
 import { server } from './server';
@@ -15,6 +16,14 @@ class BrowserRequest extends NodeRequest {
   }
 }
 globalThis.Request = BrowserRequest as typeof Request;
+
+// Same mismatch for uploads: fetch is Node's but FormData, File and Blob are jsdom's, which Node's
+// fetch serialises as an empty "blob". A browser has one family; give the tests Node's throughout
+// (its FormData class is reached through a parsed body, as Node no longer exposes it here).
+const NodeFormData = (await new Response(new URLSearchParams('x=1')).formData()).constructor;
+globalThis.FormData = NodeFormData as typeof FormData;
+globalThis.Blob = NodeBlob as unknown as typeof Blob;
+globalThis.File = NodeFile as unknown as typeof File;
 
 initTestI18n();
 

@@ -1,4 +1,33 @@
+import { Type } from 'typebox';
 import { defineRoutes } from '../../core/http.ts';
+import { AuditService } from './audit.service.ts';
 
-// Placeholder: this module's routes are not built yet.
-export default defineRoutes(() => {});
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+const Entry = Type.Object({
+  id: Type.Integer(),
+  actorId: NullableString,
+  actorEmail: NullableString,
+  action: Type.String(),
+  targetType: Type.String(),
+  targetId: NullableString,
+  before: Type.Unknown(),
+  after: Type.Unknown(),
+  at: Type.String(),
+});
+
+export default defineRoutes((app, deps) => {
+  const audit = new AuditService(deps);
+
+  app.get('/api/admin/get-audit-log', {
+    schema: {
+      querystring: Type.Object({
+        page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+        pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+        action: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+        targetType: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+        targetId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+      }),
+      response: { 200: Type.Object({ auditLog: Type.Array(Entry), total: Type.Integer() }), '4xx': Type.Object({ message: Type.String() }) },
+    },
+  }, async (request) => audit.list(request.query));
+});

@@ -1,4 +1,91 @@
+import { Type } from 'typebox';
 import { defineRoutes } from '../../core/http.ts';
+import { clearSessionCookie, requireUser, sessionView, setSessionCookie } from '../../core/auth.ts';
+import { Invalid } from '../../core/errors.ts';
+import { ProfileService } from './profile.service.ts';
 
-// Placeholder: this module's routes are not built yet.
-export default defineRoutes(() => {});
+const Message = Type.Object({ message: Type.String() });
+const Profile = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  nickname: Type.String(),
+  avatar: Type.Union([Type.String(), Type.Null()]),
+  status: Type.String(),
+  roles: Type.Array(Type.String()),
+  phone: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String(),
+});
+const SessionSchema = Type.Object({
+  isAuthenticated: Type.Boolean(),
+  id: Type.Optional(Type.String()),
+  email: Type.Optional(Type.String()),
+  userStatus: Type.Optional(Type.String()),
+  userRoles: Type.Array(Type.String()),
+});
+
+export const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
+
+export default defineRoutes((app, deps) => {
+  const profiles = new ProfileService(deps);
+
+  app.get('/api/user-profile', { schema: { response: { 200: Profile, '4xx': Message } } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return profiles.profile(requireUser(request).id);
+  });
+
+  app.post('/api/nickname-update', {
+    schema: { body: Type.Object({ nickname: Type.String({ maxLength: 30 }) }), response: { 200: Profile, '4xx': Message } },
+  }, async (request) => profiles.updateNickname(requireUser(request).id, request.body.nickname));
+
+  app.post('/api/password-update', {
+    schema: {
+      body: Type.Object({ currentPassword: Type.String({ maxLength: 200 }), newPassword: Type.String({ maxLength: 200 }) }),
+      response: { 200: SessionSchema, '4xx': Message },
+    },
+  }, async (request, reply) => {
+    const user = await profiles.updatePassword(requireUser(request).id, request.body);
+    setSessionCookie(reply, request, deps, user); // this browser stays signed in; every other token is dead
+    return sessionView(user);
+  });
+
+  app.post('/api/email-reset', {
+    schema: {
+      body: Type.Object({ newEmail: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 200 }) }),
+      response: { 200: Type.Object({ pendingEmail: Type.String() }), '4xx': Message },
+    },
+  }, async (request) => profiles.requestEmailChange(requireUser(request).id, request.body));
+
+  // Public: the link may be opened in any browser. Whoever opens it proved they read the new mailbox.
+  app.post('/api/confirm-email-reset', {
+    schema: {
+      body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }),
+      response: { 200: Type.Object({ email: Type.String() }), '4xx': Message },
+    },
+  }, async (request, reply) => {
+    const user = await profiles.confirmEmailChange(request.body.token);
+    // The change ended every session; the browser that confirms, when signed in as that user, gets a fresh one.
+    if (request.user?.id === user.id) setSessionCookie(reply, request, deps, user);
+    return { email: user.email };
+  });
+
+  app.post('/api/avatar-update', { schema: { response: { 200: Profile, '4xx': Message } } }, async (request) => {
+    const userId = requireUser(request).id;
+    const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
+    if (!file || file.fieldname !== 'avatar') throw new Invalid('avatar', 'Choose an image file for the avatar (field "avatar").');
+    const data = await file.toBuffer(); // over the limit: 413 through the error handler
+    return profiles.updateAvatar(userId, data);
+  });
+
+  app.delete('/api/delete-my-profile', {
+    schema: {
+      querystring: Type.Object({ confirm: Type.Boolean() }),
+      body: Type.Object({ password: Type.String({ maxLength: 200 }) }),
+      response: { 200: SessionSchema, '4xx': Message },
+    },
+  }, async (request, reply) => {
+    if (request.query.confirm !== true) throw new Invalid('confirm', 'Add confirm=true to delete your profile.');
+    await profiles.deleteAccount(requireUser(request).id, request.body.password);
+    clearSessionCookie(reply);
+    return sessionView(null);
+  });
+});

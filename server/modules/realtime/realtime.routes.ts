@@ -1,4 +1,35 @@
+import { Type } from 'typebox';
 import { defineRoutes } from '../../core/http.ts';
+import { Forbidden } from '../../core/errors.ts';
+import { requireUser } from '../../core/auth.ts';
+import { isSameOrigin } from './realtime.origin.ts';
+import { Heartbeat, attachSocket } from './realtime.socket.ts';
 
-// Placeholder: this module's routes are not built yet.
-export default defineRoutes(() => {});
+const Message = Type.Object({ message: Type.String() });
+
+/**
+ * The one WebSocket, GET /api/ws. Guests never reach it: the session hook answers 401 before the
+ * handshake (the path is not public in core/access.ts). Here a foreign or missing Origin gets 403,
+ * still before upgrading. Server → client events: publicMessage, privateMessage,
+ * invoiceStatusUpdate, published through deps.hub.
+ */
+export default defineRoutes((app, deps) => {
+  const heartbeat = new Heartbeat();
+  heartbeat.start();
+  app.addHook('onClose', async () => heartbeat.stop());
+
+  app.get('/api/ws', {
+    websocket: true,
+    schema: { response: { '4xx': Message } },
+    onRequest: async (request) => {
+      if (!isSameOrigin(request.headers.origin, request.host, deps.config.publicUrl)) {
+        throw new Forbidden('This connection must come from the site itself.');
+      }
+    },
+    preHandler: async (request, reply) => {
+      if (!request.ws) return reply.status(426).header('upgrade', 'websocket').send({ message: 'Open this address as a WebSocket.' });
+    },
+  }, (socket, request) => {
+    attachSocket(deps.hub, heartbeat, requireUser(request).id, socket);
+  });
+});

@@ -2,12 +2,22 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { defineRoutes } from '../../core/http.ts';
+import { SiteService } from './site.service.ts';
 
 /**
- * Serves the built client: hashed assets immutable, index.html never cached, and the SPA
- * fallback for page routes only (an unknown /api/... stays a JSON 404).
+ * Serves the built client: hashed assets immutable, index.html never cached, the SPA fallback for
+ * page routes only (an unknown /api/... stays a JSON 404) with each page's own head tags, and the
+ * sitemap and robots.txt.
  */
 export default defineRoutes(async (app, deps) => {
+  const site = new SiteService(deps);
+
+  app.get('/sitemap.xml', async (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=3600').type('application/xml; charset=utf-8').send(await site.sitemap()));
+
+  app.get('/robots.txt', async (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=86400').type('text/plain; charset=utf-8').send(site.robots()));
+
   const dist = deps.distDir;
   if (!dist) return;
   const indexHtml = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
@@ -28,6 +38,7 @@ export default defineRoutes(async (app, deps) => {
     if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/') || url.startsWith('/uploads/')) {
       return reply.status(404).send({ message: 'Not found.' });
     }
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    const page = await site.page(indexHtml, request.url);
+    return reply.status(page.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page.html);
   });
 });

@@ -1,5 +1,145 @@
-import { PagePlaceholder } from '../../components/PagePlaceholder';
+import { useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { ADMIN_PAGE_SIZE, adminApprovedAdsStore, approvedQuery, setApprovedAdsStatus } from '../../state/adminAds';
+import { errorMessage } from '../../api/client';
+import type { Ad } from '../../api/ads';
+import { pathFor, routes } from '../../app/routes';
+import { Pagination } from '../../components/market/Pagination';
+import { LoadState, StatusBadge } from '../../components/market/Status';
+import { dateLabel, statusLabel, typeLabel } from '../../components/market/labels';
+import { useSelection } from '../../components/market/useSelection';
+import styles from '../../components/market/market.module.css';
 
+const FILTERS = ['', 'approved', 'disabled', 'expired'] as const;
+
+/** Admin: published ads with a status filter; disable or re-enable them, one or many. */
 export default function ApprovedAds() {
-  return <PagePlaceholder titleKey="adminApprovedAds" />;
+  const { t, i18n } = useTranslation(['admin', 'market']);
+  const snap = useSnapshot(adminApprovedAdsStore.state);
+  const q = useSnapshot(approvedQuery);
+  const sel = useSelection();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+
+  useEffect(() => {
+    void adminApprovedAdsStore.load();
+  }, [q.page, q.status]);
+
+  async function setStatus(ids: string[], status: 'approved' | 'disabled') {
+    if (!ids.length) return;
+    setBusy(true);
+    setError(null);
+    setNote(null);
+    try {
+      const n = await setApprovedAdsStatus(ids, status);
+      setNote(t(status === 'approved' ? 'approvedAds.enabled' : 'approvedAds.disabled', { count: n }));
+      sel.clear();
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const ads = (snap.data?.approvedAds ?? []) as readonly Ad[];
+  const pageIds = ads.map((a) => a.id);
+
+  return (
+    <section>
+      <h1>{t('approvedAds.title')}</h1>
+      <div className={styles.row} style={{ marginBottom: 12 }}>
+        <div className="field" style={{ marginBottom: 0 }}>
+          <label htmlFor="status-filter">{t('approvedAds.filter')}</label>
+          <select
+            id="status-filter"
+            value={q.status}
+            onChange={(e) => {
+              approvedQuery.status = e.target.value;
+              approvedQuery.page = 1;
+              sel.clear();
+            }}
+          >
+            {FILTERS.map((f) => (
+              <option key={f} value={f}>
+                {f ? statusLabel(t, f) : t('approvedAds.all')}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="button" className="btn btn-sm btn-danger" disabled={!sel.ids.length || busy} onClick={() => setStatus(sel.ids, 'disabled')}>
+          {t('approvedAds.disableSelected', { count: sel.ids.length })}
+        </button>
+        <button type="button" className="btn btn-sm btn-success" disabled={!sel.ids.length || busy} onClick={() => setStatus(sel.ids, 'approved')}>
+          {t('approvedAds.enableSelected', { count: sel.ids.length })}
+        </button>
+      </div>
+      {note && <div role="status" className="alert alert-success">{note}</div>}
+      {error && <div role="alert" className="alert alert-error">{error}</div>}
+      <LoadState loading={snap.loading && !snap.data} error={snap.error} />
+      {snap.data && !ads.length && <p>{t('approvedAds.empty')}</p>}
+      {ads.length > 0 && (
+        <div style={{ overflowX: 'auto' }}>
+          <table className="data">
+            <thead>
+              <tr>
+                <th>
+                  <input
+                    type="checkbox"
+                    aria-label={t('selectAll')}
+                    checked={pageIds.every(sel.has)}
+                    onChange={(e) => sel.setAll(pageIds, e.target.checked)}
+                  />
+                </th>
+                <th>{t('approvedAds.ad')}</th>
+                <th>{t('approvedAds.place')}</th>
+                <th>{t('approvedAds.status')}</th>
+                <th>{t('approvedAds.published')}</th>
+                <th>{t('approvedAds.expires')}</th>
+                <th>{t('actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {ads.map((ad) => (
+                <tr key={ad.id}>
+                  <td>
+                    <input type="checkbox" checked={sel.has(ad.id)} onChange={() => sel.toggle(ad.id)} aria-label={t('selectAd', { title: ad.title })} />
+                  </td>
+                  <td>
+                    <Link href={pathFor(routes.ad, { id: ad.id })}>{ad.title}</Link>
+                    <div className={styles.meta}>
+                      {typeLabel(t, ad.listingType)}
+                      {ad.ownerId && ` · ${t('owner')} ${ad.ownerId}`}
+                    </div>
+                  </td>
+                  <td>
+                    {ad.city.name}, {ad.state.name}
+                  </td>
+                  <td>
+                    <StatusBadge status={ad.status} /> {ad.status === 'approved' && <span className={styles.meta}>{ad.online ? t('market:myAds.online') : t('market:myAds.offline')}</span>}
+                  </td>
+                  <td>{dateLabel(ad.publishedAt, i18n.language)}</td>
+                  <td>{dateLabel(ad.expiresAt, i18n.language)}</td>
+                  <td>
+                    {ad.status === 'disabled' ? (
+                      <button type="button" className="btn btn-sm btn-success" disabled={busy} onClick={() => setStatus([ad.id], 'approved')}>
+                        {t('approvedAds.enable')}
+                      </button>
+                    ) : ad.status === 'approved' ? (
+                      <button type="button" className="btn btn-sm btn-danger" disabled={busy} onClick={() => setStatus([ad.id], 'disabled')}>
+                        {t('approvedAds.disable')}
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {snap.data && <Pagination page={q.page} pageSize={ADMIN_PAGE_SIZE} total={snap.data.total} onPage={(p) => (approvedQuery.page = p)} />}
+    </section>
+  );
 }

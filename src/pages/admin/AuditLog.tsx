@@ -1,5 +1,99 @@
-import { PagePlaceholder } from '../../components/PagePlaceholder';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { auditLogStore, auditQuery, compactJson, loadAuditLog } from '../../state/audit';
+import { FormError } from '../../components/forms/FormError';
+import { Pager } from '../../components/forms/Pager';
+import { Loading } from '../../components/Loading';
 
+const jsonCell = { fontFamily: 'ui-monospace, Menlo, Consolas, monospace', fontSize: 12, maxWidth: 320, overflowWrap: 'anywhere' as const };
+
+/** Every staff action, newest first, filterable by action and target type. */
 export default function AuditLog() {
-  return <PagePlaceholder titleKey="adminAuditLog" />;
+  const { t, i18n } = useTranslation('master');
+  const { data, loading, error } = useSnapshot(auditLogStore.state);
+  const query = useSnapshot(auditQuery);
+  const [action, setAction] = useState(query.action);
+  const [targetType, setTargetType] = useState(query.targetType);
+
+  useEffect(() => {
+    void loadAuditLog({ page: 1 });
+  }, []);
+
+  const filter = (e: FormEvent) => {
+    e.preventDefault();
+    void loadAuditLog({ action, targetType, page: 1 });
+  };
+  const clear = () => {
+    setAction('');
+    setTargetType('');
+    void loadAuditLog({ action: '', targetType: '', page: 1 });
+  };
+
+  const entries = data?.auditLog ?? [];
+  return (
+    <section aria-labelledby="audit-title">
+      <h1 id="audit-title">{t('audit.title')}</h1>
+      <form role="search" aria-label={t('audit.filters')} onSubmit={filter} style={{ display: 'flex', gap: 10, alignItems: 'flex-end', flexWrap: 'wrap', marginBottom: 12 }}>
+        <div className="field" style={{ margin: 0 }}>
+          <label htmlFor="audit-action">{t('audit.action')}</label>
+          <input id="audit-action" value={action} placeholder="user.update_roles" onChange={(e) => setAction(e.target.value)} />
+        </div>
+        <div className="field" style={{ margin: 0 }}>
+          <label htmlFor="audit-target">{t('audit.targetType')}</label>
+          <input id="audit-target" value={targetType} placeholder="user" onChange={(e) => setTargetType(e.target.value)} />
+        </div>
+        <button type="submit" className="btn btn-primary">
+          {t('audit.apply')}
+        </button>
+        <button type="button" className="btn btn-white" onClick={clear}>
+          {t('audit.clear')}
+        </button>
+      </form>
+      <FormError message={error} />
+      {loading && !data && <Loading />}
+      {data && entries.length === 0 && <p>{t('audit.empty')}</p>}
+      {entries.length > 0 && (
+        <div style={{ overflowX: 'auto' }}>
+          <table className="data" aria-busy={loading || undefined}>
+            <caption className="visually-hidden">{t('audit.caption', { total: data?.total ?? 0 })}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('audit.at')}</th>
+                <th scope="col">{t('audit.actor')}</th>
+                <th scope="col">{t('audit.action')}</th>
+                <th scope="col">{t('audit.target')}</th>
+                <th scope="col">{t('audit.before')}</th>
+                <th scope="col">{t('audit.after')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={e.id}>
+                  <td style={{ whiteSpace: 'nowrap' }}>
+                    <time dateTime={e.at}>{new Date(e.at).toLocaleString(i18n.language)}</time>
+                  </td>
+                  <td style={{ overflowWrap: 'anywhere' }}>{e.actorEmail ?? e.actorId ?? t('audit.system')}</td>
+                  <td>
+                    <code>{e.action}</code>
+                  </td>
+                  <td>
+                    {e.targetType}
+                    {e.targetId && <small style={{ display: 'block', color: 'var(--gray)' }}>{e.targetId}</small>}
+                  </td>
+                  <td style={jsonCell}>
+                    <code>{compactJson(e.before)}</code>
+                  </td>
+                  <td style={jsonCell}>
+                    <code>{compactJson(e.after)}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager label={t('audit.pages')} page={query.page} pageSize={query.pageSize} total={data?.total ?? 0} disabled={loading} onPage={(page) => void loadAuditLog({ page })} />
+    </section>
+  );
 }

@@ -1,5 +1,148 @@
-import { PagePlaceholder } from '../../components/PagePlaceholder';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { CITY_PAGE_SIZE, adminCitiesStore, adminStatesStore, cityQuery, setCitiesEnabled, setStateEnabled } from '../../state/adminLocations';
+import { errorMessage } from '../../api/client';
+import type { City, State } from '../../api/locations';
+import { Pagination } from '../../components/market/Pagination';
+import { LoadState } from '../../components/market/Status';
+import styles from '../../components/market/market.module.css';
 
+/** Admin: enable or disable states, and per state search and toggle its cities. */
 export default function Locations() {
-  return <PagePlaceholder titleKey="adminLocations" />;
+  const { t } = useTranslation('admin');
+  const states = useSnapshot(adminStatesStore.state);
+  const cities = useSnapshot(adminCitiesStore.state);
+  const q = useSnapshot(cityQuery);
+  const [search, setSearch] = useState('');
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    void adminStatesStore.load();
+  }, []);
+  useEffect(() => {
+    if (q.stateId) void adminCitiesStore.load();
+  }, [q.stateId, q.query, q.page]);
+  // Typing searches after a short pause instead of on every key.
+  useEffect(() => {
+    const id = setTimeout(() => {
+      if (search !== cityQuery.query) Object.assign(cityQuery, { query: search, page: 1 });
+    }, 300);
+    return () => clearTimeout(id);
+  }, [search]);
+
+  async function run(key: string, action: () => Promise<void>) {
+    setBusy(key);
+    setError(null);
+    try {
+      await action();
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const stateList = (states.data ?? []) as readonly State[];
+  const chosen = stateList.find((s) => s.id === q.stateId);
+  const cityList = (cities.data?.cities ?? []) as readonly City[];
+
+  return (
+    <section>
+      <h1>{t('locations.title')}</h1>
+      {error && <div role="alert" className="alert alert-error">{error}</div>}
+      <div style={{ display: 'grid', gap: 24, gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))' }}>
+        <div>
+          <h2>{t('locations.states')}</h2>
+          <LoadState loading={states.loading && !states.data} error={states.error} />
+          <table className="data">
+            <thead>
+              <tr>
+                <th>{t('locations.state')}</th>
+                <th>{t('locations.enabled')}</th>
+                <th>{t('locations.cities')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {stateList.map((s) => (
+                <tr key={s.id} aria-current={s.id === q.stateId || undefined}>
+                  <th scope="row">
+                    {s.name} <span className={styles.meta}>{s.code}</span>
+                  </th>
+                  <td>
+                    <input
+                      type="checkbox"
+                      role="switch"
+                      checked={s.enabled}
+                      disabled={busy === s.id}
+                      aria-label={t('locations.enableState', { name: s.name })}
+                      onChange={() => run(s.id, () => setStateEnabled(s.id, !s.enabled))}
+                    />
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-white"
+                      aria-pressed={s.id === q.stateId}
+                      onClick={() => {
+                        Object.assign(cityQuery, { stateId: s.id, query: '', page: 1 });
+                        setSearch('');
+                      }}
+                    >
+                      {t('locations.showCities', { name: s.name })}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <div>
+          <h2>{chosen ? t('locations.citiesOf', { name: chosen.name }) : t('locations.cities')}</h2>
+          {!chosen && <p>{t('locations.pickState')}</p>}
+          {chosen && (
+            <>
+              <div className="field">
+                <label htmlFor="city-search">{t('locations.searchCities')}</label>
+                <input id="city-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
+              </div>
+              <div className={styles.row} style={{ marginBottom: 8 }}>
+                <button type="button" className="btn btn-sm btn-white" disabled={!cityList.length || !!busy} onClick={() => run('all', () => setCitiesEnabled(chosen.id, cityList.map((c) => c.id), true))}>
+                  {t('locations.enablePage')}
+                </button>
+                <button type="button" className="btn btn-sm btn-white" disabled={!cityList.length || !!busy} onClick={() => run('all', () => setCitiesEnabled(chosen.id, cityList.map((c) => c.id), false))}>
+                  {t('locations.disablePage')}
+                </button>
+              </div>
+              <LoadState loading={cities.loading} error={cities.error} />
+              {cities.data && !cityList.length && <p>{t('locations.noCities')}</p>}
+              <table className="data">
+                <tbody>
+                  {cityList.map((c) => (
+                    <tr key={c.id}>
+                      <th scope="row">
+                        {c.name} <span className={styles.meta}>{t('locations.population', { count: c.population })}</span>
+                      </th>
+                      <td>
+                        <input
+                          type="checkbox"
+                          role="switch"
+                          checked={c.enabled}
+                          disabled={busy === c.id}
+                          aria-label={t('locations.enableCity', { name: c.name })}
+                          onChange={() => run(c.id, () => setCitiesEnabled(chosen.id, [c.id], !c.enabled))}
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {cities.data && <Pagination page={q.page} pageSize={CITY_PAGE_SIZE} total={cities.data.total} onPage={(p) => (cityQuery.page = p)} />}
+            </>
+          )}
+        </div>
+      </div>
+    </section>
+  );
 }

@@ -1,5 +1,134 @@
-import { PagePlaceholder } from '../../components/PagePlaceholder';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { ADMIN_PAGE_SIZE, adminPendingAdsStore, decidePendingAds, pendingQuery } from '../../state/adminAds';
+import { errorMessage } from '../../api/client';
+import type { Ad } from '../../api/ads';
+import { Money } from '../../components/market/Money';
+import { Pagination } from '../../components/market/Pagination';
+import { RejectDialog } from '../../components/market/RejectDialog';
+import { LoadState, StatusBadge } from '../../components/market/Status';
+import { ageLabel, dateLabel, typeLabel } from '../../components/market/labels';
+import { useSelection } from '../../components/market/useSelection';
+import styles from '../../components/market/market.module.css';
 
+/** Admin: ads waiting for review (and unpaid ones on request); approve or reject with a reason, one or many. */
 export default function PendingAds() {
-  return <PagePlaceholder titleKey="adminPendingAds" />;
+  const { t, i18n } = useTranslation(['admin', 'market']);
+  const snap = useSnapshot(adminPendingAdsStore.state);
+  const q = useSnapshot(pendingQuery);
+  const sel = useSelection();
+  const [rejecting, setRejecting] = useState<string[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+
+  useEffect(() => {
+    void adminPendingAdsStore.load();
+  }, [q.page, q.includeUnpaid]);
+
+  async function decide(ids: string[], decision: 'approve' | 'reject', reason?: string) {
+    if (!ids.length) return;
+    setBusy(true);
+    setError(null);
+    setNote(null);
+    try {
+      const n = await decidePendingAds(ids, decision, reason);
+      setNote(t(decision === 'approve' ? 'pending.approved' : 'pending.rejected', { count: n }));
+      sel.clear();
+      setRejecting(null);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const ads = (snap.data?.pendingAds ?? []) as readonly Ad[];
+  const pageIds = ads.map((a) => a.id);
+  const allOn = pageIds.length > 0 && pageIds.every(sel.has);
+
+  return (
+    <section>
+      <h1>{t('pending.title')}</h1>
+      <div className={styles.row} style={{ marginBottom: 12 }}>
+        <label className={styles.row}>
+          <input
+            type="checkbox"
+            checked={q.includeUnpaid}
+            onChange={(e) => {
+              pendingQuery.includeUnpaid = e.target.checked;
+              pendingQuery.page = 1;
+              sel.clear();
+            }}
+          />
+          {t('pending.includeUnpaid')}
+        </label>
+        <label className={styles.row}>
+          <input type="checkbox" checked={allOn} disabled={!pageIds.length} onChange={(e) => sel.setAll(pageIds, e.target.checked)} />
+          {t('selectAll')}
+        </label>
+        <button type="button" className="btn btn-sm btn-success" disabled={!sel.ids.length || busy} onClick={() => decide(sel.ids, 'approve')}>
+          {t('pending.approveSelected', { count: sel.ids.length })}
+        </button>
+        <button type="button" className="btn btn-sm btn-danger" disabled={!sel.ids.length || busy} onClick={() => setRejecting(sel.ids)}>
+          {t('pending.rejectSelected', { count: sel.ids.length })}
+        </button>
+      </div>
+      {note && <div role="status" className="alert alert-success">{note}</div>}
+      {error && !rejecting && <div role="alert" className="alert alert-error">{error}</div>}
+      <LoadState loading={snap.loading && !snap.data} error={snap.error} />
+      {snap.data && !ads.length && <p>{t('pending.empty')}</p>}
+      <p className={styles.meta}>{snap.data ? t('total', { count: snap.data.total }) : null}</p>
+      <ul className={styles.list}>
+        {ads.map((ad) => (
+          <li key={ad.id} className={styles.item} aria-label={ad.title}>
+            <input type="checkbox" checked={sel.has(ad.id)} onChange={() => sel.toggle(ad.id)} aria-label={t('selectAd', { title: ad.title })} />
+            <div className={styles.itemBody}>
+              <h2 style={{ fontSize: 17, margin: '0 0 4px' }}>
+                {ad.title} <StatusBadge status={ad.status} />
+              </h2>
+              <p className={styles.meta}>
+                {typeLabel(t, ad.listingType)} · {ad.city.name}, {ad.state.name} · {t('market:ageShort', { age: ageLabel(t, ad.age) })} · {ad.phone}
+                {ad.priceCents != null && <> · <Money cents={ad.priceCents} /></>}
+                {ad.createdAt && ` · ${dateLabel(ad.createdAt, i18n.language)}`}
+                {ad.ownerId && ` · ${t('owner')} ${ad.ownerId}`}
+              </p>
+              <ul className={styles.thumbs} aria-label={t('photos')}>
+                {ad.photos.map((p, i) => (
+                  <li key={p.url}>
+                    <a href={p.url} target="_blank" rel="noreferrer" aria-label={t('openPhoto', { n: i + 1 })}>
+                      <img src={p.thumbUrl ?? p.url} alt="" />
+                    </a>
+                  </li>
+                ))}
+              </ul>
+              <p style={{ whiteSpace: 'pre-wrap' }}>{ad.description}</p>
+              <div className={styles.row}>
+                <button type="button" className="btn btn-sm btn-success" disabled={busy} onClick={() => decide([ad.id], 'approve')}>
+                  {t('pending.approve')}
+                </button>
+                <button type="button" className="btn btn-sm btn-danger" disabled={busy} onClick={() => setRejecting([ad.id])} aria-haspopup="dialog">
+                  {t('pending.reject')}
+                </button>
+              </div>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {snap.data && <Pagination page={q.page} pageSize={ADMIN_PAGE_SIZE} total={snap.data.total} onPage={(p) => (pendingQuery.page = p)} />}
+      {rejecting && (
+        <RejectDialog
+          count={rejecting.length}
+          busy={busy}
+          error={error}
+          onConfirm={(reason) => decide(rejecting, 'reject', reason)}
+          onCancel={() => {
+            setRejecting(null);
+            setError(null);
+          }}
+        />
+      )}
+    </section>
+  );
 }

@@ -1,5 +1,120 @@
-import { PagePlaceholder } from '../../components/PagePlaceholder';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { adminPricingStore, setPrice } from '../../state/adminPricing';
+import { errorMessage } from '../../api/client';
+import type { Price } from '../../api/pricing';
+import { centsToInput, formatUsd, parseDollars } from '../../lib/money';
+import { LoadState } from '../../components/market/Status';
+import { typeLabel } from '../../components/market/labels';
 
+export const DURATION_MAX = 365;
+
+/** One price row: dollars (and days for ads) edited in place and saved on their own. */
+function PriceRow({ row }: { row: Price }) {
+  const { t } = useTranslation(['admin', 'market']);
+  const [price, setPriceText] = useState(centsToInput(row.priceCents));
+  const [days, setDays] = useState(row.durationDays != null ? String(row.durationDays) : '');
+  const [busy, setBusy] = useState(false);
+  const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  const cents = parseDollars(price);
+  const dayNum = Number(days);
+  const isAd = row.kind === 'ad';
+  const priceBad = cents == null;
+  const daysBad = isAd && !(Number.isInteger(dayNum) && dayNum >= 1 && dayNum <= DURATION_MAX);
+  const label = `${t(`pricing.kind.${row.kind}`)} – ${typeLabel(t, row.listingType)}`;
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    if (priceBad || daysBad) return setMsg({ ok: false, text: priceBad ? t('pricing.priceRule') : t('pricing.daysRule', { max: DURATION_MAX }) });
+    setBusy(true);
+    setMsg(null);
+    try {
+      await setPrice(row.id, cents, isAd ? dayNum : undefined);
+      setMsg({ ok: true, text: t('pricing.saved', { price: formatUsd(cents) }) });
+    } catch (err) {
+      setMsg({ ok: false, text: errorMessage(err) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <tr>
+      <th scope="row">{label}</th>
+      <td>
+        <input
+          form={`price-${row.id}`}
+          aria-label={t('pricing.priceFor', { row: label })}
+          inputMode="decimal"
+          value={price}
+          onChange={(e) => setPriceText(e.target.value)}
+          aria-invalid={priceBad || undefined}
+          size={10}
+        />
+      </td>
+      <td>
+        {isAd ? (
+          <input
+            form={`price-${row.id}`}
+            aria-label={t('pricing.daysFor', { row: label })}
+            inputMode="numeric"
+            value={days}
+            onChange={(e) => setDays(e.target.value)}
+            aria-invalid={daysBad || undefined}
+            size={5}
+          />
+        ) : (
+          '—'
+        )}
+      </td>
+      <td>
+        <form id={`price-${row.id}`} onSubmit={save}>
+          <button type="submit" className="btn btn-sm btn-primary" disabled={busy} aria-label={t('pricing.saveRow', { row: label })}>
+            {t('save')}
+          </button>
+        </form>
+        {msg && (
+          <span role={msg.ok ? 'status' : 'alert'} className={msg.ok ? undefined : 'field-error'}>
+            {msg.text}
+          </span>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** Admin: ad and bump prices per listing type, with the ad duration in days. */
 export default function Pricing() {
-  return <PagePlaceholder titleKey="adminPricing" />;
+  const { t } = useTranslation('admin');
+  const snap = useSnapshot(adminPricingStore.state);
+  useEffect(() => {
+    void adminPricingStore.load();
+  }, []);
+  const rows = [...((snap.data ?? []) as readonly Price[])].sort((a, b) => a.kind.localeCompare(b.kind) || a.listingType.localeCompare(b.listingType));
+
+  return (
+    <section>
+      <h1>{t('pricing.title')}</h1>
+      <p>{t('pricing.intro')}</p>
+      <LoadState loading={snap.loading && !snap.data} error={snap.error} />
+      {rows.length > 0 && (
+        <table className="data">
+          <thead>
+            <tr>
+              <th>{t('pricing.item')}</th>
+              <th>{t('pricing.price')}</th>
+              <th>{t('pricing.days')}</th>
+              <th>{t('actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <PriceRow key={r.id} row={r} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
 }

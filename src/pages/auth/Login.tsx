@@ -1,5 +1,88 @@
-import { PagePlaceholder } from '../../components/PagePlaceholder';
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
+import { useTranslation } from 'react-i18next';
+import { checkEmail, checkPassword } from '../../lib/rules';
+import { login } from '../../state/session';
+import { routes } from '../../app/routes';
+import { TextField } from '../../components/forms/TextField';
+import { PasswordField } from '../../components/forms/PasswordField';
+import { FormError } from '../../components/forms/FormError';
+import { SubmitButton } from '../../components/forms/SubmitButton';
+import { useFormAction } from '../../components/forms/useFormAction';
+import { AuthCard } from './AuthCard';
+import { redirectFromSearch } from './redirect';
+
+type Errors = { email?: string | null; password?: string | null };
 
 export default function Login() {
-  return <PagePlaceholder titleKey="login" />;
+  const { t } = useTranslation(['auth', 'validation']);
+  const [, navigate] = useLocation();
+  const search = useSearch();
+  const redirect = redirectFromSearch(search);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [tried, setTried] = useState(false);
+  const action = useFormAction();
+
+  const validate = (e = email, p = password): Errors => {
+    const emailKey = checkEmail(e.trim());
+    const passwordKey = checkPassword(p);
+    return { email: emailKey && t(`validation:${emailKey}`), password: passwordKey && t(`validation:${passwordKey}`) };
+  };
+
+  async function onSubmit(ev: FormEvent) {
+    ev.preventDefault();
+    setTried(true);
+    const found = validate();
+    setErrors(found);
+    if (found.email || found.password) {
+      document.getElementById(found.email ? 'login-email' : 'login-password')?.focus();
+      return;
+    }
+    const session = await action.run(() => login(email.trim(), password));
+    // The redirect holds the full path (locale prefix included), so it is followed from the root.
+    if (session) navigate(redirect ? `~${redirect}` : routes.dashboard, { replace: true });
+  }
+
+  return (
+    <AuthCard title={t('login.title')}>
+      <form noValidate onSubmit={onSubmit}>
+        <FormError message={action.error} />
+        <TextField
+          id="login-email"
+          label={t('email')}
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          required
+          value={email}
+          error={errors.email}
+          onChange={(v) => {
+            setEmail(v);
+            if (tried) setErrors(validate(v, password));
+          }}
+        />
+        <PasswordField
+          id="login-password"
+          label={t('password')}
+          autoComplete="current-password"
+          required
+          value={password}
+          error={errors.password}
+          onChange={(v) => {
+            setPassword(v);
+            if (tried) setErrors(validate(email, v));
+          }}
+        />
+        <SubmitButton busy={action.busy} busyLabel={t('login.sending')} block>
+          {t('login.submit')}
+        </SubmitButton>
+      </form>
+      <p>
+        {t('login.noAccount')}{' '}
+        <Link href={redirect ? `${routes.register}?redirect=${encodeURIComponent(redirect)}` : routes.register}>{t('login.registerLink')}</Link>
+      </p>
+    </AuthCard>
+  );
 }

@@ -1,5 +1,120 @@
-import { PagePlaceholder } from '../../components/PagePlaceholder';
+import { useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { cartStore, deleteCartAd, payCartAd } from '../../state/cart';
+import { walletsStore } from '../../state/wallets';
+import { adPriceFor, pricingStore } from '../../state/pricing';
+import { errorMessage } from '../../api/client';
+import { payErrorMessage } from '../../components/market/payError';
+import type { Ad } from '../../api/ads';
+import { routes } from '../../app/routes';
+import { Money } from '../../components/market/Money';
+import { WalletPicker, defaultWalletId } from '../../components/market/WalletPicker';
+import { ConfirmDialog } from '../../components/market/ConfirmDialog';
+import { LoadState } from '../../components/market/Status';
+import { ageLabel, typeLabel } from '../../components/market/labels';
+import styles from '../../components/market/market.module.css';
 
+/** My cart: unpaid ads, each paid from a chosen wallet (then reviewed) or deleted. */
 export default function MyCart() {
-  return <PagePlaceholder titleKey="myCart" />;
+  const { t } = useTranslation('market');
+  const cart = useSnapshot(cartStore.state);
+  const wallets = useSnapshot(walletsStore.state);
+  const pricing = useSnapshot(pricingStore.state);
+  const [choice, setChoice] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [paidNote, setPaidNote] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Ad | null>(null);
+
+  useEffect(() => {
+    void cartStore.load();
+    void walletsStore.load();
+    if (!pricingStore.state.data) void pricingStore.load();
+  }, []);
+
+  const priceOf = (ad: Ad) => ad.priceCents ?? adPriceFor(pricing.data, ad.listingType)?.priceCents ?? null;
+
+  async function pay(ad: Ad) {
+    const walletId = choice[ad.id] || defaultWalletId(walletsStore.state.data, priceOf(ad));
+    if (!walletId) return;
+    setBusy(ad.id);
+    setErrors((x) => ({ ...x, [ad.id]: '' }));
+    setPaidNote(null);
+    try {
+      await payCartAd(ad.id, walletId);
+      setPaidNote(t('cart.paid', { title: ad.title }));
+    } catch (e) {
+      setErrors((x) => ({ ...x, [ad.id]: payErrorMessage(t, e) }));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    const ad = deleting;
+    setBusy(ad.id);
+    try {
+      await deleteCartAd(ad.id);
+      setDeleting(null);
+    } catch (e) {
+      setErrors((x) => ({ ...x, [ad.id]: errorMessage(e) }));
+      setDeleting(null);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const list = cart.data ?? [];
+  return (
+    <section>
+      <h1>{t('cart.title')}</h1>
+      <p>{t('cart.intro')}</p>
+      {paidNote && <div role="status" className="alert alert-success">{paidNote} <Link href={routes.myAds}>{t('cart.seeMyAds')}</Link></div>}
+      <LoadState loading={cart.loading && !cart.data} error={cart.error ?? wallets.error} />
+      {cart.data && !list.length && (
+        <p>
+          {t('cart.empty')} <Link href={routes.createAds}>{t('cart.postOne')}</Link>
+        </p>
+      )}
+      <ul className={styles.list}>
+        {list.map((a) => {
+          const ad = a as Ad;
+          const price = priceOf(ad);
+          const ws = wallets.data ?? [];
+          return (
+            <li key={ad.id} className={styles.item} aria-label={ad.title}>
+              {ad.photos[0] && <img src={ad.photos[0].thumbUrl ?? ad.photos[0].url} alt="" />}
+              <div className={styles.itemBody}>
+                <h2 style={{ fontSize: 17, margin: '0 0 4px' }}>{ad.title}</h2>
+                <p className={styles.meta}>
+                  {typeLabel(t, ad.listingType)} · {ad.city.name}, {ad.state.name} · {t('ageShort', { age: ageLabel(t, ad.age) })}
+                </p>
+                <p>
+                  {t('cart.price')} <strong><Money cents={price} /></strong>
+                </p>
+                <WalletPicker wallets={ws} value={choice[ad.id] || defaultWalletId(ws, price)} onChange={(id) => setChoice((c) => ({ ...c, [ad.id]: id }))} needCents={price} />
+                {errors[ad.id] && <div role="alert" className="alert alert-error">{errors[ad.id]}</div>}
+                <div className={styles.row}>
+                  <button type="button" className="btn btn-success" disabled={busy === ad.id || !ws.length} onClick={() => pay(ad)} aria-busy={busy === ad.id || undefined}>
+                    {t('cart.pay')}
+                  </button>
+                  <button type="button" className="btn btn-white" disabled={busy === ad.id} onClick={() => setDeleting(ad)}>
+                    {t('cart.delete')}
+                  </button>
+                </div>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      {deleting && (
+        <ConfirmDialog title={t('cart.deleteTitle')} confirmLabel={t('cart.deleteConfirm')} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} busy={busy === deleting.id} danger>
+          <p>{t('cart.deleteText', { title: deleting.title })}</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
 }

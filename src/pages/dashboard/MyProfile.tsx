@@ -1,5 +1,39 @@
-import { PagePlaceholder } from '../../components/PagePlaceholder';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { loadProfile, profileStore } from '../../state/profile';
+import { Loading } from '../../components/Loading';
+import { FormError } from '../../components/forms/FormError';
+import { ProfileCard } from './profile/ProfileCard';
+import { NicknameForm } from './profile/NicknameForm';
+import { PasswordForm } from './profile/PasswordForm';
+import { EmailForm } from './profile/EmailForm';
+import { AvatarForm } from './profile/AvatarForm';
+import { DeleteAccount } from './profile/DeleteAccount';
 
 export default function MyProfile() {
-  return <PagePlaceholder titleKey="myProfile" />;
+  const { t } = useTranslation('profile');
+  const { data: profile, error, loading } = useSnapshot(profileStore.state);
+
+  useEffect(() => {
+    void loadProfile();
+  }, []);
+
+  return (
+    <div style={{ display: 'grid', gap: 20, maxWidth: 760 }}>
+      <h1 style={{ margin: 0 }}>{t('title')}</h1>
+      <FormError message={error} />
+      {!profile && loading && <Loading />}
+      {profile && (
+        <>
+          <ProfileCard profile={profile} />
+          <AvatarForm />
+          <NicknameForm current={profile.nickname} />
+          <EmailForm current={profile.email} />
+          <PasswordForm />
+          <DeleteAccount />
+        </>
+      )}
+    </div>
+  );
 }

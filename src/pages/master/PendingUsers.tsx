@@ -1,5 +1,81 @@
-import { PagePlaceholder } from '../../components/PagePlaceholder';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { loadPendingUsers, pendingUsersStore, setPendingUserStatus, usersQuery } from '../../state/users';
+import { FormError, FormSuccess } from '../../components/forms/FormError';
+import { Pager } from '../../components/forms/Pager';
+import { SearchBox } from '../../components/forms/SearchBox';
+import { Loading } from '../../components/Loading';
+import { useRowAction } from './useRowAction';
 
+/** New accounts waiting for a master: approve (their ads may go live) or suspend. */
 export default function PendingUsers() {
-  return <PagePlaceholder titleKey="masterPendingUsers" />;
+  const { t, i18n } = useTranslation('master');
+  const { data, loading, error } = useSnapshot(pendingUsersStore.state);
+  const query = useSnapshot(usersQuery).pending;
+  const row = useRowAction();
+
+  useEffect(() => {
+    void loadPendingUsers({ page: 1, query: '' });
+  }, []);
+
+  const users = data?.pendingUsers ?? [];
+  return (
+    <section aria-labelledby="pending-users-title">
+      <h1 id="pending-users-title">{t('pending.title')}</h1>
+      <p>{t('pending.explain')}</p>
+      <SearchBox label={t('search.label')} submitLabel={t('search.submit')} initial={query.query} onSearch={(q) => void loadPendingUsers({ query: q, page: 1 })} />
+      <FormError message={error ?? row.error} />
+      <FormSuccess message={row.success} />
+      {loading && !data && <Loading />}
+      {data && users.length === 0 && <p>{query.query ? t('noMatches') : t('pending.empty')}</p>}
+      {users.length > 0 && (
+        <div style={{ overflowX: 'auto' }}>
+          <table className="data" aria-busy={loading || undefined}>
+            <caption className="visually-hidden">{t('pending.caption', { total: data?.total ?? 0 })}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('columns.email')}</th>
+                <th scope="col">{t('columns.nickname')}</th>
+                <th scope="col">{t('columns.registered')}</th>
+                <th scope="col">{t('columns.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((u) => (
+                <tr key={u.id}>
+                  <th scope="row" style={{ fontWeight: 400, overflowWrap: 'anywhere' }}>
+                    {u.email}
+                  </th>
+                  <td>{u.nickname}</td>
+                  <td>{new Date(u.createdAt).toLocaleDateString(i18n.language)}</td>
+                  <td style={{ display: 'flex', gap: 6, flexWrap: 'wrap' }}>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-success"
+                      disabled={row.busyId !== null}
+                      aria-label={t('pending.approveUser', { email: u.email })}
+                      onClick={() => row.run(u.id, () => setPendingUserStatus(u.id, 'approved'), t('pending.approved', { email: u.email }))}
+                    >
+                      {t('pending.approve')}
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-danger"
+                      disabled={row.busyId !== null}
+                      aria-label={t('pending.suspendUser', { email: u.email })}
+                      onClick={() => row.run(u.id, () => setPendingUserStatus(u.id, 'suspended'), t('pending.suspended', { email: u.email }))}
+                    >
+                      {t('pending.suspend')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager label={t('pending.pages')} page={query.page} pageSize={query.pageSize} total={data?.total ?? 0} disabled={loading} onPage={(page) => void loadPendingUsers({ page })} />
+    </section>
+  );
 }

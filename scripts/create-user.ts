@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+import { ConfigError, loadConfig } from '../server/core/config.ts';
+import { openDatabase } from '../server/core/db.ts';
+import { migrate } from '../server/core/migrate.ts';
+import { systemClock } from '../server/core/clock.ts';
+import { createMailer } from '../server/core/mailer.ts';
+import { createPasswordHasher } from '../server/core/passwords.ts';
+import { Hub } from '../server/core/realtime.ts';
+import { DEFAULT_LIMITS, type AppDeps } from '../server/core/deps.ts';
+import { AppError } from '../server/core/errors.ts';
+import { writeAudit } from '../server/core/audit.ts';
+import type { StaffRole } from '../server/core/schema.ts';
+import { AuthService } from '../server/modules/auth/auth.service.ts';
+
+const HELP = `Usage: npm run create-user -- --email <e-mail> [--password <password>] [--role ADMIN_USER]
+                           [--role MASTER_USER] [--nickname <nickname>]
+
+Adds an approved account to DATA_DIR/xg.sqlite (DATA_DIR defaults to ./data), applying pending
+migrations first. Every account holds PROVIDER_USER; each --role adds ADMIN_USER or MASTER_USER.
+Without --password a random one is generated and printed once. The nickname defaults to the part
+of the e-mail before the @. The creation is recorded in the audit log.
+
+Exit codes: 0 created, 1 refused (e-mail taken, weak password…), 2 bad arguments.`;
+
+const STAFF_ROLES: StaffRole[] = ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'];
+
+function usageError(message: string): never {
+  console.error(`${message}\n\n${HELP}`);
+  process.exit(2);
+}
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string', multiple: true },
+      nickname: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  }).values;
+} catch (e) {
+  usageError((e as Error).message);
+}
+if (args.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+if (!args.email) usageError('--email is required.');
+const roles = (args.role ?? []).map((r) => r.trim().toUpperCase());
+const badRole = roles.find((r) => !STAFF_ROLES.includes(r as StaffRole));
+if (badRole) usageError(`Unknown role "${badRole}": use ADMIN_USER or MASTER_USER.`);
+
+/** A nickname that passes the rules, from the e-mail's local part. */
+function nicknameFrom(email: string): string {
+  const base = email.split('@')[0].replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 30);
+  return base.length >= 3 ? base : `${base}_user`.slice(0, 30);
+}
+
+let config;
+try {
+  config = loadConfig();
+} catch (e) {
+  if (e instanceof ConfigError) {
+    console.error(e.message);
+    process.exit(1);
+  }
+  throw e;
+}
+
+const generated = args.password === undefined;
+const password = args.password ?? randomBytes(12).toString('base64url');
+fs.mkdirSync(config.dataDir, { recursive: true });
+const file = path.join(config.dataDir, 'xg.sqlite');
+const database = openDatabase(file);
+const log = pino({ level: 'warn' }) as unknown as FastifyBaseLogger;
+const deps: AppDeps = {
+  config,
+  database,
+  db: database.db,
+  clock: systemClock,
+  mailer: createMailer(config, log),
+  hasher: createPasswordHasher(),
+  hub: new Hub(),
+  limits: DEFAULT_LIMITS,
+  log,
+  distDir: null,
+};
+
+let code = 0;
+try {
+  migrate(database.sqlite);
+  const user = await new AuthService(deps).createUser({
+    email: args.email,
+    password,
+    nickname: args.nickname ?? nicknameFrom(args.email.trim()),
+    roles: roles as StaffRole[],
+    status: 'approved',
+  });
+  await writeAudit(deps.db, {
+    actor: null,
+    action: 'user.create',
+    targetType: 'user',
+    targetId: user.id,
+    after: { email: user.email, roles: user.userRoles, status: user.userStatus, via: 'create-user script' },
+    at: systemClock.now().toISOString(),
+  });
+  console.log(`Created ${user.email} (id ${user.id}), status ${user.userStatus}, roles ${user.userRoles.join(', ')} in ${file}.`);
+  if (generated) console.log(`Generated password (shown once): ${password}`);
+} catch (e) {
+  if (!(e instanceof AppError)) throw e;
+  console.error(`Refused: ${e.message}`);
+  code = 1;
+} finally {
+  await database.close();
+}
+process.exit(code);

@@ -1,0 +1,72 @@
+import { Invalid } from '../../core/errors.ts';
+import { DESCRIPTION_MAX, DESCRIPTION_MIN, TITLE_MAX, TITLE_MIN, normalizeUsPhone } from '../../../src/lib/rules.ts';
+import type { ListingType } from './ads.tables.ts';
+
+export const LISTING_TYPES: readonly ListingType[] = ['female_esc', 'female_rub', 'shemale_esc'];
+export const LISTING_TYPE_SLUGS: Record<ListingType, string> = {
+  female_esc: 'female-escorts',
+  female_rub: 'female-bodyrubs',
+  shemale_esc: 'shemale-escorts',
+};
+/** Ages the form offers: 21 to 45, and 'over45'. Nothing below 21 can be stored. */
+export const AGES: readonly string[] = [...Array.from({ length: 25 }, (_, i) => String(21 + i)), 'over45'];
+export const MAX_PHOTOS = 10;
+
+/** A listing type from its code ('female_esc') or its URL slug ('female-escorts'); null when neither. */
+export function parseListingType(v: string | undefined | null): ListingType | null {
+  if (!v) return null;
+  const s = v.trim().toLowerCase();
+  if ((LISTING_TYPES as readonly string[]).includes(s)) return s as ListingType;
+  const bySlug = (Object.entries(LISTING_TYPE_SLUGS) as [ListingType, string][]).find(([, slug]) => slug === s);
+  return bySlug ? bySlug[0] : null;
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** One line: control and bidi characters out, runs of white space become one space. */
+export const cleanLine = (v: string) => v.replace(CONTROL, '').replace(/\s+/g, ' ').trim();
+/** Keeps line breaks (at most two in a row), drops control and bidi characters. */
+export const cleanText = (v: string) =>
+  v.replace(/\r\n?/g, '\n').replace(CONTROL, '').replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+
+export interface AdFieldsInput {
+  listingType?: string;
+  title?: string;
+  description?: string;
+  age?: string;
+  stateId?: string;
+  cityId?: string;
+  phone?: string;
+}
+
+export interface AdFields {
+  listingType: ListingType;
+  title: string;
+  description: string;
+  age: string;
+  stateId: string;
+  cityId: string;
+  phone: string;
+}
+
+/** Checks and normalizes the text fields of an ad (PRODUCT §10); throws 400 naming the first bad field. */
+export function checkAdFields(f: AdFieldsInput): AdFields {
+  const listingType = parseListingType(f.listingType);
+  if (!listingType) throw new Invalid('listingType', 'Listing type must be one of female_esc, female_rub or shemale_esc.');
+  const title = cleanLine(f.title ?? '');
+  if (title.length < TITLE_MIN || title.length > TITLE_MAX) throw new Invalid('title', `Title must be ${TITLE_MIN}–${TITLE_MAX} characters.`);
+  const description = cleanText(f.description ?? '');
+  if (description.length < DESCRIPTION_MIN || description.length > DESCRIPTION_MAX) {
+    throw new Invalid('description', `Description must be ${DESCRIPTION_MIN}–${DESCRIPTION_MAX.toLocaleString('en-US')} characters.`);
+  }
+  const age = (f.age ?? '').trim().toLowerCase().replace(/^over\s*45$/, 'over45');
+  if (!AGES.includes(age)) throw new Invalid('age', 'Age must be 21 to 45, or over 45.');
+  const stateId = (f.stateId ?? '').trim();
+  if (!stateId || stateId.length > 40) throw new Invalid('stateId', 'State is required.');
+  const cityId = (f.cityId ?? '').trim();
+  if (!cityId || cityId.length > 40) throw new Invalid('cityId', 'City is required.');
+  const phone = normalizeUsPhone(f.phone ?? '');
+  if (!phone) throw new Invalid('phone', 'Phone must be a US number, e.g. +1 212 555 0100.');
+  return { listingType, title, description, age, stateId, cityId, phone };
+}

@@ -1,0 +1,33 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../core/db.ts';
+
+export async function insertPageView(db: Executor, v: { path: string; locale: string; referrerHost: string | null; at: string }): Promise<void> {
+  await db.insertInto('page_views').values({ path: v.path, locale: v.locale, referrer_host: v.referrerHost, at: v.at }).execute();
+}
+
+/** Views since a moment: the total, per UTC day, and the most viewed paths. */
+export async function summarize(db: Executor, since: string, top: number) {
+  const base = db.selectFrom('page_views').where('at', '>=', since);
+  const [total, byDay, topPaths, byLocale] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .select([sql<string>`substr(at, 1, 10)`.as('day'), (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy(sql`substr(at, 1, 10)`)
+      .orderBy('day')
+      .execute(),
+    base
+      .select(['path', (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy('path')
+      .orderBy('count', 'desc')
+      .orderBy('path')
+      .limit(top)
+      .execute(),
+    base.select(['locale', (eb) => eb.fn.countAll<number>().as('count')]).groupBy('locale').orderBy('locale').execute(),
+  ]);
+  return {
+    total: Number(total.n),
+    byDay: byDay.map((r) => ({ day: r.day, count: Number(r.count) })),
+    topPaths: topPaths.map((r) => ({ path: r.path, count: Number(r.count) })),
+    byLocale: byLocale.map((r) => ({ locale: r.locale, count: Number(r.count) })),
+  };
+}

@@ -1,0 +1,71 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { asAdmin, createTestApp, makeUser, type TestContext } from '../../test/harness.ts';
+import { PAGEVIEWS_PER_MINUTE } from './analytics.service.ts';
+
+let ctx: TestContext;
+beforeEach(async () => {
+  ctx = await createTestApp({ env: { PUBLIC_URL: 'https://xg.example' } });
+});
+afterEach(async () => ctx.close());
+
+const view = (payload: unknown, ip = '203.0.113.9') => ctx.app.inject({ method: 'POST', url: '/api/analytics/pageview', payload: payload as object, remoteAddress: ip });
+const rows = () => ctx.app.deps.db.selectFrom('page_views').selectAll().orderBy('id').execute();
+
+describe('POST /api/analytics/pageview', () => {
+  it('stores the path without its query, the locale and only the referrer host', async () => {
+    expect((await view({ path: '/es/search?query=secret#x', locale: 'es', referrer: 'https://www.Google.com/search?q=me' })).statusCode).toBe(204);
+    expect((await view({ path: '/faq', locale: 'en', referrer: 'https://xg.example/listings/us' })).statusCode).toBe(204);
+    expect((await view({ path: '/', locale: 'pt', referrer: 'not a url' })).statusCode).toBe(204);
+    expect((await rows()).map((r) => [r.path, r.locale, r.referrer_host, r.at])).toEqual([
+      ['/es/search', 'es', 'www.google.com', '2026-01-15T12:00:00.000Z'],
+      ['/faq', 'en', null, '2026-01-15T12:00:00.000Z'], // our own site is not a referral
+      ['/', 'pt', null, '2026-01-15T12:00:00.000Z'],
+    ]);
+  });
+
+  it('refuses bad input naming the field and stores nothing', async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{ locale: 'en' }, /path/],
+      [{ path: 'faq', locale: 'en' }, /path/i],
+      [{ path: '//evil.example/x', locale: 'en' }, /path/i],
+      [{ path: '/faq', locale: 'fr' }, /locale/],
+      [{ path: '/faq', locale: 'en', extra: true }, /extra|input|additional/i],
+    ];
+    for (const [payload, msg] of cases) {
+      const res = await view(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().message).toMatch(msg);
+    }
+    expect(await rows()).toHaveLength(0);
+  });
+
+  it('is rate limited per IP per minute', async () => {
+    for (let i = 0; i < PAGEVIEWS_PER_MINUTE; i++) expect((await view({ path: '/', locale: 'en' })).statusCode).toBe(204);
+    expect((await view({ path: '/', locale: 'en' })).statusCode).toBe(429);
+    expect((await view({ path: '/', locale: 'en' }, '198.51.100.2')).statusCode).toBe(204);
+    ctx.clock.advance(60_001);
+    expect((await view({ path: '/', locale: 'en' })).statusCode).toBe(204);
+    expect(await rows()).toHaveLength(PAGEVIEWS_PER_MINUTE + 2);
+  });
+});
+
+describe('GET /api/admin/get-page-views', () => {
+  it('summarizes the last days for staff only', async () => {
+    await view({ path: '/faq', locale: 'en' });
+    ctx.clock.advance(24 * 60 * 60 * 1000);
+    await view({ path: '/faq', locale: 'es' });
+    await view({ path: '/', locale: 'es' });
+    const admin = await asAdmin(ctx);
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/admin/get-page-views?days=7', headers: { cookie: admin.cookie } });
+    expect(res.json()).toEqual({
+      days: 7,
+      total: 3,
+      byDay: [{ day: '2026-01-15', count: 1 }, { day: '2026-01-16', count: 2 }],
+      topPaths: [{ path: '/faq', count: 2 }, { path: '/', count: 1 }],
+      byLocale: [{ locale: 'en', count: 1 }, { locale: 'es', count: 2 }],
+    });
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/get-page-views?days=0', headers: { cookie: admin.cookie } })).statusCode).toBe(400);
+    const provider = await makeUser(ctx);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/get-page-views', headers: { cookie: provider.cookie } })).statusCode).toBe(403);
+  });
+});

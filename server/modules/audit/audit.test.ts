@@ -1,0 +1,57 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { asAdmin, asMaster, createTestApp, makeUser, type TestContext } from '../../test/harness.ts';
+import { writeAudit } from '../../core/audit.ts';
+
+let ctx: TestContext;
+beforeEach(async () => {
+  ctx = await createTestApp();
+});
+afterEach(async () => ctx.close());
+
+const get = (url: string, cookie?: string) => ctx.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+
+describe('GET /api/admin/get-audit-log', () => {
+  it('lists entries newest first with parsed before/after, filtered and paginated', async () => {
+    const admin = await asAdmin(ctx);
+    const m = await asMaster(ctx);
+    const u = await makeUser(ctx);
+    const db = ctx.app.deps.db;
+    await writeAudit(db, { actor: { id: m.id, email: m.email }, action: 'pricing.update', targetType: 'pricing', targetId: 'p1', before: { priceCents: 100 }, after: { priceCents: 200 }, at: '2026-01-15T12:00:00.000Z' });
+    // Through the real master endpoints: these rows are written by the actions themselves.
+    await ctx.app.inject({ method: 'POST', url: '/api/master/update-user-status', payload: { userId: u.id, status: 'approved' }, headers: { cookie: m.cookie } });
+    ctx.clock.advance(1000);
+    await ctx.app.inject({ method: 'POST', url: '/api/master/update-user-roles', payload: { userId: u.id, roles: ['ADMIN_USER'] }, headers: { cookie: m.cookie } });
+    await writeAudit(db, { actor: null, action: 'system.note', targetType: 'system', targetId: null, at: '2026-01-15T12:00:01.000Z' });
+
+    const all = await get('/api/admin/get-audit-log', admin.cookie);
+    expect(all.statusCode).toBe(200);
+    expect(all.json().total).toBe(4);
+    expect(all.json().auditLog.map((e: { action: string }) => e.action)).toEqual(['system.note', 'user.roles', 'user.status', 'pricing.update']);
+    expect(all.json().auditLog[1]).toEqual({
+      id: expect.any(Number), actorId: m.id, actorEmail: m.email, action: 'user.roles', targetType: 'user', targetId: u.id,
+      before: { roles: ['PROVIDER_USER'] }, after: { roles: ['PROVIDER_USER', 'ADMIN_USER'] }, at: '2026-01-15T12:00:01.000Z',
+    });
+    expect(all.json().auditLog[0]).toMatchObject({ actorId: null, actorEmail: null, targetId: null, before: null, after: null });
+
+    const byTarget = await get(`/api/admin/get-audit-log?targetType=user&targetId=${u.id}`, admin.cookie);
+    expect(byTarget.json().auditLog.map((e: { action: string }) => e.action)).toEqual(['user.roles', 'user.status']);
+    expect((await get('/api/admin/get-audit-log?action=pricing.update', m.cookie)).json()).toMatchObject({ total: 1, auditLog: [{ targetId: 'p1', after: { priceCents: 200 } }] });
+    const page = await get('/api/admin/get-audit-log?page=2&pageSize=3', admin.cookie);
+    expect(page.json()).toMatchObject({ total: 4, auditLog: [{ action: 'pricing.update' }] });
+  });
+
+  it('refuses bad paging naming the field', async () => {
+    const admin = await asAdmin(ctx);
+    for (const [q, field] of [['pageSize=500', 'pageSize'], ['page=-1', 'page'], ['action=', 'action']]) {
+      const res = await get(`/api/admin/get-audit-log?${q}`, admin.cookie);
+      expect(res.statusCode, q).toBe(400);
+      expect(res.json().message).toContain(field);
+    }
+  });
+
+  it('is for staff only', async () => {
+    const u = await makeUser(ctx);
+    expect((await get('/api/admin/get-audit-log', u.cookie)).statusCode).toBe(403);
+    expect((await get('/api/admin/get-audit-log')).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,103 @@
+import type { AppDeps } from '../../core/deps.ts';
+import type { SessionUser } from '../../core/auth.ts';
+import { isStaff } from '../../core/access.ts';
+import { writeAudit } from '../../core/audit.ts';
+import { Forbidden, NotFound, Unauthorized } from '../../core/errors.ts';
+import { paging } from '../../core/http.ts';
+import * as repo from './locations.repository.ts';
+import type { CityDto, StateDto } from './locations.repository.ts';
+
+/** Disabled locations are for staff eyes only; asking for them is refused, not quietly ignored. */
+function assertMaySeeDisabled(viewer: SessionUser | null): void {
+  if (!viewer) throw new Unauthorized();
+  if (!isStaff(viewer.userRoles)) throw new Forbidden('Only staff may list disabled locations.');
+}
+
+/**
+ * States and cities. The public lists are read on nearly every page, so the service keeps them in
+ * memory (16,000 small rows) and drops the cache whenever staff change a status through it. It is
+ * the only writer of `enabled`; one instance per app, so tests never share a cache.
+ */
+export class LocationsService {
+  private readonly deps: AppDeps;
+  private states: StateDto[] | null = null;
+  private readonly cities = new Map<string, CityDto[]>();
+
+  constructor(deps: AppDeps) {
+    this.deps = deps;
+  }
+
+  private invalidate(): void {
+    this.states = null;
+    this.cities.clear();
+  }
+
+  private async allStates(): Promise<StateDto[]> {
+    return (this.states ??= await repo.listStates(this.deps.db));
+  }
+
+  private async allCities(stateId: string): Promise<CityDto[]> {
+    let list = this.cities.get(stateId);
+    if (!list) this.cities.set(stateId, (list = await repo.listCitiesOfState(this.deps.db, stateId)));
+    return list;
+  }
+
+  async listStates(viewer: SessionUser | null, includeDisabled: boolean): Promise<StateDto[]> {
+    if (includeDisabled) assertMaySeeDisabled(viewer);
+    const all = await this.allStates();
+    return includeDisabled ? all : all.filter((s) => s.enabled);
+  }
+
+  /** `stateKey` is the state's id ('ny'), code or slug ('new-york'). A disabled state is a 404 to the public. */
+  async listCities(viewer: SessionUser | null, stateKey: string, includeDisabled: boolean): Promise<CityDto[]> {
+    if (includeDisabled) assertMaySeeDisabled(viewer);
+    const key = stateKey.trim().toLowerCase();
+    const state = (await this.allStates()).find((s) => s.id === key || s.slug === key);
+    if (!state || (!includeDisabled && !state.enabled)) throw new NotFound('State not found.');
+    const all = await this.allCities(state.id);
+    return includeDisabled ? all : all.filter((c) => c.enabled);
+  }
+
+  /** Staff list: one page of a state's cities, disabled ones included. */
+  async pageCities(q: { stateId: string; query?: string; page?: number; pageSize?: number }) {
+    const state = await repo.findState(this.deps.db, q.stateId);
+    if (!state) throw new NotFound('State not found.');
+    const { page, pageSize, offset } = paging(q, 50);
+    const query = q.query?.trim() || null;
+    const result = await repo.pageCities(this.deps.db, { stateId: state.id, query, offset, limit: pageSize });
+    return { ...result, page, pageSize };
+  }
+
+  /**
+   * Without cityIds, enables or disables the state itself; with cityIds, those cities of that
+   * state (every id must belong to it, or nothing changes). Audited in the same transaction.
+   * Returns how many rows now carry the requested status.
+   */
+  async setStatus(actor: SessionUser, input: { stateId: string; cityIds?: string[]; enabled: boolean }): Promise<{ updated: number }> {
+    const at = this.deps.clock.now().toISOString();
+    const who = { id: actor.id, email: actor.email };
+    const result = await this.deps.db.transaction().execute(async (trx) => {
+      const state = await repo.findState(trx, input.stateId);
+      if (!state) throw new NotFound('State not found.');
+      if (input.cityIds === undefined) {
+        await repo.setStateEnabled(trx, state.id, input.enabled);
+        await writeAudit(trx, { actor: who, action: 'state.status', targetType: 'state', targetId: state.id, before: { enabled: state.enabled }, after: { enabled: input.enabled }, at });
+        return { updated: 1 };
+      }
+      const ids = [...new Set(input.cityIds)];
+      const found = await repo.citiesByIds(trx, state.id, ids);
+      if (found.length !== ids.length) {
+        const known = new Set(found.map((c) => c.id));
+        const missing = ids.filter((id) => !known.has(id));
+        throw new NotFound(`City not found in ${state.name}: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? '…' : ''}.`);
+      }
+      await repo.setCitiesEnabled(trx, state.id, ids, input.enabled);
+      for (const c of found) {
+        await writeAudit(trx, { actor: who, action: 'city.status', targetType: 'city', targetId: c.id, before: { enabled: c.enabled, stateId: state.id }, after: { enabled: input.enabled, stateId: state.id }, at });
+      }
+      return { updated: ids.length };
+    });
+    this.invalidate();
+    return result;
+  }
+}

@@ -1,0 +1,98 @@
+import type { AppDeps } from '../../core/deps.ts';
+import type { SessionUser } from '../../core/auth.ts';
+import { writeAudit } from '../../core/audit.ts';
+import { Conflict, NotFound } from '../../core/errors.ts';
+import { paging } from '../../core/http.ts';
+import type { Executor } from '../../core/db.ts';
+import type { StaffRole, UserStatus } from '../../core/schema.ts';
+import { countActiveMasters } from '../profile/profile.repository.ts';
+import * as repo from './master.repository.ts';
+
+export interface UserView {
+  id: string;
+  email: string;
+  nickname: string;
+  status: UserStatus;
+  roles: StaffRole[];
+  createdAt: string;
+}
+
+export interface ListQuery {
+  page?: number;
+  pageSize?: number;
+  query?: string;
+  status?: 'approved' | 'suspended';
+}
+
+const ROLE_ORDER: StaffRole[] = ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'];
+
+export class MasterService {
+  private readonly deps: AppDeps;
+  constructor(deps: AppDeps) {
+    this.deps = deps;
+  }
+
+  private async list(statuses: UserStatus[], q: ListQuery): Promise<{ users: UserView[]; total: number }> {
+    const { pageSize, offset } = paging(q);
+    const query = q.query?.trim() || undefined;
+    const { rows, total } = await repo.listUsers(this.deps.db, { statuses, query, limit: pageSize, offset });
+    const roles = await repo.rolesByUser(this.deps.db, rows.map((r) => r.id));
+    return {
+      users: rows.map((r) => ({ id: r.id, email: r.email, nickname: r.nickname, status: r.status, roles: roles.get(r.id) ?? [], createdAt: r.created_at })),
+      total,
+    };
+  }
+
+  async pendingUsers(q: ListQuery) {
+    const { users, total } = await this.list(['pending'], q);
+    return { pendingUsers: users, total };
+  }
+
+  /** Approved and suspended users (everyone past review); `status` narrows to one of them. */
+  async approvedUsers(q: ListQuery) {
+    const { users, total } = await this.list(q.status ? [q.status] : ['approved', 'suspended'], q);
+    return { approvedUsers: users, total };
+  }
+
+  private async load(db: Executor, userId: string): Promise<UserView> {
+    const u = await repo.findUser(db, userId);
+    if (!u) throw new NotFound('User not found.');
+    const roles = (await repo.rolesByUser(db, [u.id])).get(u.id) ?? [];
+    return { id: u.id, email: u.email, nickname: u.nickname, status: u.status, roles, createdAt: u.created_at };
+  }
+
+  async updateRoles(actor: SessionUser, userId: string, requested: StaffRole[]): Promise<UserView> {
+    // PROVIDER_USER is every account's base role: always kept, whatever was sent.
+    const roles = ROLE_ORDER.filter((r) => r === 'PROVIDER_USER' || requested.includes(r));
+    const now = this.deps.clock.now().toISOString();
+    return this.deps.db.transaction().execute(async (trx) => {
+      const before = await this.load(trx, userId);
+      const losesMaster = before.roles.includes('MASTER_USER') && !roles.includes('MASTER_USER');
+      if (losesMaster && userId === actor.id) throw new Conflict('You cannot remove your own MASTER_USER role.');
+      if (losesMaster && before.status !== 'suspended' && (await countActiveMasters(trx)) <= 1) {
+        throw new Conflict('This is the last master: there must always be one.');
+      }
+      await repo.setRoles(trx, userId, roles);
+      const after = { ...before, roles };
+      await writeAudit(trx, { actor, action: 'user.roles', targetType: 'user', targetId: userId, before: { roles: before.roles }, after: { roles }, at: now });
+      return after;
+    });
+  }
+
+  async updateStatus(actor: SessionUser, userId: string, status: UserStatus): Promise<UserView> {
+    const now = this.deps.clock.now().toISOString();
+    const after = await this.deps.db.transaction().execute(async (trx) => {
+      const before = await this.load(trx, userId);
+      if (status === 'suspended' && userId === actor.id) throw new Conflict('You cannot suspend yourself.');
+      if (status === 'suspended' && before.status !== 'suspended' && before.roles.includes('MASTER_USER') && (await countActiveMasters(trx)) <= 1) {
+        throw new Conflict('This is the last master: there must always be one.');
+      }
+      await repo.setStatus(trx, userId, status, now);
+      await writeAudit(trx, { actor, action: 'user.status', targetType: 'user', targetId: userId, before: { status: before.status }, after: { status }, at: now });
+      return { ...before, status };
+    });
+    // After commit: the auth hook already refuses their cookie; this also ends their open sockets.
+    if (status === 'suspended') this.deps.hub.disconnectUser(userId, 4003, 'account suspended');
+    return after;
+  }
+}

@@ -1,0 +1,141 @@
+import type { AppDeps } from '../../core/deps.ts';
+import type { SessionUser } from '../../core/auth.ts';
+import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { writeAudit } from '../../core/audit.ts';
+import { paging } from '../../core/http.ts';
+import { RULE_MESSAGES, checkPromoCode } from '../../../src/lib/rules.ts';
+import { normalizePromoCode } from '../wallets/wallets.service.ts';
+import type { ListingType, PricingKind } from '../ads/ads.tables.ts';
+import * as repo from './pricing.repository.ts';
+
+export const MAX_PRICE_CENTS = 1_000_000; // $10,000: anything above is a typo
+export const MAX_PROMO_CENTS = 1_000_000;
+export const MAX_DURATION_DAYS = 365;
+
+export interface PricingDto {
+  id: string;
+  kind: PricingKind;
+  listingType: ListingType;
+  priceCents: number;
+  durationDays: number | null;
+}
+
+export interface PromoCodeDto {
+  id: string;
+  code: string;
+  amountCents: number;
+  maxUses: number;
+  uses: number;
+  expiresAt: string | null;
+  active: boolean;
+  personal: boolean;
+  createdAt: string;
+}
+
+type PricingRow = Awaited<ReturnType<typeof repo.listPricing>>[number];
+type PromoRow = NonNullable<Awaited<ReturnType<typeof repo.findPromoCodeById>>>;
+
+export const toPricingDto = (p: PricingRow): PricingDto => ({
+  id: p.id, kind: p.kind, listingType: p.listing_type, priceCents: p.price_cents, durationDays: p.duration_days,
+});
+
+export const toPromoDto = (p: PromoRow): PromoCodeDto => ({
+  id: p.id, code: p.code, amountCents: p.amount_cents, maxUses: p.max_uses, uses: p.uses, expiresAt: p.expires_at,
+  active: p.active === 1, personal: p.owner_user_id !== null, createdAt: p.created_at,
+});
+
+/** "2026-12-31" means the end of that day (UTC); a full ISO time is taken as given. Null = never expires. */
+export function parseExpiry(v: string | null | undefined): string | null {
+  if (v === null || v === undefined || v === '') return null;
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(v);
+  const t = Date.parse(dateOnly ? `${v}T23:59:59.999Z` : v);
+  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) || Number.isNaN(t)) {
+    throw new Invalid('expiresAt', 'Expiry must be a date (YYYY-MM-DD) or an ISO date and time.');
+  }
+  return new Date(t).toISOString();
+}
+
+const actorOf = (u: SessionUser) => ({ id: u.id, email: u.email });
+
+export class PricingService {
+  private readonly deps: AppDeps;
+  constructor(deps: AppDeps) {
+    this.deps = deps;
+  }
+
+  async list(kind?: PricingKind): Promise<PricingDto[]> {
+    return (await repo.listPricing(this.deps.db, kind)).map(toPricingDto);
+  }
+
+  async setPrice(actor: SessionUser, input: { id: string; priceCents: number; durationDays?: number }): Promise<PricingDto> {
+    if (!Number.isInteger(input.priceCents) || input.priceCents < 0 || input.priceCents > MAX_PRICE_CENTS) {
+      throw new Invalid('priceCents', `Price must be a whole number of cents from 0 to ${MAX_PRICE_CENTS}.`);
+    }
+    return this.deps.db.transaction().execute(async (trx) => {
+      const before = await repo.findPricing(trx, input.id);
+      if (!before) throw new NotFound('Price not found.');
+      let durationDays = before.duration_days;
+      if (input.durationDays !== undefined) {
+        if (before.kind === 'bump') throw new Invalid('durationDays', 'A bump has no duration.');
+        if (!Number.isInteger(input.durationDays) || input.durationDays < 1 || input.durationDays > MAX_DURATION_DAYS) {
+          throw new Invalid('durationDays', `Duration must be 1 to ${MAX_DURATION_DAYS} days.`);
+        }
+        durationDays = input.durationDays;
+      }
+      const at = this.deps.clock.now().toISOString();
+      await repo.updatePricing(trx, before.id, { priceCents: input.priceCents, durationDays, at });
+      const after = { ...before, price_cents: input.priceCents, duration_days: durationDays, updated_at: at };
+      await writeAudit(trx, {
+        actor: actorOf(actor), action: 'pricing.update', targetType: 'pricing', targetId: before.id,
+        before: toPricingDto(before), after: toPricingDto(after), at,
+      });
+      return toPricingDto(after);
+    });
+  }
+
+  async listPromoCodes(q: { page?: number; pageSize?: number; includePersonal?: boolean }) {
+    const { page, pageSize, offset } = paging(q);
+    const { rows, total } = await repo.listPromoCodes(this.deps.db, { includePersonal: q.includePersonal ?? false, offset, limit: pageSize });
+    return { promoCodes: rows.map(toPromoDto), total, page, pageSize };
+  }
+
+  /** Creates (no id) or updates a promo code; audited. Returns whether it was created. */
+  async setPromoCode(
+    actor: SessionUser,
+    input: { id?: string; code: string; amountCents: number; maxUses: number; expiresAt?: string | null; active: boolean },
+  ): Promise<{ promoCode: PromoCodeDto; created: boolean }> {
+    const code = normalizePromoCode(input.code);
+    if (checkPromoCode(code)) throw new Invalid('code', RULE_MESSAGES.promoCodeInvalid);
+    if (!Number.isInteger(input.amountCents) || input.amountCents < 1 || input.amountCents > MAX_PROMO_CENTS) {
+      throw new Invalid('amountCents', `Amount must be a whole number of cents from 1 to ${MAX_PROMO_CENTS}.`);
+    }
+    if (!Number.isInteger(input.maxUses) || input.maxUses < 1 || input.maxUses > 1_000_000) {
+      throw new Invalid('maxUses', 'Max uses must be a whole number from 1 to 1,000,000.');
+    }
+    const expiresAt = parseExpiry(input.expiresAt);
+    const now = this.deps.clock.now().toISOString();
+    return this.deps.db.transaction().execute(async (trx) => {
+      const clash = await repo.findPromoCodeByCode(trx, code);
+      if (clash && clash.id !== input.id) throw new Conflict('A promo code with this code already exists.');
+      if (input.id === undefined) {
+        if (expiresAt !== null && expiresAt <= now) throw new Invalid('expiresAt', 'Expiry must be in the future.');
+        const id = newId();
+        await repo.insertPromoCode(trx, { id, code, amountCents: input.amountCents, maxUses: input.maxUses, expiresAt, active: input.active, at: now });
+        const row = (await repo.findPromoCodeById(trx, id))!;
+        await writeAudit(trx, { actor: actorOf(actor), action: 'promo_code.create', targetType: 'promo_code', targetId: id, after: toPromoDto(row), at: now });
+        return { promoCode: toPromoDto(row), created: true };
+      }
+      const before = await repo.findPromoCodeById(trx, input.id);
+      if (!before) throw new NotFound('Promo code not found.');
+      if (input.maxUses < before.uses) throw new Invalid('maxUses', `Max uses cannot be below the ${before.uses} uses already made.`);
+      await repo.updatePromoCode(trx, before.id, { code, amountCents: input.amountCents, maxUses: input.maxUses, expiresAt, active: input.active, at: now });
+      const row = (await repo.findPromoCodeById(trx, before.id))!;
+      await writeAudit(trx, {
+        actor: actorOf(actor), action: 'promo_code.update', targetType: 'promo_code', targetId: before.id,
+        before: toPromoDto(before), after: toPromoDto(row), at: now,
+      });
+      return { promoCode: toPromoDto(row), created: false };
+    });
+  }
+}

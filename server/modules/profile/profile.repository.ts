@@ -1,0 +1,111 @@
+import type { Executor } from '../../core/db.ts';
+import type { StaffRole } from '../../core/schema.ts';
+
+export function findLiveUser(db: Executor, id: string) {
+  return db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+const ROLE_ORDER: StaffRole[] = ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'];
+
+export async function rolesOf(db: Executor, userId: string): Promise<StaffRole[]> {
+  const rows = await db.selectFrom('user_roles').select('role').where('user_id', '=', userId).execute();
+  return ROLE_ORDER.filter((r) => rows.some((x) => x.role === r));
+}
+
+/** Is this e-mail held by any account other than `exceptUserId` (case-insensitive, erased accounts hold placeholders)? */
+export async function emailTaken(db: Executor, email: string, exceptUserId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .where('id', '!=', exceptUserId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function updateUser(
+  db: Executor,
+  id: string,
+  set: Partial<{ nickname: string; avatar: string | null; email: string; password_hash: string; updated_at: string }>,
+  bumpToken = false,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ ...set, ...(bumpToken ? { token_version: eb('token_version', '+', 1) } : {}) }))
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function insertEmailChange(db: Executor, c: { tokenHash: string; userId: string; newEmail: string; now: string }): Promise<void> {
+  await db.insertInto('email_changes').values({ token_hash: c.tokenHash, user_id: c.userId, new_email: c.newEmail, created_at: c.now }).execute();
+}
+
+export function findEmailChange(db: Executor, tokenHash: string) {
+  return db.selectFrom('email_changes').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export async function confirmEmailChange(db: Executor, tokenHash: string, userId: string, now: string): Promise<void> {
+  await db.updateTable('email_changes').set({ confirmed_at: now }).where('token_hash', '=', tokenHash).execute();
+  // Other pending links of the same user die with this confirmation.
+  await db.deleteFrom('email_changes').where('user_id', '=', userId).where('confirmed_at', 'is', null).execute();
+}
+
+/** Masters that can act: live and not suspended. */
+export async function countActiveMasters(db: Executor): Promise<number> {
+  const r = await db
+    .selectFrom('user_roles')
+    .innerJoin('users', 'users.id', 'user_roles.user_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_roles.role', '=', 'MASTER_USER')
+    .where('users.deleted_at', 'is', null)
+    .where('users.status', '!=', 'suspended')
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+// --- Account erasure -------------------------------------------------------------------------
+
+/** Every upload path named anywhere in an ad's photos JSON (whatever shape the photo records take). */
+export function uploadPathsIn(photosJson: string): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') {
+      if (/\.(webp|jpg|png)$/.test(v)) out.push(v.replace(/^\/uploads\//, ''));
+    } else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  try {
+    walk(JSON.parse(photosJson));
+  } catch {
+    // A malformed record names no file; the row is deleted all the same.
+  }
+  return out;
+}
+
+/** Deletes the user's ads (photos are stored in the ad row). Returns their upload paths, to remove from disk after commit. */
+export async function deleteAdsOf(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('ads').select('photos_json').where('owner_id', '=', userId).execute();
+  await db.deleteFrom('ads').where('owner_id', '=', userId).execute();
+  return rows.flatMap((r) => uploadPathsIn(r.photos_json));
+}
+
+/** Erases personal data; wallets and ledger rows stay (money history is kept). */
+export async function eraseUser(db: Executor, id: string, placeholderHash: string, now: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({
+      email: `deleted-${id}@deleted.invalid`,
+      nickname: 'deleted',
+      avatar: null,
+      phone: null,
+      phone_verified_at: null,
+      password_hash: placeholderHash,
+      deleted_at: now,
+      updated_at: now,
+      token_version: eb('token_version', '+', 1),
+    }))
+    .where('id', '=', id)
+    .execute();
+  await db.deleteFrom('user_roles').where('user_id', '=', id).execute();
+  await db.deleteFrom('email_changes').where('user_id', '=', id).execute();
+}

@@ -1,0 +1,179 @@
+import { createHash } from 'node:crypto';
+import type { AppDeps } from '../../core/deps.ts';
+import { loadSessionUser, type SessionUser } from '../../core/auth.ts';
+import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
+import { randomToken } from '../../core/ids.ts';
+import { DAY_MS } from '../../core/clock.ts';
+import { WindowLimiter } from '../../core/ratelimit.ts';
+import { toWebp } from '../../core/images.ts';
+import type { StaffRole, UserStatus } from '../../core/schema.ts';
+import { checkEmail, checkNickname, checkPassword } from '../../../src/lib/rules.ts';
+import { assertRule, normalizeEmail } from '../auth/auth.service.ts';
+import { removeUpload, storeUpload, uploadUrl } from '../uploads/uploads.storage.ts';
+import * as repo from './profile.repository.ts';
+
+export interface ProfileView {
+  id: string;
+  email: string;
+  nickname: string;
+  /** Public URL of the avatar (/uploads/avatars/…), or null. */
+  avatar: string | null;
+  status: UserStatus;
+  roles: StaffRole[];
+  phone: string | null;
+  createdAt: string;
+}
+
+export const AVATAR_SIZE = 256;
+export const EMAIL_LINK_DAYS = 7;
+const EMAIL_SENDS_PER_HOUR = 5;
+
+export const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
+
+export class ProfileService {
+  private readonly deps: AppDeps;
+  /** Password checks on a signed-in session are limited like sign-in, so a stolen cookie cannot brute-force the password. */
+  private readonly passwordLimiter: WindowLimiter;
+  /** Each e-mail change request sends mail to an address the user typed: keep it from becoming a spam relay. */
+  private readonly mailLimiter: WindowLimiter;
+
+  constructor(deps: AppDeps) {
+    this.deps = deps;
+    this.passwordLimiter = new WindowLimiter(deps.clock, deps.limits.authAttemptsPerWindow, deps.limits.authWindowMs);
+    this.mailLimiter = new WindowLimiter(deps.clock, EMAIL_SENDS_PER_HOUR, 60 * 60 * 1000);
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  private async liveUser(id: string) {
+    const row = await repo.findLiveUser(this.deps.db, id);
+    if (!row) throw new NotFound('User not found.');
+    return row;
+  }
+
+  /** Verifies the account password; a wrong one is a 400 naming the field (a 401 would sign the browser out). */
+  private async checkPassword(user: { id: string; password_hash: string }, password: string, field: string): Promise<void> {
+    this.passwordLimiter.hit([`pw:${user.id}`], 'Too many password attempts. Please wait 15 minutes and try again.');
+    if (!(await this.deps.hasher.verify(user.password_hash, password))) throw new Invalid(field, 'The password is wrong.');
+  }
+
+  async profile(userId: string): Promise<ProfileView> {
+    const u = await this.liveUser(userId);
+    return {
+      id: u.id,
+      email: u.email,
+      nickname: u.nickname,
+      avatar: uploadUrl(u.avatar),
+      status: u.status,
+      roles: await repo.rolesOf(this.deps.db, u.id),
+      phone: u.phone,
+      createdAt: u.created_at,
+    };
+  }
+
+  async updateNickname(userId: string, nickname: string): Promise<ProfileView> {
+    assertRule('nickname', checkNickname(nickname));
+    await this.liveUser(userId);
+    await repo.updateUser(this.deps.db, userId, { nickname, updated_at: this.now() });
+    return this.profile(userId);
+  }
+
+  /** Changes the password and ends every other session; returns the fresh session for this browser's new cookie. */
+  async updatePassword(userId: string, input: { currentPassword: string; newPassword: string }): Promise<SessionUser> {
+    const u = await this.liveUser(userId);
+    assertRule('newPassword', checkPassword(input.newPassword, u.email));
+    await this.checkPassword(u, input.currentPassword, 'currentPassword');
+    const hash = await this.deps.hasher.hash(input.newPassword);
+    await repo.updateUser(this.deps.db, userId, { password_hash: hash, updated_at: this.now() }, true);
+    this.deps.hub.disconnectUser(userId);
+    return (await loadSessionUser(this.deps.db, userId))!;
+  }
+
+  /** Starts an e-mail change: nothing changes until the link sent to the new address is opened. */
+  async requestEmailChange(userId: string, input: { newEmail: string; password: string }): Promise<{ pendingEmail: string }> {
+    const newEmail = normalizeEmail(input.newEmail);
+    assertRule('newEmail', checkEmail(newEmail));
+    const u = await this.liveUser(userId);
+    if (newEmail === u.email.toLowerCase()) throw new Invalid('newEmail', 'The new e-mail is the one you already use.');
+    await this.checkPassword(u, input.password, 'password');
+    if (await repo.emailTaken(this.deps.db, newEmail, userId)) throw new Conflict('An account with this e-mail already exists.');
+    this.mailLimiter.hit([`mail:${userId}`], 'Too many e-mail change requests. Please wait an hour and try again.');
+    const token = randomToken();
+    await repo.insertEmailChange(this.deps.db, { tokenHash: sha256(token), userId, newEmail, now: this.now() });
+    const link = `${this.deps.config.publicUrl}/auth/confirm-email?token=${encodeURIComponent(token)}`;
+    await this.deps.mailer.send({
+      to: newEmail,
+      subject: 'Confirm your new e-mail address',
+      text:
+        `Hello ${u.nickname},\n\nSomeone (hopefully you) asked to use this address for an XG Marketplace account.\n` +
+        `Open this link within ${EMAIL_LINK_DAYS} days to confirm:\n\n${link}\n\nIf it was not you, ignore this message: nothing changes.\n`,
+    });
+    return { pendingEmail: newEmail };
+  }
+
+  /** Applies a confirmed e-mail change once; ends the sessions that carried the old address. */
+  async confirmEmailChange(token: string): Promise<SessionUser> {
+    const bad = () => new Invalid('token', 'This confirmation link is invalid, already used or expired.');
+    const tokenHash = sha256(token);
+    const now = this.deps.clock.now();
+    const result = await this.deps.db.transaction().execute(async (trx) => {
+      const change = await repo.findEmailChange(trx, tokenHash);
+      if (!change || change.confirmed_at) throw bad();
+      if (now.getTime() - Date.parse(change.created_at) > EMAIL_LINK_DAYS * DAY_MS) throw bad();
+      const user = await repo.findLiveUser(trx, change.user_id);
+      if (!user) throw bad();
+      if (await repo.emailTaken(trx, change.new_email, user.id)) throw new Conflict('An account with this e-mail already exists.');
+      await repo.updateUser(trx, user.id, { email: change.new_email, updated_at: now.toISOString() }, true);
+      await repo.confirmEmailChange(trx, tokenHash, user.id, now.toISOString());
+      return { userId: user.id, oldEmail: user.email, newEmail: change.new_email, nickname: user.nickname };
+    });
+    this.deps.hub.disconnectUser(result.userId);
+    // Tell the old address, so a hijacked session changing the e-mail does not go unnoticed.
+    await this.deps.mailer
+      .send({
+        to: result.oldEmail,
+        subject: 'Your e-mail address was changed',
+        text: `Hello ${result.nickname},\n\nThe e-mail address of your XG Marketplace account is now ${result.newEmail}.\nIf you did not do this, contact support at once.\n`,
+      })
+      .catch((err) => this.deps.log.warn({ err }, 'could not notify the old e-mail address'));
+    return (await loadSessionUser(this.deps.db, result.userId))!;
+  }
+
+  async updateAvatar(userId: string, upload: Buffer): Promise<ProfileView> {
+    const u = await this.liveUser(userId);
+    const image = await toWebp(upload, { maxWidth: AVATAR_SIZE, maxHeight: AVATAR_SIZE, fit: 'cover', quality: 82, field: 'avatar' });
+    const { dataDir } = this.deps.config;
+    const rel = storeUpload(dataDir, 'avatars', image.buffer);
+    try {
+      await repo.updateUser(this.deps.db, userId, { avatar: rel, updated_at: this.now() });
+    } catch (e) {
+      removeUpload(dataDir, rel);
+      throw e;
+    }
+    removeUpload(dataDir, u.avatar);
+    return this.profile(userId);
+  }
+
+  /** Erases the account in one transaction: ads gone, personal data replaced, wallets and ledger kept. */
+  async deleteAccount(userId: string, password: string): Promise<void> {
+    const u = await this.liveUser(userId);
+    await this.checkPassword(u, password, 'password');
+    const placeholderHash = `!erased:${randomToken()}`; // not an argon2 hash: no password ever matches it
+    const now = this.now();
+    const files = await this.deps.db.transaction().execute(async (trx) => {
+      const roles = await repo.rolesOf(trx, userId);
+      if (roles.includes('MASTER_USER') && u.status !== 'suspended' && (await repo.countActiveMasters(trx)) <= 1) {
+        throw new Conflict('You are the last master: make another user a master before deleting your profile.');
+      }
+      const adFiles = await repo.deleteAdsOf(trx, userId);
+      await repo.eraseUser(trx, userId, placeholderHash, now);
+      return adFiles;
+    });
+    this.deps.hub.disconnectUser(userId);
+    const { dataDir } = this.deps.config;
+    removeUpload(dataDir, u.avatar);
+    for (const f of files) removeUpload(dataDir, f);
+  }
+}

@@ -1,0 +1,190 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import { createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { isSameOrigin } from './realtime.origin.ts';
+import { HEARTBEAT_MS } from './realtime.socket.ts';
+
+let ctx: TestContext;
+let base: string; // http://127.0.0.1:<port>
+const open: WebSocket[] = [];
+
+beforeEach(async () => {
+  ctx = await createTestApp();
+  base = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+});
+afterEach(async () => {
+  for (const s of open.splice(0)) s.terminate();
+  await ctx.close();
+  vi.useRealTimers();
+});
+
+interface Conn {
+  ws: WebSocket;
+  messages: { event: string; data: unknown }[];
+  next(): Promise<{ event: string; data: unknown }>;
+  closed: Promise<{ code: number }>;
+}
+
+/** Opens a socket; resolves once the handshake succeeded, rejects with the HTTP status otherwise. */
+function connect(opts: { cookie?: string; origin?: string | null; autoPong?: boolean } = {}): Promise<Conn> {
+  const headers: Record<string, string> = {};
+  if (opts.cookie) headers.cookie = opts.cookie;
+  const origin = opts.origin === undefined ? base : opts.origin;
+  if (origin !== null) headers.origin = origin;
+  const ws = new WebSocket(`${base.replace('http', 'ws')}/api/ws`, { headers, autoPong: opts.autoPong ?? true });
+  open.push(ws);
+  const messages: Conn['messages'] = [];
+  const waiters: ((m: Conn['messages'][number]) => void)[] = [];
+  ws.on('message', (raw) => {
+    const m = JSON.parse(raw.toString());
+    const w = waiters.shift();
+    if (w) w(m);
+    else messages.push(m);
+  });
+  const closed = new Promise<{ code: number }>((resolve) => ws.on('close', (code) => resolve({ code })));
+  return new Promise((resolve, reject) => {
+    ws.on('open', () =>
+      resolve({ ws, messages, closed, next: () => (messages.length ? Promise.resolve(messages.shift()!) : new Promise((r) => waiters.push(r))) }),
+    );
+    ws.on('unexpected-response', (_req, res) => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode })));
+    ws.on('error', reject);
+  });
+}
+
+const statusOf = (p: Promise<unknown>) => p.then(() => 101, (e: { status?: number }) => e.status ?? -1);
+const until = async (cond: () => boolean) => {
+  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(cond()).toBe(true);
+};
+
+describe('handshake', () => {
+  it('refuses a guest with 401 before upgrading', async () => {
+    expect(await statusOf(connect())).toBe(401);
+    expect(ctx.app.deps.hub.connectionCount).toBe(0);
+  });
+
+  it('refuses a foreign or missing Origin with 403, even with a session', async () => {
+    const u = await makeUser(ctx);
+    expect(await statusOf(connect({ cookie: u.cookie, origin: 'https://evil.example' }))).toBe(403);
+    expect(await statusOf(connect({ cookie: u.cookie, origin: null }))).toBe(403);
+    expect(await statusOf(connect({ cookie: u.cookie, origin: 'null' }))).toBe(403);
+    expect(await statusOf(connect({ cookie: u.cookie, origin: 'http://localhost:3000' }))).toBe(101); // PUBLIC_URL's origin
+    await until(() => ctx.app.deps.hub.connectionCount === 1);
+  });
+
+  it('refuses a stale session (after logout) with 401', async () => {
+    const u = await makeUser(ctx);
+    await ctx.app.inject({ method: 'GET', url: '/api/logout', headers: { cookie: u.cookie } });
+    expect(await statusOf(connect({ cookie: u.cookie }))).toBe(401);
+  });
+
+  it('answers a plain GET with 426', async () => {
+    const u = await makeUser(ctx);
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/ws', headers: { cookie: u.cookie, origin: 'http://localhost:3000' } });
+    expect(res.statusCode).toBe(426);
+    expect(res.json().message).toMatch(/WebSocket/);
+  });
+});
+
+describe('events', () => {
+  let ann: TestUser;
+  let bob: TestUser;
+  beforeEach(async () => {
+    ann = await makeUser(ctx);
+    bob = await makeUser(ctx);
+  });
+
+  it("delivers hub.sendToUser to every socket of that user and no one else's", async () => {
+    const a1 = await connect({ cookie: ann.cookie });
+    const a2 = await connect({ cookie: ann.cookie });
+    const b = await connect({ cookie: bob.cookie });
+    await until(() => ctx.app.deps.hub.connectionCount === 3);
+    const data = { type: 'INVOICESETTLED', invoiceId: 'inv1', status: 'Settled' };
+    expect(ctx.app.deps.hub.sendToUser(ann.id, 'invoiceStatusUpdate', data)).toBe(2);
+    expect(await a1.next()).toEqual({ event: 'invoiceStatusUpdate', data });
+    expect(await a2.next()).toEqual({ event: 'invoiceStatusUpdate', data });
+    ctx.app.deps.hub.sendToUser(bob.id, 'privateMessage', { text: 'for bob' });
+    expect(await b.next()).toEqual({ event: 'privateMessage', data: { text: 'for bob' } });
+    expect(b.messages).toEqual([]);
+  });
+
+  it('broadcasts to everyone', async () => {
+    const a = await connect({ cookie: ann.cookie });
+    const b = await connect({ cookie: bob.cookie });
+    await until(() => ctx.app.deps.hub.connectionCount === 2);
+    expect(ctx.app.deps.hub.broadcast('publicMessage', { text: 'hello all' })).toBe(2);
+    expect(await a.next()).toEqual({ event: 'publicMessage', data: { text: 'hello all' } });
+    expect(await b.next()).toEqual({ event: 'publicMessage', data: { text: 'hello all' } });
+  });
+
+  it('echoes clientMessage to the sender only, and ignores junk', async () => {
+    const a = await connect({ cookie: ann.cookie });
+    const b = await connect({ cookie: bob.cookie });
+    for (const junk of ['not json', '42', 'null', '{"event":"nope","data":{}}', '{"event":"clientMessage","data":{"text":7}}', '{"event":"clientMessage"}']) a.ws.send(junk);
+    a.ws.send(JSON.stringify({ event: 'clientMessage', data: { text: 'ping?' } }));
+    expect(await a.next()).toEqual({ event: 'privateMessage', data: { text: 'ping?' } });
+    expect(a.messages).toEqual([]);
+    expect(b.messages).toEqual([]);
+    expect(a.ws.readyState).toBe(WebSocket.OPEN);
+  });
+
+  it('closes the socket on clientDisconnect and forgets it', async () => {
+    const a = await connect({ cookie: ann.cookie });
+    await until(() => ctx.app.deps.hub.connectionCount === 1);
+    a.ws.send(JSON.stringify({ event: 'clientDisconnect', data: null }));
+    expect((await a.closed).code).toBe(1000);
+    await until(() => ctx.app.deps.hub.connectionCount === 0);
+  });
+
+  it('closes every socket of a user who logs out, and only theirs', async () => {
+    const a = await connect({ cookie: ann.cookie });
+    const b = await connect({ cookie: bob.cookie });
+    await until(() => ctx.app.deps.hub.connectionCount === 2);
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/logout', headers: { cookie: ann.cookie } });
+    expect(res.statusCode).toBe(200);
+    expect((await a.closed).code).toBe(4001);
+    await until(() => ctx.app.deps.hub.connectionCount === 1);
+    expect(b.ws.readyState).toBe(WebSocket.OPEN);
+  });
+});
+
+describe('heartbeat', () => {
+  it('terminates a socket that stops answering pings, keeps one that answers', async () => {
+    await ctx.close();
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] }); // the network and everything else stay real
+    ctx = await createTestApp();
+    base = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    const ann = await makeUser(ctx);
+    const live = await connect({ cookie: ann.cookie });
+    const dead = await connect({ cookie: ann.cookie, autoPong: false });
+    await until(() => ctx.app.deps.hub.connectionCount === 2);
+    let pings = 0;
+    live.ws.on('ping', () => pings++);
+    dead.ws.on('ping', () => pings++);
+
+    vi.advanceTimersByTime(HEARTBEAT_MS);
+    await until(() => pings === 2);
+    await new Promise((r) => setTimeout(r, 50)); // let the live client's pong arrive
+    vi.advanceTimersByTime(HEARTBEAT_MS);
+    expect((await dead.closed).code).toBe(1006);
+    await until(() => ctx.app.deps.hub.connectionCount === 1);
+    expect(live.ws.readyState).toBe(WebSocket.OPEN);
+  });
+});
+
+describe('isSameOrigin', () => {
+  const pub = 'https://xg.example.com';
+  it.each([
+    ['https://xg.example.com', 'internal:3000', true],
+    ['http://127.0.0.1:5000', '127.0.0.1:5000', true],
+    ['http://localhost', 'localhost:80', true],
+    ['https://xg.example.com.evil.io', 'xg.example.com', false],
+    ['http://xg.example.com', 'other', false],
+    ['https://evil.example', 'xg.example.com', false],
+    ['null', 'xg.example.com', false],
+    ['file:///etc', 'xg.example.com', false],
+    [undefined, 'xg.example.com', false],
+  ])('%s to host %s → %s', (origin, host, ok) => {
+    expect(isSameOrigin(origin, host, pub)).toBe(ok);
+  });
+});

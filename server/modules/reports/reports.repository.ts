@@ -1,0 +1,45 @@
+import type { Executor } from '../../core/db.ts';
+import type { ReportKind, ReportStatus } from './reports.tables.ts';
+
+export interface ReportRow {
+  id: string;
+  kind: ReportKind;
+  ad_id: string | null;
+  message: string;
+  contact: string | null;
+  status: ReportStatus;
+  ip_hash: string | null;
+  created_at: string;
+}
+
+export async function insertReport(db: Executor, row: Omit<ReportRow, 'status'>): Promise<ReportRow> {
+  await db.insertInto('reports').values(row).execute();
+  return { ...row, status: 'open' };
+}
+
+export async function findReport(db: Executor, id: string): Promise<ReportRow | undefined> {
+  return db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst() as Promise<ReportRow | undefined>;
+}
+
+export async function updateReportStatus(db: Executor, id: string, status: ReportStatus): Promise<void> {
+  await db.updateTable('reports').set({ status }).where('id', '=', id).execute();
+}
+
+export interface ReportFilter {
+  status?: ReportStatus;
+  kind?: ReportKind;
+  offset: number;
+  limit: number;
+}
+
+/** Newest first; open and closed alike unless filtered. */
+export async function listReports(db: Executor, f: ReportFilter): Promise<{ rows: ReportRow[]; total: number }> {
+  let q = db.selectFrom('reports');
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.kind) q = q.where('kind', '=', f.kind);
+  const [rows, count] = await Promise.all([
+    q.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(f.limit).offset(f.offset).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as ReportRow[], total: Number(count.n) };
+}

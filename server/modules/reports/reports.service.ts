@@ -1,0 +1,173 @@
+import { createHmac } from 'node:crypto';
+import type { AppDeps } from '../../core/deps.ts';
+import type { Executor } from '../../core/db.ts';
+import type { SessionUser } from '../../core/auth.ts';
+import { Invalid, NotFound } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { WindowLimiter } from '../../core/ratelimit.ts';
+import { writeAudit } from '../../core/audit.ts';
+import { paging } from '../../core/http.ts';
+import { checkEmail } from '../../../src/lib/rules.ts';
+import * as repo from './reports.repository.ts';
+import type { ReportKind, ReportStatus } from './reports.tables.ts';
+
+// The client shows the same limits before submit (src/api/reports.ts).
+export const MESSAGE_MIN = 10;
+export const MESSAGE_MAX = 5000;
+export const CONTACT_MAX = 254;
+const HOUR_MS = 60 * 60 * 1000;
+
+export interface ReportDto {
+  id: string;
+  kind: ReportKind;
+  adId: string | null;
+  message: string;
+  contact: string | null;
+  status: ReportStatus;
+  ipHash: string | null;
+  createdAt: string;
+}
+
+export const toDto = (r: repo.ReportRow): ReportDto => ({
+  id: r.id,
+  kind: r.kind,
+  adId: r.ad_id,
+  message: r.message,
+  contact: r.contact,
+  status: r.status,
+  ipHash: r.ip_hash,
+  createdAt: r.created_at,
+});
+
+/** A keyed hash of the sender's IP: staff can spot repeat senders, the address itself is not kept. */
+export function hashIp(secret: string, ip: string): string {
+  return createHmac('sha256', secret).update(`report-ip:${ip}`).digest('hex').slice(0, 16);
+}
+
+export interface NewReport {
+  kind: ReportKind;
+  message: string;
+  contact?: string | null;
+  adId?: string | null;
+  ipHash?: string | null;
+}
+
+/** Checks and normalizes a report's fields; throws 400 naming the field. */
+export function checkReport(input: NewReport): { message: string; contact: string | null } {
+  const message = input.message.trim();
+  if (message.length < MESSAGE_MIN) throw new Invalid('message', `Message must be at least ${MESSAGE_MIN} characters.`);
+  if (message.length > MESSAGE_MAX) throw new Invalid('message', `Message must be at most ${MESSAGE_MAX} characters.`);
+  const contact = input.contact?.trim() || null;
+  if (contact && contact.length > CONTACT_MAX) throw new Invalid('contact', `Contact must be at most ${CONTACT_MAX} characters.`);
+  // Contact and law-enforcement requests need an address to answer; trafficking tips may be anonymous.
+  if (input.kind === 'contact' || input.kind === 'law_enforcement') {
+    if (!contact || checkEmail(contact)) throw new Invalid('contact', 'Contact must be a valid e-mail address so we can answer.');
+  }
+  return { message, contact };
+}
+
+/**
+ * Stores one report inside the caller's transaction. The marketplace module calls this for
+ * POST /api/report-ad/:id (kind 'ad'); it should then call notifyStaff after commit and use
+ * reportLimiter(deps) so all reports share the 10-per-hour-per-IP limit.
+ */
+export async function createReport(trx: Executor, input: NewReport, at: Date): Promise<ReportDto> {
+  const { message, contact } = checkReport(input);
+  const row = await repo.insertReport(trx, {
+    id: newId(),
+    kind: input.kind,
+    ad_id: input.adId ?? null,
+    message,
+    contact,
+    ip_hash: input.ipHash ?? null,
+    created_at: at.toISOString(),
+  });
+  return toDto(row);
+}
+
+const KIND_LABEL: Record<ReportKind, string> = {
+  ad: 'Ad report',
+  trafficking: 'Trafficking report',
+  contact: 'Contact message',
+  law_enforcement: 'Law-enforcement request',
+};
+
+/** E-mails staff about a new report. Best effort: the stored report is what counts. */
+export async function notifyStaff(deps: Pick<AppDeps, 'config' | 'mailer' | 'log'>, report: ReportDto): Promise<void> {
+  const to = deps.config.staffEmail;
+  if (!to) return;
+  const lines = [
+    `${KIND_LABEL[report.kind]} received ${report.createdAt}.`,
+    report.adId ? `Ad: ${deps.config.publicUrl}/ad/${report.adId}` : null,
+    `Contact: ${report.contact ?? '(none given)'}`,
+    '',
+    report.message,
+    '',
+    `Review it: ${deps.config.publicUrl}/admin/dashboard/admin/reports`,
+  ].filter((l) => l !== null);
+  try {
+    await deps.mailer.send({
+      to,
+      subject: `[XG] ${KIND_LABEL[report.kind]} ${report.id}`,
+      text: lines.join('\n'),
+      replyTo: report.contact && !checkEmail(report.contact) ? report.contact : undefined,
+    });
+  } catch (err) {
+    deps.log.error({ err, reportId: report.id }, 'could not e-mail staff about a report');
+  }
+}
+
+// One limiter per app (keyed by its deps), shared by every route that files a report.
+const limiters = new WeakMap<object, WindowLimiter>();
+export function reportLimiter(deps: Pick<AppDeps, 'clock' | 'limits'>): WindowLimiter {
+  let l = limiters.get(deps);
+  if (!l) {
+    l = new WindowLimiter(deps.clock, deps.limits.reportsPerHour, HOUR_MS);
+    limiters.set(deps, l);
+  }
+  return l;
+}
+
+export class ReportsService {
+  private readonly deps: AppDeps;
+  constructor(deps: AppDeps) {
+    this.deps = deps;
+  }
+
+  /** A public report (trafficking, contact, law enforcement): rate limited per IP, stored, mailed to staff. */
+  async submit(input: NewReport, ip: string): Promise<ReportDto> {
+    checkReport(input); // bad input does not use up the sender's allowance
+    reportLimiter(this.deps).hit([`ip:${ip}`], 'Too many reports from your address. Please try again in an hour.');
+    const ipHash = hashIp(this.deps.config.jwtSecret, ip);
+    const report = await this.deps.db.transaction().execute((trx) => createReport(trx, { ...input, ipHash }, this.deps.clock.now()));
+    await notifyStaff(this.deps, report);
+    return report;
+  }
+
+  async list(q: { page?: number; pageSize?: number; status?: ReportStatus; kind?: ReportKind }) {
+    const { page, pageSize, offset } = paging(q);
+    const { rows, total } = await repo.listReports(this.deps.db, { status: q.status, kind: q.kind, offset, limit: pageSize });
+    return { reports: rows.map(toDto), total, page, pageSize };
+  }
+
+  /** Opens or closes a report; audited in the same transaction. */
+  async setStatus(actor: SessionUser, id: string, status: ReportStatus): Promise<ReportDto> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const before = await repo.findReport(trx, id);
+      if (!before) throw new NotFound('Report not found.');
+      if (before.status !== status) {
+        await repo.updateReportStatus(trx, id, status);
+        await writeAudit(trx, {
+          actor: { id: actor.id, email: actor.email },
+          action: 'report.status',
+          targetType: 'report',
+          targetId: id,
+          before: { status: before.status },
+          after: { status },
+          at: this.deps.clock.now().toISOString(),
+        });
+      }
+      return toDto({ ...before, status });
+    });
+  }
+}

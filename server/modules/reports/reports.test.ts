@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { asAdmin, createTestApp, makeUser, type TestContext } from '../../test/harness.ts';
+import { createReport, hashIp } from './reports.service.ts';
+
+let ctx: TestContext;
+afterEach(async () => ctx?.close());
+
+const post = (payload: unknown, ip = '203.0.113.7') => ctx.app.inject({ method: 'POST', url: '/api/reports', payload: payload as object, remoteAddress: ip });
+const count = async () => Number((await ctx.app.deps.db.selectFrom('reports').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+describe('POST /api/reports', () => {
+  it('stores an anonymous trafficking tip with a hashed IP and e-mails staff', async () => {
+    ctx = await createTestApp({ env: { STAFF_EMAIL: 'staff@example.com' } });
+    const res = await post({ kind: 'trafficking', message: '  Someone in ad xyz looks underage, please check.  ' });
+    expect(res.statusCode).toBe(201);
+    const { id } = res.json();
+    const row = await ctx.app.deps.db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ kind: 'trafficking', status: 'open', contact: null, message: 'Someone in ad xyz looks underage, please check.', ad_id: null });
+    expect(row.ip_hash).toBe(hashIp(ctx.config.jwtSecret, '203.0.113.7'));
+    expect(row.ip_hash).not.toContain('203.0.113.7');
+    expect(ctx.mailer.sent).toHaveLength(1);
+    expect(ctx.mailer.sent[0]).toMatchObject({ to: 'staff@example.com' });
+    expect(ctx.mailer.sent[0].subject).toMatch(/Trafficking report/);
+    expect(ctx.mailer.sent[0].text).toContain('looks underage');
+  });
+
+  it('stores without mailing when no staff address is configured, and sets reply-to for contact mail', async () => {
+    ctx = await createTestApp();
+    expect(ctx.config.staffEmail).toBeNull();
+    const res = await post({ kind: 'contact', message: 'How do I change my nickname?', contact: 'ann@example.com' });
+    expect(res.statusCode).toBe(201);
+    expect(await count()).toBe(1);
+    expect(ctx.mailer.sent).toHaveLength(0);
+    await ctx.close();
+    ctx = await createTestApp({ env: { STAFF_EMAIL: 'staff@example.com' } });
+    await post({ kind: 'law_enforcement', message: 'Preservation request for account records, case 42.', contact: 'det@police.example.gov' });
+    expect(ctx.mailer.sent[0].replyTo).toBe('det@police.example.gov');
+  });
+
+  it('refuses bad input with a message naming the field and stores nothing', async () => {
+    ctx = await createTestApp();
+    const cases: Array<[unknown, RegExp]> = [
+      [{ kind: 'trafficking', message: 'short' }, /message/i],
+      [{ kind: 'trafficking', message: 'x'.repeat(5001) }, /message/i],
+      [{ message: 'long enough message here' }, /kind/i],
+      [{ kind: 'ad', message: 'long enough message here' }, /kind/i],
+      [{ kind: 'contact', message: 'long enough message here' }, /contact/i],
+      [{ kind: 'law_enforcement', message: 'long enough message here', contact: 'not an email' }, /contact/i],
+      [{ kind: 'trafficking', message: 'long enough message here', adId: 'BAD ID!' }, /adId/i],
+      [{ kind: 'trafficking', message: 'long enough message here', extra: 1 }, /extra|input|additional/i],
+    ];
+    for (const [payload, msg] of cases) {
+      const res = await post(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().message).toMatch(msg);
+    }
+    expect(await count()).toBe(0);
+  });
+
+  it('allows 10 reports per hour per IP; bad input does not count; the window resets', async () => {
+    ctx = await createTestApp({ limits: { reportsPerHour: 10 } });
+    const ok = { kind: 'trafficking', message: 'A tip about a suspicious ad.' };
+    await post({ kind: 'trafficking', message: 'short' });
+    for (let i = 0; i < 10; i++) expect((await post(ok)).statusCode).toBe(201);
+    const over = await post(ok);
+    expect(over.statusCode).toBe(429);
+    expect(over.json().message).toMatch(/too many/i);
+    expect((await post(ok, '198.51.100.1')).statusCode).toBe(201); // another address is not affected
+    expect(await count()).toBe(11);
+    ctx.clock.advance(60 * 60 * 1000 + 1);
+    expect((await post(ok)).statusCode).toBe(201);
+  });
+});
+
+describe('staff: get-reports and set-report-status', () => {
+  it('lists newest first with filters and pagination', async () => {
+    ctx = await createTestApp();
+    const admin = await asAdmin(ctx);
+    await post({ kind: 'trafficking', message: 'First report message.' });
+    ctx.clock.advance(1000);
+    await post({ kind: 'contact', message: 'Second report message.', contact: 'a@example.com' });
+    ctx.clock.advance(1000);
+    await post({ kind: 'trafficking', message: 'Third report message.' });
+    const get = (qs: string) => ctx.app.inject({ method: 'GET', url: `/api/admin/get-reports${qs}`, headers: { cookie: admin.cookie } });
+    const all = (await get('')).json();
+    expect(all.total).toBe(3);
+    expect(all.reports.map((r: { message: string }) => r.message)).toEqual(['Third report message.', 'Second report message.', 'First report message.']);
+    const traf = (await get('?kind=trafficking&pageSize=1&page=2')).json();
+    expect(traf.total).toBe(2);
+    expect(traf.reports.map((r: { message: string }) => r.message)).toEqual(['First report message.']);
+    expect((await get('?status=closed')).json()).toMatchObject({ reports: [], total: 0 });
+    const bad = await get('?status=done');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/status/);
+  });
+
+  it('closes and reopens a report, audited; unknown ids are 404; providers and guests are refused', async () => {
+    ctx = await createTestApp();
+    const admin = await asAdmin(ctx);
+    const { id } = (await post({ kind: 'trafficking', message: 'Report to be closed.' })).json();
+    const set = (body: unknown, cookie = admin.cookie) =>
+      ctx.app.inject({ method: 'POST', url: '/api/admin/set-report-status', headers: { cookie }, payload: body as object });
+    const closed = await set({ id, status: 'closed' });
+    expect(closed.statusCode).toBe(200);
+    expect(closed.json().report).toMatchObject({ id, status: 'closed' });
+    const audit = await ctx.app.deps.db.selectFrom('audit_log').selectAll().where('target_id', '=', id).execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ action: 'report.status', actor_id: admin.id, target_type: 'report', before_json: '{"status":"open"}', after_json: '{"status":"closed"}' });
+    expect((await set({ id, status: 'open' })).json().report.status).toBe('open');
+    expect((await set({ id: 'missing', status: 'closed' })).statusCode).toBe(404);
+    const bad = await set({ id, status: 'archived' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/status/);
+    const provider = await makeUser(ctx);
+    expect((await set({ id, status: 'closed' }, provider.cookie)).statusCode).toBe(403);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/get-reports' })).statusCode).toBe(401);
+    const row = await ctx.app.deps.db.selectFrom('reports').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('open');
+  });
+});
+
+describe('createReport (used by the marketplace for ad reports)', () => {
+  it('stores an ad report inside the caller transaction and validates the message', async () => {
+    ctx = await createTestApp();
+    const db = ctx.app.deps.db;
+    const r = await db.transaction().execute((trx) => createReport(trx, { kind: 'ad', adId: 'abc123', message: 'This ad is a scam.' }, ctx.clock.now()));
+    expect(r).toMatchObject({ kind: 'ad', adId: 'abc123', status: 'open', createdAt: '2026-01-15T12:00:00.000Z' });
+    await expect(db.transaction().execute((trx) => createReport(trx, { kind: 'ad', adId: 'abc123', message: 'no' }, ctx.clock.now()))).rejects.toThrow(/message/i);
+    expect(await count()).toBe(1);
+  });
+});

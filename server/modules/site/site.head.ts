@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { SEO_LOCALES, seoHead, translateFrom, type SeoHead, type SeoLocale, type Translate } from '../../../src/lib/seo.ts';
+
+const LOCALES_DIR = path.resolve(import.meta.dirname, '../../../src/i18n/locales');
+const OG_LOCALE: Record<SeoLocale, string> = { en: 'en_US', es: 'es_CO', pt: 'pt_BR' };
+
+/** The 'public' namespace of each locale (its seo.* keys), read once when the app starts. */
+export function loadSeoTranslations(dir = LOCALES_DIR): Record<SeoLocale, unknown> {
+  const out = {} as Record<SeoLocale, unknown>;
+  for (const l of SEO_LOCALES) {
+    try {
+      out[l] = JSON.parse(fs.readFileSync(path.join(dir, l, 'public.json'), 'utf8'));
+    } catch {
+      out[l] = {};
+    }
+  }
+  return out;
+}
+
+export function translator(all: Record<SeoLocale, unknown>, locale: SeoLocale): Translate {
+  return (key, params) => translateFrom(all[locale], key, params) ?? translateFrom(all.en, key, params) ?? key;
+}
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+export function headFor(pathname: string, origin: string, all: Record<SeoLocale, unknown>, names: { state?: string; city?: string }): SeoHead {
+  const { locale } = splitLocaleOnly(pathname);
+  return seoHead(pathname, origin, translator(all, locale), names);
+}
+
+function splitLocaleOnly(pathname: string): { locale: SeoLocale } {
+  const m = /^\/(es|pt)(\/|$)/.exec(pathname);
+  return { locale: (m?.[1] as SeoLocale) ?? 'en' };
+}
+
+/** The tags the server writes at index.html's <!--head--> marker. */
+export function renderHead(h: SeoHead, siteName: string): string {
+  const e = escapeHtml;
+  const tags = [
+    `<title>${e(h.title)}</title>`,
+    `<meta name="description" content="${e(h.description)}" />`,
+    `<link rel="canonical" href="${e(h.canonical)}" />`,
+    ...h.alternates.map((a) => `<link rel="alternate" hreflang="${e(a.hreflang)}" href="${e(a.href)}" />`),
+    `<meta property="og:type" content="website" />`,
+    `<meta property="og:site_name" content="${e(siteName)}" />`,
+    `<meta property="og:title" content="${e(h.title)}" />`,
+    `<meta property="og:description" content="${e(h.description)}" />`,
+    `<meta property="og:url" content="${e(h.canonical)}" />`,
+    `<meta property="og:locale" content="${OG_LOCALE[h.locale]}" />`,
+    `<meta name="twitter:card" content="summary" />`,
+  ];
+  if (h.noindex) tags.push('<meta name="robots" content="noindex" />');
+  return tags.join('\n    ');
+}
+
+/** index.html with the page's head: its own <title> is replaced and <html lang> set. */
+export function injectHead(template: string, head: string, locale: SeoLocale): string {
+  let html = template.replace(/<title>[\s\S]*?<\/title>\s*/i, '');
+  html = html.replace(/<html([^>]*?)\slang="[^"]*"/i, `<html$1 lang="${locale}"`);
+  if (!/<html[^>]*\slang=/i.test(html)) html = html.replace(/<html/i, `<html lang="${locale}"`);
+  return html.includes('<!--head-->') ? html.replace('<!--head-->', head) : html.replace(/<\/head>/i, `${head}\n</head>`);
+}

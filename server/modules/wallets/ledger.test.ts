@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, makeUser, type TestContext } from '../../test/harness.ts';
+import { AppError } from '../../core/errors.ts';
+import { ledgerDiscrepancies, postToLedger, type LedgerPost } from './ledger.service.ts';
+import { ensurePromoWallet } from './wallets.service.ts';
+
+let ctx: TestContext;
+beforeEach(async () => {
+  ctx = await createTestApp();
+});
+afterEach(async () => ctx.close());
+
+/** Small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const post = (p: Omit<LedgerPost, 'at'>) =>
+  ctx.app.deps.db.transaction().execute((trx) => postToLedger(trx, { ...p, at: ctx.clock.now().toISOString() }));
+
+async function balances(): Promise<Map<string, number>> {
+  const rows = await ctx.app.deps.db.selectFrom('wallets').select(['id', 'balance_cents']).execute();
+  return new Map(rows.map((r) => [r.id, r.balance_cents]));
+}
+
+describe('ledger', () => {
+  it('refuses an overdraft with 402 and moves nothing', async () => {
+    const u = await makeUser(ctx);
+    const [w] = await ctx.app.deps.db.selectFrom('wallets').select('id').where('user_id', '=', u.id).execute();
+    await post({ walletId: w.id, amountCents: 500, kind: 'adjustment', reference: null, idempotencyKey: 'k1' });
+    await expect(post({ walletId: w.id, amountCents: -501, kind: 'ad_payment', reference: null, idempotencyKey: 'k2' })).rejects.toMatchObject({ statusCode: 402 });
+    expect((await balances()).get(w.id)).toBe(500);
+    expect(await ctx.app.deps.db.selectFrom('ledger_entries').selectAll().execute()).toHaveLength(1);
+  });
+
+  it('treats a repeated key as done, and a reused key with other details as a conflict', async () => {
+    const u = await makeUser(ctx);
+    const [w] = await ctx.app.deps.db.selectFrom('wallets').select('id').where('user_id', '=', u.id).execute();
+    const a = await post({ walletId: w.id, amountCents: 700, kind: 'adjustment', reference: null, idempotencyKey: 'same' });
+    const b = await post({ walletId: w.id, amountCents: 700, kind: 'adjustment', reference: null, idempotencyKey: 'same' });
+    expect(a).toEqual({ applied: true, entryId: a.entryId });
+    expect(b).toEqual({ applied: false, entryId: a.entryId });
+    await expect(post({ walletId: w.id, amountCents: 900, kind: 'adjustment', reference: null, idempotencyKey: 'same' })).rejects.toMatchObject({ statusCode: 409 });
+    expect((await balances()).get(w.id)).toBe(700);
+  });
+
+  it('rolls the ledger back with the business change when the transaction fails', async () => {
+    const u = await makeUser(ctx);
+    const [w] = await ctx.app.deps.db.selectFrom('wallets').select('id').where('user_id', '=', u.id).execute();
+    await expect(
+      ctx.app.deps.db.transaction().execute(async (trx) => {
+        await postToLedger(trx, { walletId: w.id, amountCents: 100, kind: 'adjustment', reference: null, idempotencyKey: 'crash', at: 'x' });
+        throw new Error('crash after the money moved');
+      }),
+    ).rejects.toThrow('crash');
+    expect((await balances()).get(w.id)).toBe(0);
+    // the retry is not mistaken for "already done"
+    expect((await post({ walletId: w.id, amountCents: 100, kind: 'adjustment', reference: null, idempotencyKey: 'crash' })).applied).toBe(true);
+  });
+
+  it('property: random, concurrent and repeated operations keep every balance = its ledger sum, never negative', async () => {
+    const users = await Promise.all([makeUser(ctx), makeUser(ctx), makeUser(ctx)]);
+    const walletIds: string[] = [];
+    for (const u of users) {
+      walletIds.push((await ctx.app.deps.db.selectFrom('wallets').select('id').where('user_id', '=', u.id).executeTakeFirstOrThrow()).id);
+      walletIds.push((await ctx.app.deps.db.transaction().execute((trx) => ensurePromoWallet(trx, u.id, 'now'))).id);
+    }
+    for (let seed = 1; seed <= 12; seed++) {
+      const rand = rng(seed);
+      const model = await balances(); // expected balances, updated only by operations that succeed
+      const usedKeys = new Map<string, { walletId: string; amountCents: number }>();
+      for (let step = 0; step < 25; step++) {
+        // a batch of 1–6 operations sent at once: credits, debits (some too large), replays of earlier keys
+        const batch = Array.from({ length: 1 + Math.floor(rand() * 6) }, (_, i) => {
+          const replay = usedKeys.size > 0 && rand() < 0.25;
+          if (replay) {
+            const keys = [...usedKeys.keys()];
+            const key = keys[Math.floor(rand() * keys.length)];
+            return { key, ...usedKeys.get(key)! };
+          }
+          const walletId = walletIds[Math.floor(rand() * walletIds.length)];
+          const credit = rand() < 0.45;
+          const amountCents = credit ? 1 + Math.floor(rand() * 3000) : -(1 + Math.floor(rand() * 2500));
+          return { key: `s${seed}-${step}-${i}`, walletId, amountCents };
+        });
+        const outcomes = await Promise.all(
+          batch.map((op) =>
+            post({ walletId: op.walletId, amountCents: op.amountCents, kind: 'adjustment', reference: null, idempotencyKey: op.key }).then(
+              (r) => ({ op, ok: true as const, applied: r.applied }),
+              (e) => {
+                if (!(e instanceof AppError) || e.statusCode !== 402) throw e;
+                return { op, ok: false as const, applied: false };
+              },
+            ),
+          ),
+        );
+        for (const o of outcomes) {
+          if (o.applied) {
+            model.set(o.op.walletId, model.get(o.op.walletId)! + o.op.amountCents);
+            usedKeys.set(o.op.key, { walletId: o.op.walletId, amountCents: o.op.amountCents });
+          }
+        }
+        const actual = await balances();
+        expect(actual, `seed ${seed} step ${step}`).toEqual(model);
+        for (const v of actual.values()) expect(v).toBeGreaterThanOrEqual(0);
+        expect(await ledgerDiscrepancies(ctx.app.deps.db), `seed ${seed} step ${step}`).toEqual([]);
+      }
+    }
+  });
+});

@@ -1,0 +1,88 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../core/db.ts';
+import type { WalletType } from '../../core/schema.ts';
+
+export function listWallets(db: Executor, userId: string) {
+  return db
+    .selectFrom('wallets')
+    .selectAll()
+    .where('user_id', '=', userId)
+    // USD first, then the promo wallet
+    .orderBy(sql`wallet_type = 'USD'`, 'desc')
+    .execute();
+}
+
+export function findUserWallet(db: Executor, userId: string, walletId: string) {
+  return db.selectFrom('wallets').selectAll().where('id', '=', walletId).where('user_id', '=', userId).executeTakeFirst();
+}
+
+export function findWalletByType(db: Executor, userId: string, walletType: WalletType) {
+  return db.selectFrom('wallets').selectAll().where('user_id', '=', userId).where('wallet_type', '=', walletType).executeTakeFirst();
+}
+
+/** Inserts the wallet unless the user already has one of this type (UNIQUE (user_id, wallet_type)). */
+export async function insertWalletIfMissing(db: Executor, w: { id: string; userId: string; walletType: WalletType; at: string }): Promise<void> {
+  await db
+    .insertInto('wallets')
+    .values({ id: w.id, user_id: w.userId, wallet_type: w.walletType, created_at: w.at })
+    .onConflict((oc) => oc.columns(['user_id', 'wallet_type']).doNothing())
+    .execute();
+}
+
+export function findPromoCode(db: Executor, code: string) {
+  return db.selectFrom('promo_codes').selectAll().where('code', '=', code).executeTakeFirst();
+}
+
+export async function hasRedeemed(db: Executor, codeId: string, userId: string): Promise<boolean> {
+  const r = await db.selectFrom('promo_redemptions').select('code_id').where('code_id', '=', codeId).where('user_id', '=', userId).executeTakeFirst();
+  return !!r;
+}
+
+/** Takes one use of the code when one is left; false when it is used up. */
+export async function takePromoUse(db: Executor, codeId: string, at: string): Promise<boolean> {
+  const r = await db
+    .updateTable('promo_codes')
+    .set({ uses: sql<number>`uses + 1`, updated_at: at })
+    .where('id', '=', codeId)
+    .where(sql<boolean>`uses < max_uses`)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function insertRedemption(db: Executor, r: { codeId: string; userId: string; walletId: string; amountCents: number; at: string }) {
+  await db
+    .insertInto('promo_redemptions')
+    .values({ code_id: r.codeId, user_id: r.userId, wallet_id: r.walletId, amount_cents: r.amountCents, created_at: r.at })
+    .execute();
+}
+
+export function findUser(db: Executor, userId: string) {
+  return db.selectFrom('users').select(['id', 'email', 'nickname', 'welcome_promo_sent_at']).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** Marks the welcome code as sent; false when it was sent before (the once-per-user guard). */
+export async function markWelcomeSent(db: Executor, userId: string, at: string): Promise<boolean> {
+  const r = await db.updateTable('users').set({ welcome_promo_sent_at: at }).where('id', '=', userId).where('welcome_promo_sent_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function unmarkWelcomeSent(db: Executor, userId: string): Promise<void> {
+  await db.updateTable('users').set({ welcome_promo_sent_at: null }).where('id', '=', userId).execute();
+}
+
+export async function insertPromoCode(
+  db: Executor,
+  p: { id: string; code: string; amountCents: number; maxUses: number; expiresAt: string | null; active: boolean; ownerUserId: string | null; at: string },
+): Promise<void> {
+  await db
+    .insertInto('promo_codes')
+    .values({
+      id: p.id, code: p.code, amount_cents: p.amountCents, max_uses: p.maxUses, expires_at: p.expiresAt, active: p.active ? 1 : 0,
+      owner_user_id: p.ownerUserId, created_at: p.at, updated_at: p.at,
+    })
+    .execute();
+}
+
+export async function deletePromoCode(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('promo_codes').where('id', '=', id).where('uses', '=', 0).execute();
+}

@@ -1,0 +1,145 @@
+import { randomInt } from 'node:crypto';
+import type { AppDeps } from '../../core/deps.ts';
+import type { Executor, Trx } from '../../core/db.ts';
+import type { SessionUser } from '../../core/auth.ts';
+import { Conflict, Invalid, NotFound, ServiceUnavailable } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { WindowLimiter } from '../../core/ratelimit.ts';
+import { DAY_MS } from '../../core/clock.ts';
+import type { WalletType } from '../../core/schema.ts';
+import { RULE_MESSAGES, checkPromoCode } from '../../../src/lib/rules.ts';
+import { postToLedger } from './ledger.service.ts';
+import * as repo from './wallets.repository.ts';
+
+export const PROMO_WALLET: WalletType = 'XG-PROMO-WALLET';
+/** The seed's "20": a welcome code is worth $20.00. */
+export const WELCOME_PROMO_CENTS = 2000;
+const WELCOME_PROMO_DAYS = 30;
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'; // no 0/O, 1/I: read aloud and typed by hand
+
+export interface WalletDto {
+  id: string;
+  walletType: WalletType;
+  amountCents: number;
+  currency: 'USD';
+}
+
+export const toWalletDto = (w: { id: string; wallet_type: WalletType; balance_cents: number }): WalletDto => ({
+  id: w.id,
+  walletType: w.wallet_type,
+  amountCents: w.balance_cents,
+  currency: 'USD',
+});
+
+/** The user's own wallet, or 404 (another user's wallet id is "not found", not "forbidden"). */
+export async function ownWallet(db: Executor, userId: string, walletId: string) {
+  const w = await repo.findUserWallet(db, userId, walletId);
+  if (!w) throw new NotFound('Wallet not found.');
+  return w;
+}
+
+/** The user's promo wallet, created on first use. */
+export async function ensurePromoWallet(trx: Executor, userId: string, at: string) {
+  await repo.insertWalletIfMissing(trx, { id: newId(), userId, walletType: PROMO_WALLET, at });
+  return (await repo.findWalletByType(trx, userId, PROMO_WALLET))!;
+}
+
+export function normalizePromoCode(code: string): string {
+  return code.trim().toUpperCase();
+}
+
+export class WalletsService {
+  private readonly deps: AppDeps;
+  // Guessing codes should be slow: 30 tries per hour per user.
+  private readonly redeemLimiter: WindowLimiter;
+
+  constructor(deps: AppDeps) {
+    this.deps = deps;
+    this.redeemLimiter = new WindowLimiter(deps.clock, 30, 60 * 60 * 1000);
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  async list(userId: string): Promise<WalletDto[]> {
+    return (await repo.listWallets(this.deps.db, userId)).map(toWalletDto);
+  }
+
+  async createPromoWallet(userId: string): Promise<WalletDto> {
+    return toWalletDto(await this.deps.db.transaction().execute((trx) => ensurePromoWallet(trx, userId, this.now())));
+  }
+
+  /** Credits a promo code to the user's promo wallet: once per user, within max uses, before expiry. */
+  async redeem(userId: string, rawCode: string): Promise<WalletDto> {
+    const code = normalizePromoCode(rawCode);
+    if (checkPromoCode(code)) throw new Invalid('code', RULE_MESSAGES.promoCodeInvalid);
+    this.redeemLimiter.hit([`user:${userId}`], 'Too many promo code attempts. Please try again in an hour.');
+    const at = this.now();
+    return this.deps.db.transaction().execute(async (trx: Trx) => {
+      const promo = await repo.findPromoCode(trx, code);
+      if (!promo || (promo.owner_user_id !== null && promo.owner_user_id !== userId)) throw new Invalid('code', 'This promo code is not valid.');
+      if (!promo.active) throw new Invalid('code', 'This promo code is no longer active.');
+      if (promo.expires_at !== null && promo.expires_at <= at) throw new Invalid('code', 'This promo code has expired.');
+      if (await repo.hasRedeemed(trx, promo.id, userId)) throw new Conflict('You have already used this promo code.');
+      if (!(await repo.takePromoUse(trx, promo.id, at))) throw new Conflict('This promo code has been used up.');
+      const wallet = await ensurePromoWallet(trx, userId, at);
+      // The (code, user) primary key is the once-per-user guarantee; the check above only gives the nicer message.
+      await repo.insertRedemption(trx, { codeId: promo.id, userId, walletId: wallet.id, amountCents: promo.amount_cents, at });
+      await postToLedger(trx, {
+        walletId: wallet.id,
+        amountCents: promo.amount_cents,
+        kind: 'promo_credit',
+        reference: promo.id,
+        idempotencyKey: `promo:${promo.id}:${userId}`,
+        at,
+      });
+      return toWalletDto((await repo.findUserWallet(trx, userId, wallet.id))!);
+    });
+  }
+
+  /**
+   * E-mails the user a one-time personal welcome code ($20, one use, 30 days), once per user.
+   * If the mail cannot be sent the code is withdrawn and the user may ask again.
+   */
+  async emailWelcomeCode(user: SessionUser): Promise<{ sent: true; email: string }> {
+    const at = this.deps.clock.now();
+    const codeId = newId();
+    let code = '';
+    await this.deps.db.transaction().execute(async (trx) => {
+      if (!(await repo.markWelcomeSent(trx, user.id, at.toISOString()))) throw new Conflict('Your welcome promo code was already sent to you.');
+      for (let attempt = 0; ; attempt++) {
+        code = `WELCOME-${Array.from({ length: 8 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('')}`;
+        if (!(await repo.findPromoCode(trx, code))) break;
+        if (attempt > 5) throw new Error('could not find a free welcome code');
+      }
+      await repo.insertPromoCode(trx, {
+        id: codeId, code, amountCents: WELCOME_PROMO_CENTS, maxUses: 1, active: true, ownerUserId: user.id,
+        expiresAt: new Date(at.getTime() + WELCOME_PROMO_DAYS * DAY_MS).toISOString(), at: at.toISOString(),
+      });
+    });
+    try {
+      await this.deps.mailer.send({
+        to: user.email,
+        subject: 'Your XG Marketplace welcome promo code',
+        text: [
+          'Welcome to XG Marketplace!',
+          '',
+          `Your personal promo code: ${code}`,
+          `It adds $${(WELCOME_PROMO_CENTS / 100).toFixed(2)} to your promo wallet, once, until ${new Date(at.getTime() + WELCOME_PROMO_DAYS * DAY_MS).toISOString().slice(0, 10)}.`,
+          `Enter it on your wallet page: ${this.deps.config.publicUrl}/admin/dashboard/my-wallet`,
+          '',
+          'Promo money pays for ads and bumps; it cannot be withdrawn.',
+        ].join('\n'),
+      });
+    } catch (err) {
+      this.deps.log.error({ err, userId: user.id }, 'could not e-mail the welcome promo code');
+      await this.deps.db.transaction().execute(async (trx) => {
+        await repo.deletePromoCode(trx, codeId);
+        await repo.unmarkWelcomeSent(trx, user.id);
+      });
+      throw new ServiceUnavailable('We could not send the e-mail. Please try again later.');
+    }
+    return { sent: true, email: user.email };
+  }
+}

@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { HTTPError } from 'ky';
+import { server } from '../test/server';
+import { api, ApiError, errorMessage, FALLBACK_MESSAGE, navigation } from './client';
+
+function at(path: string) {
+  window.history.replaceState(null, '', path);
+}
+
+describe('api client error catalogue', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('returns the JSON body of a successful call and sends cookies', async () => {
+    let credentials: RequestCredentials | undefined;
+    server.use(
+      http.get('/api/thing', ({ request }) => {
+        credentials = request.credentials;
+        return HttpResponse.json({ ok: true });
+      }),
+    );
+    expect(await api.get('thing')).toEqual({ ok: true });
+    expect(credentials).toBe('include');
+  });
+
+  it("surfaces the response's message with its status", async () => {
+    server.use(http.post('/api/thing', () => HttpResponse.json({ message: 'Nickname is taken.' }, { status: 409 })));
+    const err = await api.post('thing', { json: {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).message).toBe('Nickname is taken.');
+    expect((err as ApiError).status).toBe(409);
+    expect(errorMessage(err)).toBe('Nickname is taken.');
+  });
+
+  it('rethrows the original error when the response has no message', async () => {
+    server.use(http.get('/api/thing', () => new HttpResponse('oops', { status: 500 })));
+    const err = await api.get('thing').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HTTPError);
+    expect((err as HTTPError).response.status).toBe(500);
+  });
+
+  it("says 'Something went wrong.' when no response arrives", async () => {
+    server.use(http.get('/api/thing', () => HttpResponse.error()));
+    const err = await api.get('thing').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).message).toBe(FALLBACK_MESSAGE);
+    expect((err as ApiError).status).toBeNull();
+    expect(errorMessage(new Error(''))).toBe(FALLBACK_MESSAGE);
+  });
+
+  it('sends a 401 to sign-in with the current path as redirect', async () => {
+    const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => {});
+    at('/admin/dashboard/my-wallet?tab=promo');
+    server.use(http.get('/api/thing', () => HttpResponse.json({ message: 'Sign in first.' }, { status: 401 })));
+    await expect(api.get('thing')).rejects.toThrow('Sign in first.');
+    expect(assign).toHaveBeenCalledWith(`/auth/login?redirect=${encodeURIComponent('/admin/dashboard/my-wallet?tab=promo')}`);
+  });
+
+  it('keeps the locale prefix on a 403', async () => {
+    const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => {});
+    at('/es/admin/dashboard/admin/pricing');
+    server.use(http.get('/api/thing', () => HttpResponse.json({ message: 'Not allowed.' }, { status: 403 })));
+    await expect(api.get('thing')).rejects.toThrow('Not allowed.');
+    expect(assign).toHaveBeenCalledWith(`/es/auth/login?redirect=${encodeURIComponent('/es/admin/dashboard/admin/pricing')}`);
+  });
+
+  it('does not redirect when already on the sign-in page (any locale)', async () => {
+    const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => {});
+    server.use(http.get('/api/thing', () => HttpResponse.json({ message: 'No.' }, { status: 401 })));
+    for (const path of ['/auth/login?redirect=%2Fx', '/pt/auth/login']) {
+      at(path);
+      await expect(api.get('thing')).rejects.toThrow('No.');
+    }
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('does not redirect when the call opts out, nor on other errors', async () => {
+    const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => {});
+    at('/admin/dashboard');
+    server.use(
+      http.post('/api/login', () => HttpResponse.json({ message: 'Wrong e-mail or password.' }, { status: 401 })),
+      http.get('/api/thing', () => HttpResponse.json({ message: 'Gone.' }, { status: 404 })),
+    );
+    await expect(api.post('login', { json: {}, redirectOnAuth: false })).rejects.toThrow('Wrong e-mail or password.');
+    await expect(api.get('thing')).rejects.toThrow('Gone.');
+    expect(assign).not.toHaveBeenCalled();
+  });
+});

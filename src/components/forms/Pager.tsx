@@ -1,0 +1,29 @@
+import { useTranslation } from 'react-i18next';
+
+interface Props {
+  page: number;
+  pageSize: number;
+  total: number;
+  onPage: (page: number) => void;
+  /** Names the navigation landmark, e.g. "Pending users pages". */
+  label: string;
+  disabled?: boolean;
+}
+
+/** Previous / next through a paginated list, with "page x of y" announced. */
+export function Pager({ page, pageSize, total, onPage, label, disabled }: Props) {
+  const { t } = useTranslation('master');
+  const pages = Math.max(1, Math.ceil(total / Math.max(1, pageSize)));
+  if (total <= pageSize && page <= 1) return null;
+  return (
+    <nav aria-label={label} style={{ display: 'flex', alignItems: 'center', gap: 12, marginTop: 12 }}>
+      <button type="button" className="btn btn-sm btn-white" disabled={disabled || page <= 1} onClick={() => onPage(page - 1)}>
+        {t('pager.previous')}
+      </button>
+      <span aria-live="polite">{t('pager.status', { page, pages, total })}</span>
+      <button type="button" className="btn btn-sm btn-white" disabled={disabled || page >= pages} onClick={() => onPage(page + 1)}>
+        {t('pager.next')}
+      </button>
+    </nav>
+  );
+}

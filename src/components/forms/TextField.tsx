@@ -1,0 +1,49 @@
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+
+export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
+  label: ReactNode;
+  value: string;
+  onChange: (value: string) => void;
+  /** A translated message shown under the field and announced with it. */
+  error?: string | null;
+  hint?: ReactNode;
+  /** Extra content after the input inside the field (e.g. a show-password toggle). */
+  after?: ReactNode;
+}
+
+/** A labelled input: the label is always present, the error is tied to the input for screen readers. */
+export function TextField({ label, value, onChange, error, hint, after, id, type = 'text', ...rest }: TextFieldProps) {
+  const auto = useId();
+  const inputId = id ?? `f${auto}`;
+  const errorId = `${inputId}-error`;
+  const hintId = `${inputId}-hint`;
+  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={inputId}>{label}</label>
+      <div style={{ display: 'flex', gap: 6 }}>
+        <input
+          {...rest}
+          id={inputId}
+          type={type}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          style={{ flex: 1, minWidth: 0 }}
+        />
+        {after}
+      </div>
+      {hint && (
+        <small id={hintId} style={{ color: 'var(--gray)' }}>
+          {hint}
+        </small>
+      )}
+      {error && (
+        <span id={errorId} className="field-error">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}

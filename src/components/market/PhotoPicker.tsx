@@ -1,0 +1,93 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PHOTO_TYPES, PHOTOS_MAX, RULES, photoProblem } from './adForm';
+import styles from './market.module.css';
+
+interface Props {
+  files: File[];
+  onChange: (files: File[]) => void;
+  error?: string | null;
+}
+
+// jsdom and very old browsers have no object URLs; the preview is then simply left out.
+const preview = (f: File) => (typeof URL.createObjectURL === 'function' ? URL.createObjectURL(f) : '');
+
+/** Picks 1–10 photos with previews and a remove button each; files that break a rule are refused with a message. */
+export function PhotoPicker({ files, onChange, error }: Props) {
+  const { t } = useTranslation('market');
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [refused, setRefused] = useState<string[]>([]);
+  const [urls, setUrls] = useState<Map<File, string>>(new Map());
+
+  // One object URL per file, revoked when the file leaves the list or the page closes.
+  useEffect(() => {
+    setUrls((old) => {
+      const next = new Map<File, string>();
+      for (const f of files) next.set(f, old.get(f) ?? preview(f));
+      for (const [f, u] of old) if (!next.has(f) && u) URL.revokeObjectURL?.(u);
+      return next;
+    });
+  }, [files]);
+  const latest = useRef(urls);
+  latest.current = urls;
+  useEffect(() => () => latest.current.forEach((u) => u && URL.revokeObjectURL?.(u)), []);
+
+  function add(list: FileList | null) {
+    if (!list) return;
+    const ok: File[] = [];
+    const no: string[] = [];
+    for (const f of Array.from(list)) {
+      const p = photoProblem(f);
+      if (p) no.push(t(p.key, p.values));
+      else if (files.length + ok.length >= PHOTOS_MAX) no.push(t('rules.tooManyPhotos', { name: f.name, max: PHOTOS_MAX }));
+      else ok.push(f);
+    }
+    setRefused(no);
+    if (ok.length) onChange([...files, ...ok]);
+    if (input.current) input.current.value = ''; // the same file may be picked again after removal
+  }
+
+  return (
+    <div className="field">
+      <label htmlFor={id}>{t('form.photos')}</label>
+      <input
+        ref={input}
+        id={id}
+        type="file"
+        multiple
+        accept={PHOTO_TYPES.join(',')}
+        onChange={(e) => add(e.target.files)}
+        aria-describedby={`${id}-hint${error ? ` ${id}-e` : ''}`}
+        aria-invalid={error ? true : undefined}
+      />
+      <small id={`${id}-hint`}>{t(RULES.photos.key, RULES.photos.values)}</small>
+      {error && <span id={`${id}-e`} className="field-error">{error}</span>}
+      {refused.length > 0 && (
+        <ul role="alert" className="field-error">
+          {refused.map((m) => (
+            <li key={m}>{m}</li>
+          ))}
+        </ul>
+      )}
+      {files.length > 0 && (
+        <ul className={styles.previews} aria-label={t('form.selectedPhotos', { count: files.length })}>
+          {files.map((f, i) => (
+            <li key={`${f.name}-${i}`}>
+              {urls.get(f) ? <img src={urls.get(f)} alt={t('form.previewOf', { name: f.name })} /> : null}
+              <span>{f.name}</span>
+              <button
+                type="button"
+                className="btn btn-sm btn-white"
+                aria-label={t('form.removePhoto', { name: f.name })}
+                onClick={() => onChange(files.filter((_, j) => j !== i))}
+              >
+                {t('form.remove')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

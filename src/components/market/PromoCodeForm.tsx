@@ -1,0 +1,67 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { PromoCode } from '../../api/admin-market';
+import { savePromoCode } from '../../state/adminPromoCodes';
+import { checkPromoCode } from '../../lib/rules';
+import { centsToInput, formatUsd, parseDollars } from '../../lib/money';
+import { TextField } from '../forms/TextField';
+import { SubmitButton } from '../forms/SubmitButton';
+import { FormError } from '../forms/FormError';
+import { useFormAction } from '../forms/useFormAction';
+
+export const DEFAULT_PROMO_CENTS = 2000; // the seed's "20"
+
+/** A date input's 'YYYY-MM-DD' as the end of that day (UTC), so a code works through its last day. */
+export const dateToExpiry = (d: string) => (d ? new Date(`${d}T23:59:59.999Z`).toISOString() : null);
+export const expiryToDate = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
+
+/** Create or edit one promo code: amount typed in dollars and sent as exact cents. */
+export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; onDone: (msg: string) => void }) {
+  const { t } = useTranslation(['admin', 'validation']);
+  const [code, setCode] = useState(editing?.code ?? '');
+  const [amount, setAmount] = useState(centsToInput(editing?.amountCents ?? DEFAULT_PROMO_CENTS));
+  const [maxUses, setMaxUses] = useState(String(editing?.maxUses ?? 100));
+  const [expires, setExpires] = useState(expiryToDate(editing?.expiresAt ?? null));
+  const [active, setActive] = useState(editing?.active ?? true);
+  const [tried, setTried] = useState(false);
+  const form = useFormAction();
+
+  const cents = parseDollars(amount);
+  const uses = Number(maxUses);
+  const errors = {
+    code: checkPromoCode(code) ? t(`validation:${checkPromoCode(code)}`) : null,
+    amount: cents == null || cents <= 0 ? t('promo.amountRule') : null,
+    maxUses: Number.isInteger(uses) && uses >= 1 && uses <= 1_000_000 ? null : t('promo.maxUsesRule'),
+  };
+  const show = (k: keyof typeof errors) => (tried ? errors[k] : null);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setTried(true);
+    if (errors.code || errors.amount || errors.maxUses || cents == null) return;
+    const body = { code, amountCents: cents, maxUses: uses, expiresAt: dateToExpiry(expires), active };
+    const saved = await form.run(() => savePromoCode(editing ? { id: editing.id, ...body } : body));
+    if (saved !== undefined) onDone(t(editing ? 'promo.updated' : 'promo.created', { code, amount: formatUsd(cents) }));
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="card" aria-labelledby="promo-form-h">
+      <h2 id="promo-form-h">{editing ? t('promo.editTitle', { code: editing.code }) : t('promo.createTitle')}</h2>
+      <TextField label={t('promo.code')} value={code} onChange={(v) => setCode(v.toUpperCase())} maxLength={32} hint={t('validation:promoCodeInvalid')} error={show('code')} />
+      <TextField label={t('promo.amount')} inputMode="decimal" value={amount} onChange={setAmount} hint={t('promo.amountHint')} error={show('amount')} />
+      <TextField label={t('promo.maxUses')} inputMode="numeric" value={maxUses} onChange={setMaxUses} error={show('maxUses')} />
+      <TextField label={t('promo.expires')} type="date" value={expires} onChange={setExpires} hint={t('promo.expiresHint')} />
+      <label style={{ display: 'flex', gap: 8, alignItems: 'center', marginBottom: 14 }}>
+        <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} />
+        {t('promo.active')}
+      </label>
+      <FormError message={form.error} />
+      <SubmitButton busy={form.busy}>{editing ? t('save') : t('promo.create')}</SubmitButton>{' '}
+      {editing && (
+        <button type="button" className="btn btn-white" onClick={() => onDone('')}>
+          {t('cancel')}
+        </button>
+      )}
+    </form>
+  );
+}

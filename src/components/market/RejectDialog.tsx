@@ -1,0 +1,52 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from './Dialog';
+import styles from './market.module.css';
+
+export const REASON_MIN = 3;
+export const REASON_MAX = 500;
+
+/** Asks for the reason the owner will see when ads are rejected. */
+export function RejectDialog({ count, busy, error, onConfirm, onCancel }: { count: number; busy: boolean; error: string | null; onConfirm: (reason: string) => void; onCancel: () => void }) {
+  const { t } = useTranslation('admin');
+  const [reason, setReason] = useState('');
+  const [tried, setTried] = useState(false);
+  const bad = reason.trim().length < REASON_MIN || reason.trim().length > REASON_MAX;
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    setTried(true);
+    if (!bad) onConfirm(reason.trim());
+  }
+
+  return (
+    <Dialog title={t('pending.rejectTitle', { count })} onClose={onCancel}>
+      <form onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor="reject-reason">{t('pending.reason')}</label>
+          <textarea
+            id="reject-reason"
+            rows={4}
+            value={reason}
+            maxLength={REASON_MAX}
+            onChange={(e) => setReason(e.target.value)}
+            aria-invalid={tried && bad ? true : undefined}
+            aria-describedby="reject-reason-hint"
+          />
+          <small id="reject-reason-hint" className={tried && bad ? 'field-error' : undefined}>
+            {t('pending.reasonRule', { min: REASON_MIN, max: REASON_MAX })}
+          </small>
+        </div>
+        {error && <div role="alert" className="alert alert-error">{error}</div>}
+        <div className={styles.actions}>
+          <button type="button" className="btn btn-white" onClick={onCancel}>
+            {t('cancel')}
+          </button>
+          <button type="submit" className="btn btn-danger" disabled={busy} aria-busy={busy || undefined}>
+            {t('pending.rejectConfirm')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

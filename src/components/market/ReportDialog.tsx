@@ -1,0 +1,79 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from './Dialog';
+import { TextField } from '../forms/TextField';
+import { FormError, FormSuccess } from '../forms/FormError';
+import { SubmitButton } from '../forms/SubmitButton';
+import { useFormAction } from '../forms/useFormAction';
+import { adsApi } from '../../api/ads';
+import styles from './market.module.css';
+
+export const REPORT_MIN = 10;
+export const REPORT_MAX = 2000;
+
+/** Anyone may report an ad (no sign-in): a message and an optional way to reach them. */
+export function ReportDialog({ adId, onClose }: { adId: string; onClose: () => void }) {
+  const { t } = useTranslation('market');
+  const [message, setMessage] = useState('');
+  const [contact, setContact] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [sent, setSent] = useState(false);
+  const form = useFormAction();
+  const len = message.trim().length;
+  const messageError = len < REPORT_MIN || len > REPORT_MAX ? t('report.messageRule', { min: REPORT_MIN, max: REPORT_MAX }) : null;
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setTouched(true);
+    if (messageError) return;
+    const ok = await form.run(async () => {
+      await adsApi.report(adId, contact.trim() ? { message: message.trim(), contact: contact.trim() } : { message: message.trim() });
+      return true;
+    });
+    if (ok) setSent(true);
+  }
+
+  return (
+    <Dialog title={t('report.title')} onClose={onClose}>
+      {sent ? (
+        <>
+          <FormSuccess message={t('report.sent')} />
+          <div className={styles.actions}>
+            <button type="button" className="btn btn-primary" onClick={onClose}>
+              {t('close')}
+            </button>
+          </div>
+        </>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <p>{t('report.intro')}</p>
+          <div className="field">
+            <label htmlFor="report-message">{t('report.message')}</label>
+            <textarea
+              id="report-message"
+              rows={5}
+              value={message}
+              maxLength={REPORT_MAX}
+              onChange={(e) => setMessage(e.target.value)}
+              aria-invalid={touched && messageError ? true : undefined}
+              aria-describedby="report-message-hint"
+            />
+            <small id="report-message-hint" className={touched && messageError ? 'field-error' : undefined}>
+              {t('report.messageRule', { min: REPORT_MIN, max: REPORT_MAX })}
+            </small>
+          </div>
+          <TextField label={t('report.contact')} value={contact} onChange={setContact} maxLength={200} hint={t('report.contactHint')} />
+          <FormError message={form.error} />
+          <div className={styles.actions}>
+            <button type="button" className="btn btn-white" onClick={onClose}>
+              {t('cancel')}
+            </button>
+            <SubmitButton busy={form.busy} variant="danger">
+              {t('report.send')}
+            </SubmitButton>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}

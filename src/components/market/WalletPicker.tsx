@@ -1,0 +1,46 @@
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Wallet } from '../../api/wallets';
+import { formatUsd } from '../../lib/money';
+
+interface Props {
+  wallets: readonly Wallet[];
+  value: string;
+  onChange: (walletId: string) => void;
+  /** The amount to pay: wallets that cannot cover it are marked. */
+  needCents?: number | null;
+  label?: string;
+}
+
+export const walletLabel = (t: (k: string) => string, w: Pick<Wallet, 'walletType'>) =>
+  w.walletType === 'USD' ? t('wallet.usd') : t('wallet.promo');
+
+/** Radio choice of the wallet to pay from, each with its balance. */
+export function WalletPicker({ wallets, value, onChange, needCents, label }: Props) {
+  const { t } = useTranslation('market');
+  const name = useId();
+  if (!wallets.length) return <p>{t('wallet.none')}</p>;
+  return (
+    <fieldset style={{ border: 0, padding: 0, margin: '0 0 12px' }}>
+      <legend style={{ fontWeight: 500 }}>{label ?? t('wallet.payFrom')}</legend>
+      {wallets.map((w) => {
+        const short = needCents != null && w.amountCents < needCents;
+        return (
+          <label key={w.id} style={{ display: 'flex', gap: 8, alignItems: 'center', padding: '2px 0' }}>
+            <input type="radio" name={name} value={w.id} checked={value === w.id} onChange={() => onChange(w.id)} />
+            <span>
+              {walletLabel(t, w)} — {formatUsd(w.amountCents)}
+              {short && <em style={{ color: 'var(--danger)' }}> ({t('wallet.notEnough')})</em>}
+            </span>
+          </label>
+        );
+      })}
+    </fieldset>
+  );
+}
+
+/** The wallet to preselect: the first that covers the amount, else the first one. */
+export function defaultWalletId(wallets: readonly Wallet[] | null, needCents?: number | null): string {
+  if (!wallets?.length) return '';
+  return (wallets.find((w) => needCents == null || w.amountCents >= needCents) ?? wallets[0]).id;
+}

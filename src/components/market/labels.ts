@@ -1,0 +1,22 @@
+import type { TFunction } from 'i18next';
+import { LISTING_TYPES } from '../../app/routes';
+import type { ListingType } from '../../api/ads';
+
+export const LISTING_TYPE_CODES = LISTING_TYPES.map((x) => x.code) as ListingType[];
+export const AGES = [...Array.from({ length: 25 }, (_, i) => String(21 + i)), 'over45'];
+
+export const typeSlug = (code: string) => LISTING_TYPES.find((x) => x.code === code)?.slug ?? code;
+export const typeFromSlug = (slugOrCode: string): ListingType | null =>
+  (LISTING_TYPES.find((x) => x.slug === slugOrCode || x.code === slugOrCode)?.code as ListingType | undefined) ?? null;
+
+/** Labels that need the `market` namespace's t(). */
+export const typeLabel = (t: TFunction, code: string) => t(`market:types.${code}`, { defaultValue: code });
+export const ageLabel = (t: TFunction, age: string) => (age === 'over45' ? t('market:ageOver45') : age);
+export const statusLabel = (t: TFunction, status: string) => t(`market:status.${status}`, { defaultValue: status });
+
+/** A date from the server shown in the page's language; empty when absent. */
+export function dateLabel(iso: string | null | undefined, lng: string, utc = false): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString(lng, { year: 'numeric', month: 'short', day: 'numeric', ...(utc ? { timeZone: 'UTC' } : {}) });
+}

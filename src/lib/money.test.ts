@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { centsToInput, formatCents, formatUsd, parseDollars } from './money';
+
+describe('money', () => {
+  it('formats integer cents with exactly two decimals', () => {
+    expect(formatCents(0)).toBe('0.00');
+    expect(formatCents(5)).toBe('0.05');
+    expect(formatCents(1234)).toBe('12.34');
+    expect(formatCents(2000)).toBe('20.00');
+    expect(formatCents(-5)).toBe('-0.05');
+    expect(formatCents(123456789)).toBe('1234567.89');
+    expect(formatCents(123456789, { grouping: true })).toBe('1,234,567.89');
+    expect(formatUsd(100000)).toBe('$1,000.00');
+    expect(formatUsd(-250)).toBe('-$2.50');
+    expect(centsToInput(1999)).toBe('19.99');
+  });
+
+  it('parses dollars typed by a person into exact cents', () => {
+    expect(parseDollars('12')).toBe(1200);
+    expect(parseDollars('12.3')).toBe(1230);
+    expect(parseDollars('12.34')).toBe(1234);
+    expect(parseDollars(' $1,000.50 ')).toBe(100050);
+    expect(parseDollars('.5')).toBe(50);
+    expect(parseDollars('0.10')).toBe(10);
+    expect(parseDollars('0')).toBe(0);
+    // the classic float traps come out exact
+    expect(parseDollars('0.29')).toBe(29);
+    expect(parseDollars('1.15')).toBe(115);
+    expect(parseDollars('4.35')).toBe(435);
+    expect(parseDollars('19.99')).toBe(1999);
+  });
+
+  it('refuses what it cannot read exactly instead of rounding', () => {
+    for (const bad of ['', ' ', '.', 'abc', '12.345', '-1', '1e3', '12,34', '1,00', '12.3.4', '$', 'NaN', 'Infinity'])
+      expect(parseDollars(bad), bad).toBeNull();
+  });
+
+  it('round-trips every cent value through text', () => {
+    for (let c = 0; c < 100_000; c += 7) expect(parseDollars(formatCents(c))).toBe(c);
+  });
+});

@@ -1,0 +1,144 @@
+// Per-route title, description, canonical URL and hreflang alternates, shared by the client (which
+// updates the head on navigation) and the server (which writes the same tags into the HTML it
+// serves, so crawlers and link previews read them without running script). Pure TypeScript with
+// no imports: the server loads this file directly under Node's type stripping.
+
+export const SEO_LOCALES = ['en', 'es', 'pt'] as const;
+export type SeoLocale = (typeof SEO_LOCALES)[number];
+
+/** Listing-type URL slugs (the same list as src/app/routes.ts LISTING_TYPES). */
+export const SEO_LISTING_TYPES: ReadonlyArray<{ code: string; slug: string }> = [
+  { code: 'female_esc', slug: 'female-escorts' },
+  { code: 'female_rub', slug: 'female-bodyrubs' },
+  { code: 'shemale_esc', slug: 'shemale-escorts' },
+];
+
+export type SeoKey =
+  | 'home' | 'contactUs' | 'faq' | 'terms' | 'agreement' | 'aboutUs' | 'reportCrime' | 'lawEnforcement'
+  | 'listingsUs' | 'listingsState' | 'listingsCity' | 'ad' | 'search' | 'login' | 'register' | 'confirmEmail'
+  | 'dashboard' | 'notFound';
+
+export interface SeoRoute {
+  key: SeoKey;
+  /** Slugs a page names (state, city) and the listing-type code; names are looked up by the caller. */
+  stateSlug?: string;
+  citySlug?: string;
+  typeCode?: string;
+  /** Pages that must not be indexed: search results, sign-in, the dashboard, unknown pages. */
+  noindex: boolean;
+  notFound: boolean;
+}
+
+const STATIC: Record<string, SeoKey> = {
+  '/': 'home',
+  '/contact-us': 'contactUs',
+  '/faq': 'faq',
+  '/terms': 'terms',
+  '/agreement': 'agreement',
+  '/about-us': 'aboutUs',
+  '/report-crime': 'reportCrime',
+  '/law-enforcement': 'lawEnforcement',
+  '/listings/us': 'listingsUs',
+  '/search': 'search',
+  '/auth/login': 'login',
+  '/auth/register': 'register',
+  '/auth/confirm-email': 'confirmEmail',
+};
+const NOINDEX: ReadonlySet<SeoKey> = new Set<SeoKey>(['search', 'login', 'register', 'confirmEmail', 'dashboard', 'notFound']);
+
+/** The static public pages every sitemap lists (listing pages are added from the database). */
+export const SITEMAP_STATIC_PATHS = ['/', '/listings/us', '/about-us', '/faq', '/contact-us', '/terms', '/agreement', '/report-crime', '/law-enforcement'];
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** Splits a browser path into its locale and the rest (English has no prefix). */
+export function splitSeoLocale(pathname: string): { locale: SeoLocale; rest: string } {
+  const m = /^\/(es|pt)(\/.*)?$/.exec(pathname);
+  if (m) return { locale: m[1] as SeoLocale, rest: m[2] || '/' };
+  return { locale: 'en', rest: pathname || '/' };
+}
+
+/** The rest of a path in a locale: /faq → /es/faq; / → /es. */
+export function localizedPath(rest: string, locale: SeoLocale): string {
+  if (locale === 'en') return rest;
+  return rest === '/' ? `/${locale}` : `/${locale}${rest}`;
+}
+
+/** Which page a path (without locale prefix, without query) is, for its head tags. */
+export function matchSeoRoute(rest: string): SeoRoute {
+  const path = rest.length > 1 ? rest.replace(/\/+$/, '') : rest;
+  const plain = STATIC[path];
+  if (plain) return { key: plain, noindex: NOINDEX.has(plain), notFound: false };
+  if (path === '/admin/dashboard' || path.startsWith('/admin/dashboard/')) return { key: 'dashboard', noindex: true, notFound: false };
+  const parts = path.split('/').slice(1);
+  if (parts[0] === 'listings' && parts[1] === 'us') {
+    if (parts.length === 3 && SLUG.test(parts[2])) return { key: 'listingsState', stateSlug: parts[2], noindex: false, notFound: false };
+    const type = SEO_LISTING_TYPES.find((t) => t.slug === parts[4]);
+    if (parts.length === 5 && SLUG.test(parts[2]) && SLUG.test(parts[3]) && type) {
+      return { key: 'listingsCity', stateSlug: parts[2], citySlug: parts[3], typeCode: type.code, noindex: false, notFound: false };
+    }
+  }
+  if (parts[0] === 'ad' && parts.length === 2 && /^[a-z0-9]{1,40}$/.test(parts[1])) return { key: 'ad', noindex: false, notFound: false };
+  return { key: 'notFound', noindex: true, notFound: true };
+}
+
+/** Turns a slug into words when its real name is not known ('new-york' → 'New York'). */
+export function humanizeSlug(slug: string): string {
+  return slug
+    .replace(/-\d+$/, '')
+    .split('-')
+    .map((w) => (w ? w[0].toUpperCase() + w.slice(1) : w))
+    .join(' ');
+}
+
+export type Translate = (key: string, params?: Record<string, string>) => string;
+
+export interface SeoHead {
+  locale: SeoLocale;
+  title: string;
+  description: string;
+  canonical: string;
+  alternates: Array<{ hreflang: string; href: string }>;
+  noindex: boolean;
+}
+
+/**
+ * The head of a page. `tr` reads the 'public' namespace's `seo.*` keys in the page's locale;
+ * `names` are the real state and city names when the caller could look them up.
+ */
+export function seoHead(pathname: string, origin: string, tr: Translate, names: { state?: string; city?: string } = {}): SeoHead {
+  const { locale, rest } = splitSeoLocale(pathname);
+  const route = matchSeoRoute(rest);
+  const params: Record<string, string> = {
+    state: names.state ?? (route.stateSlug ? humanizeSlug(route.stateSlug) : ''),
+    city: names.city ?? (route.citySlug ? humanizeSlug(route.citySlug) : ''),
+    type: route.typeCode ? tr(`seo.types.${route.typeCode}`) : '',
+  };
+  const site = tr('seo.siteName');
+  const page = tr(`seo.${route.key}.title`, params);
+  const title = route.key === 'home' ? page : `${page} | ${site}`;
+  const clean = rest.length > 1 ? rest.replace(/\/+$/, '') : rest;
+  const base = origin.replace(/\/+$/, '');
+  return {
+    locale,
+    title,
+    description: tr(`seo.${route.key}.description`, params),
+    canonical: base + localizedPath(clean, locale),
+    alternates: [
+      ...SEO_LOCALES.map((l) => ({ hreflang: l, href: base + localizedPath(clean, l) })),
+      { hreflang: 'x-default', href: base + clean },
+    ],
+    noindex: route.noindex,
+  };
+}
+
+/** Reads a dotted key from a nested translation object and fills {{params}} (i18next's syntax). */
+export function translateFrom(resources: unknown, key: string, params: Record<string, string> = {}): string | null {
+  let v: unknown = resources;
+  for (const part of key.split('.')) {
+    if (v === null || typeof v !== 'object') return null;
+    v = (v as Record<string, unknown>)[part];
+  }
+  if (typeof v !== 'string') return null;
+  return v.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k: string) => params[k] ?? '');
+}

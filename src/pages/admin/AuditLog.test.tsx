@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { server } from '../../test/server';
+import { renderAt } from '../../test/render';
+import { compactJson } from '../../state/audit';
+import AuditLog from './AuditLog';
+
+describe('AuditLog', () => {
+  it('shows entries with compact before/after and filters by action and target type', async () => {
+    const queries: Record<string, string>[] = [];
+    server.use(
+      http.get('/api/admin/get-audit-log', ({ request }) => {
+        const q = Object.fromEntries(new URL(request.url).searchParams);
+        queries.push(q);
+        return HttpResponse.json({
+          auditLog: [
+            {
+              id: 'a1',
+              actorId: 'm1',
+              actorEmail: 'boss@example.com',
+              action: 'user.update_roles',
+              targetType: 'user',
+              targetId: 'u2',
+              before: { roles: ['PROVIDER_USER'] },
+              after: { roles: ['PROVIDER_USER', 'ADMIN_USER'] },
+              at: '2025-03-01T10:00:00.000Z',
+            },
+          ],
+          total: 60,
+        });
+      }),
+    );
+    const ue = userEvent.setup();
+    renderAt(<AuditLog />, '/admin/dashboard/admin/audit-log');
+    const row = (await screen.findByText('user.update_roles')).closest('tr')!;
+    expect(within(row).getByText('boss@example.com')).toBeTruthy();
+    expect(within(row).getByText('{"roles":["PROVIDER_USER"]}')).toBeTruthy();
+    expect(within(row).getByText('{"roles":["PROVIDER_USER","ADMIN_USER"]}')).toBeTruthy();
+    expect(queries[0]).toEqual({ page: '1', pageSize: '25' });
+
+    await ue.type(screen.getByLabelText('Action'), 'user.update_roles');
+    await ue.type(screen.getByLabelText('Target type'), 'user');
+    await ue.click(screen.getByRole('button', { name: 'Filter' }));
+    await waitFor(() => expect(queries.at(-1)).toEqual({ page: '1', pageSize: '25', action: 'user.update_roles', targetType: 'user' }));
+
+    await ue.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(queries.at(-1)).toEqual({ page: '2', pageSize: '25', action: 'user.update_roles', targetType: 'user' }));
+    expect(screen.getByText('Page 2 of 3 (60 in all)')).toBeTruthy();
+  });
+
+  it('shows the error of a refused read', async () => {
+    server.use(http.get('/api/admin/get-audit-log', () => HttpResponse.json({ message: 'pageSize must be at most 100.' }, { status: 400 })));
+    renderAt(<AuditLog />, '/admin/dashboard/admin/audit-log');
+    expect((await screen.findByRole('alert')).textContent).toBe('pageSize must be at most 100.');
+  });
+
+  it('compacts JSON whether it arrives parsed or as text', () => {
+    expect(compactJson({ a: 1, b: [1, 2] })).toBe('{"a":1,"b":[1,2]}');
+    expect(compactJson('{ "a" : 1 }')).toBe('{"a":1}');
+    expect(compactJson('plain')).toBe('plain');
+    expect(compactJson(null)).toBe('');
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { server } from '../../test/server';
+import { renderAt } from '../../test/render';
+import { makeAd } from '../../components/market/testing';
+import type { Ad } from '../../api/ads';
+import PendingAds from './PendingAds';
+
+function pendingServer(initial: Ad[], unpaid: Ad[] = []) {
+  let list = [...initial];
+  const decisions: unknown[] = [];
+  const queries: URLSearchParams[] = [];
+  server.use(
+    http.get('/api/admin/get-pending-ads', ({ request }) => {
+      const q = new URL(request.url).searchParams;
+      queries.push(q);
+      const ads = q.get('includeUnpaid') === 'true' ? [...list, ...unpaid] : list;
+      return HttpResponse.json({ pendingAds: ads, total: ads.length });
+    }),
+    http.post('/api/admin/approve-pending-ads', async ({ request }) => {
+      const body = (await request.json()) as { adIds: string[] };
+      decisions.push(body);
+      list = list.filter((a) => !body.adIds.includes(a.id));
+      return HttpResponse.json({ updated: body.adIds.length });
+    }),
+  );
+  return { decisions, queries };
+}
+
+describe('admin pending ads', () => {
+  it('approves one ad, and rejects the selected ones with the reason the owner will see', async () => {
+    const [a, b, c] = [
+      makeAd({ status: 'in_review', title: 'First ad in review', ownerId: 'u1', priceCents: 1500 }),
+      makeAd({ status: 'in_review', title: 'Second ad in review' }),
+      makeAd({ status: 'in_review', title: 'Third ad in review' }),
+    ];
+    const srv = pendingServer([a, b, c]);
+    const user = userEvent.setup();
+    renderAt(<PendingAds />, '/admin/dashboard/admin/pending-ads');
+
+    const first = await screen.findByRole('listitem', { name: 'First ad in review' });
+    expect(within(first).getByText(/\$15\.00/)).toBeTruthy();
+    expect(within(first).getByRole('link', { name: 'Open photo 1' }).getAttribute('href')).toBe(a.photos[0].url);
+    await user.click(within(first).getByRole('button', { name: 'Approve' }));
+    expect((await screen.findByRole('status')).textContent).toBe('1 ad approved.');
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'First ad in review' })).toBeNull());
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select “Second ad in review”' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select “Third ad in review”' }));
+    await user.click(screen.getByRole('button', { name: 'Reject selected (2)' }));
+    const dialog = screen.getByRole('dialog', { name: 'Reject 2 ads' });
+    await user.click(within(dialog).getByRole('button', { name: 'Reject and refund' }));
+    expect(within(dialog).getByText('Between 3 and 500 characters.').className).toBe('field-error'); // an empty reason is refused
+    await user.type(within(dialog).getByLabelText('Reason (the owner sees it)'), 'Photos do not match the description');
+    await user.click(within(dialog).getByRole('button', { name: 'Reject and refund' }));
+
+    expect((await screen.findByRole('status')).textContent).toBe('2 ads rejected and refunded.');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(srv.decisions).toEqual([
+      { adIds: [a.id], decision: 'approve' },
+      { adIds: [b.id, c.id], decision: 'reject', reason: 'Photos do not match the description' },
+    ]);
+    expect(screen.getByText('No ads are waiting for review.')).toBeTruthy();
+  });
+
+  it('shows unpaid ads only when asked to', async () => {
+    const srv = pendingServer([makeAd({ status: 'in_review', title: 'Paid and waiting' })], [makeAd({ status: 'unpaid', title: 'Still in a cart' })]);
+    const user = userEvent.setup();
+    renderAt(<PendingAds />, '/admin/dashboard/admin/pending-ads');
+    await screen.findByRole('listitem', { name: 'Paid and waiting' });
+    expect(screen.queryByRole('listitem', { name: 'Still in a cart' })).toBeNull();
+    expect(srv.queries[0].get('includeUnpaid')).toBe('false');
+    await user.click(screen.getByRole('checkbox', { name: 'Include unpaid ads' }));
+    const unpaid = await screen.findByRole('listitem', { name: 'Still in a cart' });
+    expect(within(unpaid).getByText('Unpaid')).toBeTruthy();
+    expect(srv.queries.at(-1)!.get('includeUnpaid')).toBe('true');
+  });
+});

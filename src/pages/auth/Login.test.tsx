@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse, delay } from 'msw';
+import { server } from '../../test/server';
+import { renderAt } from '../../test/render';
+import { sessionStore } from '../../state/session';
+import Login from './Login';
+
+const session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
+
+function fill(user: ReturnType<typeof userEvent.setup>, email: string, password: string) {
+  return (async () => {
+    if (email) await user.type(screen.getByLabelText('E-mail'), email);
+    if (password) await user.type(screen.getByLabelText('Password'), password);
+  })();
+}
+
+describe('Login page', () => {
+  it('labels its inputs and sets autocomplete for password managers', () => {
+    renderAt(<Login />, '/auth/login');
+    expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeTruthy();
+    expect(screen.getByLabelText('E-mail').getAttribute('autocomplete')).toBe('email');
+    expect(screen.getByLabelText('Password').getAttribute('autocomplete')).toBe('current-password');
+  });
+
+  it('checks the fields before sending anything (msw would fail an unexpected call)', async () => {
+    const user = userEvent.setup();
+    renderAt(<Login />, '/auth/login');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(screen.getByText('E-mail is required.')).toBeTruthy();
+    expect(screen.getByText('Password must be at least 10 characters.')).toBeTruthy();
+    expect(screen.getByLabelText('E-mail').getAttribute('aria-invalid')).toBe('true');
+    expect(document.activeElement).toBe(screen.getByLabelText('E-mail'));
+
+    await fill(user, 'not-an-email', 'short');
+    expect(screen.getByText('Enter a valid e-mail address (at most 254 characters).')).toBeTruthy();
+    expect(screen.getByText('Password must be at least 10 characters.')).toBeTruthy();
+  });
+
+  it('signs in, then follows a same-site redirect', async () => {
+    let sent: unknown;
+    server.use(
+      http.post('/api/login', async ({ request }) => {
+        sent = await request.json();
+        return HttpResponse.json(session);
+      }),
+    );
+    const user = userEvent.setup();
+    const view = renderAt(<Login />, `/auth/login?redirect=${encodeURIComponent('/admin/dashboard/my-wallet?tab=promo')}`);
+    await fill(user, ' ann@example.com ', 'correct horse battery');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(view.currentPath()).toBe('/admin/dashboard/my-wallet?tab=promo'));
+    expect(sent).toEqual({ email: 'ann@example.com', password: 'correct horse battery' });
+    expect(sessionStore.session.isAuthenticated).toBe(true);
+  });
+
+  it('ignores an off-site redirect and goes to the dashboard', async () => {
+    server.use(http.post('/api/login', () => HttpResponse.json(session)));
+    const user = userEvent.setup();
+    const view = renderAt(<Login />, `/auth/login?redirect=${encodeURIComponent('//evil.example/steal')}`);
+    await fill(user, 'ann@example.com', 'correct horse battery');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(view.currentPath()).toBe('/admin/dashboard'));
+    expect(view.history).toEqual(['/admin/dashboard']); // replaced: Back does not return to sign-in
+  });
+
+  it("shows the server's message in an alert and disables submit while sending", async () => {
+    server.use(
+      http.post('/api/login', async () => {
+        await delay(50);
+        return HttpResponse.json({ message: 'Wrong e-mail or password.' }, { status: 401 });
+      }),
+    );
+    const user = userEvent.setup();
+    const view = renderAt(<Login />, '/auth/login');
+    await fill(user, 'ann@example.com', 'wrong password!!');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((screen.getByRole('button', { name: 'Signing in…' }) as HTMLButtonElement).disabled).toBe(true);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Wrong e-mail or password.');
+    expect((screen.getByRole('button', { name: 'Sign in' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(view.currentPath()).toBe('/auth/login');
+    expect(sessionStore.session.isAuthenticated).toBe(false);
+  });
+});

@@ -1,0 +1,27 @@
+import { splitLocale } from '../../app/locale';
+
+const PROBE_ORIGIN = 'https://same-site.invalid';
+
+/**
+ * The `?redirect=` target if it is a path on this site, else null. Only "/x…" is accepted:
+ * "//evil", "/\evil" (browsers read "\" as "/"), schemes and control characters are refused,
+ * and so is the sign-in page itself (it would loop).
+ */
+export function safeRedirect(raw: string | null | undefined): string | null {
+  if (!raw || raw[0] !== '/' || raw[1] === '/' || raw[1] === '\\') return null;
+  if (/[\u0000-\u001f\u007f\\]/.test(raw)) return null;
+  let url: URL;
+  try {
+    url = new URL(raw, PROBE_ORIGIN);
+  } catch {
+    return null;
+  }
+  if (url.origin !== PROBE_ORIGIN) return null;
+  if (/^\/auth\/(login|register)(\/|$)/.test(splitLocale(url.pathname).rest)) return null;
+  return url.pathname + url.search + url.hash;
+}
+
+/** Reads ?redirect= from a wouter search string ("a=1&redirect=…", no leading "?"). */
+export function redirectFromSearch(search: string): string | null {
+  return safeRedirect(new URLSearchParams(search).get('redirect'));
+}

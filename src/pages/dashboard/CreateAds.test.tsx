@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { server } from '../../test/server';
+import { renderAt } from '../../test/render';
+import { AD_PRICING, BUMP_PRICING, CITIES_NY, STATES, makeAd } from '../../components/market/testing';
+import CreateAds from './CreateAds';
+
+function baseHandlers() {
+  server.use(
+    http.get('/api/get-ad-pricing', () => HttpResponse.json(AD_PRICING)),
+    http.get('/api/get-bump-pricing', () => HttpResponse.json(BUMP_PRICING)),
+    http.get('/api/states-from-country', () => HttpResponse.json({ states: STATES })),
+    http.get('/api/cities-from-state/:id', ({ params }) => HttpResponse.json({ cities: params.id === 'st-ny' ? CITIES_NY : [] })),
+  );
+}
+
+const jpeg = (name: string, size = 1000) => new File([new Uint8Array(size)], name, { type: 'image/jpeg' });
+
+describe('post-ad form', () => {
+  it('shows every rule, blocks a submit that breaks them and sends nothing', async () => {
+    baseHandlers();
+    let posted = 0;
+    server.use(http.post('/api/post-ad', () => ((posted++), HttpResponse.json({ ad: makeAd() }, { status: 201 }))));
+    const user = userEvent.setup();
+    renderAt(<CreateAds />, '/admin/dashboard/create-ads');
+
+    // rules are visible before any submit
+    expect(screen.getByText(/Title: 10 to 100 characters/)).toBeTruthy();
+    expect(screen.getByText(/Description: 50 to 5000 characters/)).toBeTruthy();
+    expect(screen.getByText(/1 to 10 photos, JPEG, PNG or WebP, at most 10 MB each/)).toBeTruthy();
+
+    await user.type(screen.getByLabelText('Title'), 'short');
+    await user.type(screen.getByLabelText('Phone'), '12345');
+    await user.click(screen.getByRole('button', { name: 'Post ad' }));
+
+    expect(screen.getByRole('alert').textContent).toContain('Please correct the fields marked below.');
+    expect(screen.getByText('Choose a listing type.')).toBeTruthy();
+    expect(screen.getByText('Title: 10 to 100 characters.').className).toBe('field-error'); // the error, beside the always-shown hint
+    expect(screen.getByText(/Enter a US phone number/)).toBeTruthy();
+    expect(screen.getByText('Choose a state.')).toBeTruthy();
+    expect(screen.getByLabelText('Title').getAttribute('aria-invalid')).toBe('true');
+    expect(posted).toBe(0);
+  });
+
+  it('refuses a file of the wrong type or size and lets a chosen photo be removed', async () => {
+    baseHandlers();
+    const user = userEvent.setup({ applyAccept: false });
+    renderAt(<CreateAds />, '/admin/dashboard/create-ads');
+    const input = screen.getByLabelText('Photos') as HTMLInputElement;
+    await user.upload(input, [new File(['x'], 'doc.pdf', { type: 'application/pdf' }), jpeg('big.jpg', 10 * 1024 * 1024 + 1), jpeg('ok.jpg')]);
+    expect(screen.getByText('doc.pdf is not a JPEG, PNG or WebP image.')).toBeTruthy();
+    expect(screen.getByText('big.jpg is larger than 10 MB.')).toBeTruthy();
+    expect(screen.getByRole('list', { name: '1 photo selected' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Remove photo ok.jpg' }));
+    expect(screen.queryByRole('list', { name: /selected/ })).toBeNull();
+  });
+
+  it('shows the price of the chosen type, posts a multipart body and goes to the cart', async () => {
+    baseHandlers();
+    let form: FormData | null = null;
+    server.use(
+      http.post('/api/post-ad', async ({ request }) => {
+        form = await request.formData();
+        return HttpResponse.json({ ad: makeAd({ status: 'unpaid' }) }, { status: 201 });
+      }),
+    );
+    const user = userEvent.setup();
+    const view = renderAt(<CreateAds />, '/admin/dashboard/create-ads');
+
+    await user.selectOptions(screen.getByLabelText('Listing type'), 'female_esc');
+    expect(await screen.findByText('$15.00')).toBeTruthy();
+    expect(screen.getByText(/for 30 days/)).toBeTruthy();
+    await user.type(screen.getByLabelText('Title'), '  Warm and friendly company  ');
+    await user.type(screen.getByLabelText('Description'), 'Relaxed evenings, good conversation and a warm welcome every time.');
+    await user.selectOptions(screen.getByLabelText('Age'), 'over45');
+    await waitFor(() => expect(screen.getByRole('option', { name: 'New York' })).toBeTruthy());
+    await user.selectOptions(screen.getByLabelText('State'), 'st-ny');
+    await waitFor(() => expect(screen.getByRole('option', { name: 'Buffalo' })).toBeTruthy());
+    await user.selectOptions(screen.getByLabelText('City'), 'ct-buf');
+    await user.type(screen.getByLabelText('Phone'), '(212) 555-0123');
+    await user.upload(screen.getByLabelText('Photos'), [jpeg('one.jpg'), new File([new Uint8Array(10)], 'two.png', { type: 'image/png' })]);
+    await user.click(screen.getByRole('button', { name: 'Post ad' }));
+
+    await waitFor(() => expect(view.currentPath()).toBe('/admin/dashboard/my-cart'));
+    const fd = form as unknown as FormData;
+    expect(fd.get('listingType')).toBe('female_esc');
+    expect(fd.get('title')).toBe('Warm and friendly company');
+    expect(fd.get('age')).toBe('over45');
+    expect(fd.get('stateId')).toBe('st-ny');
+    expect(fd.get('cityId')).toBe('ct-buf');
+    expect(fd.get('phone')).toBe('+12125550123');
+    const photos = fd.getAll('photos') as File[];
+    expect(photos.map((p) => p.name)).toEqual(['one.jpg', 'two.png']);
+    expect(photos[0].size).toBe(1000);
+  });
+});

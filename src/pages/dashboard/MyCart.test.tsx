@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { server } from '../../test/server';
+import { renderAt } from '../../test/render';
+import { AD_PRICING, BUMP_PRICING, makeAd, promoWallet, usdWallet } from '../../components/market/testing';
+import { walletsStore } from '../../state/wallets';
+import MyCart from './MyCart';
+
+describe('my cart', () => {
+  it('pays an ad from the chosen wallet: 402 shows the message and charges nothing, then a payment moves it to review', async () => {
+    const ad = makeAd({ status: 'unpaid', title: 'Evening company in town' });
+    const calls: Array<{ id: string; body: unknown }> = [];
+    let promoBalance = 1000;
+    server.use(
+      http.get('/api/cart-ads-by-user', () => HttpResponse.json({ pendingAds: [ad] })),
+      http.get('/api/all-wallets-by-user', () => HttpResponse.json({ wallets: [usdWallet(0), promoWallet(promoBalance)] })),
+      http.get('/api/get-ad-pricing', () => HttpResponse.json(AD_PRICING)),
+      http.get('/api/get-bump-pricing', () => HttpResponse.json(BUMP_PRICING)),
+      http.put('/api/ad-payment-in-cart/:id', async ({ params, request }) => {
+        const body = (await request.json()) as { walletId: string };
+        calls.push({ id: String(params.id), body });
+        if (body.walletId === 'w-usd') return HttpResponse.json({ message: 'Not enough money in this wallet.' }, { status: 402 });
+        promoBalance -= 1500;
+        return HttpResponse.json({ ad: { ...ad, status: 'in_review' }, wallet: promoWallet(500) });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<MyCart />, '/admin/dashboard/my-cart');
+
+    const item = await screen.findByRole('listitem', { name: 'Evening company in town' });
+    expect(await within(item).findByText('$15.00')).toBeTruthy();
+    // both wallets can be chosen, each with its balance; neither covers $15.00
+    const usd = within(item).getByRole('radio', { name: /USD wallet — \$0\.00/ });
+    within(item).getByRole('radio', { name: /Promo wallet — \$10\.00/ });
+    await user.click(usd);
+    await user.click(within(item).getByRole('button', { name: 'Pay and send to review' }));
+    expect((await within(item).findByRole('alert')).textContent).toBe(
+      'This wallet does not have enough money for this ad. Choose another wallet or add funds.',
+    );
+    expect(screen.getByRole('listitem', { name: 'Evening company in town' })).toBeTruthy();
+
+    promoBalance = 2000;
+    await user.click(within(item).getByRole('radio', { name: /Promo wallet/ }));
+    await user.click(within(item).getByRole('button', { name: 'Pay and send to review' }));
+    expect((await screen.findByRole('status')).textContent).toContain('“Evening company in town” is paid and waiting for review.');
+    expect(screen.queryByRole('listitem', { name: 'Evening company in town' })).toBeNull();
+    expect(calls).toEqual([
+      { id: ad.id, body: { walletId: 'w-usd' } },
+      { id: ad.id, body: { walletId: 'w-promo' } },
+    ]);
+    // the wallet the server returned replaces the old balance
+    expect(walletsStore.state.data?.find((w) => w.id === 'w-promo')?.amountCents).toBe(500);
+  });
+
+  it('shows the already-paid message on 409 and deletes an ad only after confirmation', async () => {
+    const ad = makeAd({ status: 'unpaid', title: 'Quiet afternoons downtown' });
+    let deleted: string | null = null;
+    server.use(
+      http.get('/api/cart-ads-by-user', () => HttpResponse.json({ pendingAds: [ad] })),
+      http.get('/api/all-wallets-by-user', () => HttpResponse.json({ wallets: [usdWallet(5000)] })),
+      http.get('/api/get-ad-pricing', () => HttpResponse.json(AD_PRICING)),
+      http.get('/api/get-bump-pricing', () => HttpResponse.json(BUMP_PRICING)),
+      http.put('/api/ad-payment-in-cart/:id', () => HttpResponse.json({ message: 'Already paid.' }, { status: 409 })),
+      http.delete('/api/delete-cart-ad/:id', ({ params }) => {
+        deleted = String(params.id);
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<MyCart />, '/admin/dashboard/my-cart');
+    const item = await screen.findByRole('listitem', { name: 'Quiet afternoons downtown' });
+    await waitFor(() => expect(within(item).getByRole('radio', { name: /USD wallet — \$50\.00/ })).toBeTruthy());
+    await user.click(within(item).getByRole('button', { name: 'Pay and send to review' }));
+    expect((await within(item).findByRole('alert')).textContent).toBe('This ad is already paid.');
+
+    await user.click(within(item).getByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete this ad?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(deleted).toBeNull();
+    await user.click(within(item).getByRole('button', { name: 'Delete' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete ad' }));
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Quiet afternoons downtown' })).toBeNull());
+    expect(deleted).toBe(ad.id);
+    expect(screen.getByText('Your cart is empty.')).toBeTruthy();
+  });
+});

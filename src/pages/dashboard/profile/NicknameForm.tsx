@@ -1,0 +1,47 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { checkNickname } from '../../../lib/rules';
+import { updateNickname } from '../../../state/profile';
+import { TextField } from '../../../components/forms/TextField';
+import { FormError, FormSuccess } from '../../../components/forms/FormError';
+import { SubmitButton } from '../../../components/forms/SubmitButton';
+import { useFormAction } from '../../../components/forms/useFormAction';
+
+export function NicknameForm({ current }: { current: string }) {
+  const { t } = useTranslation(['profile', 'validation']);
+  const [nickname, setNickname] = useState(current);
+  const [error, setError] = useState<string | null>(null);
+  const action = useFormAction();
+  useEffect(() => setNickname(current), [current]);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const key = checkNickname(nickname.trim());
+    setError(key && t(`validation:${key}`));
+    if (key) return document.getElementById('profile-nickname')?.focus();
+    await action.run(() => updateNickname(nickname), t('nickname.saved'));
+  }
+
+  return (
+    <form noValidate onSubmit={onSubmit} aria-labelledby="nickname-title" className="card">
+      <h2 id="nickname-title">{t('nickname.title')}</h2>
+      <FormError message={action.error} />
+      <FormSuccess message={action.success} />
+      <TextField
+        id="profile-nickname"
+        label={t('nickname.label')}
+        autoComplete="nickname"
+        autoCapitalize="off"
+        spellCheck={false}
+        maxLength={30}
+        required
+        value={nickname}
+        error={error}
+        onChange={setNickname}
+      />
+      <SubmitButton busy={action.busy} busyLabel={t('saving')} disabled={nickname.trim() === current}>
+        {t('nickname.submit')}
+      </SubmitButton>
+    </form>
+  );
+}

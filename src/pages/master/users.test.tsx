@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { server } from '../../test/server';
+import { renderAt } from '../../test/render';
+import { sessionStore } from '../../state/session';
+import type { ManagedUser } from '../../api/users';
+import PendingUsers from './PendingUsers';
+import ApprovedUsers from './ApprovedUsers';
+
+const user = (i: number, over: Partial<ManagedUser> = {}): ManagedUser => ({
+  id: `u${i}`,
+  email: `user${i}@example.com`,
+  nickname: `user${i}`,
+  status: 'pending',
+  roles: ['PROVIDER_USER'],
+  createdAt: '2025-03-01T10:00:00.000Z',
+  ...over,
+});
+
+describe('PendingUsers', () => {
+  it('lists, searches, pages and approves or suspends', async () => {
+    let pending = Array.from({ length: 25 }, (_, i) => user(i + 1));
+    const queries: Record<string, string>[] = [];
+    const updates: unknown[] = [];
+    server.use(
+      http.get('/api/master/get-pending-users', ({ request }) => {
+        const q = Object.fromEntries(new URL(request.url).searchParams);
+        queries.push(q);
+        const list = pending.filter((u) => !q.query || u.email.includes(q.query));
+        const page = Number(q.page);
+        const size = Number(q.pageSize);
+        return HttpResponse.json({ pendingUsers: list.slice((page - 1) * size, page * size), total: list.length });
+      }),
+      http.post('/api/master/update-user-status', async ({ request }) => {
+        const body = (await request.json()) as { userId: string; status: string };
+        updates.push(body);
+        pending = pending.filter((u) => u.id !== body.userId);
+        return HttpResponse.json({ user: { id: body.userId, status: body.status } });
+      }),
+    );
+    const ue = userEvent.setup();
+    renderAt(<PendingUsers />, '/admin/dashboard/master/pending-users');
+    expect(await screen.findByText('user1@example.com')).toBeTruthy();
+    expect(queries[0]).toEqual({ page: '1', pageSize: '20' });
+    expect(screen.getByText('Page 1 of 2 (25 in all)')).toBeTruthy();
+
+    await ue.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('user21@example.com')).toBeTruthy();
+
+    await ue.type(screen.getByLabelText('Search by e-mail or nickname'), 'user2');
+    await ue.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('user2@example.com')).toBeTruthy();
+    expect(screen.queryByText('user21@example.com')).toBeTruthy();
+    expect(queries.at(-1)).toEqual({ page: '1', pageSize: '20', query: 'user2' });
+
+    await ue.click(screen.getByRole('button', { name: 'Approve user2@example.com' }));
+    expect((await screen.findByRole('status')).textContent).toBe('user2@example.com is approved.');
+    await waitFor(() => expect(screen.queryByText('user2@example.com')).toBeNull());
+    await ue.click(screen.getByRole('button', { name: 'Suspend user23@example.com' }));
+    await waitFor(() => expect(screen.queryByText('user23@example.com')).toBeNull());
+    expect(updates).toEqual([
+      { userId: 'u2', status: 'approved' },
+      { userId: 'u23', status: 'suspended' },
+    ]);
+  });
+});
+
+describe('ApprovedUsers', () => {
+  it('toggles staff roles, changes status, and surfaces refusals', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'm1', email: 'boss@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'MASTER_USER'] };
+    let users = [
+      user(1, { id: 'm1', email: 'boss@example.com', status: 'approved', roles: ['PROVIDER_USER', 'MASTER_USER'] }),
+      user(2, { status: 'approved' }),
+    ];
+    const roleCalls: unknown[] = [];
+    const statusCalls: unknown[] = [];
+    server.use(
+      http.get('/api/master/get-approved-users', () => HttpResponse.json({ approvedUsers: users, total: users.length })),
+      http.post('/api/master/update-user-roles', async ({ request }) => {
+        const body = (await request.json()) as { userId: string; roles: ManagedUser['roles'] };
+        roleCalls.push(body);
+        if (body.userId === 'm1' && !body.roles.includes('MASTER_USER')) {
+          return HttpResponse.json({ message: 'You cannot remove your own master role.' }, { status: 409 });
+        }
+        users = users.map((u) => (u.id === body.userId ? { ...u, roles: body.roles } : u));
+        return HttpResponse.json({ user: users.find((u) => u.id === body.userId) });
+      }),
+      http.post('/api/master/update-user-status', async ({ request }) => {
+        const body = (await request.json()) as { userId: string; status: ManagedUser['status'] };
+        statusCalls.push(body);
+        users = users.map((u) => (u.id === body.userId ? { ...u, status: body.status } : u));
+        return HttpResponse.json({ user: users.find((u) => u.id === body.userId) });
+      }),
+    );
+    const ue = userEvent.setup();
+    renderAt(<ApprovedUsers />, '/admin/dashboard/master/approved-users');
+    const row2 = (await screen.findByText('user2@example.com')).closest('tr')!;
+    await ue.click(within(row2).getByRole('checkbox', { name: 'Admin' }));
+    await waitFor(() => expect((within(row2).getByRole('checkbox', { name: 'Admin' }) as HTMLInputElement).checked).toBe(true));
+    expect(roleCalls).toEqual([{ userId: 'u2', roles: ['PROVIDER_USER', 'ADMIN_USER'] }]);
+
+    await ue.selectOptions(within(row2).getByLabelText('Status of user2@example.com'), 'suspended');
+    await waitFor(() => expect((within(row2).getByLabelText('Status of user2@example.com') as HTMLSelectElement).value).toBe('suspended'));
+    expect(statusCalls).toEqual([{ userId: 'u2', status: 'suspended' }]);
+
+    const me = screen.getByText('boss@example.com').closest('tr')!;
+    const master = within(me).getByRole('checkbox', { name: 'Master' }) as HTMLInputElement;
+    await ue.click(master);
+    expect((await screen.findByRole('alert')).textContent).toBe('You cannot remove your own master role.');
+    expect(master.checked).toBe(true); // the control still shows what is stored
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { server } from '../../test/server';
+import { renderAt } from '../../test/render';
+import { Route } from 'wouter';
+import { makeAd } from '../../components/market/testing';
+import ListingsCity from './ListingsCity';
+
+const PAGE_SIZE = 2;
+const all = [makeAd({ title: 'Newest bump ad here' }), makeAd({ title: 'Second newest ad' }), makeAd({ title: 'Oldest bump ad here' })];
+
+describe('city listing page', () => {
+  it('lists the ads of one type in a city, newest bump first, with pagination through ?page=', async () => {
+    const seen: URLSearchParams[] = [];
+    server.use(
+      http.get('/api/users-ads-aggregate/us/:type', () => HttpResponse.json({ locations: [] })),
+      http.get('/api/listings', ({ request }) => {
+        const q = new URL(request.url).searchParams;
+        seen.push(q);
+        const page = Number(q.get('page') ?? 1);
+        return HttpResponse.json({ ads: all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), total: all.length, page, pageSize: PAGE_SIZE });
+      }),
+    );
+    const user = userEvent.setup();
+    const view = renderAt(<Route path="/listings/us/:state/:city/:type" component={ListingsCity} />, '/listings/us/new-york/new-york-city/female-escorts');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Female escorts in New York City, New York' })).toBeTruthy();
+    const cards = await screen.findAllByRole('heading', { level: 3 });
+    expect(cards.map((h) => h.textContent)).toEqual(['Newest bump ad here', 'Second newest ad']);
+    expect(seen[0].get('state')).toBe('new-york');
+    expect(seen[0].get('city')).toBe('new-york-city');
+    expect(seen[0].get('type')).toBe('female_esc');
+    expect(screen.getByText('3 ads')).toBeTruthy();
+    const link = screen.getByRole('link', { name: /Newest bump ad here/ });
+    expect(link.getAttribute('href')).toBe(`/ad/${all[0].id}`);
+
+    const pages = screen.getByRole('navigation', { name: 'Pages' });
+    expect(within(pages).getByText('1').getAttribute('aria-current')).toBe('page');
+    await user.click(within(pages).getByRole('link', { name: 'Next page' }));
+    await waitFor(() => expect(view.currentPath()).toBe('/listings/us/new-york/new-york-city/female-escorts?page=2'));
+    await waitFor(() => expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['Oldest bump ad here']));
+    expect(seen.at(-1)!.get('page')).toBe('2');
+    expect(within(screen.getByRole('navigation', { name: 'Pages' })).getByRole('link', { name: 'Previous page' }).getAttribute('href')).toBe(
+      '/listings/us/new-york/new-york-city/female-escorts',
+    );
+  });
+
+  it('says so when a city has no ads of that type', async () => {
+    server.use(
+      http.get('/api/users-ads-aggregate/us/:type', () => HttpResponse.json({ locations: [] })),
+      http.get('/api/listings', () => HttpResponse.json({ ads: [], total: 0, page: 1, pageSize: 20 })),
+    );
+    renderAt(<Route path="/listings/us/:state/:city/:type" component={ListingsCity} />, '/listings/us/texas/austin/female-bodyrubs');
+    expect(await screen.findByText('No ads here yet. Check back soon or try another listing type.')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Female body rubs in Austin, Texas');
+  });
+
+  it('refuses an unknown listing type without asking the server', async () => {
+    let asked = 0;
+    server.use(http.get('/api/listings', () => ((asked++), HttpResponse.json({ ads: [], total: 0, page: 1, pageSize: 20 }))));
+    renderAt(<Route path="/listings/us/:state/:city/:type" component={ListingsCity} />, '/listings/us/texas/austin/massages');
+    expect(await screen.findByText('This listing type does not exist.')).toBeTruthy();
+    expect(asked).toBe(0);
+  });
+});

@@ -1,0 +1,26 @@
+import { createResource } from './resource';
+import { adsApi } from '../api/ads';
+import { upsertWallet } from './wallets';
+
+/** The seed's `myCartListings` data area: unpaid ads waiting for payment. */
+export const cartStore = createResource(async () => (await adsApi.cart()).pendingAds);
+
+export const loadCart = () => cartStore.load();
+
+function drop(id: string) {
+  const list = cartStore.state.data;
+  if (list) cartStore.state.data = list.filter((a) => a.id !== id);
+}
+
+/** Pays one ad from a wallet; the ad leaves the cart (now in review) and the wallet shows its new balance. */
+export async function payCartAd(id: string, walletId: string) {
+  const out = await adsApi.payCartAd(id, walletId);
+  drop(id);
+  upsertWallet(out.wallet);
+  return out.ad;
+}
+
+export async function deleteCartAd(id: string): Promise<void> {
+  await adsApi.deleteCartAd(id);
+  drop(id);
+}

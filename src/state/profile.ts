@@ -1,0 +1,54 @@
+import { createResource } from './resource';
+import { logout } from './session';
+import { AVATAR_MAX_BYTES, AVATAR_TYPES, profileApi } from '../api/profile';
+
+/** The seed's `profile` data area (GET /api/user-profile) and the actions that change it. */
+export const profileStore = createResource(() => profileApi.get());
+
+export const loadProfile = () => profileStore.load();
+
+// After each change the profile is read again: the server's view (normalised nickname, new
+// avatar URL) is the one to show.
+export async function updateNickname(nickname: string): Promise<void> {
+  await profileApi.updateNickname(nickname.trim());
+  await profileStore.load();
+}
+
+export async function updatePassword(currentPassword: string, newPassword: string): Promise<void> {
+  await profileApi.updatePassword(currentPassword, newPassword);
+}
+
+/** Sends a confirmation link to the new address; the e-mail changes only when it is followed. */
+export async function requestEmailChange(newEmail: string, password: string): Promise<void> {
+  await profileApi.requestEmailChange(newEmail.trim(), password);
+}
+
+// One request per token: a second effect run (StrictMode, remount) must not spend the token
+// again and report a failure over the first call's success.
+const confirmations = new Map<string, Promise<unknown>>();
+export function confirmEmailChange(token: string): Promise<unknown> {
+  let p = confirmations.get(token);
+  if (!p) {
+    p = profileApi.confirmEmailChange(token);
+    confirmations.set(token, p);
+  }
+  return p;
+}
+
+/** The i18n key ('profile' namespace) of what is wrong with an avatar file, or null. */
+export function checkAvatarFile(file: { type: string; size: number }): string | null {
+  if (!(AVATAR_TYPES as readonly string[]).includes(file.type)) return 'avatar.wrongType';
+  if (file.size > AVATAR_MAX_BYTES) return 'avatar.tooLarge';
+  return null;
+}
+
+export async function updateAvatar(file: File): Promise<void> {
+  await profileApi.updateAvatar(file);
+  await profileStore.load();
+}
+
+/** Deletes the account, then signs out (which resets every data area). */
+export async function deleteMyProfile(password: string): Promise<void> {
+  await profileApi.deleteMyProfile(password);
+  await logout().catch(() => undefined); // the server already ended the session; a failing logout changes nothing
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { http, HttpResponse } from 'msw';
+import { server } from '../test/server';
+import { createResource } from './resource';
+import { hasRole, isAdmin, isMaster, isProvider, loadSession, login, logout, register, sessionStore } from './session';
+import { GUEST, type Session } from '../api/session';
+
+const member: Session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
+
+describe('session store', () => {
+  it('loads the session from GET /api/session', async () => {
+    server.use(http.get('/api/session', () => HttpResponse.json(member)));
+    await loadSession();
+    expect(sessionStore.loaded).toBe(true);
+    expect(sessionStore.session).toEqual(member);
+  });
+
+  it('falls back to a guest when the session cannot be read', async () => {
+    server.use(http.get('/api/session', () => HttpResponse.error()));
+    expect(await loadSession()).toEqual(GUEST);
+    expect(sessionStore.session).toEqual(GUEST);
+    expect(sessionStore.error).toBe('Something went wrong.');
+    expect(sessionStore.loaded).toBe(true);
+  });
+
+  it('signs in and starts from clean data areas', async () => {
+    const area = createResource(async () => 'previous user data');
+    await area.load();
+    let body: unknown;
+    server.use(
+      http.post('/api/login', async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json(member);
+      }),
+    );
+    await login('ann@example.com', 'correct horse battery');
+    expect(body).toEqual({ email: 'ann@example.com', password: 'correct horse battery' });
+    expect(sessionStore.session).toEqual(member);
+    expect(area.state.data).toBeNull();
+  });
+
+  it('registers with e-mail, password and nickname', async () => {
+    let body: unknown;
+    server.use(
+      http.post('/api/register', async ({ request }) => {
+        body = await request.json();
+        return HttpResponse.json(member, { status: 201 });
+      }),
+    );
+    await register('ann@example.com', 'correct horse battery', 'ann');
+    expect(body).toEqual({ email: 'ann@example.com', password: 'correct horse battery', nickname: 'ann' });
+    expect(sessionStore.session.isAuthenticated).toBe(true);
+  });
+
+  it('logout resets every data area and the session, even when the call fails', async () => {
+    const wallets = createResource(async () => ['wallet']);
+    sessionStore.session = member;
+    await wallets.load();
+    server.use(http.get('/api/logout', () => HttpResponse.json(GUEST)));
+    await logout();
+    expect(wallets.state.data).toBeNull();
+    expect(sessionStore.session).toEqual(GUEST);
+
+    sessionStore.session = member;
+    await wallets.load();
+    server.use(http.get('/api/logout', () => HttpResponse.error()));
+    await expect(logout()).rejects.toThrow();
+    expect(wallets.state.data).toBeNull();
+    expect(sessionStore.session).toEqual(GUEST);
+  });
+
+  it('role checks follow the product table', () => {
+    const admin = { userRoles: ['PROVIDER_USER', 'ADMIN_USER'] as const };
+    const master = { userRoles: ['PROVIDER_USER', 'MASTER_USER'] as const };
+    expect(isProvider(GUEST)).toBe(false);
+    expect(isProvider(member)).toBe(true);
+    expect(isAdmin(member)).toBe(false);
+    expect(isAdmin(admin)).toBe(true);
+    expect(isAdmin(master)).toBe(true);
+    expect(isMaster(admin)).toBe(false);
+    expect(isMaster(master)).toBe(true);
+    expect(hasRole(GUEST, 'GUEST_USER')).toBe(true);
+  });
+});

@@ -1,0 +1,51 @@
+import { proxy } from 'valtio';
+import { createResource, onReset } from './resource';
+import { usersApi, type UserListQuery } from '../api/users';
+import type { Role } from '../api/session';
+import type { UserStatus } from '../api/profile';
+
+export const USERS_PAGE_SIZE = 20;
+const firstPage = (): UserListQuery => ({ page: 1, pageSize: USERS_PAGE_SIZE, query: '' });
+
+/** The seed's masterPendingUsers and masterApprovedUsers data areas, with the query each shows. */
+export const pendingUsersStore = createResource((q: UserListQuery) => usersApi.pending(q));
+export const approvedUsersStore = createResource((q: UserListQuery) => usersApi.approved(q));
+export const usersQuery = proxy({ pending: firstPage(), approved: firstPage() });
+onReset(() => {
+  usersQuery.pending = firstPage();
+  usersQuery.approved = firstPage();
+});
+
+export function loadPendingUsers(change: Partial<UserListQuery> = {}) {
+  Object.assign(usersQuery.pending, change);
+  return pendingUsersStore.load({ ...usersQuery.pending });
+}
+
+export function loadApprovedUsers(change: Partial<UserListQuery> = {}) {
+  Object.assign(usersQuery.approved, change);
+  return approvedUsersStore.load({ ...usersQuery.approved });
+}
+
+/** Approve or suspend a pending user; the list is read again so the user leaves it. */
+export async function setPendingUserStatus(userId: string, status: UserStatus): Promise<void> {
+  await usersApi.updateStatus(userId, status);
+  await loadPendingUsers();
+}
+
+export async function setApprovedUserStatus(userId: string, status: UserStatus): Promise<void> {
+  await usersApi.updateStatus(userId, status);
+  await loadApprovedUsers();
+}
+
+// Every account is a provider; masters toggle only the staff roles, and the full set is sent.
+export const STAFF_ROLES = ['ADMIN_USER', 'MASTER_USER'] as const satisfies readonly Role[];
+
+export function rolesWith(current: readonly Role[], role: Role, on: boolean): Role[] {
+  const staff = STAFF_ROLES.filter((r) => (r === role ? on : current.includes(r)));
+  return ['PROVIDER_USER', ...staff];
+}
+
+export async function setUserRoles(userId: string, roles: Role[]): Promise<void> {
+  await usersApi.updateRoles(userId, roles);
+  await loadApprovedUsers();
+}

@@ -1,0 +1,44 @@
+import { createResource } from './resource';
+import { walletsApi, PROMO_WALLET, type Wallet } from '../api/wallets';
+import { setWalletReloader } from './socket';
+
+/** The seed's `wallets` data area: the signed-in user's USD and promo wallets. */
+export const walletsStore = createResource(async () => (await walletsApi.all()).wallets);
+
+// A Bitcoin payment seen on the socket (received or settled) reloads the balances.
+setWalletReloader(() => void walletsStore.load());
+
+export const loadWallets = () => walletsStore.load();
+
+/** Puts a wallet the server just returned into the list (payment, bump, promo code…). */
+export function upsertWallet(w: Wallet | undefined | null): void {
+  if (!w) return;
+  const list = walletsStore.state.data;
+  if (!list) {
+    walletsStore.state.data = [w];
+    return;
+  }
+  const i = list.findIndex((x) => x.id === w.id);
+  if (i >= 0) list[i] = w;
+  else list.push(w);
+}
+
+export const promoWalletOf = (list: readonly Wallet[] | null) => list?.find((w) => w.walletType === PROMO_WALLET) ?? null;
+
+export async function createPromoWallet(): Promise<Wallet> {
+  const { wallet } = await walletsApi.createPromo();
+  upsertWallet(wallet);
+  return wallet;
+}
+
+/** Redeems a promo code; creates the promo wallet first when the user has none yet. */
+export async function addPromoCode(code: string): Promise<Wallet> {
+  if (!promoWalletOf(walletsStore.state.data)) await createPromoWallet();
+  const { wallet } = await walletsApi.addPromoCode(code);
+  upsertWallet(wallet);
+  return wallet;
+}
+
+export async function emailWelcomePromoCode(): Promise<string | undefined> {
+  return (await walletsApi.emailPromoCode())?.message;
+}
