@@ -48,7 +48,9 @@ db.pragma('busy_timeout = 5000'); // the server may hold a write lock for a mome
 try {
   const t0 = performance.now();
   const { totalPages } = await db.backup(out);
-  const copy = new Database(out, { readonly: true });
+  // A self-contained single file: the copy inherits WAL mode, which would leave -wal/-shm files beside it.
+  const copy = new Database(out);
+  copy.pragma('journal_mode = DELETE');
   const check = copy.pragma('integrity_check', { simple: true });
   copy.close();
   if (check !== 'ok') throw new Error(`integrity check of the copy failed: ${String(check)}`);

@@ -37,6 +37,8 @@ export interface Ad {
   rejectionReason?: string | null;
   priceCents?: number | null;
   paidWalletId?: string | null;
+  // staff views
+  owner?: { id: string; email: string; nickname: string; status: string };
 }
 
 export interface PostAdFields {

@@ -14,5 +14,5 @@ export const walletsApi = {
   all: () => api.get<{ wallets: Wallet[] }>('all-wallets-by-user'),
   createPromo: () => api.post<{ wallet: Wallet }>('create-promo-wallet', { json: {} }),
   addPromoCode: (code: string) => api.post<{ wallet: Wallet }>('add-promo-code-to-promo-wallet', { json: { code } }),
-  emailPromoCode: () => api.get<{ message?: string }>('email-wallet-promo-code'),
+  emailPromoCode: () => api.get<{ message?: string; sent?: boolean; email?: string }>('email-wallet-promo-code'),
 };

@@ -3,8 +3,9 @@ import { Router, useLocation } from 'wouter';
 import i18n from 'i18next';
 import { localeBase, splitLocale } from './locale';
 import { AppRoutes } from './Router';
-import { loadSession } from '../state/session';
 import { Loading } from '../components/Loading';
+import { RouteEffects } from '../components/public/RouteEffects';
+import { AgeGateMount } from '../components/public/AgeGateMount';
 
 /** Picks the locale from the path prefix and mounts the routes under it. */
 export function App() {
@@ -17,14 +18,20 @@ export function App() {
   }, [locale]);
 
   useEffect(() => {
-    void loadSession();
+    // The session store and the HTTP client behind it load right after first paint, as their own
+    // chunk: the home page's first script stays small (README: bundle size).
+    void import('../state/session').then((m) => m.loadSession());
   }, []);
 
   return (
-    <Suspense fallback={<Loading />}>
-      <Router base={localeBase(locale)}>
-        <AppRoutes />
-      </Router>
-    </Suspense>
+    <>
+      <RouteEffects />
+      <Suspense fallback={<Loading />}>
+        <Router base={localeBase(locale)}>
+          <AppRoutes />
+        </Router>
+      </Suspense>
+      <AgeGateMount />
+    </>
   );
 }

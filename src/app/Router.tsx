@@ -1,10 +1,8 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Route, Switch } from 'wouter';
 import { routes } from './routes';
-import { RequireRole } from './guards';
 import { PublicLayout } from '../components/PublicLayout';
-import { DashboardLayout } from '../components/DashboardLayout';
-import { Loading } from '../components/Loading';
+import { PageLoading } from '../components/public/ProgressBar';
 
 // One lazy-loaded component per route: the home page's bundle stays small and the dashboard
 // and staff screens are chunks of their own.
@@ -49,64 +47,112 @@ const P = {
   masterPendingUsers: page(() => import('../pages/master/PendingUsers')),
 };
 
-type Lazy = LazyExoticComponent<ComponentType>;
-const inPublic = (C: Lazy) => () => (
-  <PublicLayout>
-    <Suspense fallback={<Loading />}>
-      <C />
+// The dashboard shell and its guard are a chunk of their own, with the session store and HTTP
+// client they use: none of it is needed to paint a public page.
+type Need = 'user' | 'admin' | 'master';
+const Guard = lazy(() => import('./guards').then((m) => ({ default: m.RequireRole })));
+const DashboardLayout = lazy(() => import('../components/DashboardLayout').then((m) => ({ default: m.DashboardLayout })));
+
+const guarded = (C: ComponentType, need: Need) => () => (
+  <Guard need={need}>
+    <C />
+  </Guard>
+);
+
+// Layouts wrap a Switch of their pages, so moving between pages keeps the layout mounted (its
+// drawer, menus and the 100 ms close delay survive navigation) and only the page suspends.
+function Dashboard({ children }: { children: ReactNode }) {
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Guard need="user">
+        <DashboardLayout>
+          <Suspense fallback={<PageLoading />}>{children}</Suspense>
+        </DashboardLayout>
+      </Guard>
     </Suspense>
-  </PublicLayout>
-);
-const inDashboard = (C: Lazy, need: 'user' | 'admin' | 'master' = 'user') => () => (
-  <RequireRole need={need}>
-    <DashboardLayout>
-      <Suspense fallback={<Loading />}>
-        <C />
+  );
+}
+
+const D = {
+  adminApprovedAds: guarded(P.adminApprovedAds, 'admin'),
+  adminPendingAds: guarded(P.adminPendingAds, 'admin'),
+  adminPricing: guarded(P.adminPricing, 'admin'),
+  adminPromoCodes: guarded(P.adminPromoCodes, 'admin'),
+  adminLocations: guarded(P.adminLocations, 'admin'),
+  adminHealthCheck: guarded(P.adminHealthCheck, 'admin'),
+  adminCronJobs: guarded(P.adminCronJobs, 'admin'),
+  adminSms: guarded(P.adminSms, 'admin'),
+  adminPaymentServer: guarded(P.adminPaymentServer, 'admin'),
+  adminReports: guarded(P.adminReports, 'admin'),
+  adminAuditLog: guarded(P.adminAuditLog, 'admin'),
+  masterApprovedUsers: guarded(P.masterApprovedUsers, 'master'),
+  masterPendingUsers: guarded(P.masterPendingUsers, 'master'),
+};
+
+function DashboardRoutes() {
+  return (
+    <Dashboard>
+      <Switch>
+        <Route path={routes.dashboard} component={P.dashboard} />
+        <Route path={`${routes.dashboard}/`} component={P.dashboard} />
+        <Route path={routes.createAds} component={P.createAds} />
+        <Route path={routes.myProfile} component={P.myProfile} />
+        <Route path={routes.myWallet} component={P.myWallet} />
+        <Route path={routes.myCart} component={P.myCart} />
+        <Route path={routes.myAds} component={P.myAds} />
+        <Route path={routes.adminApprovedAds} component={D.adminApprovedAds} />
+        <Route path={routes.adminPendingAds} component={D.adminPendingAds} />
+        <Route path={routes.adminPricing} component={D.adminPricing} />
+        <Route path={routes.adminPromoCodes} component={D.adminPromoCodes} />
+        <Route path={routes.adminLocations} component={D.adminLocations} />
+        <Route path={routes.adminHealthCheck} component={D.adminHealthCheck} />
+        <Route path={routes.adminCronJobs} component={D.adminCronJobs} />
+        <Route path={routes.adminSms} component={D.adminSms} />
+        <Route path={routes.adminPaymentServer} component={D.adminPaymentServer} />
+        <Route path={routes.adminReports} component={D.adminReports} />
+        <Route path={routes.adminAuditLog} component={D.adminAuditLog} />
+        <Route path={routes.masterApprovedUsers} component={D.masterApprovedUsers} />
+        <Route path={routes.masterPendingUsers} component={D.masterPendingUsers} />
+        <Route component={P.notFound} />
+      </Switch>
+    </Dashboard>
+  );
+}
+
+function PublicRoutes() {
+  return (
+    <PublicLayout>
+      <Suspense fallback={<PageLoading />}>
+        <Switch>
+          <Route path={routes.home} component={P.home} />
+          <Route path={routes.contactUs} component={P.contactUs} />
+          <Route path={routes.faq} component={P.faq} />
+          <Route path={routes.terms} component={P.terms} />
+          <Route path={routes.agreement} component={P.agreement} />
+          <Route path={routes.aboutUs} component={P.aboutUs} />
+          <Route path={routes.reportCrime} component={P.reportCrime} />
+          <Route path={routes.lawEnforcement} component={P.lawEnforcement} />
+          <Route path={routes.listingsUs} component={P.listingsUs} />
+          <Route path={routes.listingsState} component={P.listingsState} />
+          <Route path={routes.listingsCity} component={P.listingsCity} />
+          <Route path={routes.ad} component={P.ad} />
+          <Route path={routes.search} component={P.search} />
+          <Route path={routes.login} component={P.login} />
+          <Route path={routes.register} component={P.register} />
+          <Route path={routes.confirmEmail} component={P.confirmEmail} />
+          <Route component={P.notFound} />
+        </Switch>
       </Suspense>
-    </DashboardLayout>
-  </RequireRole>
-);
+    </PublicLayout>
+  );
+}
 
 export function AppRoutes() {
   return (
     <Switch>
-      <Route path={routes.home} component={inPublic(P.home)} />
-      <Route path={routes.contactUs} component={inPublic(P.contactUs)} />
-      <Route path={routes.faq} component={inPublic(P.faq)} />
-      <Route path={routes.terms} component={inPublic(P.terms)} />
-      <Route path={routes.agreement} component={inPublic(P.agreement)} />
-      <Route path={routes.aboutUs} component={inPublic(P.aboutUs)} />
-      <Route path={routes.reportCrime} component={inPublic(P.reportCrime)} />
-      <Route path={routes.lawEnforcement} component={inPublic(P.lawEnforcement)} />
-      <Route path={routes.listingsUs} component={inPublic(P.listingsUs)} />
-      <Route path={routes.listingsState} component={inPublic(P.listingsState)} />
-      <Route path={routes.listingsCity} component={inPublic(P.listingsCity)} />
-      <Route path={routes.ad} component={inPublic(P.ad)} />
-      <Route path={routes.search} component={inPublic(P.search)} />
-      <Route path={routes.login} component={inPublic(P.login)} />
-      <Route path={routes.register} component={inPublic(P.register)} />
-      <Route path={routes.confirmEmail} component={inPublic(P.confirmEmail)} />
-      <Route path={routes.dashboard} component={inDashboard(P.dashboard)} />
-      <Route path={`${routes.dashboard}/`} component={inDashboard(P.dashboard)} />
-      <Route path={routes.createAds} component={inDashboard(P.createAds)} />
-      <Route path={routes.myProfile} component={inDashboard(P.myProfile)} />
-      <Route path={routes.myWallet} component={inDashboard(P.myWallet)} />
-      <Route path={routes.myCart} component={inDashboard(P.myCart)} />
-      <Route path={routes.myAds} component={inDashboard(P.myAds)} />
-      <Route path={routes.adminApprovedAds} component={inDashboard(P.adminApprovedAds, 'admin')} />
-      <Route path={routes.adminPendingAds} component={inDashboard(P.adminPendingAds, 'admin')} />
-      <Route path={routes.adminPricing} component={inDashboard(P.adminPricing, 'admin')} />
-      <Route path={routes.adminPromoCodes} component={inDashboard(P.adminPromoCodes, 'admin')} />
-      <Route path={routes.adminLocations} component={inDashboard(P.adminLocations, 'admin')} />
-      <Route path={routes.adminHealthCheck} component={inDashboard(P.adminHealthCheck, 'admin')} />
-      <Route path={routes.adminCronJobs} component={inDashboard(P.adminCronJobs, 'admin')} />
-      <Route path={routes.adminSms} component={inDashboard(P.adminSms, 'admin')} />
-      <Route path={routes.adminPaymentServer} component={inDashboard(P.adminPaymentServer, 'admin')} />
-      <Route path={routes.adminReports} component={inDashboard(P.adminReports, 'admin')} />
-      <Route path={routes.adminAuditLog} component={inDashboard(P.adminAuditLog, 'admin')} />
-      <Route path={routes.masterApprovedUsers} component={inDashboard(P.masterApprovedUsers, 'master')} />
-      <Route path={routes.masterPendingUsers} component={inDashboard(P.masterPendingUsers, 'master')} />
-      <Route component={inPublic(P.notFound)} />
+      <Route path={routes.dashboard} component={DashboardRoutes} />
+      <Route path={`${routes.dashboard}/*`} component={DashboardRoutes} />
+      <Route component={PublicRoutes} />
     </Switch>
   );
 }

@@ -1,25 +1,40 @@
-import type { ReactNode } from 'react';
-import { Link } from 'wouter';
+import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { routes } from '../app/routes';
+import { TopBar } from './public/TopBar';
+import { Footer } from './public/Footer';
+import s from './public/layout.module.css';
 
-// Minimal public shell (header, nav, main, footer); the public-site work fills it out.
+// The overlays load on first use: they stay out of the home page's first script.
+const SearchOverlay = lazy(() => import('./public/SearchOverlay'));
+const Drawer = lazy(() => import('./public/Drawer'));
+
+/** The public shell (seed §2): top bar, drawer, search overlay, background art and footer. */
 export function PublicLayout({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('public');
+  const [search, setSearch] = useState(false);
+  const [drawer, setDrawer] = useState(false);
+  const searchButton = useRef<HTMLButtonElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
   return (
-    <>
-      <header>
-        <nav aria-label={t('mainNav')} className="container" style={{ display: 'flex', gap: 16, padding: 12 }}>
-          <Link href={routes.home}>XG</Link>
-          <Link href={routes.createAds}>{t('postAd')}</Link>
-          <Link href={routes.login}>{t('login')}</Link>
-          <Link href={routes.register}>{t('register')}</Link>
-        </nav>
-      </header>
-      <main id="main" className="container">{children}</main>
-      <footer className="container">
-        <p>© {new Date().getFullYear()} XG Marketplace</p>
-      </footer>
-    </>
+    <div className={s.page}>
+      <div className={s.background} aria-hidden="true" />
+      <a className={s.skip} href="#main">{t('skipToContent')}</a>
+      <TopBar
+        onSearch={() => setSearch(true)}
+        onMenu={() => setDrawer(true)}
+        searchButton={searchButton}
+        menuButton={menuButton}
+        searchOpen={search}
+        drawerOpen={drawer}
+      />
+      <main id="main" className={`container ${s.main}`} tabIndex={-1}>
+        {children}
+      </main>
+      <Footer />
+      <Suspense fallback={null}>
+        {search && <SearchOverlay onClose={() => setSearch(false)} />}
+        {drawer && <Drawer onClose={() => setDrawer(false)} />}
+      </Suspense>
+    </div>
   );
 }

@@ -16,14 +16,25 @@ onReset(() => {
   usersQuery.approved = firstPage();
 });
 
+// Approving the last user of the last page empties it: step back to the page that still has rows.
+async function loadList<T extends { total: number }>(q: UserListQuery, load: (q: UserListQuery) => Promise<T | null>): Promise<T | null> {
+  const out = await load({ ...q });
+  const lastPage = out ? Math.max(1, Math.ceil(out.total / q.pageSize)) : q.page;
+  if (out && q.page > lastPage) {
+    q.page = lastPage;
+    return load({ ...q });
+  }
+  return out;
+}
+
 export function loadPendingUsers(change: Partial<UserListQuery> = {}) {
   Object.assign(usersQuery.pending, change);
-  return pendingUsersStore.load({ ...usersQuery.pending });
+  return loadList(usersQuery.pending, pendingUsersStore.load);
 }
 
 export function loadApprovedUsers(change: Partial<UserListQuery> = {}) {
   Object.assign(usersQuery.approved, change);
-  return approvedUsersStore.load({ ...usersQuery.approved });
+  return loadList(usersQuery.approved, approvedUsersStore.load);
 }
 
 /** Approve or suspend a pending user; the list is read again so the user leaves it. */

@@ -25,7 +25,7 @@ globalThis.FormData = NodeFormData as typeof FormData;
 globalThis.Blob = NodeBlob as unknown as typeof Blob;
 globalThis.File = NodeFile as unknown as typeof File;
 
-initTestI18n();
+const i18n = initTestI18n();
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
@@ -37,5 +37,6 @@ afterEach(() => {
   sessionStore.loading = false;
   sessionStore.error = null;
   window.history.replaceState(null, '', '/');
+  if (i18n.language !== 'en') void i18n.changeLanguage('en'); // a test that switched language must not leak it
 });
 afterAll(() => server.close());

@@ -163,3 +163,33 @@ export async function logScreening(
     .values({ user_id: s.userId, ad_id: s.adId, field: s.field, term: s.term, title: s.title.slice(0, 500), description: s.description.slice(0, 6000), ip: s.ip, created_at: s.at })
     .execute();
 }
+
+export async function listForStaff(db: Executor, o: { statuses: readonly AdStatus[]; order: 'queue' | 'published'; offset: number; limit: number }) {
+  const base = db.selectFrom('ads').where('ads.status', 'in', o.statuses);
+  let q = selectAdsWithOwner(db).where('ads.status', 'in', o.statuses);
+  q = o.order === 'queue'
+    // oldest payment first: the review queue is first come, first served; unpaid ones last
+    ? q.orderBy(sql`ads.status = 'unpaid'`).orderBy(sql`coalesce(ads.paid_at, ads.created_at)`).orderBy('ads.id')
+    : q.orderBy(sql`coalesce(ads.published_at, ads.created_at)`, 'desc').orderBy('ads.id');
+  const [rows, total] = await Promise.all([
+    q.limit(o.limit).offset(o.offset).execute(),
+    base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+export async function listScreening(db: Executor, o: { offset: number; limit: number }) {
+  const [rows, total] = await Promise.all([
+    db
+      .selectFrom('screening_log')
+      .leftJoin('users', 'users.id', 'screening_log.user_id')
+      .selectAll('screening_log')
+      .select('users.email as user_email')
+      .orderBy('screening_log.id', 'desc')
+      .limit(o.limit)
+      .offset(o.offset)
+      .execute(),
+    db.selectFrom('screening_log').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}

@@ -20,7 +20,7 @@ export default defineRoutes((app, deps) => {
     },
   }, async (request, reply) => {
     await analytics.record(request.body, request.ip);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 
   app.get('/api/admin/get-page-views', {

@@ -1,4 +1,80 @@
+import { Type } from 'typebox';
 import { defineRoutes } from '../../core/http.ts';
+import { PublicAdSchema } from '../ads/ads.dto.ts';
+import { CONTACT_MAX, MESSAGE_MAX } from '../reports/reports.service.ts';
+import { ListingsService } from './listings.service.ts';
 
-// Placeholder: this module's routes are not built yet.
-export default defineRoutes(() => {});
+const Message = Type.Object({ message: Type.String() });
+const Slug = Type.String({ maxLength: 120 });
+const Page = Type.Object({ ads: Type.Array(PublicAdSchema), total: Type.Integer(), page: Type.Integer(), pageSize: Type.Integer() });
+const Paging = {
+  page: Type.Optional(Type.Integer({ minimum: 1 })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+};
+
+/** Public reads (guests included): only publicly visible ads, newest bump first. */
+export default defineRoutes((app, deps) => {
+  const listings = new ListingsService(deps);
+
+  app.get('/api/listings', {
+    schema: {
+      querystring: Type.Object({ state: Type.Optional(Slug), city: Type.Optional(Slug), type: Type.Optional(Slug), ...Paging }),
+      response: { 200: Page, '4xx': Message },
+    },
+  }, async (request) => listings.listings(request.query));
+
+  app.get('/api/search', {
+    schema: {
+      querystring: Type.Object({ query: Type.Optional(Type.String({ maxLength: 400 })), state: Type.Optional(Slug), type: Type.Optional(Slug), ...Paging }),
+      response: { 200: Page, '4xx': Message },
+    },
+  }, async (request) => listings.search(request.query));
+
+  app.get('/api/ads/:id', {
+    schema: {
+      params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 40 }) }),
+      response: { 200: Type.Object({ ad: PublicAdSchema }), '4xx': Message },
+    },
+  }, async (request) => ({ ad: listings.ad(request.params.id, request.user) }));
+
+  app.get('/api/users-ads-aggregate/us/:listingType', {
+    schema: {
+      params: Type.Object({ listingType: Slug }),
+      response: {
+        200: Type.Object({
+          locations: Type.Array(Type.Object({
+            stateId: Type.String(), stateSlug: Type.String(), stateName: Type.String(),
+            cityId: Type.String(), citySlug: Type.String(), cityName: Type.String(), count: Type.Integer(),
+          })),
+        }),
+        '4xx': Message,
+      },
+    },
+  }, async (request) => listings.aggregate(request.params.listingType));
+
+  app.get('/api/home', {
+    schema: {
+      response: {
+        200: Type.Object({
+          types: Type.Array(Type.Object({ listingType: Type.String(), count: Type.Integer() })),
+          topStates: Type.Array(Type.Object({ stateId: Type.String(), slug: Type.String(), name: Type.String(), count: Type.Integer() })),
+        }),
+      },
+    },
+  }, async () => listings.home());
+
+  // Anyone may report an ad (10 per hour per IP, shared with the other report forms).
+  app.post('/api/report-ad/:id', {
+    schema: {
+      params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 40 }) }),
+      body: Type.Object({
+        message: Type.String({ maxLength: MESSAGE_MAX + 1000 }),
+        contact: Type.Optional(Type.Union([Type.String({ maxLength: CONTACT_MAX + 100 }), Type.Null()])),
+      }, { additionalProperties: false }),
+      response: { 201: Type.Object({ id: Type.String(), createdAt: Type.String() }), '4xx': Message },
+    },
+  }, async (request, reply) => {
+    const report = await listings.reportAd(request.params.id, request.body, request.ip);
+    return reply.status(201).send({ id: report.id, createdAt: report.createdAt });
+  });
+});

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
+import type { Executor } from '../../core/db.ts';
 import type { SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
@@ -138,4 +139,11 @@ export class PricingService {
       return { promoCode: toPromoDto(row), created: false };
     });
   }
+}
+
+/** The current price of an ad or a bump for a listing type (every type has one: seeded, never deleted). */
+export async function currentPrice(db: Executor, kind: PricingKind, listingType: ListingType) {
+  const p = await repo.priceFor(db, kind, listingType);
+  if (!p) throw new Error(`no ${kind} price for ${listingType}`);
+  return { priceCents: p.price_cents, durationDays: p.duration_days };
 }

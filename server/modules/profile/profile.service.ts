@@ -54,7 +54,7 @@ export class ProfileService {
   }
 
   /** Verifies the account password; a wrong one is a 400 naming the field (a 401 would sign the browser out). */
-  private async checkPassword(user: { id: string; password_hash: string }, password: string, field: string): Promise<void> {
+  private async verifyPassword(user: { id: string; password_hash: string }, password: string, field: string): Promise<void> {
     this.passwordLimiter.hit([`pw:${user.id}`], 'Too many password attempts. Please wait 15 minutes and try again.');
     if (!(await this.deps.hasher.verify(user.password_hash, password))) throw new Invalid(field, 'The password is wrong.');
   }
@@ -84,7 +84,7 @@ export class ProfileService {
   async updatePassword(userId: string, input: { currentPassword: string; newPassword: string }): Promise<SessionUser> {
     const u = await this.liveUser(userId);
     assertRule('newPassword', checkPassword(input.newPassword, u.email));
-    await this.checkPassword(u, input.currentPassword, 'currentPassword');
+    await this.verifyPassword(u, input.currentPassword, 'currentPassword');
     const hash = await this.deps.hasher.hash(input.newPassword);
     await repo.updateUser(this.deps.db, userId, { password_hash: hash, updated_at: this.now() }, true);
     this.deps.hub.disconnectUser(userId);
@@ -97,7 +97,7 @@ export class ProfileService {
     assertRule('newEmail', checkEmail(newEmail));
     const u = await this.liveUser(userId);
     if (newEmail === u.email.toLowerCase()) throw new Invalid('newEmail', 'The new e-mail is the one you already use.');
-    await this.checkPassword(u, input.password, 'password');
+    await this.verifyPassword(u, input.password, 'password');
     if (await repo.emailTaken(this.deps.db, newEmail, userId)) throw new Conflict('An account with this e-mail already exists.');
     this.mailLimiter.hit([`mail:${userId}`], 'Too many e-mail change requests. Please wait an hour and try again.');
     const token = randomToken();
@@ -159,7 +159,7 @@ export class ProfileService {
   /** Erases the account in one transaction: ads gone, personal data replaced, wallets and ledger kept. */
   async deleteAccount(userId: string, password: string): Promise<void> {
     const u = await this.liveUser(userId);
-    await this.checkPassword(u, password, 'password');
+    await this.verifyPassword(u, password, 'password');
     const placeholderHash = `!erased:${randomToken()}`; // not an argon2 hash: no password ever matches it
     const now = this.now();
     const files = await this.deps.db.transaction().execute(async (trx) => {

@@ -183,6 +183,26 @@ describe('e-mail change', () => {
     expect((await userRow(taken.id)).email).toBe('taken@example.com');
   });
 
+  it('sends at most 5 change links per hour, so it cannot be used to spam an address', async () => {
+    const u = await makeUser(ctx);
+    for (let i = 0; i < 5; i++) expect((await post('/api/email-reset', { newEmail: `n${i}@example.com`, password: u.password }, u.cookie)).statusCode).toBe(200);
+    const sixth = await post('/api/email-reset', { newEmail: 'n6@example.com', password: u.password }, u.cookie);
+    expect(sixth.statusCode).toBe(429);
+    expect(ctx.mailer.sent).toHaveLength(5);
+    ctx.clock.advance(60 * 60 * 1000);
+    expect((await post('/api/email-reset', { newEmail: 'n6@example.com', password: u.password }, u.cookie)).statusCode).toBe(200);
+  });
+
+  it('confirming one link voids the other pending links of the user', async () => {
+    const u = await makeUser(ctx);
+    await post('/api/email-reset', { newEmail: 'first@example.com', password: u.password }, u.cookie);
+    await post('/api/email-reset', { newEmail: 'second@example.com', password: u.password }, u.cookie);
+    const [first, second] = ctx.mailer.sent.map((m) => decodeURIComponent(tokenFrom(m.text)));
+    expect((await post('/api/confirm-email-reset', { token: second })).statusCode).toBe(200);
+    expect((await post('/api/confirm-email-reset', { token: first })).statusCode).toBe(400);
+    expect((await userRow(u.id)).email).toBe('second@example.com');
+  });
+
   it('refuses the confirmation when the address was taken in the meantime', async () => {
     const u = await makeUser(ctx);
     await post('/api/email-reset', { newEmail: 'race@example.com', password: u.password }, u.cookie);

@@ -9,7 +9,7 @@ import { adsApi } from '../../api/ads';
 import styles from './market.module.css';
 
 export const REPORT_MIN = 10;
-export const REPORT_MAX = 2000;
+export const REPORT_MAX = 5000; // the server's limits (reports.service.ts)
 
 /** Anyone may report an ad (no sign-in): a message and an optional way to reach them. */
 export function ReportDialog({ adId, onClose }: { adId: string; onClose: () => void }) {
@@ -62,7 +62,7 @@ export function ReportDialog({ adId, onClose }: { adId: string; onClose: () => v
               {t('report.messageRule', { min: REPORT_MIN, max: REPORT_MAX })}
             </small>
           </div>
-          <TextField label={t('report.contact')} value={contact} onChange={setContact} maxLength={200} hint={t('report.contactHint')} />
+          <TextField label={t('report.contact')} value={contact} onChange={setContact} maxLength={254} hint={t('report.contactHint')} />
           <FormError message={form.error} />
           <div className={styles.actions}>
             <button type="button" className="btn btn-white" onClick={onClose}>

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { LISTING_TYPES } from '../../app/routes';
-import type { ListingType } from '../../api/ads';
+import type { Ad, ListingType } from '../../api/ads';
 
 export const LISTING_TYPE_CODES = LISTING_TYPES.map((x) => x.code) as ListingType[];
 export const AGES = [...Array.from({ length: 25 }, (_, i) => String(21 + i)), 'over45'];
@@ -19,4 +19,10 @@ export function dateLabel(iso: string | null | undefined, lng: string, utc = fal
   if (!iso) return '';
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString(lng, { year: 'numeric', month: 'short', day: 'numeric', ...(utc ? { timeZone: 'UTC' } : {}) });
+}
+
+/** Staff lists: who posted the ad (nickname, e-mail and account status when the server sends them). */
+export function ownerLine(t: TFunction, ad: Pick<Ad, 'owner' | 'ownerId'>): string {
+  if (ad.owner) return ` · ${t('admin:ownerInfo', { nickname: ad.owner.nickname, email: ad.owner.email, status: t(`admin:userStatus.${ad.owner.status}`, { defaultValue: ad.owner.status }) })}`;
+  return ad.ownerId ? ` · ${t('admin:owner')} ${ad.ownerId}` : '';
 }

@@ -8,7 +8,7 @@ import type { Ad } from '../../api/ads';
 import { pathFor, routes } from '../../app/routes';
 import { Pagination } from '../../components/market/Pagination';
 import { LoadState, StatusBadge } from '../../components/market/Status';
-import { dateLabel, statusLabel, typeLabel } from '../../components/market/labels';
+import { dateLabel, ownerLine, statusLabel, typeLabel } from '../../components/market/labels';
 import { useSelection } from '../../components/market/useSelection';
 import styles from '../../components/market/market.module.css';
 
@@ -111,7 +111,7 @@ export default function ApprovedAds() {
                     <Link href={pathFor(routes.ad, { id: ad.id })}>{ad.title}</Link>
                     <div className={styles.meta}>
                       {typeLabel(t, ad.listingType)}
-                      {ad.ownerId && ` · ${t('owner')} ${ad.ownerId}`}
+                      {ownerLine(t, ad)}
                     </div>
                   </td>
                   <td>

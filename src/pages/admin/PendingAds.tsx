@@ -8,7 +8,7 @@ import { Money } from '../../components/market/Money';
 import { Pagination } from '../../components/market/Pagination';
 import { RejectDialog } from '../../components/market/RejectDialog';
 import { LoadState, StatusBadge } from '../../components/market/Status';
-import { ageLabel, dateLabel, typeLabel } from '../../components/market/labels';
+import { ageLabel, dateLabel, ownerLine, typeLabel } from '../../components/market/labels';
 import { useSelection } from '../../components/market/useSelection';
 import styles from '../../components/market/market.module.css';
 
@@ -92,7 +92,7 @@ export default function PendingAds() {
                 {typeLabel(t, ad.listingType)} · {ad.city.name}, {ad.state.name} · {t('market:ageShort', { age: ageLabel(t, ad.age) })} · {ad.phone}
                 {ad.priceCents != null && <> · <Money cents={ad.priceCents} /></>}
                 {ad.createdAt && ` · ${dateLabel(ad.createdAt, i18n.language)}`}
-                {ad.ownerId && ` · ${t('owner')} ${ad.ownerId}`}
+                {ownerLine(t, ad)}
               </p>
               <ul className={styles.thumbs} aria-label={t('photos')}>
                 {ad.photos.map((p, i) => (

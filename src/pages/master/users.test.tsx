@@ -67,6 +67,29 @@ describe('PendingUsers', () => {
   });
 });
 
+describe('PendingUsers paging', () => {
+  it('steps back a page when the last user of the last page is approved', async () => {
+    let pending = Array.from({ length: 21 }, (_, i) => user(i + 1));
+    server.use(
+      http.get('/api/master/get-pending-users', ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page'));
+        return HttpResponse.json({ pendingUsers: pending.slice((page - 1) * 20, page * 20), total: pending.length });
+      }),
+      http.post('/api/master/update-user-status', async ({ request }) => {
+        const { userId } = (await request.json()) as { userId: string };
+        pending = pending.filter((u) => u.id !== userId);
+        return HttpResponse.json({});
+      }),
+    );
+    const ue = userEvent.setup();
+    renderAt(<PendingUsers />, '/admin/dashboard/master/pending-users');
+    await ue.click(await screen.findByRole('button', { name: 'Next' }));
+    await ue.click(await screen.findByRole('button', { name: 'Approve user21@example.com' }));
+    expect(await screen.findByText('user1@example.com')).toBeTruthy();
+    expect(screen.queryByText('No user is waiting for approval.')).toBeNull();
+  });
+});
+
 describe('ApprovedUsers', () => {
   it('toggles staff roles, changes status, and surfaces refusals', async () => {
     sessionStore.session = { isAuthenticated: true, id: 'm1', email: 'boss@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'MASTER_USER'] };

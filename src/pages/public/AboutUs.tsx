@@ -1,5 +1,5 @@
-import { PagePlaceholder } from '../../components/PagePlaceholder';
+import { SectionsPage } from '../../components/public/LegalPage';
 
 export default function AboutUs() {
-  return <PagePlaceholder titleKey="aboutUs" />;
+  return <SectionsPage ns="aboutUs" />;
 }

@@ -1,5 +1,7 @@
-import { PagePlaceholder } from '../../components/PagePlaceholder';
+import { useTranslation } from 'react-i18next';
+import { SectionsPage } from '../../components/public/LegalPage';
 
 export default function Agreement() {
-  return <PagePlaceholder titleKey="agreement" />;
+  const { t } = useTranslation('pages');
+  return <SectionsPage ns="agreement" after={<p className="alert alert-info">{t('agreement.help')}</p>} />;
 }

@@ -1,5 +1,5 @@
-import { PagePlaceholder } from '../../components/PagePlaceholder';
+import { SectionsPage } from '../../components/public/LegalPage';
 
 export default function Terms() {
-  return <PagePlaceholder titleKey="terms" />;
+  return <SectionsPage ns="terms" toc />;
 }

@@ -33,7 +33,7 @@ export function DeleteAccount() {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [open]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [open]); // close() only reads setters and a ref
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();

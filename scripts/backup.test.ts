@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { migrate } from '../server/core/migrate.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const NODE = path.join(ROOT, 'node_modules/.bin/node');
+let dataDir: string;
+let live: Database.Database;
+beforeEach(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-backup-'));
+  // Stands in for the running server: a WAL database with an open connection.
+  live = new Database(path.join(dataDir, 'xg.sqlite'));
+  live.pragma('journal_mode = WAL');
+  live.pragma('wal_autocheckpoint = 0'); // keep the rows in the WAL, where a plain file copy would miss them
+  migrate(live);
+  const insert = live.prepare("INSERT INTO audit_log (action, target_type, at) VALUES ('test', 'test', ?)");
+  live.transaction(() => {
+    for (let i = 0; i < 500; i++) insert.run(String(i));
+  })();
+});
+afterEach(() => {
+  live.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const env = () => ({ ...process.env, DATA_DIR: dataDir });
+const run = (...args: string[]) => spawnSync(NODE, ['scripts/backup.ts', ...args], { cwd: ROOT, encoding: 'utf8', env: env() });
+const count = (file: string) => {
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM audit_log').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+};
+
+describe('scripts/backup.ts', () => {
+  it('--help prints the usage', () => {
+    const r = run('--help');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/Usage: npm run backup/);
+  });
+
+  it('writes a consistent copy to DATA_DIR/backups while the database is open, including rows still in the WAL', () => {
+    expect(fs.statSync(path.join(dataDir, 'xg.sqlite-wal')).size).toBeGreaterThan(0);
+    const r = run();
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const files = fs.readdirSync(path.join(dataDir, 'backups'));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^xg-\d{4}-\d\d-\d\dT[\d-]+Z\.sqlite$/);
+    expect(count(path.join(dataDir, 'backups', files[0]))).toBe(500);
+  });
+
+  it('honours --out, never overwrites, and fails without a database', async () => {
+    const out = path.join(dataDir, 'elsewhere', 'copy.sqlite');
+    // A writer keeps going while the backup runs: the copy holds a whole number of transactions.
+    const child = spawn(NODE, ['scripts/backup.ts', '--out', out], { cwd: ROOT, env: env() });
+    const insert = live.prepare("INSERT INTO audit_log (action, target_type, at) VALUES ('more', 'test', 'x')");
+    live.transaction(() => {
+      for (let i = 0; i < 100; i++) insert.run();
+    })();
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(status).toBe(0);
+    expect([500, 600]).toContain(count(out));
+
+    const again = run('--out', out);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/already exists/);
+
+    const bad = run('--nope');
+    expect(bad.status).toBe(2);
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-empty-'));
+    const none = spawnSync(NODE, ['scripts/backup.ts'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATA_DIR: empty } });
+    fs.rmSync(empty, { recursive: true, force: true });
+    expect(none.status).toBe(1);
+    expect(none.stderr).toMatch(/No database/);
+  });
+});

@@ -1,0 +1,237 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { DAY_MS } from '../../core/clock.ts';
+import { ledgerDiscrepancies } from '../wallets/ledger.service.ts';
+import { decide, fund, fundedUsd, liveAd, pay, placeIn, postAd, walletsOf, type Place } from './ads.testkit.ts';
+
+let ctx: TestContext;
+let owner: TestUser;
+let other: TestUser;
+let admin: TestUser;
+let ny: Place;
+beforeEach(async () => {
+  ctx = await createTestApp();
+  owner = await makeUser(ctx, { status: 'approved' });
+  other = await makeUser(ctx, { status: 'approved' });
+  admin = await asAdmin(ctx);
+  ny = await placeIn(ctx, 'ny');
+});
+afterEach(async () => {
+  expect(await ledgerDiscrepancies(ctx.app.deps.db)).toEqual([]);
+  await ctx.close();
+});
+
+const ledger = () => ctx.app.deps.db.selectFrom('ledger_entries').selectAll().orderBy('id').execute();
+const balance = async (u: TestUser, type = 'USD') => (await walletsOf(ctx, u)).find((w) => w.walletType === type)?.amountCents;
+const adStatus = async (id: string) => (await ctx.app.deps.db.selectFrom('ads').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+const put = (u: TestUser, url: string, payload: object) => ctx.app.inject({ method: 'PUT', url, headers: { cookie: u.cookie }, payload });
+
+describe('paying for an ad', () => {
+  it('charges the ad price once and moves the ad to review', async () => {
+    const ad = await postAd(ctx, owner, ny);
+    const walletId = await fundedUsd(ctx, owner, 2000);
+    const res = await pay(ctx, owner, ad.id, walletId);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().ad).toMatchObject({ id: ad.id, status: 'in_review', priceCents: 1500, paidWalletId: walletId });
+    expect(res.json().wallet).toEqual({ id: walletId, walletType: 'USD', amountCents: 500, currency: 'USD' });
+    const again = await pay(ctx, owner, ad.id, walletId);
+    expect(again.statusCode).toBe(409);
+    expect(await balance(owner)).toBe(500);
+    expect((await ledger()).filter((e) => e.kind === 'ad_payment')).toEqual([
+      expect.objectContaining({ wallet_id: walletId, amount_cents: -1500, reference: ad.id, idempotency_key: `ad-payment:${ad.id}` }),
+    ]);
+    const cart = await ctx.app.inject({ method: 'GET', url: '/api/cart-ads-by-user', headers: { cookie: owner.cookie } });
+    expect(cart.json().pendingAds).toEqual([]);
+    const mine = (await ctx.app.inject({ method: 'GET', url: '/api/all-ads-by-user', headers: { cookie: owner.cookie } })).json();
+    expect(mine.pendingAds.map((a: { id: string; status: string }) => [a.id, a.status])).toEqual([[ad.id, 'in_review']]);
+    expect(mine.approvedAds).toEqual([]);
+  });
+
+  it('ten concurrent payments of one cart ad charge once', async () => {
+    const ad = await postAd(ctx, owner, ny);
+    const walletId = await fundedUsd(ctx, owner, 100_000);
+    const results = await Promise.all(Array.from({ length: 10 }, () => pay(ctx, owner, ad.id, walletId)));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, ...Array(9).fill(409)]);
+    expect(await balance(owner)).toBe(100_000 - 1500);
+    expect((await ledger()).filter((e) => e.kind === 'ad_payment')).toHaveLength(1);
+  });
+
+  it('not enough money is 402 and charges nothing', async () => {
+    const ad = await postAd(ctx, owner, ny);
+    const walletId = await fundedUsd(ctx, owner, 1499);
+    const res = await pay(ctx, owner, ad.id, walletId);
+    expect(res.statusCode).toBe(402);
+    expect(res.json().message).toMatch(/Not enough money/);
+    expect(await balance(owner)).toBe(1499);
+    expect(await adStatus(ad.id)).toBe('unpaid');
+    expect((await ledger()).filter((e) => e.kind === 'ad_payment')).toEqual([]);
+    await fund(ctx, walletId, 1);
+    expect((await pay(ctx, owner, ad.id, walletId)).statusCode).toBe(200);
+    expect(await balance(owner)).toBe(0);
+  });
+
+  it('pays from the promo wallet', async () => {
+    const ad = await postAd(ctx, owner, ny, { listingType: 'female_rub' });
+    const promo = (await ctx.app.inject({ method: 'POST', url: '/api/create-promo-wallet', headers: { cookie: owner.cookie }, payload: {} })).json().wallet;
+    await fund(ctx, promo.id, 2000);
+    const res = await pay(ctx, owner, ad.id, promo.id);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().wallet).toMatchObject({ walletType: 'XG-PROMO-WALLET', amountCents: 500 });
+  });
+
+  it('refuses another user’s wallet and unknown ads with 404, and bad bodies with 400', async () => {
+    const ad = await postAd(ctx, owner, ny);
+    const theirs = await fundedUsd(ctx, other, 5000);
+    expect((await pay(ctx, owner, ad.id, theirs)).statusCode).toBe(404);
+    expect((await pay(ctx, owner, 'no-such-ad', theirs)).statusCode).toBe(404);
+    const bad = await put(owner, `/api/ad-payment-in-cart/${ad.id}`, {});
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/walletId/);
+    expect(await balance(other)).toBe(5000);
+    expect(await adStatus(ad.id)).toBe('unpaid');
+  });
+});
+
+describe('another user’s ad', () => {
+  it('cannot be paid, toggled, bumped, moved or deleted', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const unpaid = await postAd(ctx, owner, ny);
+    const wallet = await fundedUsd(ctx, other, 10_000);
+    const la = await placeIn(ctx, 'ca');
+    const attempts = [
+      put(other, `/api/ad-payment-in-cart/${unpaid.id}`, { walletId: wallet }),
+      put(other, `/api/update-ad-online-status/${ad.id}`, { online: false }),
+      put(other, `/api/bump-ad/${ad.id}`, { walletId: wallet }),
+      put(other, `/api/update-ad-location/${ad.id}`, { stateId: la.stateId, cityId: la.cityId }),
+      ctx.app.inject({ method: 'DELETE', url: `/api/delete-cart-ad/${unpaid.id}`, headers: { cookie: other.cookie } }),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ message: 'Ad not found.' });
+    }
+    const rows = await ctx.app.deps.db.selectFrom('ads').selectAll().where('owner_id', '=', owner.id).orderBy('created_at').execute();
+    expect(rows.map((r) => [r.status, r.online, r.city_id])).toEqual([['approved', 1, ny.cityId], ['unpaid', 1, ny.cityId]]);
+    expect(await balance(other)).toBe(10_000);
+  });
+
+  it('the guest is asked to sign in', async () => {
+    const res = await ctx.app.inject({ method: 'PUT', url: '/api/bump-ad/x', payload: { walletId: 'y' } });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('review', () => {
+  it('approve publishes the ad now, for the paid duration, audited', async () => {
+    const ad = await postAd(ctx, owner, ny);
+    await pay(ctx, owner, ad.id, await fundedUsd(ctx, owner, 1500));
+    const list = await ctx.app.inject({ method: 'GET', url: '/api/admin/get-pending-ads', headers: { cookie: admin.cookie } });
+    expect(list.json()).toMatchObject({ total: 1, pendingAds: [{ id: ad.id, status: 'in_review', owner: { id: owner.id, email: owner.email } }] });
+    ctx.clock.advance(3600_000);
+    const res = await decide(ctx, admin, [ad.id, ad.id, 'missing'], 'approve');
+    expect(res.json()).toEqual({ updated: 1 });
+    const now = ctx.clock.now();
+    const approved = (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-approved-ads', headers: { cookie: admin.cookie } })).json();
+    expect(approved.approvedAds[0]).toMatchObject({
+      id: ad.id, status: 'approved', publishedAt: now.toISOString(), bumpedAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + 30 * DAY_MS).toISOString(),
+    });
+    const audit = await ctx.app.deps.db.selectFrom('audit_log').selectAll().execute();
+    expect(audit).toEqual([expect.objectContaining({ action: 'ad.approve', target_id: ad.id, actor_id: admin.id })]);
+    expect((await decide(ctx, admin, [ad.id], 'approve')).json()).toEqual({ updated: 0 });
+  });
+
+  it('reject refunds exactly the price to the paying wallet, once, with a reason the owner sees', async () => {
+    const promo = (await ctx.app.inject({ method: 'POST', url: '/api/create-promo-wallet', headers: { cookie: owner.cookie }, payload: {} })).json().wallet;
+    await fund(ctx, promo.id, 1700);
+    await fundedUsd(ctx, owner, 999);
+    const ad = await postAd(ctx, owner, ny);
+    await pay(ctx, owner, ad.id, promo.id);
+    // the price changes after payment: the refund is what was paid
+    const price = (await ctx.app.inject({ method: 'GET', url: '/api/get-ad-pricing' })).json().pricing[0];
+    await ctx.app.inject({ method: 'POST', url: '/api/admin/set-price-by-id', headers: { cookie: admin.cookie }, payload: { id: price.id, priceCents: 9900 } });
+    const noReason = await decide(ctx, admin, [ad.id], 'reject');
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.json().message).toMatch(/reason/);
+    const results = await Promise.all([decide(ctx, admin, [ad.id], 'reject', 'Photos do not match'), decide(ctx, admin, [ad.id], 'reject', 'Photos do not match')]);
+    expect(results.map((r) => r.json().updated).sort()).toEqual([0, 1]);
+    expect(await balance(owner, 'XG-PROMO-WALLET')).toBe(1700);
+    expect(await balance(owner)).toBe(999);
+    expect((await ledger()).filter((e) => e.kind === 'ad_refund')).toEqual([
+      expect.objectContaining({ wallet_id: promo.id, amount_cents: 1500, idempotency_key: `ad-refund:${ad.id}` }),
+    ]);
+    const mine = (await ctx.app.inject({ method: 'GET', url: '/api/all-ads-by-user', headers: { cookie: owner.cookie } })).json();
+    expect(mine.pendingAds[0]).toMatchObject({ id: ad.id, status: 'rejected', rejectionReason: 'Photos do not match' });
+    const audit = await ctx.app.deps.db.selectFrom('audit_log').selectAll().where('action', '=', 'ad.reject').execute();
+    expect(audit).toHaveLength(1);
+    expect(JSON.parse(audit[0].after_json!)).toMatchObject({ refundedCents: 1500, walletId: promo.id });
+  });
+
+  it('disables and re-enables approved ads, audited', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    let staff = admin;
+    const set = (status: string) => ctx.app.inject({ method: 'POST', url: '/api/admin/set-status-approved-ads', headers: { cookie: staff.cookie }, payload: { adIds: [ad.id], status } });
+    expect((await set('disabled')).json()).toEqual({ updated: 1 });
+    expect(await adStatus(ad.id)).toBe('disabled');
+    expect((await set('disabled')).json()).toEqual({ updated: 0 });
+    expect((await set('approved')).json()).toEqual({ updated: 1 });
+    expect(await adStatus(ad.id)).toBe('approved');
+    await set('disabled');
+    ctx.clock.advance(31 * DAY_MS);
+    staff = await asAdmin(ctx); // sessions last 30 days
+    const res = await set('enabled');
+    expect(res.json(), res.body).toEqual({ updated: 1 });
+    expect(await adStatus(ad.id)).toBe('expired');
+    const actions = (await ctx.app.deps.db.selectFrom('audit_log').select('action').orderBy('id').execute()).map((a) => a.action);
+    expect(actions).toEqual(['ad.approve', 'ad.disable', 'ad.enable', 'ad.disable', 'ad.enable']);
+    const bad = await set('deleted');
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('is for staff only', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/admin/get-pending-ads', headers: { cookie: owner.cookie } });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('my ads', () => {
+  it('bumps for the bump price, not twice within a minute, and 402 without money', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const walletId = (await walletsOf(ctx, owner)).find((w) => w.walletType === 'USD')!.id;
+    const tooSoon = await put(owner, `/api/bump-ad/${ad.id}`, { walletId });
+    expect(tooSoon.statusCode).toBe(409); // approval counts as the first bump
+    ctx.clock.advance(61_000);
+    const broke = await put(owner, `/api/bump-ad/${ad.id}`, { walletId });
+    expect(broke.statusCode).toBe(402);
+    await fund(ctx, walletId, 1000);
+    ctx.clock.advance(3600_000);
+    const ok = await put(owner, `/api/bump-ad/${ad.id}`, { walletId });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().ad.bumpedAt).toBe(ctx.clock.now().toISOString());
+    expect(ok.json().wallet.amountCents).toBe(700);
+    const twice = await put(owner, `/api/bump-ad/${ad.id}`, { walletId });
+    expect(twice.statusCode).toBe(409);
+    ctx.clock.advance(61_000);
+    expect((await put(owner, `/api/bump-ad/${ad.id}`, { walletId })).json().wallet.amountCents).toBe(400);
+    const unpaid = await postAd(ctx, owner, ny);
+    expect((await put(owner, `/api/bump-ad/${unpaid.id}`, { walletId })).statusCode).toBe(409);
+    expect((await ledger()).filter((e) => e.kind === 'bump_payment').map((e) => e.amount_cents)).toEqual([-300, -300]);
+  });
+
+  it('toggles online and moves an ad to another enabled city', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const off = await put(owner, `/api/update-ad-online-status/${ad.id}`, { online: false });
+    expect(off.json().ad).toMatchObject({ online: false, status: 'approved' });
+    const la = await placeIn(ctx, 'ca');
+    const moved = await put(owner, `/api/update-ad-location/${ad.id}`, { stateId: la.stateId, cityId: la.cityId });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().ad).toMatchObject({ state: { id: 'ca' }, city: { id: la.cityId }, status: 'approved' });
+    const mismatch = await put(owner, `/api/update-ad-location/${ad.id}`, { stateId: 'ny', cityId: la.cityId });
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.json().message).toMatch(/city/);
+    const badBody = await put(owner, `/api/update-ad-online-status/${ad.id}`, { online: 'maybe' });
+    expect(badBody.statusCode).toBe(400);
+    expect(badBody.json().message).toMatch(/online/);
+    const mine = (await ctx.app.inject({ method: 'GET', url: '/api/all-ads-by-user', headers: { cookie: owner.cookie } })).json();
+    expect(mine.approvedAds[0]).toMatchObject({ id: ad.id, online: false, city: { id: la.cityId } });
+  });
+});

@@ -1,0 +1,157 @@
+import type { AppDeps } from '../../core/deps.ts';
+import type { SessionUser } from '../../core/auth.ts';
+import { Conflict, Invalid, NotFound, TooManyRequests } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { DAY_MS } from '../../core/clock.ts';
+import type { Executor } from '../../core/db.ts';
+import { postToLedger } from '../wallets/ledger.service.ts';
+import { ownWallet, toWalletDto, type WalletDto } from '../wallets/wallets.service.ts';
+import { currentPrice } from '../pricing/pricing.service.ts';
+import { checkAdFields, MAX_PHOTOS, type AdFieldsInput } from './ads.rules.ts';
+import { screenAd } from './ads.screening.ts';
+import { processAdPhotos, removeAdPhotos } from './ads.images.ts';
+import { toOwnerAd, type OwnerAdDto, type StoredPhoto } from './ads.dto.ts';
+import * as repo from './ads.repository.ts';
+
+/** A bump within this time of the last one is refused: a double click must not pay twice. */
+export const BUMP_COOLDOWN_MS = 60_000;
+
+/** The city must be in the state, and both enabled (a disabled place takes no new ads). */
+export async function assertPlace(db: Executor, stateId: string, cityId: string): Promise<void> {
+  const place = await repo.findPlace(db, stateId, cityId);
+  if (!place) throw new Invalid('cityId', 'This city is not in the chosen state.');
+  if (!place.state_enabled) throw new Invalid('stateId', 'Ads cannot be placed in this state at the moment.');
+  if (!place.city_enabled) throw new Invalid('cityId', 'Ads cannot be placed in this city at the moment.');
+}
+
+/** The owner's ad or 404: another user's ad id is never confirmed. */
+async function ownAd(db: Executor, userId: string, id: string) {
+  const ad = await repo.findOwnAd(db, userId, id);
+  if (!ad) throw new NotFound('Ad not found.');
+  return ad;
+}
+
+export class AdsService {
+  private readonly deps: AppDeps;
+  constructor(deps: AppDeps) {
+    this.deps = deps;
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  private notify(userId: string, adId: string, status: string): void {
+    this.deps.hub.sendToUser(userId, 'adStatusUpdate', { adId, status });
+  }
+
+  /** Posts an ad into the cart (status unpaid). Screening refusals are logged for staff, never rewritten. */
+  async post(user: SessionUser, input: AdFieldsInput, photos: Buffer[], ip: string | null): Promise<OwnerAdDto> {
+    const f = checkAdFields(input);
+    if (photos.length < 1 || photos.length > MAX_PHOTOS) throw new Invalid('photos', `Add 1 to ${MAX_PHOTOS} photos.`);
+    const hit = screenAd(f.title, f.description);
+    if (hit) {
+      await repo.logScreening(this.deps.db, { userId: user.id, adId: null, field: hit.field, term: hit.term, title: f.title, description: f.description, ip, at: this.now() });
+      this.deps.log.warn({ userId: user.id, field: hit.field, term: hit.term }, 'ad refused by screening');
+      throw new Invalid(hit.field, `Your ${hit.field} contains wording we do not allow ("${hit.term}"). Ads must never suggest minors or coercion.`);
+    }
+    await assertPlace(this.deps.db, f.stateId, f.cityId);
+    const since = new Date(this.deps.clock.now().getTime() - DAY_MS).toISOString();
+    if ((await repo.countAdsPostedSince(this.deps.db, user.id, since)) >= this.deps.limits.adsPerDay) {
+      throw new TooManyRequests(`You can post at most ${this.deps.limits.adsPerDay} ads per day.`);
+    }
+    const stored: StoredPhoto[] = await processAdPhotos(this.deps.config.dataDir, photos);
+    const id = newId();
+    try {
+      await this.deps.db.transaction().execute((trx) =>
+        repo.insertAd(trx, { id, ownerId: user.id, ...f, photosJson: JSON.stringify(stored), at: this.now() }),
+      );
+    } catch (e) {
+      removeAdPhotos(this.deps.config.dataDir, stored);
+      throw e;
+    }
+    return toOwnerAd((await repo.findAd(this.deps.db, id))!);
+  }
+
+  async cart(userId: string): Promise<OwnerAdDto[]> {
+    return (await repo.listOwnAds(this.deps.db, userId, ['unpaid'])).map(toOwnerAd);
+  }
+
+  async mine(userId: string): Promise<{ approvedAds: OwnerAdDto[]; pendingAds: OwnerAdDto[] }> {
+    const rows = (await repo.listOwnAds(this.deps.db, userId, ['unpaid', 'in_review', 'rejected', 'approved', 'disabled', 'expired'])).map(toOwnerAd);
+    const wasApproved = (s: string) => s === 'approved' || s === 'disabled' || s === 'expired';
+    return { approvedAds: rows.filter((a) => wasApproved(a.status)), pendingAds: rows.filter((a) => !wasApproved(a.status)) };
+  }
+
+  /** Removes an unpaid ad from the cart (paid ads are kept: they carry a payment and a review). */
+  async deleteCartAd(userId: string, id: string): Promise<void> {
+    const ad = await ownAd(this.deps.db, userId, id);
+    if (ad.status !== 'unpaid') throw new Conflict('Only unpaid ads in your cart can be deleted.');
+    if (!(await this.deps.db.transaction().execute((trx) => repo.deleteUnpaidAd(trx, userId, id)))) throw new Conflict('Only unpaid ads in your cart can be deleted.');
+    removeAdPhotos(this.deps.config.dataDir, JSON.parse(ad.photos_json) as StoredPhoto[]);
+  }
+
+  /**
+   * Pays an ad in the cart from one of the user's wallets: the debit (idempotency key
+   * ad-payment:<id>) and unpaid → in_review commit together or not at all. 409 when already paid,
+   * 402 when the wallet is short; nothing is charged in either case.
+   */
+  async pay(userId: string, id: string, walletId: string): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
+    const at = this.now();
+    const result = await this.deps.db.transaction().execute(async (trx) => {
+      const ad = await ownAd(trx, userId, id);
+      if (ad.status !== 'unpaid') throw new Conflict('This ad is already paid.');
+      await ownWallet(trx, userId, walletId);
+      const price = await currentPrice(trx, 'ad', ad.listing_type);
+      if (!(await repo.markPaid(trx, id, { priceCents: price.priceCents, durationDays: price.durationDays ?? 30, walletId, at }))) {
+        throw new Conflict('This ad is already paid.');
+      }
+      if (price.priceCents > 0) {
+        await postToLedger(trx, { walletId, amountCents: -price.priceCents, kind: 'ad_payment', reference: id, idempotencyKey: `ad-payment:${id}`, at });
+      }
+      return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await ownWallet(trx, userId, walletId)) };
+    });
+    this.notify(userId, id, result.ad.status);
+    return result;
+  }
+
+  /** Moves an approved ad to the top of its listings, for the bump price. */
+  async bump(userId: string, id: string, walletId: string): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
+    const now = this.deps.clock.now();
+    const at = now.toISOString();
+    return this.deps.db.transaction().execute(async (trx) => {
+      const ad = await ownAd(trx, userId, id);
+      if (ad.status !== 'approved' || (ad.expires_at !== null && ad.expires_at <= at)) throw new Conflict('Only approved, running ads can be bumped.');
+      if (ad.bumped_at && now.getTime() - Date.parse(ad.bumped_at) < BUMP_COOLDOWN_MS) throw new Conflict('This ad was bumped less than a minute ago.');
+      await ownWallet(trx, userId, walletId);
+      const price = await currentPrice(trx, 'bump', ad.listing_type);
+      if (price.priceCents > 0) {
+        // Keyed by the bump it replaces: a retry of this bump finds the key, a later bump has a new one.
+        await postToLedger(trx, { walletId, amountCents: -price.priceCents, kind: 'bump_payment', reference: id, idempotencyKey: `bump:${id}:${ad.bump_seq}`, at });
+      }
+      await repo.bump(trx, id, at);
+      return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await ownWallet(trx, userId, walletId)) };
+    });
+  }
+
+  async setOnline(userId: string, id: string, online: boolean): Promise<OwnerAdDto> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      await ownAd(trx, userId, id);
+      await repo.setOnline(trx, id, online, this.now());
+      await repo.refreshVisibility(trx, [id]);
+      return toOwnerAd((await repo.findAd(trx, id))!);
+    });
+  }
+
+  /** Moves an ad to another city (not a rejected or expired one); it keeps its status and time left. */
+  async move(userId: string, id: string, stateId: string, cityId: string): Promise<OwnerAdDto> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const ad = await ownAd(trx, userId, id);
+      if (ad.status === 'rejected' || ad.status === 'expired') throw new Conflict('A rejected or expired ad cannot be moved.');
+      await assertPlace(trx, stateId, cityId);
+      await repo.setLocation(trx, id, stateId, cityId, this.now());
+      await repo.refreshVisibility(trx, [id]);
+      return toOwnerAd((await repo.findAd(trx, id))!);
+    });
+  }
+}

@@ -1,0 +1,155 @@
+import type { AppDeps } from '../../core/deps.ts';
+import type { SessionUser } from '../../core/auth.ts';
+import { isStaff } from '../../core/access.ts';
+import { Invalid, NotFound } from '../../core/errors.ts';
+import { RULE_MESSAGES, checkSearchQuery } from '../../../src/lib/rules.ts';
+import { LISTING_TYPES, parseListingType } from '../ads/ads.rules.ts';
+import { toPublicAd, type AdDto } from '../ads/ads.dto.ts';
+import type { ListingType } from '../ads/ads.tables.ts';
+import { checkReport, createReport, hashIp, notifyStaff, reportLimiter, type ReportDto } from '../reports/reports.service.ts';
+import { PublicReads, SEARCH_COUNT_CAP, type ListingFilter } from './listings.repository.ts';
+
+export const DEFAULT_PAGE_SIZE = 20;
+/** Deep offsets cost as much as the rows they skip; nobody reads page 500 of a listing. */
+export const MAX_LISTING_OFFSET = 10_000;
+/** Aggregates and the home counts are cached until the public set changes, and at most this long (expiry is time, not a write). */
+const CACHE_MS = 60_000;
+const MAX_TERMS = 8;
+
+export interface PageOf<T> {
+  ads: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+function pageArgs(q: { page?: number; pageSize?: number }, maxOffset: number) {
+  const pageSize = Math.min(100, Math.max(1, Math.floor(q.pageSize ?? DEFAULT_PAGE_SIZE)));
+  const page = Math.max(1, Math.floor(q.page ?? 1));
+  const offset = (page - 1) * pageSize;
+  if (offset >= maxOffset) throw new Invalid('page', 'This page is too far back. Narrow the search instead.');
+  return { page, pageSize, offset };
+}
+
+/** The user's words as an FTS5 expression: each word quoted (no operators from input), all required. */
+export function toMatchExpression(query: string, filters: { listingType?: ListingType; stateId?: string }): string | null {
+  const words = (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS);
+  if (!words.length) return null;
+  let expr = `{title description place} : (${words.map((w) => `"${w}"`).join(' ')})`;
+  if (filters.listingType) expr += ` AND tags : "ty${filters.listingType.replace(/_/g, '')}"`;
+  if (filters.stateId) expr += ` AND tags : "st${filters.stateId.replace(/[^a-z0-9]/gi, '')}"`;
+  return expr;
+}
+
+export class ListingsService {
+  private readonly deps: AppDeps;
+  readonly reads: PublicReads;
+  private readonly cache = new Map<string, { version: number; at: number; value: unknown }>();
+
+  constructor(deps: AppDeps) {
+    this.deps = deps;
+    this.reads = new PublicReads(deps.database.sqlite);
+  }
+
+  private nowIso(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  private cached<T>(key: string, compute: () => T): T {
+    const version = this.reads.version();
+    const t = this.deps.clock.now().getTime();
+    const hit = this.cache.get(key);
+    if (hit && hit.version === version && t - hit.at < CACHE_MS) return hit.value as T;
+    const value = compute();
+    this.cache.set(key, { version, at: t, value });
+    return value;
+  }
+
+  /** 404 for an unknown or disabled state/city: their pages do not exist for the public. */
+  private resolvePlace(stateSlug?: string, citySlug?: string): { stateId?: string; cityId?: string } {
+    if (!stateSlug) {
+      if (citySlug) throw new Invalid('state', 'A city needs its state.');
+      return {};
+    }
+    const state = this.reads.stateBySlug(stateSlug);
+    if (!state || !state.enabled) throw new NotFound('Unknown state.');
+    if (!citySlug) return { stateId: state.id };
+    const city = this.reads.cityBySlug(state.id, citySlug);
+    if (!city || !city.enabled) throw new NotFound('Unknown city.');
+    return { stateId: state.id, cityId: city.id };
+  }
+
+  private listingType(v: string | undefined): ListingType | undefined {
+    if (v === undefined || v === '') return undefined;
+    const t = parseListingType(v);
+    if (!t) throw new Invalid('type', 'Unknown listing type.');
+    return t;
+  }
+
+  listings(q: { state?: string; city?: string; type?: string; page?: number; pageSize?: number }): PageOf<AdDto> {
+    const { page, pageSize, offset } = pageArgs(q, MAX_LISTING_OFFSET);
+    const f: ListingFilter = { ...this.resolvePlace(q.state, q.city), listingType: this.listingType(q.type) };
+    const now = this.nowIso();
+    const rows = this.reads.listing(f, now, pageSize, offset);
+    // The count is skipped when the first page is not full: it is then simply the rows on it.
+    const total = page === 1 && rows.length < pageSize ? rows.length : this.reads.listingCount(f, now);
+    return { ads: rows.map(toPublicAd), total, page, pageSize };
+  }
+
+  search(q: { query?: string; state?: string; type?: string; page?: number; pageSize?: number }): PageOf<AdDto> {
+    const query = q.query ?? '';
+    const rule = checkSearchQuery(query);
+    if (rule) throw new Invalid('query', RULE_MESSAGES[rule]);
+    const { page, pageSize, offset } = pageArgs(q, SEARCH_COUNT_CAP);
+    const { stateId } = this.resolvePlace(q.state);
+    const match = toMatchExpression(query, { listingType: this.listingType(q.type), stateId });
+    if (!match) throw new Invalid('query', RULE_MESSAGES.searchRequired);
+    const now = this.nowIso();
+    const rows = this.reads.search(match, now, pageSize, offset);
+    const total = page === 1 && rows.length < pageSize ? rows.length : this.reads.searchCount(match, now);
+    return { ads: rows.map(toPublicAd), total, page, pageSize };
+  }
+
+  /** A publicly visible ad; its owner and staff also see it while it is not (preview, review). */
+  ad(id: string, viewer: SessionUser | null): AdDto {
+    const row = this.reads.adById(id);
+    if (!row) throw new NotFound('Ad not found.');
+    const publicNow = row.visible === 1 && row.expires_at !== null && row.expires_at > this.nowIso();
+    if (!publicNow && !(viewer && (viewer.id === row.owner_id || isStaff(viewer.userRoles)))) throw new NotFound('Ad not found.');
+    return toPublicAd(row);
+  }
+
+  aggregate(typeParam: string) {
+    const listingType = parseListingType(typeParam);
+    if (!listingType) throw new NotFound('Unknown listing type.');
+    return this.cached(`aggregate:${listingType}`, () => ({
+      locations: this.reads.aggregate(listingType, this.nowIso()).map((r) => ({
+        stateId: r.state_id, stateSlug: r.state_slug, stateName: r.state_name,
+        cityId: r.city_id, citySlug: r.city_slug, cityName: r.city_name, count: r.n,
+      })),
+    }));
+  }
+
+  home() {
+    return this.cached('home', () => {
+      const now = this.nowIso();
+      const counts = new Map(this.reads.typeCounts(now).map((r) => [r.listing_type, r.n]));
+      return {
+        types: LISTING_TYPES.map((t) => ({ listingType: t, count: counts.get(t) ?? 0 })),
+        topStates: this.reads.stateCounts(now).map((s) => ({ stateId: s.id, slug: s.slug, name: s.name, count: s.n })),
+      };
+    });
+  }
+
+  /** Files a report about an ad (any existing ad: a hidden one may still need staff attention). */
+  async reportAd(adId: string, body: { message: string; contact?: string | null }, ip: string): Promise<ReportDto> {
+    const input = { kind: 'ad' as const, adId, message: body.message, contact: body.contact ?? null };
+    checkReport(input); // bad input does not use up the sender's allowance
+    if (!this.reads.adById(adId)) throw new NotFound('Ad not found.');
+    reportLimiter(this.deps).hit([`ip:${ip}`], 'Too many reports from your address. Please try again in an hour.');
+    const ipHash = hashIp(this.deps.config.jwtSecret, ip);
+    const report = await this.deps.db.transaction().execute((trx) => createReport(trx, { ...input, ipHash }, this.deps.clock.now()));
+    await notifyStaff(this.deps, report);
+    return report;
+  }
+}

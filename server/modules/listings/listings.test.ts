@@ -1,0 +1,184 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { DAY_MS } from '../../core/clock.ts';
+import { fundedUsd, liveAd, pay, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
+
+let ctx: TestContext;
+let owner: TestUser;
+let admin: TestUser;
+let ny: Place;
+beforeEach(async () => {
+  ctx = await createTestApp();
+  owner = await makeUser(ctx, { status: 'approved' });
+  admin = await asAdmin(ctx);
+  ny = await placeIn(ctx, 'ny');
+});
+afterEach(async () => ctx.close());
+
+const get = (url: string, cookie?: string) => ctx.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+/** Ids on a listing page; a page that does not exist (404 for a disabled place) shows nothing. */
+const ids = (res: { statusCode: number; json(): { ads: { id: string }[] } }) => (res.statusCode === 200 ? res.json().ads.map((a) => a.id) : []);
+
+/** Every public way of seeing an ad: detail, city listing, state listing, search, aggregate, home. */
+async function publiclySeen(adId: string, place: Place, word = 'companion'): Promise<boolean[]> {
+  const detail = (await get(`/api/ads/${adId}`)).statusCode === 200;
+  const city = ids(await get(`/api/listings?state=${place.stateSlug}&city=${place.citySlug}&type=female-escorts`)).includes(adId);
+  const state = ids(await get(`/api/listings?state=${place.stateSlug}`)).includes(adId);
+  const search = ids(await get(`/api/search?query=${word}`)).includes(adId);
+  const agg = (await get('/api/users-ads-aggregate/us/female_esc')).json().locations.some((l: { cityId: string }) => l.cityId === place.cityId);
+  const home = (await get('/api/home')).json().types.find((t: { listingType: string }) => t.listingType === 'female_esc').count > 0;
+  return [detail, city, state, search, agg, home];
+}
+const ALL = [true, true, true, true, true, true];
+const NONE = [false, false, false, false, false, false];
+
+describe('public visibility', () => {
+  it('shows an approved, online, running ad of an approved owner everywhere, without owner fields', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    expect(await publiclySeen(ad.id, ny)).toEqual(ALL);
+    const detail = (await get(`/api/ads/${ad.id}`)).json().ad;
+    expect(detail).toMatchObject({ id: ad.id, status: 'approved', online: true, state: { id: 'ny', slug: 'new-york' }, city: { slug: ny.citySlug } });
+    expect(Object.keys(detail)).not.toContain('ownerId');
+    expect(JSON.stringify(detail)).not.toContain(owner.email);
+    expect((await get('/api/home')).json().topStates[0]).toEqual({ stateId: 'ny', slug: 'new-york', name: 'New York', count: 1 });
+    expect((await get('/api/users-ads-aggregate/us/female-escorts')).json().locations).toEqual([
+      { stateId: 'ny', stateSlug: 'new-york', stateName: 'New York', cityId: ny.cityId, citySlug: ny.citySlug, cityName: expect.any(String), count: 1 },
+    ]);
+  });
+
+  it('guests never see unpaid, in-review, rejected or disabled ads', async () => {
+    const unpaid = await postAd(ctx, owner, ny);
+    const review = await postAd(ctx, owner, ny);
+    await pay(ctx, owner, review.id, await fundedUsd(ctx, owner, 3000));
+    const rejected = await postAd(ctx, owner, ny);
+    await pay(ctx, owner, rejected.id, (await fundedUsd(ctx, owner, 0)));
+    await ctx.app.inject({ method: 'POST', url: '/api/admin/approve-pending-ads', headers: { cookie: admin.cookie }, payload: { adIds: [rejected.id], decision: 'reject', reason: 'no' + 'pe' } });
+    const disabled = await liveAd(ctx, owner, admin, ny);
+    await ctx.app.inject({ method: 'POST', url: '/api/admin/set-status-approved-ads', headers: { cookie: admin.cookie }, payload: { adIds: [disabled.id], status: 'disabled' } });
+    for (const ad of [unpaid, review, rejected, disabled]) expect(await publiclySeen(ad.id, ny), ad.id).toEqual(NONE);
+    // the owner and staff may still open them
+    expect((await get(`/api/ads/${unpaid.id}`, owner.cookie)).statusCode).toBe(200);
+    expect((await get(`/api/ads/${review.id}`, admin.cookie)).statusCode).toBe(200);
+    const stranger = await makeUser(ctx);
+    expect((await get(`/api/ads/${review.id}`, stranger.cookie)).statusCode).toBe(404);
+  });
+
+  it('guests never see offline or expired ads', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    await ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${ad.id}`, headers: { cookie: owner.cookie }, payload: { online: false } });
+    expect(await publiclySeen(ad.id, ny)).toEqual(NONE);
+    await ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${ad.id}`, headers: { cookie: owner.cookie }, payload: { online: true } });
+    expect(await publiclySeen(ad.id, ny)).toEqual(ALL);
+    ctx.clock.advance(30 * DAY_MS + 1); // expired by time, before any cron run
+    expect(await publiclySeen(ad.id, ny)).toEqual(NONE);
+  });
+
+  it('guests never see ads of suspended, pending or deleted owners, or in disabled places', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const setUser = async (v: object) => ctx.app.deps.db.updateTable('users').set(v).where('id', '=', owner.id).execute();
+    await setUser({ status: 'suspended' });
+    expect(await publiclySeen(ad.id, ny)).toEqual(NONE);
+    await setUser({ status: 'pending' });
+    expect(await publiclySeen(ad.id, ny)).toEqual(NONE);
+    await setUser({ status: 'approved' });
+    expect(await publiclySeen(ad.id, ny)).toEqual(ALL);
+    await ctx.app.deps.db.updateTable('cities').set({ enabled: 0 }).where('id', '=', ny.cityId).execute();
+    expect(await publiclySeen(ad.id, ny)).toEqual(NONE);
+    expect((await get(`/api/listings?state=new-york&city=${ny.citySlug}`)).statusCode).toBe(404);
+    await ctx.app.deps.db.updateTable('cities').set({ enabled: 1 }).where('id', '=', ny.cityId).execute();
+    await ctx.app.deps.db.updateTable('states').set({ enabled: 0 }).where('id', '=', 'ny').execute();
+    expect(await publiclySeen(ad.id, ny)).toEqual(NONE);
+    await ctx.app.deps.db.updateTable('states').set({ enabled: 1 }).where('id', '=', 'ny').execute();
+    expect(await publiclySeen(ad.id, ny)).toEqual(ALL);
+    await setUser({ deleted_at: ctx.clock.now().toISOString() });
+    expect(await publiclySeen(ad.id, ny)).toEqual(NONE);
+  });
+
+  it('an ad of a pending owner can be approved but is published only when the owner is approved', async () => {
+    const pendingOwner = await makeUser(ctx); // status pending
+    const ad = await liveAd(ctx, pendingOwner, admin, ny);
+    expect((await get(`/api/ads/${ad.id}`, pendingOwner.cookie)).json().ad.status).toBe('approved');
+    expect(await publiclySeen(ad.id, ny)).toEqual(NONE);
+    await ctx.app.deps.db.updateTable('users').set({ status: 'approved' }).where('id', '=', pendingOwner.id).execute();
+    expect(await publiclySeen(ad.id, ny)).toEqual(ALL);
+  });
+});
+
+describe('listings and search', () => {
+  it('lists newest bump first, paginated, with type and place filters', async () => {
+    const la = await placeIn(ctx, 'ca');
+    const a = await liveAd(ctx, owner, admin, ny);
+    ctx.clock.advance(60_000);
+    const b = await liveAd(ctx, owner, admin, ny, { listingType: 'female_rub' });
+    ctx.clock.advance(60_000);
+    const c = await liveAd(ctx, owner, admin, la);
+    expect(ids(await get('/api/listings'))).toEqual([c.id, b.id, a.id]);
+    expect(ids(await get('/api/listings?state=new-york'))).toEqual([b.id, a.id]);
+    expect(ids(await get('/api/listings?type=female_esc'))).toEqual([c.id, a.id]);
+    expect(ids(await get(`/api/listings?state=new-york&city=${ny.citySlug}&type=female-bodyrubs`))).toEqual([b.id]);
+    const p2 = (await get('/api/listings?page=2&pageSize=2')).json();
+    expect(p2).toMatchObject({ total: 3, page: 2, pageSize: 2 });
+    expect(p2.ads.map((x: { id: string }) => x.id)).toEqual([a.id]);
+    // a bump moves an ad to the top of every list and of search
+    ctx.clock.advance(120_000);
+    const wallet = await fundedUsd(ctx, owner, 300);
+    expect((await ctx.app.inject({ method: 'PUT', url: `/api/bump-ad/${a.id}`, headers: { cookie: owner.cookie }, payload: { walletId: wallet } })).statusCode).toBe(200);
+    expect(ids(await get('/api/listings'))).toEqual([a.id, c.id, b.id]);
+    expect(ids(await get('/api/search?query=companion'))).toEqual([a.id, c.id, b.id]);
+  });
+
+  it('refuses bad parameters: 404 for unknown places, 400 naming the field otherwise', async () => {
+    expect((await get('/api/listings?state=atlantis')).statusCode).toBe(404);
+    expect((await get('/api/listings?state=new-york&city=atlantis')).statusCode).toBe(404);
+    const bad = await get('/api/listings?type=dogs');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/type/);
+    expect((await get('/api/listings?city=brooklyn')).json().message).toMatch(/state/);
+    expect((await get('/api/listings?pageSize=500')).json().message).toMatch(/pageSize/);
+    expect((await get('/api/users-ads-aggregate/us/dogs')).statusCode).toBe(404);
+    for (const q of ['', 'query=', 'query=%20%20', 'query=%21%21%21']) {
+      const res = await get(`/api/search?${q}`);
+      expect(res.statusCode, q).toBe(400);
+      expect(res.json().message).toBe('You must enter search criteria');
+    }
+  });
+
+  it('searches title, description, city and state, with type and state filters, in step with changes', async () => {
+    const la = await placeIn(ctx, 'ca');
+    const a = await liveAd(ctx, owner, admin, ny, { title: 'Elegant redhead companion', description: 'Fluent in French and Italian. Dinner dates and travel, by appointment only, discreet.' });
+    ctx.clock.advance(60_000);
+    const b = await liveAd(ctx, owner, admin, la, { listingType: 'female_rub', title: 'Relaxing massage studio', description: 'Swedish and deep tissue massage in a calm studio, by appointment only. Clean and quiet.' });
+    expect(ids(await get('/api/search?query=redhead'))).toEqual([a.id]);
+    expect(ids(await get('/api/search?query=FRENCH%20italian'))).toEqual([a.id]);
+    expect(ids(await get('/api/search?query=french%20massage'))).toEqual([]);
+    expect(ids(await get('/api/search?query=appointment'))).toEqual([b.id, a.id]);
+    expect(ids(await get('/api/search?query=appointment&type=female_rub'))).toEqual([b.id]);
+    expect(ids(await get('/api/search?query=appointment&state=new-york'))).toEqual([a.id]);
+    expect(ids(await get('/api/search?query=california'))).toEqual([b.id]);
+    const cityName = (await get(`/api/ads/${a.id}`)).json().ad.city.name as string;
+    expect(ids(await get(`/api/search?query=${encodeURIComponent(cityName)}`))).toContain(a.id);
+    // operators typed by a user are just words
+    expect((await get('/api/search?query=redhead%20OR%20NEAR(x)%20*%20%22')).statusCode).toBe(200);
+    // moving the ad moves it in search
+    await ctx.app.inject({ method: 'PUT', url: `/api/update-ad-location/${a.id}`, headers: { cookie: owner.cookie }, payload: { stateId: la.stateId, cityId: la.cityId } });
+    expect(ids(await get('/api/search?query=redhead&state=california'))).toEqual([a.id]);
+    expect(ids(await get('/api/search?query=redhead&state=new-york'))).toEqual([]);
+    const page = (await get('/api/search?query=appointment&pageSize=1&page=2')).json();
+    expect(page).toMatchObject({ total: 2, page: 2, pageSize: 1 });
+  });
+});
+
+describe('report an ad', () => {
+  it('stores a report for staff; refuses unknown ads and short messages', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const res = await ctx.app.inject({ method: 'POST', url: `/api/report-ad/${ad.id}`, payload: { message: 'This person looks under age to me.', contact: null } });
+    expect(res.statusCode, res.body).toBe(201);
+    const rows = await ctx.app.deps.db.selectFrom('reports').selectAll().execute();
+    expect(rows).toEqual([expect.objectContaining({ kind: 'ad', ad_id: ad.id, status: 'open', message: 'This person looks under age to me.' })]);
+    expect((await ctx.app.inject({ method: 'POST', url: '/api/report-ad/nope', payload: { message: 'Something is wrong here.' } })).statusCode).toBe(404);
+    const short = await ctx.app.inject({ method: 'POST', url: `/api/report-ad/${ad.id}`, payload: { message: 'bad' } });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toMatch(/Message/);
+    expect(await ctx.app.deps.db.selectFrom('reports').selectAll().execute()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,91 @@
+import { useEffect, useState } from 'react';
+import i18n from 'i18next';
+import { seoHead, splitSeoLocale, type SeoHead } from '../lib/seo';
+
+// Keeps the head in step with the route on client-side navigation: title, description,
+// canonical, hreflang alternates, Open Graph and robots. The server writes the same tags into the
+// first HTML response (server/modules/site), so crawlers get them without running this.
+
+type Names = { state?: string; city?: string };
+let named: { path: string; names: Names } | null = null;
+const listeners = new Set<() => void>();
+
+/**
+ * Listing pages call this with the real names of their state and city once they know them;
+ * until then (or without it) the names are made from the URL's slugs.
+ */
+export function useSeoNames(path: string, names: Names): void {
+  const { state, city } = names;
+  useEffect(() => {
+    named = { path, names: { state, city } };
+    listeners.forEach((l) => l());
+    return () => {
+      if (named?.path === path) named = null;
+    };
+  }, [path, state, city]);
+}
+
+function setMeta(attr: 'name' | 'property', key: string, content: string | null): void {
+  let el = document.head.querySelector<HTMLMetaElement>(`meta[${attr}="${key}"]`);
+  if (content === null) {
+    el?.remove();
+    return;
+  }
+  if (!el) {
+    el = document.createElement('meta');
+    el.setAttribute(attr, key);
+    document.head.appendChild(el);
+  }
+  el.content = content;
+}
+
+function setLink(selector: string, attrs: Record<string, string>): void {
+  let el = document.head.querySelector<HTMLLinkElement>(selector);
+  if (!el) {
+    el = document.createElement('link');
+    document.head.appendChild(el);
+  }
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+}
+
+export function applyHead(h: SeoHead): void {
+  document.title = h.title;
+  setMeta('name', 'description', h.description);
+  setMeta('property', 'og:title', h.title);
+  setMeta('property', 'og:description', h.description);
+  setMeta('property', 'og:url', h.canonical);
+  setMeta('name', 'robots', h.noindex ? 'noindex' : null);
+  setLink('link[rel="canonical"]', { rel: 'canonical', href: h.canonical });
+  for (const a of h.alternates) setLink(`link[rel="alternate"][hreflang="${a.hreflang}"]`, { rel: 'alternate', hreflang: a.hreflang, href: a.href });
+}
+
+/** Sets the head for the current path (full path, locale prefix included). */
+export function useSeo(pathname: string): void {
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const l = () => setTick((n) => n + 1);
+    listeners.add(l);
+    return () => {
+      listeners.delete(l);
+    };
+  }, []);
+
+  useEffect(() => {
+    let cancelled = false;
+    const { locale } = splitSeoLocale(pathname);
+    const names = named?.path === pathname ? named.names : {};
+    void i18n.loadNamespaces('public').then(() => {
+      if (cancelled) return;
+      const t = i18n.getFixedT(locale, 'public');
+      const head = seoHead(pathname, window.location.origin, (key, params) => t(key, params ?? {}), names);
+      // On the first page the server already wrote these tags, with the exact state and city
+      // names from the database: keep them until a page tells us the names.
+      const current = document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href;
+      if (tick === 0 && current === head.canonical && !named) return;
+      applyHead(head);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [pathname, tick]);
+}

@@ -1,0 +1,125 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { renderAt } from '../test/render';
+import { sessionStore } from '../state/session';
+import { socketStore } from '../state/socket';
+import type { Role } from '../api/session';
+import { DashboardLayout } from './DashboardLayout';
+
+class QuietWebSocket {
+  static instances: QuietWebSocket[] = [];
+  readyState = 0;
+  onopen: (() => void) | null = null;
+  onclose: ((e: { code: number }) => void) | null = null;
+  onmessage: (() => void) | null = null;
+  closed = false;
+  url: string;
+  constructor(url: string) {
+    this.url = url;
+    QuietWebSocket.instances.push(this);
+  }
+  send() {}
+  close() {
+    this.closed = true;
+    this.readyState = 3;
+  }
+}
+
+function signIn(...roles: Role[]) {
+  sessionStore.session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', ...roles] };
+  sessionStore.loaded = true;
+}
+
+function setSmallScreen(small: boolean) {
+  Object.defineProperty(window, 'matchMedia', {
+    configurable: true,
+    value: (query: string) => ({ matches: small, media: query, addEventListener() {}, removeEventListener() {} }),
+  });
+}
+
+describe('DashboardLayout', () => {
+  beforeEach(() => {
+    QuietWebSocket.instances = [];
+    vi.stubGlobal('WebSocket', QuietWebSocket);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    delete (window as { matchMedia?: unknown }).matchMedia;
+  });
+
+  it('has the landmarks and marks the current page', () => {
+    signIn();
+    renderAt(<DashboardLayout><h1>Profile page</h1></DashboardLayout>, '/admin/dashboard/my-profile');
+    expect(screen.getByRole('banner')).toBeTruthy();
+    expect(screen.getByRole('main').textContent).toBe('Profile page');
+    expect(screen.getByRole('contentinfo')).toBeTruthy();
+    const nav = screen.getByRole('navigation', { name: 'Dashboard navigation' });
+    expect(within(nav).getByRole('link', { name: 'My profile' }).getAttribute('aria-current')).toBe('page');
+    expect(within(nav).getByRole('link', { name: 'My dashboard' }).getAttribute('aria-current')).toBeNull();
+  });
+
+  it('shows admin links to admins and master links to masters only', () => {
+    signIn();
+    const a = renderAt(<DashboardLayout>x</DashboardLayout>, '/admin/dashboard');
+    expect(screen.queryByRole('link', { name: 'Audit log' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Pending users' })).toBeNull();
+    a.unmount();
+
+    signIn('ADMIN_USER');
+    const b = renderAt(<DashboardLayout>x</DashboardLayout>, '/admin/dashboard');
+    expect(screen.getByRole('link', { name: 'Audit log' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Pending users' })).toBeNull();
+    b.unmount();
+
+    signIn('MASTER_USER');
+    renderAt(<DashboardLayout>x</DashboardLayout>, '/admin/dashboard');
+    expect(screen.getByRole('link', { name: 'Audit log' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Pending users' }).getAttribute('href')).toBe('/admin/dashboard/master/pending-users');
+  });
+
+  it('collapses the sidebar to mini on a wide screen', async () => {
+    signIn();
+    const user = userEvent.setup();
+    const view = renderAt(<DashboardLayout>x</DashboardLayout>, '/admin/dashboard');
+    const shell = view.container.firstElementChild!;
+    const toggle = screen.getByRole('button', { name: 'Collapse or expand the sidebar' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    await user.click(toggle);
+    expect(shell.getAttribute('data-mini')).toBe('true');
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('opens the sidebar as a drawer on a small screen and closes it 100 ms after a link click', async () => {
+    setSmallScreen(true);
+    signIn();
+    const user = userEvent.setup();
+    const view = renderAt(<DashboardLayout>x</DashboardLayout>, '/admin/dashboard');
+    const shell = view.container.firstElementChild!;
+    const toggle = screen.getByRole('button', { name: 'Collapse or expand the sidebar' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(shell.getAttribute('data-drawer')).toBe('closed');
+    await user.click(toggle);
+    expect(shell.getAttribute('data-drawer')).toBe('open');
+    expect(shell.getAttribute('data-mini')).toBe('false');
+
+    await user.click(screen.getByRole('link', { name: 'My wallet' }));
+    expect(view.currentPath()).toBe('/admin/dashboard/my-wallet');
+    expect(shell.getAttribute('data-drawer')).toBe('open'); // not at once: the seed's 100 ms delay
+    await waitFor(() => expect(shell.getAttribute('data-drawer')).toBe('closed'));
+
+    await user.click(toggle);
+    await user.keyboard('{Escape}');
+    expect(shell.getAttribute('data-drawer')).toBe('closed');
+  });
+
+  it('starts the socket for a signed-in user and stops it on unmount', async () => {
+    signIn();
+    const view = renderAt(<DashboardLayout>x</DashboardLayout>, '/admin/dashboard');
+    expect(QuietWebSocket.instances).toHaveLength(1);
+    expect(QuietWebSocket.instances[0].url).toBe('ws://localhost:3000/api/ws');
+    view.unmount();
+    expect(QuietWebSocket.instances[0].closed).toBe(true);
+    expect(socketStore.connected).toBe(false);
+  });
+});

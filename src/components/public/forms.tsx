@@ -1,0 +1,75 @@
+import { useId, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client';
+import { submitReport } from '../../state/reports';
+import type { NewReport } from '../../api/reports';
+
+/** A labelled control with its hint and error, wired with aria-describedby and aria-invalid. */
+export function Field({ label, hint, error, required, children }: {
+  label: string;
+  hint?: string;
+  error?: string | null;
+  required?: boolean;
+  children: (props: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean; required?: boolean }) => ReactNode;
+}) {
+  const { t } = useTranslation('pages');
+  const id = useId();
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {label}
+        {required && <span aria-hidden="true"> *</span>}
+        {required && <span className="visually-hidden"> ({t('forms.required')})</span>}
+      </label>
+      {children({ id, 'aria-describedby': described, 'aria-invalid': error ? true : undefined, required })}
+      {hint && (
+        <span id={`${id}-hint`} style={{ fontSize: 13, color: '#5f5865' }}>
+          {hint}
+        </span>
+      )}
+      {error && (
+        <span id={`${id}-error`} className="field-error">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+export type SendState = { status: 'idle' | 'sending' | 'sent' } | { status: 'error'; message: string };
+
+/** Sends a report form and keeps its state; the server's 429 gets its own translated text. */
+export function useReportForm() {
+  const { t } = useTranslation('pages');
+  const [state, setState] = useState<SendState>({ status: 'idle' });
+  const send = async (body: NewReport) => {
+    setState({ status: 'sending' });
+    try {
+      await submitReport(body);
+      setState({ status: 'sent' });
+    } catch (e) {
+      const message = e instanceof ApiError && e.status === 429 ? t('forms.tooMany') : t('forms.error', { message: e instanceof Error ? e.message : '' });
+      setState({ status: 'error', message });
+    }
+  };
+  return { state, send, reset: () => setState({ status: 'idle' }) };
+}
+
+/** The translated confirmation shown in place of a sent form; focus moves to it. */
+export function SentNotice({ text, onAgain }: { text: string; onAgain: () => void }) {
+  const { t } = useTranslation('pages');
+  return (
+    <div className="alert alert-success" role="status" tabIndex={-1} ref={(el) => el?.focus()}>
+      <p style={{ margin: '0 0 8px' }}>{text}</p>
+      <button type="button" className="btn btn-sm btn-white" onClick={onAgain}>
+        {t('forms.sendAnother')}
+      </button>
+    </div>
+  );
+}
+
+/** Focuses the first invalid control of a form after a refused submit. */
+export function focusFirstInvalid(form: HTMLFormElement | null): void {
+  form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+}

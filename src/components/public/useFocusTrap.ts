@@ -1,0 +1,44 @@
+import { useEffect, useRef, type RefObject } from 'react';
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Keeps Tab and Shift+Tab inside a dialog, focuses its first control on open and gives focus
+ * back to whatever had it when the dialog closes. Escape calls onEscape when given.
+ */
+export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean, onEscape?: () => void, initial?: RefObject<HTMLElement | null>): void {
+  const escape = useRef(onEscape);
+  escape.current = onEscape;
+  useEffect(() => {
+    if (!active) return;
+    const root = ref.current;
+    if (!root) return;
+    const before = document.activeElement as HTMLElement | null;
+    const items = () => [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !el.closest('[hidden]'));
+    (initial?.current ?? items()[0] ?? root).focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && escape.current) {
+        e.preventDefault();
+        escape.current();
+        return;
+      }
+      if (e.key !== 'Tab') return;
+      const list = items();
+      if (!list.length) return;
+      const first = list[0];
+      const last = list[list.length - 1];
+      if (e.shiftKey && (document.activeElement === first || !root.contains(document.activeElement))) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && (document.activeElement === last || !root.contains(document.activeElement))) {
+        e.preventDefault();
+        first.focus();
+      }
+    };
+    document.addEventListener('keydown', onKey, true);
+    return () => {
+      document.removeEventListener('keydown', onKey, true);
+      if (before && document.contains(before)) before.focus();
+    };
+  }, [active, ref, initial]);
+}

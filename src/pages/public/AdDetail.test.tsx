@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { Route } from 'wouter';
+import { server } from '../../test/server';
+import { renderAt } from '../../test/render';
+import { makeAd } from '../../components/market/testing';
+import AdDetail from './AdDetail';
+
+describe('ad page', () => {
+  it('shows the ad, steps through photos from the keyboard, and sends a report from a labelled dialog', async () => {
+    const ad = makeAd({
+      title: 'Sunny afternoons together',
+      photos: [
+        { url: '/uploads/a.jpg', width: 800, height: 600 },
+        { url: '/uploads/b.jpg', width: 800, height: 600 },
+      ],
+    });
+    let report: unknown = null;
+    server.use(
+      http.get('/api/ads/:id', ({ params }) => (params.id === ad.id ? HttpResponse.json({ ad }) : HttpResponse.json({ message: 'Not found.' }, { status: 404 }))),
+      http.post('/api/report-ad/:id', async ({ request, params }) => {
+        report = { id: params.id, body: await request.json() };
+        return HttpResponse.json({ ok: true }, { status: 201 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<Route path="/ad/:id" component={AdDetail} />, `/ad/${ad.id}`);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sunny afternoons together' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: '(212) 555-0123' }).getAttribute('href')).toBe('tel:+12125550123');
+    const thumbs = screen.getByRole('list', { name: 'Photos' });
+    const second = within(thumbs).getByRole('button', { name: 'Show photo 2 of 2' });
+    second.focus();
+    await user.keyboard('{Enter}');
+    expect(second.getAttribute('aria-current')).toBe('true');
+    expect(screen.getByRole('img', { name: 'Sunny afternoons together, photo 2 of 2' }).getAttribute('src')).toBe('/uploads/b.jpg');
+    await user.click(screen.getByRole('button', { name: 'View photo 2 of 2 larger' }));
+    const large = screen.getByRole('dialog', { name: 'Sunny afternoons together, photo 2 of 2' });
+    await user.click(within(large).getByRole('button', { name: 'Next photo' }));
+    expect(screen.getByRole('dialog', { name: 'Sunny afternoons together, photo 1 of 2' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Report this ad' }));
+    const dialog = screen.getByRole('dialog', { name: 'Report this ad' });
+    await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
+    expect(report).toBeNull(); // an empty message is refused before sending
+    await user.type(within(dialog).getByLabelText('What is wrong?'), 'This person looks far too young.');
+    await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
+    expect(await within(dialog).findByText('Thank you. Your report was sent to our staff.')).toBeTruthy();
+    expect(report).toEqual({ id: ad.id, body: { message: 'This person looks far too young.' } });
+  });
+
+  it('says the ad is not available on 404', async () => {
+    server.use(http.get('/api/ads/:id', () => HttpResponse.json({ message: 'Not found.' }, { status: 404 })));
+    renderAt(<Route path="/ad/:id" component={AdDetail} />, '/ad/nope');
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('This ad is not available. It may have expired or been removed.'));
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { server } from '../../test/server';
+import { renderAt } from '../../test/render';
+import { STATES, makeAd } from '../../components/market/testing';
+import Search from './Search';
+
+describe('search page', () => {
+  it('requires search criteria, then searches with the filters from the URL', async () => {
+    const seen: URLSearchParams[] = [];
+    server.use(
+      http.get('/api/states-from-country', () => HttpResponse.json({ states: STATES })),
+      http.get('/api/search', ({ request }) => {
+        const q = new URL(request.url).searchParams;
+        seen.push(q);
+        return HttpResponse.json({ ads: [makeAd({ title: 'Blonde and friendly in Texas' })], total: 1, page: 1, pageSize: 20 });
+      }),
+    );
+    const user = userEvent.setup();
+    const view = renderAt(<Search />, '/search');
+    expect(screen.getByText('You must enter search criteria')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Search' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(seen).toHaveLength(0);
+
+    await user.type(screen.getByLabelText('Search for'), 'blonde');
+    await waitFor(() => expect(screen.getByRole('option', { name: 'Texas' })).toBeTruthy());
+    await user.selectOptions(screen.getByLabelText('State'), 'texas');
+    await user.selectOptions(screen.getByLabelText('Listing type'), 'female_esc');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(view.currentPath()).toBe('/search?query=blonde&state=texas&type=female_esc'));
+    expect(await screen.findByText('1 ad matches “blonde”.')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 3, name: 'Blonde and friendly in Texas' })).toBeTruthy();
+    expect(Object.fromEntries(seen[0])).toEqual({ query: 'blonde', state: 'texas', type: 'female_esc', page: '1' });
+  });
+});

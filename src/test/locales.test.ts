@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { localeResources } from './i18n';
+
+// The namespaces this part of the app owns: every key must exist in every language, with the
+// same {{placeholders}} and <tags>, or a user of one language sees a raw key or a broken sentence.
+const NAMESPACES = ['auth', 'profile', 'master'];
+
+function flatten(obj: unknown, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(obj as Record<string, unknown>)) {
+    if (v && typeof v === 'object') Object.assign(out, flatten(v, `${prefix}${k}.`));
+    else out[`${prefix}${k}`] = String(v);
+  }
+  return out;
+}
+const tokens = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}|<\/?(\w+)>/g)].map((m) => m[0].replace(/\s/g, '')).sort();
+
+describe('translations', () => {
+  const resources = localeResources();
+  for (const ns of NAMESPACES) {
+    it(`${ns}: es and pt have exactly the English keys, placeholders and tags`, () => {
+      const en = flatten(resources.en[ns]);
+      expect(Object.keys(en).length).toBeGreaterThan(0);
+      for (const lng of ['es', 'pt']) {
+        const other = flatten(resources[lng][ns]);
+        expect(Object.keys(other).sort(), `${lng}/${ns}`).toEqual(Object.keys(en).sort());
+        for (const key of Object.keys(en)) {
+          expect(other[key].trim(), `${lng}/${ns}:${key}`).not.toBe('');
+          expect(tokens(other[key]), `${lng}/${ns}:${key}`).toEqual(tokens(en[key]));
+        }
+      }
+    });
+  }
+});
