@@ -104,6 +104,9 @@ export async function launchBrowser(): Promise<Browser> {
 export async function newContext(browser: Browser, server: RunningServer, opts: { ageConfirmed?: boolean; viewport?: { width: number; height: number }; locale?: string } = {}): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: server.url, viewport: opts.viewport ?? { width: 1280, height: 900 }, locale: opts.locale ?? 'en-US' });
   if (opts.ageConfirmed !== false) {
+    // The age gate stores its confirmation in a cookie (readable by the server, so crawlers and
+    // confirmed visitors get no gate flash) and in localStorage.
+    await context.addCookies([{ name: 'over_18_user_confirmation', value: 'true', url: server.url }]);
     await context.addInitScript(() => {
       try {
         window.localStorage.setItem('over_18_user_confirmation', 'true');

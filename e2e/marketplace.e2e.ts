@@ -1,5 +1,4 @@
-import { after, before, test } from 'node:test';
-import assert from 'node:assert/strict';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,14 +20,14 @@ const TITLE = `Sunset walks ${stamp} in Buffalo`;
 const WORD = `zephyr${stamp}`; // a word only this ad contains, for the search
 const provider = { email: `provider-${stamp}@e2e.test`, nickname: `prov_${stamp}`, password: 'provider-password-e2e' };
 
-before(async () => {
+beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
   photoPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'xg-e2e-photo-')), 'photo.jpg');
   await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 150, g: 60, b: 170 } } }).jpeg().toFile(photoPath);
 });
 
-after(async () => {
+afterAll(async () => {
   await browser?.close();
   await server?.stop();
   if (photoPath) fs.rmSync(path.dirname(photoPath), { recursive: true, force: true });
@@ -36,6 +35,13 @@ after(async () => {
 
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SCREENSHOTS, `marketplace-${name}.png`), fullPage: true }).catch(() => {});
+}
+
+/** A fresh browser page past the age gate (the gate keeps its confirmation in a cookie). */
+async function page(): Promise<Page> {
+  const context = await newContext(browser, server);
+  await context.addCookies([{ name: 'over_18_user_confirmation', value: 'true', url: server.url }]);
+  return context.newPage();
 }
 
 async function signIn(page: Page, email: string, password: string, to: string) {
@@ -55,10 +61,10 @@ async function step(name: string, fn: () => Promise<void>) {
   }
 }
 
-test('a provider pays an ad with a promo code, staff approve it, a guest finds it', async () => {
-  const staff = await (await newContext(browser, server)).newPage();
-  const prov = await (await newContext(browser, server)).newPage();
-  const guest = await (await newContext(browser, server)).newPage();
+it('a provider pays an ad with a promo code, staff approve it, a guest finds it', async () => {
+  const staff = await page();
+  const prov = await page();
+  const guest = await page();
   try {
     await step('the admin creates a promo code worth $50.00', async () => {
       await signIn(staff, server.master.email, server.master.password, '/admin/dashboard/admin/promo-codes');
@@ -115,7 +121,7 @@ test('a provider pays an ad with a promo code, staff approve it, a guest finds i
       const photo = item.getByRole('link', { name: 'Open photo 1' }).locator('img');
       await photo.waitFor();
       await staff.waitForFunction((img) => (img as HTMLImageElement).complete, await photo.elementHandle());
-      assert.ok(await photo.evaluate((img: HTMLImageElement) => img.naturalWidth > 0), 'the uploaded photo is served');
+      expect(await photo.evaluate((img: HTMLImageElement) => img.naturalWidth > 0), 'the uploaded photo is served').toBe(true);
       await item.getByRole('button', { name: 'Approve', exact: true }).click();
       await staff.getByRole('status').filter({ hasText: '1 ad approved.' }).waitFor();
 
@@ -135,7 +141,7 @@ test('a provider pays an ad with a promo code, staff approve it, a guest finds i
 
       await guest.getByRole('link', { name: new RegExp(TITLE) }).click();
       await guest.getByRole('heading', { level: 1, name: TITLE }).waitFor();
-      assert.equal(await guest.getByRole('link', { name: '(716) 555-0142' }).getAttribute('href'), 'tel:+17165550142');
+      expect(await guest.getByRole('link', { name: '(716) 555-0142' }).getAttribute('href')).toBe('tel:+17165550142');
 
       await guest.goto(`/search?query=${WORD}`);
       await guest.getByText(`1 ad matches “${WORD}”.`).waitFor();

@@ -89,3 +89,9 @@ export function useSeo(pathname: string): void {
     };
   }, [pathname, tick]);
 }
+
+/** The lazy-loaded form used by RouteEffects: head updates are not needed for first paint. */
+export default function SeoEffect({ path }: { path: string }) {
+  useSeo(path);
+  return null;
+}

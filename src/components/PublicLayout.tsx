@@ -1,12 +1,13 @@
 import { lazy, Suspense, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TopBar } from './public/TopBar';
-import { Footer } from './public/Footer';
 import s from './public/layout.module.css';
 
 // The overlays load on first use: they stay out of the home page's first script.
 const SearchOverlay = lazy(() => import('./public/SearchOverlay'));
 const Drawer = lazy(() => import('./public/Drawer'));
+// Below the fold: it follows right after first paint.
+const Footer = lazy(() => import('./public/Footer'));
 
 /** The public shell (seed §2): top bar, drawer, search overlay, background art and footer. */
 export function PublicLayout({ children }: { children: ReactNode }) {
@@ -30,7 +31,9 @@ export function PublicLayout({ children }: { children: ReactNode }) {
       <main id="main" className={`container ${s.main}`} tabIndex={-1}>
         {children}
       </main>
-      <Footer />
+      <Suspense fallback={null}>
+        <Footer />
+      </Suspense>
       <Suspense fallback={null}>
         {search && <SearchOverlay onClose={() => setSearch(false)} />}
         {drawer && <Drawer onClose={() => setDrawer(false)} />}

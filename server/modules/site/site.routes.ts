@@ -26,10 +26,10 @@ export default defineRoutes(async (app, deps) => {
     root: dist,
     wildcard: false,
     index: false,
+    // @fastify/static 10 passes the Fastify reply here (older versions passed the raw response).
     setHeaders(res, filePath) {
-      const raw = res as unknown as { setHeader(name: string, value: string): void };
-      if (filePath.includes(`${path.sep}assets${path.sep}`)) raw.setHeader('cache-control', 'public, max-age=31536000, immutable');
-      else raw.setHeader('cache-control', 'no-cache');
+      const reply = res as unknown as { header(name: string, value: string): void };
+      reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
 

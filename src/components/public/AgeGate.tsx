@@ -1,7 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { isAgeConfirmed, leaveNavigation, leaveTarget, setAgeConfirmed } from './ageConfirmation';
+import { isAgeConfirmed, setAgeConfirmed } from './ageConfirmation';
+import { leaveNavigation, leaveTarget } from './ageGateRules';
+
+export { isBot } from './ageGateRules';
 import { useFocusTrap } from './useFocusTrap';
 import { localizedPath, splitSeoLocale } from '../../lib/seo';
 import s from './overlay.module.css';

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { AGE_GATE_DELAY_MS, isAgeConfirmed, isBot } from './ageConfirmation';
+import { AGE_GATE_DELAY_MS, isAgeConfirmed } from './ageConfirmation';
 
 const loadGate = () => import('./AgeGate');
 const AgeGate = lazy(loadGate);
@@ -8,12 +8,18 @@ const AgeGate = lazy(loadGate);
 export function AgeGateMount() {
   const [open, setOpen] = useState(false);
   useEffect(() => {
-    if (isBot(navigator.userAgent) || isAgeConfirmed()) return;
-    void loadGate(); // fetch the dialog's code now so it is ready at 1 s
+    if (isAgeConfirmed()) return;
+    const gate = loadGate(); // the dialog's code loads now, so it is ready at 1 s
+    let live = true;
     const timer = setTimeout(() => {
-      if (!isAgeConfirmed()) setOpen(true);
+      void gate.then((m) => {
+        if (live && !isAgeConfirmed() && !m.isBot(navigator.userAgent)) setOpen(true);
+      });
     }, AGE_GATE_DELAY_MS);
-    return () => clearTimeout(timer);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
   }, []);
   if (!open) return null;
   return (

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { routes } from '../../app/routes';
 import { LanguageLinks } from './LanguageSwitcher';
 import { useFocusTrap } from './useFocusTrap';
-import { CloseIcon } from './icons';
+import { CloseIcon } from './CloseIcon';
 import o from './overlay.module.css';
 import l from './layout.module.css';
 

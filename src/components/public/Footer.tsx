@@ -25,7 +25,7 @@ export const FOOTER_GROUPS: ReadonlyArray<{ title: string; links: ReadonlyArray<
   { title: 'legal', links: [{ key: 'terms', href: routes.terms }, { key: 'agreement', href: routes.agreement }, { key: 'login', href: routes.login }, { key: 'register', href: routes.register }] },
 ];
 
-export function Footer() {
+export default function Footer() {
   const { t } = useTranslation('public');
   return (
     <footer className={s.footer}>

@@ -1,10 +1,12 @@
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { progress } from './progress';
 import { ProgressBar } from './ProgressBar';
 import { reportPageView } from '../../api/analytics';
-import { useSeo } from '../../app/seo';
-import { splitSeoLocale } from '../../lib/seo';
+import { splitLocale } from '../../app/locale';
+
+// The server wrote the first page's head; updates for later pages load after first paint.
+const SeoEffect = lazy(() => import('../../app/seo'));
 
 /**
  * What happens on every route change, for the whole app: the progress bar, the page-view report,
@@ -24,7 +26,7 @@ export function RouteEffects() {
     const first = previous.current === null;
     const referrer = first ? document.referrer || null : window.location.origin + previous.current;
     previous.current = path;
-    reportPageView({ path, locale: splitSeoLocale(path).locale, referrer });
+    reportPageView({ path, locale: splitLocale(path).locale, referrer });
     if (first) return;
     // A lazy page that suspends keeps the bar running (PageLoading); otherwise it just flashes.
     progress.start();
@@ -40,6 +42,12 @@ export function RouteEffects() {
     };
   }, [path]);
 
-  useSeo(path);
-  return <ProgressBar />;
+  return (
+    <>
+      <ProgressBar />
+      <Suspense fallback={null}>
+        <SeoEffect path={path} />
+      </Suspense>
+    </>
+  );
 }

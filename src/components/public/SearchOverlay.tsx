@@ -5,7 +5,7 @@ import { checkSearchQuery, SEARCH_QUERY_MAX } from '../../lib/rules';
 import { routes } from '../../app/routes';
 import { StatePicker } from './StatePicker';
 import { useFocusTrap } from './useFocusTrap';
-import { CloseIcon } from './icons';
+import { CloseIcon } from './CloseIcon';
 import o from './overlay.module.css';
 import l from './layout.module.css';
 

@@ -22,7 +22,9 @@ export function StatePicker({ onPick }: { onPick: (slug: string | null) => void 
     void statesStore.load(false);
   }, []);
   const reloadIfEmpty = () => {
-    if (!snap.loading && states.length === 0) void statesStore.load(false);
+    // The live store, not the render's snapshot: mousedown and focus arrive in one event turn.
+    const live = statesStore.state;
+    if (!live.loading && !live.data?.length) void statesStore.load(false);
   };
 
   const submit = (e: FormEvent) => {

@@ -1,41 +1,39 @@
-// The age gate's memory (seed §9): over_18_user_confirmation = 'true', kept for 30 days. A cookie
-// rather than localStorage because it expires on its own, like the seed's.
+// The age gate's memory (seed §9): over_18_user_confirmation = 'true', for 30 days. Kept twice on
+// purpose: in localStorage (with its expiry in over_18_user_confirmation_expires, ms since epoch)
+// and as a cookie of the same name with Max-Age 30 days. Either one is enough to skip the gate, so
+// a browser that clears one keeps the other, and the e2e suites may pre-set whichever they like.
 
 export const AGE_KEY = 'over_18_user_confirmation';
+export const AGE_EXPIRES_KEY = `${AGE_KEY}_expires`;
 export const AGE_DAYS = 30;
 export const AGE_GATE_DELAY_MS = 1000;
 
-export function isAgeConfirmed(): boolean {
-  return document.cookie.split(';').some((c) => c.trim() === `${AGE_KEY}=true`);
-}
-
-export function setAgeConfirmed(on: boolean): void {
-  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
-  document.cookie = on
-    ? `${AGE_KEY}=true; Max-Age=${AGE_DAYS * 86400}; Path=/; SameSite=Lax${secure}`
-    : `${AGE_KEY}=; Max-Age=0; Path=/; SameSite=Lax${secure}`;
-}
-
-// Search engines and link-preview fetchers read the page behind the gate.
-const BOTS = /bot|crawl|spider|slurp|bingpreview|facebookexternalhit|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|whatsapp|telegram|skypeuripreview|lighthouse|google-inspectiontool|yandex|baidu|duckduck/i;
-export function isBot(userAgent: string): boolean {
-  return BOTS.test(userAgent);
-}
-
-/** Leave: back where the visitor came from, or to a search engine when they came from this site. */
-export function leaveTarget(referrer: string, ownHost: string): string {
+function fromStorage(now: number): boolean {
   try {
-    const r = new URL(referrer);
-    if (/^https?:$/.test(r.protocol) && r.host !== ownHost) return r.href;
+    return localStorage.getItem(AGE_KEY) === 'true' && Number(localStorage.getItem(AGE_EXPIRES_KEY)) > now;
   } catch {
-    // no referrer, or not a URL
+    return false;
   }
-  return 'https://www.google.com/';
 }
 
-/** Replaceable in tests (jsdom cannot navigate away). */
-export const leaveNavigation = {
-  assign(url: string) {
-    window.location.assign(url);
-  },
-};
+const fromCookie = () => document.cookie.split(';').some((c) => c.trim() === `${AGE_KEY}=true`);
+
+export function isAgeConfirmed(now = Date.now()): boolean {
+  return fromStorage(now) || fromCookie();
+}
+
+export function setAgeConfirmed(on: boolean, now = Date.now()): void {
+  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${AGE_KEY}=${on ? 'true' : ''}; Max-Age=${on ? AGE_DAYS * 86_400 : 0}; Path=/; SameSite=Lax${secure}`;
+  try {
+    if (on) {
+      localStorage.setItem(AGE_KEY, 'true');
+      localStorage.setItem(AGE_EXPIRES_KEY, String(now + AGE_DAYS * 86_400_000));
+    } else {
+      localStorage.removeItem(AGE_KEY);
+      localStorage.removeItem(AGE_EXPIRES_KEY);
+    }
+  } catch {
+    // storage blocked: the cookie still holds it
+  }
+}

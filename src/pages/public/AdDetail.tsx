@@ -29,10 +29,15 @@ export default function AdDetail() {
   }, [id]);
 
   const ad = snap.data;
-  if (!ad || ad.id !== id) return <LoadState loading={snap.loading || !snap.error} error={snap.error ? t('ad.notAvailable') : null} />;
+  if (!ad || ad.id !== id)
+    return (
+      <div className={styles.panel}>
+        <LoadState loading={snap.loading || !snap.error} error={snap.error ? t('ad.notAvailable') : null} />
+      </div>
+    );
 
   return (
-    <article>
+    <article className={styles.panel}>
       <p>
         <Link href={pathFor(routes.listingsCity, { state: ad.state.slug, city: ad.city.slug, type: typeSlug(ad.listingType) })}>
           {t('ad.backToCity', { type: typeLabel(t, ad.listingType), city: ad.city.name })}

@@ -23,7 +23,12 @@ export default function ListingsCity() {
     if (code) void cityListingsStore.load({ state, city, type: code, page });
   }, [state, city, code, page]);
 
-  if (!code) return <p role="alert">{t('city.unknownType')}</p>;
+  if (!code)
+    return (
+      <p role="alert" className={styles.panel}>
+        {t('city.unknownType')}
+      </p>
+    );
 
   const data = snap.data;
   const first = data?.ads[0];
@@ -33,7 +38,7 @@ export default function ListingsCity() {
   const base = pathFor(routes.listingsCity, { state, city, type });
 
   return (
-    <section>
+    <section className={styles.panel}>
       <p>
         <Link href={routes.listingsUs}>{t('us.allStates')}</Link> ›{' '}
         <Link href={pathFor(routes.listingsState, { state })}>{stateName}</Link>

@@ -28,7 +28,7 @@ export default function ListingsState() {
     unslug(state);
 
   return (
-    <section>
+    <section className={styles.panel}>
       <p>
         <Link href={routes.listingsUs}>{t('us.allStates')}</Link>
       </p>

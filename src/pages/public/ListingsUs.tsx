@@ -28,7 +28,7 @@ export default function ListingsUs() {
   const total = [...counts.values()].reduce((n, s) => n + s.count, 0);
 
   return (
-    <section>
+    <section className={styles.panel}>
       <h1>{t('us.title')}</h1>
       <p>{t('us.intro', { count: total })}</p>
       <LoadState loading={(agg.loading || states.loading) && !rows.length} error={agg.error ?? states.error} />

@@ -58,9 +58,9 @@ export default function Search() {
 
   const data = snap.data;
   return (
-    <section>
+    <section className={styles.panel}>
       <h1>{t('search.title')}</h1>
-      <form role="search" onSubmit={submit} noValidate className="card" style={{ marginBottom: 16 }}>
+      <form role="search" onSubmit={submit} noValidate style={{ marginBottom: 16 }}>
         <TextField
           label={t('search.query')}
           type="search"

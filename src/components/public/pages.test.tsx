@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { server } from '../../test/server';
+import { renderAt } from '../../test/render';
+import { localeResources } from '../../test/i18n';
+import { sessionStore } from '../../state/session';
+import ReportCrime from '../../pages/public/ReportCrime';
+import ContactUs from '../../pages/public/ContactUs';
+import LawEnforcement from '../../pages/public/LawEnforcement';
+import Home from '../../pages/public/Home';
+import Faq from '../../pages/public/Faq';
+import Reports from '../../pages/admin/Reports';
+
+function captureReports(status = 201) {
+  const bodies: unknown[] = [];
+  server.use(
+    http.post('/api/reports', async ({ request }) => {
+      bodies.push(await request.json());
+      return status === 201
+        ? HttpResponse.json({ id: 'r1', createdAt: '2026-01-15T12:00:00.000Z' }, { status: 201 })
+        : HttpResponse.json({ message: 'Too many reports from your address. Please try again in an hour.' }, { status });
+    }),
+  );
+  return bodies;
+}
+
+describe('report forms', () => {
+  it('report trafficking: shows the hotline, checks the message, sends anonymously and confirms', async () => {
+    const bodies = captureReports();
+    const user = userEvent.setup();
+    renderAt(<ReportCrime />, '/report-crime');
+    expect(screen.getByRole('link', { name: '1-888-373-7888' }).getAttribute('href')).toBe('tel:+18883737888');
+    expect(screen.getByRole('link', { name: '233733' }).getAttribute('href')).toBe('sms:233733');
+    const what = screen.getByRole('textbox', { name: /What did you see/ });
+    await user.type(what, 'short');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(screen.getByText('Please write at least 10 characters.')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(what));
+    expect(bodies).toHaveLength(0);
+    await user.type(what, ' — a girl who looks 15 in ad on Main St');
+    await user.type(screen.getByRole('textbox', { name: /Ad number/ }), 'https://xg.example/ad/abc123');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(/Your report has reached our safety team/)).toBeTruthy();
+    expect(bodies).toEqual([{ kind: 'trafficking', message: 'short — a girl who looks 15 in ad on Main St', adId: 'abc123', contact: null }]);
+  });
+
+  it('contact us: needs an e-mail, sends kind contact, and shows the rate-limit message in words', async () => {
+    const bodies = captureReports(429);
+    const user = userEvent.setup();
+    renderAt(<ContactUs />, '/contact-us');
+    await user.type(screen.getByRole('textbox', { name: /Message/ }), 'How do I change my nickname please?');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(screen.getByText('Enter a valid e-mail address.')).toBeTruthy();
+    await user.type(screen.getByRole('textbox', { name: /E-mail/ }), 'ann@example.com');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'You have sent many messages in the last hour. Please try again later.');
+    expect(bodies).toEqual([{ kind: 'contact', contact: 'ann@example.com', message: 'Topic: account\n\nHow do I change my nickname please?' }]);
+  });
+
+  it('law enforcement: requires agency, officer and official e-mail, and files the request with its particulars', async () => {
+    const bodies = captureReports();
+    const user = userEvent.setup();
+    renderAt(<LawEnforcement />, '/law-enforcement');
+    expect(screen.getByRole('heading', { name: 'Preservation requests' })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(screen.getAllByText('This field is required.')).toHaveLength(2);
+    await user.type(screen.getByRole('textbox', { name: /^Agency/ }), 'Buffalo PD');
+    await user.type(screen.getByRole('textbox', { name: /Officer name/ }), 'Det. Jane Roe #4411');
+    await user.type(screen.getByRole('textbox', { name: /Official e-mail/ }), 'jroe@bpd.example.gov');
+    await user.selectOptions(screen.getByRole('combobox', { name: /Type of request/ }), 'preservation');
+    await user.type(screen.getByRole('textbox', { name: /^Details/ }), 'Preserve ad abc123 and its account.');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(/Your request has been received and logged/)).toBeTruthy();
+    expect(bodies).toEqual([{
+      kind: 'law_enforcement',
+      contact: 'jroe@bpd.example.gov',
+      message: 'Request type: preservation\nAgency: Buffalo PD\nOfficer: Det. Jane Roe #4411\n\nPreserve ad abc123 and its account.',
+    }]);
+  });
+});
+
+describe('content pages', () => {
+  it('the FAQ answers at least 15 questions', () => {
+    renderAt(<Faq />, '/faq');
+    expect(document.querySelectorAll('details summary').length).toBeGreaterThanOrEqual(15);
+    expect(screen.getByText('How do I add money with Bitcoin?')).toBeTruthy();
+  });
+
+  it('home shows listing types and top states from /api/home', async () => {
+    server.use(http.get('/api/home', () => HttpResponse.json({
+      types: [{ listingType: 'female_esc', count: 12 }, { listingType: 'female_rub', count: 1 }],
+      topStates: [{ stateId: 'ny', slug: 'new-york', name: 'New York', count: 9 }],
+    })));
+    renderAt(<Home />, '/');
+    const states = await screen.findByRole('link', { name: /New York/ });
+    expect(states.getAttribute('href')).toBe('/listings/us/new-york');
+    expect(screen.getByText('12 ads')).toBeTruthy();
+    expect(screen.getByText('1 ad')).toBeTruthy();
+  });
+
+  it('home still works when /api/home is missing', async () => {
+    server.use(http.get('/api/home', () => HttpResponse.json({ message: 'Not found.' }, { status: 404 })));
+    renderAt(<Home />, '/');
+    expect(await screen.findByText('The latest counts could not be loaded.')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Female escorts' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'See all states' }).getAttribute('href')).toBe('/listings/us');
+  });
+});
+
+describe('admin reports screen', () => {
+  it('lists open reports and closes one', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'a1', email: 'admin@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    const queries: string[] = [];
+    const report = { id: 'r1', kind: 'trafficking', adId: 'abc123', message: 'Looks underage.', contact: null, status: 'open', ipHash: 'abcdef0123456789', createdAt: '2026-01-15T12:00:00.000Z' };
+    server.use(
+      http.get('/api/admin/get-reports', ({ request }) => {
+        queries.push(new URL(request.url).search);
+        return HttpResponse.json({ reports: [report], total: 1, page: 1, pageSize: 20 });
+      }),
+      http.post('/api/admin/set-report-status', async ({ request }) => {
+        const body = (await request.json()) as { id: string; status: string };
+        return HttpResponse.json({ report: { ...report, status: body.status } });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<Reports />, '/admin/dashboard/admin/reports');
+    const row = (await screen.findByText('Looks underage.')).closest('tr')!;
+    expect(queries[0]).toBe('?page=1&pageSize=20&status=open');
+    expect(within(row).getByText('anonymous')).toBeTruthy();
+    await user.click(within(row).getByRole('button', { name: /^Close/ }));
+    expect(await within(row).findByText('Closed')).toBeTruthy();
+    expect(screen.getByText('Report r1 is now Closed.')).toBeTruthy();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Kind' }), 'law_enforcement');
+    await waitFor(() => expect(queries.at(-1)).toBe('?page=1&pageSize=20&status=open&kind=law_enforcement'));
+  });
+});
+
+// The namespaces of the public site: every key in every language, with the same placeholders.
+function flatten(obj: unknown, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(obj as Record<string, unknown>)) {
+    if (v && typeof v === 'object') Object.assign(out, flatten(v, `${prefix}${k}.`));
+    else out[`${prefix}${k}`] = String(v);
+  }
+  return out;
+}
+const tokens = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+
+describe('public and pages translations', () => {
+  const resources = localeResources();
+  for (const ns of ['public', 'pages']) {
+    it(`${ns}: es and pt have exactly the English keys and placeholders`, () => {
+      const en = flatten(resources.en[ns]);
+      expect(Object.keys(en).length).toBeGreaterThan(50);
+      for (const lng of ['es', 'pt']) {
+        const other = flatten(resources[lng][ns]);
+        expect(Object.keys(other).sort(), `${lng}/${ns}`).toEqual(Object.keys(en).sort());
+        for (const key of Object.keys(en)) {
+          expect(other[key].trim(), `${lng}/${ns}:${key}`).not.toBe('');
+          expect(tokens(other[key]), `${lng}/${ns}:${key}`).toEqual(tokens(en[key]));
+        }
+      }
+    });
+  }
+});
