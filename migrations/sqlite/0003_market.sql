@@ -96,12 +96,27 @@ CREATE VIRTUAL TABLE ads_fts USING fts5 (
 CREATE TABLE ads_public_version (id INTEGER PRIMARY KEY CHECK (id = 1), v INTEGER NOT NULL);
 INSERT INTO ads_public_version (id, v) VALUES (1, 0);
 
+-- Visible ads per city and listing type, kept by the triggers below, so the location aggregate
+-- and the home page read a few thousand counters instead of counting a million ads. Expiry is a
+-- matter of time, not of a write: an expired ad leaves these counts when the expire-ads job runs.
+CREATE TABLE ads_public_counts (
+  city_id TEXT NOT NULL,
+  listing_type TEXT NOT NULL,
+  state_id TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  PRIMARY KEY (city_id, listing_type)
+) WITHOUT ROWID;
+CREATE INDEX ads_public_counts_type ON ads_public_counts (listing_type);
+CREATE INDEX ads_public_counts_state ON ads_public_counts (state_id, listing_type);
+
 CREATE TRIGGER ads_fts_insert AFTER INSERT ON ads WHEN NEW.visible = 1
 BEGIN
   INSERT INTO ads_fts (rowid, title, description, place, tags)
   SELECT NEW.bump_seq, NEW.title, NEW.description, c.name || ' ' || s.name || ' ' || s.code,
          'ty' || replace(NEW.listing_type, '_', '') || ' st' || NEW.state_id
   FROM cities c JOIN states s ON s.id = NEW.state_id WHERE c.id = NEW.city_id;
+  INSERT INTO ads_public_counts (city_id, listing_type, state_id, n) SELECT NEW.city_id, NEW.listing_type, NEW.state_id, 1 WHERE true
+    ON CONFLICT (city_id, listing_type) DO UPDATE SET n = n + 1;
   UPDATE ads_public_version SET v = v + 1 WHERE id = 1;
 END;
 
@@ -113,12 +128,16 @@ BEGIN
   SELECT NEW.bump_seq, NEW.title, NEW.description, c.name || ' ' || s.name || ' ' || s.code,
          'ty' || replace(NEW.listing_type, '_', '') || ' st' || NEW.state_id
   FROM cities c JOIN states s ON s.id = NEW.state_id WHERE NEW.visible = 1 AND c.id = NEW.city_id;
+  UPDATE ads_public_counts SET n = n - 1 WHERE OLD.visible = 1 AND city_id = OLD.city_id AND listing_type = OLD.listing_type;
+  INSERT INTO ads_public_counts (city_id, listing_type, state_id, n) SELECT NEW.city_id, NEW.listing_type, NEW.state_id, 1 WHERE NEW.visible = 1
+    ON CONFLICT (city_id, listing_type) DO UPDATE SET n = n + 1;
   UPDATE ads_public_version SET v = v + 1 WHERE id = 1;
 END;
 
 CREATE TRIGGER ads_fts_delete AFTER DELETE ON ads WHEN OLD.visible = 1
 BEGIN
   DELETE FROM ads_fts WHERE rowid = OLD.bump_seq;
+  UPDATE ads_public_counts SET n = n - 1 WHERE city_id = OLD.city_id AND listing_type = OLD.listing_type;
   UPDATE ads_public_version SET v = v + 1 WHERE id = 1;
 END;
 

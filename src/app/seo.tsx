@@ -74,7 +74,10 @@ export function useSeo(pathname: string): void {
     let cancelled = false;
     const { locale } = splitSeoLocale(pathname);
     const names = named?.path === pathname ? named.names : {};
-    void i18n.loadNamespaces('public').then(() => {
+    // The page's language may not be the active one yet (the app switches it in its own effect),
+    // so load that language's 'public' texts explicitly.
+    const ready = i18n.hasResourceBundle(locale, 'public') ? Promise.resolve() : i18n.reloadResources([locale], ['public']);
+    void ready.then(() => {
       if (cancelled) return;
       const t = i18n.getFixedT(locale, 'public');
       const head = seoHead(pathname, window.location.origin, (key, params) => t(key, params ?? {}), names);

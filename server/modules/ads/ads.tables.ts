@@ -71,4 +71,5 @@ export interface MarketTables {
     created_at: string;
   };
   ads_public_version: { id: number; v: number };
+  ads_public_counts: { city_id: string; listing_type: ListingType; state_id: string; n: number };
 }

@@ -7,10 +7,19 @@ import type { ListingType } from '../ads/ads.tables.ts';
 // which halves a point read's throughput). Every query asks for `visible = 1` literally, so the
 // planner can use the partial indexes of migration 0003 that hold visible ads only.
 
-const AD_COLS = `a.id, a.listing_type, a.title, a.description, a.age, a.state_id, s.name AS state_name, s.slug AS state_slug,
-  a.city_id, c.name AS city_name, c.slug AS city_slug, a.phone, a.photos_json, a.status, a.online, a.bumped_at, a.published_at, a.expires_at`;
-const FROM_ADS = 'FROM ads a JOIN states s ON s.id = a.state_id JOIN cities c ON c.id = a.city_id';
+// Place names and slugs come from a small in-process cache (places are only ever enabled or
+// disabled, never renamed), so an ad row is read from `ads` alone: for a one-row lookup SQLite's
+// join planning costs about 30 µs, five times the lookup itself.
+const AD_COLS = `a.id, a.listing_type, a.title, a.description, a.age, a.state_id, a.city_id, a.phone, a.photos_json, a.status,
+  a.online, a.bumped_at, a.published_at, a.expires_at`;
+/** Lists carry an excerpt of the description (cards show none; the detail has it all): a third of the bytes. */
+export const EXCERPT_CHARS = 200;
+const LIST_COLS = AD_COLS.replace('a.description', `CASE WHEN length(a.description) > ${EXCERPT_CHARS} THEN substr(a.description, 1, ${EXCERPT_CHARS - 1}) || '…' ELSE a.description END AS description`);
 
+type AdRowNoPlace = Omit<AdCoreRow, 'state_name' | 'state_slug' | 'city_name' | 'city_slug'>;
+
+/** Listings never count past this many ads (nor serve pages beyond it). */
+export const LISTING_COUNT_CAP = 10_000;
 /** Search never counts past this many matches: the total says "1000" and pages stop at 50 of 20. */
 export const SEARCH_COUNT_CAP = 1000;
 
@@ -38,6 +47,7 @@ export interface AggregateRow {
 export class PublicReads {
   private readonly sqlite: Database.Database;
   private readonly cache = new Map<string, Database.Statement>();
+  private readonly places = new Map<string, { name: string; slug: string }>();
 
   constructor(sqlite: Database.Database) {
     this.sqlite = sqlite;
@@ -49,8 +59,26 @@ export class PublicReads {
     return s;
   }
 
+  private place(kind: 'state' | 'city', id: string): { name: string; slug: string } {
+    const key = `${kind}:${id}`;
+    let p = this.places.get(key);
+    if (!p) {
+      const sql = kind === 'state' ? 'SELECT name, slug FROM states WHERE id = ?' : 'SELECT name, slug FROM cities WHERE id = ?';
+      p = (this.stmt(`place:${kind}`, () => sql).get(id) as { name: string; slug: string } | undefined) ?? { name: '', slug: '' };
+      this.places.set(key, p);
+    }
+    return p;
+  }
+
+  private withPlace<T extends AdRowNoPlace>(r: T): T & AdCoreRow {
+    const s = this.place('state', r.state_id);
+    const c = this.place('city', r.city_id);
+    return Object.assign(r, { state_name: s.name, state_slug: s.slug, city_name: c.name, city_slug: c.slug });
+  }
+
   adById(id: string): DetailRow | undefined {
-    return this.stmt('detail', () => `SELECT ${AD_COLS}, a.owner_id, a.visible ${FROM_ADS} WHERE a.id = ?`).get(id) as DetailRow | undefined;
+    const r = this.stmt('detail', () => `SELECT ${AD_COLS}, a.owner_id, a.visible FROM ads a WHERE a.id = ?`).get(id) as (AdRowNoPlace & { owner_id: string; visible: number }) | undefined;
+    return r && this.withPlace(r);
   }
 
   stateBySlug(slug: string): { id: string; enabled: number } | undefined {
@@ -75,32 +103,43 @@ export class PublicReads {
   /** Visible, unexpired ads, newest bump first. */
   listing(f: ListingFilter, now: string, limit: number, offset: number): AdCoreRow[] {
     const w = this.where(f);
-    return this.stmt(`list:${w.key}`, () => `SELECT ${AD_COLS} ${FROM_ADS} WHERE ${w.sql} ORDER BY a.bump_seq DESC LIMIT ? OFFSET ?`)
-      .all(...w.args, now, limit, offset) as AdCoreRow[];
-  }
-
-  listingCount(f: ListingFilter, now: string): number {
-    const w = this.where(f);
-    return (this.stmt(`count:${w.key}`, () => `SELECT count(*) AS n FROM ads a WHERE ${w.sql}`).get(...w.args, now) as { n: number }).n;
+    const rows = this.stmt(`list:${w.key}`, () => `SELECT ${LIST_COLS} FROM ads a WHERE ${w.sql} ORDER BY a.bump_seq DESC LIMIT ? OFFSET ?`)
+      .all(...w.args, now, limit, offset) as AdRowNoPlace[];
+    return rows.map((r) => this.withPlace(r));
   }
 
   /**
-   * Full-text matches in bump order. ads_fts holds visible ads only and its rowid is the ad's
-   * bump_seq, so FTS5 walks its index newest-bump-first and stops after one page: no ranking of
-   * every match, whatever the word.
+   * The number of visible ads for a filter, from the trigger-kept counters (ads_public_counts)
+   * instead of counting rows: O(cities), whatever the number of ads. An ad whose time ran out
+   * leaves the counters when expire-ads runs (hourly), so the total may lead the list by that.
    */
-  search(match: string, now: string, limit: number, offset: number): AdCoreRow[] {
-    return this.stmt('search', () =>
-      `SELECT ${AD_COLS} FROM ads_fts f JOIN ads a ON a.bump_seq = f.rowid JOIN states s ON s.id = a.state_id JOIN cities c ON c.id = a.city_id
-       WHERE ads_fts MATCH ? AND a.visible = 1 AND a.expires_at > ? ORDER BY f.rowid DESC LIMIT ? OFFSET ?`,
-    ).all(match, now, limit, offset) as AdCoreRow[];
+  listingCount(f: ListingFilter): number {
+    const parts = ['n > 0'];
+    const args: string[] = [];
+    if (f.cityId) (parts.push('city_id = ?'), args.push(f.cityId));
+    else if (f.stateId) (parts.push('state_id = ?'), args.push(f.stateId));
+    if (f.listingType) (parts.push('listing_type = ?'), args.push(f.listingType));
+    const key = `${f.cityId ? 'c' : f.stateId ? 's' : ''}${f.listingType ? 't' : ''}`;
+    const r = this.stmt(`count:${key}`, () => `SELECT coalesce(sum(n), 0) AS n FROM ads_public_counts WHERE ${parts.join(' AND ')}`).get(...args) as { n: number };
+    return r.n;
   }
 
-  searchCount(match: string, now: string): number {
-    return (this.stmt('search-count', () =>
-      `SELECT count(*) AS n FROM (SELECT 1 FROM ads_fts f JOIN ads a ON a.bump_seq = f.rowid
-       WHERE ads_fts MATCH ? AND a.visible = 1 AND a.expires_at > ? LIMIT ${SEARCH_COUNT_CAP})`,
-    ).get(match, now) as { n: number }).n;
+  /**
+   * Full-text matches in bump order, bounded: ads_fts holds visible ads only and its rowid is the
+   * ad's bump_seq, so FTS5 walks its index newest bump first, with no ranking, and stops after
+   * SEARCH_COUNT_CAP matches whatever the word. Returns their bump_seqs (the total is their number).
+   */
+  searchSeqs(match: string): number[] {
+    return this.stmt('search', () => `SELECT rowid FROM ads_fts WHERE ads_fts MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_COUNT_CAP}`).pluck().all(match) as number[];
+  }
+
+  /** The page of a search, read by bump_seq (an ad whose time ran out before the hourly expire-ads job is left out). */
+  adsBySeqs(seqs: number[], now: string): AdCoreRow[] {
+    if (!seqs.length) return [];
+    const rows = this.stmt('by-seqs', () =>
+      `SELECT ${LIST_COLS} FROM ads a WHERE a.bump_seq IN (SELECT value FROM json_each(?)) AND a.visible = 1 AND a.expires_at > ? ORDER BY a.bump_seq DESC`,
+    ).all(JSON.stringify(seqs), now) as AdRowNoPlace[];
+    return rows.map((r) => this.withPlace(r));
   }
 
   /** Bumped by triggers whenever the public set changes: read-side caches compare it. */
@@ -108,25 +147,23 @@ export class PublicReads {
     return (this.stmt('version', () => 'SELECT v FROM ads_public_version WHERE id = 1').get() as { v: number }).v;
   }
 
-  aggregate(listingType: ListingType, now: string): AggregateRow[] {
+  /** Cities with visible ads of a type (trigger-kept counters: an ad leaves them when expire-ads runs). */
+  aggregate(listingType: ListingType): AggregateRow[] {
     return this.stmt('aggregate', () =>
-      `SELECT a.state_id, s.slug AS state_slug, s.name AS state_name, a.city_id, c.slug AS city_slug, c.name AS city_name, count(*) AS n
-       FROM ads a JOIN states s ON s.id = a.state_id JOIN cities c ON c.id = a.city_id
-       WHERE a.visible = 1 AND a.listing_type = ? AND a.expires_at > ?
-       GROUP BY a.city_id ORDER BY s.name, n DESC, c.name`,
-    ).all(listingType, now) as AggregateRow[];
+      `SELECT x.state_id, s.slug AS state_slug, s.name AS state_name, x.city_id, c.slug AS city_slug, c.name AS city_name, x.n
+       FROM ads_public_counts x JOIN states s ON s.id = x.state_id JOIN cities c ON c.id = x.city_id
+       WHERE x.listing_type = ? AND x.n > 0 ORDER BY s.name, x.n DESC, c.name`,
+    ).all(listingType) as AggregateRow[];
   }
 
-  typeCounts(now: string): { listing_type: ListingType; n: number }[] {
-    return this.stmt('type-counts', () =>
-      'SELECT listing_type, count(*) AS n FROM ads a WHERE a.visible = 1 AND a.expires_at > ? GROUP BY listing_type',
-    ).all(now) as { listing_type: ListingType; n: number }[];
+  typeCounts(): { listing_type: ListingType; n: number }[] {
+    return this.stmt('type-counts', () => 'SELECT listing_type, sum(n) AS n FROM ads_public_counts GROUP BY listing_type').all() as { listing_type: ListingType; n: number }[];
   }
 
-  stateCounts(now: string): { id: string; slug: string; name: string; n: number }[] {
+  stateCounts(): { id: string; slug: string; name: string; n: number }[] {
     return this.stmt('state-counts', () =>
-      `SELECT s.id, s.slug, s.name, x.n FROM (SELECT state_id, count(*) AS n FROM ads a WHERE a.visible = 1 AND a.expires_at > ? GROUP BY state_id) x
-       JOIN states s ON s.id = x.state_id ORDER BY x.n DESC, s.name`,
-    ).all(now) as { id: string; slug: string; name: string; n: number }[];
+      `SELECT s.id, s.slug, s.name, x.n FROM (SELECT state_id, sum(n) AS n FROM ads_public_counts GROUP BY state_id) x
+       JOIN states s ON s.id = x.state_id WHERE x.n > 0 ORDER BY x.n DESC, s.name`,
+    ).all() as { id: string; slug: string; name: string; n: number }[];
   }
 }

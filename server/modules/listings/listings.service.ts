@@ -7,14 +7,14 @@ import { LISTING_TYPES, parseListingType } from '../ads/ads.rules.ts';
 import { toPublicAd, type AdDto } from '../ads/ads.dto.ts';
 import type { ListingType } from '../ads/ads.tables.ts';
 import { checkReport, createReport, hashIp, notifyStaff, reportLimiter, type ReportDto } from '../reports/reports.service.ts';
-import { PublicReads, SEARCH_COUNT_CAP, type ListingFilter } from './listings.repository.ts';
+import { LISTING_COUNT_CAP, PublicReads, SEARCH_COUNT_CAP, type ListingFilter } from './listings.repository.ts';
 
 export const DEFAULT_PAGE_SIZE = 20;
-/** Deep offsets cost as much as the rows they skip; nobody reads page 500 of a listing. */
-export const MAX_LISTING_OFFSET = 10_000;
-/** Aggregates and the home counts are cached until the public set changes, and at most this long (expiry is time, not a write). */
+/** Aggregates and the home counts are cached until the public set changes (ads_public_version), and at most this long. */
 const CACHE_MS = 60_000;
 const MAX_TERMS = 8;
+/** Distinct searches kept (each at most SEARCH_COUNT_CAP numbers: 8 kB). */
+const SEARCH_CACHE_ENTRIES = 500;
 
 export interface PageOf<T> {
   ads: T[];
@@ -45,6 +45,7 @@ export class ListingsService {
   private readonly deps: AppDeps;
   readonly reads: PublicReads;
   private readonly cache = new Map<string, { version: number; at: number; value: unknown }>();
+  private readonly searchCache = new Map<string, { version: number; seqs: number[] }>();
 
   constructor(deps: AppDeps) {
     this.deps = deps;
@@ -63,6 +64,25 @@ export class ListingsService {
     const value = compute();
     this.cache.set(key, { version, at: t, value });
     return value;
+  }
+
+  /**
+   * The bounded match list of a search, cached until the public set changes (ads_public_version):
+   * the next pages, and everyone else asking the same thing meanwhile, read only their page.
+   */
+  private matches(match: string): number[] {
+    const version = this.reads.version();
+    const hit = this.searchCache.get(match);
+    if (hit && hit.version === version) {
+      this.searchCache.delete(match); // most recently used goes last
+      this.searchCache.set(match, hit);
+      return hit.seqs;
+    }
+    const seqs = this.reads.searchSeqs(match);
+    this.searchCache.delete(match);
+    this.searchCache.set(match, { version, seqs });
+    if (this.searchCache.size > SEARCH_CACHE_ENTRIES) this.searchCache.delete(this.searchCache.keys().next().value!);
+    return seqs;
   }
 
   /** 404 for an unknown or disabled state/city: their pages do not exist for the public. */
@@ -87,12 +107,12 @@ export class ListingsService {
   }
 
   listings(q: { state?: string; city?: string; type?: string; page?: number; pageSize?: number }): PageOf<AdDto> {
-    const { page, pageSize, offset } = pageArgs(q, MAX_LISTING_OFFSET);
+    const { page, pageSize, offset } = pageArgs(q, LISTING_COUNT_CAP);
     const f: ListingFilter = { ...this.resolvePlace(q.state, q.city), listingType: this.listingType(q.type) };
     const now = this.nowIso();
     const rows = this.reads.listing(f, now, pageSize, offset);
     // The count is skipped when the first page is not full: it is then simply the rows on it.
-    const total = page === 1 && rows.length < pageSize ? rows.length : this.reads.listingCount(f, now);
+    const total = page === 1 && rows.length < pageSize ? rows.length : Math.max(this.reads.listingCount(f), offset + rows.length);
     return { ads: rows.map(toPublicAd), total, page, pageSize };
   }
 
@@ -104,10 +124,9 @@ export class ListingsService {
     const { stateId } = this.resolvePlace(q.state);
     const match = toMatchExpression(query, { listingType: this.listingType(q.type), stateId });
     if (!match) throw new Invalid('query', RULE_MESSAGES.searchRequired);
-    const now = this.nowIso();
-    const rows = this.reads.search(match, now, pageSize, offset);
-    const total = page === 1 && rows.length < pageSize ? rows.length : this.reads.searchCount(match, now);
-    return { ads: rows.map(toPublicAd), total, page, pageSize };
+    const seqs = this.matches(match);
+    const rows = this.reads.adsBySeqs(seqs.slice(offset, offset + pageSize), this.nowIso());
+    return { ads: rows.map(toPublicAd), total: seqs.length, page, pageSize };
   }
 
   /** A publicly visible ad; its owner and staff also see it while it is not (preview, review). */
@@ -123,7 +142,7 @@ export class ListingsService {
     const listingType = parseListingType(typeParam);
     if (!listingType) throw new NotFound('Unknown listing type.');
     return this.cached(`aggregate:${listingType}`, () => ({
-      locations: this.reads.aggregate(listingType, this.nowIso()).map((r) => ({
+      locations: this.reads.aggregate(listingType).map((r) => ({
         stateId: r.state_id, stateSlug: r.state_slug, stateName: r.state_name,
         cityId: r.city_id, citySlug: r.city_slug, cityName: r.city_name, count: r.n,
       })),
@@ -132,11 +151,10 @@ export class ListingsService {
 
   home() {
     return this.cached('home', () => {
-      const now = this.nowIso();
-      const counts = new Map(this.reads.typeCounts(now).map((r) => [r.listing_type, r.n]));
+      const counts = new Map(this.reads.typeCounts().map((r) => [r.listing_type, r.n]));
       return {
         types: LISTING_TYPES.map((t) => ({ listingType: t, count: counts.get(t) ?? 0 })),
-        topStates: this.reads.stateCounts(now).map((s) => ({ stateId: s.id, slug: s.slug, name: s.name, count: s.n })),
+        topStates: this.reads.stateCounts().map((s) => ({ stateId: s.id, slug: s.slug, name: s.name, count: s.n })),
       };
     });
   }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { DAY_MS } from '../../core/clock.ts';
+import { expireAds } from '../ads/ads.expiry.ts';
 import { fundedUsd, liveAd, pay, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
 
 let ctx: TestContext;
@@ -13,7 +14,16 @@ beforeEach(async () => {
   admin = await asAdmin(ctx);
   ny = await placeIn(ctx, 'ny');
 });
-afterEach(async () => ctx.close());
+afterEach(async () => {
+  // the trigger-kept counters always equal a fresh count of visible ads
+  const sqlite = ctx.app.deps.database.sqlite;
+  const kept = sqlite.prepare('SELECT city_id, listing_type, n FROM ads_public_counts WHERE n <> 0 ORDER BY 1, 2').all();
+  const fresh = sqlite.prepare('SELECT city_id, listing_type, count(*) AS n FROM ads WHERE visible = 1 GROUP BY 1, 2 ORDER BY 1, 2').all();
+  expect(kept).toEqual(fresh);
+  const fts = sqlite.prepare('SELECT count(*) AS n FROM ads_fts').get();
+  expect(fts).toEqual(sqlite.prepare('SELECT count(*) AS n FROM ads WHERE visible = 1').get());
+  await ctx.close();
+});
 
 const get = (url: string, cookie?: string) => ctx.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
 /** Ids on a listing page; a page that does not exist (404 for a disabled place) shows nothing. */
@@ -69,7 +79,11 @@ describe('public visibility', () => {
     expect(await publiclySeen(ad.id, ny)).toEqual(NONE);
     await ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${ad.id}`, headers: { cookie: owner.cookie }, payload: { online: true } });
     expect(await publiclySeen(ad.id, ny)).toEqual(ALL);
-    ctx.clock.advance(30 * DAY_MS + 1); // expired by time, before any cron run
+    ctx.clock.advance(30 * DAY_MS + 1);
+    // expired by time: gone from the ad, the lists and search at once, before any cron run ...
+    expect((await publiclySeen(ad.id, ny)).slice(0, 4)).toEqual(NONE.slice(0, 4));
+    // ... and from the location counts when the hourly expire-ads job has run
+    await expireAds(ctx.app.deps);
     expect(await publiclySeen(ad.id, ny)).toEqual(NONE);
   });
 

@@ -6,4 +6,6 @@ import { PUBLIC, type AccessRow } from '../../test/access.ts';
 // registers for it (one per file of the build, public by nature).
 export const accessRows: AccessRow[] = [
   { route: 'GET /*', expect: PUBLIC, request: { url: '/listings/us/new-york' } },
+  { route: 'GET /sitemap.xml', expect: PUBLIC },
+  { route: 'GET /robots.txt', expect: PUBLIC },
 ];

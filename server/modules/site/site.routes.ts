@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { defineRoutes } from '../../core/http.ts';
 import { SiteService } from './site.service.ts';
+import { precompress } from './site.compress.ts';
 
 /**
  * Serves the built client: hashed assets immutable, index.html never cached, the SPA fallback for
@@ -21,11 +22,13 @@ export default defineRoutes(async (app, deps) => {
   const dist = deps.distDir;
   if (!dist) return;
   const indexHtml = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+  if (fs.existsSync(path.join(dist, 'assets'))) precompress(path.join(dist, 'assets'), deps.log);
 
   await app.register(fastifyStatic, {
     root: dist,
     wildcard: false,
     index: false,
+    preCompressed: true, // dist/assets/*.br and *.gz, written by precompress()
     // @fastify/static 10 passes the Fastify reply here (older versions passed the raw response).
     setHeaders(res, filePath) {
       const reply = res as unknown as { header(name: string, value: string): void };

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, makeUser, type TestContext } from '../../test/harness.ts';
 
@@ -14,6 +15,7 @@ beforeAll(() => {
     '<!doctype html>\n<html lang="en">\n  <head>\n    <meta name="rating" content="RTA-5042-1996-1400-1577-RTA" />\n    <!--head-->\n    <title>XG Marketplace</title>\n  </head>\n  <body><div id="root"></div></body>\n</html>\n',
   );
   fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
+  fs.writeFileSync(path.join(dist, 'assets', 'app-def456.js'), `export const words = ${JSON.stringify('lorem ipsum dolor '.repeat(400))};`);
 });
 afterAll(() => fs.rmSync(dist, { recursive: true, force: true }));
 
@@ -93,6 +95,20 @@ describe('page head written by the server', () => {
     const asset = await get('/assets/index-abc123.js');
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // Compressible assets go out brotli- or gzip-compressed when the browser accepts it.
+    const raw = fs.readFileSync(path.join(dist, 'assets', 'app-def456.js'));
+    const br = await ctx.app.inject({ method: 'GET', url: '/assets/app-def456.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).equals(raw)).toBe(true);
+    expect(br.rawPayload.length).toBeLessThan(raw.length / 5);
+    const gz = await ctx.app.inject({ method: 'GET', url: '/assets/app-def456.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).equals(raw)).toBe(true);
+    const plain = await ctx.app.inject({ method: 'GET', url: '/assets/app-def456.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.equals(raw)).toBe(true);
     const api = await get('/api/nope');
     expect(api.statusCode).toBe(404);
     expect(api.json()).toEqual({ message: 'Not found.' });

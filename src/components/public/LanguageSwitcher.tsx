@@ -52,14 +52,13 @@ export function LanguageSwitcher() {
       <button
         ref={d.button}
         type="button"
-        className={`${s.iconButton} ${s.withLabel}`}
+        className={s.iconButton}
         aria-label={t('nav.language')}
         aria-expanded={d.open}
         aria-controls={d.open ? 'language-menu' : undefined}
         onClick={d.toggle}
       >
         <img className={s.flag} src={FLAGS[current]} alt="" width={22} height={15} />
-        <span aria-hidden="true">{current.toUpperCase()}</span>
       </button>
       {d.open && (
         <div id="language-menu">

@@ -28,9 +28,9 @@ export function TopBar({ onSearch, onMenu, searchButton, menuButton, drawerOpen,
         <button ref={menuButton} type="button" className={`${s.iconButton} ${s.menuButton}`} aria-label={t('nav.menu')} aria-expanded={drawerOpen} onClick={onMenu}>
           <MenuIcon />
         </button>
-        <Link href={routes.home} className={s.brand} aria-label={t('homeLink')}>
-          <span className={s.logo} aria-hidden="true">XG</span>
-          <span aria-hidden="true">Marketplace</span>
+        <Link href={routes.home} className={s.brand}>
+          <span className={s.logo}>XG</span>
+          <span>Marketplace</span>
         </Link>
         <nav aria-label={t('nav.label')} className={s.wide}>
           <div className={s.navlinks}>

@@ -1,0 +1,10 @@
+import Fastify from 'fastify';
+
+// The baseline of scripts/bench.ts: bare Fastify answering {hello: 'world'} with a response
+// schema, on the same machine, in its own process. Prints the port it listens on.
+const app = Fastify({ logger: false });
+app.get('/', { schema: { response: { 200: { type: 'object', properties: { hello: { type: 'string' } } } } } }, async () => ({ hello: 'world' }));
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address();
+console.log(`READY ${typeof address === 'object' && address ? address.port : 0}`);
+process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
