@@ -36,7 +36,7 @@ const HEADER_END = Buffer.from('\r\n\r\n');
 function connection(): Promise<void> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: hostname, port: Number(port), noDelay: true });
-    let buf = Buffer.alloc(0);
+    let buf: Buffer = Buffer.alloc(0);
     let need = -1; // bytes of the current response still to come (-1: headers not read yet)
     let status = 0;
     let t0 = 0;

@@ -78,6 +78,9 @@ CREATE TABLE ads (
 CREATE INDEX ads_owner ON ads (owner_id, created_at);
 CREATE INDEX ads_status ON ads (status, created_at);
 CREATE INDEX ads_expiry ON ads (expires_at) WHERE status = 'approved';
+-- For the visibility triggers on cities and states: only approved ads can be visible.
+CREATE INDEX ads_approved_city ON ads (city_id) WHERE status = 'approved';
+CREATE INDEX ads_approved_state ON ads (state_id) WHERE status = 'approved';
 CREATE INDEX ads_pub_city_type ON ads (city_id, listing_type, bump_seq DESC, expires_at) WHERE visible = 1;
 CREATE INDEX ads_pub_city ON ads (city_id, bump_seq DESC, expires_at) WHERE visible = 1;
 CREATE INDEX ads_pub_state_type ON ads (state_id, listing_type, bump_seq DESC, expires_at) WHERE visible = 1;
@@ -143,6 +146,7 @@ END;
 
 -- Visibility follows the owner's status and the location's enabled flag, whoever changes them.
 CREATE TRIGGER ads_visible_owner AFTER UPDATE OF status, deleted_at ON users
+WHEN OLD.status IS NOT NEW.status OR OLD.deleted_at IS NOT NEW.deleted_at
 BEGIN
   UPDATE ads SET visible = (
     status = 'approved' AND online = 1 AND bump_seq IS NOT NULL
@@ -151,22 +155,22 @@ BEGIN
   ) WHERE owner_id = NEW.id;
 END;
 
-CREATE TRIGGER ads_visible_city AFTER UPDATE OF enabled ON cities
+CREATE TRIGGER ads_visible_city AFTER UPDATE OF enabled ON cities WHEN OLD.enabled IS NOT NEW.enabled
 BEGIN
   UPDATE ads SET visible = (
     status = 'approved' AND online = 1 AND bump_seq IS NOT NULL
     AND EXISTS (SELECT 1 FROM users u WHERE u.id = ads.owner_id AND u.status = 'approved' AND u.deleted_at IS NULL)
     AND NEW.enabled = 1 AND EXISTS (SELECT 1 FROM states s WHERE s.id = ads.state_id AND s.enabled = 1)
-  ) WHERE city_id = NEW.id;
+  ) WHERE city_id = NEW.id AND status = 'approved';
 END;
 
-CREATE TRIGGER ads_visible_state AFTER UPDATE OF enabled ON states
+CREATE TRIGGER ads_visible_state AFTER UPDATE OF enabled ON states WHEN OLD.enabled IS NOT NEW.enabled
 BEGIN
   UPDATE ads SET visible = (
     status = 'approved' AND online = 1 AND bump_seq IS NOT NULL
     AND EXISTS (SELECT 1 FROM users u WHERE u.id = ads.owner_id AND u.status = 'approved' AND u.deleted_at IS NULL)
     AND NEW.enabled = 1 AND EXISTS (SELECT 1 FROM cities c WHERE c.id = ads.city_id AND c.enabled = 1)
-  ) WHERE state_id = NEW.id;
+  ) WHERE state_id = NEW.id AND status = 'approved';
 END;
 
 -- Attempts refused by the screening of ad text (minors, coercion), for staff review.

@@ -73,6 +73,8 @@ export interface AdCoreRow {
   bumped_at: string | null;
   published_at: string | null;
   expires_at: string | null;
+  /** Already parsed photos_json (the public read path caches them); parsed here when absent. */
+  photos?: PhotoDto[];
 }
 
 export function toPublicAd(r: AdCoreRow): AdDto {
@@ -85,7 +87,7 @@ export function toPublicAd(r: AdCoreRow): AdDto {
     state: { id: r.state_id, name: r.state_name, slug: r.state_slug },
     city: { id: r.city_id, name: r.city_name, slug: r.city_slug },
     phone: r.phone,
-    photos: photosOf(r.photos_json),
+    photos: r.photos ?? photosOf(r.photos_json),
     status: r.status,
     online: r.online === 1,
     bumpedAt: r.bumped_at,

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { AdCoreRow } from '../ads/ads.dto.ts';
+import { photosOf, type AdCoreRow, type PhotoDto } from '../ads/ads.dto.ts';
 import type { ListingType } from '../ads/ads.tables.ts';
 
 // The public read path. These are the hottest queries of the product, so they are plain SQL on
@@ -48,6 +48,8 @@ export class PublicReads {
   private readonly sqlite: Database.Database;
   private readonly cache = new Map<string, Database.Statement>();
   private readonly places = new Map<string, { name: string; slug: string }>();
+  // Parsed photo lists of recently shown ads: hot ads are shown over and over.
+  private readonly photoCache = new Map<string, PhotoDto[]>();
 
   constructor(sqlite: Database.Database) {
     this.sqlite = sqlite;
@@ -73,7 +75,12 @@ export class PublicReads {
   private withPlace<T extends AdRowNoPlace>(r: T): T & AdCoreRow {
     const s = this.place('state', r.state_id);
     const c = this.place('city', r.city_id);
-    return Object.assign(r, { state_name: s.name, state_slug: s.slug, city_name: c.name, city_slug: c.slug });
+    let photos = this.photoCache.get(r.photos_json);
+    if (!photos) {
+      if (this.photoCache.size >= 20_000) this.photoCache.clear();
+      this.photoCache.set(r.photos_json, (photos = photosOf(r.photos_json)));
+    }
+    return Object.assign(r, { state_name: s.name, state_slug: s.slug, city_name: c.name, city_slug: c.slug, photos });
   }
 
   adById(id: string): DetailRow | undefined {

@@ -3,6 +3,7 @@ import { defineRoutes } from '../../core/http.ts';
 import { PublicAdSchema } from '../ads/ads.dto.ts';
 import { CONTACT_MAX, MESSAGE_MAX } from '../reports/reports.service.ts';
 import { ListingsService } from './listings.service.ts';
+import { PageCache } from './listings.cache.ts';
 
 const Message = Type.Object({ message: Type.String() });
 const Slug = Type.String({ maxLength: 120 });
@@ -15,20 +16,23 @@ const Paging = {
 /** Public reads (guests included): only publicly visible ads, newest bump first. */
 export default defineRoutes((app, deps) => {
   const listings = new ListingsService(deps);
+  // Guests ask for the same pages again and again; 10 s bounds how long an ad that just expired
+  // can stay on a cached page (any change of the public set drops every page at once).
+  const pages = new PageCache({ clock: deps.clock, version: () => listings.reads.version(), ttlMs: 10_000, maxEntries: 2000 });
 
   app.get('/api/listings', {
     schema: {
       querystring: Type.Object({ state: Type.Optional(Slug), city: Type.Optional(Slug), type: Type.Optional(Slug), ...Paging }),
       response: { 200: Page, '4xx': Message },
     },
-  }, async (request) => listings.listings(request.query));
+  }, async (request, reply) => pages.send(reply, request.url, () => listings.listings(request.query)));
 
   app.get('/api/search', {
     schema: {
       querystring: Type.Object({ query: Type.Optional(Type.String({ maxLength: 400 })), state: Type.Optional(Slug), type: Type.Optional(Slug), ...Paging }),
       response: { 200: Page, '4xx': Message },
     },
-  }, async (request) => listings.search(request.query));
+  }, async (request, reply) => pages.send(reply, request.url, () => listings.search(request.query)));
 
   app.get('/api/ads/:id', {
     schema: {
@@ -50,7 +54,7 @@ export default defineRoutes((app, deps) => {
         '4xx': Message,
       },
     },
-  }, async (request) => listings.aggregate(request.params.listingType));
+  }, async (request, reply) => pages.send(reply, request.url, () => listings.aggregate(request.params.listingType)));
 
   app.get('/api/home', {
     schema: {
@@ -61,7 +65,7 @@ export default defineRoutes((app, deps) => {
         }),
       },
     },
-  }, async () => listings.home());
+  }, async (request, reply) => pages.send(reply, request.url, () => listings.home()));
 
   // Anyone may report an ad (10 per hour per IP, shared with the other report forms).
   app.post('/api/report-ad/:id', {
