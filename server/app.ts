@@ -2,10 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import websocket from '@fastify/websocket';
-import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './core/config.ts';
 import { systemClock, type Clock } from './core/clock.ts';
@@ -14,6 +11,7 @@ import { createMailer, type Mailer } from './core/mailer.ts';
 import { createPasswordHasher, type PasswordHasher } from './core/passwords.ts';
 import { Hub } from './core/realtime.ts';
 import { authPlugin } from './core/auth.ts';
+import { securityHeaders } from './core/security-headers.ts';
 import { AppError } from './core/errors.ts';
 import { DEFAULT_LIMITS, type AppDeps, type Limits } from './core/deps.ts';
 import { modules } from './modules/index.ts';
@@ -80,24 +78,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     return reply.status(500).send({ message: 'Something went wrong.' });
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"], // React style props
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-        baseUri: ["'self'"],
-        upgradeInsecureRequests: config.publicUrl.startsWith('https:') ? [] : null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    hsts: config.publicUrl.startsWith('https:'),
+  const headers = securityHeaders(config);
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(headers);
   });
   await app.register(cookie);
   if (deps.limits.apiPerMinute > 0) {
@@ -108,8 +91,6 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       errorResponseBuilder: () => ({ statusCode: 429, message: 'Too many requests. Please wait and try again.' }),
     });
   }
-  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 10, fields: 30, fieldSize: 64 * 1024 } });
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(authPlugin, deps);
 
   for (const mod of modules) await app.register(mod, deps);

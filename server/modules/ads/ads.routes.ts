@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { defineRoutes } from '../../core/http.ts';
+import { withMultipart } from '../../core/multipart.ts';
 import { requireUser } from '../../core/auth.ts';
 import { WalletSchema } from '../wallets/wallets.routes.ts';
 import { AdsService } from './ads.service.ts';
@@ -16,13 +17,15 @@ const OneAd = Type.Object({ ad: OwnerAdSchema });
 export default defineRoutes(async (app, deps) => {
   const ads = new AdsService(deps);
 
-  app.post('/api/post-ad', {
-    bodyLimit: 61 * 1024 * 1024,
-    schema: { consumes: ['multipart/form-data'], response: { 201: OneAd, '4xx': Message } },
-  }, async (request, reply) => {
-    const user = requireUser(request);
-    const { fields, photos } = await readAdForm(request);
-    return reply.status(201).send({ ad: await ads.post(user, fields, photos, request.ip) });
+  await withMultipart(app, (scope) => {
+    scope.post('/api/post-ad', {
+      bodyLimit: 61 * 1024 * 1024,
+      schema: { consumes: ['multipart/form-data'], response: { 201: OneAd, '4xx': Message } },
+    }, async (request, reply) => {
+      const user = requireUser(request);
+      const { fields, photos } = await readAdForm(request);
+      return reply.status(201).send({ ad: await ads.post(user, fields, photos, request.ip) });
+    });
   });
 
   app.get('/api/cart-ads-by-user', {

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { defineRoutes } from '../../core/http.ts';
+import { withMultipart } from '../../core/multipart.ts';
 import { clearSessionCookie, requireUser, sessionView, setSessionCookie } from '../../core/auth.ts';
 import { Invalid } from '../../core/errors.ts';
 import { ProfileService } from './profile.service.ts';
@@ -25,7 +26,7 @@ const SessionSchema = Type.Object({
 
 export const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
 
-export default defineRoutes((app, deps) => {
+export default defineRoutes(async (app, deps) => {
   const profiles = new ProfileService(deps);
 
   app.get('/api/user-profile', { schema: { response: { 200: Profile, '4xx': Message } } }, async (request, reply) => {
@@ -68,12 +69,14 @@ export default defineRoutes((app, deps) => {
     return { email: user.email };
   });
 
-  app.post('/api/avatar-update', { schema: { response: { 200: Profile, '4xx': Message } } }, async (request) => {
-    const userId = requireUser(request).id;
-    const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
-    if (!file || file.fieldname !== 'avatar') throw new Invalid('avatar', 'Choose an image file for the avatar (field "avatar").');
-    const data = await file.toBuffer(); // over the limit: 413 through the error handler
-    return profiles.updateAvatar(userId, data);
+  await withMultipart(app, (scope) => {
+    scope.post('/api/avatar-update', { schema: { response: { 200: Profile, '4xx': Message } } }, async (request) => {
+      const userId = requireUser(request).id;
+      const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
+      if (!file || file.fieldname !== 'avatar') throw new Invalid('avatar', 'Choose an image file for the avatar (field "avatar").');
+      const data = await file.toBuffer(); // over the limit: 413 through the error handler
+      return profiles.updateAvatar(userId, data);
+    });
   });
 
   app.delete('/api/delete-my-profile', {
