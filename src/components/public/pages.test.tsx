@@ -4,7 +4,6 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { server } from '../../test/server';
 import { renderAt } from '../../test/render';
-import { localeResources } from '../../test/i18n';
 import { sessionStore } from '../../state/session';
 import ReportCrime from '../../pages/public/ReportCrime';
 import ContactUs from '../../pages/public/ContactUs';
@@ -137,31 +136,3 @@ describe('admin reports screen', () => {
   });
 });
 
-// The namespaces of the public site: every key in every language, with the same placeholders.
-function flatten(obj: unknown, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(obj as Record<string, unknown>)) {
-    if (v && typeof v === 'object') Object.assign(out, flatten(v, `${prefix}${k}.`));
-    else out[`${prefix}${k}`] = String(v);
-  }
-  return out;
-}
-const tokens = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
-
-describe('public and pages translations', () => {
-  const resources = localeResources();
-  for (const ns of ['public', 'pages']) {
-    it(`${ns}: es and pt have exactly the English keys and placeholders`, () => {
-      const en = flatten(resources.en[ns]);
-      expect(Object.keys(en).length).toBeGreaterThan(50);
-      for (const lng of ['es', 'pt']) {
-        const other = flatten(resources[lng][ns]);
-        expect(Object.keys(other).sort(), `${lng}/${ns}`).toEqual(Object.keys(en).sort());
-        for (const key of Object.keys(en)) {
-          expect(other[key].trim(), `${lng}/${ns}:${key}`).not.toBe('');
-          expect(tokens(other[key]), `${lng}/${ns}:${key}`).toEqual(tokens(en[key]));
-        }
-      }
-    });
-  }
-});
