@@ -79,8 +79,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
 
   const headers = securityHeaders(config);
-  app.addHook('onRequest', async (_request, reply) => {
+  // Callback style, not async: an async hook costs a promise and a microtask turn on every request.
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
+    done();
   });
   await app.register(cookie);
   if (deps.limits.apiPerMinute > 0) {

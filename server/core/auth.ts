@@ -95,23 +95,32 @@ export function clearSessionCookie(reply: FastifyReply): void {
 export const authPlugin = fp(async function authPlugin(app: FastifyInstance, deps: AuthDeps) {
   app.decorateRequest('user', null);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback style: a guest (no cookie) is checked synchronously, without the promise and
+  // microtask turn an async hook costs on every request; only a session needs the database.
+  app.addHook('onRequest', (request, reply, done) => {
     const token = request.cookies[COOKIE_NAME];
-    if (token) {
-      const payload = verifyJwt<TokenPayload>(token, deps.config.jwtSecret, Math.floor(deps.clock.now().getTime() / 1000));
-      const user = payload && typeof payload.id === 'string' ? await loadSessionUser(deps.db, payload.id) : null;
+    if (!token) return done(accessError(request));
+    const payload = verifyJwt<TokenPayload>(token, deps.config.jwtSecret, Math.floor(deps.clock.now().getTime() / 1000));
+    const pending = payload && typeof payload.id === 'string' ? loadSessionUser(deps.db, payload.id) : Promise.resolve(null);
+    pending.then((user) => {
       // A suspended user, a deleted user or a token older than the last logout/password change is a guest.
       if (user && user.userStatus !== 'suspended' && user.tokenVersion === payload?.tv) request.user = user;
       else clearSessionCookie(reply);
-    }
-    const routeUrl = request.routeOptions.url;
-    if (!routeUrl) return; // no route matched: the 404 handler answers
-    const access = requiredAccess(request.method, routeUrl);
-    if (access === 'public') return;
-    if (!request.user) throw new Unauthorized();
-    if (!hasAccess(access, request.user.userRoles)) throw new Forbidden();
+      done(accessError(request));
+    }, done);
   });
 });
+
+/** Default deny: the error to answer with when the request's route needs more than it has. */
+function accessError(request: FastifyRequest): Error | undefined {
+  const routeUrl = request.routeOptions.url;
+  if (!routeUrl) return undefined; // no route matched: the 404 handler answers
+  const access = requiredAccess(request.method, routeUrl);
+  if (access === 'public') return undefined;
+  if (!request.user) return new Unauthorized();
+  if (!hasAccess(access, request.user.userRoles)) return new Forbidden();
+  return undefined;
+}
 
 export function requireUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw new Unauthorized();

@@ -18,6 +18,9 @@ const LIST_COLS = AD_COLS.replace('a.description', `CASE WHEN length(a.descripti
 
 type AdRowNoPlace = Omit<AdCoreRow, 'state_name' | 'state_slug' | 'city_name' | 'city_slug'>;
 
+/** How long a remembered ads_public_version may be trusted when this connection wrote nothing. */
+const VERSION_RECHECK_MS = 1000;
+
 /** Listings never count past this many ads (nor serve pages beyond it). */
 export const LISTING_COUNT_CAP = 10_000;
 /** Search never counts past this many matches: the total says "1000" and pages stop at 50 of 20. */
@@ -50,6 +53,7 @@ export class PublicReads {
   private readonly places = new Map<string, { name: string; slug: string }>();
   // Parsed photo lists of recently shown ads: hot ads are shown over and over.
   private readonly photoCache = new Map<string, PhotoDto[]>();
+  private seen = { changes: -1, at: 0, version: 0 };
 
   constructor(sqlite: Database.Database) {
     this.sqlite = sqlite;
@@ -149,9 +153,21 @@ export class PublicReads {
     return rows.map((r) => this.withPlace(r));
   }
 
-  /** Bumped by triggers whenever the public set changes: read-side caches compare it. */
+  /**
+   * Bumped by triggers whenever the public set changes: read-side caches compare it on every hit.
+   * Reading it is a read transaction (file locks and a stat: ~10 µs, more than the rest of a cache
+   * hit), so it is re-read only when it can have changed: after any write on this connection
+   * (total_changes(), which counts trigger writes and needs no lock), inside a transaction, or
+   * after VERSION_RECHECK_MS (writers outside this process, e.g. a maintenance script).
+   */
   version(): number {
-    return (this.stmt('version', () => 'SELECT v FROM ads_public_version WHERE id = 1').get() as { v: number }).v;
+    const changes = (this.stmt('total-changes', () => 'SELECT total_changes()').pluck().get() as number);
+    const t = performance.now();
+    if (changes === this.seen.changes && t - this.seen.at < VERSION_RECHECK_MS && !this.sqlite.inTransaction) return this.seen.version;
+    const version = (this.stmt('version', () => 'SELECT v FROM ads_public_version WHERE id = 1').get() as { v: number }).v;
+    // Never remembered from inside a transaction: it may still roll back.
+    this.seen = this.sqlite.inTransaction ? { changes: -1, at: 0, version } : { changes, at: t, version };
+    return version;
   }
 
   /** Cities with visible ads of a type (trigger-kept counters: an ad leaves them when expire-ads runs). */

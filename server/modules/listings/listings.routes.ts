@@ -3,7 +3,7 @@ import { defineRoutes } from '../../core/http.ts';
 import { PublicAdSchema } from '../ads/ads.dto.ts';
 import { CONTACT_MAX, MESSAGE_MAX } from '../reports/reports.service.ts';
 import { ListingsService } from './listings.service.ts';
-import { PageCache } from './listings.cache.ts';
+import { AdCache, PageCache } from './listings.cache.ts';
 
 const Message = Type.Object({ message: Type.String() });
 const Slug = Type.String({ maxLength: 120 });
@@ -19,6 +19,8 @@ export default defineRoutes((app, deps) => {
   // Guests ask for the same pages again and again; 10 s bounds how long an ad that just expired
   // can stay on a cached page (any change of the public set drops every page at once).
   const pages = new PageCache({ clock: deps.clock, version: () => listings.reads.version(), ttlMs: 10_000, maxEntries: 2000 });
+  // Popular ads are opened again and again; an entry is exact while the public set is unchanged.
+  const ads = new AdCache({ clock: deps.clock, version: () => listings.reads.version(), ttlMs: 60_000, maxEntries: 10_000 });
 
   app.get('/api/listings', {
     schema: {
@@ -39,7 +41,10 @@ export default defineRoutes((app, deps) => {
       params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 40 }) }),
       response: { 200: Type.Object({ ad: PublicAdSchema }), '4xx': Message },
     },
-  }, async (request) => ({ ad: listings.ad(request.params.id, request.user) }));
+  }, async (request, reply) => ads.send(reply, request.params.id, () => {
+    const view = listings.adView(request.params.id, request.user);
+    return { body: { ad: view.ad }, publicUntil: view.publicUntil };
+  }));
 
   app.get('/api/users-ads-aggregate/us/:listingType', {
     schema: {

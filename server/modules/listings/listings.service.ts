@@ -129,13 +129,16 @@ export class ListingsService {
     return { ads: rows.map(toPublicAd), total: seqs.length, page, pageSize };
   }
 
-  /** A publicly visible ad; its owner and staff also see it while it is not (preview, review). */
-  ad(id: string, viewer: SessionUser | null): AdDto {
+  /**
+   * A publicly visible ad; its owner and staff also see it while it is not (preview, review).
+   * Also says until when it is public (null when only its owner or staff may see it now).
+   */
+  adView(id: string, viewer: SessionUser | null): { ad: AdDto; publicUntil: string | null } {
     const row = this.reads.adById(id);
     if (!row) throw new NotFound('Ad not found.');
     const publicNow = row.visible === 1 && row.expires_at !== null && row.expires_at > this.nowIso();
     if (!publicNow && !(viewer && (viewer.id === row.owner_id || isStaff(viewer.userRoles)))) throw new NotFound('Ad not found.');
-    return toPublicAd(row);
+    return { ad: toPublicAd(row), publicUntil: publicNow ? row.expires_at : null };
   }
 
   aggregate(typeParam: string) {

@@ -21,7 +21,9 @@ function assertMaySeeDisabled(viewer: SessionUser | null): void {
 export class LocationsService {
   private readonly deps: AppDeps;
   private states: StateDto[] | null = null;
+  private enabledStates: StateDto[] | null = null;
   private readonly cities = new Map<string, CityDto[]>();
+  private readonly enabledCities = new Map<string, CityDto[]>();
 
   constructor(deps: AppDeps) {
     this.deps = deps;
@@ -29,7 +31,9 @@ export class LocationsService {
 
   private invalidate(): void {
     this.states = null;
+    this.enabledStates = null;
     this.cities.clear();
+    this.enabledCities.clear();
   }
 
   private async allStates(): Promise<StateDto[]> {
@@ -45,7 +49,12 @@ export class LocationsService {
   async listStates(viewer: SessionUser | null, includeDisabled: boolean): Promise<StateDto[]> {
     if (includeDisabled) assertMaySeeDisabled(viewer);
     const all = await this.allStates();
-    return includeDisabled ? all : all.filter((s) => s.enabled);
+    if (includeDisabled) return all;
+    // The public list is filtered once, not on every request (unless the cache was dropped meanwhile).
+    if (this.enabledStates && all === this.states) return this.enabledStates;
+    const enabled = all.filter((s) => s.enabled);
+    if (all === this.states) this.enabledStates = enabled;
+    return enabled;
   }
 
   /** `stateKey` is the state's id ('ny'), code or slug ('new-york'). A disabled state is a 404 to the public. */
@@ -55,7 +64,13 @@ export class LocationsService {
     const state = (await this.allStates()).find((s) => s.id === key || s.slug === key);
     if (!state || (!includeDisabled && !state.enabled)) throw new NotFound('State not found.');
     const all = await this.allCities(state.id);
-    return includeDisabled ? all : all.filter((c) => c.enabled);
+    if (includeDisabled) return all;
+    let enabled = this.enabledCities.get(state.id);
+    if (!enabled) {
+      enabled = all.filter((c) => c.enabled);
+      if (this.cities.get(state.id) === all) this.enabledCities.set(state.id, enabled);
+    }
+    return enabled;
   }
 
   /** Staff list: one page of a state's cities, disabled ones included. */

@@ -1,11 +1,23 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import type Database from 'better-sqlite3';
 import type { Executor } from '../../core/db.ts';
+import type { DB } from '../../core/schema.ts';
 import type { ListingType, PricingKind } from '../ads/ads.tables.ts';
 
 export function listPricing(db: Executor, kind?: PricingKind) {
   let q = db.selectFrom('pricing').selectAll().orderBy('kind').orderBy('listing_type');
   if (kind) q = q.where('kind', '=', kind);
   return q.execute();
+}
+
+/**
+ * The public price list of one kind (GET /api/get-ad-pricing and get-bump-pricing, asked on every
+ * posting page) as a statement prepared once: Kysely compiles the query and prepares a statement on
+ * every call, which made these reads ~160 µs of CPU each instead of ~30. Same rows as listPricing.
+ */
+export function pricingOfKindReader(sqlite: Database.Database): (kind: PricingKind) => Selectable<DB['pricing']>[] {
+  const stmt = sqlite.prepare('SELECT * FROM pricing WHERE kind = ? ORDER BY kind, listing_type');
+  return (kind) => stmt.all(kind) as Selectable<DB['pricing']>[];
 }
 
 export function findPricing(db: Executor, id: string) {

@@ -61,15 +61,35 @@ const actorOf = (u: SessionUser) => ({ id: u.id, email: u.email });
 
 export class PricingService {
   private readonly deps: AppDeps;
+  private readonly pricingOfKind: (kind: PricingKind) => PricingRow[];
+  /**
+   * The public lists, asked on every posting page, kept in memory: setPrice is the only writer of
+   * prices and drops them (one PricingService per app). Even a prepared read costs ~18 µs here
+   * (a read transaction's file locks), most of such a request.
+   */
+  private readonly lists = new Map<PricingKind, PricingDto[]>();
   constructor(deps: AppDeps) {
     this.deps = deps;
+    this.pricingOfKind = repo.pricingOfKindReader(deps.database.sqlite);
   }
 
   async list(kind?: PricingKind): Promise<PricingDto[]> {
-    return (await repo.listPricing(this.deps.db, kind)).map(toPricingDto);
+    if (!kind) return (await repo.listPricing(this.deps.db)).map(toPricingDto);
+    let list = this.lists.get(kind);
+    if (!list) this.lists.set(kind, (list = this.pricingOfKind(kind).map(toPricingDto)));
+    return list;
   }
 
   async setPrice(actor: SessionUser, input: { id: string; priceCents: number; durationDays?: number }): Promise<PricingDto> {
+    try {
+      return await this.updatePrice(actor, input);
+    } finally {
+      // Also after a failure: a list read meanwhile may have seen the uncommitted price.
+      this.lists.clear();
+    }
+  }
+
+  private async updatePrice(actor: SessionUser, input: { id: string; priceCents: number; durationDays?: number }): Promise<PricingDto> {
     if (!Number.isInteger(input.priceCents) || input.priceCents < 0 || input.priceCents > MAX_PRICE_CENTS) {
       throw new Invalid('priceCents', `Price must be a whole number of cents from 0 to ${MAX_PRICE_CENTS}.`);
     }

@@ -29,7 +29,10 @@ describe('pricing', () => {
     const ad = all.find((p: { kind: string }) => p.kind === 'ad');
     const bump = all.find((p: { kind: string }) => p.kind === 'bump');
     const set = (payload: object) => ctx.app.inject({ method: 'POST', url: '/api/admin/set-price-by-id', headers: { cookie: admin.cookie }, payload });
+    const publicAd = async () => (await ctx.app.inject({ method: 'GET', url: '/api/get-ad-pricing' })).json().pricing.find((p: { id: string }) => p.id === ad.id);
+    expect(await publicAd()).toMatchObject({ priceCents: 1500, durationDays: 30 }); // the public list is in memory now
     const ok = await set({ id: ad.id, priceCents: 2500, durationDays: 14 });
+    expect(await publicAd()).toMatchObject({ priceCents: 2500, durationDays: 14 }); // ... and dropped by the change
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().pricing).toMatchObject({ id: ad.id, priceCents: 2500, durationDays: 14 });
     const rows = await audit();
