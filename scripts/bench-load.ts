@@ -11,12 +11,17 @@ import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
   options: {
+    help: { type: 'boolean', short: 'h' },
     url: { type: 'string', multiple: true },
     connections: { type: 'string', default: '32' },
     seconds: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '1' },
   },
 });
+if (values.help) {
+  console.log('Usage: node scripts/bench-load.ts --url URL [--url URL …] [--connections 32] [--seconds 5] [--warmup 1]\nKeep-alive HTTP/1.1 load on 127.0.0.1; prints {requests, rps, p50, p99, errors, non2xx} as JSON (used by scripts/bench.ts).');
+  process.exit(0);
+}
 const urls = (values.url ?? []).map((u) => new URL(u));
 if (!urls.length) throw new Error('--url is required');
 const { hostname, port } = urls[0];
