@@ -57,15 +57,20 @@ export class AdsService {
     }
     await assertPlace(this.deps.db, f.stateId, f.cityId);
     const since = new Date(this.deps.clock.now().getTime() - DAY_MS).toISOString();
-    if ((await repo.countAdsPostedSince(this.deps.db, user.id, since)) >= this.deps.limits.adsPerDay) {
-      throw new TooManyRequests(`You can post at most ${this.deps.limits.adsPerDay} ads per day.`);
-    }
+    const overLimit = async (db: Executor) => {
+      if ((await repo.countAdsPostedSince(db, user.id, since)) >= this.deps.limits.adsPerDay) {
+        throw new TooManyRequests(`You can post at most ${this.deps.limits.adsPerDay} ads per day.`);
+      }
+    };
+    await overLimit(this.deps.db); // early, before the costly photo work
     const stored: StoredPhoto[] = await processAdPhotos(this.deps.config.dataDir, photos);
     const id = newId();
     try {
-      await this.deps.db.transaction().execute((trx) =>
-        repo.insertAd(trx, { id, ownerId: user.id, ...f, photosJson: JSON.stringify(stored), at: this.now() }),
-      );
+      await this.deps.db.transaction().execute(async (trx) => {
+        // Again where it counts: posts sent at once all passed the early check while their photos were encoded.
+        await overLimit(trx);
+        await repo.insertAd(trx, { id, ownerId: user.id, ...f, photosJson: JSON.stringify(stored), at: this.now() });
+      });
     } catch (e) {
       removeAdPhotos(this.deps.config.dataDir, stored);
       throw e;

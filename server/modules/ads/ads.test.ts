@@ -141,6 +141,18 @@ describe('post-ad', () => {
     ctx.clock.advance(24 * 3600 * 1000 + 1);
     await postAd(ctx, user, ny);
   });
+
+  it('holds the daily limit when many posts arrive at once, and leaves no photo of a refused one behind', async () => {
+    await ctx.close();
+    ctx = await createTestApp({ limits: { adsPerDay: 2 } });
+    user = await makeUser(ctx);
+    ny = await placeIn(ctx, 'ny');
+    const results = await Promise.all(Array.from({ length: 6 }, () => postAdRaw(ctx, user, goodFields(ny), [jpeg])));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 201, 429, 429, 429, 429]);
+    expect(await countAds()).toBe(2);
+    const files = fs.readdirSync(path.join(ctx.app.deps.config.dataDir, 'uploads', 'ads'));
+    expect(files).toHaveLength(2 * 2); // two sizes of the one photo of each stored ad
+  });
 });
 
 describe('cart', () => {

@@ -54,6 +54,8 @@ export class PublicReads {
   // Parsed photo lists of recently shown ads: hot ads are shown over and over.
   private readonly photoCache = new Map<string, PhotoDto[]>();
   private seen = { changes: -1, at: 0, version: 0 };
+  /** Counts down: the versions handed out inside transactions, each one unique and negative. */
+  private uncommitted = 0;
 
   constructor(sqlite: Database.Database) {
     this.sqlite = sqlite;
@@ -157,16 +159,20 @@ export class PublicReads {
    * Bumped by triggers whenever the public set changes: read-side caches compare it on every hit.
    * Reading it is a read transaction (file locks and a stat: ~10 µs, more than the rest of a cache
    * hit), so it is re-read only when it can have changed: after any write on this connection
-   * (total_changes(), which counts trigger writes and needs no lock), inside a transaction, or
+   * (total_changes(), which counts trigger writes and needs no lock) or
    * after VERSION_RECHECK_MS (writers outside this process, e.g. a maintenance script).
    */
   version(): number {
+    // Inside a transaction (a request served between two awaits of a service's transaction on this
+    // same connection) the rows read are uncommitted. A rollback takes the version back and the
+    // next real change brings it to the same number again, so a page cached under it would later
+    // pass for current: such reads get a number no cache entry can ever match.
+    if (this.sqlite.inTransaction) return --this.uncommitted;
     const changes = (this.stmt('total-changes', () => 'SELECT total_changes()').pluck().get() as number);
     const t = performance.now();
-    if (changes === this.seen.changes && t - this.seen.at < VERSION_RECHECK_MS && !this.sqlite.inTransaction) return this.seen.version;
+    if (changes === this.seen.changes && t - this.seen.at < VERSION_RECHECK_MS) return this.seen.version;
     const version = (this.stmt('version', () => 'SELECT v FROM ads_public_version WHERE id = 1').get() as { v: number }).v;
-    // Never remembered from inside a transaction: it may still roll back.
-    this.seen = this.sqlite.inTransaction ? { changes: -1, at: 0, version } : { changes, at: t, version };
+    this.seen = { changes, at: t, version };
     return version;
   }
 

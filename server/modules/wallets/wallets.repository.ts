@@ -83,6 +83,8 @@ export async function insertPromoCode(
     .execute();
 }
 
-export async function deletePromoCode(db: Executor, id: string): Promise<void> {
-  await db.deleteFrom('promo_codes').where('id', '=', id).where('uses', '=', 0).execute();
+/** Deletes a code nobody has used yet; false when it was used (or is gone). */
+export async function deleteUnusedPromoCode(db: Executor, id: string): Promise<boolean> {
+  const r = await db.deleteFrom('promo_codes').where('id', '=', id).where('uses', '=', 0).executeTakeFirst();
+  return Number(r.numDeletedRows) === 1;
 }

@@ -134,11 +134,14 @@ export class WalletsService {
       });
     } catch (err) {
       this.deps.log.error({ err, userId: user.id }, 'could not e-mail the welcome promo code');
-      await this.deps.db.transaction().execute(async (trx) => {
-        await repo.deletePromoCode(trx, codeId);
+      // A code already redeemed did arrive (e.g. a timeout after the server took the message): it
+      // stays, and so does the mark, or asking again would give the user a second $20.
+      const withdrawn = await this.deps.db.transaction().execute(async (trx) => {
+        if (!(await repo.deleteUnusedPromoCode(trx, codeId))) return false;
         await repo.unmarkWelcomeSent(trx, user.id);
+        return true;
       });
-      throw new ServiceUnavailable('We could not send the e-mail. Please try again later.');
+      if (withdrawn) throw new ServiceUnavailable('We could not send the e-mail. Please try again later.');
     }
     return { sent: true, email: user.email };
   }

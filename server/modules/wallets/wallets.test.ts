@@ -139,6 +139,24 @@ describe('promo codes', () => {
     expect((await inject(u.cookie, 'GET', '/api/email-wallet-promo-code')).statusCode).toBe(200);
   });
 
+  it('keeps the welcome code, and sends no second one, when it was used although the mail reported an error', async () => {
+    // e.g. an SMTP timeout after the server accepted the message: the code arrived and was redeemed
+    const u = await makeUser(ctx);
+    const send = ctx.mailer.send.bind(ctx.mailer);
+    ctx.mailer.send = async (m) => {
+      const code = /WELCOME-[A-Z0-9]{8}/.exec(m.text)![0];
+      expect((await inject(u.cookie, 'POST', '/api/add-promo-code-to-promo-wallet', { code })).statusCode).toBe(200);
+      throw new Error('smtp timeout after DATA');
+    };
+    const res = await inject(u.cookie, 'GET', '/api/email-wallet-promo-code');
+    expect(res.statusCode, res.body).toBe(200);
+    ctx.mailer.send = send;
+    expect((await inject(u.cookie, 'GET', '/api/email-wallet-promo-code')).statusCode).toBe(409);
+    expect(ctx.mailer.sent).toHaveLength(0);
+    expect(await ctx.app.deps.db.selectFrom('promo_codes').selectAll().execute()).toHaveLength(1);
+    expect((await wallets(u)).find((w) => w.walletType === 'XG-PROMO-WALLET')!.amountCents).toBe(2000);
+  });
+
   it('keeps every balance equal to its ledger sum', async () => {
     await createCode({ code: 'CHECK-SUM' });
     const u = await makeUser(ctx);
