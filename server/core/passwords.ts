@@ -20,6 +20,3 @@ export function createPasswordHasher(opts: { memoryCost?: number; timeCost?: num
     },
   };
 }
-
-/** A hash of a random secret: lets a login for an unknown e-mail take as long as a real one. */
-export const DUMMY_HASH_PASSWORD = 'not-a-real-password-used-for-timing';
