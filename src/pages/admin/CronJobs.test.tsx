@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { server } from '../../test/server';
+import { renderAt } from '../../test/render';
+import type { CronRun } from '../../api/cron';
+import CronJobs from './CronJobs';
+
+const JOBS = [
+  { name: 'expire-ads', schedule: '0 * * * *' },
+  { name: 'health-check', schedule: '*/5 * * * *' },
+];
+
+const RUNS: CronRun[] = [
+  { id: 3, name: 'health-check', startedAt: '2025-03-01T10:05:00.000Z', finishedAt: '2025-03-01T10:05:02.500Z', outcome: 'error', message: 'SMTP unreachable' },
+  { id: 2, name: 'expire-ads', startedAt: '2025-03-01T10:00:00.000Z', finishedAt: '2025-03-01T10:00:00.120Z', outcome: 'ok', message: '2 ads expired' },
+  { id: 1, name: 'health-check', startedAt: '2025-03-01T09:55:00.000Z', finishedAt: null, outcome: 'running', message: null },
+];
+
+/** A fake of the cron API over a mutable list (newest first, as the server sorts). */
+function cronServer(initial: CronRun[]) {
+  let runs = [...initial];
+  const queries: URLSearchParams[] = [];
+  const deleted: string[] = [];
+  server.use(
+    http.get('/api/admin/get-cron-jobs', ({ request }) => {
+      const q = new URL(request.url).searchParams;
+      queries.push(q);
+      const page = Number(q.get('page') ?? 1);
+      const pageSize = Number(q.get('pageSize') ?? 25);
+      const name = q.get('name');
+      const matching = name ? runs.filter((r) => r.name === name) : runs;
+      const cronJobs = matching.slice((page - 1) * pageSize, page * pageSize);
+      return HttpResponse.json({ cronJobs, total: matching.length, page, pageSize, jobs: JOBS });
+    }),
+    http.delete('/api/admin/delete-cron-job-status-by-id/:id', ({ params }) => {
+      deleted.push(String(params.id));
+      runs = runs.filter((r) => String(r.id) !== params.id);
+      return HttpResponse.json({ deleted: true });
+    }),
+  );
+  return { queries, deleted };
+}
+
+const runRows = () => within(screen.getByRole('table', { name: 'Runs' })).getAllByRole('row').slice(1);
+
+describe('admin cron jobs', () => {
+  it('lists the registered jobs and the runs, newest first, with duration and outcome', async () => {
+    const srv = cronServer(RUNS);
+    renderAt(<CronJobs />, '/admin/dashboard/admin/cron-jobs');
+
+    const jobs = await screen.findByRole('table', { name: 'Registered jobs' });
+    expect(within(jobs).getByRole('row', { name: 'health-check */5 * * * *' })).toBeTruthy();
+    expect(within(jobs).getByRole('row', { name: 'expire-ads 0 * * * *' })).toBeTruthy();
+
+    const rows = runRows();
+    expect(rows).toHaveLength(3);
+    const cells = (row: HTMLElement) => within(row).getAllByRole('cell').map((c) => c.textContent);
+    expect(cells(rows[0])).toEqual([
+      'health-check',
+      new Date(RUNS[0].startedAt).toLocaleString('en'),
+      new Date(RUNS[0].finishedAt!).toLocaleString('en'),
+      '2.5 s',
+      'Error',
+      'SMTP unreachable',
+      'Delete',
+    ]);
+    expect(cells(rows[1]).slice(3, 6)).toEqual(['120 ms', 'OK', '2 ads expired']);
+    expect(cells(rows[2]).slice(2, 5)).toEqual(['—', '—', 'Running']);
+    expect(srv.queries[0].get('page')).toBe('1');
+    expect(srv.queries[0].has('name')).toBe(false);
+  });
+
+  it('filters by job name, asking the server for that job only', async () => {
+    const srv = cronServer(RUNS);
+    const user = userEvent.setup();
+    renderAt(<CronJobs />, '/admin/dashboard/admin/cron-jobs');
+    await screen.findByRole('table', { name: 'Runs' });
+
+    await user.selectOptions(screen.getByLabelText('Job'), 'expire-ads');
+    await waitFor(() => expect(runRows()).toHaveLength(1));
+    expect(within(runRows()[0]).getByText('2 ads expired')).toBeTruthy();
+    expect(srv.queries.at(-1)!.get('name')).toBe('expire-ads');
+    expect(srv.queries.at(-1)!.get('page')).toBe('1');
+
+    await user.selectOptions(screen.getByLabelText('Job'), 'All jobs');
+    await waitFor(() => expect(runRows()).toHaveLength(3));
+    expect(srv.queries.at(-1)!.has('name')).toBe(false);
+  });
+
+  it('deletes a run only after confirming, then reloads the list', async () => {
+    const srv = cronServer(RUNS);
+    const user = userEvent.setup();
+    renderAt(<CronJobs />, '/admin/dashboard/admin/cron-jobs');
+    await screen.findByRole('table', { name: 'Runs' });
+    const at = new Date(RUNS[1].startedAt).toLocaleString('en');
+
+    // Cancelling changes nothing.
+    await user.click(screen.getByRole('button', { name: `Delete the run of expire-ads started ${at}` }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Delete this run?' })).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(srv.deleted).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: `Delete the run of expire-ads started ${at}` }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete this run?' });
+    expect(within(dialog).getByText(`The record of expire-ads started ${at} will be deleted. This cannot be undone.`)).toBeTruthy();
+    const loadsBefore = srv.queries.length;
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+
+    expect((await screen.findByRole('status')).textContent).toBe('Run of expire-ads deleted.');
+    expect(srv.deleted).toEqual(['2']);
+    expect(srv.queries.length).toBe(loadsBefore + 1);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(runRows()).toHaveLength(2));
+    expect(screen.queryByText('2 ads expired')).toBeNull();
+  });
+
+  it('pages through the runs', async () => {
+    const many: CronRun[] = Array.from({ length: 30 }, (_, i) => ({
+      id: 30 - i,
+      name: 'expire-ads',
+      startedAt: new Date(Date.UTC(2025, 2, 1, 10, 30 - i)).toISOString(),
+      finishedAt: new Date(Date.UTC(2025, 2, 1, 10, 30 - i, 1)).toISOString(),
+      outcome: 'ok',
+      message: `run ${30 - i}`,
+    }));
+    const srv = cronServer(many);
+    const user = userEvent.setup();
+    renderAt(<CronJobs />, '/admin/dashboard/admin/cron-jobs');
+    await screen.findByText('run 30');
+    expect(runRows()).toHaveLength(25);
+    const pages = screen.getByRole('navigation', { name: 'Cron job run pages' });
+    await user.click(within(pages).getByRole('button', { name: /next/i }));
+    await screen.findByText('run 5');
+    expect(runRows()).toHaveLength(5);
+    expect(srv.queries.at(-1)!.get('page')).toBe('2');
+  });
+});

@@ -1,0 +1,34 @@
+import { proxy } from 'valtio';
+import { createResource, onReset } from './resource';
+import { cronApi, type CronQuery } from '../api/cron';
+
+export const CRON_PAGE_SIZE = 25;
+const initial = (): CronQuery => ({ page: 1, pageSize: CRON_PAGE_SIZE, name: '' });
+
+/** The seed's `adminCronJobs` data area (runs of the in-process jobs) and its filter. */
+export const adminCronJobsStore = createResource((q: CronQuery) => cronApi.list(q));
+export const cronQuery = proxy(initial());
+onReset(() => Object.assign(cronQuery, initial()));
+
+export function loadCronJobs(change: Partial<CronQuery> = {}) {
+  Object.assign(cronQuery, change);
+  return adminCronJobsStore.load({ ...cronQuery });
+}
+
+/**
+ * Deletes one run record, then reloads the page it was on (stepping back a page when it was
+ * the last row there, so the admin does not land on an empty page).
+ */
+export async function deleteCronRun(id: number): Promise<void> {
+  await cronApi.remove(id);
+  const rows = adminCronJobsStore.state.data?.cronJobs.length ?? 0;
+  const page = rows <= 1 && cronQuery.page > 1 ? cronQuery.page - 1 : cronQuery.page;
+  await loadCronJobs({ page });
+}
+
+/** How long a run took, in milliseconds; null while it is still running (or the times are junk). */
+export function runDuration(startedAt: string, finishedAt: string | null): number | null {
+  if (!finishedAt) return null;
+  const ms = Date.parse(finishedAt) - Date.parse(startedAt);
+  return Number.isFinite(ms) && ms >= 0 ? ms : null;
+}
