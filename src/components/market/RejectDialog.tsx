@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from './Dialog';
+import { TextAreaField } from '../forms/TextAreaField';
 import styles from './market.module.css';
 
 export const REASON_MIN = 3;
@@ -22,21 +23,16 @@ export function RejectDialog({ count, busy, error, onConfirm, onCancel }: { coun
   return (
     <Dialog title={t('pending.rejectTitle', { count })} onClose={onCancel}>
       <form onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="reject-reason">{t('pending.reason')}</label>
-          <textarea
-            id="reject-reason"
-            rows={4}
-            value={reason}
-            maxLength={REASON_MAX}
-            onChange={(e) => setReason(e.target.value)}
-            aria-invalid={tried && bad ? true : undefined}
-            aria-describedby="reject-reason-hint"
-          />
-          <small id="reject-reason-hint" className={tried && bad ? 'field-error' : undefined}>
-            {t('pending.reasonRule', { min: REASON_MIN, max: REASON_MAX })}
-          </small>
-        </div>
+        <TextAreaField
+          id="reject-reason"
+          label={t('pending.reason')}
+          rows={4}
+          value={reason}
+          maxLength={REASON_MAX}
+          onChange={setReason}
+          hint={t('pending.reasonRule', { min: REASON_MIN, max: REASON_MAX })}
+          hintIsError={tried && bad}
+        />
         {error && <div role="alert" className="alert alert-error">{error}</div>}
         <div className={styles.actions}>
           <button type="button" className="btn btn-white" onClick={onCancel}>

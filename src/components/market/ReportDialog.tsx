@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from './Dialog';
 import { TextField } from '../forms/TextField';
+import { TextAreaField } from '../forms/TextAreaField';
 import { FormError, FormSuccess } from '../forms/FormError';
 import { SubmitButton } from '../forms/SubmitButton';
 import { useFormAction } from '../forms/useFormAction';
@@ -47,21 +48,16 @@ export function ReportDialog({ adId, onClose }: { adId: string; onClose: () => v
       ) : (
         <form onSubmit={submit} noValidate>
           <p>{t('report.intro')}</p>
-          <div className="field">
-            <label htmlFor="report-message">{t('report.message')}</label>
-            <textarea
-              id="report-message"
-              rows={5}
-              value={message}
-              maxLength={REPORT_MAX}
-              onChange={(e) => setMessage(e.target.value)}
-              aria-invalid={touched && messageError ? true : undefined}
-              aria-describedby="report-message-hint"
-            />
-            <small id="report-message-hint" className={touched && messageError ? 'field-error' : undefined}>
-              {t('report.messageRule', { min: REPORT_MIN, max: REPORT_MAX })}
-            </small>
-          </div>
+          <TextAreaField
+            id="report-message"
+            label={t('report.message')}
+            rows={5}
+            value={message}
+            maxLength={REPORT_MAX}
+            onChange={setMessage}
+            hint={t('report.messageRule', { min: REPORT_MIN, max: REPORT_MAX })}
+            hintIsError={touched && !!messageError}
+          />
           <TextField label={t('report.contact')} value={contact} onChange={setContact} maxLength={254} hint={t('report.contactHint')} />
           <FormError message={form.error} />
           <div className={styles.actions}>

@@ -8,6 +8,7 @@ import { normalizeUsPhone } from '../../lib/rules';
 import { routes } from '../../app/routes';
 import type { ListingType } from '../../api/ads';
 import { TextField } from '../../components/forms/TextField';
+import { TextAreaField } from '../../components/forms/TextAreaField';
 import { SubmitButton } from '../../components/forms/SubmitButton';
 import { FormError } from '../../components/forms/FormError';
 import { useFormAction } from '../../components/forms/useFormAction';
@@ -103,21 +104,15 @@ export default function CreateAds() {
           hint={`${t(RULES.title.key, RULES.title.values)} ${t('form.chars', { count: v.title.trim().length })}`}
           error={err('title')}
         />
-        <div className="field">
-          <label htmlFor="ad-description">{t('form.description')}</label>
-          <textarea
-            id="ad-description"
-            rows={8}
-            value={v.description}
-            onChange={(e) => set('description', e.target.value)}
-            aria-invalid={err('description') ? true : undefined}
-            aria-describedby="ad-description-hint"
-          />
-          <small id="ad-description-hint">
-            {t(RULES.description.key, RULES.description.values)} {t('form.chars', { count: v.description.trim().length })}
-          </small>
-          {err('description') && <span className="field-error">{err('description')}</span>}
-        </div>
+        <TextAreaField
+          id="ad-description"
+          label={t('form.description')}
+          rows={8}
+          value={v.description}
+          onChange={(x) => set('description', x)}
+          hint={`${t(RULES.description.key, RULES.description.values)} ${t('form.chars', { count: v.description.trim().length })}`}
+          error={err('description')}
+        />
         <div className="field">
           <label htmlFor="ad-age">{t('form.age')}</label>
           <select id="ad-age" value={v.age} onChange={(e) => set('age', e.target.value)} aria-invalid={err('age') ? true : undefined}>
