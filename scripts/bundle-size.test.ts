@@ -29,8 +29,11 @@ describe('bundle-size', () => {
     fs.writeFileSync(path.join(dir, 'assets', 'index-a.js'), a);
     fs.writeFileSync(path.join(dir, 'assets', 'vendor-b.js'), b);
     fs.writeFileSync(path.join(dir, 'assets', 'Lazy-d.js'), 'export default 1;');
+    // index-a.js has a precompressed copy (what the server sends); vendor-b.js is sent as it is.
+    fs.writeFileSync(path.join(dir, 'assets', 'index-a.js.gz'), Buffer.alloc(123));
     const r = measure(dir);
-    expect(r.total).toBe(gzipSize(a) + gzipSize(b));
+    expect(r.total).toBe(123 + b.length);
+    expect(r.gzipTotal).toBe(gzipSize(a) + gzipSize(b));
     expect(r.files.map((f) => f.name)).toEqual(['/assets/index-a.js', '/assets/vendor-b.js']);
     expect(r.lazy.map((l) => l.name)).toEqual(['Lazy-d.js']);
   });

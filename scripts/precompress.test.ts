@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { precompressDist } from './precompress.ts';
+
+let dir: string | null = null;
+afterEach(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  dir = null;
+});
+
+describe('precompress', () => {
+  it('writes zopfli .gz and brotli .br copies that decode to the source, smaller than gzip -9', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-precompress-'));
+    const js = Buffer.from(Array.from({ length: 400 }, (_, i) => `export function f${i}(a){return a*${i}+"${(i * 7919) % 1000}";}\n`).join(''));
+    fs.writeFileSync(path.join(dir, 'app.js'), js);
+    fs.writeFileSync(path.join(dir, 'tiny.js'), 'export const a = 1;');
+    fs.writeFileSync(path.join(dir, 'photo.webp'), Buffer.alloc(4096, 7));
+
+    const first = await precompressDist(dir);
+    expect(first.files).toBe(2);
+    const gz = fs.readFileSync(path.join(dir, 'app.js.gz'));
+    expect(gunzipSync(gz).equals(js)).toBe(true);
+    expect(gz.length).toBeLessThan(gzipSync(js, { level: 9 }).length);
+    expect(brotliDecompressSync(fs.readFileSync(path.join(dir, 'app.js.br'))).equals(js)).toBe(true);
+    // Too small to be worth it, or not text: no copies.
+    expect(fs.readdirSync(dir).sort()).toEqual(['app.js', 'app.js.br', 'app.js.gz', 'photo.webp', 'tiny.js']);
+
+    // Copies newer than their source are kept; a changed source gets new ones.
+    expect((await precompressDist(dir)).files).toBe(0);
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(path.join(dir, 'app.js'), later, later);
+    expect((await precompressDist(dir)).files).toBe(2);
+  });
+});
