@@ -85,7 +85,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     reply.headers(request.url.startsWith('/api/') ? apiHeaders : pageHeaders);
     done();
   });
-  await app.register(cookie);
+  // No parsing hook: only the session check reads a cookie, and it parses them itself (core/auth.ts).
+  await app.register(cookie, { hook: false });
   if (deps.limits.apiPerMinute > 0) {
     await app.register(rateLimit, {
       max: deps.limits.apiPerMinute,

@@ -1,11 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from './config.ts';
 import type { Clock } from './clock.ts';
 import type { Db } from './db.ts';
 import type { Role, StaffRole, UserStatus } from './schema.ts';
 import { signJwt, verifyJwt } from './jwt.ts';
-import { hasAccess, requiredAccess } from './access.ts';
+import { hasAccess, requiredAccess, type Access } from './access.ts';
 import { Forbidden, Unauthorized } from './errors.ts';
 
 export const COOKIE_NAME = 'XG.TOKEN';
@@ -91,34 +91,44 @@ export function clearSessionCookie(reply: FastifyReply): void {
   reply.clearCookie(COOKIE_NAME, { path: '/' });
 }
 
-/** Reads the session from the cookie and enforces default-deny access on every route. */
+/**
+ * Reads the session from the cookie and enforces default-deny access on every /api route. The
+ * access a route needs is worked out once, when it is registered (onRoute), and the check is a
+ * hook of that route alone: a request pays for no lookup, and pages, assets and unknown paths
+ * (the 404 handler) pay for no session at all. Cookies are parsed here, only when the request
+ * has any (the cookie plugin runs with hook: false).
+ */
 export const authPlugin = fp(async function authPlugin(app: FastifyInstance, deps: AuthDeps) {
   app.decorateRequest('user', null);
 
-  // Callback style: a guest (no cookie) is checked synchronously, without the promise and
-  // microtask turn an async hook costs on every request; only a session needs the database.
-  app.addHook('onRequest', (request, reply, done) => {
-    const token = request.cookies[COOKIE_NAME];
-    if (!token) return done(accessError(request));
-    const payload = verifyJwt<TokenPayload>(token, deps.config.jwtSecret, Math.floor(deps.clock.now().getTime() / 1000));
-    const pending = payload && typeof payload.id === 'string' ? loadSessionUser(deps.db, payload.id) : Promise.resolve(null);
-    pending.then((user) => {
-      // A suspended user, a deleted user or a token older than the last logout/password change is a guest.
-      if (user && user.userStatus !== 'suspended' && user.tokenVersion === payload?.tv) request.user = user;
-      else clearSessionCookie(reply);
-      done(accessError(request));
-    }, done);
+  app.addHook('onRoute', (route) => {
+    if (route.url !== '/api' && !route.url.startsWith('/api/')) return; // pages and assets need no session
+    const byMethod = new Map<string, Access>();
+    for (const method of [route.method].flat()) byMethod.set(method, requiredAccess(method, route.url));
+    const check: onRequestHookHandler = function sessionAndAccess(request, reply, done) {
+      const access = byMethod.get(request.method) ?? 'user';
+      const header = request.headers.cookie;
+      const token = header ? app.parseCookie(header)[COOKIE_NAME] : undefined;
+      if (!token) return done(access === 'public' ? undefined : new Unauthorized());
+      const payload = verifyJwt<TokenPayload>(token, deps.config.jwtSecret, Math.floor(deps.clock.now().getTime() / 1000));
+      const pending = payload && typeof payload.id === 'string' ? loadSessionUser(deps.db, payload.id) : Promise.resolve(null);
+      pending.then((user) => {
+        // A suspended user, a deleted user or a token older than the last logout/password change is a guest.
+        if (user && user.userStatus !== 'suspended' && user.tokenVersion === payload?.tv) request.user = user;
+        else clearSessionCookie(reply);
+        done(accessError(access, request.user));
+      }, done);
+    };
+    // First of the route's own hooks: a guest gets 401 before any other check (e.g. the socket's Origin).
+    route.onRequest = [check, ...[route.onRequest ?? []].flat()];
   });
 });
 
-/** Default deny: the error to answer with when the request's route needs more than it has. */
-function accessError(request: FastifyRequest): Error | undefined {
-  const routeUrl = request.routeOptions.url;
-  if (!routeUrl) return undefined; // no route matched: the 404 handler answers
-  const access = requiredAccess(request.method, routeUrl);
+/** Default deny: the error to answer with when the route needs more than the session has. */
+function accessError(access: Access, user: SessionUser | null): Error | undefined {
   if (access === 'public') return undefined;
-  if (!request.user) return new Unauthorized();
-  if (!hasAccess(access, request.user.userRoles)) return new Forbidden();
+  if (!user) return new Unauthorized();
+  if (!hasAccess(access, user.userRoles)) return new Forbidden();
   return undefined;
 }
 

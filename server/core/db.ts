@@ -17,6 +17,7 @@ export interface Database_ {
 export function openDatabase(source: string | Buffer): Database_ {
   const sqlite = typeof source === 'string' ? new Database(source) : new Database(source);
   applyPragmas(sqlite, typeof source === 'string' && source !== ':memory:');
+  trackWrites(sqlite);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
   return {
     sqlite,
@@ -25,6 +26,47 @@ export function openDatabase(source: string | Buffer): Database_ {
       await db.destroy(); // closes the better-sqlite3 handle too
     },
   };
+}
+
+/** How many statements that can change the database have run on a connection (see trackWrites). */
+export interface WriteCounter {
+  readonly n: number;
+}
+
+const writeCounters = new WeakMap<Database.Database, { n: number }>();
+const EXECUTE = ['run', 'get', 'all', 'iterate'] as const;
+
+/**
+ * Counts, in JavaScript, every execution of a statement that can change the database on this
+ * connection: Kysely's and raw ones, INSERT … RETURNING included (any statement better-sqlite3
+ * does not report as readonly), and every exec(). Read-side caches compare the count on each hit
+ * instead of asking SQLite (even `SELECT total_changes()` is a statement step: on a hot cached
+ * read it cut throughput by ~15 %). Counts before and after each execution, so a reader never
+ * pairs a new count with old rows. Installed when the connection opens (openDatabase); calling it
+ * again returns the same counter. Writers in other processes are not seen: readers recheck on a
+ * timer for those.
+ */
+export function trackWrites(sqlite: Database.Database): WriteCounter {
+  const known = writeCounters.get(sqlite);
+  if (known) return known;
+  const counter = { n: 0 };
+  writeCounters.set(sqlite, counter);
+  const counted = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A): R => {
+    counter.n++;
+    try {
+      return fn(...args);
+    } finally {
+      counter.n++;
+    }
+  };
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((source: string) => {
+    const stmt = prepare(source);
+    if (!stmt.readonly) for (const m of EXECUTE) (stmt as unknown as Record<string, unknown>)[m] = counted((stmt[m] as (...a: unknown[]) => unknown).bind(stmt));
+    return stmt;
+  }) as typeof sqlite.prepare;
+  sqlite.exec = counted(sqlite.exec.bind(sqlite)) as typeof sqlite.exec;
+  return counter;
 }
 
 export function applyPragmas(sqlite: Database.Database, onDisk: boolean): void {

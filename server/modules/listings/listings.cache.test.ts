@@ -37,7 +37,7 @@ describe('ad detail cache', () => {
     expect(first.type).toBe('application/json; charset=utf-8');
     const phone = first.ad.phone;
     setPhoneBehindTheBack(ad.id, '5550001111'); // a write, but not one that changes the public set
-    // the write is seen (total_changes moved), the version is re-read, unchanged: the cached body stays
+    // the write is seen (the write counter moved), the version is re-read, unchanged: the cached body stays
     expect(await detail(ad.id)).toEqual(first);
     expect((await detail(ad.id)).ad.phone).toBe(phone);
     ctx.clock.advance(61_000); // past the entry's lifetime

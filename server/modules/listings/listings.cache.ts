@@ -66,7 +66,7 @@ export interface PublicAdView {
  * location status bumps it; ad content is never edited in place) and its expiry is ahead.
  */
 export class AdCache {
-  private readonly ads = new Map<string, { version: number; at: number; until: string; body: Body }>();
+  private readonly ads = new Map<string, { version: number; at: number; until: number; body: Body }>();
   private readonly clock: Clock;
   private readonly version: () => number;
   private readonly ttlMs: number;
@@ -85,9 +85,9 @@ export class AdCache {
 
   send(reply: FastifyReply, id: string, compute: () => PublicAdView): FastifyReply {
     const version = this.version();
-    const now = this.clock.now();
+    const now = this.clock.now().getTime();
     const hit = this.ads.get(id);
-    if (hit && hit.version === version && now.getTime() - hit.at < this.ttlMs && hit.until > now.toISOString()) {
+    if (hit && hit.version === version && now - hit.at < this.ttlMs && hit.until > now) {
       return reply.type('application/json; charset=utf-8').send(hit.body);
     }
     if (hit) this.ads.delete(id);
@@ -95,7 +95,7 @@ export class AdCache {
     const view = compute();
     const body = toBody(reply.serialize(view.body));
     if (view.publicUntil) {
-      this.ads.set(id, { version, at: now.getTime(), until: view.publicUntil, body });
+      this.ads.set(id, { version, at: now, until: Date.parse(view.publicUntil), body });
       if (this.ads.size > this.maxEntries) this.ads.delete(this.ads.keys().next().value!);
     }
     return reply.type('application/json; charset=utf-8').send(body);

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { photosOf, type AdCoreRow, type PhotoDto } from '../ads/ads.dto.ts';
 import type { ListingType } from '../ads/ads.tables.ts';
+import { trackWrites, type WriteCounter } from '../../core/db.ts';
 
 // The public read path. These are the hottest queries of the product, so they are plain SQL on
 // better-sqlite3 statements prepared once per app (Kysely compiles and re-prepares every call,
@@ -53,12 +54,14 @@ export class PublicReads {
   private readonly places = new Map<string, { name: string; slug: string }>();
   // Parsed photo lists of recently shown ads: hot ads are shown over and over.
   private readonly photoCache = new Map<string, PhotoDto[]>();
-  private seen = { changes: -1, at: 0, version: 0 };
+  private readonly writes: WriteCounter;
+  private seen = { writes: -1, at: 0, version: 0 };
   /** Counts down: the versions handed out inside transactions, each one unique and negative. */
   private uncommitted = 0;
 
   constructor(sqlite: Database.Database) {
     this.sqlite = sqlite;
+    this.writes = trackWrites(sqlite);
   }
 
   private stmt(key: string, sql: () => string): Database.Statement {
@@ -159,8 +162,8 @@ export class PublicReads {
    * Bumped by triggers whenever the public set changes: read-side caches compare it on every hit.
    * Reading it is a read transaction (file locks and a stat: ~10 µs, more than the rest of a cache
    * hit), so it is re-read only when it can have changed: after any write on this connection
-   * (total_changes(), which counts trigger writes and needs no lock) or
-   * after VERSION_RECHECK_MS (writers outside this process, e.g. a maintenance script).
+   * (trackWrites' counter, kept in JavaScript: no SQLite call on a hit) or after
+   * VERSION_RECHECK_MS (writers outside this process, e.g. a maintenance script).
    */
   version(): number {
     // Inside a transaction (a request served between two awaits of a service's transaction on this
@@ -168,11 +171,11 @@ export class PublicReads {
     // next real change brings it to the same number again, so a page cached under it would later
     // pass for current: such reads get a number no cache entry can ever match.
     if (this.sqlite.inTransaction) return --this.uncommitted;
-    const changes = (this.stmt('total-changes', () => 'SELECT total_changes()').pluck().get() as number);
+    const writes = this.writes.n;
     const t = performance.now();
-    if (changes === this.seen.changes && t - this.seen.at < VERSION_RECHECK_MS) return this.seen.version;
+    if (writes === this.seen.writes && t - this.seen.at < VERSION_RECHECK_MS) return this.seen.version;
     const version = (this.stmt('version', () => 'SELECT v FROM ads_public_version WHERE id = 1').get() as { v: number }).v;
-    this.seen = { changes, at: t, version };
+    this.seen = { writes, at: t, version };
     return version;
   }
 
