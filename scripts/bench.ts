@@ -14,7 +14,7 @@ Measures, in one run on this machine:
   1. bare Fastify hello-world req/s (the baseline),
   2. the real server (server/main.ts) over N seeded ads: ad detail, city listing and search
      (a common word, a rare word, two words, a word within a state), each as req/s, p99 latency
-     and ratio to hello-world. In R rounds (default 3) of S seconds a run (default 4): hello-world,
+     and ratio to hello-world. In R rounds (default 5) of S seconds a run (default 4): hello-world,
      every endpoint, hello-world again; each ratio is taken against its own round's hello-world
      and the table shows the median over the rounds and the lowest and highest,
   3. the database time of each search form without the server's search cache (matches, total and
@@ -34,7 +34,7 @@ const { values: args } = parseArgs({
     count: { type: 'string', default: '1000000' },
     'data-dir': { type: 'string' },
     seconds: { type: 'string', default: '4' },
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '32' },
     help: { type: 'boolean', short: 'h' },
   },

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './core/config.ts';
@@ -85,8 +84,6 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     reply.headers(request.url.startsWith('/api/') ? apiHeaders : pageHeaders);
     done();
   });
-  // No parsing hook: only the session check reads a cookie, and it parses them itself (core/auth.ts).
-  await app.register(cookie, { hook: false });
   if (deps.limits.apiPerMinute > 0) {
     await app.register(rateLimit, {
       max: deps.limits.apiPerMinute,

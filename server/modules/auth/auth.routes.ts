@@ -1,4 +1,6 @@
 import { Type } from 'typebox';
+import cookie from '@fastify/cookie';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { defineRoutes } from '../../core/http.ts';
 import { clearSessionCookie, sessionView, setSessionCookie } from '../../core/auth.ts';
 import { AuthService } from './auth.service.ts';
@@ -12,43 +14,50 @@ const SessionSchema = Type.Object({
 });
 const Message = Type.Object({ message: Type.String() });
 
-export default defineRoutes((app, deps) => {
+export default defineRoutes(async (app, deps) => {
   const auth = new AuthService(deps);
 
-  app.post('/api/register', {
-    schema: {
-      body: Type.Object({
-        email: Type.String({ maxLength: 254 }),
-        password: Type.String({ maxLength: 200 }),
-        nickname: Type.String({ maxLength: 30 }),
-      }),
-      response: { 201: SessionSchema, '4xx': Message },
-    },
-  }, async (request, reply) => {
-    const user = await auth.register(request.body, request.ip);
-    setSessionCookie(reply, request, deps, user);
-    return reply.status(201).send(sessionView(user));
+  // Asked on every app start: a plain function that sends (no promise per request), and outside
+  // the cookie plugin's scope below (its onSend hook would run on every answer).
+  app.get('/api/session', { schema: { response: { 200: SessionSchema } } }, (request, reply) => {
+    reply.header('cache-control', 'no-store').send(sessionView(request.user));
   });
 
-  app.post('/api/login', {
-    schema: {
-      body: Type.Object({ email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 200 }) }),
-      response: { 200: SessionSchema, '4xx': Message },
-    },
-  }, async (request, reply) => {
-    const user = await auth.login(request.body, request.ip, request.headers['user-agent'] ?? null);
-    setSessionCookie(reply, request, deps, user);
-    return sessionView(user);
-  });
+  // The routes that start and end sessions, with the cookie plugin (reply.setCookie, clearCookie).
+  await app.register(async (scope) => {
+    await scope.register(cookie, { hook: false });
+    const routes = scope.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get('/api/session', { schema: { response: { 200: SessionSchema } } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return sessionView(request.user);
-  });
+    routes.post('/api/register', {
+      schema: {
+        body: Type.Object({
+          email: Type.String({ maxLength: 254 }),
+          password: Type.String({ maxLength: 200 }),
+          nickname: Type.String({ maxLength: 30 }),
+        }),
+        response: { 201: SessionSchema, '4xx': Message },
+      },
+    }, async (request, reply) => {
+      const user = await auth.register(request.body, request.ip);
+      setSessionCookie(reply, request, deps, user);
+      return reply.status(201).send(sessionView(user));
+    });
 
-  app.get('/api/logout', { schema: { response: { 200: SessionSchema } } }, async (request, reply) => {
-    if (request.user) await auth.logoutEverywhere(request.user.id);
-    clearSessionCookie(reply);
-    return sessionView(null);
+    routes.post('/api/login', {
+      schema: {
+        body: Type.Object({ email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 200 }) }),
+        response: { 200: SessionSchema, '4xx': Message },
+      },
+    }, async (request, reply) => {
+      const user = await auth.login(request.body, request.ip, request.headers['user-agent'] ?? null);
+      setSessionCookie(reply, request, deps, user);
+      return sessionView(user);
+    });
+
+    routes.get('/api/logout', { schema: { response: { 200: SessionSchema } } }, async (request, reply) => {
+      if (request.user) await auth.logoutEverywhere(request.user.id);
+      clearSessionCookie(reply);
+      return sessionView(null);
+    });
   });
 });

@@ -70,6 +70,7 @@ describe('register, login, session, logout', () => {
     const u = await makeUser(ctx);
     const out = await ctx.app.inject({ method: 'GET', url: '/api/logout', headers: { cookie: u.cookie } });
     expect(out.json()).toEqual({ isAuthenticated: false, userRoles: ['GUEST_USER'] });
+    expect(out.cookies.find((c) => c.name === 'XG.TOKEN')!.value).toBe('');
     const again = await ctx.app.inject({ method: 'GET', url: '/api/session', headers: { cookie: u.cookie } });
     expect(again.json().isAuthenticated).toBe(false);
     const prof = await ctx.app.inject({ method: 'GET', url: '/api/user-profile', headers: { cookie: u.cookie } });
@@ -81,6 +82,10 @@ describe('register, login, session, logout', () => {
     await ctx.app.deps.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', u.id).execute();
     const s = await ctx.app.inject({ method: 'GET', url: '/api/session', headers: { cookie: u.cookie } });
     expect(s.json().isAuthenticated).toBe(false);
+    // The dead cookie is expired in the browser, on whatever /api route it arrived.
+    const expired = s.cookies.find((c) => c.name === 'XG.TOKEN')!;
+    expect(expired.value).toBe('');
+    expect(expired.expires!.getTime()).toBe(0);
     const login = await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: u.password } });
     expect(login.statusCode).toBe(403);
     expect(login.json().message).toMatch(/suspended/);
@@ -101,6 +106,9 @@ describe('register, login, session, logout', () => {
     const forged = u.cookie.slice(0, -3) + 'abc';
     ctx.clock.advance(-31 * 86400 * 1000);
     expect((await ctx.app.inject({ method: 'GET', url: '/api/session', headers: { cookie: forged } })).json().isAuthenticated).toBe(false);
+    // Among other cookies, in any order, the token is still found.
+    const mixed = await ctx.app.inject({ method: 'GET', url: '/api/session', headers: { cookie: `a=1; ${u.cookie}; over_18_user_confirmation=true` } });
+    expect(mixed.json().isAuthenticated).toBe(true);
   });
 });
 

@@ -13,7 +13,12 @@ const Paging = {
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
 };
 
-/** Public reads (guests included): only publicly visible ads, newest bump first. */
+/**
+ * Public reads (guests included): only publicly visible ads, newest bump first. The handlers are
+ * plain functions that send, not async ones: these are the hottest routes, and a promise per
+ * request measured ~1 µs of a cached answer's ~12 (a synchronous throw still reaches the error
+ * handler).
+ */
 export default defineRoutes((app, deps) => {
   const listings = new ListingsService(deps);
   // Guests ask for the same pages again and again; 10 s bounds how long an ad that just expired
@@ -27,24 +32,30 @@ export default defineRoutes((app, deps) => {
       querystring: Type.Object({ state: Type.Optional(Slug), city: Type.Optional(Slug), type: Type.Optional(Slug), ...Paging }),
       response: { 200: Page, '4xx': Message },
     },
-  }, async (request, reply) => pages.send(reply, request.url, () => listings.listings(request.query)));
+  }, (request, reply) => {
+    pages.send(reply, request.url, () => listings.listings(request.query));
+  });
 
   app.get('/api/search', {
     schema: {
       querystring: Type.Object({ query: Type.Optional(Type.String({ maxLength: 400 })), state: Type.Optional(Slug), type: Type.Optional(Slug), ...Paging }),
       response: { 200: Page, '4xx': Message },
     },
-  }, async (request, reply) => pages.send(reply, request.url, () => listings.search(request.query)));
+  }, (request, reply) => {
+    pages.send(reply, request.url, () => listings.search(request.query));
+  });
 
   app.get('/api/ads/:id', {
     schema: {
       params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 40 }) }),
       response: { 200: Type.Object({ ad: PublicAdSchema }), '4xx': Message },
     },
-  }, async (request, reply) => ads.send(reply, request.params.id, () => {
-    const view = listings.adView(request.params.id, request.user);
-    return { body: { ad: view.ad }, publicUntil: view.publicUntil };
-  }));
+  }, (request, reply) => {
+    ads.send(reply, request.params.id, () => {
+      const view = listings.adView(request.params.id, request.user);
+      return { body: { ad: view.ad }, publicUntil: view.publicUntil };
+    });
+  });
 
   app.get('/api/users-ads-aggregate/us/:listingType', {
     schema: {
@@ -59,7 +70,9 @@ export default defineRoutes((app, deps) => {
         '4xx': Message,
       },
     },
-  }, async (request, reply) => pages.send(reply, request.url, () => listings.aggregate(request.params.listingType)));
+  }, (request, reply) => {
+    pages.send(reply, request.url, () => listings.aggregate(request.params.listingType));
+  });
 
   app.get('/api/home', {
     schema: {
@@ -70,7 +83,9 @@ export default defineRoutes((app, deps) => {
         }),
       },
     },
-  }, async (request, reply) => pages.send(reply, request.url, () => listings.home()));
+  }, (request, reply) => {
+    pages.send(reply, request.url, () => listings.home());
+  });
 
   // Anyone may report an ad (10 per hour per IP, shared with the other report forms).
   app.post('/api/report-ad/:id', {

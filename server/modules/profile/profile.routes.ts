@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import cookie from '@fastify/cookie';
 import { defineRoutes } from '../../core/http.ts';
 import { withMultipart } from '../../core/multipart.ts';
 import { clearSessionCookie, requireUser, sessionView, setSessionCookie } from '../../core/auth.ts';
@@ -27,6 +28,7 @@ const SessionSchema = Type.Object({
 export const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
 
 export default defineRoutes(async (app, deps) => {
+  await app.register(cookie, { hook: false }); // password change re-issues the session, deletion ends it
   const profiles = new ProfileService(deps);
 
   app.get('/api/user-profile', { schema: { response: { 200: Profile, '4xx': Message } } }, async (request, reply) => {
