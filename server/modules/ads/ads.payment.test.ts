@@ -187,6 +187,31 @@ describe('review', () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('nobody reviews, disables or enables their own ad: the whole batch is refused, another admin decides', async () => {
+    const mine = await postAd(ctx, admin, ny); // staff may also advertise
+    await pay(ctx, admin, mine.id, await fundedUsd(ctx, admin, 1500));
+    const theirs = await postAd(ctx, owner, ny);
+    await pay(ctx, owner, theirs.id, await fundedUsd(ctx, owner, 1500));
+    for (const decision of ['approve', 'reject'] as const) {
+      const res = await decide(ctx, admin, [theirs.id, mine.id], decision, 'Reason long enough');
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({ message: 'You cannot review your own ad: another admin must.' });
+    }
+    // Nothing changed, not even the other ad of the batch; no refund, no audit row.
+    expect(await adStatus(mine.id)).toBe('in_review');
+    expect(await adStatus(theirs.id)).toBe('in_review');
+    expect(await balance(admin)).toBe(0);
+    expect(await ctx.app.deps.db.selectFrom('audit_log').selectAll().execute()).toEqual([]);
+
+    const second = await asAdmin(ctx);
+    expect((await decide(ctx, second, [mine.id], 'approve')).json()).toEqual({ updated: 1 });
+    const set = (staff: TestUser, status: string) => ctx.app.inject({ method: 'POST', url: '/api/admin/set-status-approved-ads', headers: { cookie: staff.cookie }, payload: { adIds: [mine.id], status } });
+    expect((await set(second, 'disabled')).json()).toEqual({ updated: 1 });
+    const own = await set(admin, 'enabled');
+    expect(own.statusCode).toBe(409);
+    expect(await adStatus(mine.id)).toBe('disabled');
+  });
+
   it('is for staff only', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/api/admin/get-pending-ads', headers: { cookie: owner.cookie } });
     expect(res.statusCode).toBe(403);

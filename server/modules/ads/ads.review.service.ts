@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../core/deps.ts';
 import type { SessionUser } from '../../core/auth.ts';
-import { Invalid } from '../../core/errors.ts';
+import { Conflict, Invalid } from '../../core/errors.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
@@ -16,7 +16,9 @@ const actorOf = (u: SessionUser) => ({ id: u.id, email: u.email });
 const unique = (ids: string[]) => [...new Set(ids)];
 
 /**
- * Staff review of ads. Approving an ad of a pending (not yet approved) owner is allowed: the ad
+ * Staff review of ads. Nobody reviews, disables or re-enables their own ad (another admin or a
+ * master must): a batch holding one is refused whole, with 409 (a 403 would send the browser to
+ * sign-in). Approving an ad of a pending (not yet approved) owner is allowed: the ad
  * becomes approved and its time starts, but it stays hidden until a master approves the owner
  * (PRODUCT §2); the owner's approval makes it public at once (trigger ads_visible_owner).
  */
@@ -55,6 +57,7 @@ export class ReviewService {
     await this.deps.db.transaction().execute(async (trx) => {
       for (const id of unique(input.adIds)) {
         const ad = await repo.findAd(trx, id);
+        if (ad) refuseOwnAd(actor, ad.owner_id);
         if (!ad || ad.status !== 'in_review') continue;
         if (input.decision === 'approve') {
           const expiresAt = new Date(now.getTime() + (ad.duration_days ?? 30) * DAY_MS).toISOString();
@@ -88,6 +91,7 @@ export class ReviewService {
     await this.deps.db.transaction().execute(async (trx) => {
       for (const id of unique(input.adIds)) {
         const before = await repo.findAd(trx, id);
+        if (before) refuseOwnAd(actor, before.owner_id);
         if (!before || !(await repo.setStaffStatus(trx, id, input.status, at))) continue;
         await repo.refreshVisibility(trx, [id]);
         const after = (await repo.findAd(trx, id))!;
@@ -112,4 +116,9 @@ export class ReviewService {
       total, page, pageSize,
     };
   }
+}
+
+/** Throwing inside the transaction rolls back whatever the batch already changed. */
+function refuseOwnAd(actor: SessionUser, ownerId: string): void {
+  if (ownerId === actor.id) throw new Conflict('You cannot review your own ad: another admin must.');
 }
