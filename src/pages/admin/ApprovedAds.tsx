@@ -10,6 +10,7 @@ import { Pagination } from '../../components/market/Pagination';
 import { LoadState, StatusBadge } from '../../components/market/Status';
 import { dateLabel, ownerLine, statusLabel, typeLabel } from '../../components/market/labels';
 import { useSelection } from '../../components/market/useSelection';
+import { sessionStore } from '../../state/session';
 import styles from '../../components/market/market.module.css';
 
 const FILTERS = ['', 'approved', 'disabled', 'expired'] as const;
@@ -18,6 +19,9 @@ const FILTERS = ['', 'approved', 'disabled', 'expired'] as const;
 export default function ApprovedAds() {
   const { t, i18n } = useTranslation(['admin', 'market']);
   const snap = useSnapshot(adminApprovedAdsStore.state);
+  const me = useSnapshot(sessionStore).session.id;
+  // The server refuses to disable or enable one's own ad (another admin moderates it): not offered here.
+  const isMine = (ad: Ad) => me !== undefined && (ad.owner?.id ?? ad.ownerId) === me;
   const q = useSnapshot(approvedQuery);
   const sel = useSelection();
   const [busy, setBusy] = useState(false);
@@ -45,7 +49,7 @@ export default function ApprovedAds() {
   }
 
   const ads = (snap.data?.approvedAds ?? []) as readonly Ad[];
-  const pageIds = ads.map((a) => a.id);
+  const pageIds = ads.filter((a) => !isMine(a)).map((a) => a.id);
 
   return (
     <section>
@@ -89,7 +93,8 @@ export default function ApprovedAds() {
                   <input
                     type="checkbox"
                     aria-label={t('selectAll')}
-                    checked={pageIds.every(sel.has)}
+                    checked={pageIds.length > 0 && pageIds.every(sel.has)}
+                    disabled={!pageIds.length}
                     onChange={(e) => sel.setAll(pageIds, e.target.checked)}
                   />
                 </th>
@@ -105,7 +110,7 @@ export default function ApprovedAds() {
               {ads.map((ad) => (
                 <tr key={ad.id}>
                   <td>
-                    <input type="checkbox" checked={sel.has(ad.id)} onChange={() => sel.toggle(ad.id)} aria-label={t('selectAd', { title: ad.title })} />
+                    <input type="checkbox" checked={sel.has(ad.id)} disabled={isMine(ad)} onChange={() => sel.toggle(ad.id)} aria-label={t('selectAd', { title: ad.title })} />
                   </td>
                   <td>
                     <Link href={pathFor(routes.ad, { id: ad.id })}>{ad.title}</Link>
@@ -123,7 +128,9 @@ export default function ApprovedAds() {
                   <td>{dateLabel(ad.publishedAt, i18n.language)}</td>
                   <td>{dateLabel(ad.expiresAt, i18n.language)}</td>
                   <td>
-                    {ad.status === 'disabled' ? (
+                    {isMine(ad) ? (
+                      <span className={styles.meta}>{t('approvedAds.ownAd')}</span>
+                    ) : ad.status === 'disabled' ? (
                       <button type="button" className="btn btn-sm btn-success" disabled={busy} onClick={() => setStatus([ad.id], 'approved')}>
                         {t('approvedAds.enable')}
                       </button>

@@ -6,6 +6,7 @@ import { server } from '../../test/server';
 import { renderAt } from '../../test/render';
 import { makeAd } from '../../components/market/testing';
 import type { Ad } from '../../api/ads';
+import { sessionStore } from '../../state/session';
 import PendingAds from './PendingAds';
 
 function pendingServer(initial: Ad[], unpaid: Ad[] = []) {
@@ -76,5 +77,23 @@ describe('admin pending ads', () => {
     const unpaid = await screen.findByRole('listitem', { name: 'Still in a cart' });
     expect(within(unpaid).getByText('Unpaid')).toBeTruthy();
     expect(srv.queries.at(-1)!.get('includeUnpaid')).toBe('true');
+  });
+
+  it('offers no decision on the admin’s own ad, and leaves it out of “select all”', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    const mine = makeAd({ status: 'in_review', title: 'My own ad in review', ownerId: 'me' });
+    const theirs = makeAd({ status: 'in_review', title: 'Someone else’s ad', ownerId: 'u2' });
+    const srv = pendingServer([mine, theirs]);
+    const user = userEvent.setup();
+    renderAt(<PendingAds />, '/admin/dashboard/admin/pending-ads');
+
+    const own = await screen.findByRole('listitem', { name: 'My own ad in review' });
+    expect(within(own).getByText('Your own ad: another admin reviews it.')).toBeTruthy();
+    expect(within(own).queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect((within(own).getByRole('checkbox', { name: 'Select “My own ad in review”' }) as HTMLInputElement).disabled).toBe(true);
+    await user.click(screen.getByRole('checkbox', { name: 'Select all on this page' }));
+    await user.click(screen.getByRole('button', { name: 'Approve selected (1)' }));
+    await screen.findByRole('status');
+    expect(srv.decisions).toEqual([{ adIds: [theirs.id], decision: 'approve' }]);
   });
 });

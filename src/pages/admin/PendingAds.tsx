@@ -10,12 +10,16 @@ import { RejectDialog } from '../../components/market/RejectDialog';
 import { LoadState, StatusBadge } from '../../components/market/Status';
 import { ageLabel, dateLabel, ownerLine, typeLabel } from '../../components/market/labels';
 import { useSelection } from '../../components/market/useSelection';
+import { sessionStore } from '../../state/session';
 import styles from '../../components/market/market.module.css';
 
 /** Admin: ads waiting for review (and unpaid ones on request); approve or reject with a reason, one or many. */
 export default function PendingAds() {
   const { t, i18n } = useTranslation(['admin', 'market']);
   const snap = useSnapshot(adminPendingAdsStore.state);
+  const me = useSnapshot(sessionStore).session.id;
+  // The server refuses a decision on one's own ad (another admin reviews it): not offered here.
+  const isMine = (ad: Ad) => me !== undefined && (ad.owner?.id ?? ad.ownerId) === me;
   const q = useSnapshot(pendingQuery);
   const sel = useSelection();
   const [rejecting, setRejecting] = useState<string[] | null>(null);
@@ -45,7 +49,7 @@ export default function PendingAds() {
   }
 
   const ads = (snap.data?.pendingAds ?? []) as readonly Ad[];
-  const pageIds = ads.map((a) => a.id);
+  const pageIds = ads.filter((a) => !isMine(a)).map((a) => a.id);
   const allOn = pageIds.length > 0 && pageIds.every(sel.has);
 
   return (
@@ -83,7 +87,7 @@ export default function PendingAds() {
       <ul className={styles.list}>
         {ads.map((ad) => (
           <li key={ad.id} className={styles.item} aria-label={ad.title}>
-            <input type="checkbox" checked={sel.has(ad.id)} onChange={() => sel.toggle(ad.id)} aria-label={t('selectAd', { title: ad.title })} />
+            <input type="checkbox" checked={sel.has(ad.id)} disabled={isMine(ad)} onChange={() => sel.toggle(ad.id)} aria-label={t('selectAd', { title: ad.title })} />
             <div className={styles.itemBody}>
               <h2 style={{ fontSize: 17, margin: '0 0 4px' }}>
                 {ad.title} <StatusBadge status={ad.status} />
@@ -104,14 +108,18 @@ export default function PendingAds() {
                 ))}
               </ul>
               <p style={{ whiteSpace: 'pre-wrap' }}>{ad.description}</p>
-              <div className={styles.row}>
-                <button type="button" className="btn btn-sm btn-success" disabled={busy} onClick={() => decide([ad.id], 'approve')}>
-                  {t('pending.approve')}
-                </button>
-                <button type="button" className="btn btn-sm btn-danger" disabled={busy} onClick={() => setRejecting([ad.id])} aria-haspopup="dialog">
-                  {t('pending.reject')}
-                </button>
-              </div>
+              {isMine(ad) ? (
+                <p className={styles.meta}>{t('pending.ownAd')}</p>
+              ) : (
+                <div className={styles.row}>
+                  <button type="button" className="btn btn-sm btn-success" disabled={busy} onClick={() => decide([ad.id], 'approve')}>
+                    {t('pending.approve')}
+                  </button>
+                  <button type="button" className="btn btn-sm btn-danger" disabled={busy} onClick={() => setRejecting([ad.id])} aria-haspopup="dialog">
+                    {t('pending.reject')}
+                  </button>
+                </div>
+              )}
             </div>
           </li>
         ))}
