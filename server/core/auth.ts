@@ -92,11 +92,12 @@ export function setSessionCookie(reply: FastifyReply, request: FastifyRequest, d
   });
 }
 
-export function clearSessionCookie(reply: FastifyReply): void {
-  reply.clearCookie(COOKIE_NAME, { path: '/' });
-}
-
 const EXPIRED_SESSION_COOKIE = stringifySetCookie({ name: COOKIE_NAME, value: '', path: '/', expires: new Date(0), sameSite: 'lax' });
+
+/** Expires the session cookie in the browser; works on any route (no cookie plugin needed). */
+export function clearSessionCookie(reply: FastifyReply): void {
+  reply.header('set-cookie', EXPIRED_SESSION_COOKIE);
+}
 
 /**
  * Reads the session from the cookie and enforces default-deny access on every /api route. The
@@ -122,7 +123,7 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, dep
       pending.then((user) => {
         // A suspended user, a deleted user or a token older than the last logout/password change is a guest.
         if (user && user.userStatus !== 'suspended' && user.tokenVersion === payload?.tv) request.user = user;
-        else reply.header('set-cookie', EXPIRED_SESSION_COOKIE); // any route: no cookie plugin needed
+        else clearSessionCookie(reply);
         done(accessError(access, request.user));
       }, done);
     };

@@ -23,7 +23,7 @@ export default defineRoutes(async (app, deps) => {
     reply.header('cache-control', 'no-store').send(sessionView(request.user));
   });
 
-  // The routes that start and end sessions, with the cookie plugin (reply.setCookie, clearCookie).
+  // The routes that start and end sessions, with the cookie plugin (reply.setCookie).
   await app.register(async (scope) => {
     await scope.register(cookie, { hook: false });
     const routes = scope.withTypeProvider<TypeBoxTypeProvider>();

@@ -28,7 +28,7 @@ const SessionSchema = Type.Object({
 export const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
 
 export default defineRoutes(async (app, deps) => {
-  await app.register(cookie, { hook: false }); // password change re-issues the session, deletion ends it
+  await app.register(cookie, { hook: false }); // a password change and an e-mail confirmation re-issue the session
   const profiles = new ProfileService(deps);
 
   app.get('/api/user-profile', { schema: { response: { 200: Profile, '4xx': Message } } }, async (request, reply) => {
