@@ -22,6 +22,11 @@ export function dateLabel(iso: string | null | undefined, lng: string, utc = fal
 }
 
 /** Staff lists: who posted the ad (nickname, e-mail and account status when the server sends them). */
+/** True when the signed-in user (`me`) owns the ad: staff never decide on their own ads (the server refuses with 409). */
+export function isOwnAd(ad: Pick<Ad, 'owner' | 'ownerId'>, me: string | undefined): boolean {
+  return me !== undefined && (ad.owner?.id ?? ad.ownerId) === me;
+}
+
 export function ownerLine(t: TFunction, ad: Pick<Ad, 'owner' | 'ownerId'>): string {
   if (ad.owner) return ` · ${t('admin:ownerInfo', { nickname: ad.owner.nickname, email: ad.owner.email, status: t(`admin:userStatus.${ad.owner.status}`, { defaultValue: ad.owner.status }) })}`;
   return ad.ownerId ? ` · ${t('admin:owner')} ${ad.ownerId}` : '';

@@ -8,7 +8,7 @@ import type { Ad } from '../../api/ads';
 import { pathFor, routes } from '../../app/routes';
 import { Pagination } from '../../components/market/Pagination';
 import { LoadState, StatusBadge } from '../../components/market/Status';
-import { dateLabel, ownerLine, statusLabel, typeLabel } from '../../components/market/labels';
+import { dateLabel, isOwnAd, ownerLine, statusLabel, typeLabel } from '../../components/market/labels';
 import { useSelection } from '../../components/market/useSelection';
 import { sessionStore } from '../../state/session';
 import styles from '../../components/market/market.module.css';
@@ -21,7 +21,7 @@ export default function ApprovedAds() {
   const snap = useSnapshot(adminApprovedAdsStore.state);
   const me = useSnapshot(sessionStore).session.id;
   // The server refuses to disable or enable one's own ad (another admin moderates it): not offered here.
-  const isMine = (ad: Ad) => me !== undefined && (ad.owner?.id ?? ad.ownerId) === me;
+  const isMine = (ad: Ad) => isOwnAd(ad, me);
   const q = useSnapshot(approvedQuery);
   const sel = useSelection();
   const [busy, setBusy] = useState(false);

@@ -8,7 +8,7 @@ import { Money } from '../../components/market/Money';
 import { Pagination } from '../../components/market/Pagination';
 import { RejectDialog } from '../../components/market/RejectDialog';
 import { LoadState, StatusBadge } from '../../components/market/Status';
-import { ageLabel, dateLabel, ownerLine, typeLabel } from '../../components/market/labels';
+import { ageLabel, dateLabel, isOwnAd, ownerLine, typeLabel } from '../../components/market/labels';
 import { useSelection } from '../../components/market/useSelection';
 import { sessionStore } from '../../state/session';
 import styles from '../../components/market/market.module.css';
@@ -19,7 +19,7 @@ export default function PendingAds() {
   const snap = useSnapshot(adminPendingAdsStore.state);
   const me = useSnapshot(sessionStore).session.id;
   // The server refuses a decision on one's own ad (another admin reviews it): not offered here.
-  const isMine = (ad: Ad) => me !== undefined && (ad.owner?.id ?? ad.ownerId) === me;
+  const isMine = (ad: Ad) => isOwnAd(ad, me);
   const q = useSnapshot(pendingQuery);
   const sel = useSelection();
   const [rejecting, setRejecting] = useState<string[] | null>(null);
