@@ -12,6 +12,7 @@ import { Hub } from './core/realtime.ts';
 import { authPlugin } from './core/auth.ts';
 import { apiSecurityHeaders, securityHeaders } from './core/security-headers.ts';
 import { AppError } from './core/errors.ts';
+import { refuseUnknownProperties } from './core/strict-schema.ts';
 import { DEFAULT_LIMITS, type AppDeps, type Limits } from './core/deps.ts';
 import { modules } from './modules/index.ts';
 
@@ -60,6 +61,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     if (error instanceof AppError) return reply.status(error.statusCode).send({ message: error.message });
     if (error.validation && error.validation.length) {
       const v = error.validation[0];
+      const extra = (v.params as { additionalProperty?: string })?.additionalProperty;
+      if (extra) return reply.status(400).send({ message: `Unknown field: ${extra}.` });
       const field = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.') || (v.params as { missingProperty?: string })?.missingProperty || error.validationContext || 'input';
       return reply.status(400).send({ message: `Invalid ${field}: ${v.message ?? 'bad value'}.` });
     }
@@ -92,6 +95,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       errorResponseBuilder: () => ({ statusCode: 429, message: 'Too many requests. Please wait and try again.' }),
     });
   }
+  // Body and query schemas refuse unknown properties, for every route (see strict-schema.ts).
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { body?: unknown; querystring?: unknown } | undefined;
+    if (schema?.body) refuseUnknownProperties(schema.body);
+    if (schema?.querystring) refuseUnknownProperties(schema.querystring);
+  });
   await app.register(authPlugin, deps);
 
   for (const mod of modules) await app.register(mod, deps);

@@ -38,7 +38,7 @@ if (relaxed && config.isProduction) {
 const app = await buildApp({
   config,
   database,
-  limits: relaxed ? { authAttemptsPerWindow: 10_000, adsPerDay: 10_000, reportsPerHour: 10_000, apiPerMinute: 0 } : undefined,
+  limits: relaxed ? { authAttemptsPerWindow: 10_000, authAccountPerHour: 10_000, avatarUpdatesPerHour: 10_000, adsPerDay: 10_000, reportsPerHour: 10_000, apiPerMinute: 0 } : undefined,
 });
 if (applied.length) app.log.info({ applied }, 'database migrated');
 if (config.seedLocations) {

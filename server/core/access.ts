@@ -10,6 +10,7 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/login',
   'GET /api/session',
   'GET /api/logout',
+  'POST /api/logout',
   'POST /api/confirm-email-reset',
   'GET /api/states-from-country',
   'GET /api/cities-from-state/:stateId',
@@ -23,10 +24,6 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/report-ad/:id',
   'POST /api/reports',
   'POST /api/analytics/pageview',
-  'POST /api/webhooks/btcpay',
-  'GET /api/health',
-  'GET /api/sandbox/invoices/:id',
-  'POST /api/sandbox/invoices/:id/pay',
 ]);
 
 export type Access = 'public' | 'user' | 'admin' | 'master';

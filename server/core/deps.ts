@@ -8,8 +8,15 @@ import type { Hub } from './realtime.ts';
 
 /** Product limits (PRODUCT §11). Tests may raise them; the rate-limit tests use the real values. */
 export interface Limits {
-  authAttemptsPerWindow: number; // login and register, per IP and per account
+  /** Sign-in and register attempts per IP, and per (account, IP), in authWindowMs. */
+  authAttemptsPerWindow: number;
   authWindowMs: number;
+  /** Sign-in attempts per account from all IPs in an hour: high, so that nobody can lock an owner out. */
+  authAccountPerHour: number;
+  /** Avatar uploads per user per hour. */
+  avatarUpdatesPerHour: number;
+  /** Images decoded and re-encoded at once (the rest wait in a queue). */
+  imageConcurrency: number;
   adsPerDay: number;
   reportsPerHour: number;
   /** @fastify/rate-limit's general ceiling per IP per minute on /api (0 turns it off). */
@@ -19,6 +26,9 @@ export interface Limits {
 export const DEFAULT_LIMITS: Limits = {
   authAttemptsPerWindow: 10,
   authWindowMs: 15 * 60 * 1000,
+  authAccountPerHour: 100,
+  avatarUpdatesPerHour: 10,
+  imageConcurrency: 2,
   adsPerDay: 20,
   reportsPerHour: 10,
   apiPerMinute: 1200,

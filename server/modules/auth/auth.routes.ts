@@ -38,7 +38,8 @@ export default defineRoutes(async (app, deps) => {
         response: { 201: SessionSchema, '4xx': Message },
       },
     }, async (request, reply) => {
-      const user = await auth.register(request.body, request.ip);
+      const { email, password, nickname } = request.body;
+      const user = await auth.register({ email, password, nickname }, request.ip);
       setSessionCookie(reply, request, deps, user);
       return reply.status(201).send(sessionView(user));
     });
@@ -49,7 +50,8 @@ export default defineRoutes(async (app, deps) => {
         response: { 200: SessionSchema, '4xx': Message },
       },
     }, async (request, reply) => {
-      const user = await auth.login(request.body, request.ip, request.headers['user-agent'] ?? null);
+      const { email, password } = request.body;
+      const user = await auth.login({ email, password }, request.ip, request.headers['user-agent'] ?? null);
       setSessionCookie(reply, request, deps, user);
       return sessionView(user);
     });

@@ -54,9 +54,10 @@ export class AuthService {
     return (await loadSessionUser(this.deps.db, id))!;
   }
 
+  /** Self-registration: always a pending PROVIDER_USER, whatever else the caller sends. */
   async register(input: { email: string; password: string; nickname: string }, ip: string): Promise<SessionUser> {
     this.limiter.hit([`ip:${ip}`, `acct:${normalizeEmail(input.email)}`]);
-    return this.createUser(input);
+    return this.createUser({ email: input.email, password: input.password, nickname: input.nickname });
   }
 
   async login(input: { email: string; password: string }, ip: string, userAgent: string | null): Promise<SessionUser> {
