@@ -2,13 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { GENERATED_KEYS_FILE } from '../server/core/secrets.ts';
 
 const HELP = `Usage: npm run backup [-- --out <file>]
 
 Writes a consistent copy of DATA_DIR/xg.sqlite (DATA_DIR defaults to ./data) with SQLite's online
 backup, so it is safe while the server runs and writes. The default destination is
 DATA_DIR/backups/xg-<UTC timestamp>.sqlite. An existing file is never overwritten. The copy is
-checked with PRAGMA integrity_check before the command reports success.
+checked with PRAGMA integrity_check before the command reports success. The secrets generated at
+first start (DATA_DIR/secrets.json) are copied beside it as <name>.secrets.json (mode 0600).
 
 Exit codes: 0 written, 1 failed, 2 bad arguments.`;
 
@@ -56,6 +58,15 @@ try {
   if (check !== 'ok') throw new Error(`integrity check of the copy failed: ${String(check)}`);
   const ms = Math.round(performance.now() - t0);
   console.log(`Backed up ${source} to ${out} (${totalPages} pages, ${fs.statSync(out).size} bytes) in ${ms} ms.`);
+  // Generated secrets belong to the data: without them a restored copy's sessions and sandbox
+  // webhooks would no longer verify. Copied beside the database, readable by the owner only.
+  const secrets = path.join(dataDir, GENERATED_KEYS_FILE);
+  if (fs.existsSync(secrets)) {
+    const secretsOut = `${out.replace(/\.sqlite$/, '')}.${GENERATED_KEYS_FILE}`;
+    fs.copyFileSync(secrets, secretsOut, fs.constants.COPYFILE_EXCL);
+    fs.chmodSync(secretsOut, 0o600);
+    console.log(`Copied the generated secrets to ${secretsOut}.`);
+  }
 } catch (e) {
   fs.rmSync(out, { force: true });
   console.error(`Backup failed: ${(e as Error).message}`);

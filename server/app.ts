@@ -12,7 +12,7 @@ import { Hub } from './core/realtime.ts';
 import { authPlugin } from './core/auth.ts';
 import { apiSecurityHeaders, securityHeaders } from './core/security-headers.ts';
 import { AppError } from './core/errors.ts';
-import { refuseUnknownProperties } from './core/strict-schema.ts';
+import { finiteKeyword, refuseUnknownProperties, requireFiniteNumbers } from './core/strict-schema.ts';
 import { DEFAULT_LIMITS, type AppDeps, type Limits } from './core/deps.ts';
 import { modules } from './modules/index.ts';
 
@@ -40,6 +40,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     bodyLimit: 1024 * 1024, // 1 MB JSON bodies (PRODUCT §11); multipart has its own limits
     trustProxy: process.env.TRUST_PROXY === '1',
     routerOptions: { ignoreTrailingSlash: true },
+    // Unknown properties are refused, not silently dropped (Fastify's default removes them).
+    ajv: { customOptions: { removeAdditional: false }, plugins: [finiteKeyword as never] },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const distDir = opts.distDir !== undefined ? opts.distDir : fs.existsSync(path.join(DEFAULT_DIST, 'index.html')) ? DEFAULT_DIST : null;
@@ -97,9 +99,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   }
   // Body and query schemas refuse unknown properties, for every route (see strict-schema.ts).
   app.addHook('onRoute', (route) => {
-    const schema = route.schema as { body?: unknown; querystring?: unknown } | undefined;
+    const schema = route.schema as { body?: unknown; querystring?: unknown; params?: unknown } | undefined;
     if (schema?.body) refuseUnknownProperties(schema.body);
     if (schema?.querystring) refuseUnknownProperties(schema.querystring);
+    requireFiniteNumbers(schema?.querystring);
+    requireFiniteNumbers(schema?.params);
   });
   await app.register(authPlugin, deps);
 

@@ -41,6 +41,7 @@ const app = await buildApp({
   limits: relaxed ? { authAttemptsPerWindow: 10_000, authAccountPerHour: 10_000, avatarUpdatesPerHour: 10_000, adsPerDay: 10_000, reportsPerHour: 10_000, apiPerMinute: 0 } : undefined,
 });
 if (applied.length) app.log.info({ applied }, 'database migrated');
+if (config.secretsCreated) app.log.warn({ file: config.secretsFile }, 'generated the session and webhook secrets (set JWT_SECRET / BTCPAY_WEBHOOK_SECRET to choose them); keep this file with the database');
 if (config.seedLocations) {
   const seeded = seedLocations(database.sqlite);
   if (seeded.cities || seeded.states) app.log.info(seeded, 'locations seeded');

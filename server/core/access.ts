@@ -29,6 +29,7 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
 export type Access = 'public' | 'user' | 'admin' | 'master';
 
 export function requiredAccess(method: string, routeUrl: string): Access {
+  if (method === 'HEAD') method = 'GET'; // HEAD is GET without the body: the same access
   if (!routeUrl.startsWith('/api/') && routeUrl !== '/api') return 'public'; // pages, assets, sitemap
   if (routeUrl.startsWith('/api/admin/')) return 'admin';
   if (routeUrl.startsWith('/api/master/')) return 'master';

@@ -41,6 +41,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: SessionUser | null;
   }
+  interface FastifyContextConfig {
+    /** A GET route that changes state (the seed's GET /api/logout): refused cross-site like a POST. */
+    changesState?: boolean;
+    /** A state-changing route called by another server, authenticated otherwise (a signed webhook). */
+    allowCrossSite?: boolean;
+  }
 }
 
 export function sessionView(user: SessionUser | null): SessionView {
@@ -109,12 +115,18 @@ export function clearSessionCookie(reply: FastifyReply): void {
 export const authPlugin = fp(async function authPlugin(app: FastifyInstance, deps: AuthDeps) {
   app.decorateRequest('user', null);
 
+  const ourOrigin = new URL(deps.config.publicUrl).origin;
   app.addHook('onRoute', (route) => {
     if (route.url !== '/api' && !route.url.startsWith('/api/')) return; // pages and assets need no session
+    const hooks = [route.onRequest ?? []].flat();
+    if (hooks.some((h) => h.name === 'sessionAndAccess')) return; // the HEAD twin of a GET inherits the GET's hooks
     const byMethod = new Map<string, Access>();
     for (const method of [route.method].flat()) byMethod.set(method, requiredAccess(method, route.url));
+    const sameSiteOnly = (method: string) =>
+      !route.config?.allowCrossSite && (route.config?.changesState === true || !SAFE_METHODS.has(method));
     const check: onRequestHookHandler = function sessionAndAccess(request, reply, done) {
-      const access = byMethod.get(request.method) ?? 'user';
+      const access = byMethod.get(request.method) ?? byMethod.get(request.method === 'HEAD' ? 'GET' : '') ?? 'user';
+      if (sameSiteOnly(request.method) && !isSameOrigin(request, ourOrigin)) return done(new Forbidden(CROSS_SITE));
       const header = request.headers.cookie;
       const token = header ? parseCookie(header)[COOKIE_NAME] : undefined;
       if (!token) return done(access === 'public' ? undefined : new Unauthorized());
@@ -122,15 +134,42 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, dep
       const pending = payload && typeof payload.id === 'string' ? loadSessionUser(deps.db, payload.id) : Promise.resolve(null);
       pending.then((user) => {
         // A suspended user, a deleted user or a token older than the last logout/password change is a guest.
-        if (user && user.userStatus !== 'suspended' && user.tokenVersion === payload?.tv) request.user = user;
-        else clearSessionCookie(reply);
+        if (user && user.userStatus !== 'suspended' && user.tokenVersion === payload?.tv) {
+          request.user = user;
+          // Private and staff answers must not sit in a shared or browser cache (a handler may
+          // still say otherwise for a public file).
+          reply.header('cache-control', 'no-store');
+        } else clearSessionCookie(reply);
         done(accessError(access, request.user));
       }, done);
     };
     // First of the route's own hooks: a guest gets 401 before any other check (e.g. the socket's Origin).
-    route.onRequest = [check, ...[route.onRequest ?? []].flat()];
+    route.onRequest = [check, ...hooks];
   });
 });
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const CROSS_SITE = 'This request came from another site and was refused.';
+
+/**
+ * A state change must come from our own pages. Browsers say where a request comes from in
+ * Sec-Fetch-Site (every current browser); older ones in Origin, then Referer. A request that says
+ * none of them is refused too: a page on another site can strip the Referer, and our own client
+ * always runs in a browser that sends them (scripts add an Origin header).
+ */
+export function isSameOrigin(request: FastifyRequest, ourOrigin: string): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) return site === 'same-origin' || site === 'none';
+  const from = request.headers.origin ?? request.headers.referer;
+  if (!from) return false;
+  let origin: string;
+  try {
+    origin = new URL(from).origin;
+  } catch {
+    return false;
+  }
+  return origin === ourOrigin || origin === `${request.protocol}://${request.host}`;
+}
 
 /** Default deny: the error to answer with when the route needs more than the session has. */
 function accessError(access: Access, user: SessionUser | null): Error | undefined {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { loadOrCreateSecrets } from './secrets.ts';
 
 /** One validated, frozen configuration object, read from the environment once at start. */
 export interface Config {
@@ -22,12 +23,14 @@ export interface Config {
   /** Runs in-process cron jobs (tests drive jobs by hand). */
   cron: boolean;
   logLevel: string;
+  /** Where generated secrets live when JWT_SECRET / BTCPAY_WEBHOOK_SECRET are not set; null when both are set. */
+  secretsFile: string | null;
+  /** True on the start that generated them (logged once). */
+  secretsCreated: boolean;
 }
 
 export class ConfigError extends Error {}
 
-const DEV_JWT_SECRET = 'dev-only-secret-change-me-dev-only-secret';
-const DEV_WEBHOOK_SECRET = 'dev-only-webhook-secret';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const problems: string[] = [];
@@ -70,17 +73,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   let jwtSecret = str('JWT_SECRET');
   if (jwtSecret === null) {
     if (isProduction) problems.push('JWT_SECRET is required in production (32+ random characters)');
-    jwtSecret = DEV_JWT_SECRET;
   } else if (jwtSecret.length < 32) {
     problems.push('JWT_SECRET must be at least 32 characters');
   }
+  let webhookSecret = str('BTCPAY_WEBHOOK_SECRET');
 
   const btcpayUrl = url('BTCPAY_URL');
   const btcpay = {
     url: btcpayUrl,
     storeId: str('BTCPAY_STORE_ID'),
     apiKey: str('BTCPAY_API_KEY'),
-    webhookSecret: str('BTCPAY_WEBHOOK_SECRET') ?? DEV_WEBHOOK_SECRET,
+    webhookSecret: '',
   };
   if (btcpayUrl) {
     if (!btcpay.storeId) problems.push('BTCPAY_STORE_ID is required when BTCPAY_URL is set');
@@ -96,6 +99,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   if (masterPassword !== null && masterPassword.length < 10) problems.push('MASTER_PASSWORD must be at least 10 characters');
 
   if (problems.length) throw new ConfigError(`Invalid configuration:\n - ${problems.join('\n - ')}`);
+
+  // Not set by the operator (development, or the sandbox's own webhooks): generated once, kept in DATA_DIR.
+  let secretsFile: string | null = null;
+  let secretsCreated = false;
+  if (jwtSecret === null || webhookSecret === null) {
+    const generated = loadOrCreateSecrets(dataDir);
+    jwtSecret ??= generated.secrets.jwtSecret;
+    webhookSecret ??= generated.secrets.webhookSecret;
+    secretsFile = generated.file;
+    secretsCreated = generated.created;
+  }
+  btcpay.webhookSecret = webhookSecret;
 
   return Object.freeze({
     nodeEnv,
@@ -116,5 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     seedLocations: env.SEED_LOCATIONS !== '0',
     cron: env.CRON !== '0',
     logLevel: str('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    secretsFile,
+    secretsCreated,
   });
 }

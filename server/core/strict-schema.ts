@@ -24,3 +24,40 @@ export function refuseUnknownProperties(schema: unknown, seen = new Set<unknown>
     if (Array.isArray(list)) for (const child of list) refuseUnknownProperties(child, seen);
   }
 }
+
+/**
+ * Ajv coerces the query string "Infinity" (and "1e400") to Infinity and then skips minimum and
+ * maximum for a non-finite number, so `page=Infinity` passed `{ type: 'integer', maximum: 10000 }`
+ * and reached SQL as OFFSET Infinity (a 500). Every number in a query string or path gets the
+ * `finite` keyword below (a body is parsed by JSON.parse, whose 1e400 ajv's plain type check
+ * already refuses).
+ */
+export function requireFiniteNumbers(schema: unknown, seen = new Set<unknown>()): void {
+  if (!schema || typeof schema !== 'object' || seen.has(schema)) return;
+  seen.add(schema);
+  const node = schema as SchemaNode;
+  if (node.type === 'integer' || node.type === 'number') node.finite = true;
+  for (const value of Object.values(node)) {
+    if (Array.isArray(value)) for (const child of value) requireFiniteNumbers(child, seen);
+    else if (value && typeof value === 'object') requireFiniteNumbers(value, seen);
+  }
+}
+
+interface AjvLike {
+  addKeyword(def: { keyword: string; schemaType: string; errors: boolean; validate: ((schema: boolean, data: unknown) => boolean) & { errors?: unknown } }): unknown;
+}
+
+/**
+ * The ajv plugin that defines `finite` (registered through Fastify's `ajv.plugins`). It names no
+ * data type on purpose: ajv guards the keywords of type 'number' with isFinite, so such a keyword
+ * would never see Infinity.
+ */
+export function finiteKeyword(ajv: AjvLike): AjvLike {
+  const validate = Object.assign((enabled: boolean, data: unknown) => {
+    if (!enabled || typeof data !== 'number' || Number.isFinite(data)) return true;
+    validate.errors = [{ keyword: 'finite', message: 'must be a finite number', params: {} }];
+    return false;
+  }, { errors: undefined as unknown });
+  ajv.addKeyword({ keyword: 'finite', schemaType: 'boolean', errors: true, validate });
+  return ajv;
+}

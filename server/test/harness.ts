@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { LightMyRequestResponse } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../core/config.ts';
 import { ManualClock } from '../core/clock.ts';
 import { openDatabase } from '../core/db.ts';
@@ -65,6 +65,7 @@ export async function createTestApp(opts: { env?: Record<string, string>; limits
     logger: false,
   });
   await app.ready();
+  playSameOriginBrowser(app);
   return {
     app,
     clock,
@@ -77,6 +78,28 @@ export async function createTestApp(opts: { env?: Record<string, string>; limits
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * State changes are refused unless the request says it comes from our own pages (core/auth.ts
+ * isSameOrigin), as every browser does. Tests speak as our own client in a browser: a request that
+ * names none of Sec-Fetch-Site, Origin or Referer gets `Sec-Fetch-Site: same-origin`. The
+ * cross-site tests send their own headers; `rawInject` sends exactly what it is given.
+ */
+function playSameOriginBrowser(app: App): void {
+  const inject = app.inject.bind(app) as (opts: InjectOptions) => Promise<LightMyRequestResponse>;
+  (app as unknown as { rawInject: typeof inject }).rawInject = inject;
+  app.inject = ((opts: InjectOptions) => {
+    const headers = { ...(opts.headers as Record<string, string> | undefined) };
+    const named = Object.keys(headers).map((k) => k.toLowerCase());
+    if (!named.some((k) => k === 'sec-fetch-site' || k === 'origin' || k === 'referer')) headers['sec-fetch-site'] = 'same-origin';
+    return inject({ ...opts, headers });
+  }) as App['inject'];
+}
+
+/** Sends a request exactly as given, without the same-origin header the harness adds. */
+export function rawInject(app: App, opts: InjectOptions): Promise<LightMyRequestResponse> {
+  return (app as unknown as { rawInject: (o: InjectOptions) => Promise<LightMyRequestResponse> }).rawInject(opts);
 }
 
 /** The XG.TOKEN cookie of a response, as a Cookie header value. */

@@ -15,5 +15,5 @@ export const sessionApi = {
   get: () => api.get<Session>('session', { redirectOnAuth: false }),
   login: (body: { email: string; password: string }) => api.post<Session>('login', { json: body, redirectOnAuth: false }),
   register: (body: { email: string; password: string; nickname: string }) => api.post<Session>('register', { json: body, redirectOnAuth: false }),
-  logout: () => api.get<Session>('logout', { redirectOnAuth: false }),
+  logout: () => api.post<Session>('logout', { redirectOnAuth: false }),
 };

@@ -1,15 +1,12 @@
 import { Type } from 'typebox';
 import type { TypedApp } from '../../core/http.ts';
+import { Paging } from '../../core/http.ts';
 import type { AppDeps } from '../../core/deps.ts';
 import { requireUser } from '../../core/auth.ts';
 import { ReviewService } from './ads.review.service.ts';
 import { StaffAdSchema } from './ads.dto.ts';
 
 const Message = Type.Object({ message: Type.String() });
-const Paging = {
-  page: Type.Optional(Type.Integer({ minimum: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-};
 const PageInfo = { total: Type.Integer(), page: Type.Integer(), pageSize: Type.Integer() };
 const AdIds = Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { minItems: 1, maxItems: 100 });
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { defineRoutes } from '../../core/http.ts';
+import { Paging, defineRoutes } from '../../core/http.ts';
 import { AuditService } from './audit.service.ts';
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -21,8 +21,7 @@ export default defineRoutes((app, deps) => {
   app.get('/api/admin/get-audit-log', {
     schema: {
       querystring: Type.Object({
-        page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
-        pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+        ...Paging,
         action: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
         targetType: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
         targetId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { defineRoutes } from '../../core/http.ts';
@@ -56,10 +57,14 @@ export default defineRoutes(async (app, deps) => {
       return sessionView(user);
     });
 
-    routes.get('/api/logout', { schema: { response: { 200: SessionSchema } } }, async (request, reply) => {
+    // POST is what the client uses; the seed's GET stays, refused cross-site like any state change
+    // (a link on another site would otherwise sign the visitor out).
+    const logout = async (request: FastifyRequest, reply: FastifyReply) => {
       if (request.user) await auth.logoutEverywhere(request.user.id);
       clearSessionCookie(reply);
       return sessionView(null);
-    });
+    };
+    routes.post('/api/logout', { schema: { response: { 200: SessionSchema } } }, logout);
+    routes.get('/api/logout', { config: { changesState: true }, schema: { response: { 200: SessionSchema } } }, logout);
   });
 });

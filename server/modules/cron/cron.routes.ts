@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { defineRoutes } from '../../core/http.ts';
+import { Paging, defineRoutes } from '../../core/http.ts';
 import { requireUser } from '../../core/auth.ts';
 import { CronService, startScheduler } from './cron.service.ts';
 
@@ -30,8 +30,7 @@ export default defineRoutes((app, deps) => {
   app.get('/api/admin/get-cron-jobs', {
     schema: {
       querystring: Type.Object({
-        page: Type.Optional(Type.Integer({ minimum: 1 })),
-        pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+        ...Paging,
         name: Type.Optional(Type.String({ maxLength: 60 })),
       }),
       response: {

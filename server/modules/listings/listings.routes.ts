@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { defineRoutes } from '../../core/http.ts';
+import { Paging, defineRoutes } from '../../core/http.ts';
 import { PublicAdSchema } from '../ads/ads.dto.ts';
 import { CONTACT_MAX, MESSAGE_MAX } from '../reports/reports.service.ts';
 import { ListingsService } from './listings.service.ts';
@@ -8,10 +8,6 @@ import { AdCache, PageCache } from './listings.cache.ts';
 const Message = Type.Object({ message: Type.String() });
 const Slug = Type.String({ maxLength: 120 });
 const Page = Type.Object({ ads: Type.Array(PublicAdSchema), total: Type.Integer(), page: Type.Integer(), pageSize: Type.Integer() });
-const Paging = {
-  page: Type.Optional(Type.Integer({ minimum: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-};
 
 /**
  * Public reads (guests included): only publicly visible ads, newest bump first. The handlers are

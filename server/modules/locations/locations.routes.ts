@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { defineRoutes } from '../../core/http.ts';
+import { Paging, defineRoutes } from '../../core/http.ts';
 import { requireUser } from '../../core/auth.ts';
 import { LocationsService } from './locations.service.ts';
 
@@ -46,8 +46,7 @@ export default defineRoutes((app, deps) => {
       querystring: Type.Object({
         stateId: StateKey,
         query: Type.Optional(Type.String({ maxLength: 100 })),
-        page: Type.Optional(Type.Integer({ minimum: 1 })),
-        pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+        ...Paging,
       }),
       response: {
         200: Type.Object({ cities: Type.Array(City), total: Type.Integer(), page: Type.Integer(), pageSize: Type.Integer() }),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { defineRoutes } from '../../core/http.ts';
+import { Paging, defineRoutes } from '../../core/http.ts';
 import { requireUser } from '../../core/auth.ts';
 import { MasterService } from './master.service.ts';
 
@@ -12,11 +12,7 @@ const UserSchema = Type.Object({
   roles: Type.Array(Type.String()),
   createdAt: Type.String(),
 });
-const Paging = {
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-  query: Type.Optional(Type.String({ maxLength: 254 })),
-};
+const UserQuery = { ...Paging, query: Type.Optional(Type.String({ maxLength: 254 })) };
 const Role = Type.Union([Type.Literal('PROVIDER_USER'), Type.Literal('ADMIN_USER'), Type.Literal('MASTER_USER')]);
 const Status = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('suspended')]);
 const UserId = Type.String({ minLength: 1, maxLength: 64 });
@@ -26,14 +22,14 @@ export default defineRoutes((app, deps) => {
 
   app.get('/api/master/get-pending-users', {
     schema: {
-      querystring: Type.Object(Paging),
+      querystring: Type.Object(UserQuery),
       response: { 200: Type.Object({ pendingUsers: Type.Array(UserSchema), total: Type.Integer() }), '4xx': Message },
     },
   }, async (request) => master.pendingUsers(request.query));
 
   app.get('/api/master/get-approved-users', {
     schema: {
-      querystring: Type.Object({ ...Paging, status: Type.Optional(Type.Union([Type.Literal('approved'), Type.Literal('suspended')])) }),
+      querystring: Type.Object({ ...UserQuery, status: Type.Optional(Type.Union([Type.Literal('approved'), Type.Literal('suspended')])) }),
       response: { 200: Type.Object({ approvedUsers: Type.Array(UserSchema), total: Type.Integer() }), '4xx': Message },
     },
   }, async (request) => master.approvedUsers(request.query));

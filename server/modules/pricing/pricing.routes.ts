@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { defineRoutes } from '../../core/http.ts';
+import { Paging, defineRoutes } from '../../core/http.ts';
 import { requireUser } from '../../core/auth.ts';
 import { PricingService } from './pricing.service.ts';
 
@@ -46,8 +46,7 @@ export default defineRoutes((app, deps) => {
   app.get('/api/admin/get-all-promo-codes', {
     schema: {
       querystring: Type.Object({
-        page: Type.Optional(Type.Integer({ minimum: 1 })),
-        pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+        ...Paging,
         includePersonal: Type.Optional(Type.Boolean()),
       }),
       response: {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { defineRoutes } from '../../core/http.ts';
+import { Paging, defineRoutes } from '../../core/http.ts';
 import { requireUser } from '../../core/auth.ts';
 import { CONTACT_MAX, MESSAGE_MAX, ReportsService } from './reports.service.ts';
 
@@ -40,8 +40,7 @@ export default defineRoutes((app, deps) => {
   app.get('/api/admin/get-reports', {
     schema: {
       querystring: Type.Object({
-        page: Type.Optional(Type.Integer({ minimum: 1 })),
-        pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+        ...Paging,
         status: Type.Optional(Status),
         kind: Type.Optional(Kind),
       }),

@@ -56,10 +56,14 @@ export function renderHead(h: SeoHead, siteName: string): string {
   return tags.join('\n    ');
 }
 
-/** index.html with the page's head: its own <title> is replaced and <html lang> set. */
+/**
+ * index.html with the page's head: its own <title> is replaced and <html lang> set. Every
+ * replacement is a function: a replacement string reads `$&`, `` $` `` and `$'` as patterns, and the
+ * head holds the requested path (a URL with `` $` `` pasted the template into itself).
+ */
 export function injectHead(template: string, head: string, locale: SeoLocale): string {
-  let html = template.replace(/<title>[\s\S]*?<\/title>\s*/i, '');
-  html = html.replace(/<html([^>]*?)\slang="[^"]*"/i, `<html$1 lang="${locale}"`);
-  if (!/<html[^>]*\slang=/i.test(html)) html = html.replace(/<html/i, `<html lang="${locale}"`);
-  return html.includes('<!--head-->') ? html.replace('<!--head-->', head) : html.replace(/<\/head>/i, `${head}\n</head>`);
+  let html = template.replace(/<title>[\s\S]*?<\/title>\s*/i, () => '');
+  html = html.replace(/<html([^>]*?)\slang="[^"]*"/i, (_m, attrs: string) => `<html${attrs} lang="${locale}"`);
+  if (!/<html[^>]*\slang=/i.test(html)) html = html.replace(/<html/i, () => `<html lang="${locale}"`);
+  return html.includes('<!--head-->') ? html.replace('<!--head-->', () => head) : html.replace(/<\/head>/i, () => `${head}\n</head>`);
 }

@@ -33,6 +33,7 @@ export default defineRoutes((app, deps) => {
   }, async (request) => ({ wallet: await wallets.redeem(requireUser(request).id, request.body.code) }));
 
   app.get('/api/email-wallet-promo-code', {
+    config: { changesState: true }, // sends an e-mail and may create a code: refused cross-site
     schema: { response: { 200: Type.Object({ sent: Type.Boolean(), email: Type.String() }), '4xx': Message, '5xx': Message } },
   }, async (request) => wallets.emailWelcomeCode(requireUser(request)));
 });
