@@ -56,14 +56,14 @@ describe('session store', () => {
     const wallets = createResource(async () => ['wallet']);
     sessionStore.session = member;
     await wallets.load();
-    server.use(http.get('/api/logout', () => HttpResponse.json(GUEST)));
+    server.use(http.post('/api/logout', () => HttpResponse.json(GUEST)));
     await logout();
     expect(wallets.state.data).toBeNull();
     expect(sessionStore.session).toEqual(GUEST);
 
     sessionStore.session = member;
     await wallets.load();
-    server.use(http.get('/api/logout', () => HttpResponse.error()));
+    server.use(http.post('/api/logout', () => HttpResponse.error()));
     await expect(logout()).rejects.toThrow();
     expect(wallets.state.data).toBeNull();
     expect(sessionStore.session).toEqual(GUEST);

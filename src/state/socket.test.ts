@@ -110,8 +110,22 @@ describe('socket store', () => {
     expect(reconnectDelay(20)).toBe(30_000);
   });
 
+  it('waits until the tab is looked at again when the server replaced it with a newer socket (4008)', async () => {
+    sessionStore.session = member;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    stop = startSocket();
+    last().accept();
+    last().drop(4008);
+    vi.advanceTimersByTime(60_000);
+    expect(sockets()).toHaveLength(1);
+    window.dispatchEvent(new Event('focus'));
+    expect(sockets()).toHaveLength(2);
+    window.dispatchEvent(new Event('focus')); // once only
+    expect(sockets()).toHaveLength(2);
+  });
+
   it('stops on logout: says goodbye, closes, and does not come back', async () => {
-    server.use(http.get('/api/logout', () => HttpResponse.json({ isAuthenticated: false, userRoles: ['GUEST_USER'] })));
+    server.use(http.post('/api/logout', () => HttpResponse.json({ isAuthenticated: false, userRoles: ['GUEST_USER'] })));
     sessionStore.session = member;
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     stop = startSocket();

@@ -22,6 +22,12 @@ export const RECONNECT_BASE_MS = 1000;
 export const RECONNECT_MAX_MS = 30_000;
 /** Close codes the server uses when the session is over: re-read the session before retrying. */
 const SESSION_ENDED_CODES = new Set([4001, 4401, 4403]);
+/**
+ * The server keeps 10 sockets per user and closes the oldest for an 11th. That tab must not
+ * reconnect at once (it would push out the next one, round and round): it waits until it is
+ * looked at again.
+ */
+export const CLOSE_REPLACED = 4008;
 
 export function reconnectDelay(attempt: number): number {
   return Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** attempt);
@@ -117,8 +123,20 @@ function connect(who: string): void {
     ws = null;
     socketStore.connected = false;
     if (SESSION_ENDED_CODES.has(e.code)) void loadSession(); // signed out elsewhere or suspended
+    if (e.code === CLOSE_REPLACED) return reconnectWhenSeen();
     scheduleReconnect();
   };
+}
+
+function reconnectWhenSeen(): void {
+  const again = () => {
+    if (document.visibilityState !== 'visible') return;
+    document.removeEventListener('visibilitychange', again);
+    window.removeEventListener('focus', again);
+    sync();
+  };
+  document.addEventListener('visibilitychange', again);
+  window.addEventListener('focus', again);
 }
 
 function scheduleReconnect(): void {

@@ -50,7 +50,7 @@ describe('ProfileMenu', () => {
     sessionStore.session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
     sessionStore.loaded = true;
     let loggedOut = false;
-    server.use(http.get('/api/logout', () => {
+    server.use(http.post('/api/logout', () => {
       loggedOut = true;
       return HttpResponse.json({ isAuthenticated: false, userRoles: ['GUEST_USER'] });
     }));

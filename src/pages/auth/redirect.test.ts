@@ -13,6 +13,14 @@ describe('safeRedirect', () => {
     }
   });
 
+  it('refuses paths whose dot segments resolve to another host (/.//evil.example stalled the sign-in page)', () => {
+    for (const bad of ['/.//evil.example', '/./..//evil.example', '/x/..//evil.example', '/%2e//evil.example']) {
+      expect(safeRedirect(bad), bad).toBeNull();
+    }
+    // A dot segment that stays on the site is fine, and what is returned is the resolved path.
+    expect(safeRedirect('/./admin/dashboard')).toBe('/admin/dashboard');
+  });
+
   it('refuses the sign-in and register pages (no loops)', () => {
     expect(safeRedirect('/auth/login?redirect=/x')).toBeNull();
     expect(safeRedirect('/pt/auth/register')).toBeNull();

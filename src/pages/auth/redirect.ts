@@ -17,6 +17,10 @@ export function safeRedirect(raw: string | null | undefined): string | null {
     return null;
   }
   if (url.origin !== PROBE_ORIGIN) return null;
+  // Dot segments are resolved by the parse: "/.//evil.example" becomes "//evil.example", which a
+  // browser reads as another host (pushState throws and the sign-in page stalls). The result is
+  // what gets followed, so it is the result that must be a plain same-origin path.
+  if (url.pathname.startsWith('//')) return null;
   if (/^\/auth\/(login|register)(\/|$)/.test(splitLocale(url.pathname).rest)) return null;
   return url.pathname + url.search + url.hash;
 }

@@ -131,7 +131,7 @@ describe('MyProfile page', () => {
         request = { url: r.url, body: await r.json() };
         return HttpResponse.json({ deleted: true });
       }),
-      http.get('/api/logout', () => HttpResponse.json({ isAuthenticated: false, userRoles: ['GUEST_USER'] })),
+      http.post('/api/logout', () => HttpResponse.json({ isAuthenticated: false, userRoles: ['GUEST_USER'] })),
     );
     const user = userEvent.setup();
     const view = renderAt(<MyProfile />, '/admin/dashboard/my-profile');
