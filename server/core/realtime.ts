@@ -5,16 +5,37 @@ export interface RealtimeMessage {
   data: unknown;
 }
 
+/** Sockets one user may hold (PRODUCT §11): enough for every tab a person uses, not for hoarding. */
+export const MAX_SOCKETS_PER_USER = 10;
+/**
+ * Close code for a socket pushed out by a newer one of the same user. Its own code (not 1008), so
+ * the client can tell it apart and not reconnect at once, which would push out the next tab.
+ */
+export const CLOSE_TOO_MANY_SOCKETS = 4008;
+
 /**
  * The socket hub: one process holds every connection, so a Map is the whole registry.
  * Services publish thin events after commit; clients refetch over REST.
  */
 export class Hub {
   private sockets = new Map<string, Set<WebSocket>>();
+  private readonly maxPerUser: number;
 
+  constructor(maxPerUser = MAX_SOCKETS_PER_USER) {
+    this.maxPerUser = maxPerUser;
+  }
+
+  /** Registers a socket; when the user already holds the maximum, the oldest (first added) is closed. */
   add(userId: string, socket: WebSocket): void {
     let set = this.sockets.get(userId);
     if (!set) this.sockets.set(userId, (set = new Set()));
+    for (const oldest of set) {
+      if (set.size < this.maxPerUser) break;
+      // Forgotten now, not on its 'close' (which waits for the peer): it gets no more events and
+      // does not count against the limit while it closes.
+      set.delete(oldest);
+      oldest.close(CLOSE_TOO_MANY_SOCKETS, 'too many connections: a newer one replaced this');
+    }
     set.add(socket);
   }
 

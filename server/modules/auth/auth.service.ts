@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
 import { loadSessionUser, type SessionUser } from '../../core/auth.ts';
-import { Conflict, Forbidden, Invalid, Unauthorized } from '../../core/errors.ts';
+import { Conflict, Forbidden, Invalid, TooManyRequests, Unauthorized } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { WindowLimiter } from '../../core/ratelimit.ts';
+import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import type { StaffRole, UserStatus } from '../../core/schema.ts';
 import { RULE_MESSAGES, checkEmail, checkNickname, checkPassword } from '../../../src/lib/rules.ts';
 import * as repo from './auth.repository.ts';
@@ -19,15 +19,52 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Sign-in limits (PRODUCT §11). Per IP and per (account, IP) in a short window: an attacker's
+ * guesses block the attacker's address, never the owner's. Per account across every IP, a ceiling
+ * high enough (100 an hour) that reaching it takes a spread-out attack, which it then slows.
+ * These counters belong to sign-in alone: register has its own, and any other path that checks a
+ * password or sends a token (a future password reset) must build its own, so that using it can
+ * neither lock anyone out of signing in nor give an attacker fresh sign-in attempts.
+ */
+class SignInLimits {
+  private readonly perIp: WindowLimiter;
+  private readonly perAccount: WindowLimiter;
+  private readonly windowMinutes: number;
+
+  constructor(deps: Pick<AppDeps, 'clock' | 'limits'>) {
+    const { authAttemptsPerWindow, authWindowMs, authAccountPerHour } = deps.limits;
+    this.perIp = new WindowLimiter(deps.clock, authAttemptsPerWindow, authWindowMs);
+    this.perAccount = new WindowLimiter(deps.clock, authAccountPerHour, HOUR_MS);
+    this.windowMinutes = Math.ceil(authWindowMs / 60_000);
+  }
+
+  /** Counts one attempt, or throws 429 and counts nothing (so a blocked IP cannot use up the account's ceiling). */
+  hit(email: string, ip: string): void {
+    const net = ipKey(ip);
+    const ipKeys = [`ip:${net}`, `acct-ip:${email}|${net}`];
+    const accountKeys = [`acct:${email}`];
+    if (this.perIp.full(ipKeys)) throw new TooManyRequests(`Too many sign-in attempts. Please wait ${this.windowMinutes} minutes and try again.`);
+    if (this.perAccount.full(accountKeys)) throw new TooManyRequests('Too many sign-in attempts on this account. Please wait an hour and try again.');
+    this.perIp.count(ipKeys);
+    this.perAccount.count(accountKeys);
+  }
+}
+
 export class AuthService {
-  private readonly limiter: WindowLimiter;
+  private readonly signIn: SignInLimits;
+  /** Register: per IP only. Keyed by account it would let anyone block sign-up of an address. */
+  private readonly registerLimiter: WindowLimiter;
   private dummyHash: Promise<string> | null = null;
 
   private readonly deps: AppDeps;
 
   constructor(deps: AppDeps) {
     this.deps = deps;
-    this.limiter = new WindowLimiter(deps.clock, deps.limits.authAttemptsPerWindow, deps.limits.authWindowMs);
+    this.signIn = new SignInLimits(deps);
+    this.registerLimiter = new WindowLimiter(deps.clock, deps.limits.authAttemptsPerWindow, deps.limits.authWindowMs);
   }
 
   /** Creates an account (status pending, role PROVIDER_USER) with its USD wallet, in one transaction. */
@@ -56,13 +93,13 @@ export class AuthService {
 
   /** Self-registration: always a pending PROVIDER_USER, whatever else the caller sends. */
   async register(input: { email: string; password: string; nickname: string }, ip: string): Promise<SessionUser> {
-    this.limiter.hit([`ip:${ip}`, `acct:${normalizeEmail(input.email)}`]);
+    this.registerLimiter.hit([`ip:${ipKey(ip)}`], 'Too many sign-up attempts from your address. Please try again later.');
     return this.createUser({ email: input.email, password: input.password, nickname: input.nickname });
   }
 
   async login(input: { email: string; password: string }, ip: string, userAgent: string | null): Promise<SessionUser> {
     const email = normalizeEmail(input.email);
-    this.limiter.hit([`ip:${ip}`, `acct:${email}`], 'Too many sign-in attempts. Please wait 15 minutes and try again.');
+    this.signIn.hit(email, ip);
     const row = await repo.findUserByEmail(this.deps.db, email);
     if (!row) {
       // Spend the same time as a real check, so response time does not tell which e-mails exist.

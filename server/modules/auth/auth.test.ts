@@ -112,25 +112,7 @@ describe('register, login, session, logout', () => {
   });
 });
 
-describe('rate limits', () => {
-  it('allows 10 sign-in attempts per account per 15 minutes, then 429 until the window passes', async () => {
-    const limited = await createTestApp({ limits: { authAttemptsPerWindow: 10 } });
-    try {
-      const u = await makeUser(limited);
-      for (let i = 0; i < 9; i++) {
-        const r = await limited.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: 'wrong password!' }, remoteAddress: `10.0.0.${i}` });
-        expect(r.statusCode).toBe(401);
-      }
-      const blocked = await limited.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: u.password }, remoteAddress: '10.0.1.1' });
-      expect(blocked.statusCode).toBe(429);
-      limited.clock.advance(15 * 60 * 1000);
-      const ok = await limited.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: u.password }, remoteAddress: '10.0.1.1' });
-      expect(ok.statusCode).toBe(200);
-    } finally {
-      await limited.close();
-    }
-  });
-});
+// Sign-in and register limits: auth.lockout.test.ts.
 
 describe('errors', () => {
   it('an unknown /api route is a JSON 404, not a page', async () => {

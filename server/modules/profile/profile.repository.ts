@@ -23,6 +23,16 @@ export async function emailTaken(db: Executor, email: string, exceptUserId: stri
   return row !== undefined;
 }
 
+/** The account other than `exceptUserId` that holds this e-mail (an erased one holds a placeholder and has deleted_at). */
+export function findEmailHolder(db: Executor, email: string, exceptUserId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'nickname', 'deleted_at'])
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .where('id', '!=', exceptUserId)
+    .executeTakeFirst();
+}
+
 export async function updateUser(
   db: Executor,
   id: string,

@@ -30,6 +30,21 @@ const EMAIL_SENDS_PER_HOUR = 5;
 
 export const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
+/**
+ * To the holder of an address someone else asked to move their account to. Plain, with no link
+ * that acts and without the requester's name or address (the holder learns only that it happened).
+ */
+function addressInUseNotice(nickname: string, publicUrl: string, to: string) {
+  return {
+    to,
+    subject: 'Someone tried to use your e-mail address',
+    text:
+      `Hello ${nickname},\n\nSomeone tried to use this address for another account on XG Marketplace (${publicUrl}).\n` +
+      `It already belongs to your account, so nothing was changed.\n\n` +
+      `If it was you, sign in with it instead. If not, you can ignore this message.\n`,
+  };
+}
+
 export class ProfileService {
   private readonly deps: AppDeps;
   /** Password checks on a signed-in session are limited like sign-in, so a stolen cookie cannot brute-force the password. */
@@ -91,15 +106,26 @@ export class ProfileService {
     return (await loadSessionUser(this.deps.db, userId))!;
   }
 
-  /** Starts an e-mail change: nothing changes until the link sent to the new address is opened. */
+  /**
+   * Starts an e-mail change: nothing changes until the link sent to the new address is opened.
+   * An address another account holds gets the same answer as a free one (the caller must not
+   * learn which addresses have accounts); its holder is told instead, and no change is stored.
+   */
   async requestEmailChange(userId: string, input: { newEmail: string; password: string }): Promise<{ pendingEmail: string }> {
     const newEmail = normalizeEmail(input.newEmail);
     assertRule('newEmail', checkEmail(newEmail));
     const u = await this.liveUser(userId);
     if (newEmail === u.email.toLowerCase()) throw new Invalid('newEmail', 'The new e-mail is the one you already use.');
     await this.verifyPassword(u, input.password, 'password');
-    if (await repo.emailTaken(this.deps.db, newEmail, userId)) throw new Conflict('An account with this e-mail already exists.');
+    // Before looking the address up: a taken address uses up the hourly sends like a free one, so
+    // a 429 tells nothing either, and the holder gets no more notices than a free address links.
     this.mailLimiter.hit([`mail:${userId}`], 'Too many e-mail change requests. Please wait an hour and try again.');
+    const holder = await repo.findEmailHolder(this.deps.db, newEmail, userId);
+    if (holder) {
+      // An erased account keeps a placeholder address nobody reads: nothing to tell.
+      if (!holder.deleted_at) await this.deps.mailer.send(addressInUseNotice(holder.nickname, this.deps.config.publicUrl, newEmail));
+      return { pendingEmail: newEmail };
+    }
     const token = randomToken();
     await repo.insertEmailChange(this.deps.db, { tokenHash: sha256(token), userId, newEmail, now: this.now() });
     const link = `${this.deps.config.publicUrl}/auth/confirm-email?token=${encodeURIComponent(token)}`;

@@ -163,14 +163,13 @@ describe('e-mail change', () => {
     }
   });
 
-  it('refuses a wrong password, a bad or used e-mail, and sends nothing', async () => {
+  // An address another account holds is answered like a free one: profile.enumeration.test.ts.
+  it('refuses a wrong password, a bad or unchanged e-mail, and sends nothing', async () => {
     const u = await makeUser(ctx);
-    const taken = await makeUser(ctx, { email: 'taken@example.com' });
     const cases = [
       [{ newEmail: 'fresh@example.com', password: 'wrong password!' }, 400, /password is wrong/],
       [{ newEmail: 'not-an-email', password: u.password }, 400, /e-mail/],
       [{ newEmail: u.email.toUpperCase(), password: u.password }, 400, /already use/],
-      [{ newEmail: 'TAKEN@example.com', password: u.password }, 409, /already exists/],
       [{ password: u.password }, 400, /newEmail/],
     ] as const;
     for (const [payload, status, msg] of cases) {
@@ -180,7 +179,6 @@ describe('e-mail change', () => {
     }
     expect(ctx.mailer.sent).toHaveLength(0);
     expect(await ctx.app.deps.db.selectFrom('email_changes').selectAll().execute()).toEqual([]);
-    expect((await userRow(taken.id)).email).toBe('taken@example.com');
   });
 
   it('sends at most 5 change links per hour, so it cannot be used to spam an address', async () => {

@@ -3,10 +3,17 @@ import websocket from '@fastify/websocket';
 import { defineRoutes } from '../../core/http.ts';
 import { Forbidden } from '../../core/errors.ts';
 import { requireUser } from '../../core/auth.ts';
+import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import { isSameOrigin } from './realtime.origin.ts';
-import { Heartbeat, attachSocket } from './realtime.socket.ts';
+import { Heartbeat, MAX_PAYLOAD_BYTES, attachSocket } from './realtime.socket.ts';
 
 const Message = Type.Object({ message: Type.String() });
+/**
+ * Socket handshakes per IP per minute. A page opens one and the client backs off between retries,
+ * so this is far above real use; it stops a script from churning sockets (each handshake loads the
+ * session and evicts one of the user's sockets).
+ */
+export const WS_HANDSHAKES_PER_MINUTE = 30;
 
 /**
  * The one WebSocket, GET /api/ws. Guests never reach it: the session hook answers 401 before the
@@ -17,7 +24,19 @@ const Message = Type.Object({ message: Type.String() });
 export default defineRoutes(async (app, deps) => {
   // Registered here, not app-wide: the plugin wraps every handler in its scope (~71k → ~44k req/s
   // on a bare route), and only this route is a WebSocket.
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: MAX_PAYLOAD_BYTES },
+    // A protocol error from the client (e.g. a message over maxPayload): ws has already queued the
+    // close frame with its code (1009, 1002…) and finishes the close itself. The default handler
+    // would log the client's fault as a server error and destroy the socket at once, which on a
+    // slow link can drop that close frame.
+    errorHandler: (error, socket, request) => {
+      if ((error as { code?: string }).code?.startsWith('WS_ERR_')) return request.log.debug({ err: error }, 'websocket protocol error from client');
+      request.log.error({ err: error }, 'websocket error');
+      socket.terminate();
+    },
+  });
+  const handshakes = new WindowLimiter(deps.clock, WS_HANDSHAKES_PER_MINUTE, 60_000);
   // An upgrade refused by the app-wide session hook (401) never reaches the plugin's own hook, so
   // the plugin does not know to close the raw socket after the answer: close it here.
   app.addHook('onResponse', async (request) => {
@@ -31,6 +50,8 @@ export default defineRoutes(async (app, deps) => {
     websocket: true,
     schema: { response: { '4xx': Message } },
     onRequest: async (request) => {
+      // Only real upgrades count; a plain GET gets its 426 below and holds nothing.
+      if (request.ws) handshakes.hit([`ws:${ipKey(request.ip)}`], 'Too many connections from your address. Please wait a minute.');
       if (!isSameOrigin(request.headers.origin, request.host, deps.config.publicUrl)) {
         throw new Forbidden('This connection must come from the site itself.');
       }
@@ -39,6 +60,6 @@ export default defineRoutes(async (app, deps) => {
       if (!request.ws) return reply.status(426).header('upgrade', 'websocket').send({ message: 'Open this address as a WebSocket.' });
     },
   }, (socket, request) => {
-    attachSocket(deps.hub, heartbeat, requireUser(request).id, socket);
+    attachSocket(deps.hub, heartbeat, deps.clock, requireUser(request).id, socket);
   });
 });

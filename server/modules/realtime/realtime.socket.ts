@@ -1,8 +1,15 @@
 import type { WebSocket } from 'ws';
+import type { Clock } from '../../core/clock.ts';
 import type { Hub } from '../../core/realtime.ts';
 
 export const HEARTBEAT_MS = 30_000;
-const MAX_TEXT = 2000;
+/** Largest incoming frame or message (ws maxPayload); over it ws closes the socket with 1009. */
+export const MAX_PAYLOAD_BYTES = 4 * 1024;
+/** Sized so that any accepted clientMessage fits in MAX_PAYLOAD_BYTES (3 bytes a character at worst, plus the envelope). */
+const MAX_TEXT = 1000;
+/** Messages (and pings) one socket may send per window; over it the socket is closed with 1008. */
+export const MAX_MESSAGES_PER_WINDOW = 20;
+export const MESSAGE_WINDOW_MS = 10_000;
 
 /**
  * What a client may say. `clientMessage` {text} comes back to the sender alone as
@@ -66,12 +73,34 @@ export class Heartbeat {
   }
 }
 
+/**
+ * Counts what one socket sends in fixed windows. Each message costs a parse and maybe a send; a
+ * client that floods is misbehaving (the app sends a handful), so it is cut off, not slowed down.
+ * Returns false once the socket is over the limit (and has been closed).
+ */
+function messageBudget(socket: WebSocket, clock: Clock): () => boolean {
+  let start = -Infinity;
+  let count = 0;
+  return () => {
+    const now = clock.now().getTime();
+    if (now - start >= MESSAGE_WINDOW_MS) {
+      start = now;
+      count = 0;
+    }
+    if (++count <= MAX_MESSAGES_PER_WINDOW) return true;
+    if (count === MAX_MESSAGES_PER_WINDOW + 1) socket.close(1008, 'too many messages');
+    return false;
+  };
+}
+
 /** Registers an accepted socket with the hub and wires its messages and its end. */
-export function attachSocket(hub: Hub, heartbeat: Heartbeat, userId: string, socket: WebSocket): void {
+export function attachSocket(hub: Hub, heartbeat: Heartbeat, clock: Clock, userId: string, socket: WebSocket): void {
   hub.add(userId, socket);
   heartbeat.track(socket);
+  const allowed = messageBudget(socket, clock);
   socket.on('message', (data, isBinary) => {
-    if (!isBinary) onClientMessage(socket, data.toString());
+    if (allowed() && !isBinary) onClientMessage(socket, data.toString());
   });
+  socket.on('ping', allowed); // ws answers pings itself; a ping flood is still a flood
   socket.on('close', () => hub.remove(userId, socket));
 }

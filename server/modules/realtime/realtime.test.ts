@@ -3,59 +3,22 @@ import WebSocket from 'ws';
 import { createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { isSameOrigin } from './realtime.origin.ts';
 import { HEARTBEAT_MS } from './realtime.socket.ts';
+import { connector, statusOf, until } from './realtime.testkit.ts';
 
 let ctx: TestContext;
 let base: string; // http://127.0.0.1:<port>
-const open: WebSocket[] = [];
+const sockets = connector(() => base);
+const connect = sockets.connect;
 
 beforeEach(async () => {
   ctx = await createTestApp();
   base = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
 });
 afterEach(async () => {
-  for (const s of open.splice(0)) s.terminate();
+  sockets.closeAll();
   await ctx.close();
   vi.useRealTimers();
 });
-
-interface Conn {
-  ws: WebSocket;
-  messages: { event: string; data: unknown }[];
-  next(): Promise<{ event: string; data: unknown }>;
-  closed: Promise<{ code: number }>;
-}
-
-/** Opens a socket; resolves once the handshake succeeded, rejects with the HTTP status otherwise. */
-function connect(opts: { cookie?: string; origin?: string | null; autoPong?: boolean } = {}): Promise<Conn> {
-  const headers: Record<string, string> = {};
-  if (opts.cookie) headers.cookie = opts.cookie;
-  const origin = opts.origin === undefined ? base : opts.origin;
-  if (origin !== null) headers.origin = origin;
-  const ws = new WebSocket(`${base.replace('http', 'ws')}/api/ws`, { headers, autoPong: opts.autoPong ?? true });
-  open.push(ws);
-  const messages: Conn['messages'] = [];
-  const waiters: ((m: Conn['messages'][number]) => void)[] = [];
-  ws.on('message', (raw) => {
-    const m = JSON.parse(raw.toString());
-    const w = waiters.shift();
-    if (w) w(m);
-    else messages.push(m);
-  });
-  const closed = new Promise<{ code: number }>((resolve) => ws.on('close', (code) => resolve({ code })));
-  return new Promise((resolve, reject) => {
-    ws.on('open', () =>
-      resolve({ ws, messages, closed, next: () => (messages.length ? Promise.resolve(messages.shift()!) : new Promise((r) => waiters.push(r))) }),
-    );
-    ws.on('unexpected-response', (_req, res) => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode })));
-    ws.on('error', reject);
-  });
-}
-
-const statusOf = (p: Promise<unknown>) => p.then(() => 101, (e: { status?: number }) => e.status ?? -1);
-const until = async (cond: () => boolean) => {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(cond()).toBe(true);
-};
 
 describe('handshake', () => {
   it('refuses a guest with 401 before upgrading', async () => {

@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+
+// Sign-in limits with the real product values (PRODUCT §11): 10 attempts per 15 minutes per IP and
+// per (account, IP), and a per-account ceiling of 100 an hour across all IPs.
+const PER_WINDOW = 10;
+const WINDOW_MS = 15 * 60 * 1000;
+const ACCOUNT_PER_HOUR = 100;
+
+let ctx: TestContext;
+let owner: TestUser;
+beforeEach(async () => {
+  ctx = await createTestApp({ limits: { authAttemptsPerWindow: PER_WINDOW, authWindowMs: WINDOW_MS, authAccountPerHour: ACCOUNT_PER_HOUR } });
+  owner = await makeUser(ctx, { status: 'approved' });
+});
+afterEach(async () => ctx.close());
+
+const login = (email: string, password: string, ip: string) =>
+  ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email, password }, remoteAddress: ip });
+const register = (n: number, ip: string) =>
+  ctx.app.inject({ method: 'POST', url: '/api/register', payload: { email: `reg${n}@example.com`, password: 'long enough pw', nickname: `reg_${n}` }, remoteAddress: ip });
+
+describe('sign-in lock-out', () => {
+  it('wrong passwords from one IP lock that IP only: the owner signs in from another', async () => {
+    for (let i = 0; i < PER_WINDOW; i++) expect((await login(owner.email, 'wrong password!', '203.0.113.7')).statusCode).toBe(401);
+    const blocked = await login(owner.email, owner.password, '203.0.113.7');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toMatch(/Too many sign-in attempts/);
+
+    const home = await login(owner.email, owner.password, '198.51.100.20');
+    expect(home.statusCode).toBe(200);
+    expect(home.json()).toMatchObject({ isAuthenticated: true, id: owner.id });
+
+    ctx.clock.advance(WINDOW_MS);
+    expect((await login(owner.email, owner.password, '203.0.113.7')).statusCode).toBe(200);
+  });
+
+  it('limits one IP trying many accounts (credential stuffing) to 10 attempts', async () => {
+    for (let i = 0; i < PER_WINDOW; i++) expect((await login(`victim${i}@example.com`, 'Password123!', '203.0.113.8')).statusCode).toBe(401);
+    expect((await login(owner.email, owner.password, '203.0.113.8')).statusCode).toBe(429);
+    expect((await login(owner.email, owner.password, '203.0.113.9')).statusCode).toBe(200);
+  });
+
+  it('treats an IPv6 /64 as one address, so rotating through it does not reset the limit', async () => {
+    for (let i = 0; i < PER_WINDOW; i++) expect((await login(owner.email, 'wrong password!', `2001:db8:1:2::${(i + 1).toString(16)}`)).statusCode).toBe(401);
+    expect((await login(owner.email, owner.password, '2001:db8:1:2:ffff:0:0:99')).statusCode).toBe(429);
+    expect((await login(owner.email, owner.password, '2001:db8:1:3::1')).statusCode).toBe(200);
+  });
+
+  it('an attacker spread over many IPs hits the per-account ceiling only after 100 attempts in an hour', async () => {
+    // 10 IPs × 10 attempts: no single IP goes over its own limit.
+    for (let ip = 0; ip < ACCOUNT_PER_HOUR / PER_WINDOW; ip++) {
+      for (let i = 0; i < PER_WINDOW; i++) {
+        const r = await login(owner.email.toUpperCase(), 'wrong password!', `192.0.2.${ip + 1}`);
+        expect(r.statusCode, `ip ${ip} attempt ${i}`).toBe(401);
+      }
+    }
+    const ceiling = await login(owner.email, owner.password, '198.51.100.20');
+    expect(ceiling.statusCode).toBe(429);
+    expect(ceiling.json().message).toMatch(/Too many sign-in attempts/);
+    // Other accounts are untouched by it.
+    const other = await makeUser(ctx);
+    expect((await login(other.email, other.password, '198.51.100.21')).statusCode).toBe(200);
+
+    ctx.clock.advance(WINDOW_MS); // the per-IP windows are over, the hour is not
+    expect((await login(owner.email, owner.password, '198.51.100.20')).statusCode).toBe(429);
+    ctx.clock.advance(60 * 60 * 1000 - WINDOW_MS);
+    expect((await login(owner.email, owner.password, '198.51.100.20')).statusCode).toBe(200);
+  });
+
+  it('refused attempts do not count, so an IP that is blocked cannot use up the account ceiling', async () => {
+    for (let i = 0; i < PER_WINDOW; i++) await login(owner.email, 'wrong password!', '203.0.113.7');
+    for (let i = 0; i < 200; i++) expect((await login(owner.email, 'wrong password!', '203.0.113.7')).statusCode).toBe(429);
+    expect((await login(owner.email, owner.password, '198.51.100.20')).statusCode).toBe(200);
+  });
+});
+
+describe('register', () => {
+  it('keeps its own per-IP limit, which never blocks signing in from that IP', async () => {
+    for (let i = 0; i < PER_WINDOW; i++) expect((await register(i, '203.0.113.50')).statusCode).toBe(201);
+    const over = await register(99, '203.0.113.50');
+    expect(over.statusCode).toBe(429);
+    expect(over.json().message).toBeTruthy();
+    expect(await ctx.app.deps.db.selectFrom('users').select('id').where('email', '=', 'reg99@example.com').executeTakeFirst()).toBeUndefined();
+    expect((await register(99, '203.0.113.51')).statusCode).toBe(201);
+
+    expect((await login(owner.email, owner.password, '203.0.113.50')).statusCode).toBe(200);
+  });
+
+  it('sign-in attempts do not use up the register limit', async () => {
+    for (let i = 0; i < PER_WINDOW; i++) expect((await login(`nobody${i}@example.com`, 'wrong password!', '203.0.113.60')).statusCode).toBe(401);
+    expect((await login(owner.email, owner.password, '203.0.113.60')).statusCode).toBe(429);
+    expect((await register(1, '203.0.113.60')).statusCode).toBe(201);
+  });
+});

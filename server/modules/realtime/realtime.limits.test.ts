@@ -1,0 +1,103 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { closedWithin, connector, statusOf, until, type Conn } from './realtime.testkit.ts';
+
+// What one client may hold and send on /api/ws, with the real values: 10 sockets per user, 30
+// handshakes a minute per IP, messages of at most 4 KB, 20 messages per 10 seconds per socket.
+
+let ctx: TestContext;
+let base: string;
+let ann: TestUser;
+const sockets = connector(() => base);
+const connect = sockets.connect;
+
+beforeEach(async () => {
+  ctx = await createTestApp();
+  base = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+  ann = await makeUser(ctx);
+});
+afterEach(async () => {
+  sockets.closeAll();
+  await ctx.close();
+});
+
+const hub = () => ctx.app.deps.hub;
+/** Sends, then waits for the echo: proves the server read everything sent before on this socket. */
+async function roundTrip(c: Conn, text: string): Promise<void> {
+  c.ws.send(JSON.stringify({ event: 'clientMessage', data: { text } }));
+  expect(await c.next()).toEqual({ event: 'privateMessage', data: { text } });
+}
+
+describe('sockets per user', () => {
+  it('opening the 11th closes the oldest with a code and reason; 10 stay open, other users untouched', async () => {
+    const bob = await makeUser(ctx);
+    const b = await connect({ cookie: bob.cookie });
+    const mine: Conn[] = [];
+    for (let i = 0; i < 11; i++) {
+      mine.push(await connect({ cookie: ann.cookie }));
+      await until(() => hub().connectionCount === Math.min(i + 1, 10) + 1);
+    }
+    const first = await closedWithin(mine[0]);
+    expect(first).toEqual({ code: 4008, reason: expect.stringMatching(/too many/i) });
+    for (const c of mine.slice(1)) expect(c.ws.readyState).toBe(WebSocket.OPEN);
+    expect(b.ws.readyState).toBe(WebSocket.OPEN);
+    expect(hub().connectionCount).toBe(11); // ann's 10 and bob's 1
+    expect(hub().sendToUser(ann.id, 'privateMessage', { text: 'hi' })).toBe(10);
+    for (const c of mine.slice(1)) expect(await c.next()).toEqual({ event: 'privateMessage', data: { text: 'hi' } });
+
+    // A twelfth pushes out the next oldest, and only it.
+    mine.push(await connect({ cookie: ann.cookie }));
+    expect((await closedWithin(mine[1]))?.code).toBe(4008);
+    for (const c of mine.slice(2)) expect(c.ws.readyState).toBe(WebSocket.OPEN);
+  });
+});
+
+describe('handshakes per IP', () => {
+  it('refuses the 31st handshake in a minute with 429 before the socket opens', async () => {
+    for (let i = 0; i < 30; i++) {
+      const c = await connect({ cookie: ann.cookie });
+      c.ws.close();
+      await c.closed;
+    }
+    const refused = await connect({ cookie: ann.cookie }).then(
+      () => ({ status: 101, body: '' }),
+      (e: { status: number; body: string }) => e,
+    );
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body).message).toMatch(/too many/i);
+    await until(() => hub().connectionCount === 0);
+
+    ctx.clock.advance(60_000);
+    expect(await statusOf(connect({ cookie: ann.cookie }))).toBe(101);
+  });
+});
+
+describe('incoming messages', () => {
+  it('closes a socket that sends a message over 4 KB (1009), keeps one that stays under', async () => {
+    const ok = await connect({ cookie: ann.cookie });
+    await roundTrip(ok, '€'.repeat(1000)); // the longest accepted text, 3 bytes a character, fits
+    const big = await connect({ cookie: ann.cookie });
+    big.ws.send(JSON.stringify({ event: 'clientMessage', data: { text: 'x'.repeat(4200) } }));
+    expect((await closedWithin(big))?.code).toBe(1009);
+    await until(() => hub().connectionCount === 1);
+    expect(ok.ws.readyState).toBe(WebSocket.OPEN);
+  });
+
+  it('closes a socket that sends more than 20 messages in 10 seconds with 1008', async () => {
+    const c = await connect({ cookie: ann.cookie });
+    const other = await connect({ cookie: ann.cookie });
+    for (let i = 0; i < 19; i++) c.ws.send('{"event":"nope","data":null}');
+    await roundTrip(c, 'twentieth');
+    ctx.clock.advance(10_000); // a new window
+    for (let i = 0; i < 19; i++) c.ws.send('junk');
+    await roundTrip(c, 'still fine');
+
+    c.ws.send('one too many');
+    const closed = await closedWithin(c);
+    expect(closed).toEqual({ code: 1008, reason: expect.stringMatching(/too many messages/i) });
+    await until(() => hub().connectionCount === 1);
+    expect(other.ws.readyState).toBe(WebSocket.OPEN); // the limit is per socket
+    await roundTrip(other, 'unaffected');
+  });
+});
