@@ -38,7 +38,7 @@ if (relaxed && config.isProduction) {
 const app = await buildApp({
   config,
   database,
-  limits: relaxed ? { authAttemptsPerWindow: 10_000, authAccountPerHour: 10_000, avatarUpdatesPerHour: 10_000, adsPerDay: 10_000, reportsPerHour: 10_000, apiPerMinute: 0 } : undefined,
+  limits: relaxed ? { authAttemptsPerWindow: 10_000, authAccountPerHour: 10_000, avatarUpdatesPerHour: 10_000, socketHandshakesPerMinute: 10_000, adsPerDay: 10_000, reportsPerHour: 10_000, apiPerMinute: 0 } : undefined,
 });
 if (applied.length) app.log.info({ applied }, 'database migrated');
 if (config.secretsCreated) app.log.warn({ file: config.secretsFile }, 'generated the session and webhook secrets (set JWT_SECRET / BTCPAY_WEBHOOK_SECRET to choose them); keep this file with the database');

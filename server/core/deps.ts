@@ -15,6 +15,12 @@ export interface Limits {
   authAccountPerHour: number;
   /** Avatar uploads per user per hour. */
   avatarUpdatesPerHour: number;
+  /**
+   * WebSocket upgrades per IP per minute. A page opens one and the client backs off between
+   * retries, so this is far above real use; it stops a script from churning sockets (each
+   * handshake loads the session and evicts one of the user's sockets).
+   */
+  socketHandshakesPerMinute: number;
   /** Images decoded and re-encoded at once (the rest wait in a queue). */
   imageConcurrency: number;
   adsPerDay: number;
@@ -28,6 +34,7 @@ export const DEFAULT_LIMITS: Limits = {
   authWindowMs: 15 * 60 * 1000,
   authAccountPerHour: 100,
   avatarUpdatesPerHour: 10,
+  socketHandshakesPerMinute: 30,
   imageConcurrency: 2,
   adsPerDay: 20,
   reportsPerHour: 10,

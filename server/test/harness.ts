@@ -60,7 +60,7 @@ export async function createTestApp(opts: { env?: Record<string, string>; limits
     clock,
     mailer,
     hasher: createPasswordHasher({ memoryCost: 1024, timeCost: 1 }),
-    limits: { authAttemptsPerWindow: 1000, authAccountPerHour: 1000, avatarUpdatesPerHour: 1000, reportsPerHour: 1000, adsPerDay: 1000, apiPerMinute: 0, ...opts.limits },
+    limits: { authAttemptsPerWindow: 1000, authAccountPerHour: 1000, avatarUpdatesPerHour: 1000, socketHandshakesPerMinute: 1000, reportsPerHour: 1000, adsPerDay: 1000, apiPerMinute: 0, ...opts.limits },
     distDir: opts.distDir ?? null,
     logger: false,
   });

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { DEFAULT_LIMITS } from '../../core/deps.ts';
 import { closedWithin, connector, statusOf, until, type Conn } from './realtime.testkit.ts';
 
 // What one client may hold and send on /api/ws, with the real values: 10 sockets per user, 30
@@ -13,7 +14,7 @@ const sockets = connector(() => base);
 const connect = sockets.connect;
 
 beforeEach(async () => {
-  ctx = await createTestApp();
+  ctx = await createTestApp({ limits: { socketHandshakesPerMinute: DEFAULT_LIMITS.socketHandshakesPerMinute } });
   base = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
   ann = await makeUser(ctx);
 });
@@ -55,7 +56,7 @@ describe('sockets per user', () => {
 
 describe('handshakes per IP', () => {
   it('refuses the 31st handshake in a minute with 429 before the socket opens', async () => {
-    for (let i = 0; i < 30; i++) {
+    for (let i = 0; i < DEFAULT_LIMITS.socketHandshakesPerMinute; i++) {
       const c = await connect({ cookie: ann.cookie });
       c.ws.close();
       await c.closed;

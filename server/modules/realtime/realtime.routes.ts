@@ -9,13 +9,6 @@ import { Heartbeat, MAX_PAYLOAD_BYTES, attachSocket } from './realtime.socket.ts
 
 const Message = Type.Object({ message: Type.String() });
 /**
- * Socket handshakes per IP per minute. A page opens one and the client backs off between retries,
- * so this is far above real use; it stops a script from churning sockets (each handshake loads the
- * session and evicts one of the user's sockets).
- */
-export const WS_HANDSHAKES_PER_MINUTE = 30;
-
-/**
  * The one WebSocket, GET /api/ws. Guests never reach it: the session hook answers 401 before the
  * handshake (the path is not public in core/access.ts). Here a foreign or missing Origin gets 403,
  * still before upgrading. Server → client events: publicMessage, privateMessage,
@@ -36,7 +29,7 @@ export default defineRoutes(async (app, deps) => {
       socket.terminate();
     },
   });
-  const handshakes = new WindowLimiter(deps.clock, WS_HANDSHAKES_PER_MINUTE, 60_000);
+  const handshakes = new WindowLimiter(deps.clock, deps.limits.socketHandshakesPerMinute, 60_000);
   // An upgrade refused by the app-wide session hook (401) never reaches the plugin's own hook, so
   // the plugin does not know to close the raw socket after the answer: close it here.
   app.addHook('onResponse', async (request) => {
