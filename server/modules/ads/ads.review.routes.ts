@@ -30,7 +30,10 @@ export function registerReviewRoutes(app: TypedApp, deps: AppDeps): void {
       }),
       response: { 200: Type.Object({ updated: Type.Integer() }), '4xx': Message },
     },
-  }, async (request) => review.decide(requireUser(request), request.body));
+  }, async (request) => {
+    const { adIds, decision, reason } = request.body;
+    return review.decide(requireUser(request), { adIds, decision, reason });
+  });
 
   app.get('/api/admin/get-approved-ads', {
     schema: {

@@ -19,7 +19,8 @@ export default defineRoutes((app, deps) => {
       response: { 204: Type.Null(), '4xx': Message },
     },
   }, async (request, reply) => {
-    await analytics.record(request.body, request.ip);
+    const { path, locale, referrer } = request.body;
+    await analytics.record({ path, locale, referrer }, request.ip);
     return reply.status(204).send(null);
   });
 

@@ -94,7 +94,8 @@ export default defineRoutes((app, deps) => {
       response: { 201: Type.Object({ id: Type.String(), createdAt: Type.String() }), '4xx': Message },
     },
   }, async (request, reply) => {
-    const report = await listings.reportAd(request.params.id, request.body, request.ip);
+    const { message, contact } = request.body;
+    const report = await listings.reportAd(request.params.id, { message, contact }, request.ip);
     return reply.status(201).send({ id: report.id, createdAt: report.createdAt });
   });
 });

@@ -64,5 +64,8 @@ export default defineRoutes((app, deps) => {
       }),
       response: { 200: Type.Object({ updated: Type.Integer() }), '4xx': Message },
     },
-  }, async (request) => locations.setStatus(requireUser(request), request.body));
+  }, async (request) => {
+    const { stateId, cityIds, enabled } = request.body;
+    return locations.setStatus(requireUser(request), { stateId, cityIds, enabled });
+  });
 });

@@ -41,7 +41,10 @@ export default defineRoutes((app, deps) => {
       }),
       response: { 200: Type.Object({ pricing: PricingSchema }), '4xx': Message },
     },
-  }, async (request) => ({ pricing: await pricing.setPrice(requireUser(request), request.body) }));
+  }, async (request) => {
+    const { id, priceCents, durationDays } = request.body;
+    return { pricing: await pricing.setPrice(requireUser(request), { id, priceCents, durationDays }) };
+  });
 
   app.get('/api/admin/get-all-promo-codes', {
     schema: {
@@ -69,7 +72,8 @@ export default defineRoutes((app, deps) => {
       response: { 200: Type.Object({ promoCode: PromoCodeSchema }), 201: Type.Object({ promoCode: PromoCodeSchema }), '4xx': Message },
     },
   }, async (request, reply) => {
-    const { promoCode, created } = await pricing.setPromoCode(requireUser(request), request.body);
+    const { id, code, amountCents, maxUses, expiresAt, active } = request.body;
+    const { promoCode, created } = await pricing.setPromoCode(requireUser(request), { id, code, amountCents, maxUses, expiresAt, active });
     return reply.status(created ? 201 : 200).send({ promoCode });
   });
 });

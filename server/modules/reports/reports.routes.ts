@@ -33,7 +33,8 @@ export default defineRoutes((app, deps) => {
       response: { 201: Type.Object({ id: Type.String(), createdAt: Type.String() }), '4xx': Message },
     },
   }, async (request, reply) => {
-    const r = await reports.submit(request.body, request.ip);
+    const { kind, message, contact, adId } = request.body;
+    const r = await reports.submit({ kind, message, contact, adId }, request.ip);
     return reply.status(201).send({ id: r.id, createdAt: r.createdAt });
   });
 
