@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import sharp from 'sharp';
-import { assertImage, processImage, toWebp } from './images.ts';
-import { Invalid } from './errors.ts';
-import { SECRET_MAKE, gif, jpegWithGps, png, webp, webpChunks } from '../modules/uploads/test-images.ts';
+import fc from 'fast-check';
+import sharp, { type Sharp } from 'sharp';
+import { assertImage, assertImageHeader, imageQueue, MAX_INPUT_PIXELS, processImage, readImageHeader, toWebp } from './images.ts';
+import { Invalid, TooLarge } from './errors.ts';
+import { DEFAULT_LIMITS } from './deps.ts';
+import { SECRET_MAKE, flatPng, gif, jpegDeclaring, jpegWithGps, png, webp, webpChunks } from '../modules/uploads/test-images.ts';
 
 describe('images', () => {
   it('detects the format from the bytes', async () => {
@@ -57,5 +59,68 @@ describe('images', () => {
     expect([avatar.width, avatar.height]).toEqual([256, 256]);
     const m = await sharp(avatar.buffer).metadata();
     expect([m.format, m.width, m.height]).toEqual(['webp', 256, 256]);
+  });
+
+  it('reads the size from the header exactly as libvips does, for every kind of JPEG, PNG and WebP', async () => {
+    const encoders: Record<string, (img: Sharp) => Sharp> = {
+      'jpeg baseline': (i) => i.jpeg(),
+      'jpeg progressive': (i) => i.jpeg({ progressive: true }),
+      'jpeg with EXIF': (i) => i.jpeg().withExif({ IFD0: { Make: 'TestCam' } }),
+      png: (i) => i.png(),
+      'png interlaced': (i) => i.png({ progressive: true }),
+      'webp lossy (VP8)': (i) => i.webp(),
+      'webp lossless (VP8L)': (i) => i.webp({ lossless: true }),
+      'webp with alpha (VP8X)': (i) => i.webp({ alphaQuality: 50 }),
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 700 }), fc.integer({ min: 1, max: 700 }), fc.constantFrom(...Object.keys(encoders)), async (width, height, kind) => {
+        const channels = kind.includes('alpha') ? 4 : 3;
+        const buf = await encoders[kind](sharp({ create: { width, height, channels, background: { r: 90, g: 20, b: 200, alpha: 0.5 } } })).toBuffer();
+        const meta = await sharp(buf).metadata();
+        expect(readImageHeader(buf), kind).toEqual({ format: meta.format, width: meta.width, height: meta.height });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('finds no size in anything that is not a whole JPEG, PNG or WebP header', async () => {
+    const jpeg = await jpegWithGps();
+    for (const input of [Buffer.alloc(0), Buffer.from('GIF89a'), await gif(), jpeg.subarray(0, 20), (await png()).subarray(0, 20), (await webp()).subarray(0, 20), Buffer.from('RIFF\0\0\0\0WEBPVP8 ')]) {
+      expect(readImageHeader(input)).toBeNull();
+    }
+  });
+
+  it('refuses more than 40 megapixels from the header alone, with a 413 naming the field', async () => {
+    expect(MAX_INPUT_PIXELS).toBe(40_000_000);
+    const small = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#888' } }).jpeg().toBuffer();
+    const bombs = {
+      'png 8000×6000': flatPng(8000, 6000),
+      'jpeg claiming 10000×8000': jpegDeclaring(small, 10000, 8000),
+      'webp claiming 16384×16384': Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBPVP8X\x0a\0\0\0\0\0\0\0', 'latin1'), Buffer.from([0xff, 0x3f, 0, 0xff, 0x3f, 0])]),
+    };
+    for (const [name, bomb] of Object.entries(bombs)) {
+      expect(readImageHeader(bomb)!.width * readImageHeader(bomb)!.height, name).toBeGreaterThan(MAX_INPUT_PIXELS);
+      const err = (() => {
+        try {
+          assertImageHeader(bomb, 'photos');
+        } catch (e) {
+          return e as Error & { statusCode: number };
+        }
+      })();
+      expect(err, name).toBeInstanceOf(TooLarge);
+      expect(err!.statusCode).toBe(413);
+      expect(err!.message).toMatch(/photos is too large: .* megapixels, and at most 40/);
+      // The whole pipeline refuses too, before libvips sees the file (these decode fine with a higher limit).
+      await expect(toWebp(bomb, { maxWidth: 100, maxHeight: 100, fit: 'inside', field: 'photos' }), name).rejects.toBeInstanceOf(TooLarge);
+    }
+    expect(assertImageHeader(flatPng(8000, 5000), 'photos')).toEqual({ format: 'png', width: 8000, height: 5000 }); // exactly 40 MP passes
+  });
+
+  it('gives each app one image queue, sized by its limits', () => {
+    const a = { limits: { ...DEFAULT_LIMITS, imageConcurrency: 3 } };
+    const b = { limits: { ...DEFAULT_LIMITS } };
+    expect(imageQueue(a)).toBe(imageQueue(a));
+    expect(imageQueue(a)).not.toBe(imageQueue(b));
+    expect([imageQueue(a).concurrency, imageQueue(b).concurrency]).toEqual([3, 2]);
   });
 });

@@ -1,5 +1,7 @@
 import sharp, { type Metadata } from 'sharp';
-import { Invalid } from './errors.ts';
+import type { Limits } from './deps.ts';
+import { Invalid, TooLarge } from './errors.ts';
+import { WorkQueue } from './work-queue.ts';
 
 // Every uploaded picture goes through here: the format is read from the bytes (never the file
 // name or the client's content type), the pixels are turned upright by their EXIF orientation and
@@ -9,8 +11,11 @@ import { Invalid } from './errors.ts';
 export const ACCEPTED_FORMATS = ['jpeg', 'png', 'webp'] as const;
 export type ImageFormat = (typeof ACCEPTED_FORMATS)[number];
 
-/** Refuses decompression bombs: a 10 MB file can declare billions of pixels. 100 MP covers any phone. */
-const MAX_INPUT_PIXELS = 100_000_000;
+/**
+ * Refuses decompression bombs: a small file can declare billions of pixels, and decoding 100 MP
+ * costs ~0.5 s of CPU and ~50 MB of memory per picture. 40 MP covers any phone's full-size photo.
+ */
+export const MAX_INPUT_PIXELS = 40_000_000;
 
 const NOT_AN_IMAGE = 'must be a JPEG, PNG or WebP image.';
 
@@ -20,8 +25,70 @@ export interface ImageInfo {
   height: number;
 }
 
-/** Reads the real format from the bytes; throws 400 naming `field` for anything but JPEG, PNG or WebP. */
+/**
+ * The format and size a JPEG, PNG or WebP file declares, read from its first bytes without
+ * decoding anything (pure JavaScript, no thread-pool trip); null for anything else.
+ */
+export function readImageHeader(b: Buffer): ImageInfo | null {
+  const size = (format: ImageFormat, width: number, height: number): ImageInfo | null => (width > 0 && height > 0 ? { format, width, height } : null);
+  if (b.length >= 24 && b.readUInt32BE(0) === 0x89504e47 && b.readUInt32BE(4) === 0x0d0a1a0a && b.toString('latin1', 12, 16) === 'IHDR') {
+    return size('png', b.readUInt32BE(16), b.readUInt32BE(20));
+  }
+  if (b.length >= 16 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') {
+    const chunk = b.toString('latin1', 12, 16);
+    if (chunk === 'VP8 ' && b.length >= 30 && b[23] === 0x9d && b[24] === 0x01 && b[25] === 0x2a) {
+      return size('webp', b.readUInt16LE(26) & 0x3fff, b.readUInt16LE(28) & 0x3fff);
+    }
+    if (chunk === 'VP8L' && b.length >= 25 && b[20] === 0x2f) {
+      const bits = b.readUInt32LE(21);
+      return size('webp', (bits & 0x3fff) + 1, ((bits >>> 14) & 0x3fff) + 1);
+    }
+    if (chunk === 'VP8X' && b.length >= 30) return size('webp', b.readUIntLE(24, 3) + 1, b.readUIntLE(27, 3) + 1);
+    return null;
+  }
+  if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) return jpegSize(b);
+  return null;
+}
+
+/** Walks the JPEG markers to the first frame header (SOFn), the way libjpeg does; null when a scan or the end comes first. */
+function jpegSize(b: Buffer): ImageInfo | null {
+  let i = 2;
+  while (i < b.length) {
+    while (i < b.length && b[i] !== 0xff) i++; // libjpeg skips stray bytes between segments
+    while (i < b.length && b[i] === 0xff) i++; // fill bytes
+    if (i >= b.length) return null;
+    const marker = b[i++];
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) continue; // markers without a length
+    if (marker === 0xd9 || marker === 0xda || i + 2 > b.length) return null;
+    const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+    if (isFrame) return i + 7 <= b.length ? { format: 'jpeg', width: b.readUInt16BE(i + 5), height: b.readUInt16BE(i + 3) } : null;
+    i += b.readUInt16BE(i);
+  }
+  return null;
+}
+
+/** Format and pixel count from the header alone: 400 naming `field` for anything but JPEG/PNG/WebP, 413 naming it over 40 MP. */
+export function assertImageHeader(input: Buffer, field = 'image'): ImageInfo {
+  const info = readImageHeader(input);
+  if (!info || info.width === 0 || info.height === 0) throw new Invalid(field, `The ${field} ${NOT_AN_IMAGE}`);
+  assertPixels(info.width, info.height, field);
+  return info;
+}
+
+function assertPixels(width: number, height: number, field: string): void {
+  if (width * height > MAX_INPUT_PIXELS) {
+    const mp = Math.round((width * height) / 1e5) / 10;
+    throw new TooLarge(`The ${field} is too large: ${width}×${height} is ${mp} megapixels, and at most ${MAX_INPUT_PIXELS / 1e6} are accepted.`);
+  }
+}
+
+/**
+ * Reads the real format from the bytes; throws 400 naming `field` for anything but JPEG, PNG or
+ * WebP, 413 naming it when the header declares more than 40 MP. The header is checked in
+ * JavaScript first, then by libvips (which reads headers only, never pixels, for metadata()).
+ */
 export async function assertImage(input: Buffer, field = 'image'): Promise<ImageInfo> {
+  assertImageHeader(input, field);
   let meta: Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
@@ -32,8 +99,20 @@ export async function assertImage(input: Buffer, field = 'image'): Promise<Image
   if (!format || !(ACCEPTED_FORMATS as readonly string[]).includes(format) || !meta.width || !meta.height) {
     throw new Invalid(field, `The ${field} ${NOT_AN_IMAGE}`);
   }
-  if (meta.width * meta.height > MAX_INPUT_PIXELS) throw new Invalid(field, `The ${field} has too many pixels.`);
+  assertPixels(meta.width, meta.height, field);
   return { format: format as ImageFormat, width: meta.width, height: meta.height };
+}
+
+// One queue per app (keyed by its limits object, which each buildApp makes afresh), shared by
+// every upload route: ad photos and avatars together never decode more than imageConcurrency at once.
+const queues = new WeakMap<object, WorkQueue>();
+export function imageQueue(deps: { limits: Pick<Limits, 'imageConcurrency'> }): WorkQueue {
+  let q = queues.get(deps.limits);
+  if (!q) {
+    q = new WorkQueue(deps.limits.imageConcurrency);
+    queues.set(deps.limits, q);
+  }
+  return q;
 }
 
 export interface WebpOptions {
@@ -43,7 +122,7 @@ export interface WebpOptions {
   fit: 'inside' | 'cover';
   /** WebP quality 1–100; 80 by default. */
   quality?: number;
-  /** Field named in the 400 message when the input is not an accepted image. */
+  /** Field named in the 400 (not an accepted image) and 413 (over 40 MP) messages. */
   field?: string;
 }
 

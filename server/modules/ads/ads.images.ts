@@ -1,4 +1,5 @@
-import { toWebp } from '../../core/images.ts';
+import type { AppDeps } from '../../core/deps.ts';
+import { assertImageHeader, imageQueue, toWebp } from '../../core/images.ts';
 import { removeUpload, storeUpload } from '../uploads/uploads.storage.ts';
 import type { StoredPhoto } from './ads.dto.ts';
 
@@ -7,14 +8,23 @@ import type { StoredPhoto } from './ads.dto.ts';
 const LARGE = 1280;
 const THUMB = 400;
 
-/** Re-encodes every photo (400 naming `photos` for anything but JPEG/PNG/WebP) before storing any. */
-export async function processAdPhotos(dataDir: string, inputs: Buffer[]): Promise<StoredPhoto[]> {
+/**
+ * Re-encodes every photo before storing any. Every header is checked first, in JavaScript (400
+ * naming `photos` for anything but JPEG/PNG/WebP, 413 over 40 MP), so a bomb costs no decoding
+ * and no place in the queue. Then each photo is one job of the app's image queue; a post's
+ * photos go one after another, so one post of ten photos cannot hold every slot.
+ */
+export async function processAdPhotos(deps: Pick<AppDeps, 'config' | 'limits'>, inputs: Buffer[]): Promise<StoredPhoto[]> {
+  for (const input of inputs) assertImageHeader(input, 'photos');
+  const queue = imageQueue(deps);
   const encoded = [];
   for (const input of inputs) {
-    const large = await toWebp(input, { maxWidth: LARGE, maxHeight: LARGE, fit: 'inside', field: 'photos', quality: 82 });
-    const thumb = await toWebp(input, { maxWidth: THUMB, maxHeight: THUMB, fit: 'inside', field: 'photos', quality: 75 });
-    encoded.push({ large, thumb });
+    encoded.push(await queue.run(async () => ({
+      large: await toWebp(input, { maxWidth: LARGE, maxHeight: LARGE, fit: 'inside', field: 'photos', quality: 82 }),
+      thumb: await toWebp(input, { maxWidth: THUMB, maxHeight: THUMB, fit: 'inside', field: 'photos', quality: 75 }),
+    })));
   }
+  const { dataDir } = deps.config;
   const stored: StoredPhoto[] = [];
   try {
     for (const { large, thumb } of encoded) {

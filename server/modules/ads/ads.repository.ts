@@ -34,9 +34,24 @@ export function listOwnAds(db: Executor, ownerId: string, statuses: readonly AdS
   return selectAds(db).where('ads.owner_id', '=', ownerId).where('ads.status', 'in', statuses).orderBy('ads.created_at', 'desc').orderBy('ads.id').execute();
 }
 
-export async function countAdsPostedSince(db: Executor, ownerId: string, since: string): Promise<number> {
-  const r = await db.selectFrom('ads').select(sql<number>`count(*)`.as('n')).where('owner_id', '=', ownerId).where('created_at', '>', since).executeTakeFirstOrThrow();
+/** Ads the user posted since `since` (deleted ones included): the post log, not the ads table. */
+export async function countPostsSince(db: Executor, userId: string, since: string): Promise<number> {
+  const r = await db.selectFrom('ad_post_log').select(sql<number>`count(*)`.as('n')).where('user_id', '=', userId).where('posted_at', '>', since).executeTakeFirstOrThrow();
   return Number(r.n);
+}
+
+/**
+ * Logs one post unless the user already has `max` since `since`; false when over the limit. One
+ * statement, so the count and the insert cannot be split by another writer, even in another
+ * process. Rows older than the window are pruned first: the log only ever holds one day per user.
+ */
+export async function logPostWithinLimit(db: Executor, p: { userId: string; adId: string; at: string; since: string; max: number }): Promise<boolean> {
+  await db.deleteFrom('ad_post_log').where('user_id', '=', p.userId).where('posted_at', '<=', p.since).execute();
+  const r = await sql`
+    INSERT INTO ad_post_log (user_id, ad_id, posted_at)
+    SELECT ${p.userId}, ${p.adId}, ${p.at}
+    WHERE (SELECT count(*) FROM ad_post_log WHERE user_id = ${p.userId} AND posted_at > ${p.since}) < ${p.max}`.execute(db);
+  return Number(r.numAffectedRows) === 1;
 }
 
 export function findPlace(db: Executor, stateId: string, cityId: string) {

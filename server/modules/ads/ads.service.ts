@@ -56,20 +56,21 @@ export class AdsService {
       throw new Invalid(hit.field, `Your ${hit.field} contains wording we do not allow ("${hit.term}"). Ads must never suggest minors or coercion.`);
     }
     await assertPlace(this.deps.db, f.stateId, f.cityId);
-    const since = new Date(this.deps.clock.now().getTime() - DAY_MS).toISOString();
-    const overLimit = async (db: Executor) => {
-      if ((await repo.countAdsPostedSince(db, user.id, since)) >= this.deps.limits.adsPerDay) {
-        throw new TooManyRequests(`You can post at most ${this.deps.limits.adsPerDay} ads per day.`);
-      }
-    };
-    await overLimit(this.deps.db); // early, before the costly photo work
-    const stored: StoredPhoto[] = await processAdPhotos(this.deps.config.dataDir, photos);
+    // The limit counts posts in the post log, not ads that still exist: deleting an ad from the
+    // cart gives no post back.
+    const max = this.deps.limits.adsPerDay;
+    const overLimit = () => new TooManyRequests(`You can post at most ${max} ads per day.`);
+    const dayBefore = () => new Date(this.deps.clock.now().getTime() - DAY_MS).toISOString();
+    if ((await repo.countPostsSince(this.deps.db, user.id, dayBefore())) >= max) throw overLimit(); // early, before the costly photo work
+    const stored: StoredPhoto[] = await processAdPhotos(this.deps, photos);
     const id = newId();
     try {
       await this.deps.db.transaction().execute(async (trx) => {
-        // Again where it counts: posts sent at once all passed the early check while their photos were encoded.
-        await overLimit(trx);
-        await repo.insertAd(trx, { id, ownerId: user.id, ...f, photosJson: JSON.stringify(stored), at: this.now() });
+        // Again where it counts, with the log row in the same statement: posts sent at once all
+        // passed the early check while their photos were encoded.
+        const at = this.now();
+        if (!(await repo.logPostWithinLimit(trx, { userId: user.id, adId: id, at, since: dayBefore(), max }))) throw overLimit();
+        await repo.insertAd(trx, { id, ownerId: user.id, ...f, photosJson: JSON.stringify(stored), at });
       });
     } catch (e) {
       removeAdPhotos(this.deps.config.dataDir, stored);

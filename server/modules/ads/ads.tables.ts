@@ -4,7 +4,7 @@ export type ListingType = 'female_esc' | 'female_rub' | 'shemale_esc';
 export type AdStatus = 'unpaid' | 'in_review' | 'approved' | 'rejected' | 'disabled' | 'expired';
 export type PricingKind = 'ad' | 'bump';
 
-/** Marketplace tables (migration 0003): pricing, promo codes, ads and their screening log. */
+/** Marketplace tables (migration 0003): pricing, promo codes, ads and their screening log; the post log (0005). */
 export interface MarketTables {
   pricing: {
     id: string;
@@ -71,5 +71,12 @@ export interface MarketTables {
     created_at: string;
   };
   ads_public_version: { id: number; v: number };
+  /** One row per ad posted, kept when the ad is deleted: the daily limit counts these. */
+  ad_post_log: {
+    id: Generated<number>;
+    user_id: string;
+    ad_id: string;
+    posted_at: string;
+  };
   ads_public_counts: { city_id: string; listing_type: ListingType; state_id: string; n: number };
 }

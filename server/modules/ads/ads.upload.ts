@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { TooLarge } from '../../core/errors.ts';
+import { readMultipart } from '../../core/multipart.ts';
 import type { AdFieldsInput } from './ads.rules.ts';
 
 /** PRODUCT §11: uploads are 60 MB in total (10 MB per photo is enforced by the multipart plugin). */
@@ -9,25 +10,28 @@ const FIELDS = ['listingType', 'title', 'description', 'age', 'stateId', 'cityId
 /**
  * Reads the post-ad form: the known text fields and every file under `photos`. Unknown parts are
  * drained and ignored. The multipart body cannot be described by a JSON schema, so the fields
- * are checked by the service (checkAdFields), with the same field-named 400s.
+ * are checked by the service (checkAdFields), with the same field-named 400s. A body cut short
+ * or without a boundary is a 400 (readMultipart); nothing has been stored at that point.
  */
-export async function readAdForm(request: FastifyRequest): Promise<{ fields: AdFieldsInput; photos: Buffer[] }> {
-  const fields: Record<string, string> = {};
-  const photos: Buffer[] = [];
-  let total = 0;
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      if (part.fieldname !== 'photos' && part.fieldname !== 'photos[]') {
-        part.file.resume();
-        continue;
+export function readAdForm(request: FastifyRequest): Promise<{ fields: AdFieldsInput; photos: Buffer[] }> {
+  return readMultipart(async () => {
+    const fields: Record<string, string> = {};
+    const photos: Buffer[] = [];
+    let total = 0;
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'photos' && part.fieldname !== 'photos[]') {
+          part.file.resume();
+          continue;
+        }
+        const buf = await part.toBuffer();
+        total += buf.length;
+        if (total > MAX_UPLOAD_BYTES) throw new TooLarge('The photos are larger than 60 MB in total.');
+        photos.push(buf);
+      } else if ((FIELDS as readonly string[]).includes(part.fieldname) && typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
       }
-      const buf = await part.toBuffer();
-      total += buf.length;
-      if (total > MAX_UPLOAD_BYTES) throw new TooLarge('The photos are larger than 60 MB in total.');
-      photos.push(buf);
-    } else if ((FIELDS as readonly string[]).includes(part.fieldname) && typeof part.value === 'string') {
-      fields[part.fieldname] = part.value;
     }
-  }
-  return { fields, photos };
+    return { fields, photos };
+  });
 }

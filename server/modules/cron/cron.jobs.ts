@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../core/deps.ts';
 import { expireAds } from '../ads/ads.expiry.ts';
+import { sweepOrphanUploads } from '../uploads/uploads.sweep.ts';
 
 export interface CronJob {
   /** Shown in the back office; unique. */
@@ -17,4 +18,6 @@ export interface CronJob {
  */
 export const CRON_JOBS: CronJob[] = [
   { name: 'expire-ads', schedule: '0 * * * *', run: expireAds },
+  // Photo files left behind by a post that crashed between storing its files and its row.
+  { name: 'sweep-orphan-uploads', schedule: '30 * * * *', run: sweepOrphanUploads },
 ];

@@ -45,7 +45,7 @@ describe('cron', () => {
     const last = await runJob(ctx.app.deps, expireJob);
     const list = await ctx.app.inject({ method: 'GET', url: '/api/admin/get-cron-jobs?pageSize=10', headers: { cookie: admin.cookie } });
     expect(list.statusCode).toBe(200);
-    expect(list.json()).toMatchObject({ total: 2, page: 1, pageSize: 10, jobs: [{ name: 'expire-ads', schedule: '0 * * * *' }] });
+    expect(list.json()).toMatchObject({ total: 2, page: 1, pageSize: 10, jobs: [{ name: 'expire-ads', schedule: '0 * * * *' }, { name: 'sweep-orphan-uploads', schedule: '30 * * * *' }] });
     expect(list.json().cronJobs[0].id).toBe(last.id);
     const del = await ctx.app.inject({ method: 'DELETE', url: `/api/admin/delete-cron-job-status-by-id/${last.id}`, headers: { cookie: admin.cookie } });
     expect(del.json()).toEqual({ deleted: true });

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { createTestApp, makeUser, type TestContext } from '../../test/harness.ts';
-import { SECRET_MAKE, gif, jpegWithGps, multipart, png, webp, webpChunks } from '../uploads/test-images.ts';
+import { imageQueue } from '../../core/images.ts';
+import { SECRET_MAKE, flatPng, gif, jpegDeclaring, jpegWithGps, multipart, png, webp, webpChunks } from '../uploads/test-images.ts';
 
 let ctx: TestContext;
 beforeEach(async () => {
@@ -91,5 +92,62 @@ describe('POST /api/avatar-update', () => {
     const res = await ctx.app.inject({ method: 'POST', url: '/api/avatar-update', payload, headers });
     expect(res.statusCode).toBe(401);
     expect(listAvatars()).toEqual([]);
+  });
+
+  it('refuses a body cut short or without a boundary with 400, never 500, and changes nothing', async () => {
+    const u = await makeUser(ctx);
+    const kept = await upload(u.cookie, [{ name: 'avatar', filename: 'a.png', data: await png() }]);
+    const before = await avatarOf(u.id);
+    const { payload, headers } = multipart([{ name: 'avatar', filename: 'b.png', data: await png(300, 300) }]);
+    const send = (body: Buffer, type: string) =>
+      ctx.app.inject({ method: 'POST', url: '/api/avatar-update', payload: body, headers: { 'content-type': type, cookie: u.cookie } });
+    const cases: [Buffer, string][] = [
+      [payload.subarray(0, Math.floor(payload.length / 2)), headers['content-type']],
+      [payload.subarray(0, payload.length - 10), headers['content-type']],
+      [payload.subarray(0, 30), headers['content-type']],
+      [payload, 'multipart/form-data'],
+      [payload, 'multipart/form-data; charset=utf-8'],
+      [payload, `multipart/form-data; boundary=${'b'.repeat(300)}`],
+    ];
+    for (const [body, type] of cases) {
+      const res = await send(body, type);
+      expect(res.statusCode, `${type} ${body.length}/${payload.length}`).toBe(400);
+      expect(res.json().message).toMatch(/malformed or incomplete/);
+    }
+    expect(await avatarOf(u.id)).toBe(before);
+    expect(listAvatars()).toEqual([path.basename(kept.json().avatar)]);
+  });
+
+  it('refuses an image whose header declares more than 40 megapixels with 413 naming avatar, before decoding it', async () => {
+    const u = await makeUser(ctx);
+    const small = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#888' } }).jpeg().toBuffer();
+    for (const bomb of [flatPng(8000, 6000), jpegDeclaring(small, 10000, 8000)]) {
+      const res = await upload(u.cookie, [{ name: 'avatar', filename: 'big.png', data: bomb }]);
+      expect(res.statusCode).toBe(413);
+      expect(res.json().message).toMatch(/avatar is too large: .* megapixels/);
+    }
+    expect(imageQueue(ctx.app.deps).started).toBe(0);
+    expect(await avatarOf(u.id)).toBeNull();
+    expect(listAvatars()).toEqual([]);
+  });
+
+  it('allows 10 updates per user per hour: the 11th is 429 and changes nothing; an hour later it works', async () => {
+    await ctx.close();
+    ctx = await createTestApp({ limits: { avatarUpdatesPerHour: 10 } });
+    const u = await makeUser(ctx);
+    const other = await makeUser(ctx);
+    const image = await png();
+    for (let i = 0; i < 10; i++) expect((await upload(u.cookie, [{ name: 'avatar', filename: 'a.png', data: image }])).statusCode).toBe(200);
+    const tenth = await avatarOf(u.id);
+    const eleventh = await upload(u.cookie, [{ name: 'avatar', filename: 'a.png', data: image }]);
+    expect(eleventh.statusCode).toBe(429);
+    expect(eleventh.json().message).toMatch(/avatar at most 10 times an hour/);
+    expect(await avatarOf(u.id)).toBe(tenth);
+    expect(listAvatars()).toEqual([path.basename(tenth!)]);
+    expect((await upload(other.cookie, [{ name: 'avatar', filename: 'a.png', data: image }])).statusCode).toBe(200); // per user
+    ctx.clock.advance(60 * 60 * 1000);
+    const later = await upload(u.cookie, [{ name: 'avatar', filename: 'a.png', data: image }]);
+    expect(later.statusCode).toBe(200);
+    expect(await avatarOf(u.id)).not.toBe(tenth);
   });
 });

@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import cookie from '@fastify/cookie';
 import { defineRoutes } from '../../core/http.ts';
-import { withMultipart } from '../../core/multipart.ts';
+import { readMultipart, withMultipart } from '../../core/multipart.ts';
+import { assertImageHeader, imageQueue } from '../../core/images.ts';
+import { WindowLimiter } from '../../core/ratelimit.ts';
 import { clearSessionCookie, requireUser, sessionView, setSessionCookie } from '../../core/auth.ts';
 import { Invalid } from '../../core/errors.ts';
 import { ProfileService } from './profile.service.ts';
@@ -46,7 +48,8 @@ export default defineRoutes(async (app, deps) => {
       response: { 200: SessionSchema, '4xx': Message },
     },
   }, async (request, reply) => {
-    const user = await profiles.updatePassword(requireUser(request).id, request.body);
+    const { currentPassword, newPassword } = request.body;
+    const user = await profiles.updatePassword(requireUser(request).id, { currentPassword, newPassword });
     setSessionCookie(reply, request, deps, user); // this browser stays signed in; every other token is dead
     return sessionView(user);
   });
@@ -56,7 +59,10 @@ export default defineRoutes(async (app, deps) => {
       body: Type.Object({ newEmail: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 200 }) }),
       response: { 200: Type.Object({ pendingEmail: Type.String() }), '4xx': Message },
     },
-  }, async (request) => profiles.requestEmailChange(requireUser(request).id, request.body));
+  }, async (request) => {
+    const { newEmail, password } = request.body;
+    return profiles.requestEmailChange(requireUser(request).id, { newEmail, password });
+  });
 
   // Public: the link may be opened in any browser. Whoever opens it proved they read the new mailbox.
   app.post('/api/confirm-email-reset', {
@@ -71,13 +77,20 @@ export default defineRoutes(async (app, deps) => {
     return { email: user.email };
   });
 
+  // Each update decodes a picture and writes a file: limited per user, refused 429 past the limit.
+  const avatarLimiter = new WindowLimiter(deps.clock, deps.limits.avatarUpdatesPerHour, 60 * 60 * 1000);
   await withMultipart(app, (scope) => {
     scope.post('/api/avatar-update', { schema: { response: { 200: Profile, '4xx': Message } } }, async (request) => {
       const userId = requireUser(request).id;
-      const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
-      if (!file || file.fieldname !== 'avatar') throw new Invalid('avatar', 'Choose an image file for the avatar (field "avatar").');
-      const data = await file.toBuffer(); // over the limit: 413 through the error handler
-      return profiles.updateAvatar(userId, data);
+      const data = await readMultipart(async () => {
+        const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
+        if (!file || file.fieldname !== 'avatar') throw new Invalid('avatar', 'Choose an image file for the avatar (field "avatar").');
+        return file.toBuffer(); // over the limit: 413 through the error handler
+      });
+      // Counted once the upload is read (a reply sent mid-upload reaches a browser as a reset connection).
+      avatarLimiter.hit([userId], `You can change your avatar at most ${deps.limits.avatarUpdatesPerHour} times an hour. Please try again later.`);
+      assertImageHeader(data, 'avatar'); // a bomb or a non-image is refused before it takes a place in the queue
+      return imageQueue(deps).run(() => profiles.updateAvatar(userId, data));
     });
   });
 

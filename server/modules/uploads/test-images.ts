@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import sharp from 'sharp';
 
 // Test fixtures: real images made by sharp, with the metadata a phone camera would leave in them.
@@ -52,4 +53,49 @@ export function multipart(parts: { name: string; filename?: string; contentType?
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/**
+ * A valid one-colour greyscale PNG of any size, built by hand: zlib squeezes its rows of zeros, so
+ * 8000×6000 (48 MP) is ~50 KB on disk and 48 MB or more once decoded. The shape of an image bomb.
+ */
+export function flatPng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale, deflate, no filter method, not interlaced
+  const rows = Buffer.alloc(height * (width + 1)); // each row: filter byte 0, then black pixels
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(rows, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/**
+ * A copy of a baseline JPEG whose frame header (SOF0) claims another size. libjpeg believes it
+ * and decodes that many pixels from the few bytes of data there are: a bomb of a few hundred bytes.
+ */
+export function jpegDeclaring(jpeg: Buffer, width: number, height: number): Buffer {
+  const out = Buffer.from(jpeg);
+  let i = 2;
+  while (i + 4 <= out.length && out[i] === 0xff) {
+    const marker = out[i + 1];
+    if (marker === 0xc0) {
+      out.writeUInt16BE(height, i + 5);
+      out.writeUInt16BE(width, i + 7);
+      return out;
+    }
+    i += 2 + out.readUInt16BE(i + 2);
+  }
+  throw new Error('no baseline frame header (SOF0) in this JPEG');
 }

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { ServiceUnavailable } from './errors.ts';
+import { WorkQueue } from './work-queue.ts';
+
+/** A job that runs until released, recording how many jobs of the queue ran alongside it. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { open, opened };
+}
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('WorkQueue', () => {
+  it('never runs more than its concurrency, starts waiting jobs first come first served, and reaches the bound', async () => {
+    const q = new WorkQueue(2);
+    const gates = Array.from({ length: 5 }, gate);
+    const order: number[] = [];
+    let seenMax = 0;
+    const results = gates.map((g, i) => q.run(async () => {
+      order.push(i);
+      seenMax = Math.max(seenMax, q.active);
+      await g.opened;
+      return i * 10;
+    }));
+    await tick();
+    expect([q.active, q.pending, order]).toEqual([2, 3, [0, 1]]);
+    gates[1].open();
+    await tick();
+    expect([q.active, q.pending, order]).toEqual([2, 2, [0, 1, 2]]);
+    for (const g of gates) g.open();
+    expect(await Promise.all(results)).toEqual([0, 10, 20, 30, 40]);
+    expect(order).toEqual([0, 1, 2, 3, 4]);
+    expect([q.active, q.pending, q.peak, q.started, seenMax]).toEqual([0, 0, 2, 5, 2]);
+  });
+
+  it('frees the slot of a job that fails, and passes its error on', async () => {
+    const q = new WorkQueue(1);
+    const failed = q.run(async () => {
+      throw new Error('bad pixels');
+    });
+    const next = q.run(async () => 'ran');
+    await expect(failed).rejects.toThrow('bad pixels');
+    expect(await next).toBe('ran');
+    expect([q.active, q.pending]).toEqual([0, 0]);
+  });
+
+  it('refuses a job with 503 when too many are already waiting, and queues again once they drain', async () => {
+    const q = new WorkQueue(1, 2);
+    const g = gate();
+    const held = [q.run(() => g.opened), q.run(async () => 1), q.run(async () => 2)];
+    await tick();
+    const refused = await q.run(async () => 3).catch((e) => e);
+    expect(refused).toBeInstanceOf(ServiceUnavailable);
+    expect(refused.statusCode).toBe(503);
+    g.open();
+    await Promise.all(held);
+    expect(await q.run(async () => 4)).toBe(4);
+  });
+
+  it('refuses a concurrency that is not a positive integer', () => {
+    for (const n of [0, -1, 1.5, Number.NaN]) expect(() => new WorkQueue(n)).toThrow(/positive integer/);
+  });
+});
