@@ -1,0 +1,8 @@
+import { NOBODY, SIGNED_IN, type MatrixRow } from './vocabulary.ts';
+
+// The matrix sends a plain GET (no upgrade): a signed-in user from our own origin gets 426
+// (use a WebSocket), a guest 401. The real handshake is tested in realtime.test.ts.
+export const rows: MatrixRow[] = [
+  { route: 'GET /api/ws', expect: SIGNED_IN, allowed: 426, request: () => ({ headers: { origin: 'http://localhost:3000' } }) },
+  { route: 'GET /api/ws', expect: NOBODY, request: () => ({ headers: { origin: 'https://evil.example' } }), note: 'a foreign Origin is refused even with a valid session' },
+];

@@ -1,0 +1,15 @@
+import { OWNER, SIGNED_IN, type MatrixRow } from './vocabulary.ts';
+
+export const rows: MatrixRow[] = [
+  { route: 'GET /api/all-wallets-by-user', expect: SIGNED_IN, allowed: 200, lists: ['usdWallet', 'promoWallet'] },
+  { route: 'POST /api/create-promo-wallet', expect: SIGNED_IN, allowed: 200, request: () => ({ payload: {} }) },
+  { route: 'POST /api/add-promo-code-to-promo-wallet', expect: SIGNED_IN, allowed: 200, request: (c) => ({ payload: { code: c.world.promoCode } }) },
+  // A personal code (the welcome code is one) credits its owner only; to anyone else it is "not
+  // valid", exactly as an unknown code is (400), so it cannot be told apart from one.
+  {
+    route: 'POST /api/add-promo-code-to-promo-wallet', target: 'provider.personalCode', expect: OWNER, allowed: 200, notYours: 400,
+    request: (c) => ({ payload: { code: c.id('provider.personalCode') } }),
+  },
+  // Sends the welcome code once: HEAD, after the GET, is answered 409 (past authorization).
+  { route: 'GET /api/email-wallet-promo-code', expect: SIGNED_IN, allowed: 200 },
+];
