@@ -2,6 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Test files run side by side. Vitest's default is one worker fewer than the cores, which on
+    // the 2-core machines we run on means one file at a time.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -11,6 +14,8 @@ export default defineConfig({
           testTimeout: 20_000,
           hookTimeout: 30_000,
           pool: 'forks',
+          // Migrates and seeds the template database once per run, not once per test file.
+          globalSetup: ['server/test/template.global.ts'],
         },
       },
       {

@@ -1,3 +1,5 @@
+import type { ErrorCode } from './errors/index.ts';
+
 // Validation rules shared by the server (which enforces them) and the client (which shows them
 // before submit). Pure functions only: this file is imported by both sides. Each returns an
 // i18n key of the 'validation' namespace when the value breaks a rule, or null when it is fine.
@@ -15,7 +17,7 @@ export const SEARCH_QUERY_MAX = 200;
 // Simple and strict enough: one @, no spaces, a dot in the domain.
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export type RuleKey = string;
+export type RuleKey = keyof typeof RULE_CODES;
 
 export function checkEmail(v: string): RuleKey | null {
   if (!v) return 'emailRequired';
@@ -53,15 +55,15 @@ export function checkSearchQuery(v: string): RuleKey | null {
   return null;
 }
 
-/** English messages for each rule key: the server's {message} texts (the client translates the keys). */
-export const RULE_MESSAGES: Record<string, string> = {
-  emailRequired: 'E-mail is required.',
-  emailInvalid: 'Enter a valid e-mail address (at most 254 characters).',
-  passwordTooShort: `Password must be at least ${PASSWORD_MIN} characters.`,
-  passwordTooLong: `Password must be at most ${PASSWORD_MAX} characters.`,
-  passwordIsEmail: 'Password must not be your e-mail address.',
-  nicknameInvalid: 'Nickname must be 3–30 letters, digits, _ - or .',
-  promoCodeInvalid: 'Promo code must be 4–32 of A–Z, 0–9 and -.',
-  searchRequired: 'You must enter search criteria',
-  searchTooLong: `Search must be at most ${SEARCH_QUERY_MAX} characters.`,
-};
+/** The error code the server answers when a value breaks a rule (English in contract/errors). */
+export const RULE_CODES = {
+  emailRequired: 'validation.email_required',
+  emailInvalid: 'validation.email_invalid',
+  passwordTooShort: 'validation.password_too_short',
+  passwordTooLong: 'validation.password_too_long',
+  passwordIsEmail: 'validation.password_is_email',
+  nicknameInvalid: 'validation.nickname_invalid',
+  promoCodeInvalid: 'validation.promo_code_invalid',
+  searchRequired: 'validation.search_required',
+  searchTooLong: 'validation.search_too_long',
+} as const satisfies Record<string, ErrorCode>;

@@ -81,7 +81,8 @@ fs.mkdirSync(config.dataDir, { recursive: true });
 const file = path.join(config.dataDir, 'xg.sqlite');
 const database = openDatabase(file);
 const log = pino({ level: 'warn' }) as unknown as FastifyBaseLogger;
-const deps: AppDeps = {
+// The one service this script needs, without the rest of the app.
+const deps = {
   config,
   database,
   db: database.db,
@@ -92,12 +93,12 @@ const deps: AppDeps = {
   limits: DEFAULT_LIMITS,
   log,
   distDir: null,
-};
+} satisfies Omit<AppDeps, 'services'>;
 
 let code = 0;
 try {
   migrate(database.sqlite);
-  const user = await new AuthService(deps).createUser({
+  const user = await new AuthService(deps as AppDeps).createUser({
     email: args.email,
     password,
     nickname: args.nickname ?? nicknameFrom(args.email.trim()),

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './core/config.ts';
 import { systemClock, type Clock } from './core/clock.ts';
@@ -11,10 +12,11 @@ import { createPasswordHasher, type PasswordHasher } from './core/passwords.ts';
 import { Hub } from './core/realtime.ts';
 import { authPlugin } from './core/auth.ts';
 import { apiSecurityHeaders, securityHeaders } from './core/security-headers.ts';
-import { AppError } from './core/errors.ts';
+import { AppError, errorBody, sendError } from './core/errors.ts';
 import { finiteKeyword, refuseUnknownProperties, requireFiniteNumbers } from './core/strict-schema.ts';
 import { DEFAULT_LIMITS, type AppDeps, type Limits } from './core/deps.ts';
 import { modules } from './modules/index.ts';
+import { buildServices, type Services } from './services.ts';
 
 export interface BuildOptions {
   config: Readonly<Config>;
@@ -28,7 +30,8 @@ export interface BuildOptions {
   logger?: boolean | object;
 }
 
-export type App = FastifyInstance & { deps: AppDeps };
+/** routeSchemas: the schema each "METHOD /url" was registered with (checked against the contract). */
+export type App = FastifyInstance & { deps: AppDeps; routeSchemas: ReadonlyMap<string, unknown> };
 
 const DEFAULT_DIST = path.resolve(import.meta.dirname, '../dist');
 
@@ -56,30 +59,38 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
     log: app.log,
     distDir,
+    services: null as unknown as Services, // built just below: services take the deps they live in
   };
+  deps.services = buildServices(deps);
   app.decorate('deps', deps);
 
-  app.setErrorHandler((error: FastifyError & { field?: string }, request, reply) => {
-    if (error instanceof AppError) return reply.status(error.statusCode).send({ message: error.message });
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return sendError(reply, error.statusCode, error.code, error.params);
     if (error.validation && error.validation.length) {
       const v = error.validation[0];
       const extra = (v.params as { additionalProperty?: string })?.additionalProperty;
-      if (extra) return reply.status(400).send({ message: `Unknown field: ${extra}.` });
-      const field = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.') || (v.params as { missingProperty?: string })?.missingProperty || error.validationContext || 'input';
-      return reply.status(400).send({ message: `Invalid ${field}: ${v.message ?? 'bad value'}.` });
+      if (extra) return sendError(reply, 400, 'validation.unknown_field', { field: extra });
+      const missing = (v.params as { missingProperty?: string })?.missingProperty;
+      const path = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
+      if (missing && !path) return sendError(reply, 400, 'validation.required', { field: missing });
+      return sendError(reply, 400, 'validation.invalid', { field: path || missing || error.validationContext || 'input', reason: v.message ?? 'bad value' });
     }
     const code = error.code;
     if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error instanceof SyntaxError && error.statusCode === 400))
-      return reply.status(400).send({ message: 'The request body is not valid JSON.' });
+      return sendError(reply, 400, 'request.invalid_json');
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT')
-      return reply.status(413).send({ message: 'The request is too large.' });
-    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return reply.status(415).send({ message: 'Unsupported content type.' });
-    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return reply.status(400).send({ message: 'Expected a multipart form.' });
+      return sendError(reply, 413, 'request.too_large');
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, 415, 'request.unsupported_media_type');
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return sendError(reply, 400, 'request.multipart_expected');
     const status = error.statusCode ?? 500;
-    if (status === 429) return reply.status(429).send({ message: 'Too many requests. Please wait and try again.' });
-    if (status >= 400 && status < 500) return reply.status(status).send({ message: error.message || 'Bad request.' });
+    if (status === 429) return sendError(reply, 429, 'request.rate_limited');
+    if (status === 404) return sendError(reply, 404, 'request.not_found');
+    if (status >= 400 && status < 500) {
+      request.log.warn({ err: error }, 'client error without a code');
+      return sendError(reply, status, 'validation.invalid', { field: 'request', reason: error.message || 'bad request' });
+    }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ message: 'Something went wrong.' });
+    return sendError(reply, 500, 'server.error');
   });
 
   const pageHeaders = securityHeaders(config);
@@ -94,23 +105,34 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       max: deps.limits.apiPerMinute,
       timeWindow: '1 minute',
       allowList: (req) => !req.url.startsWith('/api/'),
-      errorResponseBuilder: () => ({ statusCode: 429, message: 'Too many requests. Please wait and try again.' }),
+      errorResponseBuilder: () => ({ statusCode: 429, ...errorBody('request.rate_limited') }),
     });
   }
   // Body and query schemas refuse unknown properties, for every route (see strict-schema.ts).
+  const routeSchemas = new Map<string, unknown>();
+  app.decorate('routeSchemas', routeSchemas);
   app.addHook('onRoute', (route) => {
     const schema = route.schema as { body?: unknown; querystring?: unknown; params?: unknown } | undefined;
+    for (const method of [route.method].flat()) routeSchemas.set(`${method} ${route.url}`, schema);
     if (schema?.body) refuseUnknownProperties(schema.body);
     if (schema?.querystring) refuseUnknownProperties(schema.querystring);
     requireFiniteNumbers(schema?.querystring);
     requireFiniteNumbers(schema?.params);
   });
   await app.register(authPlugin, deps);
+  // Before any route: it reads each route's schema as it is registered (GET /api/docs serves it).
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'XG Marketplace API', version: '1', description: 'Every /api route: the schemas of contract/api. Errors answer {message, code, params?}.' },
+    },
+    transform: ({ schema, url }) => ({ schema: url.startsWith('/api/') ? schema : { ...schema, hide: true }, url }),
+  });
 
   for (const mod of modules) await app.register(mod, deps);
 
-  app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ message: 'Not found.' });
+  app.setNotFoundHandler((_request, reply) => {
+    sendError(reply, 404, 'request.not_found');
   });
 
   app.addHook('onClose', async () => {

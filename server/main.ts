@@ -4,7 +4,6 @@ import { ConfigError, loadConfig } from './core/config.ts';
 import { openDatabase } from './core/db.ts';
 import { migrate } from './core/migrate.ts';
 import { buildApp } from './app.ts';
-import { AuthService } from './modules/auth/auth.service.ts';
 import { seedLocations } from './modules/locations/locations.seed.ts';
 
 // Process entry only: config → open db → migrate → buildApp → listen → graceful close.
@@ -47,7 +46,7 @@ if (config.seedLocations) {
   if (seeded.cities || seeded.states) app.log.info(seeded, 'locations seeded');
 }
 
-const master = await new AuthService(app.deps).ensureMaster();
+const master = await app.deps.services.auth.ensureMaster();
 if (master?.generatedPassword) {
   // Printed once, on the start that creates the account; never stored in clear.
   console.log(`\n  First master account created:\n    e-mail:   ${master.email}\n    password: ${master.generatedPassword}\n  Sign in at ${config.publicUrl}/auth/login and change the password.\n`);

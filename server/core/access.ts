@@ -26,6 +26,9 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/analytics/pageview',
 ]);
 
+/** Staff-only routes outside /api/admin/ (their paths are fixed by convention or the seed). */
+export const STAFF_ROUTES: ReadonlySet<string> = new Set(['GET /api/docs']);
+
 export type Access = 'public' | 'user' | 'admin' | 'master';
 
 export function requiredAccess(method: string, routeUrl: string): Access {
@@ -34,6 +37,7 @@ export function requiredAccess(method: string, routeUrl: string): Access {
   if (routeUrl.startsWith('/api/admin/')) return 'admin';
   if (routeUrl.startsWith('/api/master/')) return 'master';
   if (PUBLIC_ROUTES.has(`${method} ${routeUrl}`)) return 'public';
+  if (STAFF_ROUTES.has(`${method} ${routeUrl}`)) return 'admin';
   return 'user';
 }
 

@@ -7,7 +7,7 @@ import type { Db } from './db.ts';
 import type { Role, StaffRole, UserStatus } from './schema.ts';
 import { signJwt, verifyJwt } from './jwt.ts';
 import { hasAccess, requiredAccess, type Access } from './access.ts';
-import { Forbidden, Unauthorized } from './errors.ts';
+import { AppError, Forbidden, Unauthorized } from './errors.ts';
 
 export const COOKIE_NAME = 'XG.TOKEN';
 
@@ -124,12 +124,22 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, dep
     for (const method of [route.method].flat()) byMethod.set(method, requiredAccess(method, route.url));
     const sameSiteOnly = (method: string) =>
       !route.config?.allowCrossSite && (route.config?.changesState === true || !SAFE_METHODS.has(method));
+    // HEAD must be safe: the HEAD twin of a GET that changes state (the seed's GET /api/logout)
+    // would run its handler, so after the access check it is refused instead.
+    const headRefused = route.config?.changesState === true;
     const check: onRequestHookHandler = function sessionAndAccess(request, reply, done) {
       const access = byMethod.get(request.method) ?? byMethod.get(request.method === 'HEAD' ? 'GET' : '') ?? 'user';
-      if (sameSiteOnly(request.method) && !isSameOrigin(request, ourOrigin)) return done(new Forbidden(CROSS_SITE));
+      if (sameSiteOnly(request.method) && !isSameOrigin(request, ourOrigin)) return done(new Forbidden('request.cross_site'));
+      const finish = (error: Error | undefined) => {
+        if (!error && headRefused && request.method === 'HEAD') {
+          reply.header('allow', 'GET');
+          return done(new AppError(405, 'request.method_not_allowed'));
+        }
+        done(error);
+      };
       const header = request.headers.cookie;
       const token = header ? parseCookie(header)[COOKIE_NAME] : undefined;
-      if (!token) return done(access === 'public' ? undefined : new Unauthorized());
+      if (!token) return finish(access === 'public' ? undefined : new Unauthorized());
       const payload = verifyJwt<TokenPayload>(token, deps.config.jwtSecret, Math.floor(deps.clock.now().getTime() / 1000));
       const pending = payload && typeof payload.id === 'string' ? loadSessionUser(deps.db, payload.id) : Promise.resolve(null);
       pending.then((user) => {
@@ -140,7 +150,7 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, dep
           // still say otherwise for a public file).
           reply.header('cache-control', 'no-store');
         } else clearSessionCookie(reply);
-        done(accessError(access, request.user));
+        finish(accessError(access, request.user));
       }, done);
     };
     // First of the route's own hooks: a guest gets 401 before any other check (e.g. the socket's Origin).
@@ -149,7 +159,6 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, dep
 });
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-export const CROSS_SITE = 'This request came from another site and was refused.';
 
 /**
  * A state change must come from our own pages. Browsers say where a request comes from in

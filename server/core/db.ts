@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type Transaction } from 'kysely';
 import type { DB } from './schema.ts';
 
 export type Db = Kysely<DB>;
@@ -18,7 +18,7 @@ export function openDatabase(source: string | Buffer): Database_ {
   const sqlite = typeof source === 'string' ? new Database(source) : new Database(source);
   applyPragmas(sqlite, typeof source === 'string' && source !== ':memory:');
   trackWrites(sqlite);
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new WriteFirstSqliteDialect({ database: sqlite }) });
   return {
     sqlite,
     db,
@@ -26,6 +26,30 @@ export function openDatabase(source: string | Buffer): Database_ {
       await db.destroy(); // closes the better-sqlite3 handle too
     },
   };
+}
+
+/**
+ * Every transaction of ours writes, so it starts with BEGIN IMMEDIATE: it takes the write lock at
+ * once, waiting (busy_timeout) while another process holds it. Kysely's plain BEGIN is deferred:
+ * a transaction that reads first and writes later fails at its first write with SQLITE_BUSY —
+ * without waiting — whenever another process wrote in between (found by the ledger property test
+ * with two servers on one file: a valid payment, redemption or review answered 500).
+ */
+class WriteFirstSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class WriteFirstSqliteDialect extends SqliteDialect {
+  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new WriteFirstSqliteDriver(this.#config);
+  }
 }
 
 /** How many statements that can change the database have run on a connection (see trackWrites). */

@@ -5,6 +5,7 @@ import type { Database_, Db } from './db.ts';
 import type { Mailer } from './mailer.ts';
 import type { PasswordHasher } from './passwords.ts';
 import type { Hub } from './realtime.ts';
+import type { Services } from '../services.ts';
 
 /** Product limits (PRODUCT §11). Tests may raise them; the rate-limit tests use the real values. */
 export interface Limits {
@@ -54,4 +55,6 @@ export interface AppDeps {
   log: FastifyBaseLogger;
   /** Absolute path of the built client (dist/); null when not built. */
   distDir: string | null;
+  /** Every service, built once by buildApp (server/services.ts). */
+  services: Services;
 }

@@ -1,7 +1,6 @@
 import type {
   FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault,
 } from 'fastify';
-import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from './deps.ts';
 
@@ -14,17 +13,7 @@ export function defineRoutes(fn: (app: TypedApp, deps: AppDeps) => Promise<void>
   };
 }
 
-/** Deepest page any list serves: a bound on OFFSET, and what keeps Infinity and 1e400 out. */
-export const MAX_PAGE = 10_000;
-
-/**
- * The paging fields of every list's query string, spread into its schema: whole numbers, page
- * 1–10,000, pageSize 1–100; anything else is a 400 naming the field, before a handler runs.
- */
-export const Paging = {
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-};
+export { MAX_PAGE, Paging } from '../../contract/api/paging.ts';
 
 /** Page size rules shared by every paginated list: page ≥ 1, pageSize 1–100. */
 export function paging(q: { page?: number; pageSize?: number }, defaultSize = 20): { page: number; pageSize: number; offset: number } {

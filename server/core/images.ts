@@ -17,7 +17,6 @@ export type ImageFormat = (typeof ACCEPTED_FORMATS)[number];
  */
 export const MAX_INPUT_PIXELS = 40_000_000;
 
-const NOT_AN_IMAGE = 'must be a JPEG, PNG or WebP image.';
 
 export interface ImageInfo {
   format: ImageFormat;
@@ -70,7 +69,7 @@ function jpegSize(b: Buffer): ImageInfo | null {
 /** Format and pixel count from the header alone: 400 naming `field` for anything but JPEG/PNG/WebP, 413 naming it over 40 MP. */
 export function assertImageHeader(input: Buffer, field = 'image'): ImageInfo {
   const info = readImageHeader(input);
-  if (!info || info.width === 0 || info.height === 0) throw new Invalid(field, `The ${field} ${NOT_AN_IMAGE}`);
+  if (!info || info.width === 0 || info.height === 0) throw new Invalid(field, 'upload.not_an_image');
   assertPixels(info.width, info.height, field);
   return info;
 }
@@ -78,7 +77,7 @@ export function assertImageHeader(input: Buffer, field = 'image'): ImageInfo {
 function assertPixels(width: number, height: number, field: string): void {
   if (width * height > MAX_INPUT_PIXELS) {
     const mp = Math.round((width * height) / 1e5) / 10;
-    throw new TooLarge(`The ${field} is too large: ${width}×${height} is ${mp} megapixels, and at most ${MAX_INPUT_PIXELS / 1e6} are accepted.`);
+    throw new TooLarge('upload.too_many_pixels', { field, width, height, megapixels: mp, max: MAX_INPUT_PIXELS / 1e6 });
   }
 }
 
@@ -93,11 +92,11 @@ export async function assertImage(input: Buffer, field = 'image'): Promise<Image
   try {
     meta = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
   } catch {
-    throw new Invalid(field, `The ${field} ${NOT_AN_IMAGE}`);
+    throw new Invalid(field, 'upload.not_an_image');
   }
   const format = meta.format as string | undefined;
   if (!format || !(ACCEPTED_FORMATS as readonly string[]).includes(format) || !meta.width || !meta.height) {
-    throw new Invalid(field, `The ${field} ${NOT_AN_IMAGE}`);
+    throw new Invalid(field, 'upload.not_an_image');
   }
   assertPixels(meta.width, meta.height, field);
   return { format: format as ImageFormat, width: meta.width, height: meta.height };
@@ -151,7 +150,7 @@ export async function toWebp(input: Buffer, opts: WebpOptions): Promise<WebpResu
   } catch {
     // The header parsed but the pixels did not (truncated or corrupt file).
     const field = opts.field ?? 'image';
-    throw new Invalid(field, `The ${field} is damaged or ${NOT_AN_IMAGE}`);
+    throw new Invalid(field, 'upload.damaged');
   }
 }
 

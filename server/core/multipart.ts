@@ -6,8 +6,6 @@ import { AppError, Invalid } from './errors.ts';
 /** PRODUCT §10–11: images ≤ 10 MB each, at most 10 per request. */
 export const MULTIPART_LIMITS = { fileSize: 10 * 1024 * 1024, files: 10, fields: 30, fieldSize: 64 * 1024, parts: 60 };
 
-export const MALFORMED_MULTIPART = 'The upload is malformed or incomplete: send it again as a multipart form (with its boundary).';
-
 /**
  * Registers routes that take multipart bodies inside their own scope. Registered app-wide, the
  * multipart plugin's hooks cost every route (~71k → ~26k req/s on a bare route here); scoped,
@@ -32,6 +30,6 @@ export async function readMultipart<T>(read: () => Promise<T>): Promise<T> {
   } catch (e) {
     if (e instanceof AppError) throw e;
     if (e && typeof e === 'object' && typeof (e as { statusCode?: unknown }).statusCode === 'number') throw e;
-    throw new Invalid('body', MALFORMED_MULTIPART);
+    throw new Invalid('body', 'request.malformed_upload');
   }
 }

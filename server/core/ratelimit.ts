@@ -1,6 +1,7 @@
 import { isIPv6 } from 'node:net';
 import type { Clock } from './clock.ts';
 import { TooManyRequests } from './errors.ts';
+import type { ErrorCode, ErrorParams } from '../../contract/errors/index.ts';
 
 /**
  * Fixed-window counters kept in memory (one process serves everything). Used for the precise
@@ -20,8 +21,8 @@ export class WindowLimiter {
   }
 
   /** Counts one attempt for every key; throws 429 when any key is over its limit (then nothing is counted). */
-  hit(keys: string[], message?: string): void {
-    if (this.full(keys)) throw new TooManyRequests(message);
+  hit(keys: string[], code?: ErrorCode, params?: ErrorParams): void {
+    if (this.full(keys)) throw new TooManyRequests(code, params);
     this.count(keys);
   }
 

@@ -1,8 +1,14 @@
 import type { WebSocket } from 'ws';
+import type { ServerEvent, ServerEventData } from '../../contract/events.ts';
 
-export interface RealtimeMessage {
-  event: string;
-  data: unknown;
+/** The text of one server event on the wire, JSON `{event, data}` (contract/events.ts). */
+function encode<E extends ServerEvent>(event: E, data: ServerEventData<E>): string {
+  return JSON.stringify({ event, data });
+}
+
+/** Sends one event on one socket (the echo of a client's own message). */
+export function sendEvent<E extends ServerEvent>(socket: WebSocket, event: E, data: ServerEventData<E>): void {
+  socket.send(encode(event, data));
 }
 
 /** Sockets one user may hold (PRODUCT §11): enough for every tab a person uses, not for hoarding. */
@@ -15,7 +21,8 @@ export const CLOSE_TOO_MANY_SOCKETS = 4008;
 
 /**
  * The socket hub: one process holds every connection, so a Map is the whole registry.
- * Services publish thin events after commit; clients refetch over REST.
+ * Services publish thin events after commit; clients refetch over REST. Only the events of
+ * contract/events.ts can be sent, each with its own payload type.
  */
 export class Hub {
   private sockets = new Map<string, Set<WebSocket>>();
@@ -47,19 +54,30 @@ export class Hub {
   }
 
   /** Sends to every open socket of one user; returns how many got it. */
-  sendToUser(userId: string, event: string, data: unknown): number {
+  sendToUser<E extends ServerEvent>(userId: string, event: E, data: ServerEventData<E>): number {
     const set = this.sockets.get(userId);
     if (!set) return 0;
-    const text = JSON.stringify({ event, data } satisfies RealtimeMessage);
+    const text = encode(event, data);
     let n = 0;
-    for (const s of set) if (s.readyState === s.OPEN) (s.send(text), n++);
+    for (const s of set) {
+      if (s.readyState !== s.OPEN) continue;
+      s.send(text);
+      n++;
+    }
     return n;
   }
 
-  broadcast(event: string, data: unknown): number {
-    const text = JSON.stringify({ event, data } satisfies RealtimeMessage);
+  /** Sends to every open socket; returns how many got it. */
+  broadcast<E extends ServerEvent>(event: E, data: ServerEventData<E>): number {
+    const text = encode(event, data);
     let n = 0;
-    for (const set of this.sockets.values()) for (const s of set) if (s.readyState === s.OPEN) (s.send(text), n++);
+    for (const set of this.sockets.values()) {
+      for (const s of set) {
+        if (s.readyState !== s.OPEN) continue;
+        s.send(text);
+        n++;
+      }
+    }
     return n;
   }
 

@@ -142,6 +142,19 @@ describe('HEAD behaves as GET (hole 10)', () => {
       expect((await ctx.app.inject({ method: 'HEAD', url })).statusCode, url).toBe(401);
     }
   });
+
+  it('never runs a GET that changes state: HEAD /api/logout keeps the session, HEAD of the promo e-mail sends nothing', async () => {
+    const u = await makeUser(ctx, { status: 'approved' });
+    const sent = ctx.mailer.sent.length;
+    for (const url of ['/api/logout', '/api/email-wallet-promo-code']) {
+      const res = await ctx.app.inject({ method: 'HEAD', url, headers: { cookie: u.cookie } });
+      expect(res.statusCode, url).toBe(405);
+      expect(res.headers.allow, url).toBe('GET');
+    }
+    expect((await ctx.app.inject({ url: '/api/session', headers: { cookie: u.cookie } })).json().isAuthenticated).toBe(true);
+    expect(ctx.mailer.sent.length).toBe(sent);
+    expect((await ctx.app.inject({ method: 'HEAD', url: '/api/email-wallet-promo-code' })).statusCode).toBe(401);
+  });
 });
 
 describe('private answers are not cached (hole 13)', () => {

@@ -36,7 +36,7 @@ export class WorkQueue {
   /** Runs `job` when a slot is free; resolves or rejects with its outcome. */
   async run<T>(job: () => Promise<T>): Promise<T> {
     if (this.running >= this.concurrency) {
-      if (this.waiting.length >= this.maxWaiting) throw new ServiceUnavailable('The server is busy processing images. Please try again in a minute.');
+      if (this.waiting.length >= this.maxWaiting) throw new ServiceUnavailable('request.busy');
       // The slot is handed over by the job that finishes (see below), so `running` never goes over.
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {

@@ -15,8 +15,9 @@ import analytics from './analytics/analytics.routes.ts';
 import cron from './cron/cron.routes.ts';
 import site from './site/site.routes.ts';
 import uploads from './uploads/uploads.routes.ts';
+import docs from './docs/docs.routes.ts';
 
 /** Every domain module, registered in this order by buildApp. site (pages, SPA fallback) goes last. */
 export const modules: FastifyPluginAsync<AppDeps>[] = [
-  auth, uploads, profile, locations, master, audit, realtime, wallets, pricing, ads, listings, reports, analytics, cron, site,
+  auth, uploads, profile, locations, master, audit, realtime, wallets, pricing, ads, listings, reports, analytics, cron, docs, site,
 ];

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
 import { loadConfig, type Config } from '../core/config.ts';
 import { ManualClock } from '../core/clock.ts';
 import { openDatabase } from '../core/db.ts';
@@ -15,10 +16,13 @@ import { AuthService } from '../modules/auth/auth.service.ts';
 import type { StaffRole, UserStatus } from '../core/schema.ts';
 
 // Each test owns a fresh database: an in-memory copy of a template that was migrated and seeded
-// once per worker. Real SQLite, real HTTP through app.inject(), no mocks of our own code.
+// once per run (template.global.ts; without it, once per test file). Real SQLite, real HTTP
+// through app.inject(), no mocks of our own code.
 
 let template: Buffer | null = null;
 function templateDb(): Buffer {
+  const file = template ? undefined : inject('templateDbFile');
+  if (file) template = fs.readFileSync(file);
   if (!template) {
     const t = openDatabase(':memory:');
     migrate(t.sqlite);

@@ -1,55 +1,16 @@
 import { api } from './client';
-import type { Wallet } from './wallets';
+import type { adsApi as adsContract, PostAdFields } from '../../contract/api/ads.ts';
+import type { listingsApi } from '../../contract/api/listings.ts';
+import type { BodyOf, ResponseOf } from '../../contract/api/types.ts';
 
-export type ListingType = 'female_esc' | 'female_rub' | 'shemale_esc';
-export type AdStatus = 'unpaid' | 'in_review' | 'approved' | 'rejected' | 'disabled' | 'expired';
-export type AdAge = string; // '21'…'45' or 'over45'
+// Every shape here is the contract's (contract/api/ads.ts): the ad in its public, owner and staff views.
+export type { AdStatus, OwnerAd, Photo, Place, PostAdFields, PublicAd, StaffAd } from '../../contract/api/ads.ts';
+export type { ListingType } from '../../contract/api/pricing.ts';
+/** An ad as anyone may see it; the owner's and staff's views (OwnerAd, StaffAd) add to it. */
+export type { PublicAd as Ad } from '../../contract/api/ads.ts';
 
-export interface Photo {
-  url: string;
-  width: number;
-  height: number;
-  thumbUrl?: string;
-}
-export interface Place {
-  id: string;
-  name: string;
-  slug: string;
-}
-export interface Ad {
-  id: string;
-  listingType: ListingType;
-  title: string;
-  description: string;
-  age: AdAge;
-  state: Place;
-  city: Place;
-  phone: string;
-  photos: Photo[];
-  status: AdStatus;
-  online: boolean;
-  bumpedAt: string | null;
-  publishedAt: string | null;
-  expiresAt: string | null;
-  createdAt?: string;
-  // owner and staff views
-  ownerId?: string;
-  rejectionReason?: string | null;
-  priceCents?: number | null;
-  paidWalletId?: string | null;
-  // staff views
-  owner?: { id: string; email: string; nickname: string; status: string };
-}
-
-export interface PostAdFields {
-  listingType: ListingType;
-  title: string;
-  description: string;
-  age: string;
-  stateId: string;
-  cityId: string;
-  phone: string;
-}
+type Ads = typeof adsContract;
+type ReportAd = (typeof listingsApi)['POST /api/report-ad/:id'];
 
 /** The multipart body of POST /api/post-ad: the text fields, then every photo under `photos`. */
 export function buildPostAdBody(fields: PostAdFields, photos: File[]): FormData {
@@ -59,17 +20,27 @@ export function buildPostAdBody(fields: PostAdFields, photos: File[]): FormData 
   return fd;
 }
 
+const at = (path: string, id: string) => `${path}/${encodeURIComponent(id)}`;
+
 export const adsApi = {
-  post: (body: FormData) => api.post<{ ad: Ad }>('post-ad', { body }),
-  cart: () => api.get<{ pendingAds: Ad[] }>('cart-ads-by-user'),
-  deleteCartAd: (id: string) => api.delete<unknown>(`delete-cart-ad/${encodeURIComponent(id)}`),
+  post: (body: FormData) => api.post<ResponseOf<Ads['POST /api/post-ad'], 201>>('post-ad', { body }),
+  cart: () => api.get<ResponseOf<Ads['GET /api/cart-ads-by-user']>>('cart-ads-by-user'),
+  deleteCartAd: (id: string) => api.delete<ResponseOf<Ads['DELETE /api/delete-cart-ad/:id']>>(at('delete-cart-ad', id)),
   payCartAd: (id: string, walletId: string) =>
-    api.put<{ ad: Ad; wallet: Wallet }>(`ad-payment-in-cart/${encodeURIComponent(id)}`, { json: { walletId } }),
-  mine: () => api.get<{ approvedAds: Ad[]; pendingAds: Ad[] }>('all-ads-by-user'),
-  setOnline: (id: string, online: boolean) => api.put<{ ad?: Ad }>(`update-ad-online-status/${encodeURIComponent(id)}`, { json: { online } }),
+    api.put<ResponseOf<Ads['PUT /api/ad-payment-in-cart/:id']>>(at('ad-payment-in-cart', id), {
+      json: { walletId } satisfies BodyOf<Ads['PUT /api/ad-payment-in-cart/:id']>,
+    }),
+  mine: () => api.get<ResponseOf<Ads['GET /api/all-ads-by-user']>>('all-ads-by-user'),
+  setOnline: (id: string, online: boolean) =>
+    api.put<ResponseOf<Ads['PUT /api/update-ad-online-status/:id']>>(at('update-ad-online-status', id), {
+      json: { online } satisfies BodyOf<Ads['PUT /api/update-ad-online-status/:id']>,
+    }),
   move: (id: string, stateId: string, cityId: string) =>
-    api.put<{ ad?: Ad }>(`update-ad-location/${encodeURIComponent(id)}`, { json: { stateId, cityId } }),
-  bump: (id: string, walletId: string) => api.put<{ ad?: Ad; wallet?: Wallet }>(`bump-ad/${encodeURIComponent(id)}`, { json: { walletId } }),
-  report: (id: string, body: { message: string; contact?: string }) =>
-    api.post<unknown>(`report-ad/${encodeURIComponent(id)}`, { json: body, redirectOnAuth: false }),
+    api.put<ResponseOf<Ads['PUT /api/update-ad-location/:id']>>(at('update-ad-location', id), {
+      json: { stateId, cityId } satisfies BodyOf<Ads['PUT /api/update-ad-location/:id']>,
+    }),
+  bump: (id: string, walletId: string) =>
+    api.put<ResponseOf<Ads['PUT /api/bump-ad/:id']>>(at('bump-ad', id), { json: { walletId } satisfies BodyOf<Ads['PUT /api/bump-ad/:id']> }),
+  /** Anyone may report an ad (a guest too: a 401/403 must not send them to sign in). */
+  report: (id: string, body: BodyOf<ReportAd>) => api.post<ResponseOf<ReportAd, 201>>(at('report-ad', id), { json: body, redirectOnAuth: false }),
 };

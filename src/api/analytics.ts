@@ -1,12 +1,11 @@
+import type { analyticsApi } from '../../contract/api/analytics.ts';
+import type { BodyOf } from '../../contract/api/types.ts';
+
 // Page views go to our own server (no third-party tracker). Plain fetch with keepalive, not the
 // shared HTTP client: this runs on every page, so it must not pull the client into first paint,
 // and a failed report is never the visitor's problem.
 
-export interface PageView {
-  path: string;
-  locale: string;
-  referrer?: string | null;
-}
+export type PageView = BodyOf<(typeof analyticsApi)['POST /api/analytics/pageview']>;
 
 export function reportPageView(view: PageView): void {
   try {

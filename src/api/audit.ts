@@ -1,29 +1,21 @@
 import { api } from './client';
+import type { auditApi as auditRoutes } from '../../contract/api/audit.ts';
+import type { QueryOf, ResponseOf } from '../../contract/api/types.ts';
 
-export interface AuditEntry {
-  id: string;
-  actorId: string | null;
-  actorEmail: string | null;
-  action: string;
-  targetType: string;
-  targetId: string | null;
-  before: unknown;
-  after: unknown;
-  at: string;
-}
+// Every shape here is the contract's (contract/api/audit.ts), imported as types only.
+type Route = (typeof auditRoutes)['GET /api/admin/get-audit-log'];
+export type AuditLog = ResponseOf<Route>;
+export type AuditEntry = AuditLog['auditLog'][number];
+type LogQuery = QueryOf<Route>;
 
-export interface AuditQuery {
-  page: number;
-  pageSize: number;
-  action: string;
-  targetType: string;
-}
+/** What the audit screen asks for (empty filters are left out). */
+export type AuditQuery = Required<Pick<LogQuery, 'page' | 'pageSize' | 'action' | 'targetType'>>;
 
 export const auditApi = {
   list: (q: AuditQuery) => {
-    const p: Record<string, string | number> = { page: q.page, pageSize: q.pageSize };
+    const p: LogQuery = { page: q.page, pageSize: q.pageSize };
     if (q.action.trim()) p.action = q.action.trim();
     if (q.targetType.trim()) p.targetType = q.targetType.trim();
-    return api.get<{ auditLog: AuditEntry[]; total: number }>('admin/get-audit-log', { searchParams: p });
+    return api.get<AuditLog>('admin/get-audit-log', { searchParams: p });
   },
 };

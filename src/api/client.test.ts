@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { HTTPError } from 'ky';
+import i18n from 'i18next';
 import { server } from '../test/server';
 import { api, ApiError, errorMessage, FALLBACK_MESSAGE, navigation } from './client';
 
@@ -30,6 +31,32 @@ describe('api client error catalogue', () => {
     expect((err as ApiError).message).toBe('Nickname is taken.');
     expect((err as ApiError).status).toBe(409);
     expect(errorMessage(err)).toBe('Nickname is taken.');
+  });
+
+  it('shows a coded error in the page’s language, naming the field in it, and keeps the code', async () => {
+    server.use(http.post('/api/thing', () => HttpResponse.json({ message: 'Unknown field: roles.', code: 'validation.unknown_field', params: { field: 'roles' } }, { status: 400 })));
+    try {
+      for (const [lng, text] of [['en', 'Unknown field: roles.'], ['es', 'Campo desconocido: roles.'], ['pt', 'Campo desconhecido: roles.']]) {
+        await i18n.changeLanguage(lng);
+        const err = (await api.post('thing', { json: {} }).catch((e: unknown) => e)) as ApiError;
+        expect(err.message, lng).toBe(text);
+        expect(err.code).toBe('validation.unknown_field');
+        expect(err.params).toEqual({ field: 'roles' });
+      }
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+
+  it('falls back to the server’s message for a code this client does not know', async () => {
+    server.use(http.post('/api/thing', () => HttpResponse.json({ message: 'A newer server says so.', code: 'future.thing' }, { status: 409 })));
+    await i18n.changeLanguage('es');
+    try {
+      const err = (await api.post('thing', { json: {} }).catch((e: unknown) => e)) as ApiError;
+      expect(err.message).toBe('A newer server says so.');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('rethrows the original error when the response has no message', async () => {

@@ -1,6 +1,10 @@
 import ky, { HTTPError, type KyInstance } from 'ky';
+import i18n from 'i18next';
+import type { ErrorParams } from '../../contract/errors/index.ts';
+import { translateError } from '../i18n/errors';
 
-// The seed's error catalogue (§8): a failed call surfaces the response's message; with no
+// The seed's error catalogue (§8): a failed call surfaces the response's message (translated
+// from its code into the page's language, contract/errors); with no
 // message the error is rethrown; with no response the text is 'Something went wrong.'; a 401 or
 // 403 (not on a login page already) sends the browser to /auth/login?redirect={current path}.
 
@@ -8,9 +12,14 @@ export const FALLBACK_MESSAGE = 'Something went wrong.';
 
 export class ApiError extends Error {
   readonly status: number | null;
-  constructor(message: string, status: number | null) {
+  /** The server's stable error code (contract/errors), when it sent one. */
+  readonly code: string | null;
+  readonly params: ErrorParams | undefined;
+  constructor(message: string, status: number | null, code: string | null = null, params?: ErrorParams) {
     super(message);
     this.status = status;
+    this.code = code;
+    this.params = params;
   }
 }
 
@@ -44,8 +53,13 @@ export async function toApiError(error: unknown, opts: { redirectOnAuth?: boolea
     } catch {
       body = null;
     }
-    const message = (body as { message?: unknown } | null)?.message;
-    if (typeof message === 'string' && message) throw new ApiError(message, status);
+    const { message, code, params } = (body ?? {}) as { message?: unknown; code?: unknown; params?: ErrorParams };
+    if (typeof message === 'string' && message) {
+      if (typeof code !== 'string') throw new ApiError(message, status);
+      // Shown in the page's language; the server's English when this client does not know the code.
+      await i18n.loadNamespaces('errors').catch(() => undefined);
+      throw new ApiError(translateError(i18n.t.bind(i18n) as never, code, params, message), status, code, params);
+    }
     throw error; // no message: rethrow (seed §8)
   }
   if (error instanceof TypeError || (error instanceof Error && error.name === 'TimeoutError')) {

@@ -1,40 +1,19 @@
 import { api } from './client';
+import type { cronApi as contract } from '../../contract/api/cron.ts';
+import type { QueryOf, ResponseOf } from '../../contract/api/types.ts';
 
+type CronApi = typeof contract;
+type ListRuns = CronApi['GET /api/admin/get-cron-jobs'];
+type DeleteRun = CronApi['DELETE /api/admin/delete-cron-job-status-by-id/:id'];
+
+export type CronRunsPage = ResponseOf<ListRuns>;
 /** One recorded run of an in-process job; `running` until it finishes. */
-export interface CronRun {
-  id: number;
-  name: string;
-  startedAt: string;
-  finishedAt: string | null;
-  outcome: 'running' | 'ok' | 'error' | string;
-  message: string | null;
-}
-
-export interface CronJob {
-  name: string;
-  schedule: string;
-}
-
-export interface CronRunsPage {
-  cronJobs: CronRun[];
-  total: number;
-  page: number;
-  pageSize: number;
-  jobs: CronJob[];
-}
-
-export interface CronQuery {
-  page: number;
-  pageSize: number;
-  /** Empty for every job. */
-  name: string;
-}
+export type CronRun = CronRunsPage['cronJobs'][number];
+export type CronJob = CronRunsPage['jobs'][number];
+/** The page's filter: every field set; an empty name means every job (and is not sent). */
+export type CronQuery = Required<QueryOf<ListRuns>>;
 
 export const cronApi = {
-  list: (q: CronQuery) => {
-    const p: Record<string, string | number> = { page: q.page, pageSize: q.pageSize };
-    if (q.name) p.name = q.name;
-    return api.get<CronRunsPage>('admin/get-cron-jobs', { searchParams: p });
-  },
-  remove: (id: number) => api.delete<{ deleted: boolean }>(`admin/delete-cron-job-status-by-id/${id}`),
+  list: ({ name, ...paging }: CronQuery) => api.get<CronRunsPage>('admin/get-cron-jobs', { searchParams: name ? { ...paging, name } : paging }),
+  remove: (id: number) => api.delete<ResponseOf<DeleteRun>>(`admin/delete-cron-job-status-by-id/${id}`),
 };

@@ -1,21 +1,19 @@
 import { api } from './client';
-import type { Ad, ListingType } from './ads';
+import type { listingsApi as contract } from '../../contract/api/listings.ts';
+import type { ListingType } from '../../contract/api/pricing.ts';
+import type { BodyOf, ParamsOf, QueryOf, ResponseOf } from '../../contract/api/types.ts';
 
-export interface Page<T> {
-  ads: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-export interface AggregateRow {
-  stateId: string;
-  stateSlug: string;
-  stateName?: string;
-  cityId: string;
-  citySlug: string;
-  cityName?: string;
-  count: number;
-}
+type Listings = typeof contract;
+export type AdPage = ResponseOf<Listings['GET /api/listings']>;
+export type SearchPage = ResponseOf<Listings['GET /api/search']>;
+export type AdView = ResponseOf<Listings['GET /api/ads/:id']>;
+export type Aggregate = ResponseOf<Listings['GET /api/users-ads-aggregate/us/:listingType']>;
+export type AggregateRow = Aggregate['locations'][number];
+export type HomeCounts = ResponseOf<Listings['GET /api/home']>;
+export type ListingsQuery = QueryOf<Listings['GET /api/listings']>;
+export type SearchQuery = QueryOf<Listings['GET /api/search']>;
+export type AdReport = BodyOf<Listings['POST /api/report-ad/:id']>;
+export type AdReportReceipt = ResponseOf<Listings['POST /api/report-ad/:id'], 201>;
 
 // Public reads: a 401/403 here must never bounce a guest to the login page.
 const pub = { redirectOnAuth: false } as const;
@@ -27,11 +25,9 @@ function clean(params: Record<string, string | number | undefined>): Record<stri
 }
 
 export const listingsApi = {
-  list: (q: { state: string; city?: string; type?: string; page?: number }) =>
-    api.get<Page<Ad>>('listings', { searchParams: clean(q), ...pub }),
-  ad: (id: string) => api.get<{ ad: Ad }>(`ads/${encodeURIComponent(id)}`, pub),
-  search: (q: { query: string; state?: string; type?: string; page?: number }) =>
-    api.get<Page<Ad>>('search', { searchParams: clean(q), ...pub }),
-  aggregate: (listingType: ListingType) =>
-    api.get<{ locations: AggregateRow[] }>(`users-ads-aggregate/us/${encodeURIComponent(listingType)}`, pub),
+  list: (q: ListingsQuery & { state: string }) => api.get<AdPage>('listings', { searchParams: clean(q), ...pub }),
+  ad: (id: ParamsOf<Listings['GET /api/ads/:id']>['id']) => api.get<AdView>(`ads/${encodeURIComponent(id)}`, pub),
+  search: (q: SearchQuery & { query: string }) => api.get<SearchPage>('search', { searchParams: clean(q), ...pub }),
+  aggregate: (listingType: ListingType) => api.get<Aggregate>(`users-ads-aggregate/us/${encodeURIComponent(listingType)}`, pub),
+  home: () => api.get<HomeCounts>('home', pub),
 };

@@ -1,26 +1,19 @@
 import { api } from './client';
+import type { locationsApi as contract } from '../../contract/api/locations.ts';
+import type { ResponseOf } from '../../contract/api/types.ts';
 
-export interface State {
-  id: string;
-  name: string;
-  code: string;
-  slug: string;
-  countryCode: string;
-  enabled: boolean;
-}
-export interface City {
-  id: string;
-  stateId: string;
-  name: string;
-  slug: string;
-  population: number;
-  latitude: number;
-  longitude: number;
-  enabled: boolean;
-}
+type LocationsApi = typeof contract;
+type StatesAnswer = ResponseOf<LocationsApi['GET /api/states-from-country']>;
+type CitiesAnswer = ResponseOf<LocationsApi['GET /api/cities-from-state/:stateId']>;
+export type State = StatesAnswer['states'][number];
+export type City = CitiesAnswer['cities'][number];
+
+/** isAll: disabled places too (staff only). */
+const isAllParams = (isAll: boolean): Record<string, boolean> => (isAll ? { isAll: true } : {});
 
 export const locationsApi = {
-  states: (isAll = false) => api.get<{ states: State[] }>('states-from-country', { searchParams: isAll ? { isAll: true } : {} }),
+  states: (isAll = false) => api.get<StatesAnswer>('states-from-country', { searchParams: isAllParams(isAll) }),
+  /** `stateId`: the state's id, code or slug. */
   cities: (stateId: string, isAll = false) =>
-    api.get<{ cities: City[] }>(`cities-from-state/${encodeURIComponent(stateId)}`, { searchParams: isAll ? { isAll: true } : {} }),
+    api.get<CitiesAnswer>(`cities-from-state/${encodeURIComponent(stateId)}`, { searchParams: isAllParams(isAll) }),
 };

@@ -1,19 +1,16 @@
 import { api } from './client';
+import type { authApi } from '../../contract/api/auth.ts';
+import type { BodyOf, ResponseOf } from '../../contract/api/types.ts';
 
-export type Role = 'GUEST_USER' | 'PROVIDER_USER' | 'ADMIN_USER' | 'MASTER_USER';
-export interface Session {
-  isAuthenticated: boolean;
-  id?: string;
-  email?: string;
-  userStatus?: 'pending' | 'approved' | 'suspended';
-  userRoles: Role[];
-}
+type Auth = typeof authApi;
+export type Session = ResponseOf<Auth['GET /api/session']>;
+export type Role = Session['userRoles'][number];
 
 export const GUEST: Session = { isAuthenticated: false, userRoles: ['GUEST_USER'] };
 
 export const sessionApi = {
   get: () => api.get<Session>('session', { redirectOnAuth: false }),
-  login: (body: { email: string; password: string }) => api.post<Session>('login', { json: body, redirectOnAuth: false }),
-  register: (body: { email: string; password: string; nickname: string }) => api.post<Session>('register', { json: body, redirectOnAuth: false }),
-  logout: () => api.post<Session>('logout', { redirectOnAuth: false }),
+  login: (body: BodyOf<Auth['POST /api/login']>) => api.post<ResponseOf<Auth['POST /api/login']>>('login', { json: body, redirectOnAuth: false }),
+  register: (body: BodyOf<Auth['POST /api/register']>) => api.post<ResponseOf<Auth['POST /api/register'], 201>>('register', { json: body, redirectOnAuth: false }),
+  logout: () => api.post<ResponseOf<Auth['POST /api/logout']>>('logout', { redirectOnAuth: false }),
 };

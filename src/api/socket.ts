@@ -1,13 +1,19 @@
-// The real-time channel (PRODUCT §7): one native WebSocket at /api/ws on the page's own origin,
-// accepted by the server only with the session cookie. Messages are JSON {event, data}.
+import type { ClientEvent, ClientEventData, ServerEvent, ServerEventData } from '../../contract/events.ts';
 
+// The real-time channel (PRODUCT §7): one native WebSocket at /api/ws on the page's own origin,
+// accepted by the server only with the session cookie. Messages are JSON {event, data}; the
+// events and their payloads, both ways, are those of contract/events.ts (types only here).
+
+export type { ClientEvent, ClientEventData, ServerEvent, ServerEventData };
+
+/** One incoming frame, read but not yet trusted: `event` may be one this client does not know. */
 export interface SocketMessage {
   event: string;
   data: unknown;
 }
 
-export type ServerEvent = 'publicMessage' | 'privateMessage' | 'invoiceStatusUpdate';
-export type ClientEvent = 'clientMessage' | 'clientDisconnect';
+/** The arguments after the event name: the payload, optional when the event carries none (null). */
+export type ClientEventArgs<E extends ClientEvent> = null extends ClientEventData<E> ? [data?: ClientEventData<E>] : [data: ClientEventData<E>];
 
 /** WebSocket readyState values (named here so the code does not depend on the global's statics). */
 export const WS_CONNECTING = 0;
@@ -33,6 +39,6 @@ export function parseSocketMessage(raw: unknown): SocketMessage | null {
   }
 }
 
-export function encodeSocketMessage(event: ClientEvent, data: unknown = null): string {
-  return JSON.stringify({ event, data } satisfies SocketMessage);
+export function encodeSocketMessage<E extends ClientEvent>(event: E, ...args: ClientEventArgs<E>): string {
+  return JSON.stringify({ event, data: args[0] ?? null });
 }

@@ -1,11 +1,12 @@
 import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../app/locale';
+import { loadErrorMessages } from './errors';
 
 // Translations live in locales/{lng}/{namespace}.json; each file is its own lazy chunk, so a
 // page loads only the namespaces it uses. Loading retries up to 5 times, waiting 350 ms and
 // doubling, with at most 10 reads at once (seed §9).
-export const NAMESPACES = ['common', 'validation', 'auth', 'profile', 'dashboard', 'public', 'pages', 'market', 'admin', 'master'] as const;
+export const NAMESPACES = ['common', 'validation', 'auth', 'profile', 'dashboard', 'public', 'pages', 'market', 'admin', 'master', 'errors'] as const;
 
 const loaders = import.meta.glob('./locales/*/*.json');
 
@@ -13,6 +14,10 @@ const lazyBackend: BackendModule = {
   type: 'backend',
   init() {},
   read(lng, ns, callback) {
+    if (ns === 'errors') {
+      loadErrorMessages(lng).then((m) => callback(null, m), (e: Error) => callback(e, null));
+      return;
+    }
     const load = loaders[`./locales/${lng}/${ns}.json`];
     if (!load) return callback(null, {});
     load().then(

@@ -1,6 +1,6 @@
 import { proxy } from 'valtio';
 import { createResource, onReset } from './resource';
-import { adminMarketApi } from '../api/admin-market';
+import { adminLocationsApi } from '../api/admin-locations';
 import { locationsApi } from '../api/locations';
 
 export const CITY_PAGE_SIZE = 25;
@@ -15,16 +15,16 @@ export const cityQuery = proxy({ stateId: '', query: '', page: 1 });
 onReset(() => Object.assign(cityQuery, { stateId: '', query: '', page: 1 }));
 
 export const adminCitiesStore = createResource(() =>
-  adminMarketApi.citiesByState({ stateId: cityQuery.stateId, query: cityQuery.query.trim(), page: cityQuery.page, pageSize: CITY_PAGE_SIZE }),
+  adminLocationsApi.citiesByState({ stateId: cityQuery.stateId, query: cityQuery.query.trim(), page: cityQuery.page, pageSize: CITY_PAGE_SIZE }),
 );
 
 export async function setStateEnabled(stateId: string, enabled: boolean): Promise<void> {
-  await adminMarketApi.setPlacesEnabled({ stateId, enabled });
+  await adminLocationsApi.setPlacesEnabled({ stateId, enabled });
   const s = adminStatesStore.state.data?.find((x) => x.id === stateId);
   if (s) s.enabled = enabled;
 }
 
 export async function setCitiesEnabled(stateId: string, cityIds: string[], enabled: boolean): Promise<void> {
-  await adminMarketApi.setPlacesEnabled({ stateId, cityIds, enabled });
+  await adminLocationsApi.setPlacesEnabled({ stateId, cityIds, enabled });
   for (const c of adminCitiesStore.state.data?.cities ?? []) if (cityIds.includes(c.id)) c.enabled = enabled;
 }

@@ -1,6 +1,6 @@
 import { proxy } from 'valtio';
 import { createResource, onReset } from './resource';
-import { adminMarketApi, type PromoCode, type PromoCodeInput } from '../api/admin-market';
+import { adminPricingApi, type PromoCode, type PromoCodeInput } from '../api/admin-pricing';
 
 export const PROMO_PAGE_SIZE = 50;
 export const promoQuery = proxy({ page: 1 });
@@ -9,11 +9,11 @@ onReset(() => {
 });
 
 /** The seed's `adminPromoCodes` data area. */
-export const adminPromoCodesStore = createResource(() => adminMarketApi.promoCodes({ page: promoQuery.page, pageSize: PROMO_PAGE_SIZE }));
+export const adminPromoCodesStore = createResource(() => adminPricingApi.promoCodes({ page: promoQuery.page, pageSize: PROMO_PAGE_SIZE }));
 
 /** Creates (no id) or updates a promo code, then reloads the page of codes. */
-export async function savePromoCode(input: PromoCodeInput): Promise<PromoCode | undefined> {
-  const out = await adminMarketApi.savePromoCode(input);
+export async function savePromoCode(input: PromoCodeInput): Promise<PromoCode> {
+  const { promoCode } = await adminPricingApi.savePromoCode(input);
   await adminPromoCodesStore.load();
-  return out?.promoCode;
+  return promoCode;
 }

@@ -1,10 +1,10 @@
 import { createResource } from './resource';
-import { listingsApi, type AggregateRow } from '../api/listings';
-import type { ListingType } from '../api/ads';
+import { listingsApi, type AggregateRow, type ListingsQuery, type SearchQuery } from '../api/listings';
+import type { ListingType } from '../../contract/api/pricing.ts';
 import { LISTING_TYPES } from '../app/routes';
 
 /** The seed's `listingsByStateCityListingType` data area: one page of a city's ads of one type. */
-export const cityListingsStore = createResource((q: { state: string; city: string; type: string; page: number }) => listingsApi.list(q));
+export const cityListingsStore = createResource((q: ListingsQuery & { state: string; city: string; type: ListingType; page: number }) => listingsApi.list(q));
 
 /** Ad counts per place for all three listing types (the seed's per-type aggregate, merged). */
 export const aggregateStore = createResource(async () => {
@@ -16,7 +16,7 @@ export const aggregateStore = createResource(async () => {
 
 export const adDetailStore = createResource(async (id: string) => (await listingsApi.ad(id)).ad);
 
-export const searchStore = createResource((q: { query: string; state?: string; type?: string; page: number }) => listingsApi.search(q));
+export const searchStore = createResource((q: SearchQuery & { query: string; page: number }) => listingsApi.search(q));
 
 export interface StateCount {
   slug: string;
@@ -37,7 +37,7 @@ export function stateCounts(parts: Parts | null): StateCount[] {
   const m = new Map<string, StateCount>();
   for (const p of parts ?? [])
     for (const r of p.rows) {
-      const s = m.get(r.stateSlug) ?? { slug: r.stateSlug, name: r.stateName ?? unslug(r.stateSlug), count: 0 };
+      const s = m.get(r.stateSlug) ?? { slug: r.stateSlug, name: r.stateName, count: 0 };
       s.count += r.count;
       m.set(r.stateSlug, s);
     }
@@ -50,7 +50,7 @@ export function cityCounts(parts: Parts | null, stateSlug: string): CityCount[] 
   for (const p of parts ?? [])
     for (const r of p.rows) {
       if (r.stateSlug !== stateSlug) continue;
-      const c = m.get(r.citySlug) ?? { slug: r.citySlug, name: r.cityName ?? unslug(r.citySlug), count: 0, byType: {} };
+      const c = m.get(r.citySlug) ?? { slug: r.citySlug, name: r.cityName, count: 0, byType: {} };
       c.count += r.count;
       c.byType[p.type] = (c.byType[p.type] ?? 0) + r.count;
       m.set(r.citySlug, c);

@@ -7,29 +7,29 @@ export const profileStore = createResource(() => profileApi.get());
 
 export const loadProfile = () => profileStore.load();
 
-// After each change the profile is read again: the server's view (normalised nickname, new
-// avatar URL) is the one to show.
+// Each change answers the whole profile as the server now sees it (normalised nickname, new
+// avatar URL): that is the one to show, with no second request.
 export async function updateNickname(nickname: string): Promise<void> {
-  await profileApi.updateNickname(nickname.trim());
-  await profileStore.load();
+  profileStore.state.data = await profileApi.updateNickname({ nickname: nickname.trim() });
 }
 
 export async function updatePassword(currentPassword: string, newPassword: string): Promise<void> {
-  await profileApi.updatePassword(currentPassword, newPassword);
+  await profileApi.updatePassword({ currentPassword, newPassword });
 }
 
 /** Sends a confirmation link to the new address; the e-mail changes only when it is followed. */
 export async function requestEmailChange(newEmail: string, password: string): Promise<void> {
-  await profileApi.requestEmailChange(newEmail.trim(), password);
+  await profileApi.requestEmailChange({ newEmail: newEmail.trim(), password });
 }
 
 // One request per token: a second effect run (StrictMode, remount) must not spend the token
 // again and report a failure over the first call's success.
-const confirmations = new Map<string, Promise<unknown>>();
-export function confirmEmailChange(token: string): Promise<unknown> {
+type Confirmation = ReturnType<typeof profileApi.confirmEmailChange>;
+const confirmations = new Map<string, Confirmation>();
+export function confirmEmailChange(token: string): Confirmation {
   let p = confirmations.get(token);
   if (!p) {
-    p = profileApi.confirmEmailChange(token);
+    p = profileApi.confirmEmailChange({ token });
     confirmations.set(token, p);
   }
   return p;
@@ -43,12 +43,11 @@ export function checkAvatarFile(file: { type: string; size: number }): string | 
 }
 
 export async function updateAvatar(file: File): Promise<void> {
-  await profileApi.updateAvatar(file);
-  await profileStore.load();
+  profileStore.state.data = await profileApi.updateAvatar(file);
 }
 
 /** Deletes the account, then signs out (which resets every data area). */
 export async function deleteMyProfile(password: string): Promise<void> {
-  await profileApi.deleteMyProfile(password);
+  await profileApi.deleteMyProfile({ password });
   await logout().catch(() => undefined); // the server already ended the session; a failing logout changes nothing
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { server } from '../test/server';
+import { apiJson } from '../test/contract';
 import { createResource } from './resource';
 import { hasRole, isAdmin, isMaster, isProvider, loadSession, login, logout, register, sessionStore } from './session';
 import { GUEST, type Session } from '../api/session';
@@ -9,7 +10,7 @@ const member: Session = { isAuthenticated: true, id: 'u1', email: 'ann@example.c
 
 describe('session store', () => {
   it('loads the session from GET /api/session', async () => {
-    server.use(http.get('/api/session', () => HttpResponse.json(member)));
+    server.use(http.get('/api/session', () => apiJson('GET /api/session', member)));
     await loadSession();
     expect(sessionStore.loaded).toBe(true);
     expect(sessionStore.session).toEqual(member);
@@ -30,7 +31,7 @@ describe('session store', () => {
     server.use(
       http.post('/api/login', async ({ request }) => {
         body = await request.json();
-        return HttpResponse.json(member);
+        return apiJson('POST /api/login', member);
       }),
     );
     await login('ann@example.com', 'correct horse battery');
@@ -44,7 +45,7 @@ describe('session store', () => {
     server.use(
       http.post('/api/register', async ({ request }) => {
         body = await request.json();
-        return HttpResponse.json(member, { status: 201 });
+        return apiJson('POST /api/register', member, 201);
       }),
     );
     await register('ann@example.com', 'correct horse battery', 'ann');
@@ -56,7 +57,7 @@ describe('session store', () => {
     const wallets = createResource(async () => ['wallet']);
     sessionStore.session = member;
     await wallets.load();
-    server.use(http.post('/api/logout', () => HttpResponse.json(GUEST)));
+    server.use(http.post('/api/logout', () => apiJson('POST /api/logout', GUEST)));
     await logout();
     expect(wallets.state.data).toBeNull();
     expect(sessionStore.session).toEqual(GUEST);

@@ -1,10 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
+import Value from 'typebox/value';
 import { server } from '../test/server';
+import { apiJson } from '../test/contract';
 import { logout, sessionStore } from './session';
 import { resetAllStores } from './resource';
-import { onSocketEvent, reconnectDelay, sendSocketMessage, setCurrentInvoice, setWalletReloader, socketStore, startSocket } from './socket';
-import { socketUrl } from '../api/socket';
+import {
+  ADS_REFRESH_DELAY_MS, PROBE_INTERVAL_MS, PROBE_TIMEOUT_MS,
+  onSocketEvent, reconnectDelay, sendSocketMessage, setCurrentInvoice, setWalletReloader, socketStore, startSocket,
+} from './socket';
+import { cartStore } from './cart';
+import { myAdsStore } from './ads';
+import { myDashboardStore } from './myDashboard';
+import { socketUrl, type ServerEvent, type ServerEventData } from '../api/socket';
+import { serverEvents } from '../../contract/events.ts';
 import type { Session } from '../api/session';
 
 /** Stands in for the browser's WebSocket; the test plays the server's side. */
@@ -39,8 +48,14 @@ class FakeWebSocket {
     this.readyState = 1;
     this.onopen?.(new Event('open'));
   }
-  push(event: string, data: unknown) {
+  /** An event the real server could send: its payload is checked against contract/events.ts. */
+  push<E extends ServerEvent>(event: E, data: ServerEventData<E>) {
+    if (!Value.Check(serverEvents[event], data)) throw new Error(`${event}: ${JSON.stringify(data)} is not a payload the server could send`);
     this.onmessage?.({ data: JSON.stringify({ event, data }) });
+  }
+  /** The last message this socket sent, parsed. */
+  lastSent(): { event: string; data: unknown } {
+    return JSON.parse(this.sent[this.sent.length - 1]);
   }
   drop(code = 1006) {
     this.readyState = 3;
@@ -125,13 +140,13 @@ describe('socket store', () => {
   });
 
   it('stops on logout: says goodbye, closes, and does not come back', async () => {
-    server.use(http.post('/api/logout', () => HttpResponse.json({ isAuthenticated: false, userRoles: ['GUEST_USER'] })));
+    server.use(http.post('/api/logout', () => apiJson('POST /api/logout', { isAuthenticated: false, userRoles: ['GUEST_USER'] })));
     sessionStore.session = member;
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     stop = startSocket();
     const ws = last();
     ws.accept();
-    socketStore.invoiceUpdate = { type: 'INVOICECREATED', invoiceId: 'i1' };
+    socketStore.invoiceUpdate = { type: 'INVOICECREATED', invoiceId: 'i1', status: 'New' };
     await logout();
     expect(ws.sent.map((s) => JSON.parse(s).event)).toEqual(['clientDisconnect']);
     expect(ws.closedWith?.code).toBe(1000);
@@ -140,11 +155,11 @@ describe('socket store', () => {
     vi.advanceTimersByTime(10 * 60_000);
     await flushMicrotasks();
     expect(sockets()).toHaveLength(1);
-    expect(sendSocketMessage('clientMessage', 'hi')).toBe(false);
+    expect(sendSocketMessage('clientMessage', { text: 'hi' })).toBe(false);
   });
 
   it('re-reads the session when the server ends it, and stays closed for a guest', async () => {
-    server.use(http.get('/api/session', () => HttpResponse.json({ isAuthenticated: false, userRoles: ['GUEST_USER'] })));
+    server.use(http.get('/api/session', () => apiJson('GET /api/session', { isAuthenticated: false, userRoles: ['GUEST_USER'] })));
     sessionStore.session = member;
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     stop = startSocket();
@@ -180,12 +195,12 @@ describe('socket store', () => {
     ws.push('invoiceStatusUpdate', { type: 'INVOICECREATED', invoiceId: 'inv-1', status: 'New' });
     expect(socketStore.invoiceUpdate).toEqual({ type: 'INVOICECREATED', invoiceId: 'inv-1', status: 'New' });
 
-    ws.push('invoiceStatusUpdate', { type: 'INVOICERECEIVEDPAYMENT', invoiceId: 'inv-9' });
+    ws.push('invoiceStatusUpdate', { type: 'INVOICERECEIVEDPAYMENT', invoiceId: 'inv-9', status: 'Processing' });
     expect(socketStore.invoiceUpdate?.invoiceId).toBe('inv-1'); // not the invoice being watched
     expect(reload).toHaveBeenCalledTimes(1); // but money arrived: wallets reload
 
-    ws.push('invoiceStatusUpdate', { type: 'InvoiceExpired', invoiceId: 'inv-2' });
-    expect(socketStore.invoiceUpdate).toEqual({ type: 'INVOICEEXPIRED', invoiceId: 'inv-2' });
+    ws.push('invoiceStatusUpdate', { type: 'InvoiceExpired', invoiceId: 'inv-2', status: 'Expired' });
+    expect(socketStore.invoiceUpdate).toEqual({ type: 'INVOICEEXPIRED', invoiceId: 'inv-2', status: 'Expired' });
     expect(reload).toHaveBeenCalledTimes(1);
 
     ws.push('invoiceStatusUpdate', { type: 'INVOICESETTLED', invoiceId: 'inv-2', status: 'Settled' });
@@ -202,13 +217,71 @@ describe('socket store', () => {
     const off = onSocketEvent('privateMessage', (d) => seen.push(d));
     ws.onmessage?.({ data: 'not json' });
     ws.onmessage?.({ data: JSON.stringify({ data: 'no event' }) });
-    ws.push('publicMessage', 'for everyone');
+    ws.onmessage?.({ data: JSON.stringify({ event: 'noSuchEvent', data: { text: 'nobody listens' } }) });
+    ws.push('adStatusUpdate', { adId: 'ad1', status: 'approved' });
     ws.push('privateMessage', { text: 'hello' });
     off();
     ws.push('privateMessage', { text: 'after' });
     expect(seen).toEqual([{ text: 'hello' }]);
     expect(sendSocketMessage('clientMessage', { text: 'hi' })).toBe(true);
     expect(JSON.parse(ws.sent[0])).toEqual({ event: 'clientMessage', data: { text: 'hi' } });
+  });
+
+  it('checks the connection by its echo, and replaces a socket that no longer answers', async () => {
+    sessionStore.session = member;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    stop = startSocket();
+    const ws = last();
+    ws.accept();
+    expect(ws.sent).toEqual([]);
+    vi.advanceTimersByTime(PROBE_INTERVAL_MS);
+    const check = ws.lastSent();
+    expect(check).toEqual({ event: 'clientMessage', data: { text: expect.stringMatching(/^probe:/) } });
+    ws.push('privateMessage', check.data as { text: string }); // the server's echo
+    vi.advanceTimersByTime(PROBE_TIMEOUT_MS);
+    expect(socketStore.connected).toBe(true);
+    expect(ws.closedWith).toBeNull();
+
+    // The page shown again checks at once; this time no echo comes back.
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(ws.sent).toHaveLength(2);
+    ws.push('privateMessage', { text: 'not the check' });
+    vi.advanceTimersByTime(PROBE_TIMEOUT_MS - 1);
+    expect(socketStore.connected).toBe(true);
+    vi.advanceTimersByTime(1);
+    expect(socketStore.connected).toBe(false);
+    expect(ws.closedWith?.code).toBe(4000);
+    vi.advanceTimersByTime(reconnectDelay(0));
+    expect(sockets()).toHaveLength(2);
+    last().accept();
+    expect(socketStore.connected).toBe(true);
+    ws.push('privateMessage', check.data as { text: string }); // the old socket is not listened to any more
+    expect(socketStore.connected).toBe(true);
+  });
+
+  it('reads the ad areas already loaded again when an ad changes status, once for a burst', async () => {
+    const reads: string[] = [];
+    server.use(
+      http.get('/api/cart-ads-by-user', () => {
+        reads.push('cart');
+        return apiJson('GET /api/cart-ads-by-user', { pendingAds: [] });
+      }),
+      http.get('/api/all-ads-by-user', () => {
+        reads.push('mine');
+        return apiJson('GET /api/all-ads-by-user', { approvedAds: [], pendingAds: [] });
+      }),
+    );
+    cartStore.state.data = []; // the cart was opened; "my ads" and the dashboard were not
+    sessionStore.session = member;
+    stop = startSocket();
+    const ws = last();
+    ws.accept();
+    for (const adId of ['a1', 'a2', 'a3']) ws.push('adStatusUpdate', { adId, status: 'approved' });
+    await vi.waitFor(() => expect(reads).toEqual(['cart']));
+    await new Promise((r) => setTimeout(r, ADS_REFRESH_DELAY_MS * 2));
+    expect(reads).toEqual(['cart']);
+    expect(myAdsStore.state.data).toBeNull();
+    expect(myDashboardStore.state.data).toBeNull();
   });
 
   it('closes when the last user of the socket stops', async () => {

@@ -2,13 +2,13 @@ import { useEffect } from 'react';
 import { proxy, subscribe } from 'valtio';
 import { onReset } from './resource';
 import { loadSession, sessionStore } from './session';
-import { WS_CONNECTING, WS_OPEN, encodeSocketMessage, openSocket, parseSocketMessage, type ClientEvent } from '../api/socket';
+import {
+  WS_CONNECTING, WS_OPEN, encodeSocketMessage, openSocket, parseSocketMessage,
+  type ClientEvent, type ClientEventArgs, type ServerEvent, type ServerEventData,
+} from '../api/socket';
 
-export interface InvoiceStatusUpdate {
-  type: string;
-  invoiceId: string;
-  status?: string;
-}
+/** An `invoiceStatusUpdate` as the wallet keeps it (type upper-cased). */
+export type InvoiceStatusUpdate = ServerEventData<'invoiceStatusUpdate'>;
 
 /** The seed's socket data area: the connection flag and the invoice update the wallet shows. */
 export const socketStore = proxy({
@@ -36,8 +36,12 @@ export function reconnectDelay(attempt: number): number {
 type Handler = (data: unknown) => void;
 const handlers = new Map<string, Set<Handler>>();
 
-/** Listens to one server event; returns the function that stops listening. */
-export function onSocketEvent<T = unknown>(event: string, handler: (data: T) => void): () => void {
+/**
+ * Listens to one server event (contract/events.ts), with its payload's type; returns the function
+ * that stops listening. Name the event literally: realtime.events.test.ts finds the handlers by
+ * reading the sources, and fails when the server sends an event nobody here listens to.
+ */
+export function onSocketEvent<E extends ServerEvent>(event: E, handler: (data: ServerEventData<E>) => void): () => void {
   let set = handlers.get(event);
   if (!set) handlers.set(event, (set = new Set()));
   set.add(handler as Handler);
@@ -60,21 +64,105 @@ export function setCurrentInvoice(invoiceId: string | null): void {
  * Seed §4: keep an update when it announces a new invoice or concerns the one being watched;
  * reload the wallets once money is seen (received or settled), whichever invoice it is.
  */
-export function applyInvoiceUpdate(raw: unknown): void {
-  const u = raw as Partial<InvoiceStatusUpdate> | null;
+export function applyInvoiceUpdate(u: InvoiceStatusUpdate): void {
+  // Frames are typed by the contract, not checked: a malformed one is dropped rather than thrown on.
   if (!u || typeof u.type !== 'string') return;
   const type = u.type.toUpperCase();
   const invoiceId = typeof u.invoiceId === 'string' ? u.invoiceId : '';
   if (type === 'INVOICECREATED' || (invoiceId && invoiceId === socketStore.currentInvoiceId)) {
-    socketStore.invoiceUpdate = { type, invoiceId, ...(typeof u.status === 'string' ? { status: u.status } : {}) };
+    socketStore.invoiceUpdate = { type, invoiceId, status: typeof u.status === 'string' ? u.status : '' };
   }
   if (type === 'INVOICERECEIVEDPAYMENT' || type === 'INVOICESETTLED') reloadWallets?.();
+}
+onSocketEvent('invoiceStatusUpdate', applyInvoiceUpdate);
+
+/** A review decides many ads at once, one event each: one reading of the ads follows the burst. */
+export const ADS_REFRESH_DELAY_MS = 200;
+let adsRefresh: ReturnType<typeof setTimeout> | null = null;
+
+/**
+ * One of the user's ads changed status (paid, approved, rejected, expired): the data areas that
+ * show the user's ads are read again, those already loaded only (one not yet opened loads when it
+ * is). Imported when needed: those stores import the wallets store, which imports this one.
+ */
+async function refreshAdAreas(): Promise<void> {
+  const [{ myAdsStore }, { cartStore }, { myDashboardStore }] = await Promise.all([import('./ads'), import('./cart'), import('./myDashboard')]);
+  await Promise.all([myAdsStore, cartStore, myDashboardStore].filter((s) => s.state.data !== null).map((s) => s.load()));
+}
+
+onSocketEvent('adStatusUpdate', () => {
+  adsRefresh ??= setTimeout(() => {
+    adsRefresh = null;
+    void refreshAdAreas();
+  }, ADS_REFRESH_DELAY_MS);
+});
+
+/**
+ * Browsers answer the server's pings themselves and never tell the page, and a connection that
+ * died without a close (a laptop waking up, a changed network) looks open for minutes, while
+ * events sent to it are lost. So the client checks for itself: it sends `clientMessage` and the
+ * server echoes it as `privateMessage`; without the echo in PROBE_TIMEOUT_MS the socket is given
+ * up and another opened. It checks every PROBE_INTERVAL_MS while the page is visible, and at once
+ * when the page is shown again or the network comes back.
+ */
+export const PROBE_INTERVAL_MS = 60_000;
+export const PROBE_TIMEOUT_MS = 10_000;
+let probe: { text: string; timer: ReturnType<typeof setTimeout> } | null = null;
+let probeCount = 0;
+let probeLoop: ReturnType<typeof setInterval> | null = null;
+
+function checkConnection(): void {
+  const sock = ws;
+  if (!sock || sock.readyState !== WS_OPEN || probe || document.visibilityState === 'hidden') return;
+  const text = `probe:${++probeCount}`;
+  sock.send(encodeSocketMessage('clientMessage', { text }));
+  const timer = setTimeout(() => {
+    probe = null;
+    if (ws === sock) giveUp(sock);
+  }, PROBE_TIMEOUT_MS);
+  probe = { text, timer };
+}
+
+onSocketEvent('privateMessage', ({ text }) => {
+  if (!probe || text !== probe.text) return;
+  clearTimeout(probe.timer);
+  probe = null;
+});
+
+const onPageShown = () => {
+  if (document.visibilityState === 'visible') checkConnection();
+};
+const onOnline = () => checkConnection();
+
+function startProbing(): void {
+  stopProbing();
+  probeLoop = setInterval(checkConnection, PROBE_INTERVAL_MS);
+  document.addEventListener('visibilitychange', onPageShown);
+  window.addEventListener('online', onOnline);
+}
+
+function stopProbing(): void {
+  if (probeLoop) clearInterval(probeLoop);
+  probeLoop = null;
+  if (probe) clearTimeout(probe.timer);
+  probe = null;
+  document.removeEventListener('visibilitychange', onPageShown);
+  window.removeEventListener('online', onOnline);
+}
+
+/** No echo: the link is dead. Dropped now (a close handshake would wait on it) and replaced. */
+function giveUp(sock: WebSocket): void {
+  sock.onopen = sock.onmessage = sock.onclose = null;
+  sock.close(4000, 'no answer');
+  ws = null;
+  socketStore.connected = false;
+  stopProbing();
+  scheduleReconnect();
 }
 
 function dispatch(raw: unknown): void {
   const msg = parseSocketMessage(raw);
   if (!msg) return;
-  if (msg.event === 'invoiceStatusUpdate') applyInvoiceUpdate(msg.data);
   for (const h of [...(handlers.get(msg.event) ?? [])]) {
     try {
       h(msg.data);
@@ -114,6 +202,7 @@ function connect(who: string): void {
     if (ws !== sock) return;
     attempts = 0;
     socketStore.connected = true;
+    startProbing();
   };
   sock.onmessage = (e: MessageEvent) => {
     if (ws === sock) dispatch(e.data);
@@ -122,6 +211,7 @@ function connect(who: string): void {
     if (ws !== sock) return;
     ws = null;
     socketStore.connected = false;
+    stopProbing();
     if (SESSION_ENDED_CODES.has(e.code)) void loadSession(); // signed out elsewhere or suspended
     if (e.code === CLOSE_REPLACED) return reconnectWhenSeen();
     scheduleReconnect();
@@ -155,16 +245,17 @@ function disconnect(): void {
   ws = null;
   wsUser = null;
   socketStore.connected = false;
+  stopProbing();
   if (!sock) return;
   sock.onopen = sock.onmessage = sock.onclose = null;
   if (sock.readyState === WS_OPEN) sock.send(encodeSocketMessage('clientDisconnect'));
   if (sock.readyState === WS_OPEN || sock.readyState === WS_CONNECTING) sock.close(1000, 'client disconnect');
 }
 
-/** Sends a client event; false when there is no open connection. */
-export function sendSocketMessage(event: ClientEvent, data: unknown = null): boolean {
+/** Sends a client event (contract/events.ts) with its payload; false when there is no open connection. */
+export function sendSocketMessage<E extends ClientEvent>(event: E, ...args: ClientEventArgs<E>): boolean {
   if (!ws || ws.readyState !== WS_OPEN) return false;
-  ws.send(encodeSocketMessage(event, data));
+  ws.send(encodeSocketMessage(event, ...args));
   return true;
 }
 
@@ -194,6 +285,8 @@ export function useSocket(): void {
 // forget their invoice. If a session is still there afterwards, the next sync reconnects.
 onReset(() => {
   disconnect();
+  if (adsRefresh) clearTimeout(adsRefresh);
+  adsRefresh = null;
   socketStore.invoiceUpdate = null;
   socketStore.currentInvoiceId = null;
   queueMicrotask(sync);

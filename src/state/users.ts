@@ -1,8 +1,8 @@
 import { proxy } from 'valtio';
 import { createResource, onReset } from './resource';
-import { usersApi, type UserListQuery } from '../api/users';
-import type { Role } from '../api/session';
-import type { UserStatus } from '../api/profile';
+import { usersApi, type ManagedUser, type StaffRole, type UserListQuery } from '../api/users';
+
+type UserStatus = ManagedUser['status'];
 
 export const USERS_PAGE_SIZE = 20;
 const firstPage = (): UserListQuery => ({ page: 1, pageSize: USERS_PAGE_SIZE, query: '' });
@@ -39,24 +39,24 @@ export function loadApprovedUsers(change: Partial<UserListQuery> = {}) {
 
 /** Approve or suspend a pending user; the list is read again so the user leaves it. */
 export async function setPendingUserStatus(userId: string, status: UserStatus): Promise<void> {
-  await usersApi.updateStatus(userId, status);
+  await usersApi.updateStatus({ userId, status });
   await loadPendingUsers();
 }
 
 export async function setApprovedUserStatus(userId: string, status: UserStatus): Promise<void> {
-  await usersApi.updateStatus(userId, status);
+  await usersApi.updateStatus({ userId, status });
   await loadApprovedUsers();
 }
 
 // Every account is a provider; masters toggle only the staff roles, and the full set is sent.
-export const STAFF_ROLES = ['ADMIN_USER', 'MASTER_USER'] as const satisfies readonly Role[];
+export const STAFF_ROLES = ['ADMIN_USER', 'MASTER_USER'] as const satisfies readonly StaffRole[];
 
-export function rolesWith(current: readonly Role[], role: Role, on: boolean): Role[] {
+export function rolesWith(current: readonly StaffRole[], role: StaffRole, on: boolean): StaffRole[] {
   const staff = STAFF_ROLES.filter((r) => (r === role ? on : current.includes(r)));
   return ['PROVIDER_USER', ...staff];
 }
 
-export async function setUserRoles(userId: string, roles: Role[]): Promise<void> {
-  await usersApi.updateRoles(userId, roles);
+export async function setUserRoles(userId: string, roles: StaffRole[]): Promise<void> {
+  await usersApi.updateRoles({ userId, roles });
   await loadApprovedUsers();
 }

@@ -34,11 +34,12 @@ export async function createPromoWallet(): Promise<Wallet> {
 /** Redeems a promo code; creates the promo wallet first when the user has none yet. */
 export async function addPromoCode(code: string): Promise<Wallet> {
   if (!promoWalletOf(walletsStore.state.data)) await createPromoWallet();
-  const { wallet } = await walletsApi.addPromoCode(code);
+  const { wallet } = await walletsApi.addPromoCode({ code });
   upsertWallet(wallet);
   return wallet;
 }
 
-export async function emailWelcomePromoCode(): Promise<string | undefined> {
-  return (await walletsApi.emailPromoCode())?.message;
+/** E-mails the one-time welcome code; answers the address it went to. */
+export async function emailWelcomePromoCode(): Promise<string> {
+  return (await walletsApi.emailPromoCode()).email;
 }

@@ -1,7 +1,7 @@
-import { Type } from 'typebox';
 import { uploadUrl } from '../uploads/uploads.storage.ts';
 import type { AdRow, StaffAdRow } from './ads.repository.ts';
 import type { AdStatus, ListingType } from './ads.tables.ts';
+import type { OwnerAd, Photo, PublicAd, StaffAd } from '../../../contract/api/ads.ts';
 
 /** How photos are stored in ads.photos_json: paths relative to the uploads root. */
 export interface StoredPhoto {
@@ -13,41 +13,11 @@ export interface StoredPhoto {
   thumbHeight: number;
 }
 
-export interface PhotoDto {
-  url: string;
-  width: number;
-  height: number;
-  thumbUrl: string;
-}
-
-export interface AdDto {
-  id: string;
-  listingType: ListingType;
-  title: string;
-  description: string;
-  age: string;
-  state: { id: string; name: string; slug: string };
-  city: { id: string; name: string; slug: string };
-  phone: string;
-  photos: PhotoDto[];
-  status: AdStatus;
-  online: boolean;
-  bumpedAt: string | null;
-  publishedAt: string | null;
-  expiresAt: string | null;
-}
-
-export interface OwnerAdDto extends AdDto {
-  ownerId: string;
-  rejectionReason: string | null;
-  priceCents: number | null;
-  paidWalletId: string | null;
-  createdAt: string;
-}
-
-export interface StaffAdDto extends OwnerAdDto {
-  owner: { id: string; email: string; nickname: string; status: string };
-}
+// The ad JSON in its three views: the contract's types (its schemas are the answers' whitelist).
+export type PhotoDto = Photo;
+export type AdDto = PublicAd;
+export type OwnerAdDto = OwnerAd;
+export type StaffAdDto = StaffAd;
 
 export function photosOf(json: string): PhotoDto[] {
   return (JSON.parse(json) as StoredPhoto[]).map((p) => ({ url: uploadUrl(p.path), width: p.width, height: p.height, thumbUrl: uploadUrl(p.thumbPath) }));
@@ -110,38 +80,3 @@ export function toOwnerAd(r: AdRow): OwnerAdDto {
 export function toStaffAd(r: StaffAdRow): StaffAdDto {
   return { ...toOwnerAd(r), owner: { id: r.owner_id, email: r.owner_email, nickname: r.owner_nickname, status: r.owner_status } };
 }
-
-// Response schemas: the field whitelist. Public routes use PublicAdSchema, so an owner field can
-// never reach a guest even if a service returned it by mistake.
-const Place = Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String() });
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
-const publicFields = {
-  id: Type.String(),
-  listingType: Type.String(),
-  title: Type.String(),
-  description: Type.String(),
-  age: Type.String(),
-  state: Place,
-  city: Place,
-  phone: Type.String(),
-  photos: Type.Array(Type.Object({ url: Type.String(), width: Type.Integer(), height: Type.Integer(), thumbUrl: Type.String() })),
-  status: Type.String(),
-  online: Type.Boolean(),
-  bumpedAt: Nullable(Type.String()),
-  publishedAt: Nullable(Type.String()),
-  expiresAt: Nullable(Type.String()),
-};
-const ownerFields = {
-  ...publicFields,
-  ownerId: Type.String(),
-  rejectionReason: Nullable(Type.String()),
-  priceCents: Type.Union([Type.Integer(), Type.Null()]),
-  paidWalletId: Nullable(Type.String()),
-  createdAt: Type.String(),
-};
-export const PublicAdSchema = Type.Object(publicFields);
-export const OwnerAdSchema = Type.Object(ownerFields);
-export const StaffAdSchema = Type.Object({
-  ...ownerFields,
-  owner: Type.Object({ id: Type.String(), email: Type.String(), nickname: Type.String(), status: Type.String() }),
-});

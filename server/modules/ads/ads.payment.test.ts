@@ -36,6 +36,7 @@ describe('paying for an ad', () => {
     expect(res.json().wallet).toEqual({ id: walletId, walletType: 'USD', amountCents: 500, currency: 'USD' });
     const again = await pay(ctx, owner, ad.id, walletId);
     expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ message: 'This ad is already paid.', code: 'ad.already_paid' });
     expect(await balance(owner)).toBe(500);
     expect((await ledger()).filter((e) => e.kind === 'ad_payment')).toEqual([
       expect.objectContaining({ wallet_id: walletId, amount_cents: -1500, reference: ad.id, idempotency_key: `ad-payment:${ad.id}` }),
@@ -61,7 +62,7 @@ describe('paying for an ad', () => {
     const walletId = await fundedUsd(ctx, owner, 1499);
     const res = await pay(ctx, owner, ad.id, walletId);
     expect(res.statusCode).toBe(402);
-    expect(res.json().message).toMatch(/Not enough money/);
+    expect(res.json()).toEqual({ message: 'Not enough money in this wallet.', code: 'wallet.insufficient_funds' });
     expect(await balance(owner)).toBe(1499);
     expect(await adStatus(ad.id)).toBe('unpaid');
     expect((await ledger()).filter((e) => e.kind === 'ad_payment')).toEqual([]);
@@ -86,7 +87,7 @@ describe('paying for an ad', () => {
     expect((await pay(ctx, owner, 'no-such-ad', theirs)).statusCode).toBe(404);
     const bad = await put(owner, `/api/ad-payment-in-cart/${ad.id}`, {});
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toMatch(/walletId/);
+    expect(bad.json()).toMatchObject({ code: 'validation.required', params: { field: 'walletId' } });
     expect(await balance(other)).toBe(5000);
     expect(await adStatus(ad.id)).toBe('unpaid');
   });
@@ -107,7 +108,7 @@ describe('another user’s ad', () => {
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ message: 'Ad not found.' });
+      expect(res.json()).toEqual({ message: 'Ad not found.', code: 'ad.not_found' });
     }
     const rows = await ctx.app.deps.db.selectFrom('ads').selectAll().where('owner_id', '=', owner.id).orderBy('created_at').execute();
     expect(rows.map((r) => [r.status, r.online, r.city_id])).toEqual([['approved', 1, ny.cityId], ['unpaid', 1, ny.cityId]]);
@@ -151,7 +152,9 @@ describe('review', () => {
     await ctx.app.inject({ method: 'POST', url: '/api/admin/set-price-by-id', headers: { cookie: admin.cookie }, payload: { id: price.id, priceCents: 9900 } });
     const noReason = await decide(ctx, admin, [ad.id], 'reject');
     expect(noReason.statusCode).toBe(400);
-    expect(noReason.json().message).toMatch(/reason/);
+    expect(noReason.json()).toEqual({
+      message: 'A rejection needs a reason of 3–500 characters.', code: 'ad.rejection_reason_length', params: { field: 'reason', min: 3, max: 500 },
+    });
     const results = await Promise.all([decide(ctx, admin, [ad.id], 'reject', 'Photos do not match'), decide(ctx, admin, [ad.id], 'reject', 'Photos do not match')]);
     expect(results.map((r) => r.json().updated).sort()).toEqual([0, 1]);
     expect(await balance(owner, 'XG-PROMO-WALLET')).toBe(1700);
@@ -195,7 +198,7 @@ describe('review', () => {
     for (const decision of ['approve', 'reject'] as const) {
       const res = await decide(ctx, admin, [theirs.id, mine.id], decision, 'Reason long enough');
       expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({ message: 'You cannot review your own ad: another admin must.' });
+      expect(res.json()).toEqual({ message: 'You cannot review your own ad: another admin must.', code: 'ad.review_own_ad' });
     }
     // Nothing changed, not even the other ad of the batch; no refund, no audit row.
     expect(await adStatus(mine.id)).toBe('in_review');
@@ -209,6 +212,7 @@ describe('review', () => {
     expect((await set(second, 'disabled')).json()).toEqual({ updated: 1 });
     const own = await set(admin, 'enabled');
     expect(own.statusCode).toBe(409);
+    expect(own.json().code).toBe('ad.review_own_ad');
     expect(await adStatus(mine.id)).toBe('disabled');
   });
 
@@ -224,9 +228,11 @@ describe('my ads', () => {
     const walletId = (await walletsOf(ctx, owner)).find((w) => w.walletType === 'USD')!.id;
     const tooSoon = await put(owner, `/api/bump-ad/${ad.id}`, { walletId });
     expect(tooSoon.statusCode).toBe(409); // approval counts as the first bump
+    expect(tooSoon.json().code).toBe('ad.bump_too_soon');
     ctx.clock.advance(61_000);
     const broke = await put(owner, `/api/bump-ad/${ad.id}`, { walletId });
     expect(broke.statusCode).toBe(402);
+    expect(broke.json().code).toBe('wallet.insufficient_funds');
     await fund(ctx, walletId, 1000);
     ctx.clock.advance(3600_000);
     const ok = await put(owner, `/api/bump-ad/${ad.id}`, { walletId });
@@ -235,10 +241,13 @@ describe('my ads', () => {
     expect(ok.json().wallet.amountCents).toBe(700);
     const twice = await put(owner, `/api/bump-ad/${ad.id}`, { walletId });
     expect(twice.statusCode).toBe(409);
+    expect(twice.json().code).toBe('ad.bump_too_soon');
     ctx.clock.advance(61_000);
     expect((await put(owner, `/api/bump-ad/${ad.id}`, { walletId })).json().wallet.amountCents).toBe(400);
     const unpaid = await postAd(ctx, owner, ny);
-    expect((await put(owner, `/api/bump-ad/${unpaid.id}`, { walletId })).statusCode).toBe(409);
+    const notRunning = await put(owner, `/api/bump-ad/${unpaid.id}`, { walletId });
+    expect(notRunning.statusCode).toBe(409);
+    expect(notRunning.json()).toEqual({ message: 'Only approved, running ads can be bumped.', code: 'ad.bump_not_running' });
     expect((await ledger()).filter((e) => e.kind === 'bump_payment').map((e) => e.amount_cents)).toEqual([-300, -300]);
   });
 
@@ -252,10 +261,10 @@ describe('my ads', () => {
     expect(moved.json().ad).toMatchObject({ state: { id: 'ca' }, city: { id: la.cityId }, status: 'approved' });
     const mismatch = await put(owner, `/api/update-ad-location/${ad.id}`, { stateId: 'ny', cityId: la.cityId });
     expect(mismatch.statusCode).toBe(400);
-    expect(mismatch.json().message).toMatch(/city/);
+    expect(mismatch.json()).toEqual({ message: 'This city is not in the chosen state.', code: 'ad.city_not_in_state', params: { field: 'cityId' } });
     const badBody = await put(owner, `/api/update-ad-online-status/${ad.id}`, { online: 'maybe' });
     expect(badBody.statusCode).toBe(400);
-    expect(badBody.json().message).toMatch(/online/);
+    expect(badBody.json()).toMatchObject({ code: 'validation.invalid', params: { field: 'online' } });
     const mine = (await ctx.app.inject({ method: 'GET', url: '/api/all-ads-by-user', headers: { cookie: owner.cookie } })).json();
     expect(mine.approvedAds[0]).toMatchObject({ id: ad.id, online: false, city: { id: la.cityId } });
   });

@@ -171,7 +171,7 @@ export async function refreshVisibility(db: Executor, ids: readonly string[]): P
 
 export async function logScreening(
   db: Executor,
-  s: { userId: string; adId: string | null; field: string; term: string; title: string; description: string; ip: string | null; at: string },
+  s: { userId: string; adId: string | null; field: 'title' | 'description'; term: string; title: string; description: string; ip: string | null; at: string },
 ): Promise<void> {
   await db
     .insertInto('screening_log')

@@ -49,11 +49,11 @@ export class ReviewService {
   async decide(actor: SessionUser, input: { adIds: string[]; decision: 'approve' | 'reject'; reason?: string }): Promise<{ updated: number }> {
     const reason = input.reason?.replace(/\s+/g, ' ').trim() ?? '';
     if (input.decision === 'reject' && (reason.length < REASON_MIN || reason.length > REASON_MAX)) {
-      throw new Invalid('reason', `A rejection needs a reason of ${REASON_MIN}–${REASON_MAX} characters.`);
+      throw new Invalid('reason', 'ad.rejection_reason_length', { min: REASON_MIN, max: REASON_MAX });
     }
     const now = this.deps.clock.now();
     const at = now.toISOString();
-    const changed: { id: string; ownerId: string; status: string }[] = [];
+    const changed: { id: string; ownerId: string; status: AdStatus }[] = [];
     await this.deps.db.transaction().execute(async (trx) => {
       for (const id of unique(input.adIds)) {
         const ad = await repo.findAd(trx, id);
@@ -120,5 +120,5 @@ export class ReviewService {
 
 /** Throwing inside the transaction rolls back whatever the batch already changed. */
 function refuseOwnAd(actor: SessionUser, ownerId: string): void {
-  if (ownerId === actor.id) throw new Conflict('You cannot review your own ad: another admin must.');
+  if (ownerId === actor.id) throw new Conflict('ad.review_own_ad');
 }

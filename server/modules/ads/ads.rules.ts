@@ -1,5 +1,6 @@
 import { Invalid } from '../../core/errors.ts';
-import { DESCRIPTION_MAX, DESCRIPTION_MIN, TITLE_MAX, TITLE_MIN, normalizeUsPhone } from '../../../src/lib/rules.ts';
+import { DESCRIPTION_MAX, DESCRIPTION_MIN, TITLE_MAX, TITLE_MIN, normalizeUsPhone } from '../../../contract/rules.ts';
+import type { PostAdFields } from '../../../contract/api/ads.ts';
 import type { ListingType } from './ads.tables.ts';
 
 export const LISTING_TYPES: readonly ListingType[] = ['female_esc', 'female_rub', 'shemale_esc'];
@@ -30,15 +31,8 @@ export const cleanLine = (v: string) => v.replace(CONTROL, '').replace(/\s+/g, '
 export const cleanText = (v: string) =>
   v.replace(/\r\n?/g, '\n').replace(CONTROL, '').replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
 
-export interface AdFieldsInput {
-  listingType?: string;
-  title?: string;
-  description?: string;
-  age?: string;
-  stateId?: string;
-  cityId?: string;
-  phone?: string;
-}
+/** The post-ad form's text fields as sent (any may be missing). */
+export type AdFieldsInput = Partial<PostAdFields>;
 
 export interface AdFields {
   listingType: ListingType;
@@ -53,20 +47,20 @@ export interface AdFields {
 /** Checks and normalizes the text fields of an ad (PRODUCT §10); throws 400 naming the first bad field. */
 export function checkAdFields(f: AdFieldsInput): AdFields {
   const listingType = parseListingType(f.listingType);
-  if (!listingType) throw new Invalid('listingType', 'Listing type must be one of female_esc, female_rub or shemale_esc.');
+  if (!listingType) throw new Invalid('listingType', 'ad.listing_type_invalid');
   const title = cleanLine(f.title ?? '');
-  if (title.length < TITLE_MIN || title.length > TITLE_MAX) throw new Invalid('title', `Title must be ${TITLE_MIN}–${TITLE_MAX} characters.`);
+  if (title.length < TITLE_MIN || title.length > TITLE_MAX) throw new Invalid('title', 'ad.title_length', { min: TITLE_MIN, max: TITLE_MAX });
   const description = cleanText(f.description ?? '');
   if (description.length < DESCRIPTION_MIN || description.length > DESCRIPTION_MAX) {
-    throw new Invalid('description', `Description must be ${DESCRIPTION_MIN}–${DESCRIPTION_MAX.toLocaleString('en-US')} characters.`);
+    throw new Invalid('description', 'ad.description_length', { min: DESCRIPTION_MIN, max: DESCRIPTION_MAX });
   }
   const age = (f.age ?? '').trim().toLowerCase().replace(/^over\s*45$/, 'over45');
-  if (!AGES.includes(age)) throw new Invalid('age', 'Age must be 21 to 45, or over 45.');
+  if (!AGES.includes(age)) throw new Invalid('age', 'ad.age_invalid');
   const stateId = (f.stateId ?? '').trim();
-  if (!stateId || stateId.length > 40) throw new Invalid('stateId', 'State is required.');
+  if (!stateId || stateId.length > 40) throw new Invalid('stateId', 'ad.state_required');
   const cityId = (f.cityId ?? '').trim();
-  if (!cityId || cityId.length > 40) throw new Invalid('cityId', 'City is required.');
+  if (!cityId || cityId.length > 40) throw new Invalid('cityId', 'ad.city_required');
   const phone = normalizeUsPhone(f.phone ?? '');
-  if (!phone) throw new Invalid('phone', 'Phone must be a US number, e.g. +1 212 555 0100.');
+  if (!phone) throw new Invalid('phone', 'ad.phone_invalid');
   return { listingType, title, description, age, stateId, cityId, phone };
 }

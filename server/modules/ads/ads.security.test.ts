@@ -63,7 +63,7 @@ describe('post-ad refuses a malformed multipart body with 400, never 500', () =>
     for (const cut of [Math.floor(fieldsEnd / 2), fieldsEnd + 200, Math.floor(payload.length * 0.75), payload.length - 10]) {
       const res = await send(payload.subarray(0, cut), headers['content-type']);
       expect(res.statusCode, `cut at ${cut} of ${payload.length}`).toBe(400);
-      expect(res.json().message).toMatch(/malformed or incomplete/);
+      expect(res.json()).toMatchObject({ code: 'request.malformed_upload', message: expect.stringMatching(/malformed or incomplete/) });
     }
     await expectNothingStored();
   });
@@ -74,12 +74,12 @@ describe('post-ad refuses a malformed multipart body with 400, never 500', () =>
     for (const type of ['multipart/form-data', 'multipart/form-data; charset=utf-8', `multipart/form-data; boundary=${boundary}`, 'multipart/form-data; boundary=nothere']) {
       const res = await send(payload, type);
       expect(res.statusCode, type).toBe(400);
-      expect(res.json().message, type).toMatch(/malformed or incomplete/);
+      expect(res.json(), type).toMatchObject({ code: 'request.malformed_upload' });
     }
     // An empty boundary reads as a form with no parts at all: the form's own 400 for its first field.
     const empty = await send(payload, 'multipart/form-data; boundary=');
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().message).toMatch(/Listing type/);
+    expect(empty.json()).toMatchObject({ code: 'ad.listing_type_invalid', params: { field: 'listingType' } });
     await expectNothingStored();
     // The well-formed body still posts.
     const ok = rawForm([jpeg]);
@@ -95,6 +95,7 @@ describe('image bombs', () => {
       for (const photos of [[bomb], [jpeg, bomb]]) {
         const res = await postAdRaw(ctx, user, goodFields(ny), photos);
         expect(res.statusCode, res.body).toBe(413);
+        expect(res.json()).toMatchObject({ code: 'upload.too_many_pixels', params: { field: 'photos', max: 40 } });
         expect(res.json().message).toMatch(/photos is too large: \d+×\d+ is [\d.]+ megapixels, and at most 40/);
       }
     }
@@ -150,7 +151,7 @@ describe('the daily post limit counts posts, not ads that still exist', () => {
 
     const next = await postAdRaw(ctx, user, goodFields(ny), [jpeg]);
     expect(next.statusCode).toBe(429);
-    expect(next.json().message).toMatch(/at most 20 ads per day/);
+    expect(next.json()).toEqual({ message: 'You can post at most 20 ads per day.', code: 'ad.daily_post_limit', params: { max: 20 } });
     const burst = await Promise.all(Array.from({ length: 4 }, () => postAdRaw(ctx, user, goodFields(ny), [jpeg])));
     expect(burst.map((r) => r.statusCode)).toEqual([429, 429, 429, 429]);
     expect(await countAds()).toBe(15);

@@ -11,6 +11,7 @@ import { checkAdFields, MAX_PHOTOS, type AdFieldsInput } from './ads.rules.ts';
 import { screenAd } from './ads.screening.ts';
 import { processAdPhotos, removeAdPhotos } from './ads.images.ts';
 import { toOwnerAd, type OwnerAdDto, type StoredPhoto } from './ads.dto.ts';
+import type { AdStatus } from './ads.tables.ts';
 import * as repo from './ads.repository.ts';
 
 /** A bump within this time of the last one is refused: a double click must not pay twice. */
@@ -19,15 +20,15 @@ export const BUMP_COOLDOWN_MS = 60_000;
 /** The city must be in the state, and both enabled (a disabled place takes no new ads). */
 export async function assertPlace(db: Executor, stateId: string, cityId: string): Promise<void> {
   const place = await repo.findPlace(db, stateId, cityId);
-  if (!place) throw new Invalid('cityId', 'This city is not in the chosen state.');
-  if (!place.state_enabled) throw new Invalid('stateId', 'Ads cannot be placed in this state at the moment.');
-  if (!place.city_enabled) throw new Invalid('cityId', 'Ads cannot be placed in this city at the moment.');
+  if (!place) throw new Invalid('cityId', 'ad.city_not_in_state');
+  if (!place.state_enabled) throw new Invalid('stateId', 'ad.state_disabled');
+  if (!place.city_enabled) throw new Invalid('cityId', 'ad.city_disabled');
 }
 
 /** The owner's ad or 404: another user's ad id is never confirmed. */
 async function ownAd(db: Executor, userId: string, id: string) {
   const ad = await repo.findOwnAd(db, userId, id);
-  if (!ad) throw new NotFound('Ad not found.');
+  if (!ad) throw new NotFound('ad.not_found');
   return ad;
 }
 
@@ -41,25 +42,25 @@ export class AdsService {
     return this.deps.clock.now().toISOString();
   }
 
-  private notify(userId: string, adId: string, status: string): void {
+  private notify(userId: string, adId: string, status: AdStatus): void {
     this.deps.hub.sendToUser(userId, 'adStatusUpdate', { adId, status });
   }
 
   /** Posts an ad into the cart (status unpaid). Screening refusals are logged for staff, never rewritten. */
   async post(user: SessionUser, input: AdFieldsInput, photos: Buffer[], ip: string | null): Promise<OwnerAdDto> {
     const f = checkAdFields(input);
-    if (photos.length < 1 || photos.length > MAX_PHOTOS) throw new Invalid('photos', `Add 1 to ${MAX_PHOTOS} photos.`);
+    if (photos.length < 1 || photos.length > MAX_PHOTOS) throw new Invalid('photos', 'ad.photos_count', { min: 1, max: MAX_PHOTOS });
     const hit = screenAd(f.title, f.description);
     if (hit) {
       await repo.logScreening(this.deps.db, { userId: user.id, adId: null, field: hit.field, term: hit.term, title: f.title, description: f.description, ip, at: this.now() });
       this.deps.log.warn({ userId: user.id, field: hit.field, term: hit.term }, 'ad refused by screening');
-      throw new Invalid(hit.field, `Your ${hit.field} contains wording we do not allow ("${hit.term}"). Ads must never suggest minors or coercion.`);
+      throw new Invalid(hit.field, 'ad.screened_wording', { term: hit.term });
     }
     await assertPlace(this.deps.db, f.stateId, f.cityId);
     // The limit counts posts in the post log, not ads that still exist: deleting an ad from the
     // cart gives no post back.
     const max = this.deps.limits.adsPerDay;
-    const overLimit = () => new TooManyRequests(`You can post at most ${max} ads per day.`);
+    const overLimit = () => new TooManyRequests('ad.daily_post_limit', { max });
     const dayBefore = () => new Date(this.deps.clock.now().getTime() - DAY_MS).toISOString();
     if ((await repo.countPostsSince(this.deps.db, user.id, dayBefore())) >= max) throw overLimit(); // early, before the costly photo work
     const stored: StoredPhoto[] = await processAdPhotos(this.deps, photos);
@@ -92,8 +93,8 @@ export class AdsService {
   /** Removes an unpaid ad from the cart (paid ads are kept: they carry a payment and a review). */
   async deleteCartAd(userId: string, id: string): Promise<void> {
     const ad = await ownAd(this.deps.db, userId, id);
-    if (ad.status !== 'unpaid') throw new Conflict('Only unpaid ads in your cart can be deleted.');
-    if (!(await this.deps.db.transaction().execute((trx) => repo.deleteUnpaidAd(trx, userId, id)))) throw new Conflict('Only unpaid ads in your cart can be deleted.');
+    if (ad.status !== 'unpaid') throw new Conflict('ad.delete_only_unpaid');
+    if (!(await this.deps.db.transaction().execute((trx) => repo.deleteUnpaidAd(trx, userId, id)))) throw new Conflict('ad.delete_only_unpaid');
     removeAdPhotos(this.deps.config.dataDir, JSON.parse(ad.photos_json) as StoredPhoto[]);
   }
 
@@ -106,11 +107,11 @@ export class AdsService {
     const at = this.now();
     const result = await this.deps.db.transaction().execute(async (trx) => {
       const ad = await ownAd(trx, userId, id);
-      if (ad.status !== 'unpaid') throw new Conflict('This ad is already paid.');
+      if (ad.status !== 'unpaid') throw new Conflict('ad.already_paid');
       await ownWallet(trx, userId, walletId);
       const price = await currentPrice(trx, 'ad', ad.listing_type);
       if (!(await repo.markPaid(trx, id, { priceCents: price.priceCents, durationDays: price.durationDays ?? 30, walletId, at }))) {
-        throw new Conflict('This ad is already paid.');
+        throw new Conflict('ad.already_paid');
       }
       if (price.priceCents > 0) {
         await postToLedger(trx, { walletId, amountCents: -price.priceCents, kind: 'ad_payment', reference: id, idempotencyKey: `ad-payment:${id}`, at });
@@ -127,8 +128,8 @@ export class AdsService {
     const at = now.toISOString();
     return this.deps.db.transaction().execute(async (trx) => {
       const ad = await ownAd(trx, userId, id);
-      if (ad.status !== 'approved' || (ad.expires_at !== null && ad.expires_at <= at)) throw new Conflict('Only approved, running ads can be bumped.');
-      if (ad.bumped_at && now.getTime() - Date.parse(ad.bumped_at) < BUMP_COOLDOWN_MS) throw new Conflict('This ad was bumped less than a minute ago.');
+      if (ad.status !== 'approved' || (ad.expires_at !== null && ad.expires_at <= at)) throw new Conflict('ad.bump_not_running');
+      if (ad.bumped_at && now.getTime() - Date.parse(ad.bumped_at) < BUMP_COOLDOWN_MS) throw new Conflict('ad.bump_too_soon');
       await ownWallet(trx, userId, walletId);
       const price = await currentPrice(trx, 'bump', ad.listing_type);
       if (price.priceCents > 0) {
@@ -153,7 +154,7 @@ export class AdsService {
   async move(userId: string, id: string, stateId: string, cityId: string): Promise<OwnerAdDto> {
     return this.deps.db.transaction().execute(async (trx) => {
       const ad = await ownAd(trx, userId, id);
-      if (ad.status === 'rejected' || ad.status === 'expired') throw new Conflict('A rejected or expired ad cannot be moved.');
+      if (ad.status === 'rejected' || ad.status === 'expired') throw new Conflict('ad.move_not_allowed');
       await assertPlace(trx, stateId, cityId);
       await repo.setLocation(trx, id, stateId, cityId, this.now());
       await repo.refreshVisibility(trx, [id]);

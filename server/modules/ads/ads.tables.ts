@@ -63,7 +63,8 @@ export interface MarketTables {
     id: Generated<number>;
     user_id: string | null;
     ad_id: string | null;
-    field: string;
+    /** Which field held the screened term (only the service writes this table). */
+    field: 'title' | 'description';
     term: string;
     title: string;
     description: string;

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { TooLarge } from '../../core/errors.ts';
 import { readMultipart } from '../../core/multipart.ts';
+import { POST_AD_FIELDS } from '../../../contract/api/ads.ts';
 import type { AdFieldsInput } from './ads.rules.ts';
 
 /** PRODUCT §11: uploads are 60 MB in total (10 MB per photo is enforced by the multipart plugin). */
 export const MAX_UPLOAD_BYTES = 60 * 1024 * 1024;
-const FIELDS = ['listingType', 'title', 'description', 'age', 'stateId', 'cityId', 'phone'] as const;
 
 /**
  * Reads the post-ad form: the known text fields and every file under `photos`. Unknown parts are
@@ -26,9 +26,9 @@ export function readAdForm(request: FastifyRequest): Promise<{ fields: AdFieldsI
         }
         const buf = await part.toBuffer();
         total += buf.length;
-        if (total > MAX_UPLOAD_BYTES) throw new TooLarge('The photos are larger than 60 MB in total.');
+        if (total > MAX_UPLOAD_BYTES) throw new TooLarge('ad.photos_too_large', { mb: MAX_UPLOAD_BYTES / (1024 * 1024) });
         photos.push(buf);
-      } else if ((FIELDS as readonly string[]).includes(part.fieldname) && typeof part.value === 'string') {
+      } else if ((POST_AD_FIELDS as readonly string[]).includes(part.fieldname) && typeof part.value === 'string') {
         fields[part.fieldname] = part.value;
       }
     }

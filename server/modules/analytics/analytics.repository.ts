@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
+import type { PageLocale, PageViewSummary } from '../../../contract/api/analytics.ts';
 
-export async function insertPageView(db: Executor, v: { path: string; locale: string; referrerHost: string | null; at: string }): Promise<void> {
+export async function insertPageView(db: Executor, v: { path: string; locale: PageLocale; referrerHost: string | null; at: string }): Promise<void> {
   await db.insertInto('page_views').values({ path: v.path, locale: v.locale, referrer_host: v.referrerHost, at: v.at }).execute();
 }
 
 /** Views since a moment: the total, per UTC day, and the most viewed paths. */
-export async function summarize(db: Executor, since: string, top: number) {
+export async function summarize(db: Executor, since: string, top: number): Promise<Omit<PageViewSummary, 'days'>> {
   const base = db.selectFrom('page_views').where('at', '>=', since);
   const [total, byDay, topPaths, byLocale] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

@@ -3,6 +3,7 @@ import { Invalid } from '../../core/errors.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import * as repo from './analytics.repository.ts';
+import type { PageLocale } from '../../../contract/api/analytics.ts';
 
 // A browser reports one view per route change; 120 a minute per IP is far above a person's pace
 // and keeps a script from filling the table.
@@ -11,7 +12,7 @@ export const PAGEVIEWS_PER_MINUTE = 120;
 /** Only the path is kept: query strings may hold search words, and hashes are client state. */
 export function cleanPath(raw: string): string {
   const path = raw.split(/[?#]/)[0];
-  if (!path.startsWith('/') || path.startsWith('//')) throw new Invalid('path', 'Path must start with /.');
+  if (!path.startsWith('/') || path.startsWith('//')) throw new Invalid('path', 'analytics.path_invalid');
   return path.length > 300 ? path.slice(0, 300) : path;
 }
 
@@ -34,7 +35,7 @@ export class AnalyticsService {
     this.limiter = new WindowLimiter(deps.clock, PAGEVIEWS_PER_MINUTE, 60_000);
   }
 
-  async record(input: { path: string; locale: string; referrer?: string | null }, ip: string): Promise<void> {
+  async record(input: { path: string; locale: PageLocale; referrer?: string | null }, ip: string): Promise<void> {
     const path = cleanPath(input.path);
     this.limiter.hit([`ip:${ip}`]);
     const host = referrerHost(input.referrer);

@@ -24,23 +24,25 @@ describe('POST /api/analytics/pageview', () => {
   });
 
   it('refuses bad input naming the field and stores nothing', async () => {
-    const cases: Array<[unknown, RegExp]> = [
-      [{ locale: 'en' }, /path/],
-      [{ path: 'faq', locale: 'en' }, /path/i],
-      [{ path: '//evil.example/x', locale: 'en' }, /path/i],
-      [{ path: '/faq', locale: 'fr' }, /locale/],
+    const cases: Array<[unknown, { code: string; params: Record<string, unknown> }]> = [
+      [{ locale: 'en' }, { code: 'validation.required', params: { field: 'path' } }],
+      [{ path: 'faq', locale: 'en' }, { code: 'analytics.path_invalid', params: { field: 'path' } }],
+      [{ path: '//evil.example/x', locale: 'en' }, { code: 'analytics.path_invalid', params: { field: 'path' } }],
+      [{ path: '/faq', locale: 'fr' }, { code: 'validation.invalid', params: { field: 'locale' } }],
     ];
-    for (const [payload, msg] of cases) {
+    for (const [payload, want] of cases) {
       const res = await view(payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
-      expect(res.json().message).toMatch(msg);
+      expect(res.json(), JSON.stringify(payload)).toMatchObject(want);
     }
+    expect((await view({ path: 'faq', locale: 'en' })).json().message).toBe('Path must start with /.');
     expect(await rows()).toHaveLength(0);
   });
 
   it('is rate limited per IP per minute', async () => {
     for (let i = 0; i < PAGEVIEWS_PER_MINUTE; i++) expect((await view({ path: '/', locale: 'en' })).statusCode).toBe(204);
-    expect((await view({ path: '/', locale: 'en' })).statusCode).toBe(429);
+    const over = await view({ path: '/', locale: 'en' });
+    expect([over.statusCode, over.json().code]).toEqual([429, 'request.rate_limited']);
     expect((await view({ path: '/', locale: 'en' }, '198.51.100.2')).statusCode).toBe(204);
     ctx.clock.advance(60_001);
     expect((await view({ path: '/', locale: 'en' })).statusCode).toBe(204);

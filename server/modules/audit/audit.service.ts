@@ -1,18 +1,10 @@
 import type { AppDeps } from '../../core/deps.ts';
 import { paging } from '../../core/http.ts';
+import type { AuditEntry } from '../../../contract/api/audit.ts';
 import * as repo from './audit.repository.ts';
 
-export interface AuditEntryView {
-  id: number;
-  actorId: string | null;
-  actorEmail: string | null;
-  action: string;
-  targetType: string;
-  targetId: string | null;
-  before: unknown;
-  after: unknown;
-  at: string;
-}
+/** One entry as GET /api/admin/get-audit-log answers it (contract/api/audit.ts). */
+export type AuditEntryView = AuditEntry;
 
 const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
 

@@ -1,26 +1,16 @@
-import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { defineRoutes } from '../../core/http.ts';
 import { clearSessionCookie, sessionView, setSessionCookie } from '../../core/auth.ts';
-import { AuthService } from './auth.service.ts';
-
-const SessionSchema = Type.Object({
-  isAuthenticated: Type.Boolean(),
-  id: Type.Optional(Type.String()),
-  email: Type.Optional(Type.String()),
-  userStatus: Type.Optional(Type.String()),
-  userRoles: Type.Array(Type.String()),
-});
-const Message = Type.Object({ message: Type.String() });
+import { authApi } from '../../../contract/api/auth.ts';
 
 export default defineRoutes(async (app, deps) => {
-  const auth = new AuthService(deps);
+  const auth = deps.services.auth;
 
   // Asked on every app start: a plain function that sends (no promise per request), and outside
   // the cookie plugin's scope below (its onSend hook would run on every answer).
-  app.get('/api/session', { schema: { response: { 200: SessionSchema } } }, (request, reply) => {
+  app.get('/api/session', { schema: authApi['GET /api/session'] }, (request, reply) => {
     reply.header('cache-control', 'no-store').send(sessionView(request.user));
   });
 
@@ -29,28 +19,14 @@ export default defineRoutes(async (app, deps) => {
     await scope.register(cookie, { hook: false });
     const routes = scope.withTypeProvider<TypeBoxTypeProvider>();
 
-    routes.post('/api/register', {
-      schema: {
-        body: Type.Object({
-          email: Type.String({ maxLength: 254 }),
-          password: Type.String({ maxLength: 200 }),
-          nickname: Type.String({ maxLength: 30 }),
-        }),
-        response: { 201: SessionSchema, '4xx': Message },
-      },
-    }, async (request, reply) => {
+    routes.post('/api/register', { schema: authApi['POST /api/register'] }, async (request, reply) => {
       const { email, password, nickname } = request.body;
       const user = await auth.register({ email, password, nickname }, request.ip);
       setSessionCookie(reply, request, deps, user);
       return reply.status(201).send(sessionView(user));
     });
 
-    routes.post('/api/login', {
-      schema: {
-        body: Type.Object({ email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 200 }) }),
-        response: { 200: SessionSchema, '4xx': Message },
-      },
-    }, async (request, reply) => {
+    routes.post('/api/login', { schema: authApi['POST /api/login'] }, async (request, reply) => {
       const { email, password } = request.body;
       const user = await auth.login({ email, password }, request.ip, request.headers['user-agent'] ?? null);
       setSessionCookie(reply, request, deps, user);
@@ -64,7 +40,7 @@ export default defineRoutes(async (app, deps) => {
       clearSessionCookie(reply);
       return sessionView(null);
     };
-    routes.post('/api/logout', { schema: { response: { 200: SessionSchema } } }, logout);
-    routes.get('/api/logout', { config: { changesState: true }, schema: { response: { 200: SessionSchema } } }, logout);
+    routes.post('/api/logout', { schema: authApi['POST /api/logout'] }, logout);
+    routes.get('/api/logout', { config: { changesState: true }, schema: authApi['GET /api/logout'] }, logout);
   });
 });

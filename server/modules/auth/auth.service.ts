@@ -5,14 +5,12 @@ import { Conflict, Forbidden, Invalid, TooManyRequests, Unauthorized } from '../
 import { newId } from '../../core/ids.ts';
 import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import type { StaffRole, UserStatus } from '../../core/schema.ts';
-import { RULE_MESSAGES, checkEmail, checkNickname, checkPassword } from '../../../src/lib/rules.ts';
+import { RULE_CODES, checkEmail, checkNickname, checkPassword, type RuleKey } from '../../../contract/rules.ts';
 import * as repo from './auth.repository.ts';
 
-export const WRONG_CREDENTIALS = 'Wrong e-mail or password.';
-
 /** Throws 400 naming the field when a value breaks a shared rule. */
-export function assertRule(field: string, key: string | null): void {
-  if (key) throw new Invalid(field, RULE_MESSAGES[key] ?? `Invalid ${field}.`);
+export function assertRule(field: string, key: RuleKey | null): void {
+  if (key) throw new Invalid(field, RULE_CODES[key]);
 }
 
 export function normalizeEmail(email: string): string {
@@ -46,8 +44,8 @@ class SignInLimits {
     const net = ipKey(ip);
     const ipKeys = [`ip:${net}`, `acct-ip:${email}|${net}`];
     const accountKeys = [`acct:${email}`];
-    if (this.perIp.full(ipKeys)) throw new TooManyRequests(`Too many sign-in attempts. Please wait ${this.windowMinutes} minutes and try again.`);
-    if (this.perAccount.full(accountKeys)) throw new TooManyRequests('Too many sign-in attempts on this account. Please wait an hour and try again.');
+    if (this.perIp.full(ipKeys)) throw new TooManyRequests('auth.too_many_sign_ins', { minutes: this.windowMinutes });
+    if (this.perAccount.full(accountKeys)) throw new TooManyRequests('auth.too_many_sign_ins_account');
     this.perIp.count(ipKeys);
     this.perAccount.count(accountKeys);
   }
@@ -84,7 +82,7 @@ export class AuthService {
       });
     } catch (e) {
       if (e instanceof Error && /UNIQUE constraint failed: .*email|users_email_unique/i.test(e.message)) {
-        throw new Conflict('An account with this e-mail already exists.');
+        throw new Conflict('auth.email_taken');
       }
       throw e;
     }
@@ -93,7 +91,7 @@ export class AuthService {
 
   /** Self-registration: always a pending PROVIDER_USER, whatever else the caller sends. */
   async register(input: { email: string; password: string; nickname: string }, ip: string): Promise<SessionUser> {
-    this.registerLimiter.hit([`ip:${ipKey(ip)}`], 'Too many sign-up attempts from your address. Please try again later.');
+    this.registerLimiter.hit([`ip:${ipKey(ip)}`], 'auth.too_many_sign_ups');
     return this.createUser({ email: input.email, password: input.password, nickname: input.nickname });
   }
 
@@ -105,10 +103,10 @@ export class AuthService {
       // Spend the same time as a real check, so response time does not tell which e-mails exist.
       this.dummyHash ??= this.deps.hasher.hash(randomBytes(16).toString('hex'));
       await this.deps.hasher.verify(await this.dummyHash, input.password);
-      throw new Unauthorized(WRONG_CREDENTIALS);
+      throw new Unauthorized('auth.invalid_credentials');
     }
-    if (!(await this.deps.hasher.verify(row.password_hash, input.password))) throw new Unauthorized(WRONG_CREDENTIALS);
-    if (row.status === 'suspended') throw new Forbidden('This account is suspended. Contact support.');
+    if (!(await this.deps.hasher.verify(row.password_hash, input.password))) throw new Unauthorized('auth.invalid_credentials');
+    if (row.status === 'suspended') throw new Forbidden('auth.account_suspended');
     await repo.recordSignIn(this.deps.db, { userId: row.id, ip, userAgent, at: this.deps.clock.now().toISOString() });
     return (await loadSessionUser(this.deps.db, row.id))!;
   }

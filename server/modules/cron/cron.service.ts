@@ -4,17 +4,12 @@ import type { SessionUser } from '../../core/auth.ts';
 import { NotFound } from '../../core/errors.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
+import type { CronRun } from '../../../contract/api/cron.ts';
 import { CRON_JOBS, type CronJob } from './cron.jobs.ts';
 import * as repo from './cron.repository.ts';
 
-export interface CronRunDto {
-  id: number;
-  name: string;
-  startedAt: string;
-  finishedAt: string | null;
-  outcome: 'running' | 'ok' | 'error';
-  message: string | null;
-}
+/** What the API sends (contract/api/cron.ts). */
+export type CronRunDto = CronRun;
 
 type RunRow = NonNullable<Awaited<ReturnType<typeof repo.findRun>>>;
 const toDto = (r: RunRow): CronRunDto => ({ id: r.id, name: r.name, startedAt: r.started_at, finishedAt: r.finished_at, outcome: r.outcome, message: r.message });
@@ -62,7 +57,7 @@ export class CronService {
   async delete(actor: SessionUser, id: number): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
       const run = await repo.findRun(trx, id);
-      if (!run) throw new NotFound('Cron job run not found.');
+      if (!run) throw new NotFound('cron.run_not_found');
       await repo.deleteRun(trx, id);
       await writeAudit(trx, {
         actor: { id: actor.id, email: actor.email }, action: 'cron_run.delete', targetType: 'cron_run', targetId: String(id),

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { asAdmin, cookieOf, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { liveAd, placeIn } from '../ads/ads.testkit.ts';
@@ -50,10 +50,13 @@ describe('cron', () => {
     const del = await ctx.app.inject({ method: 'DELETE', url: `/api/admin/delete-cron-job-status-by-id/${last.id}`, headers: { cookie: admin.cookie } });
     expect(del.json()).toEqual({ deleted: true });
     expect((await runs()).map((r) => r.id)).not.toContain(last.id);
-    expect((await ctx.app.inject({ method: 'DELETE', url: `/api/admin/delete-cron-job-status-by-id/${last.id}`, headers: { cookie: admin.cookie } })).statusCode).toBe(404);
+    const again = await ctx.app.inject({ method: 'DELETE', url: `/api/admin/delete-cron-job-status-by-id/${last.id}`, headers: { cookie: admin.cookie } });
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toEqual({ message: 'Cron job run not found.', code: 'cron.run_not_found' });
     const bad = await ctx.app.inject({ method: 'DELETE', url: '/api/admin/delete-cron-job-status-by-id/abc', headers: { cookie: admin.cookie } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/id/);
+    expect(bad.json()).toMatchObject({ code: 'validation.invalid', params: { field: 'id' } });
     const audit = await ctx.app.deps.db.selectFrom('audit_log').selectAll().execute();
     expect(audit).toEqual([expect.objectContaining({ action: 'cron_run.delete', target_id: String(last.id), actor_id: admin.id })]);
     const provider = await makeUser(ctx);
@@ -61,15 +64,26 @@ describe('cron', () => {
   });
 
   it('the scheduler runs registered jobs on their schedule and stops', async () => {
-    let n = 0;
-    const scheduler = startScheduler(ctx.app.deps, [{ name: 'tick', schedule: '* * * * * *', run: async () => `tick ${++n}` }]);
-    await new Promise((r) => setTimeout(r, 1300));
-    scheduler.stop();
-    const after = n;
-    await new Promise((r) => setTimeout(r, 1100));
-    expect(after).toBeGreaterThanOrEqual(1);
-    expect(n).toBe(after);
-    expect((await runs()).filter((r) => r.name === 'tick' && r.outcome === 'ok')).toHaveLength(after);
+    // Croner reads Date and setTimeout: fake both and move time exactly, instead of sleeping.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: new Date('2025-03-01T10:00:00.000Z') });
+    try {
+      let n = 0;
+      const scheduler = startScheduler(ctx.app.deps, [{ name: 'tick', schedule: '* * * * * *', run: async () => `tick ${++n}` }]);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(n).toBe(0); // the first second boundary is 10:00:01
+      await vi.advanceTimersByTimeAsync(1);
+      expect(n).toBe(1);
+      await vi.advanceTimersByTimeAsync(2000);
+      expect(n).toBe(3);
+      scheduler.stop();
+      expect(vi.getTimerCount()).toBe(0);
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(n).toBe(3);
+      const ticks = (await runs()).filter((r) => r.name === 'tick');
+      expect(ticks.map((r) => [r.outcome, r.message])).toEqual([['ok', 'tick 1'], ['ok', 'tick 2'], ['ok', 'tick 3']]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('an app with CRON on starts and closes cleanly', async () => {

@@ -99,10 +99,10 @@ describe('ad detail cache', () => {
   it('answers unknown ids and bad ids as before', async () => {
     const res = await get('/api/ads/nope');
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ message: 'Ad not found.' });
+    expect(res.json()).toEqual({ code: 'listings.ad_not_found', message: 'Ad not found.' });
     const bad = await get(`/api/ads/${'x'.repeat(41)}`);
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toMatch(/id/);
+    expect(bad.json()).toMatchObject({ code: 'validation.invalid', params: { field: 'id' } });
   });
 });
 

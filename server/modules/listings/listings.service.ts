@@ -2,11 +2,14 @@ import type { AppDeps } from '../../core/deps.ts';
 import type { SessionUser } from '../../core/auth.ts';
 import { isStaff } from '../../core/access.ts';
 import { Invalid, NotFound } from '../../core/errors.ts';
-import { RULE_MESSAGES, checkSearchQuery } from '../../../src/lib/rules.ts';
+import { RULE_CODES, checkSearchQuery } from '../../../contract/rules.ts';
+import type { AdPage, AggregateLocation, HomeCounts } from '../../../contract/api/listings.ts';
+import type { PublicAd } from '../../../contract/api/ads.ts';
 import { LISTING_TYPES, parseListingType } from '../ads/ads.rules.ts';
-import { toPublicAd, type AdDto } from '../ads/ads.dto.ts';
+import { toPublicAd } from '../ads/ads.dto.ts';
 import type { ListingType } from '../ads/ads.tables.ts';
-import { checkReport, createReport, hashIp, notifyStaff, reportLimiter, type ReportDto } from '../reports/reports.service.ts';
+import { checkReport, createReport, hashIp, notifyStaff, reportLimiter } from '../reports/reports.service.ts';
+import type { Report } from '../../../contract/api/reports.ts';
 import { LISTING_COUNT_CAP, PublicReads, SEARCH_COUNT_CAP, type ListingFilter } from './listings.repository.ts';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -16,18 +19,11 @@ const MAX_TERMS = 8;
 /** Distinct searches kept (each at most SEARCH_COUNT_CAP numbers: 8 kB). */
 const SEARCH_CACHE_ENTRIES = 500;
 
-export interface PageOf<T> {
-  ads: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
 function pageArgs(q: { page?: number; pageSize?: number }, maxOffset: number) {
   const pageSize = Math.min(100, Math.max(1, Math.floor(q.pageSize ?? DEFAULT_PAGE_SIZE)));
   const page = Math.max(1, Math.floor(q.page ?? 1));
   const offset = (page - 1) * pageSize;
-  if (offset >= maxOffset) throw new Invalid('page', 'This page is too far back. Narrow the search instead.');
+  if (offset >= maxOffset) throw new Invalid('page', 'listings.page_too_far');
   return { page, pageSize, offset };
 }
 
@@ -88,25 +84,25 @@ export class ListingsService {
   /** 404 for an unknown or disabled state/city: their pages do not exist for the public. */
   private resolvePlace(stateSlug?: string, citySlug?: string): { stateId?: string; cityId?: string } {
     if (!stateSlug) {
-      if (citySlug) throw new Invalid('state', 'A city needs its state.');
+      if (citySlug) throw new Invalid('state', 'listings.city_needs_state');
       return {};
     }
     const state = this.reads.stateBySlug(stateSlug);
-    if (!state || !state.enabled) throw new NotFound('Unknown state.');
+    if (!state || !state.enabled) throw new NotFound('listings.unknown_state');
     if (!citySlug) return { stateId: state.id };
     const city = this.reads.cityBySlug(state.id, citySlug);
-    if (!city || !city.enabled) throw new NotFound('Unknown city.');
+    if (!city || !city.enabled) throw new NotFound('listings.unknown_city');
     return { stateId: state.id, cityId: city.id };
   }
 
   private listingType(v: string | undefined): ListingType | undefined {
     if (v === undefined || v === '') return undefined;
     const t = parseListingType(v);
-    if (!t) throw new Invalid('type', 'Unknown listing type.');
+    if (!t) throw new Invalid('type', 'listings.unknown_listing_type');
     return t;
   }
 
-  listings(q: { state?: string; city?: string; type?: string; page?: number; pageSize?: number }): PageOf<AdDto> {
+  listings(q: { state?: string; city?: string; type?: string; page?: number; pageSize?: number }): AdPage {
     const { page, pageSize, offset } = pageArgs(q, LISTING_COUNT_CAP);
     const f: ListingFilter = { ...this.resolvePlace(q.state, q.city), listingType: this.listingType(q.type) };
     const now = this.nowIso();
@@ -116,14 +112,14 @@ export class ListingsService {
     return { ads: rows.map(toPublicAd), total, page, pageSize };
   }
 
-  search(q: { query?: string; state?: string; type?: string; page?: number; pageSize?: number }): PageOf<AdDto> {
+  search(q: { query?: string; state?: string; type?: string; page?: number; pageSize?: number }): AdPage {
     const query = q.query ?? '';
     const rule = checkSearchQuery(query);
-    if (rule) throw new Invalid('query', RULE_MESSAGES[rule]);
+    if (rule) throw new Invalid('query', RULE_CODES[rule]);
     const { page, pageSize, offset } = pageArgs(q, SEARCH_COUNT_CAP);
     const { stateId } = this.resolvePlace(q.state);
     const match = toMatchExpression(query, { listingType: this.listingType(q.type), stateId });
-    if (!match) throw new Invalid('query', RULE_MESSAGES.searchRequired);
+    if (!match) throw new Invalid('query', RULE_CODES.searchRequired);
     const seqs = this.matches(match);
     const rows = this.reads.adsBySeqs(seqs.slice(offset, offset + pageSize), this.nowIso());
     return { ads: rows.map(toPublicAd), total: seqs.length, page, pageSize };
@@ -133,17 +129,17 @@ export class ListingsService {
    * A publicly visible ad; its owner and staff also see it while it is not (preview, review).
    * Also says until when it is public (null when only its owner or staff may see it now).
    */
-  adView(id: string, viewer: SessionUser | null): { ad: AdDto; publicUntil: string | null } {
+  adView(id: string, viewer: SessionUser | null): { ad: PublicAd; publicUntil: string | null } {
     const row = this.reads.adById(id);
-    if (!row) throw new NotFound('Ad not found.');
+    if (!row) throw new NotFound('listings.ad_not_found');
     const publicNow = row.visible === 1 && row.expires_at !== null && row.expires_at > this.nowIso();
-    if (!publicNow && !(viewer && (viewer.id === row.owner_id || isStaff(viewer.userRoles)))) throw new NotFound('Ad not found.');
+    if (!publicNow && !(viewer && (viewer.id === row.owner_id || isStaff(viewer.userRoles)))) throw new NotFound('listings.ad_not_found');
     return { ad: toPublicAd(row), publicUntil: publicNow ? row.expires_at : null };
   }
 
-  aggregate(typeParam: string) {
+  aggregate(typeParam: string): { locations: AggregateLocation[] } {
     const listingType = parseListingType(typeParam);
-    if (!listingType) throw new NotFound('Unknown listing type.');
+    if (!listingType) throw new NotFound('listings.unknown_listing_type');
     return this.cached(`aggregate:${listingType}`, () => ({
       locations: this.reads.aggregate(listingType).map((r) => ({
         stateId: r.state_id, stateSlug: r.state_slug, stateName: r.state_name,
@@ -152,7 +148,7 @@ export class ListingsService {
     }));
   }
 
-  home() {
+  home(): HomeCounts {
     return this.cached('home', () => {
       const counts = new Map(this.reads.typeCounts().map((r) => [r.listing_type, r.n]));
       return {
@@ -163,11 +159,11 @@ export class ListingsService {
   }
 
   /** Files a report about an ad (any existing ad: a hidden one may still need staff attention). */
-  async reportAd(adId: string, body: { message: string; contact?: string | null }, ip: string): Promise<ReportDto> {
+  async reportAd(adId: string, body: { message: string; contact?: string | null }, ip: string): Promise<Report> {
     const input = { kind: 'ad' as const, adId, message: body.message, contact: body.contact ?? null };
     checkReport(input); // bad input does not use up the sender's allowance
-    if (!this.reads.adById(adId)) throw new NotFound('Ad not found.');
-    reportLimiter(this.deps).hit([`ip:${ip}`], 'Too many reports from your address. Please try again in an hour.');
+    if (!this.reads.adById(adId)) throw new NotFound('listings.ad_not_found');
+    reportLimiter(this.deps).hit([`ip:${ip}`], 'reports.too_many');
     const ipHash = hashIp(this.deps.config.jwtSecret, ip);
     const report = await this.deps.db.transaction().execute((trx) => createReport(trx, { ...input, ipHash }, this.deps.clock.now()));
     await notifyStaff(this.deps, report);

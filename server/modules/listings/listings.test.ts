@@ -142,19 +142,26 @@ describe('listings and search', () => {
   });
 
   it('refuses bad parameters: 404 for unknown places, 400 naming the field otherwise', async () => {
-    expect((await get('/api/listings?state=atlantis')).statusCode).toBe(404);
-    expect((await get('/api/listings?state=new-york&city=atlantis')).statusCode).toBe(404);
-    const bad = await get('/api/listings?type=dogs');
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toMatch(/type/);
-    expect((await get('/api/listings?city=brooklyn')).json().message).toMatch(/state/);
-    expect((await get('/api/listings?pageSize=500')).json().message).toMatch(/pageSize/);
-    expect((await get('/api/users-ads-aggregate/us/dogs')).statusCode).toBe(404);
+    const answer = async (url: string) => {
+      const res = await get(url);
+      return { status: res.statusCode, ...res.json() };
+    };
+    expect(await answer('/api/listings?state=atlantis')).toEqual({ status: 404, code: 'listings.unknown_state', message: 'Unknown state.' });
+    expect(await answer('/api/listings?state=new-york&city=atlantis')).toEqual({ status: 404, code: 'listings.unknown_city', message: 'Unknown city.' });
+    expect(await answer('/api/listings?type=dogs')).toEqual({ status: 400, code: 'listings.unknown_listing_type', message: 'Unknown listing type.', params: { field: 'type' } });
+    expect(await answer('/api/listings?city=brooklyn')).toEqual({ status: 400, code: 'listings.city_needs_state', message: 'A city needs its state.', params: { field: 'state' } });
+    expect(await answer('/api/listings?pageSize=500')).toMatchObject({ status: 400, code: 'validation.invalid', params: { field: 'pageSize' } });
+    expect(await answer('/api/listings?page=1000&pageSize=100')).toEqual({
+      status: 400, code: 'listings.page_too_far', message: 'This page is too far back. Narrow the search instead.', params: { field: 'page' },
+    });
+    expect(await answer('/api/users-ads-aggregate/us/dogs')).toEqual({ status: 404, code: 'listings.unknown_listing_type', message: 'Unknown listing type.' });
     for (const q of ['', 'query=', 'query=%20%20', 'query=%21%21%21']) {
-      const res = await get(`/api/search?${q}`);
-      expect(res.statusCode, q).toBe(400);
-      expect(res.json().message).toBe('You must enter search criteria');
+      expect(await answer(`/api/search?${q}`), q).toEqual({
+        status: 400, code: 'validation.search_required', message: 'You must enter search criteria', params: { field: 'query' },
+      });
     }
+    expect(await answer(`/api/search?query=${'a'.repeat(201)}`)).toMatchObject({ status: 400, code: 'validation.search_too_long', params: { field: 'query' } });
+    expect(await answer('/api/search?query=x&page=51')).toMatchObject({ status: 400, code: 'listings.page_too_far' });
   });
 
   it('searches title, description, city and state, with type and state filters, in step with changes', async () => {
@@ -189,10 +196,10 @@ describe('report an ad', () => {
     expect(res.statusCode, res.body).toBe(201);
     const rows = await ctx.app.deps.db.selectFrom('reports').selectAll().execute();
     expect(rows).toEqual([expect.objectContaining({ kind: 'ad', ad_id: ad.id, status: 'open', message: 'This person looks under age to me.' })]);
-    expect((await ctx.app.inject({ method: 'POST', url: '/api/report-ad/nope', payload: { message: 'Something is wrong here.' } })).statusCode).toBe(404);
+    const unknown = await ctx.app.inject({ method: 'POST', url: '/api/report-ad/nope', payload: { message: 'Something is wrong here.' } });
+    expect([unknown.statusCode, unknown.json()]).toEqual([404, { code: 'listings.ad_not_found', message: 'Ad not found.' }]);
     const short = await ctx.app.inject({ method: 'POST', url: `/api/report-ad/${ad.id}`, payload: { message: 'bad' } });
-    expect(short.statusCode).toBe(400);
-    expect(short.json().message).toMatch(/Message/);
+    expect([short.statusCode, short.json()]).toEqual([400, { code: 'reports.message_too_short', message: 'Message must be at least 10 characters.', params: { field: 'message', min: 10 } }]);
     expect(await ctx.app.deps.db.selectFrom('reports').selectAll().execute()).toHaveLength(1);
   });
 });

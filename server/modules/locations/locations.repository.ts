@@ -1,25 +1,10 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
+import type { City, State } from '../../../contract/api/locations.ts';
 
-export interface StateDto {
-  id: string;
-  name: string;
-  code: string;
-  slug: string;
-  countryCode: string;
-  enabled: boolean;
-}
-
-export interface CityDto {
-  id: string;
-  stateId: string;
-  name: string;
-  slug: string;
-  population: number;
-  latitude: number;
-  longitude: number;
-  enabled: boolean;
-}
+/** What the API sends (contract/api/locations.ts). */
+export type StateDto = State;
+export type CityDto = City;
 
 const STATE_COLUMNS = ['id', 'name', 'code', 'slug', 'country_code', 'enabled'] as const;
 const CITY_COLUMNS = ['id', 'state_id', 'name', 'slug', 'population', 'latitude', 'longitude', 'enabled'] as const;

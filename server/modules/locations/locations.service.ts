@@ -10,7 +10,7 @@ import type { CityDto, StateDto } from './locations.repository.ts';
 /** Disabled locations are for staff eyes only; asking for them is refused, not quietly ignored. */
 function assertMaySeeDisabled(viewer: SessionUser | null): void {
   if (!viewer) throw new Unauthorized();
-  if (!isStaff(viewer.userRoles)) throw new Forbidden('Only staff may list disabled locations.');
+  if (!isStaff(viewer.userRoles)) throw new Forbidden('locations.staff_only');
 }
 
 /**
@@ -62,7 +62,7 @@ export class LocationsService {
     if (includeDisabled) assertMaySeeDisabled(viewer);
     const key = stateKey.trim().toLowerCase();
     const state = (await this.allStates()).find((s) => s.id === key || s.slug === key);
-    if (!state || (!includeDisabled && !state.enabled)) throw new NotFound('State not found.');
+    if (!state || (!includeDisabled && !state.enabled)) throw new NotFound('locations.state_not_found');
     const all = await this.allCities(state.id);
     if (includeDisabled) return all;
     let enabled = this.enabledCities.get(state.id);
@@ -76,7 +76,7 @@ export class LocationsService {
   /** Staff list: one page of a state's cities, disabled ones included. */
   async pageCities(q: { stateId: string; query?: string; page?: number; pageSize?: number }) {
     const state = await repo.findState(this.deps.db, q.stateId);
-    if (!state) throw new NotFound('State not found.');
+    if (!state) throw new NotFound('locations.state_not_found');
     const { page, pageSize, offset } = paging(q, 50);
     const query = q.query?.trim() || null;
     const result = await repo.pageCities(this.deps.db, { stateId: state.id, query, offset, limit: pageSize });
@@ -93,7 +93,7 @@ export class LocationsService {
     const who = { id: actor.id, email: actor.email };
     const result = await this.deps.db.transaction().execute(async (trx) => {
       const state = await repo.findState(trx, input.stateId);
-      if (!state) throw new NotFound('State not found.');
+      if (!state) throw new NotFound('locations.state_not_found');
       if (input.cityIds === undefined) {
         await repo.setStateEnabled(trx, state.id, input.enabled);
         await writeAudit(trx, { actor: who, action: 'state.status', targetType: 'state', targetId: state.id, before: { enabled: state.enabled }, after: { enabled: input.enabled }, at });
@@ -104,7 +104,7 @@ export class LocationsService {
       if (found.length !== ids.length) {
         const known = new Set(found.map((c) => c.id));
         const missing = ids.filter((id) => !known.has(id));
-        throw new NotFound(`City not found in ${state.name}: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? '…' : ''}.`);
+        throw new NotFound('locations.cities_not_in_state', { state: state.name, cities: `${missing.slice(0, 5).join(', ')}${missing.length > 5 ? '…' : ''}` });
       }
       await repo.setCitiesEnabled(trx, state.id, ids, input.enabled);
       for (const c of found) {

@@ -38,7 +38,7 @@ describe('public lists', () => {
   it('answers 404 for an unknown state and 400 for a bad isAll', async () => {
     const unknown = await get('/api/cities-from-state/atlantis');
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ message: 'State not found.' });
+    expect(unknown.json()).toEqual({ message: 'State not found.', code: 'locations.state_not_found' });
     const bad = await get('/api/states-from-country?isAll=maybe');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/isAll/);
@@ -53,7 +53,7 @@ describe('public lists', () => {
       expect((await get(url)).statusCode, url).toBe(401);
       const p = await get(url, provider.cookie);
       expect(p.statusCode, url).toBe(403);
-      expect(p.json().message).toMatch(/staff/i);
+      expect(p.json()).toEqual({ message: 'Only staff may list disabled locations.', code: 'locations.staff_only' });
       expect((await get(url, admin.cookie)).statusCode, url).toBe(200);
       expect((await get(url, master.cookie)).statusCode, url).toBe(200);
     }
@@ -115,11 +115,15 @@ describe('admin: enabling and disabling', () => {
 
     const unknownState = await setStatus(admin.cookie, { stateId: 'zz', enabled: false });
     expect(unknownState.statusCode).toBe(404);
-    expect(unknownState.json()).toEqual({ message: 'State not found.' });
+    expect(unknownState.json()).toEqual({ message: 'State not found.', code: 'locations.state_not_found' });
 
     const foreign = await setStatus(admin.cookie, { stateId: 'tx', cityIds: [txCity.id, nyCity.id], enabled: false });
     expect(foreign.statusCode).toBe(404);
-    expect(foreign.json().message).toContain(nyCity.id);
+    expect(foreign.json()).toEqual({
+      message: `City not found in Texas: ${nyCity.id}.`,
+      code: 'locations.cities_not_in_state',
+      params: { state: 'Texas', cities: nyCity.id },
+    });
     expect((await get('/api/cities-from-state/tx')).json().cities[0].id).toBe(txCity.id); // still enabled
     expect(await auditCount()).toBe(0);
   });

@@ -5,17 +5,12 @@ import { Conflict, NotFound } from '../../core/errors.ts';
 import { paging } from '../../core/http.ts';
 import type { Executor } from '../../core/db.ts';
 import type { StaffRole, UserStatus } from '../../core/schema.ts';
+import type { ManagedUser } from '../../../contract/api/master.ts';
 import { countActiveMasters } from '../profile/profile.repository.ts';
 import * as repo from './master.repository.ts';
 
-export interface UserView {
-  id: string;
-  email: string;
-  nickname: string;
-  status: UserStatus;
-  roles: StaffRole[];
-  createdAt: string;
-}
+/** A user as the master's lists and changes answer it (contract/api/master.ts). */
+export type UserView = ManagedUser;
 
 export interface ListQuery {
   page?: number;
@@ -56,7 +51,7 @@ export class MasterService {
 
   private async load(db: Executor, userId: string): Promise<UserView> {
     const u = await repo.findUser(db, userId);
-    if (!u) throw new NotFound('User not found.');
+    if (!u) throw new NotFound('master.user_not_found');
     const roles = (await repo.rolesByUser(db, [u.id])).get(u.id) ?? [];
     return { id: u.id, email: u.email, nickname: u.nickname, status: u.status, roles, createdAt: u.created_at };
   }
@@ -68,9 +63,9 @@ export class MasterService {
     return this.deps.db.transaction().execute(async (trx) => {
       const before = await this.load(trx, userId);
       const losesMaster = before.roles.includes('MASTER_USER') && !roles.includes('MASTER_USER');
-      if (losesMaster && userId === actor.id) throw new Conflict('You cannot remove your own MASTER_USER role.');
+      if (losesMaster && userId === actor.id) throw new Conflict('master.cannot_remove_own_master');
       if (losesMaster && before.status !== 'suspended' && (await countActiveMasters(trx)) <= 1) {
-        throw new Conflict('This is the last master: there must always be one.');
+        throw new Conflict('master.last_master');
       }
       await repo.setRoles(trx, userId, roles);
       const after = { ...before, roles };
@@ -83,9 +78,9 @@ export class MasterService {
     const now = this.deps.clock.now().toISOString();
     const after = await this.deps.db.transaction().execute(async (trx) => {
       const before = await this.load(trx, userId);
-      if (status === 'suspended' && userId === actor.id) throw new Conflict('You cannot suspend yourself.');
+      if (status === 'suspended' && userId === actor.id) throw new Conflict('master.cannot_suspend_self');
       if (status === 'suspended' && before.status !== 'suspended' && before.roles.includes('MASTER_USER') && (await countActiveMasters(trx)) <= 1) {
-        throw new Conflict('This is the last master: there must always be one.');
+        throw new Conflict('master.last_master');
       }
       await repo.setStatus(trx, userId, status, now);
       await writeAudit(trx, { actor, action: 'user.status', targetType: 'user', targetId: userId, before: { status: before.status }, after: { status }, at: now });

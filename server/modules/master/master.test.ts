@@ -102,7 +102,7 @@ describe('POST /api/master/update-user-roles', () => {
     const m = await asMaster(ctx);
     const res = await post('/api/master/update-user-roles', { userId: m.id, roles: ['ADMIN_USER'] }, m.cookie);
     expect(res.statusCode).toBe(409);
-    expect(res.json().message).toMatch(/own MASTER_USER/);
+    expect(res.json()).toEqual({ code: 'master.cannot_remove_own_master', message: 'You cannot remove your own MASTER_USER role.' });
     expect(await rolesOf(m.id)).toEqual(['ADMIN_USER', 'MASTER_USER', 'PROVIDER_USER']);
     // Another master may demote them.
     const m2 = await asMaster(ctx);
@@ -115,16 +115,17 @@ describe('POST /api/master/update-user-roles', () => {
     const m = await asMaster(ctx);
     const u = await makeUser(ctx);
     const cases = [
-      [{ userId: u.id, roles: ['GUEST_USER'] }, 400, /roles/],
-      [{ userId: u.id, roles: ['SUPER_USER'] }, 400, /roles/],
-      [{ userId: u.id, roles: { role: 'ADMIN_USER' } }, 400, /roles/],
-      [{ userId: u.id, roles: ['ADMIN_USER', 'ADMIN_USER'] }, 400, /roles/],
-      [{ roles: ['ADMIN_USER'] }, 400, /userId/],
-      [{ userId: 'nobody', roles: ['ADMIN_USER'] }, 404, /not found/i],
+      [{ userId: u.id, roles: ['GUEST_USER'] }, 400, 'validation.invalid', /roles/],
+      [{ userId: u.id, roles: ['SUPER_USER'] }, 400, 'validation.invalid', /roles/],
+      [{ userId: u.id, roles: { role: 'ADMIN_USER' } }, 400, 'validation.invalid', /roles/],
+      [{ userId: u.id, roles: ['ADMIN_USER', 'ADMIN_USER'] }, 400, 'validation.invalid', /roles/],
+      [{ roles: ['ADMIN_USER'] }, 400, 'validation.required', /userId/],
+      [{ userId: 'nobody', roles: ['ADMIN_USER'] }, 404, 'master.user_not_found', /not found/i],
     ] as const;
-    for (const [payload, status, msg] of cases) {
+    for (const [payload, status, code, msg] of cases) {
       const res = await post('/api/master/update-user-roles', payload, m.cookie);
       expect(res.statusCode, JSON.stringify(payload)).toBe(status);
+      expect(res.json().code, JSON.stringify(payload)).toBe(code);
       expect(res.json().message).toMatch(msg);
     }
     expect(await rolesOf(u.id)).toEqual(['PROVIDER_USER']);
@@ -170,13 +171,15 @@ describe('POST /api/master/update-user-status', () => {
     const m = await asMaster(ctx);
     const self = await post('/api/master/update-user-status', { userId: m.id, status: 'suspended' }, m.cookie);
     expect(self.statusCode).toBe(409);
-    expect(self.json().message).toMatch(/yourself/);
+    expect(self.json()).toEqual({ code: 'master.cannot_suspend_self', message: 'You cannot suspend yourself.' });
     expect(await statusOf(m.id)).toBe('approved');
     const m2 = await asMaster(ctx);
     expect((await post('/api/master/update-user-status', { userId: m2.id, status: 'suspended' }, m.cookie)).statusCode).toBe(200);
     expect(await statusOf(m2.id)).toBe('suspended');
     // With m2 suspended, m is the only active master: m2 cannot come back to act against m, and m cannot demote themselves.
-    expect((await post('/api/master/update-user-roles', { userId: m.id, roles: ['ADMIN_USER'] }, m.cookie)).statusCode).toBe(409);
+    const demote = await post('/api/master/update-user-roles', { userId: m.id, roles: ['ADMIN_USER'] }, m.cookie);
+    expect(demote.statusCode).toBe(409);
+    expect(demote.json().code).toBe('master.cannot_remove_own_master');
     expect((await post('/api/master/update-user-status', { userId: m.id, status: 'suspended' }, m2.cookie)).statusCode).toBe(401);
     expect(await rolesOf(m.id)).toContain('MASTER_USER');
   });
@@ -185,14 +188,15 @@ describe('POST /api/master/update-user-status', () => {
     const m = await asMaster(ctx);
     const u = await makeUser(ctx);
     const cases = [
-      [{ userId: u.id, status: 'banned' }, 400, /status/],
-      [{ userId: u.id }, 400, /status/],
-      [{ status: 'approved' }, 400, /userId/],
-      [{ userId: 'nobody', status: 'approved' }, 404, /not found/i],
+      [{ userId: u.id, status: 'banned' }, 400, 'validation.invalid', /status/],
+      [{ userId: u.id }, 400, 'validation.required', /status/],
+      [{ status: 'approved' }, 400, 'validation.required', /userId/],
+      [{ userId: 'nobody', status: 'approved' }, 404, 'master.user_not_found', /not found/i],
     ] as const;
-    for (const [payload, status, msg] of cases) {
+    for (const [payload, status, code, msg] of cases) {
       const res = await post('/api/master/update-user-status', payload, m.cookie);
       expect(res.statusCode, JSON.stringify(payload)).toBe(status);
+      expect(res.json().code, JSON.stringify(payload)).toBe(code);
       expect(res.json().message).toMatch(msg);
     }
     expect(await statusOf(u.id)).toBe('pending');

@@ -5,7 +5,8 @@ import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
-import { RULE_MESSAGES, checkPromoCode } from '../../../src/lib/rules.ts';
+import { RULE_CODES, checkPromoCode } from '../../../contract/rules.ts';
+import type { Pricing, PromoCode } from '../../../contract/api/pricing.ts';
 import { normalizePromoCode } from '../wallets/wallets.service.ts';
 import type { ListingType, PricingKind } from '../ads/ads.tables.ts';
 import * as repo from './pricing.repository.ts';
@@ -14,25 +15,9 @@ export const MAX_PRICE_CENTS = 1_000_000; // $10,000: anything above is a typo
 export const MAX_PROMO_CENTS = 1_000_000;
 export const MAX_DURATION_DAYS = 365;
 
-export interface PricingDto {
-  id: string;
-  kind: PricingKind;
-  listingType: ListingType;
-  priceCents: number;
-  durationDays: number | null;
-}
-
-export interface PromoCodeDto {
-  id: string;
-  code: string;
-  amountCents: number;
-  maxUses: number;
-  uses: number;
-  expiresAt: string | null;
-  active: boolean;
-  personal: boolean;
-  createdAt: string;
-}
+/** A price and a promo code as the API answers them (contract/api/pricing.ts). */
+export type PricingDto = Pricing;
+export type PromoCodeDto = PromoCode;
 
 type PricingRow = Awaited<ReturnType<typeof repo.listPricing>>[number];
 type PromoRow = NonNullable<Awaited<ReturnType<typeof repo.findPromoCodeById>>>;
@@ -52,7 +37,7 @@ export function parseExpiry(v: string | null | undefined): string | null {
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(v);
   const t = Date.parse(dateOnly ? `${v}T23:59:59.999Z` : v);
   if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) || Number.isNaN(t)) {
-    throw new Invalid('expiresAt', 'Expiry must be a date (YYYY-MM-DD) or an ISO date and time.');
+    throw new Invalid('expiresAt', 'pricing.promo_expiry_invalid');
   }
   return new Date(t).toISOString();
 }
@@ -91,16 +76,16 @@ export class PricingService {
 
   private async updatePrice(actor: SessionUser, input: { id: string; priceCents: number; durationDays?: number }): Promise<PricingDto> {
     if (!Number.isInteger(input.priceCents) || input.priceCents < 0 || input.priceCents > MAX_PRICE_CENTS) {
-      throw new Invalid('priceCents', `Price must be a whole number of cents from 0 to ${MAX_PRICE_CENTS}.`);
+      throw new Invalid('priceCents', 'pricing.price_out_of_range', { max: MAX_PRICE_CENTS });
     }
     return this.deps.db.transaction().execute(async (trx) => {
       const before = await repo.findPricing(trx, input.id);
-      if (!before) throw new NotFound('Price not found.');
+      if (!before) throw new NotFound('pricing.not_found');
       let durationDays = before.duration_days;
       if (input.durationDays !== undefined) {
-        if (before.kind === 'bump') throw new Invalid('durationDays', 'A bump has no duration.');
+        if (before.kind === 'bump') throw new Invalid('durationDays', 'pricing.bump_has_no_duration');
         if (!Number.isInteger(input.durationDays) || input.durationDays < 1 || input.durationDays > MAX_DURATION_DAYS) {
-          throw new Invalid('durationDays', `Duration must be 1 to ${MAX_DURATION_DAYS} days.`);
+          throw new Invalid('durationDays', 'pricing.duration_out_of_range', { max: MAX_DURATION_DAYS });
         }
         durationDays = input.durationDays;
       }
@@ -127,20 +112,20 @@ export class PricingService {
     input: { id?: string; code: string; amountCents: number; maxUses: number; expiresAt?: string | null; active: boolean },
   ): Promise<{ promoCode: PromoCodeDto; created: boolean }> {
     const code = normalizePromoCode(input.code);
-    if (checkPromoCode(code)) throw new Invalid('code', RULE_MESSAGES.promoCodeInvalid);
+    if (checkPromoCode(code)) throw new Invalid('code', RULE_CODES.promoCodeInvalid);
     if (!Number.isInteger(input.amountCents) || input.amountCents < 1 || input.amountCents > MAX_PROMO_CENTS) {
-      throw new Invalid('amountCents', `Amount must be a whole number of cents from 1 to ${MAX_PROMO_CENTS}.`);
+      throw new Invalid('amountCents', 'pricing.promo_amount_out_of_range', { max: MAX_PROMO_CENTS });
     }
     if (!Number.isInteger(input.maxUses) || input.maxUses < 1 || input.maxUses > 1_000_000) {
-      throw new Invalid('maxUses', 'Max uses must be a whole number from 1 to 1,000,000.');
+      throw new Invalid('maxUses', 'pricing.promo_max_uses_out_of_range');
     }
     const expiresAt = parseExpiry(input.expiresAt);
     const now = this.deps.clock.now().toISOString();
     return this.deps.db.transaction().execute(async (trx) => {
       const clash = await repo.findPromoCodeByCode(trx, code);
-      if (clash && clash.id !== input.id) throw new Conflict('A promo code with this code already exists.');
+      if (clash && clash.id !== input.id) throw new Conflict('pricing.promo_code_taken');
       if (input.id === undefined) {
-        if (expiresAt !== null && expiresAt <= now) throw new Invalid('expiresAt', 'Expiry must be in the future.');
+        if (expiresAt !== null && expiresAt <= now) throw new Invalid('expiresAt', 'pricing.promo_expiry_past');
         const id = newId();
         await repo.insertPromoCode(trx, { id, code, amountCents: input.amountCents, maxUses: input.maxUses, expiresAt, active: input.active, at: now });
         const row = (await repo.findPromoCodeById(trx, id))!;
@@ -148,8 +133,8 @@ export class PricingService {
         return { promoCode: toPromoDto(row), created: true };
       }
       const before = await repo.findPromoCodeById(trx, input.id);
-      if (!before) throw new NotFound('Promo code not found.');
-      if (input.maxUses < before.uses) throw new Invalid('maxUses', `Max uses cannot be below the ${before.uses} uses already made.`);
+      if (!before) throw new NotFound('pricing.promo_code_not_found');
+      if (input.maxUses < before.uses) throw new Invalid('maxUses', 'pricing.promo_max_uses_below_uses', { uses: before.uses });
       await repo.updatePromoCode(trx, before.id, { code, amountCents: input.amountCents, maxUses: input.maxUses, expiresAt, active: input.active, at: now });
       const row = (await repo.findPromoCodeById(trx, before.id))!;
       await writeAudit(trx, {

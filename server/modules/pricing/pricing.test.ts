@@ -40,18 +40,22 @@ describe('pricing', () => {
     expect(rows[0]).toMatchObject({ action: 'pricing.update', target_type: 'pricing', target_id: ad.id, actor_id: admin.id });
     expect(JSON.parse(rows[0].before_json!)).toMatchObject({ priceCents: 1500, durationDays: 30 });
 
-    for (const [payload, field] of [
-      [{ id: ad.id, priceCents: -1 }, /priceCents/],
-      [{ id: ad.id, priceCents: 1.5 }, /priceCents/],
-      [{ id: ad.id, priceCents: 100, durationDays: 400 }, /Duration/],
-      [{ id: bump.id, priceCents: 100, durationDays: 3 }, /bump has no duration/],
-      [{ priceCents: 100 }, /id/],
+    for (const [payload, error] of [
+      [{ id: ad.id, priceCents: -1 }, { code: 'validation.invalid', params: { field: 'priceCents' } }],
+      [{ id: ad.id, priceCents: 1.5 }, { code: 'validation.invalid', params: { field: 'priceCents' } }],
+      [{ id: ad.id, priceCents: 1_000_001 }, { code: 'pricing.price_out_of_range', params: { field: 'priceCents', max: 1_000_000 } }],
+      [{ id: ad.id, priceCents: 100, durationDays: 400 }, { code: 'pricing.duration_out_of_range', params: { field: 'durationDays', max: 365 } }],
+      [{ id: bump.id, priceCents: 100, durationDays: 3 }, { code: 'pricing.bump_has_no_duration', params: { field: 'durationDays' } }],
+      [{ priceCents: 100 }, { code: 'validation.required', params: { field: 'id' } }],
     ] as const) {
       const res = await set(payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
-      expect(res.json().message).toMatch(field);
+      expect(res.json(), JSON.stringify(payload)).toMatchObject(error);
     }
-    expect((await set({ id: 'nope', priceCents: 100 })).statusCode).toBe(404);
+    expect((await set({ id: ad.id, priceCents: 100, durationDays: 400 })).json().message).toBe('Duration must be 1 to 365 days.');
+    const unknown = await set({ id: 'nope', priceCents: 100 });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ message: 'Price not found.', code: 'pricing.not_found' });
     expect(await audit()).toHaveLength(1);
     const again = (await ctx.app.inject({ method: 'GET', url: '/api/get-ad-pricing' })).json().pricing.find((p: { id: string }) => p.id === ad.id);
     expect(again).toMatchObject({ priceCents: 2500, durationDays: 14 });
@@ -84,19 +88,21 @@ describe('promo codes (admin)', () => {
 
   it('refuses bad input naming the field, duplicates with 409, and max uses below uses made', async () => {
     await save({ code: 'TAKEN', amountCents: 100, maxUses: 1, active: true });
-    for (const [payload, status, msg] of [
-      [{ code: 'ab', amountCents: 100, maxUses: 1, active: true }, 400, /Promo code/],
-      [{ code: 'GOOD-CODE', amountCents: 0, maxUses: 1, active: true }, 400, /Amount/],
-      [{ code: 'GOOD-CODE', amountCents: 100, maxUses: 0, active: true }, 400, /Max uses/],
-      [{ code: 'GOOD-CODE', amountCents: 100, maxUses: 1, active: true, expiresAt: 'tomorrow' }, 400, /Expiry/],
-      [{ code: 'GOOD-CODE', amountCents: 100, maxUses: 1, active: true, expiresAt: '2020-01-01' }, 400, /future/],
-      [{ code: 'GOOD-CODE', amountCents: 100, maxUses: 1 }, 400, /active/],
-      [{ code: 'taken', amountCents: 100, maxUses: 1, active: true }, 409, /already exists/],
+    for (const [payload, status, error] of [
+      [{ code: 'ab', amountCents: 100, maxUses: 1, active: true }, 400, { code: 'validation.promo_code_invalid', params: { field: 'code' } }],
+      [{ code: 'GOOD-CODE', amountCents: 0, maxUses: 1, active: true }, 400, { code: 'pricing.promo_amount_out_of_range', params: { field: 'amountCents', max: 1_000_000 } }],
+      [{ code: 'GOOD-CODE', amountCents: 100, maxUses: 0, active: true }, 400, { code: 'pricing.promo_max_uses_out_of_range', params: { field: 'maxUses' } }],
+      [{ code: 'GOOD-CODE', amountCents: 100, maxUses: 1, active: true, expiresAt: 'tomorrow' }, 400, { code: 'pricing.promo_expiry_invalid', params: { field: 'expiresAt' } }],
+      [{ code: 'GOOD-CODE', amountCents: 100, maxUses: 1, active: true, expiresAt: '2020-01-01' }, 400, { code: 'pricing.promo_expiry_past', params: { field: 'expiresAt' } }],
+      [{ code: 'GOOD-CODE', amountCents: 100, maxUses: 1 }, 400, { code: 'validation.required', params: { field: 'active' } }],
+      [{ code: 'taken', amountCents: 100, maxUses: 1, active: true }, 409, { code: 'pricing.promo_code_taken' }],
+      [{ id: 'nope', code: 'GOOD-CODE', amountCents: 100, maxUses: 1, active: true }, 404, { code: 'pricing.promo_code_not_found' }],
     ] as const) {
       const res = await save(payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(status);
-      expect(res.json().message).toMatch(msg);
+      expect(res.json(), JSON.stringify(payload)).toMatchObject(error);
     }
+    expect((await save({ code: 'GOOD-CODE', amountCents: 0, maxUses: 1, active: true })).json().message).toBe('Amount must be a whole number of cents from 1 to 1000000.');
     const code = (await ctx.app.deps.db.selectFrom('promo_codes').selectAll().execute());
     expect(code).toHaveLength(1);
     const u1 = await makeUser(ctx);
@@ -105,6 +111,10 @@ describe('promo codes (admin)', () => {
     for (const u of [u1, u2]) await ctx.app.inject({ method: 'POST', url: '/api/add-promo-code-to-promo-wallet', headers: { cookie: u.cookie }, payload: { code: 'TWICE' } });
     const low = await save({ id: big.id, code: 'TWICE', amountCents: 100, maxUses: 1, active: true });
     expect(low.statusCode).toBe(400);
-    expect(low.json().message).toMatch(/2 uses/);
+    expect(low.json()).toEqual({
+      message: 'Max uses cannot be below the 2 uses already made.',
+      code: 'pricing.promo_max_uses_below_uses',
+      params: { field: 'maxUses', uses: 2 },
+    });
   });
 });

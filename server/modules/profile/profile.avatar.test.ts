@@ -61,14 +61,16 @@ describe('POST /api/avatar-update', () => {
     const kept = await upload(u.cookie, [{ name: 'avatar', filename: 'a.png', data: await png() }]);
     const before = await avatarOf(u.id);
     const cases = [
-      [{ name: 'avatar', filename: 'x.jpg', contentType: 'image/jpeg', data: 'just some text' }, /avatar must be a JPEG, PNG or WebP/],
-      [{ name: 'avatar', filename: 'x.gif', contentType: 'image/gif', data: await gif() }, /avatar must be a JPEG, PNG or WebP/],
-      [{ name: 'photo', filename: 'x.png', data: await png() }, /avatar/],
-      [{ name: 'avatar', data: 'a text field, not a file' }, /avatar/],
+      [{ name: 'avatar', filename: 'x.jpg', contentType: 'image/jpeg', data: 'just some text' }, 'upload.not_an_image', /avatar must be a JPEG, PNG or WebP/],
+      [{ name: 'avatar', filename: 'x.gif', contentType: 'image/gif', data: await gif() }, 'upload.not_an_image', /avatar must be a JPEG, PNG or WebP/],
+      [{ name: 'photo', filename: 'x.png', data: await png() }, 'profile.avatar_required', /avatar/],
+      [{ name: 'avatar', data: 'a text field, not a file' }, 'profile.avatar_required', /avatar/],
     ] as const;
-    for (const [part, msg] of cases) {
+    for (const [part, code, msg] of cases) {
       const res = await upload(u.cookie, [part]);
-      expect(res.statusCode, JSON.stringify({ ...part, data: undefined })).toBe(400);
+      const label = JSON.stringify({ ...part, data: undefined });
+      expect(res.statusCode, label).toBe(400);
+      expect(res.json(), label).toMatchObject({ code, params: { field: 'avatar' } });
       expect(res.json().message).toMatch(msg);
     }
     const json = await ctx.app.inject({ method: 'POST', url: '/api/avatar-update', payload: {}, headers: { cookie: u.cookie } });
@@ -141,6 +143,7 @@ describe('POST /api/avatar-update', () => {
     const tenth = await avatarOf(u.id);
     const eleventh = await upload(u.cookie, [{ name: 'avatar', filename: 'a.png', data: image }]);
     expect(eleventh.statusCode).toBe(429);
+    expect(eleventh.json()).toMatchObject({ code: 'profile.too_many_avatar_updates', params: { max: 10 } });
     expect(eleventh.json().message).toMatch(/avatar at most 10 times an hour/);
     expect(await avatarOf(u.id)).toBe(tenth);
     expect(listAvatars()).toEqual([path.basename(tenth!)]);

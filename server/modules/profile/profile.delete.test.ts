@@ -69,15 +69,17 @@ describe('DELETE /api/delete-my-profile', () => {
     const u = await makeUser(ctx);
     const before = await userRow(u.id);
     const cases = [
-      ['', { password: u.password }, /confirm/],
-      ['?confirm=false', { password: u.password }, /confirm/],
-      ['?confirm=maybe', { password: u.password }, /confirm/],
-      ['?confirm=true', { password: 'wrong password!' }, /password is wrong/],
-      ['?confirm=true', {}, /password/],
+      ['', { password: u.password }, 'validation.required', 'confirm', /confirm/],
+      ['?confirm=false', { password: u.password }, 'profile.confirm_required', 'confirm', /confirm/],
+      ['?confirm=maybe', { password: u.password }, 'validation.invalid', 'confirm', /confirm/],
+      ['?confirm=true', { password: 'wrong password!' }, 'profile.wrong_password', 'password', /password is wrong/],
+      ['?confirm=true', {}, 'validation.required', 'password', /password/],
     ] as const;
-    for (const [query, payload, msg] of cases) {
+    for (const [query, payload, code, field, msg] of cases) {
       const res = await del(u.cookie, query, payload);
-      expect(res.statusCode, query + JSON.stringify(payload)).toBe(400);
+      const label = query + JSON.stringify(payload);
+      expect(res.statusCode, label).toBe(400);
+      expect(res.json(), label).toMatchObject({ code, params: { field } });
       expect(res.json().message).toMatch(msg);
     }
     expect(await userRow(u.id)).toEqual(before);
@@ -88,7 +90,10 @@ describe('DELETE /api/delete-my-profile', () => {
     const m = await asMaster(ctx);
     const res = await del(m.cookie, '?confirm=true', { password: m.password });
     expect(res.statusCode).toBe(409);
-    expect(res.json().message).toMatch(/last master/);
+    expect(res.json()).toEqual({
+      code: 'profile.last_master',
+      message: 'You are the last master: make another user a master before deleting your profile.',
+    });
     expect((await userRow(m.id)).deleted_at).toBeNull();
     await asMaster(ctx);
     expect((await del(m.cookie, '?confirm=true', { password: m.password })).statusCode).toBe(200);

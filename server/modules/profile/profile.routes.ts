@@ -1,4 +1,3 @@
-import { Type } from 'typebox';
 import cookie from '@fastify/cookie';
 import { defineRoutes } from '../../core/http.ts';
 import { readMultipart, withMultipart } from '../../core/multipart.ts';
@@ -6,71 +5,36 @@ import { assertImageHeader, imageQueue } from '../../core/images.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
 import { clearSessionCookie, requireUser, sessionView, setSessionCookie } from '../../core/auth.ts';
 import { Invalid } from '../../core/errors.ts';
-import { ProfileService } from './profile.service.ts';
-
-const Message = Type.Object({ message: Type.String() });
-const Profile = Type.Object({
-  id: Type.String(),
-  email: Type.String(),
-  nickname: Type.String(),
-  avatar: Type.Union([Type.String(), Type.Null()]),
-  status: Type.String(),
-  roles: Type.Array(Type.String()),
-  phone: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.String(),
-});
-const SessionSchema = Type.Object({
-  isAuthenticated: Type.Boolean(),
-  id: Type.Optional(Type.String()),
-  email: Type.Optional(Type.String()),
-  userStatus: Type.Optional(Type.String()),
-  userRoles: Type.Array(Type.String()),
-});
+import { profileApi } from '../../../contract/api/profile.ts';
 
 export const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
 
 export default defineRoutes(async (app, deps) => {
   await app.register(cookie, { hook: false }); // a password change and an e-mail confirmation re-issue the session
-  const profiles = new ProfileService(deps);
+  const profiles = deps.services.profile;
 
-  app.get('/api/user-profile', { schema: { response: { 200: Profile, '4xx': Message } } }, async (request, reply) => {
+  app.get('/api/user-profile', { schema: profileApi['GET /api/user-profile'] }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     return profiles.profile(requireUser(request).id);
   });
 
-  app.post('/api/nickname-update', {
-    schema: { body: Type.Object({ nickname: Type.String({ maxLength: 30 }) }), response: { 200: Profile, '4xx': Message } },
-  }, async (request) => profiles.updateNickname(requireUser(request).id, request.body.nickname));
+  app.post('/api/nickname-update', { schema: profileApi['POST /api/nickname-update'] }, async (request) =>
+    profiles.updateNickname(requireUser(request).id, request.body.nickname));
 
-  app.post('/api/password-update', {
-    schema: {
-      body: Type.Object({ currentPassword: Type.String({ maxLength: 200 }), newPassword: Type.String({ maxLength: 200 }) }),
-      response: { 200: SessionSchema, '4xx': Message },
-    },
-  }, async (request, reply) => {
+  app.post('/api/password-update', { schema: profileApi['POST /api/password-update'] }, async (request, reply) => {
     const { currentPassword, newPassword } = request.body;
     const user = await profiles.updatePassword(requireUser(request).id, { currentPassword, newPassword });
     setSessionCookie(reply, request, deps, user); // this browser stays signed in; every other token is dead
     return sessionView(user);
   });
 
-  app.post('/api/email-reset', {
-    schema: {
-      body: Type.Object({ newEmail: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 200 }) }),
-      response: { 200: Type.Object({ pendingEmail: Type.String() }), '4xx': Message },
-    },
-  }, async (request) => {
+  app.post('/api/email-reset', { schema: profileApi['POST /api/email-reset'] }, async (request) => {
     const { newEmail, password } = request.body;
     return profiles.requestEmailChange(requireUser(request).id, { newEmail, password });
   });
 
   // Public: the link may be opened in any browser. Whoever opens it proved they read the new mailbox.
-  app.post('/api/confirm-email-reset', {
-    schema: {
-      body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }),
-      response: { 200: Type.Object({ email: Type.String() }), '4xx': Message },
-    },
-  }, async (request, reply) => {
+  app.post('/api/confirm-email-reset', { schema: profileApi['POST /api/confirm-email-reset'] }, async (request, reply) => {
     const user = await profiles.confirmEmailChange(request.body.token);
     // The change ended every session; the browser that confirms, when signed in as that user, gets a fresh one.
     if (request.user?.id === user.id) setSessionCookie(reply, request, deps, user);
@@ -80,28 +44,22 @@ export default defineRoutes(async (app, deps) => {
   // Each update decodes a picture and writes a file: limited per user, refused 429 past the limit.
   const avatarLimiter = new WindowLimiter(deps.clock, deps.limits.avatarUpdatesPerHour, 60 * 60 * 1000);
   await withMultipart(app, (scope) => {
-    scope.post('/api/avatar-update', { schema: { response: { 200: Profile, '4xx': Message } } }, async (request) => {
+    scope.post('/api/avatar-update', { schema: profileApi['POST /api/avatar-update'] }, async (request) => {
       const userId = requireUser(request).id;
       const data = await readMultipart(async () => {
         const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
-        if (!file || file.fieldname !== 'avatar') throw new Invalid('avatar', 'Choose an image file for the avatar (field "avatar").');
+        if (!file || file.fieldname !== 'avatar') throw new Invalid('avatar', 'profile.avatar_required');
         return file.toBuffer(); // over the limit: 413 through the error handler
       });
       // Counted once the upload is read (a reply sent mid-upload reaches a browser as a reset connection).
-      avatarLimiter.hit([userId], `You can change your avatar at most ${deps.limits.avatarUpdatesPerHour} times an hour. Please try again later.`);
+      avatarLimiter.hit([userId], 'profile.too_many_avatar_updates', { max: deps.limits.avatarUpdatesPerHour });
       assertImageHeader(data, 'avatar'); // a bomb or a non-image is refused before it takes a place in the queue
       return imageQueue(deps).run(() => profiles.updateAvatar(userId, data));
     });
   });
 
-  app.delete('/api/delete-my-profile', {
-    schema: {
-      querystring: Type.Object({ confirm: Type.Boolean() }),
-      body: Type.Object({ password: Type.String({ maxLength: 200 }) }),
-      response: { 200: SessionSchema, '4xx': Message },
-    },
-  }, async (request, reply) => {
-    if (request.query.confirm !== true) throw new Invalid('confirm', 'Add confirm=true to delete your profile.');
+  app.delete('/api/delete-my-profile', { schema: profileApi['DELETE /api/delete-my-profile'] }, async (request, reply) => {
+    if (request.query.confirm !== true) throw new Invalid('confirm', 'profile.confirm_required');
     await profiles.deleteAccount(requireUser(request).id, request.body.password);
     clearSessionCookie(reply);
     return sessionView(null);

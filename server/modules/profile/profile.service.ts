@@ -6,23 +6,14 @@ import { randomToken } from '../../core/ids.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
 import { toWebp } from '../../core/images.ts';
-import type { StaffRole, UserStatus } from '../../core/schema.ts';
-import { checkEmail, checkNickname, checkPassword } from '../../../src/lib/rules.ts';
+import { checkEmail, checkNickname, checkPassword } from '../../../contract/rules.ts';
 import { assertRule, normalizeEmail } from '../auth/auth.service.ts';
 import { removeUpload, storeUpload, uploadUrl } from '../uploads/uploads.storage.ts';
+import type { Profile } from '../../../contract/api/profile.ts';
 import * as repo from './profile.repository.ts';
 
-export interface ProfileView {
-  id: string;
-  email: string;
-  nickname: string;
-  /** Public URL of the avatar (/uploads/avatars/…), or null. */
-  avatar: string | null;
-  status: UserStatus;
-  roles: StaffRole[];
-  phone: string | null;
-  createdAt: string;
-}
+/** What the profile routes answer (contract/api/profile.ts). */
+export type ProfileView = Profile;
 
 export const AVATAR_SIZE = 256;
 export const EMAIL_LINK_DAYS = 7;
@@ -64,14 +55,14 @@ export class ProfileService {
 
   private async liveUser(id: string) {
     const row = await repo.findLiveUser(this.deps.db, id);
-    if (!row) throw new NotFound('User not found.');
+    if (!row) throw new NotFound('profile.user_not_found');
     return row;
   }
 
   /** Verifies the account password; a wrong one is a 400 naming the field (a 401 would sign the browser out). */
   private async verifyPassword(user: { id: string; password_hash: string }, password: string, field: string): Promise<void> {
-    this.passwordLimiter.hit([`pw:${user.id}`], 'Too many password attempts. Please wait 15 minutes and try again.');
-    if (!(await this.deps.hasher.verify(user.password_hash, password))) throw new Invalid(field, 'The password is wrong.');
+    this.passwordLimiter.hit([`pw:${user.id}`], 'profile.too_many_password_attempts', { minutes: Math.ceil(this.deps.limits.authWindowMs / 60_000) });
+    if (!(await this.deps.hasher.verify(user.password_hash, password))) throw new Invalid(field, 'profile.wrong_password');
   }
 
   async profile(userId: string): Promise<ProfileView> {
@@ -115,11 +106,11 @@ export class ProfileService {
     const newEmail = normalizeEmail(input.newEmail);
     assertRule('newEmail', checkEmail(newEmail));
     const u = await this.liveUser(userId);
-    if (newEmail === u.email.toLowerCase()) throw new Invalid('newEmail', 'The new e-mail is the one you already use.');
+    if (newEmail === u.email.toLowerCase()) throw new Invalid('newEmail', 'profile.email_unchanged');
     await this.verifyPassword(u, input.password, 'password');
     // Before looking the address up: a taken address uses up the hourly sends like a free one, so
     // a 429 tells nothing either, and the holder gets no more notices than a free address links.
-    this.mailLimiter.hit([`mail:${userId}`], 'Too many e-mail change requests. Please wait an hour and try again.');
+    this.mailLimiter.hit([`mail:${userId}`], 'profile.too_many_email_changes');
     const holder = await repo.findEmailHolder(this.deps.db, newEmail, userId);
     if (holder) {
       // An erased account keeps a placeholder address nobody reads: nothing to tell.
@@ -141,7 +132,7 @@ export class ProfileService {
 
   /** Applies a confirmed e-mail change once; ends the sessions that carried the old address. */
   async confirmEmailChange(token: string): Promise<SessionUser> {
-    const bad = () => new Invalid('token', 'This confirmation link is invalid, already used or expired.');
+    const bad = () => new Invalid('token', 'profile.confirmation_link_invalid');
     const tokenHash = sha256(token);
     const now = this.deps.clock.now();
     const result = await this.deps.db.transaction().execute(async (trx) => {
@@ -150,7 +141,7 @@ export class ProfileService {
       if (now.getTime() - Date.parse(change.created_at) > EMAIL_LINK_DAYS * DAY_MS) throw bad();
       const user = await repo.findLiveUser(trx, change.user_id);
       if (!user) throw bad();
-      if (await repo.emailTaken(trx, change.new_email, user.id)) throw new Conflict('An account with this e-mail already exists.');
+      if (await repo.emailTaken(trx, change.new_email, user.id)) throw new Conflict('auth.email_taken');
       await repo.updateUser(trx, user.id, { email: change.new_email, updated_at: now.toISOString() }, true);
       await repo.confirmEmailChange(trx, tokenHash, user.id, now.toISOString());
       return { userId: user.id, oldEmail: user.email, newEmail: change.new_email, nickname: user.nickname };
@@ -191,7 +182,7 @@ export class ProfileService {
     const files = await this.deps.db.transaction().execute(async (trx) => {
       const roles = await repo.rolesOf(trx, userId);
       if (roles.includes('MASTER_USER') && u.status !== 'suspended' && (await repo.countActiveMasters(trx)) <= 1) {
-        throw new Conflict('You are the last master: make another user a master before deleting your profile.');
+        throw new Conflict('profile.last_master');
       }
       const adFiles = await repo.deleteAdsOf(trx, userId);
       await repo.eraseUser(trx, userId, placeholderHash, now);

@@ -11,6 +11,12 @@ afterEach(async () => ctx.close());
 
 const get = (url: string, cookie?: string) => ctx.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
 const post = (url: string, payload: unknown, cookie?: string) => ctx.app.inject({ method: 'POST', url, payload: payload as object, headers: cookie ? { cookie } : {} });
+/** An error answer: its status, its code (contract/errors) and, for a refused field, that field. */
+function expectError(res: { statusCode: number; json(): { code?: string; params?: Record<string, unknown> } }, status: number, code: string, field?: string, label = '') {
+  expect(res.statusCode, label).toBe(status);
+  expect(res.json().code, label).toBe(code);
+  if (field) expect(res.json().params?.field, label).toBe(field);
+}
 const userRow = (id: string) => ctx.app.deps.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 describe('GET /api/user-profile', () => {
@@ -28,8 +34,8 @@ describe('GET /api/user-profile', () => {
 
   it('is 401 for a guest', async () => {
     const res = await get('/api/user-profile');
-    expect(res.statusCode).toBe(401);
-    expect(res.json().message).toBeTruthy();
+    expectError(res, 401, 'auth.sign_in_required');
+    expect(res.json().message).toBe('You must sign in first.');
   });
 });
 
@@ -44,9 +50,16 @@ describe('POST /api/nickname-update', () => {
 
   it('refuses a bad nickname naming the field, and changes nothing', async () => {
     const u = await makeUser(ctx, { nickname: 'keep_me' });
-    for (const payload of [{ nickname: 'a b' }, { nickname: 'ab' }, { nickname: 'x'.repeat(31) }, {}, { nickname: 5 }]) {
+    const cases = [
+      [{ nickname: 'a b' }, 'validation.nickname_invalid'],
+      [{ nickname: 'ab' }, 'validation.nickname_invalid'],
+      [{ nickname: 'x'.repeat(31) }, 'validation.invalid'],
+      [{}, 'validation.required'],
+      [{ nickname: 5 }, 'validation.nickname_invalid'], // read as the text "5" (the schema coerces), then refused by the rule
+    ] as const;
+    for (const [payload, code] of cases) {
       const res = await post('/api/nickname-update', payload, u.cookie);
-      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expectError(res, 400, code, 'nickname', JSON.stringify(payload));
       expect(res.json().message).toMatch(/nickname/i);
     }
     expect((await userRow(u.id)).nickname).toBe('keep_me');
@@ -73,14 +86,14 @@ describe('POST /api/password-update', () => {
     const u = await makeUser(ctx);
     const before = await userRow(u.id);
     const cases = [
-      [{ currentPassword: 'wrong password!', newPassword: 'a brand new secret' }, /password is wrong/],
-      [{ currentPassword: u.password, newPassword: 'short' }, /Password must be at least 10/],
-      [{ currentPassword: u.password, newPassword: u.email }, /must not be your e-mail/],
-      [{ currentPassword: u.password }, /newPassword/],
+      [{ currentPassword: 'wrong password!', newPassword: 'a brand new secret' }, 'profile.wrong_password', 'currentPassword', /password is wrong/],
+      [{ currentPassword: u.password, newPassword: 'short' }, 'validation.password_too_short', 'newPassword', /Password must be at least 10/],
+      [{ currentPassword: u.password, newPassword: u.email }, 'validation.password_is_email', 'newPassword', /must not be your e-mail/],
+      [{ currentPassword: u.password }, 'validation.required', 'newPassword', /newPassword/],
     ] as const;
-    for (const [payload, msg] of cases) {
+    for (const [payload, code, field, msg] of cases) {
       const res = await post('/api/password-update', payload, u.cookie);
-      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expectError(res, 400, code, field, JSON.stringify(payload));
       expect(res.json().message).toMatch(msg);
     }
     const after = await userRow(u.id);
@@ -95,7 +108,9 @@ describe('POST /api/password-update', () => {
       const attempt = (pw: string) =>
         limited.app.inject({ method: 'POST', url: '/api/password-update', payload: { currentPassword: pw, newPassword: 'a brand new secret' }, headers: { cookie: u.cookie } });
       for (let i = 0; i < 3; i++) expect((await attempt('wrong password!')).statusCode).toBe(400);
-      expect((await attempt(u.password)).statusCode).toBe(429);
+      const refused = await attempt(u.password);
+      expectError(refused, 429, 'profile.too_many_password_attempts');
+      expect(refused.json()).toMatchObject({ params: { minutes: 15 }, message: 'Too many password attempts. Please wait 15 minutes and try again.' });
       limited.clock.advance(15 * 60 * 1000);
       expect((await attempt(u.password)).statusCode).toBe(200);
     } finally {
@@ -133,8 +148,8 @@ describe('e-mail change', () => {
     expect((await post('/api/login', { email: 'new.address@example.com', password: u.password })).statusCode).toBe(200);
 
     const again = await post('/api/confirm-email-reset', { token });
-    expect(again.statusCode).toBe(400);
-    expect(again.json().message).toMatch(/invalid, already used or expired/);
+    expectError(again, 400, 'profile.confirmation_link_invalid', 'token');
+    expect(again.json().message).toBe('This confirmation link is invalid, already used or expired.');
   });
 
   it('re-issues the cookie when the confirming browser is the same user', async () => {
@@ -151,14 +166,19 @@ describe('e-mail change', () => {
     await post('/api/email-reset', { newEmail: 'late@example.com', password: u.password }, u.cookie);
     ctx.clock.advance(7 * DAY_MS + 1000);
     const res = await post('/api/confirm-email-reset', { token: decodeURIComponent(tokenFrom(ctx.mailer.sent[0].text)) });
-    expect(res.statusCode).toBe(400);
+    expectError(res, 400, 'profile.confirmation_link_invalid', 'token');
     expect((await userRow(u.id)).email).toBe(u.email);
   });
 
   it('refuses unknown tokens and bad bodies naming the field', async () => {
-    for (const payload of [{ token: 'nope' }, { token: '' }, {}]) {
+    const cases = [
+      [{ token: 'nope' }, 'profile.confirmation_link_invalid'],
+      [{ token: '' }, 'validation.invalid'],
+      [{}, 'validation.required'],
+    ] as const;
+    for (const [payload, code] of cases) {
       const res = await post('/api/confirm-email-reset', payload);
-      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expectError(res, 400, code, 'token', JSON.stringify(payload));
       expect(res.json().message).toMatch(/token|link/i);
     }
   });
@@ -167,14 +187,14 @@ describe('e-mail change', () => {
   it('refuses a wrong password, a bad or unchanged e-mail, and sends nothing', async () => {
     const u = await makeUser(ctx);
     const cases = [
-      [{ newEmail: 'fresh@example.com', password: 'wrong password!' }, 400, /password is wrong/],
-      [{ newEmail: 'not-an-email', password: u.password }, 400, /e-mail/],
-      [{ newEmail: u.email.toUpperCase(), password: u.password }, 400, /already use/],
-      [{ password: u.password }, 400, /newEmail/],
+      [{ newEmail: 'fresh@example.com', password: 'wrong password!' }, 'profile.wrong_password', 'password', /password is wrong/],
+      [{ newEmail: 'not-an-email', password: u.password }, 'validation.email_invalid', 'newEmail', /e-mail/],
+      [{ newEmail: u.email.toUpperCase(), password: u.password }, 'profile.email_unchanged', 'newEmail', /already use/],
+      [{ password: u.password }, 'validation.required', 'newEmail', /newEmail/],
     ] as const;
-    for (const [payload, status, msg] of cases) {
+    for (const [payload, code, field, msg] of cases) {
       const res = await post('/api/email-reset', payload, u.cookie);
-      expect(res.statusCode, JSON.stringify(payload)).toBe(status);
+      expectError(res, 400, code, field, JSON.stringify(payload));
       expect(res.json().message).toMatch(msg);
     }
     expect(ctx.mailer.sent).toHaveLength(0);
@@ -185,7 +205,7 @@ describe('e-mail change', () => {
     const u = await makeUser(ctx);
     for (let i = 0; i < 5; i++) expect((await post('/api/email-reset', { newEmail: `n${i}@example.com`, password: u.password }, u.cookie)).statusCode).toBe(200);
     const sixth = await post('/api/email-reset', { newEmail: 'n6@example.com', password: u.password }, u.cookie);
-    expect(sixth.statusCode).toBe(429);
+    expectError(sixth, 429, 'profile.too_many_email_changes');
     expect(ctx.mailer.sent).toHaveLength(5);
     ctx.clock.advance(60 * 60 * 1000);
     expect((await post('/api/email-reset', { newEmail: 'n6@example.com', password: u.password }, u.cookie)).statusCode).toBe(200);
@@ -197,7 +217,7 @@ describe('e-mail change', () => {
     await post('/api/email-reset', { newEmail: 'second@example.com', password: u.password }, u.cookie);
     const [first, second] = ctx.mailer.sent.map((m) => decodeURIComponent(tokenFrom(m.text)));
     expect((await post('/api/confirm-email-reset', { token: second })).statusCode).toBe(200);
-    expect((await post('/api/confirm-email-reset', { token: first })).statusCode).toBe(400);
+    expectError(await post('/api/confirm-email-reset', { token: first }), 400, 'profile.confirmation_link_invalid', 'token');
     expect((await userRow(u.id)).email).toBe('second@example.com');
   });
 
@@ -206,7 +226,7 @@ describe('e-mail change', () => {
     await post('/api/email-reset', { newEmail: 'race@example.com', password: u.password }, u.cookie);
     await makeUser(ctx, { email: 'race@example.com' });
     const res = await post('/api/confirm-email-reset', { token: decodeURIComponent(tokenFrom(ctx.mailer.sent[0].text)) });
-    expect(res.statusCode).toBe(409);
+    expectError(res, 409, 'auth.email_taken');
     expect((await userRow(u.id)).email).toBe(u.email);
   });
 });

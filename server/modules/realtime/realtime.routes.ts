@@ -1,18 +1,17 @@
-import { Type } from 'typebox';
 import websocket from '@fastify/websocket';
 import { defineRoutes } from '../../core/http.ts';
-import { Forbidden } from '../../core/errors.ts';
+import { Forbidden, sendError } from '../../core/errors.ts';
 import { requireUser } from '../../core/auth.ts';
 import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import { isSameOrigin } from './realtime.origin.ts';
 import { Heartbeat, MAX_PAYLOAD_BYTES, attachSocket } from './realtime.socket.ts';
+import { realtimeApi } from '../../../contract/api/realtime.ts';
 
-const Message = Type.Object({ message: Type.String() });
 /**
  * The one WebSocket, GET /api/ws. Guests never reach it: the session hook answers 401 before the
  * handshake (the path is not public in core/access.ts). Here a foreign or missing Origin gets 403,
- * still before upgrading. Server → client events: publicMessage, privateMessage,
- * invoiceStatusUpdate, published through deps.hub.
+ * still before upgrading. The events it carries, both ways, are those of contract/events.ts;
+ * services publish theirs through deps.hub.
  */
 export default defineRoutes(async (app, deps) => {
   // Registered here, not app-wide: the plugin wraps every handler in its scope (~71k → ~44k req/s
@@ -41,16 +40,16 @@ export default defineRoutes(async (app, deps) => {
 
   app.get('/api/ws', {
     websocket: true,
-    schema: { response: { '4xx': Message } },
+    schema: realtimeApi['GET /api/ws'],
     onRequest: async (request) => {
       // Only real upgrades count; a plain GET gets its 426 below and holds nothing.
-      if (request.ws) handshakes.hit([`ws:${ipKey(request.ip)}`], 'Too many connections from your address. Please wait a minute.');
+      if (request.ws) handshakes.hit([`ws:${ipKey(request.ip)}`], 'realtime.too_many_connections');
       if (!isSameOrigin(request.headers.origin, request.host, deps.config.publicUrl)) {
-        throw new Forbidden('This connection must come from the site itself.');
+        throw new Forbidden('realtime.foreign_origin');
       }
     },
     preHandler: async (request, reply) => {
-      if (!request.ws) return reply.status(426).header('upgrade', 'websocket').send({ message: 'Open this address as a WebSocket.' });
+      if (!request.ws) return sendError(reply.header('upgrade', 'websocket'), 426, 'realtime.websocket_required');
     },
   }, (socket, request) => {
     attachSocket(deps.hub, heartbeat, deps.clock, requireUser(request).id, socket);

@@ -1,22 +1,31 @@
 import type { WebSocket } from 'ws';
+import Value from 'typebox/value';
 import type { Clock } from '../../core/clock.ts';
-import type { Hub } from '../../core/realtime.ts';
+import { sendEvent, type Hub } from '../../core/realtime.ts';
+import { clientEvents, type ClientEvent, type ClientEventData } from '../../../contract/events.ts';
 
 export const HEARTBEAT_MS = 30_000;
 /** Largest incoming frame or message (ws maxPayload); over it ws closes the socket with 1009. */
 export const MAX_PAYLOAD_BYTES = 4 * 1024;
-/** Sized so that any accepted clientMessage fits in MAX_PAYLOAD_BYTES (3 bytes a character at worst, plus the envelope). */
-const MAX_TEXT = 1000;
 /** Messages (and pings) one socket may send per window; over it the socket is closed with 1008. */
 export const MAX_MESSAGES_PER_WINDOW = 20;
 export const MESSAGE_WINDOW_MS = 10_000;
 
 /**
- * What a client may say. `clientMessage` {text} comes back to the sender alone as
- * `privateMessage` {text} (a delivery check for the client; nothing is relayed to other users,
- * since the product has no chat between users). `clientDisconnect` closes that socket.
- * Anything else (bad JSON, unknown events, wrong shapes) is ignored.
+ * What the server does with each client event (contract/events.ts); a client event without a
+ * handler here does not compile. `clientMessage` {text} comes back to the sender alone as
+ * `privateMessage` {text} (the client's check that the connection still works; nothing is
+ * relayed to other users, since the product has no chat between users). `clientDisconnect`
+ * closes that socket.
  */
+export const clientEventHandlers: { [E in ClientEvent]: (socket: WebSocket, data: ClientEventData<E>) => void } = {
+  clientMessage: (socket, { text }) => sendEvent(socket, 'privateMessage', { text }),
+  clientDisconnect: (socket) => socket.close(1000, 'client disconnect'),
+};
+
+const isClientEvent = (event: unknown): event is ClientEvent => typeof event === 'string' && Object.hasOwn(clientEvents, event);
+
+/** Reads one message; anything else (bad JSON, unknown events, a payload not of its event's schema) is ignored. */
 export function onClientMessage(socket: WebSocket, raw: string): void {
   let msg: unknown;
   try {
@@ -25,14 +34,9 @@ export function onClientMessage(socket: WebSocket, raw: string): void {
     return;
   }
   if (!msg || typeof msg !== 'object') return;
-  const { event, data } = msg as { event?: unknown; data?: unknown };
-  if (event === 'clientMessage') {
-    const text = data && typeof data === 'object' ? (data as { text?: unknown }).text : undefined;
-    if (typeof text !== 'string' || text.length > MAX_TEXT) return;
-    socket.send(JSON.stringify({ event: 'privateMessage', data: { text } }));
-  } else if (event === 'clientDisconnect') {
-    socket.close(1000, 'client disconnect');
-  }
+  const { event, data = null } = msg as { event?: unknown; data?: unknown };
+  if (!isClientEvent(event) || !Value.Check(clientEvents[event], data)) return;
+  (clientEventHandlers[event] as (socket: WebSocket, data: unknown) => void)(socket, data);
 }
 
 /**

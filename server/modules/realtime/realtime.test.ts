@@ -31,6 +31,8 @@ describe('handshake', () => {
     expect(await statusOf(connect({ cookie: u.cookie, origin: 'https://evil.example' }))).toBe(403);
     expect(await statusOf(connect({ cookie: u.cookie, origin: null }))).toBe(403);
     expect(await statusOf(connect({ cookie: u.cookie, origin: 'null' }))).toBe(403);
+    const refused = await connect({ cookie: u.cookie, origin: 'https://evil.example' }).then(() => null, (e: { body: string }) => JSON.parse(e.body));
+    expect(refused).toEqual({ code: 'realtime.foreign_origin', message: 'This connection must come from the site itself.' });
     expect(await statusOf(connect({ cookie: u.cookie, origin: 'http://localhost:3000' }))).toBe(101); // PUBLIC_URL's origin
     await until(() => ctx.app.deps.hub.connectionCount === 1);
   });
@@ -45,7 +47,8 @@ describe('handshake', () => {
     const u = await makeUser(ctx);
     const res = await ctx.app.inject({ method: 'GET', url: '/api/ws', headers: { cookie: u.cookie, origin: 'http://localhost:3000' } });
     expect(res.statusCode).toBe(426);
-    expect(res.json().message).toMatch(/WebSocket/);
+    expect(res.headers.upgrade).toBe('websocket');
+    expect(res.json()).toEqual({ code: 'realtime.websocket_required', message: 'Open this address as a WebSocket.' });
   });
 });
 
@@ -75,15 +78,21 @@ describe('events', () => {
     const a = await connect({ cookie: ann.cookie });
     const b = await connect({ cookie: bob.cookie });
     await until(() => ctx.app.deps.hub.connectionCount === 2);
-    expect(ctx.app.deps.hub.broadcast('publicMessage', { text: 'hello all' })).toBe(2);
-    expect(await a.next()).toEqual({ event: 'publicMessage', data: { text: 'hello all' } });
-    expect(await b.next()).toEqual({ event: 'publicMessage', data: { text: 'hello all' } });
+    // No service broadcasts today; any event of contract/events.ts may be.
+    const data = { adId: 'ad1', status: 'expired' } as const;
+    expect(ctx.app.deps.hub.broadcast('adStatusUpdate', data)).toBe(2);
+    expect(await a.next()).toEqual({ event: 'adStatusUpdate', data });
+    expect(await b.next()).toEqual({ event: 'adStatusUpdate', data });
   });
 
   it('echoes clientMessage to the sender only, and ignores junk', async () => {
     const a = await connect({ cookie: ann.cookie });
     const b = await connect({ cookie: bob.cookie });
-    for (const junk of ['not json', '42', 'null', '{"event":"nope","data":{}}', '{"event":"clientMessage","data":{"text":7}}', '{"event":"clientMessage"}']) a.ws.send(junk);
+    const junk = [
+      'not json', '42', 'null', '{"event":"nope","data":{}}', '{"event":"clientMessage","data":{"text":7}}', '{"event":"clientMessage"}',
+      '{"event":"toString","data":null}', '{"event":"clientDisconnect","data":{"now":true}}', JSON.stringify({ event: 'clientMessage', data: { text: 'x'.repeat(1001) } }),
+    ];
+    for (const j of junk) a.ws.send(j);
     a.ws.send(JSON.stringify({ event: 'clientMessage', data: { text: 'ping?' } }));
     expect(await a.next()).toEqual({ event: 'privateMessage', data: { text: 'ping?' } });
     expect(a.messages).toEqual([]);

@@ -7,28 +7,18 @@ import { newId } from '../../core/ids.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
-import { checkEmail } from '../../../src/lib/rules.ts';
+import { checkEmail } from '../../../contract/rules.ts';
 import * as repo from './reports.repository.ts';
-import type { ReportKind, ReportStatus } from './reports.tables.ts';
+import {
+  REPORT_CONTACT_MAX, REPORT_MESSAGE_MAX, REPORT_MESSAGE_MIN, type Report, type ReportKind, type ReportStatus, type reportsApi,
+} from '../../../contract/api/reports.ts';
+import type { ResponseOf } from '../../../contract/api/types.ts';
 
-// The client shows the same limits before submit (src/api/reports.ts).
-export const MESSAGE_MIN = 10;
-export const MESSAGE_MAX = 5000;
-export const CONTACT_MAX = 254;
+type ReportsApi = typeof reportsApi;
+
 const HOUR_MS = 60 * 60 * 1000;
 
-export interface ReportDto {
-  id: string;
-  kind: ReportKind;
-  adId: string | null;
-  message: string;
-  contact: string | null;
-  status: ReportStatus;
-  ipHash: string | null;
-  createdAt: string;
-}
-
-export const toDto = (r: repo.ReportRow): ReportDto => ({
+export const toDto = (r: repo.ReportRow): Report => ({
   id: r.id,
   kind: r.kind,
   adId: r.ad_id,
@@ -55,13 +45,13 @@ export interface NewReport {
 /** Checks and normalizes a report's fields; throws 400 naming the field. */
 export function checkReport(input: NewReport): { message: string; contact: string | null } {
   const message = input.message.trim();
-  if (message.length < MESSAGE_MIN) throw new Invalid('message', `Message must be at least ${MESSAGE_MIN} characters.`);
-  if (message.length > MESSAGE_MAX) throw new Invalid('message', `Message must be at most ${MESSAGE_MAX} characters.`);
+  if (message.length < REPORT_MESSAGE_MIN) throw new Invalid('message', 'reports.message_too_short', { min: REPORT_MESSAGE_MIN });
+  if (message.length > REPORT_MESSAGE_MAX) throw new Invalid('message', 'reports.message_too_long', { max: REPORT_MESSAGE_MAX });
   const contact = input.contact?.trim() || null;
-  if (contact && contact.length > CONTACT_MAX) throw new Invalid('contact', `Contact must be at most ${CONTACT_MAX} characters.`);
+  if (contact && contact.length > REPORT_CONTACT_MAX) throw new Invalid('contact', 'reports.contact_too_long', { max: REPORT_CONTACT_MAX });
   // Contact and law-enforcement requests need an address to answer; trafficking tips may be anonymous.
   if (input.kind === 'contact' || input.kind === 'law_enforcement') {
-    if (!contact || checkEmail(contact)) throw new Invalid('contact', 'Contact must be a valid e-mail address so we can answer.');
+    if (!contact || checkEmail(contact)) throw new Invalid('contact', 'reports.contact_email_required');
   }
   return { message, contact };
 }
@@ -71,7 +61,7 @@ export function checkReport(input: NewReport): { message: string; contact: strin
  * POST /api/report-ad/:id (kind 'ad'); it should then call notifyStaff after commit and use
  * reportLimiter(deps) so all reports share the 10-per-hour-per-IP limit.
  */
-export async function createReport(trx: Executor, input: NewReport, at: Date): Promise<ReportDto> {
+export async function createReport(trx: Executor, input: NewReport, at: Date): Promise<Report> {
   const { message, contact } = checkReport(input);
   const row = await repo.insertReport(trx, {
     id: newId(),
@@ -93,7 +83,7 @@ const KIND_LABEL: Record<ReportKind, string> = {
 };
 
 /** E-mails staff about a new report. Best effort: the stored report is what counts. */
-export async function notifyStaff(deps: Pick<AppDeps, 'config' | 'mailer' | 'log'>, report: ReportDto): Promise<void> {
+export async function notifyStaff(deps: Pick<AppDeps, 'config' | 'mailer' | 'log'>, report: Report): Promise<void> {
   const to = deps.config.staffEmail;
   if (!to) return;
   const lines = [
@@ -135,26 +125,26 @@ export class ReportsService {
   }
 
   /** A public report (trafficking, contact, law enforcement): rate limited per IP, stored, mailed to staff. */
-  async submit(input: NewReport, ip: string): Promise<ReportDto> {
+  async submit(input: NewReport, ip: string): Promise<Report> {
     checkReport(input); // bad input does not use up the sender's allowance
-    reportLimiter(this.deps).hit([`ip:${ip}`], 'Too many reports from your address. Please try again in an hour.');
+    reportLimiter(this.deps).hit([`ip:${ip}`], 'reports.too_many');
     const ipHash = hashIp(this.deps.config.jwtSecret, ip);
     const report = await this.deps.db.transaction().execute((trx) => createReport(trx, { ...input, ipHash }, this.deps.clock.now()));
     await notifyStaff(this.deps, report);
     return report;
   }
 
-  async list(q: { page?: number; pageSize?: number; status?: ReportStatus; kind?: ReportKind }) {
+  async list(q: { page?: number; pageSize?: number; status?: ReportStatus; kind?: ReportKind }): Promise<ResponseOf<ReportsApi['GET /api/admin/get-reports']>> {
     const { page, pageSize, offset } = paging(q);
     const { rows, total } = await repo.listReports(this.deps.db, { status: q.status, kind: q.kind, offset, limit: pageSize });
     return { reports: rows.map(toDto), total, page, pageSize };
   }
 
   /** Opens or closes a report; audited in the same transaction. */
-  async setStatus(actor: SessionUser, id: string, status: ReportStatus): Promise<ReportDto> {
+  async setStatus(actor: SessionUser, id: string, status: ReportStatus): Promise<Report> {
     return this.deps.db.transaction().execute(async (trx) => {
       const before = await repo.findReport(trx, id);
-      if (!before) throw new NotFound('Report not found.');
+      if (!before) throw new NotFound('reports.not_found');
       if (before.status !== status) {
         await repo.updateReportStatus(trx, id, status);
         await writeAudit(trx, {

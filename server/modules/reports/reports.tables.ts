@@ -1,7 +1,8 @@
 import type { Generated } from 'kysely';
+import type { ReportKind, ReportStatus } from '../../../contract/api/reports.ts';
+import type { PageLocale } from '../../../contract/api/analytics.ts';
 
-export type ReportKind = 'ad' | 'trafficking' | 'contact' | 'law_enforcement';
-export type ReportStatus = 'open' | 'closed';
+export type { ReportKind, ReportStatus };
 
 /** migrations/sqlite/0004_reports.sql: reports, and the analytics module's page_views. */
 export interface ReportsTables {
@@ -18,7 +19,8 @@ export interface ReportsTables {
   page_views: {
     id: Generated<number>;
     path: string;
-    locale: string;
+    /** Only what the page-view route accepts (contract/api/analytics.ts). */
+    locale: PageLocale;
     referrer_host: string | null;
     at: string;
   };

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { defineRoutes } from '../../core/http.ts';
-import { SiteService } from './site.service.ts';
 import { precompress } from './site.compress.ts';
 
 /**
@@ -11,7 +10,7 @@ import { precompress } from './site.compress.ts';
  * sitemap and robots.txt.
  */
 export default defineRoutes(async (app, deps) => {
-  const site = new SiteService(deps);
+  const site = deps.services.site;
 
   app.get('/sitemap.xml', async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=3600').type('application/xml; charset=utf-8').send(await site.sitemap()));

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { Type } from 'typebox';
 import { defineRoutes } from '../../core/http.ts';
 import { NotFound } from '../../core/errors.ts';
+import { Errors } from '../../../contract/api/common.ts';
 import { resolveUpload, uploadsRoot } from './uploads.storage.ts';
 
 const TYPES: Record<string, string> = { webp: 'image/webp', jpg: 'image/jpeg', png: 'image/png' };
@@ -17,19 +18,20 @@ export default defineRoutes((app, deps) => {
   app.get('/uploads/*', {
     schema: {
       params: Type.Object({ '*': Type.String({ maxLength: 300 }) }),
-      response: { 200: Type.Unknown({ description: 'the file' }), '4xx': Type.Object({ message: Type.String() }) },
+      // Outside /api, so not in the contract; its errors are still `{message, code, params?}`.
+      response: { 200: Type.Unknown({ description: 'the file' }), ...Errors },
     },
   }, async (request, reply) => {
     const rel = request.params['*'];
     const file = resolveUpload(deps.config.dataDir, rel);
-    if (!file) throw new NotFound();
+    if (!file) throw new NotFound('uploads.file_not_found');
     let stat: fs.Stats;
     try {
       stat = await fs.promises.stat(file);
     } catch {
-      throw new NotFound();
+      throw new NotFound('uploads.file_not_found');
     }
-    if (!stat.isFile()) throw new NotFound();
+    if (!stat.isFile()) throw new NotFound('uploads.file_not_found');
     return reply
       .header('content-type', TYPES[rel.slice(rel.lastIndexOf('.') + 1)])
       .header('content-length', stat.size)

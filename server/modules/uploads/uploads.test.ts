@@ -35,8 +35,15 @@ describe('GET /uploads/*', () => {
     for (const url of urls) {
       const res = await ctx.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toMatchObject({ code: expect.stringMatching(/^(uploads\.file_not_found|request\.not_found)$/) });
       expect(res.body, url).not.toContain('secret database');
     }
+  });
+
+  it('answers a missing file with a coded 404', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/uploads/avatars/missing.webp' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'File not found.', code: 'uploads.file_not_found' });
   });
 
   it('storage helpers refuse paths outside the root and ignore missing files', () => {

@@ -37,13 +37,13 @@ export async function postToLedger(trx: Trx, p: LedgerPost): Promise<LedgerResul
   const earlier = await repo.findEntryByKey(trx, p.idempotencyKey);
   if (earlier) {
     if (earlier.wallet_id !== p.walletId || earlier.amount_cents !== p.amountCents) {
-      throw new Conflict('This payment was already recorded with different details.');
+      throw new Conflict('wallet.payment_conflict');
     }
     return { applied: false, entryId: earlier.id };
   }
   if (!(await repo.applyDelta(trx, p.walletId, p.amountCents))) {
-    if (!(await repo.findWallet(trx, p.walletId))) throw new NotFound('Wallet not found.');
-    throw new PaymentRequired('Not enough money in this wallet.');
+    if (!(await repo.findWallet(trx, p.walletId))) throw new NotFound('wallet.not_found');
+    throw new PaymentRequired('wallet.insufficient_funds');
   }
   // A concurrent writer with the same key (impossible while transactions are serialized, but the
   // UNIQUE constraint is the guarantee) makes this insert throw and the whole transaction roll back.

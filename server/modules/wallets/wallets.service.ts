@@ -7,7 +7,8 @@ import { newId } from '../../core/ids.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import type { WalletType } from '../../core/schema.ts';
-import { RULE_MESSAGES, checkPromoCode } from '../../../src/lib/rules.ts';
+import { RULE_CODES, checkPromoCode } from '../../../contract/rules.ts';
+import type { Wallet } from '../../../contract/api/wallets.ts';
 import { postToLedger } from './ledger.service.ts';
 import * as repo from './wallets.repository.ts';
 
@@ -17,12 +18,8 @@ export const WELCOME_PROMO_CENTS = 2000;
 const WELCOME_PROMO_DAYS = 30;
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'; // no 0/O, 1/I: read aloud and typed by hand
 
-export interface WalletDto {
-  id: string;
-  walletType: WalletType;
-  amountCents: number;
-  currency: 'USD';
-}
+/** A wallet as the API answers it (contract/api/wallets.ts WalletSchema). */
+export type WalletDto = Wallet;
 
 export const toWalletDto = (w: { id: string; wallet_type: WalletType; balance_cents: number }): WalletDto => ({
   id: w.id,
@@ -34,7 +31,7 @@ export const toWalletDto = (w: { id: string; wallet_type: WalletType; balance_ce
 /** The user's own wallet, or 404 (another user's wallet id is "not found", not "forbidden"). */
 export async function ownWallet(db: Executor, userId: string, walletId: string) {
   const w = await repo.findUserWallet(db, userId, walletId);
-  if (!w) throw new NotFound('Wallet not found.');
+  if (!w) throw new NotFound('wallet.not_found');
   return w;
 }
 
@@ -73,16 +70,16 @@ export class WalletsService {
   /** Credits a promo code to the user's promo wallet: once per user, within max uses, before expiry. */
   async redeem(userId: string, rawCode: string): Promise<WalletDto> {
     const code = normalizePromoCode(rawCode);
-    if (checkPromoCode(code)) throw new Invalid('code', RULE_MESSAGES.promoCodeInvalid);
-    this.redeemLimiter.hit([`user:${userId}`], 'Too many promo code attempts. Please try again in an hour.');
+    if (checkPromoCode(code)) throw new Invalid('code', RULE_CODES.promoCodeInvalid);
+    this.redeemLimiter.hit([`user:${userId}`], 'wallet.too_many_promo_attempts');
     const at = this.now();
     return this.deps.db.transaction().execute(async (trx: Trx) => {
       const promo = await repo.findPromoCode(trx, code);
-      if (!promo || (promo.owner_user_id !== null && promo.owner_user_id !== userId)) throw new Invalid('code', 'This promo code is not valid.');
-      if (!promo.active) throw new Invalid('code', 'This promo code is no longer active.');
-      if (promo.expires_at !== null && promo.expires_at <= at) throw new Invalid('code', 'This promo code has expired.');
-      if (await repo.hasRedeemed(trx, promo.id, userId)) throw new Conflict('You have already used this promo code.');
-      if (!(await repo.takePromoUse(trx, promo.id, at))) throw new Conflict('This promo code has been used up.');
+      if (!promo || (promo.owner_user_id !== null && promo.owner_user_id !== userId)) throw new Invalid('code', 'wallet.promo_code_not_valid');
+      if (!promo.active) throw new Invalid('code', 'wallet.promo_code_inactive');
+      if (promo.expires_at !== null && promo.expires_at <= at) throw new Invalid('code', 'wallet.promo_code_expired');
+      if (await repo.hasRedeemed(trx, promo.id, userId)) throw new Conflict('wallet.promo_code_already_used');
+      if (!(await repo.takePromoUse(trx, promo.id, at))) throw new Conflict('wallet.promo_code_used_up');
       const wallet = await ensurePromoWallet(trx, userId, at);
       // The (code, user) primary key is the once-per-user guarantee; the check above only gives the nicer message.
       await repo.insertRedemption(trx, { codeId: promo.id, userId, walletId: wallet.id, amountCents: promo.amount_cents, at });
@@ -107,7 +104,7 @@ export class WalletsService {
     const codeId = newId();
     let code = '';
     await this.deps.db.transaction().execute(async (trx) => {
-      if (!(await repo.markWelcomeSent(trx, user.id, at.toISOString()))) throw new Conflict('Your welcome promo code was already sent to you.');
+      if (!(await repo.markWelcomeSent(trx, user.id, at.toISOString()))) throw new Conflict('wallet.welcome_code_already_sent');
       for (let attempt = 0; ; attempt++) {
         code = `WELCOME-${Array.from({ length: 8 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('')}`;
         if (!(await repo.findPromoCode(trx, code))) break;
@@ -141,7 +138,7 @@ export class WalletsService {
         await repo.unmarkWelcomeSent(trx, user.id);
         return true;
       });
-      if (withdrawn) throw new ServiceUnavailable('We could not send the e-mail. Please try again later.');
+      if (withdrawn) throw new ServiceUnavailable('wallet.welcome_email_failed');
     }
     return { sent: true, email: user.email };
   }

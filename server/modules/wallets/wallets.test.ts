@@ -57,7 +57,7 @@ describe('promo codes', () => {
     expect(res.json().wallet).toMatchObject({ walletType: 'XG-PROMO-WALLET', amountCents: 2000 });
     const again = await inject(u.cookie, 'POST', '/api/add-promo-code-to-promo-wallet', { code: 'SPRING-20' });
     expect(again.statusCode).toBe(409);
-    expect(again.json().message).toMatch(/already used/);
+    expect(again.json()).toEqual({ message: 'You have already used this promo code.', code: 'wallet.promo_code_already_used' });
     const promo = (await wallets(u)).find((w) => w.walletType === 'XG-PROMO-WALLET')!;
     expect(promo.amountCents).toBe(2000);
     expect(await ledgerRows(promo.id)).toHaveLength(1);
@@ -75,9 +75,12 @@ describe('promo codes', () => {
   it('respects max uses across users', async () => {
     await createCode({ code: 'TWO-ONLY', maxUses: 2, amountCents: 500 });
     const users = await Promise.all([makeUser(ctx), makeUser(ctx), makeUser(ctx)]);
-    const codes = [];
-    for (const u of users) codes.push((await inject(u.cookie, 'POST', '/api/add-promo-code-to-promo-wallet', { code: 'TWO-ONLY' })).statusCode);
-    expect(codes).toEqual([200, 200, 409]);
+    const answers = [];
+    for (const u of users) {
+      const res = await inject(u.cookie, 'POST', '/api/add-promo-code-to-promo-wallet', { code: 'TWO-ONLY' });
+      answers.push([res.statusCode, res.json().code]);
+    }
+    expect(answers).toEqual([[200, undefined], [200, undefined], [409, 'wallet.promo_code_used_up']]);
     expect((await wallets(users[2])).every((w) => w.amountCents === 0)).toBe(true);
     const row = await ctx.app.deps.db.selectFrom('promo_codes').selectAll().where('code', '=', 'TWO-ONLY').executeTakeFirstOrThrow();
     expect(row.uses).toBe(2);
@@ -88,23 +91,34 @@ describe('promo codes', () => {
     await createCode({ code: 'SWITCHED-OFF', active: false });
     const u = await makeUser(ctx);
     ctx.clock.advance(2 * DAY_MS);
-    const cases: [string, number, RegExp][] = [
-      ['SOON-GONE', 400, /expired/],
-      ['SWITCHED-OFF', 400, /no longer active/],
-      ['NO-SUCH-CODE', 400, /not valid/],
-      ['ab', 400, /Promo code must be/],
-      ['BAD CODE!', 400, /Promo code must be/],
+    const cases: [string, number, string][] = [
+      ['SOON-GONE', 400, 'wallet.promo_code_expired'],
+      ['SWITCHED-OFF', 400, 'wallet.promo_code_inactive'],
+      ['NO-SUCH-CODE', 400, 'wallet.promo_code_not_valid'],
+      ['ab', 400, 'validation.promo_code_invalid'],
+      ['BAD CODE!', 400, 'validation.promo_code_invalid'],
     ];
-    for (const [code, status, msg] of cases) {
+    for (const [code, status, errorCode] of cases) {
       const res = await inject(u.cookie, 'POST', '/api/add-promo-code-to-promo-wallet', { code });
       expect(res.statusCode, code).toBe(status);
-      expect(res.json().message).toMatch(msg);
+      expect(res.json(), code).toMatchObject({ code: errorCode, params: { field: 'code' } });
     }
+    expect((await inject(u.cookie, 'POST', '/api/add-promo-code-to-promo-wallet', { code: 'SOON-GONE' })).json().message).toBe('This promo code has expired.');
     const missing = await inject(u.cookie, 'POST', '/api/add-promo-code-to-promo-wallet', {});
     expect(missing.statusCode).toBe(400);
-    expect(missing.json().message).toMatch(/code/);
+    expect(missing.json()).toMatchObject({ code: 'validation.required', params: { field: 'code' } });
     expect((await wallets(u)).every((w) => w.amountCents === 0)).toBe(true);
     expect(await ctx.app.deps.db.selectFrom('ledger_entries').selectAll().execute()).toHaveLength(0);
+  });
+
+  it('limits guessing to 30 codes an hour per user', async () => {
+    const u = await makeUser(ctx);
+    for (let i = 0; i < 30; i++) expect((await inject(u.cookie, 'POST', '/api/add-promo-code-to-promo-wallet', { code: `GUESS-${i}` })).statusCode).toBe(400);
+    const limited = await inject(u.cookie, 'POST', '/api/add-promo-code-to-promo-wallet', { code: 'GUESS-30' });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ message: 'Too many promo code attempts. Please try again in an hour.', code: 'wallet.too_many_promo_attempts' });
+    ctx.clock.advance(60 * 60 * 1000);
+    expect((await inject(u.cookie, 'POST', '/api/add-promo-code-to-promo-wallet', { code: 'GUESS-31' })).json().code).toBe('wallet.promo_code_not_valid');
   });
 
   it('e-mails a personal one-time welcome code once; only its owner can use it', async () => {
@@ -116,10 +130,13 @@ describe('promo codes', () => {
     expect(ctx.mailer.sent).toHaveLength(1);
     expect(ctx.mailer.sent[0].to).toBe(u.email);
     const code = /WELCOME-[A-Z0-9]{8}/.exec(ctx.mailer.sent[0].text)![0];
-    expect((await inject(u.cookie, 'GET', '/api/email-wallet-promo-code')).statusCode).toBe(409);
+    const twice = await inject(u.cookie, 'GET', '/api/email-wallet-promo-code');
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().code).toBe('wallet.welcome_code_already_sent');
     expect(ctx.mailer.sent).toHaveLength(1);
     const stolen = await inject(other.cookie, 'POST', '/api/add-promo-code-to-promo-wallet', { code });
     expect(stolen.statusCode).toBe(400);
+    expect(stolen.json().code).toBe('wallet.promo_code_not_valid'); // the same answer as an unknown code
     const ok = await inject(u.cookie, 'POST', '/api/add-promo-code-to-promo-wallet', { code });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().wallet.amountCents).toBe(2000);
@@ -134,6 +151,7 @@ describe('promo codes', () => {
     };
     const res = await inject(u.cookie, 'GET', '/api/email-wallet-promo-code');
     expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ message: 'We could not send the e-mail. Please try again later.', code: 'wallet.welcome_email_failed' });
     expect(await ctx.app.deps.db.selectFrom('promo_codes').selectAll().execute()).toHaveLength(0);
     ctx.mailer.send = send;
     expect((await inject(u.cookie, 'GET', '/api/email-wallet-promo-code')).statusCode).toBe(200);

@@ -4,6 +4,7 @@ import { rows as analytics } from './analytics.ts';
 import { rows as audit } from './audit.ts';
 import { rows as auth } from './auth.ts';
 import { rows as cron } from './cron.ts';
+import { rows as docs } from './docs.ts';
 import { rows as listings } from './listings.ts';
 import { rows as locations } from './locations.ts';
 import { rows as master } from './master.ts';
@@ -17,7 +18,7 @@ import { rows as wallets } from './wallets.ts';
 
 /** Every module's rows: one file per folder of server/modules/, named after it. */
 const byModule: Record<string, MatrixRow[]> = {
-  ads, analytics, audit, auth, cron, listings, locations, master, pricing, profile, realtime, reports, site, uploads, wallets,
+  ads, analytics, audit, auth, cron, docs, listings, locations, master, pricing, profile, realtime, reports, site, uploads, wallets,
 };
 
 export const matrixRows: (MatrixRow & { file: string })[] = Object.entries(byModule).flatMap(([module, rows]) =>

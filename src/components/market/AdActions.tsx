@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import type { Ad } from '../../api/ads';
+import type { OwnerAd } from '../../api/ads';
 import { bumpAd, moveAd } from '../../state/ads';
 import { walletsStore } from '../../state/wallets';
 import { bumpPriceFor, pricingStore } from '../../state/pricing';
@@ -14,7 +14,7 @@ import { payErrorMessage } from './payError';
 import styles from './market.module.css';
 
 /** Bump dialog: the bump price for the ad's type and the wallet to pay it from. */
-export function BumpDialog({ ad, onClose, onDone }: { ad: Ad; onClose: () => void; onDone: (msg: string) => void }) {
+export function BumpDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: string) => void }) {
   const { t } = useTranslation('market');
   const wallets = useSnapshot(walletsStore.state);
   const pricing = useSnapshot(pricingStore.state);
@@ -64,7 +64,7 @@ export function BumpDialog({ ad, onClose, onDone }: { ad: Ad; onClose: () => voi
 }
 
 /** Move dialog: another state and city for an approved ad. */
-export function MoveDialog({ ad, onClose, onDone }: { ad: Ad; onClose: () => void; onDone: (msg: string) => void }) {
+export function MoveDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: string) => void }) {
   const { t } = useTranslation('market');
   const [place, setPlace] = useState({ stateId: ad.state.id, cityId: ad.city.id });
   const [busy, setBusy] = useState(false);

@@ -14,7 +14,7 @@ export function AdCard({ ad }: { ad: Snapshot<Ad> | Ad }) {
     <li className={styles.card}>
       <Link href={pathFor(routes.ad, { id: ad.id })}>
         {photo ? (
-          <img className={styles.thumb} src={photo.thumbUrl ?? photo.url} alt="" loading="lazy" width={photo.width} height={photo.height} />
+          <img className={styles.thumb} src={photo.thumbUrl} alt="" loading="lazy" width={photo.width} height={photo.height} />
         ) : (
           <div className={styles.thumb} aria-hidden="true" />
         )}

@@ -37,7 +37,7 @@ export function Gallery({ photos, title }: { photos: readonly Photo[]; title: st
           {photos.map((p, i) => (
             <li key={p.url}>
               <button type="button" aria-current={i === index ? 'true' : undefined} aria-label={t('gallery.show', { n: i + 1, total: n })} onClick={() => setIndex(i)}>
-                <img src={p.thumbUrl ?? p.url} alt="" loading="lazy" />
+                <img src={p.thumbUrl} alt="" loading="lazy" />
               </button>
             </li>
           ))}

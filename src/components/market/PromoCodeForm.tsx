@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PromoCode } from '../../api/admin-market';
+import type { PromoCode } from '../../api/admin-pricing';
 import { savePromoCode } from '../../state/adminPromoCodes';
-import { checkPromoCode } from '../../lib/rules';
+import { checkPromoCode } from '../../../contract/rules';
 import { centsToInput, formatUsd, parseDollars } from '../../lib/money';
 import { TextField } from '../forms/TextField';
 import { SubmitButton } from '../forms/SubmitButton';

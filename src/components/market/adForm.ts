@@ -1,4 +1,4 @@
-import { DESCRIPTION_MAX, DESCRIPTION_MIN, TITLE_MAX, TITLE_MIN, normalizeUsPhone } from '../../lib/rules';
+import { DESCRIPTION_MAX, DESCRIPTION_MIN, TITLE_MAX, TITLE_MIN, normalizeUsPhone } from '../../../contract/rules';
 import { AGES, LISTING_TYPE_CODES } from './labels';
 
 // The post-ad form's rules, the same ones the server enforces (PRODUCT §10), checked before

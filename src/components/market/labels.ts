@@ -1,13 +1,13 @@
 import type { TFunction } from 'i18next';
 import { LISTING_TYPES } from '../../app/routes';
-import type { Ad, ListingType } from '../../api/ads';
+import type { ListingType, StaffAd } from '../../api/ads';
 
-export const LISTING_TYPE_CODES = LISTING_TYPES.map((x) => x.code) as ListingType[];
+export const LISTING_TYPE_CODES: ListingType[] = LISTING_TYPES.map((x) => x.code);
 export const AGES = [...Array.from({ length: 25 }, (_, i) => String(21 + i)), 'over45'];
 
 export const typeSlug = (code: string) => LISTING_TYPES.find((x) => x.code === code)?.slug ?? code;
 export const typeFromSlug = (slugOrCode: string): ListingType | null =>
-  (LISTING_TYPES.find((x) => x.slug === slugOrCode || x.code === slugOrCode)?.code as ListingType | undefined) ?? null;
+  LISTING_TYPES.find((x) => x.slug === slugOrCode || x.code === slugOrCode)?.code ?? null;
 
 /** Labels that need the `market` namespace's t(). */
 export const typeLabel = (t: TFunction, code: string) => t(`market:types.${code}`, { defaultValue: code });
@@ -21,13 +21,13 @@ export function dateLabel(iso: string | null | undefined, lng: string, utc = fal
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString(lng, { year: 'numeric', month: 'short', day: 'numeric', ...(utc ? { timeZone: 'UTC' } : {}) });
 }
 
-/** Staff lists: who posted the ad (nickname, e-mail and account status when the server sends them). */
 /** True when the signed-in user (`me`) owns the ad: staff never decide on their own ads (the server refuses with 409). */
-export function isOwnAd(ad: Pick<Ad, 'owner' | 'ownerId'>, me: string | undefined): boolean {
-  return me !== undefined && (ad.owner?.id ?? ad.ownerId) === me;
+export function isOwnAd(ad: Pick<StaffAd, 'owner'>, me: string | undefined): boolean {
+  return me !== undefined && ad.owner.id === me;
 }
 
-export function ownerLine(t: TFunction, ad: Pick<Ad, 'owner' | 'ownerId'>): string {
-  if (ad.owner) return ` · ${t('admin:ownerInfo', { nickname: ad.owner.nickname, email: ad.owner.email, status: t(`admin:userStatus.${ad.owner.status}`, { defaultValue: ad.owner.status }) })}`;
-  return ad.ownerId ? ` · ${t('admin:owner')} ${ad.ownerId}` : '';
+/** Staff lists: who posted the ad (nickname, e-mail and account status). */
+export function ownerLine(t: TFunction, ad: Pick<StaffAd, 'owner'>): string {
+  const { nickname, email, status } = ad.owner;
+  return ` · ${t('admin:ownerInfo', { nickname, email, status: t(`admin:userStatus.${status}`, { defaultValue: status }) })}`;
 }

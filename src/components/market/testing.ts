@@ -1,9 +1,17 @@
-// Test fixtures for the marketplace screens (imported by *.test.tsx only).
-import type { Ad } from '../../api/ads';
-import type { Wallet } from '../../api/wallets';
+// Test fixtures for the marketplace screens (imported by *.test.tsx only). Each is an answer the
+// server could send (the contract's types; tests answer them through apiJson, which checks them).
+import type { OwnerAd, PublicAd, StaffAd } from '../../api/ads';
+import { apiJson } from '../../test/contract';
+import type { ApiRoute } from '../../../contract/api/index.ts';
+import { renderError, type ErrorBody, type ErrorCode, type ErrorParams } from '../../../contract/errors/index.ts';
+import type { Wallet } from '../../../contract/api/wallets.ts';
+import type { City, State } from '../../../contract/api/locations.ts';
+import type { pricingApi } from '../../../contract/api/pricing.ts';
+import type { ResponseOf } from '../../../contract/api/types.ts';
 
 let n = 0;
-export function makeAd(over: Partial<Ad> = {}): Ad {
+/** An ad as the public routes answer it (listings, search, the ad's page). */
+export function makeAd(over: Partial<PublicAd> = {}): PublicAd {
   n++;
   return {
     id: `ad${n}`,
@@ -14,7 +22,7 @@ export function makeAd(over: Partial<Ad> = {}): Ad {
     state: { id: 'st-ny', name: 'New York', slug: 'new-york' },
     city: { id: 'ct-nyc', name: 'New York City', slug: 'new-york-city' },
     phone: '+12125550123',
-    photos: [{ url: `/uploads/p${n}.jpg`, width: 800, height: 600 }],
+    photos: [{ url: `/uploads/ads/p${n}.webp`, width: 800, height: 600, thumbUrl: `/uploads/ads/p${n}-thumb.webp` }],
     status: 'approved',
     online: true,
     bumpedAt: '2025-01-02T10:00:00.000Z',
@@ -24,28 +32,65 @@ export function makeAd(over: Partial<Ad> = {}): Ad {
   };
 }
 
+/** An ad as its owner sees it (cart, my ads). Unpaid ones have no price or paying wallet yet. */
+export function makeOwnerAd(over: Partial<OwnerAd> = {}): OwnerAd {
+  const unpaid = over.status === 'unpaid';
+  const base = makeAd();
+  return {
+    ...base,
+    ownerId: 'u1',
+    rejectionReason: null,
+    priceCents: unpaid ? null : 1500,
+    paidWalletId: unpaid ? null : 'w-usd',
+    createdAt: '2024-12-31T10:00:00.000Z',
+    ...(unpaid || over.status === 'in_review' || over.status === 'rejected' ? { bumpedAt: null, publishedAt: null, expiresAt: null } : {}),
+    ...over,
+  };
+}
+
+/** An ad as staff see it in review lists: the owner's view plus who posted it (owner.id is ownerId). */
+export function makeStaffAd(over: Partial<OwnerAd> & { owner?: Partial<StaffAd['owner']> } = {}): StaffAd {
+  const { owner, ...rest } = over;
+  const ad = makeOwnerAd(rest);
+  const id = owner?.id ?? ad.ownerId;
+  return { ...ad, ownerId: id, owner: { id, email: `${id}@example.com`, nickname: `user_${id}`, status: 'approved', ...owner } };
+}
+
 export const usdWallet = (amountCents = 0): Wallet => ({ id: 'w-usd', walletType: 'USD', amountCents, currency: 'USD' });
 export const promoWallet = (amountCents = 0): Wallet => ({ id: 'w-promo', walletType: 'XG-PROMO-WALLET', amountCents, currency: 'USD' });
 
-export const STATES = [
+export const STATES: State[] = [
   { id: 'st-ny', name: 'New York', code: 'NY', slug: 'new-york', countryCode: 'US', enabled: true },
   { id: 'st-tx', name: 'Texas', code: 'TX', slug: 'texas', countryCode: 'US', enabled: true },
 ];
-export const CITIES_NY = [
+export const CITIES_NY: City[] = [
   { id: 'ct-nyc', stateId: 'st-ny', name: 'New York City', slug: 'new-york-city', population: 8000000, latitude: 0, longitude: 0, enabled: true },
   { id: 'ct-buf', stateId: 'st-ny', name: 'Buffalo', slug: 'buffalo', population: 270000, latitude: 0, longitude: 0, enabled: true },
 ];
-export const AD_PRICING = {
+type PricingList = ResponseOf<(typeof pricingApi)['GET /api/get-ad-pricing']>;
+export const AD_PRICING: PricingList = {
   pricing: [
     { id: 'p1', kind: 'ad', listingType: 'female_esc', priceCents: 1500, durationDays: 30 },
     { id: 'p2', kind: 'ad', listingType: 'female_rub', priceCents: 1200, durationDays: 30 },
     { id: 'p3', kind: 'ad', listingType: 'shemale_esc', priceCents: 1000, durationDays: 30 },
   ],
 };
-export const BUMP_PRICING = {
+/** A bump has no duration: the server sends null. */
+export const BUMP_PRICING: PricingList = {
   pricing: [
-    { id: 'b1', kind: 'bump', listingType: 'female_esc', priceCents: 300 },
-    { id: 'b2', kind: 'bump', listingType: 'female_rub', priceCents: 300 },
-    { id: 'b3', kind: 'bump', listingType: 'shemale_esc', priceCents: 300 },
+    { id: 'b1', kind: 'bump', listingType: 'female_esc', priceCents: 300, durationDays: null },
+    { id: 'b2', kind: 'bump', listingType: 'female_rub', priceCents: 300, durationDays: null },
+    { id: 'b3', kind: 'bump', listingType: 'shemale_esc', priceCents: 300, durationDays: null },
   ],
 };
+
+/**
+ * An error answer of a route, exactly as the server writes it: the catalogue's English for the
+ * code, filled from params. It goes through apiJson, which checks it against the route's error
+ * schema. (apiJson's types name only a route's declared statuses, and errors are declared as
+ * '4xx'/'5xx', hence the casts; the check at run time is the same.)
+ */
+export function apiError(route: ApiRoute, status: number, code: ErrorCode, params?: ErrorParams) {
+  const body: ErrorBody = params ? { message: renderError(code, params), code, params } : { message: renderError(code), code };
+  return apiJson(route, body as never, status as never);
+}

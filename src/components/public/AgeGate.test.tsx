@@ -2,39 +2,56 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AgeGateMount } from './AgeGateMount';
-import { AGE_EXPIRES_KEY, AGE_KEY, isAgeConfirmed, setAgeConfirmed } from './ageConfirmation';
+import { AGE_EXPIRES_KEY, AGE_GATE_DELAY_MS, AGE_KEY, isAgeConfirmed, setAgeConfirmed } from './ageConfirmation';
 import { isBot, leaveNavigation, leaveTarget } from './ageGateRules';
-import './AgeGate'; // loaded up front so the 1 s timing measures the gate, not the module loader
+import './AgeGate'; // loaded up front, so opening it waits on the clock only, not on the module loader
 
+// The clock is fake (timers and Date): the gate's delay is checked to the millisecond, and no
+// test waits on real time. User events move the same clock; testing-library drains React's work
+// with a setTimeout(0) that it advances only when it sees Jest's fake timers, so it is shown
+// Vitest's under that name (without it, every user event would wait forever).
 const forget = () => setAgeConfirmed(false);
-const sleep = (ms: number) => act(() => new Promise((r) => setTimeout(r, ms)));
+const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+const setupUser = () => userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+
+/** Renders the mount and moves the clock to the moment the gate opens. */
+async function openGate() {
+  render(<AgeGateMount />);
+  await advance(AGE_GATE_DELAY_MS);
+  return screen.getByRole('dialog', { name: 'Adults only' });
+}
 
 describe('age gate', () => {
-  beforeEach(forget);
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: new Date('2025-03-01T10:00:00.000Z') });
+    vi.stubGlobal('jest', { advanceTimersByTime: (ms: number) => vi.advanceTimersByTime(ms) });
+    forget();
+  });
   afterEach(() => {
     forget();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
     vi.restoreAllMocks();
   });
 
   it('opens about 1 s after load as an accessible modal dialog with its focus inside', async () => {
-    const t0 = Date.now();
+    expect(AGE_GATE_DELAY_MS).toBe(1000);
     render(<AgeGateMount />);
-    await sleep(850);
+    await advance(999);
     expect(screen.queryByRole('dialog')).toBeNull();
-    const dialog = await screen.findByRole('dialog', { name: 'Adults only' }, { timeout: 2000 });
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(1000);
+    await advance(1);
+    const dialog = screen.getByRole('dialog', { name: 'Adults only' });
     expect(dialog.getAttribute('aria-modal')).toBe('true');
     expect(dialog.contains(document.activeElement)).toBe(true);
     // Tab from the last control wraps to the first: focus stays in the dialog.
-    const user = userEvent.setup();
+    const user = setupUser();
     for (let i = 0; i < 6; i++) await user.tab();
     expect(dialog.contains(document.activeElement)).toBe(true);
   });
 
   it('stores the confirmation for 30 days when ticked, removes it when unticked, and Continue waits for the tick', async () => {
-    const user = userEvent.setup();
-    render(<AgeGateMount />);
-    const dialog = await screen.findByRole('dialog', {}, { timeout: 2000 });
+    const user = setupUser();
+    const dialog = await openGate();
     const cont = screen.getByRole('button', { name: 'Continue' });
     expect((cont as HTMLButtonElement).disabled).toBe(true);
     const box = screen.getByRole('checkbox', { name: /I am 18 or older/ });
@@ -43,8 +60,7 @@ describe('age gate', () => {
     expect(isAgeConfirmed()).toBe(true);
     expect(localStorage.getItem(AGE_KEY)).toBe('true');
     const expires = Number(localStorage.getItem(AGE_EXPIRES_KEY));
-    expect(expires - before).toBeGreaterThanOrEqual(30 * 86_400_000);
-    expect(expires - before).toBeLessThan(30 * 86_400_000 + 5000);
+    expect(expires - before).toBe(30 * 86_400_000); // the clock stands still while the box is clicked
     expect(document.cookie).toContain(`${AGE_KEY}=true`);
     expect((cont as HTMLButtonElement).disabled).toBe(false);
     await user.click(box);
@@ -71,9 +87,8 @@ describe('age gate', () => {
   });
 
   it('shows the legal terms when their section is opened', async () => {
-    const user = userEvent.setup();
-    render(<AgeGateMount />);
-    await screen.findByRole('dialog', {}, { timeout: 2000 });
+    const user = setupUser();
+    await openGate();
     const details = screen.getByText('Legal terms').closest('details')!;
     expect(details.open).toBe(false);
     await user.click(screen.getByText('Legal terms'));
@@ -84,13 +99,13 @@ describe('age gate', () => {
   it('stays closed when the confirmation is stored, and for crawlers', async () => {
     setAgeConfirmed(true);
     const first = render(<AgeGateMount />);
-    await sleep(1300);
+    await advance(60_000);
     expect(screen.queryByRole('dialog')).toBeNull();
     first.unmount();
     forget();
     vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)');
     render(<AgeGateMount />);
-    await sleep(1300);
+    await advance(60_000);
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
@@ -101,9 +116,8 @@ describe('age gate', () => {
     expect(isBot('facebookexternalhit/1.1')).toBe(true);
     expect(isBot('Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0 Safari/537.36')).toBe(false);
     const assign = vi.spyOn(leaveNavigation, 'assign').mockImplementation(() => {});
-    const user = userEvent.setup();
-    render(<AgeGateMount />);
-    await screen.findByRole('dialog', {}, { timeout: 2000 });
+    const user = setupUser();
+    await openGate();
     await user.click(screen.getByRole('button', { name: 'Leave' }));
     expect(assign).toHaveBeenCalledWith('https://www.google.com/'); // jsdom has no referrer
   });

@@ -3,21 +3,23 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { server } from '../../test/server';
+import { apiJson } from '../../test/contract';
 import { App } from '../../app/App';
 import { setAgeConfirmed } from './ageConfirmation';
+import type { PageView } from '../../api/analytics';
 
 // The whole app in jsdom: language switching keeps the path, <html lang> and the head follow,
 // every route change reports a page view, and the context menu is off.
 
-let views: Array<{ path: string; locale: string; referrer?: string | null }>;
+let views: PageView[];
 beforeEach(() => {
   setAgeConfirmed(true);
   views = [];
   server.use(
-    http.get('/api/session', () => HttpResponse.json({ isAuthenticated: false, userRoles: ['GUEST_USER'] })),
+    http.get('/api/session', () => apiJson('GET /api/session', { isAuthenticated: false, userRoles: ['GUEST_USER'] })),
     http.post('/api/analytics/pageview', async ({ request }) => {
-      views.push((await request.json()) as (typeof views)[number]);
-      return new HttpResponse(null, { status: 204 });
+      views.push((await request.json()) as PageView);
+      return new HttpResponse(null, { status: 204 }); // no body: nothing for apiJson to check
     }),
   );
 });

@@ -1,16 +1,33 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse, delay } from 'msw';
+import { http, delay } from 'msw';
 import { server } from '../../test/server';
 import { renderAt } from '../../test/render';
+import { apiJson } from '../../test/contract';
+import type { State } from '../../api/locations';
 import SearchOverlay, { CLOSE_AFTER_CLOSE_MS, CLOSE_AFTER_SUBMIT_MS } from './SearchOverlay';
 
-const STATES = [
+const STATES: State[] = [
   { id: 'ny', name: 'New York', code: 'NY', slug: 'new-york', countryCode: 'US', enabled: true },
   { id: 'tx', name: 'Texas', code: 'TX', slug: 'texas', countryCode: 'US', enabled: true },
 ];
-const sleep = (ms: number) => act(() => new Promise((r) => setTimeout(r, ms)));
+
+/**
+ * The closing delays are checked on a fake clock, to the millisecond. User events move the same
+ * clock; testing-library drains React's work with a setTimeout(0) that it advances only when it
+ * sees Jest's fake timers, so it is shown Vitest's under that name.
+ */
+function useFakeClock() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  vi.stubGlobal('jest', { advanceTimersByTime: (ms: number) => vi.advanceTimersByTime(ms) });
+  return userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+}
+const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
 
 function statesApi(responses: Array<'empty' | 'states' | 'error'>) {
   const calls: string[] = [];
@@ -19,8 +36,9 @@ function statesApi(responses: Array<'empty' | 'states' | 'error'>) {
       calls.push(request.url);
       const r = responses[Math.min(calls.length - 1, responses.length - 1)];
       await delay(30);
-      if (r === 'error') return HttpResponse.json({ message: 'Down.' }, { status: 503 });
-      return HttpResponse.json({ states: r === 'states' ? STATES : [] });
+      const route = 'GET /api/states-from-country';
+      if (r === 'error') return apiJson(route, { message: 'The server is busy. Please try again in a minute.', code: 'request.busy' } as never, 503 as never);
+      return apiJson(route, { states: r === 'states' ? STATES : [] });
     }),
   );
   return calls;
@@ -29,7 +47,7 @@ function statesApi(responses: Array<'empty' | 'states' | 'error'>) {
 describe('search overlay', () => {
   it('requires a query: submit is disabled until it is valid and an emptied field says so', async () => {
     statesApi(['states']);
-    const user = userEvent.setup();
+    const user = useFakeClock();
     const onClose = vi.fn();
     const r = renderAt(<SearchOverlay onClose={onClose} />, '/faq');
     const dialog = screen.getByRole('dialog', { name: 'Search ads' });
@@ -51,26 +69,34 @@ describe('search overlay', () => {
     await user.click(submit);
     expect(r.currentPath()).toBe('/search?query=buffalo%20blonde');
     expect(onClose).not.toHaveBeenCalled();
-    await sleep(CLOSE_AFTER_SUBMIT_MS - 80);
+    expect(CLOSE_AFTER_SUBMIT_MS).toBe(200);
+    await advance(CLOSE_AFTER_SUBMIT_MS - 1);
     expect(onClose).not.toHaveBeenCalled();
-    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
+    await advance(1);
+    expect(onClose).toHaveBeenCalledTimes(1);
   });
 
   it('closes 1000 ms after the close button (or Escape)', async () => {
     statesApi(['states']);
-    const user = userEvent.setup();
+    const user = useFakeClock();
     const onClose = vi.fn();
     renderAt(<SearchOverlay onClose={onClose} />);
     await user.click(screen.getByRole('button', { name: 'Close search' }));
-    await sleep(CLOSE_AFTER_CLOSE_MS - 200);
+    expect(CLOSE_AFTER_CLOSE_MS).toBe(1000);
+    await advance(CLOSE_AFTER_CLOSE_MS - 1);
     expect(onClose).not.toHaveBeenCalled();
-    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1), { timeout: 1000 });
+    await advance(1);
+    expect(onClose).toHaveBeenCalledTimes(1);
+    await user.click(screen.getByRole('button', { name: 'Close search' })); // closing already: no second timer
+    await advance(5 * CLOSE_AFTER_CLOSE_MS);
+    expect(onClose).toHaveBeenCalledTimes(1);
     const onClose2 = vi.fn();
     renderAt(<SearchOverlay onClose={onClose2} />);
     await user.keyboard('{Escape}');
-    await sleep(500);
+    await advance(CLOSE_AFTER_CLOSE_MS - 1);
     expect(onClose2).not.toHaveBeenCalled();
-    await waitFor(() => expect(onClose2).toHaveBeenCalledTimes(1), { timeout: 1000 });
+    await advance(1);
+    expect(onClose2).toHaveBeenCalledTimes(1);
   });
 
   it('state picker: loads when it appears, shows name and country code, needs a choice, goes to the state', async () => {
@@ -103,5 +129,17 @@ describe('search overlay', () => {
     await user.selectOptions(screen.getByRole('combobox', { name: 'State' }), '*');
     await user.click(screen.getByRole('button', { name: 'Show listings' }));
     expect(r.currentPath()).toBe('/listings/us');
+  });
+
+  it('state picker: says when the states could not be loaded, and tries again on request', async () => {
+    const calls = statesApi(['error', 'states']);
+    const user = userEvent.setup();
+    renderAt(<SearchOverlay onClose={() => {}} />, '/');
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('The list of states could not be loaded.Try again'));
+    expect(screen.queryByRole('option', { name: 'New York, US' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    await screen.findByRole('option', { name: 'New York, US' });
+    expect(calls).toHaveLength(2);
+    expect(screen.getByRole('status').textContent).toBe('');
   });
 });

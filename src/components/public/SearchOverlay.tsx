@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { checkSearchQuery, SEARCH_QUERY_MAX } from '../../lib/rules';
+import { checkSearchQuery, SEARCH_QUERY_MAX } from '../../../contract/rules';
 import { routes } from '../../app/routes';
 import { StatePicker } from './StatePicker';
 import { useFocusTrap } from './useFocusTrap';

@@ -3,6 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client';
 import { submitReport } from '../../state/reports';
 import type { NewReport } from '../../api/reports';
+import type { ErrorCode } from '../../../contract/errors/index.ts';
+
+/** The reports' own per-address limit (not the API-wide one, which has its own message). */
+const TOO_MANY_REPORTS: ErrorCode = 'reports.too_many';
 
 /** A labelled control with its hint and error, wired with aria-describedby and aria-invalid. */
 export function Field({ label, hint, error, required, children }: {
@@ -39,7 +43,7 @@ export function Field({ label, hint, error, required, children }: {
 
 export type SendState = { status: 'idle' | 'sending' | 'sent' } | { status: 'error'; message: string };
 
-/** Sends a report form and keeps its state; the server's 429 gets its own translated text. */
+/** Sends a report form and keeps its state; the reports' hourly limit gets its own translated text. */
 export function useReportForm() {
   const { t } = useTranslation('pages');
   const [state, setState] = useState<SendState>({ status: 'idle' });
@@ -49,7 +53,7 @@ export function useReportForm() {
       await submitReport(body);
       setState({ status: 'sent' });
     } catch (e) {
-      const message = e instanceof ApiError && e.status === 429 ? t('forms.tooMany') : t('forms.error', { message: e instanceof Error ? e.message : '' });
+      const message = e instanceof ApiError && e.code === TOO_MANY_REPORTS ? t('forms.tooMany') : t('forms.error', { message: e instanceof Error ? e.message : '' });
       setState({ status: 'error', message });
     }
   };

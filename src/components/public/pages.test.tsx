@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { server } from '../../test/server';
+import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
 import { sessionStore } from '../../state/session';
 import ReportCrime from '../../pages/public/ReportCrime';
@@ -11,15 +12,26 @@ import LawEnforcement from '../../pages/public/LawEnforcement';
 import Home from '../../pages/public/Home';
 import Faq from '../../pages/public/Faq';
 import Reports from '../../pages/admin/Reports';
+import type { Report, ReportStatus } from '../../api/reports';
+import type { ErrorBody } from '../../../contract/errors/index.ts';
 
-function captureReports(status = 201) {
+// Error answers are checked against the route's 4xx schema at run time (apiJson's static type only
+// knows the numbered answers, hence `as never`).
+
+const REFUSALS: Record<'reports' | 'api', ErrorBody> = {
+  reports: { message: 'Too many reports from your address. Please try again in an hour.', code: 'reports.too_many' },
+  api: { message: 'Too many requests. Please wait and try again.', code: 'request.rate_limited' },
+};
+
+/** Answers POST /api/reports: filed, or refused by the reports' hourly limit or the API-wide one. */
+function captureReports(answer: 'filed' | 'reports' | 'api' = 'filed') {
   const bodies: unknown[] = [];
   server.use(
     http.post('/api/reports', async ({ request }) => {
       bodies.push(await request.json());
-      return status === 201
-        ? HttpResponse.json({ id: 'r1', createdAt: '2026-01-15T12:00:00.000Z' }, { status: 201 })
-        : HttpResponse.json({ message: 'Too many reports from your address. Please try again in an hour.' }, { status });
+      return answer === 'filed'
+        ? apiJson('POST /api/reports', { id: 'r1', createdAt: '2026-01-15T12:00:00.000Z' }, 201)
+        : apiJson('POST /api/reports', REFUSALS[answer] as never, 429);
     }),
   );
   return bodies;
@@ -46,7 +58,7 @@ describe('report forms', () => {
   });
 
   it('contact us: needs an e-mail, sends kind contact, and shows the rate-limit message in words', async () => {
-    const bodies = captureReports(429);
+    const bodies = captureReports('reports');
     const user = userEvent.setup();
     renderAt(<ContactUs />, '/contact-us');
     await user.type(screen.getByRole('textbox', { name: /Message/ }), 'How do I change my nickname please?');
@@ -56,6 +68,16 @@ describe('report forms', () => {
     await user.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'You have sent many messages in the last hour. Please try again later.');
     expect(bodies).toEqual([{ kind: 'contact', contact: 'ann@example.com', message: 'Topic: account\n\nHow do I change my nickname please?' }]);
+  });
+
+  it('any other refusal shows the server message in the page language', async () => {
+    const bodies = captureReports('api');
+    const user = userEvent.setup();
+    renderAt(<ReportCrime />, '/report-crime');
+    await user.type(screen.getByRole('textbox', { name: /What did you see/ }), 'Someone in an ad looks far too young.');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'Your message could not be sent: Too many requests. Please wait and try again.');
+    expect(bodies).toHaveLength(1);
   });
 
   it('law enforcement: requires agency, officer and official e-mail, and files the request with its particulars', async () => {
@@ -88,8 +110,8 @@ describe('content pages', () => {
   });
 
   it('home shows listing types and top states from /api/home', async () => {
-    server.use(http.get('/api/home', () => HttpResponse.json({
-      types: [{ listingType: 'female_esc', count: 12 }, { listingType: 'female_rub', count: 1 }],
+    server.use(http.get('/api/home', () => apiJson('GET /api/home', {
+      types: [{ listingType: 'female_esc', count: 12 }, { listingType: 'female_rub', count: 1 }, { listingType: 'shemale_esc', count: 0 }],
       topStates: [{ stateId: 'ny', slug: 'new-york', name: 'New York', count: 9 }],
     })));
     renderAt(<Home />, '/');
@@ -100,7 +122,8 @@ describe('content pages', () => {
   });
 
   it('home still works when /api/home is missing', async () => {
-    server.use(http.get('/api/home', () => HttpResponse.json({ message: 'Not found.' }, { status: 404 })));
+    const NOT_FOUND: ErrorBody = { message: 'Not found.', code: 'request.not_found' };
+    server.use(http.get('/api/home', () => apiJson('GET /api/home', NOT_FOUND as never, 404)));
     renderAt(<Home />, '/');
     expect(await screen.findByText('The latest counts could not be loaded.')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Female escorts' })).toBeTruthy();
@@ -112,15 +135,15 @@ describe('admin reports screen', () => {
   it('lists open reports and closes one', async () => {
     sessionStore.session = { isAuthenticated: true, id: 'a1', email: 'admin@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
     const queries: string[] = [];
-    const report = { id: 'r1', kind: 'trafficking', adId: 'abc123', message: 'Looks underage.', contact: null, status: 'open', ipHash: 'abcdef0123456789', createdAt: '2026-01-15T12:00:00.000Z' };
+    const report: Report = { id: 'r1', kind: 'trafficking', adId: 'abc123', message: 'Looks underage.', contact: null, status: 'open', ipHash: 'abcdef0123456789', createdAt: '2026-01-15T12:00:00.000Z' };
     server.use(
       http.get('/api/admin/get-reports', ({ request }) => {
         queries.push(new URL(request.url).search);
-        return HttpResponse.json({ reports: [report], total: 1, page: 1, pageSize: 20 });
+        return apiJson('GET /api/admin/get-reports', { reports: [report], total: 1, page: 1, pageSize: 20 });
       }),
       http.post('/api/admin/set-report-status', async ({ request }) => {
-        const body = (await request.json()) as { id: string; status: string };
-        return HttpResponse.json({ report: { ...report, status: body.status } });
+        const body = (await request.json()) as { id: string; status: ReportStatus };
+        return apiJson('POST /api/admin/set-report-status', { report: { ...report, status: body.status } });
       }),
     );
     const user = userEvent.setup();

@@ -1,4 +1,4 @@
-import { checkEmail } from '../../lib/rules';
+import { checkEmail } from '../../../contract/rules';
 import { REPORT_MESSAGE_MAX, REPORT_MESSAGE_MIN } from '../../api/reports';
 
 /** The server's report rules, as keys of the 'pages' namespace (forms.*). */

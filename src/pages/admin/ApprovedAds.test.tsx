@@ -1,29 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { server } from '../../test/server';
 import { renderAt } from '../../test/render';
-import { makeAd } from '../../components/market/testing';
+import { apiJson } from '../../test/contract';
+import { makeStaffAd } from '../../components/market/testing';
 import { sessionStore } from '../../state/session';
-import type { Ad } from '../../api/ads';
+import type { StaffAd } from '../../api/ads';
 import ApprovedAds from './ApprovedAds';
 
 describe('admin approved ads', () => {
   it('disables another provider’s ad and offers nothing on the admin’s own', async () => {
     sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
-    let ads: Ad[] = [
-      makeAd({ status: 'approved', title: 'My own live ad', ownerId: 'me' }),
-      makeAd({ status: 'approved', title: 'A provider’s live ad', ownerId: 'u2' }),
+    let ads: StaffAd[] = [
+      makeStaffAd({ status: 'approved', title: 'My own live ad', ownerId: 'me' }),
+      makeStaffAd({ status: 'approved', title: 'A provider’s live ad', ownerId: 'u2' }),
     ];
     const calls: unknown[] = [];
     server.use(
-      http.get('/api/admin/get-approved-ads', () => HttpResponse.json({ approvedAds: ads, total: ads.length, page: 1, pageSize: 20 })),
+      http.get('/api/admin/get-approved-ads', () => apiJson('GET /api/admin/get-approved-ads', { approvedAds: ads, total: ads.length, page: 1, pageSize: 20 })),
       http.post('/api/admin/set-status-approved-ads', async ({ request }) => {
         const body = (await request.json()) as { adIds: string[]; status: string };
         calls.push(body);
         ads = ads.map((a) => (body.adIds.includes(a.id) ? { ...a, status: 'disabled' } : a));
-        return HttpResponse.json({ updated: body.adIds.length });
+        return apiJson('POST /api/admin/set-status-approved-ads', { updated: body.adIds.length });
       }),
     );
     const user = userEvent.setup();
@@ -32,7 +33,7 @@ describe('admin approved ads', () => {
     const own = (await screen.findByRole('link', { name: 'My own live ad' })).closest('tr')!;
     expect(within(own).getByText('Your own ad: another admin moderates it.')).toBeTruthy();
     expect(within(own).queryByRole('button')).toBeNull();
-    expect((within(own).getByRole('checkbox') as HTMLInputElement).disabled).toBe(true);
+    expect(within(own).getByRole<HTMLInputElement>('checkbox').disabled).toBe(true);
 
     const theirs = screen.getByRole('link', { name: 'A provider’s live ad' }).closest('tr')!;
     await user.click(within(theirs).getByRole('button', { name: 'Disable' }));

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { ADMIN_PAGE_SIZE, adminApprovedAdsStore, approvedQuery, setApprovedAdsStatus } from '../../state/adminAds';
 import { errorMessage } from '../../api/client';
-import type { Ad } from '../../api/ads';
+import type { StaffAd } from '../../api/ads';
 import { pathFor, routes } from '../../app/routes';
 import { Pagination } from '../../components/market/Pagination';
 import { LoadState, StatusBadge } from '../../components/market/Status';
@@ -21,7 +21,7 @@ export default function ApprovedAds() {
   const snap = useSnapshot(adminApprovedAdsStore.state);
   const me = useSnapshot(sessionStore).session.id;
   // The server refuses to disable or enable one's own ad (another admin moderates it): not offered here.
-  const isMine = (ad: Ad) => isOwnAd(ad, me);
+  const isMine = (ad: StaffAd) => isOwnAd(ad, me);
   const q = useSnapshot(approvedQuery);
   const sel = useSelection();
   const [busy, setBusy] = useState(false);
@@ -48,7 +48,7 @@ export default function ApprovedAds() {
     }
   }
 
-  const ads = (snap.data?.approvedAds ?? []) as readonly Ad[];
+  const ads = (snap.data?.approvedAds ?? []) as readonly StaffAd[];
   const pageIds = ads.filter((a) => !isMine(a)).map((a) => a.id);
 
   return (
@@ -61,7 +61,7 @@ export default function ApprovedAds() {
             id="status-filter"
             value={q.status}
             onChange={(e) => {
-              approvedQuery.status = e.target.value;
+              approvedQuery.status = e.target.value as (typeof FILTERS)[number]; // one of the options below
               approvedQuery.page = 1;
               sel.clear();
             }}

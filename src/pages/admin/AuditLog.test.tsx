@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
+import i18n from 'i18next';
 import { server } from '../../test/server';
+import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
 import { compactJson } from '../../state/audit';
 import AuditLog from './AuditLog';
@@ -14,13 +16,13 @@ describe('AuditLog', () => {
       http.get('/api/admin/get-audit-log', ({ request }) => {
         const q = Object.fromEntries(new URL(request.url).searchParams);
         queries.push(q);
-        return HttpResponse.json({
+        return apiJson('GET /api/admin/get-audit-log', {
           auditLog: [
             {
-              id: 'a1',
+              id: 41,
               actorId: 'm1',
               actorEmail: 'boss@example.com',
-              action: 'user.update_roles',
+              action: 'user.roles',
               targetType: 'user',
               targetId: 'u2',
               before: { roles: ['PROVIDER_USER'] },
@@ -34,26 +36,35 @@ describe('AuditLog', () => {
     );
     const ue = userEvent.setup();
     renderAt(<AuditLog />, '/admin/dashboard/admin/audit-log');
-    const row = (await screen.findByText('user.update_roles')).closest('tr')!;
+    const row = (await screen.findByText('user.roles')).closest('tr')!;
     expect(within(row).getByText('boss@example.com')).toBeTruthy();
     expect(within(row).getByText('{"roles":["PROVIDER_USER"]}')).toBeTruthy();
     expect(within(row).getByText('{"roles":["PROVIDER_USER","ADMIN_USER"]}')).toBeTruthy();
     expect(queries[0]).toEqual({ page: '1', pageSize: '25' });
 
-    await ue.type(screen.getByLabelText('Action'), 'user.update_roles');
+    await ue.type(screen.getByLabelText('Action'), 'user.roles');
     await ue.type(screen.getByLabelText('Target type'), 'user');
     await ue.click(screen.getByRole('button', { name: 'Filter' }));
-    await waitFor(() => expect(queries.at(-1)).toEqual({ page: '1', pageSize: '25', action: 'user.update_roles', targetType: 'user' }));
+    await waitFor(() => expect(queries.at(-1)).toEqual({ page: '1', pageSize: '25', action: 'user.roles', targetType: 'user' }));
 
     await ue.click(screen.getByRole('button', { name: 'Next' }));
-    await waitFor(() => expect(queries.at(-1)).toEqual({ page: '2', pageSize: '25', action: 'user.update_roles', targetType: 'user' }));
+    await waitFor(() => expect(queries.at(-1)).toEqual({ page: '2', pageSize: '25', action: 'user.roles', targetType: 'user' }));
     expect(screen.getByText('Page 2 of 3 (60 in all)')).toBeTruthy();
   });
 
-  it('shows the error of a refused read', async () => {
-    server.use(http.get('/api/admin/get-audit-log', () => HttpResponse.json({ message: 'pageSize must be at most 100.' }, { status: 400 })));
+  it("shows the error of a refused read, in the page's language, naming the field", async () => {
+    const tooLong = { message: 'Invalid targetType: must NOT have more than 100 characters.', code: 'validation.invalid', params: { field: 'targetType', reason: 'must NOT have more than 100 characters' } } as const;
+    server.use(http.get('/api/admin/get-audit-log', () => apiJson('GET /api/admin/get-audit-log', tooLong, 400)));
     renderAt(<AuditLog />, '/admin/dashboard/admin/audit-log');
-    expect((await screen.findByRole('alert')).textContent).toBe('pageSize must be at most 100.');
+    expect((await screen.findByRole('alert')).textContent).toBe('Invalid target type: must NOT have more than 100 characters.');
+    cleanup();
+    await i18n.changeLanguage('es');
+    try {
+      renderAt(<AuditLog />, '/es/admin/dashboard/admin/audit-log');
+      expect((await screen.findByText(/^Valor no válido en tipo de objetivo:/)).getAttribute('role')).toBe('alert');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('compacts JSON whether it arrives parsed or as text', () => {

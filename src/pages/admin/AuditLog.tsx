@@ -37,7 +37,7 @@ export default function AuditLog() {
       <form role="search" aria-label={t('audit.filters')} onSubmit={filter} style={{ display: 'flex', gap: 10, alignItems: 'flex-end', flexWrap: 'wrap', marginBottom: 12 }}>
         <div className="field" style={{ margin: 0 }}>
           <label htmlFor="audit-action">{t('audit.action')}</label>
-          <input id="audit-action" value={action} placeholder="user.update_roles" onChange={(e) => setAction(e.target.value)} />
+          <input id="audit-action" value={action} placeholder="user.roles" onChange={(e) => setAction(e.target.value)} />
         </div>
         <div className="field" style={{ margin: 0 }}>
           <label htmlFor="audit-target">{t('audit.targetType')}</label>

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
+import i18n from 'i18next';
 import { server } from '../../test/server';
 import { renderAt } from '../../test/render';
+import { apiJson } from '../../test/contract';
 import type { CronRun } from '../../api/cron';
 import CronJobs from './CronJobs';
 
@@ -18,8 +20,8 @@ const RUNS: CronRun[] = [
   { id: 1, name: 'health-check', startedAt: '2025-03-01T09:55:00.000Z', finishedAt: null, outcome: 'running', message: null },
 ];
 
-/** A fake of the cron API over a mutable list (newest first, as the server sorts). */
-function cronServer(initial: CronRun[]) {
+/** A fake of the cron API over a mutable list (newest first, as the server sorts); every answer is one the server could send. */
+function cronServer(initial: CronRun[], opts: { goneOnDelete?: boolean } = {}) {
   let runs = [...initial];
   const queries: URLSearchParams[] = [];
   const deleted: string[] = [];
@@ -32,12 +34,14 @@ function cronServer(initial: CronRun[]) {
       const name = q.get('name');
       const matching = name ? runs.filter((r) => r.name === name) : runs;
       const cronJobs = matching.slice((page - 1) * pageSize, page * pageSize);
-      return HttpResponse.json({ cronJobs, total: matching.length, page, pageSize, jobs: JOBS });
+      return apiJson('GET /api/admin/get-cron-jobs', { cronJobs, total: matching.length, page, pageSize, jobs: JOBS });
     }),
     http.delete('/api/admin/delete-cron-job-status-by-id/:id', ({ params }) => {
+      const route = 'DELETE /api/admin/delete-cron-job-status-by-id/:id';
+      if (opts.goneOnDelete) return apiJson(route, { message: 'Cron job run not found.', code: 'cron.run_not_found' } as never, 404 as never);
       deleted.push(String(params.id));
       runs = runs.filter((r) => String(r.id) !== params.id);
-      return HttpResponse.json({ deleted: true });
+      return apiJson(route, { deleted: true });
     }),
   );
   return { queries, deleted };
@@ -114,6 +118,24 @@ describe('admin cron jobs', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     await waitFor(() => expect(runRows()).toHaveLength(2));
     expect(screen.queryByText('2 ads expired')).toBeNull();
+  });
+
+  it('says so in the page\'s language when the run was already deleted', async () => {
+    cronServer(RUNS, { goneOnDelete: true });
+    const user = userEvent.setup();
+    renderAt(<CronJobs />, '/admin/dashboard/admin/cron-jobs');
+    await screen.findByRole('table', { name: 'Runs' });
+    const at = new Date(RUNS[1].startedAt).toLocaleString('en');
+    await user.click(screen.getByRole('button', { name: `Delete the run of expire-ads started ${at}` }));
+    const confirm = within(screen.getByRole('dialog', { name: 'Delete this run?' })).getByRole('button', { name: 'Delete' });
+    await user.click(confirm);
+    expect((await screen.findByRole('alert')).textContent).toBe('Cron job run not found.');
+
+    await i18n.changeLanguage('es');
+    await user.click(confirm);
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('No se encontró la ejecución de la tarea programada.'));
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    expect(within(screen.getByRole('table', { name: 'Ejecuciones' })).getAllByRole('row')).toHaveLength(4); // header + 3 runs, none removed
   });
 
   it('pages through the runs', async () => {

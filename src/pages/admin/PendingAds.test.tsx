@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { server } from '../../test/server';
 import { renderAt } from '../../test/render';
-import { makeAd } from '../../components/market/testing';
-import type { Ad } from '../../api/ads';
+import { apiJson } from '../../test/contract';
+import { makeStaffAd } from '../../components/market/testing';
+import type { StaffAd } from '../../api/ads';
 import { sessionStore } from '../../state/session';
 import PendingAds from './PendingAds';
 
-function pendingServer(initial: Ad[], unpaid: Ad[] = []) {
+function pendingServer(initial: StaffAd[], unpaid: StaffAd[] = []) {
   let list = [...initial];
   const decisions: unknown[] = [];
   const queries: URLSearchParams[] = [];
@@ -18,13 +19,13 @@ function pendingServer(initial: Ad[], unpaid: Ad[] = []) {
       const q = new URL(request.url).searchParams;
       queries.push(q);
       const ads = q.get('includeUnpaid') === 'true' ? [...list, ...unpaid] : list;
-      return HttpResponse.json({ pendingAds: ads, total: ads.length });
+      return apiJson('GET /api/admin/get-pending-ads', { pendingAds: ads, total: ads.length, page: 1, pageSize: 20 });
     }),
     http.post('/api/admin/approve-pending-ads', async ({ request }) => {
       const body = (await request.json()) as { adIds: string[] };
       decisions.push(body);
       list = list.filter((a) => !body.adIds.includes(a.id));
-      return HttpResponse.json({ updated: body.adIds.length });
+      return apiJson('POST /api/admin/approve-pending-ads', { updated: body.adIds.length });
     }),
   );
   return { decisions, queries };
@@ -33,9 +34,9 @@ function pendingServer(initial: Ad[], unpaid: Ad[] = []) {
 describe('admin pending ads', () => {
   it('approves one ad, and rejects the selected ones with the reason the owner will see', async () => {
     const [a, b, c] = [
-      makeAd({ status: 'in_review', title: 'First ad in review', ownerId: 'u1', priceCents: 1500 }),
-      makeAd({ status: 'in_review', title: 'Second ad in review' }),
-      makeAd({ status: 'in_review', title: 'Third ad in review' }),
+      makeStaffAd({ status: 'in_review', title: 'First ad in review', ownerId: 'u1', priceCents: 1500 }),
+      makeStaffAd({ status: 'in_review', title: 'Second ad in review' }),
+      makeStaffAd({ status: 'in_review', title: 'Third ad in review' }),
     ];
     const srv = pendingServer([a, b, c]);
     const user = userEvent.setup();
@@ -67,7 +68,7 @@ describe('admin pending ads', () => {
   });
 
   it('shows unpaid ads only when asked to', async () => {
-    const srv = pendingServer([makeAd({ status: 'in_review', title: 'Paid and waiting' })], [makeAd({ status: 'unpaid', title: 'Still in a cart' })]);
+    const srv = pendingServer([makeStaffAd({ status: 'in_review', title: 'Paid and waiting' })], [makeStaffAd({ status: 'unpaid', title: 'Still in a cart' })]);
     const user = userEvent.setup();
     renderAt(<PendingAds />, '/admin/dashboard/admin/pending-ads');
     await screen.findByRole('listitem', { name: 'Paid and waiting' });
@@ -81,8 +82,8 @@ describe('admin pending ads', () => {
 
   it('offers no decision on the admin’s own ad, and leaves it out of “select all”', async () => {
     sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
-    const mine = makeAd({ status: 'in_review', title: 'My own ad in review', ownerId: 'me' });
-    const theirs = makeAd({ status: 'in_review', title: 'Someone else’s ad', ownerId: 'u2' });
+    const mine = makeStaffAd({ status: 'in_review', title: 'My own ad in review', ownerId: 'me' });
+    const theirs = makeStaffAd({ status: 'in_review', title: 'Someone else’s ad', ownerId: 'u2' });
     const srv = pendingServer([mine, theirs]);
     const user = userEvent.setup();
     renderAt(<PendingAds />, '/admin/dashboard/admin/pending-ads');
@@ -90,7 +91,7 @@ describe('admin pending ads', () => {
     const own = await screen.findByRole('listitem', { name: 'My own ad in review' });
     expect(within(own).getByText('Your own ad: another admin reviews it.')).toBeTruthy();
     expect(within(own).queryByRole('button', { name: 'Approve' })).toBeNull();
-    expect((within(own).getByRole('checkbox', { name: 'Select “My own ad in review”' }) as HTMLInputElement).disabled).toBe(true);
+    expect(within(own).getByRole<HTMLInputElement>('checkbox', { name: 'Select “My own ad in review”' }).disabled).toBe(true);
     await user.click(screen.getByRole('checkbox', { name: 'Select all on this page' }));
     await user.click(screen.getByRole('button', { name: 'Approve selected (1)' }));
     await screen.findByRole('status');

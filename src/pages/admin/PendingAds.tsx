@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { ADMIN_PAGE_SIZE, adminPendingAdsStore, decidePendingAds, pendingQuery } from '../../state/adminAds';
 import { errorMessage } from '../../api/client';
-import type { Ad } from '../../api/ads';
+import type { StaffAd } from '../../api/ads';
 import { Money } from '../../components/market/Money';
 import { Pagination } from '../../components/market/Pagination';
 import { RejectDialog } from '../../components/market/RejectDialog';
@@ -19,7 +19,7 @@ export default function PendingAds() {
   const snap = useSnapshot(adminPendingAdsStore.state);
   const me = useSnapshot(sessionStore).session.id;
   // The server refuses a decision on one's own ad (another admin reviews it): not offered here.
-  const isMine = (ad: Ad) => isOwnAd(ad, me);
+  const isMine = (ad: StaffAd) => isOwnAd(ad, me);
   const q = useSnapshot(pendingQuery);
   const sel = useSelection();
   const [rejecting, setRejecting] = useState<string[] | null>(null);
@@ -48,7 +48,7 @@ export default function PendingAds() {
     }
   }
 
-  const ads = (snap.data?.pendingAds ?? []) as readonly Ad[];
+  const ads = (snap.data?.pendingAds ?? []) as readonly StaffAd[];
   const pageIds = ads.filter((a) => !isMine(a)).map((a) => a.id);
   const allOn = pageIds.length > 0 && pageIds.every(sel.has);
 
@@ -102,7 +102,7 @@ export default function PendingAds() {
                 {ad.photos.map((p, i) => (
                   <li key={p.url}>
                     <a href={p.url} target="_blank" rel="noreferrer" aria-label={t('openPhoto', { n: i + 1 })}>
-                      <img src={p.thumbUrl ?? p.url} alt="" />
+                      <img src={p.thumbUrl} alt="" />
                     </a>
                   </li>
                 ))}

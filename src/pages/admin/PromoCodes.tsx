@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { PROMO_PAGE_SIZE, adminPromoCodesStore, promoQuery } from '../../state/adminPromoCodes';
-import type { PromoCode } from '../../api/admin-market';
+import type { PromoCode } from '../../api/admin-pricing';
 import { formatUsd } from '../../lib/money';
 import { Pagination } from '../../components/market/Pagination';
 import { LoadState } from '../../components/market/Status';

@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
+import i18n from 'i18next';
 import { server } from '../../test/server';
+import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
 import ConfirmEmail from './ConfirmEmail';
+
+const SPENT = {
+  message: 'This confirmation link is invalid, already used or expired.',
+  code: 'profile.confirmation_link_invalid',
+  params: { field: 'token' },
+} as const;
 
 describe('ConfirmEmail page', () => {
   it('posts the token once and reports success', async () => {
@@ -11,9 +19,9 @@ describe('ConfirmEmail page', () => {
     server.use(
       http.post('/api/confirm-email-reset', async ({ request }) => {
         tokens.push(await request.json());
-        return HttpResponse.json({ email: 'new@example.com' });
+        return apiJson('POST /api/confirm-email-reset', { email: 'new@example.com' });
       }),
-      http.get('/api/session', () => HttpResponse.json({ isAuthenticated: false, userRoles: ['GUEST_USER'] })),
+      http.get('/api/session', () => apiJson('GET /api/session', { isAuthenticated: false, userRoles: ['GUEST_USER'] })),
     );
     renderAt(<ConfirmEmail />, '/auth/confirm-email?token=tok-123');
     expect(await screen.findByText(/Your e-mail address has been changed/)).toBeTruthy();
@@ -22,11 +30,22 @@ describe('ConfirmEmail page', () => {
   });
 
   it("shows the server's reason when the link is spent or expired", async () => {
-    server.use(http.post('/api/confirm-email-reset', () => HttpResponse.json({ message: 'This link has expired.' }, { status: 400 })));
+    server.use(http.post('/api/confirm-email-reset', () => apiJson('POST /api/confirm-email-reset', SPENT, 400)));
     renderAt(<ConfirmEmail />, '/auth/confirm-email?token=old');
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('We could not confirm this e-mail change.');
-    expect(alert.textContent).toContain('This link has expired.');
+    expect(alert.textContent).toContain('This confirmation link is invalid, already used or expired.');
+  });
+
+  it("gives the reason in the page's language", async () => {
+    server.use(http.post('/api/confirm-email-reset', () => apiJson('POST /api/confirm-email-reset', SPENT, 400)));
+    await i18n.changeLanguage('pt');
+    try {
+      renderAt(<ConfirmEmail />, '/pt/auth/confirm-email?token=spent');
+      expect((await screen.findByRole('alert')).textContent).toContain('Este link de confirmação é inválido, já foi usado ou expirou.');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('says the link is incomplete without a token, and calls nothing', () => {

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { Trans, useTranslation } from 'react-i18next';
-import { checkEmail, checkNickname, checkPassword } from '../../lib/rules';
+import { checkEmail, checkNickname, checkPassword } from '../../../contract/rules';
 import { register } from '../../state/session';
 import { routes } from '../../app/routes';
 import { TextField } from '../../components/forms/TextField';

@@ -1,18 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
+import i18n from 'i18next';
 import { server } from '../../test/server';
 import { renderAt } from '../../test/render';
-import { AD_PRICING, BUMP_PRICING, CITIES_NY, STATES, makeAd } from '../../components/market/testing';
+import { apiJson } from '../../test/contract';
+import { AD_PRICING, BUMP_PRICING, CITIES_NY, STATES, apiError, makeOwnerAd } from '../../components/market/testing';
 import CreateAds from './CreateAds';
 
 function baseHandlers() {
   server.use(
-    http.get('/api/get-ad-pricing', () => HttpResponse.json(AD_PRICING)),
-    http.get('/api/get-bump-pricing', () => HttpResponse.json(BUMP_PRICING)),
-    http.get('/api/states-from-country', () => HttpResponse.json({ states: STATES })),
-    http.get('/api/cities-from-state/:id', ({ params }) => HttpResponse.json({ cities: params.id === 'st-ny' ? CITIES_NY : [] })),
+    http.get('/api/get-ad-pricing', () => apiJson('GET /api/get-ad-pricing', AD_PRICING)),
+    http.get('/api/get-bump-pricing', () => apiJson('GET /api/get-bump-pricing', BUMP_PRICING)),
+    http.get('/api/states-from-country', () => apiJson('GET /api/states-from-country', { states: STATES })),
+    http.get('/api/cities-from-state/:stateId', ({ params }) =>
+      params.stateId === 'st-ny'
+        ? apiJson('GET /api/cities-from-state/:stateId', { cities: CITIES_NY })
+        : apiError('GET /api/cities-from-state/:stateId', 404, 'locations.state_not_found'),
+    ),
   );
 }
 
@@ -22,7 +28,7 @@ describe('post-ad form', () => {
   it('shows every rule, blocks a submit that breaks them and sends nothing', async () => {
     baseHandlers();
     let posted = 0;
-    server.use(http.post('/api/post-ad', () => ((posted++), HttpResponse.json({ ad: makeAd() }, { status: 201 }))));
+    server.use(http.post('/api/post-ad', () => ((posted++), apiJson('POST /api/post-ad', { ad: makeOwnerAd({ status: 'unpaid' }) }, 201))));
     const user = userEvent.setup();
     renderAt(<CreateAds />, '/admin/dashboard/create-ads');
 
@@ -48,7 +54,7 @@ describe('post-ad form', () => {
     baseHandlers();
     const user = userEvent.setup({ applyAccept: false });
     renderAt(<CreateAds />, '/admin/dashboard/create-ads');
-    const input = screen.getByLabelText('Photos') as HTMLInputElement;
+    const input = screen.getByLabelText<HTMLInputElement>('Photos');
     await user.upload(input, [new File(['x'], 'doc.pdf', { type: 'application/pdf' }), jpeg('big.jpg', 10 * 1024 * 1024 + 1), jpeg('ok.jpg')]);
     expect(screen.getByText('doc.pdf is not a JPEG, PNG or WebP image.')).toBeTruthy();
     expect(screen.getByText('big.jpg is larger than 10 MB.')).toBeTruthy();
@@ -63,7 +69,7 @@ describe('post-ad form', () => {
     server.use(
       http.post('/api/post-ad', async ({ request }) => {
         form = await request.formData();
-        return HttpResponse.json({ ad: makeAd({ status: 'unpaid' }) }, { status: 201 });
+        return apiJson('POST /api/post-ad', { ad: makeOwnerAd({ status: 'unpaid' }) }, 201);
       }),
     );
     const user = userEvent.setup();
@@ -94,5 +100,33 @@ describe('post-ad form', () => {
     const photos = fd.getAll('photos') as File[];
     expect(photos.map((p) => p.name)).toEqual(['one.jpg', 'two.png']);
     expect(photos[0].size).toBe(1000);
+  });
+
+  it('shows the server’s refusal in the page’s language, naming the field in that language', async () => {
+    baseHandlers();
+    server.use(http.post('/api/post-ad', () => apiError('POST /api/post-ad', 400, 'ad.screened_wording', { field: 'title', term: 'teen' })));
+    await i18n.changeLanguage('es');
+    try {
+      const user = userEvent.setup();
+      const view = renderAt(<CreateAds />, '/es/admin/dashboard/create-ads');
+      await user.selectOptions(screen.getByLabelText('Tipo de anuncio'), 'female_esc');
+      await user.type(screen.getByLabelText('Título'), 'Sweet teen new in town');
+      await user.type(screen.getByLabelText('Descripción'), 'Relaxed evenings, good conversation and a warm welcome every time.');
+      await user.selectOptions(screen.getByLabelText('Edad'), '30');
+      await waitFor(() => expect(screen.getByRole('option', { name: 'New York' })).toBeTruthy());
+      await user.selectOptions(screen.getByLabelText('Estado'), 'st-ny');
+      await waitFor(() => expect(screen.getByRole('option', { name: 'Buffalo' })).toBeTruthy());
+      await user.selectOptions(screen.getByLabelText('Ciudad'), 'ct-buf');
+      await user.type(screen.getByLabelText('Teléfono'), '(212) 555-0123');
+      await user.upload(screen.getByLabelText('Fotos'), [jpeg('one.jpg')]);
+      await user.click(screen.getByRole('button', { name: 'Publicar anuncio' }));
+
+      expect((await screen.findByRole('alert')).textContent).toBe(
+        'El campo título contiene palabras que no permitimos ("teen"). Los anuncios nunca deben sugerir menores de edad ni coerción.',
+      );
+      expect(view.currentPath()).toBe('/es/admin/dashboard/create-ads'); // nothing posted: the form stays
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { postAd } from '../../state/ads';
 import { adPriceFor, pricingStore } from '../../state/pricing';
-import { normalizeUsPhone } from '../../lib/rules';
+import { normalizeUsPhone } from '../../../contract/rules';
 import { routes } from '../../app/routes';
 import type { ListingType } from '../../api/ads';
 import { TextField } from '../../components/forms/TextField';
@@ -51,7 +51,7 @@ export default function CreateAds() {
     const ad = await form.run(() =>
       postAd(
         {
-          listingType: v.listingType as ListingType,
+          listingType: v.listingType,
           title: v.title.trim(),
           description: v.description.trim(),
           age: v.age,

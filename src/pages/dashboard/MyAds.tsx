@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { loadMyAds, myAdsStore, setAdOnline } from '../../state/ads';
 import { errorMessage } from '../../api/client';
-import type { Ad } from '../../api/ads';
+import type { OwnerAd } from '../../api/ads';
 import { pathFor, routes } from '../../app/routes';
 import { BumpDialog, MoveDialog } from '../../components/market/AdActions';
 import { LoadState, StatusBadge } from '../../components/market/Status';
@@ -18,7 +18,7 @@ export default function MyAds() {
   const { t, i18n } = useTranslation('market');
   const snap = useSnapshot(myAdsStore.state);
   const [tab, setTab] = useState<Tab>('approved');
-  const [dialog, setDialog] = useState<{ kind: 'bump' | 'move'; ad: Ad } | null>(null);
+  const [dialog, setDialog] = useState<{ kind: 'bump' | 'move'; ad: OwnerAd } | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -27,7 +27,7 @@ export default function MyAds() {
     void loadMyAds();
   }, []);
 
-  async function toggle(ad: Ad) {
+  async function toggle(ad: OwnerAd) {
     setBusy(ad.id);
     setError(null);
     try {
@@ -44,7 +44,7 @@ export default function MyAds() {
     setNote(msg);
   };
   const lists = { approved: snap.data?.approvedAds ?? [], pending: snap.data?.pendingAds ?? [] };
-  const list = lists[tab] as readonly Ad[];
+  const list = lists[tab] as readonly OwnerAd[];
 
   return (
     <section>
@@ -70,7 +70,7 @@ export default function MyAds() {
             const live = ad.status === 'approved';
             return (
               <li key={ad.id} className={styles.item} aria-label={ad.title}>
-                {ad.photos[0] && <img src={ad.photos[0].thumbUrl ?? ad.photos[0].url} alt="" />}
+                {ad.photos[0] && <img src={ad.photos[0].thumbUrl} alt="" />}
                 <div className={styles.itemBody}>
                   <h2 style={{ fontSize: 17, margin: '0 0 4px' }}>
                     {live ? <Link href={pathFor(routes.ad, { id: ad.id })}>{ad.title}</Link> : ad.title} <StatusBadge status={ad.status} />

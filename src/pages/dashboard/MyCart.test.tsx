@@ -1,29 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { server } from '../../test/server';
 import { renderAt } from '../../test/render';
-import { AD_PRICING, BUMP_PRICING, makeAd, promoWallet, usdWallet } from '../../components/market/testing';
+import { apiJson } from '../../test/contract';
+import { AD_PRICING, BUMP_PRICING, apiError, makeOwnerAd, promoWallet, usdWallet } from '../../components/market/testing';
 import { walletsStore } from '../../state/wallets';
 import MyCart from './MyCart';
 
 describe('my cart', () => {
   it('pays an ad from the chosen wallet: 402 shows the message and charges nothing, then a payment moves it to review', async () => {
-    const ad = makeAd({ status: 'unpaid', title: 'Evening company in town' });
+    const ad = makeOwnerAd({ status: 'unpaid', title: 'Evening company in town' });
     const calls: Array<{ id: string; body: unknown }> = [];
     let promoBalance = 1000;
     server.use(
-      http.get('/api/cart-ads-by-user', () => HttpResponse.json({ pendingAds: [ad] })),
-      http.get('/api/all-wallets-by-user', () => HttpResponse.json({ wallets: [usdWallet(0), promoWallet(promoBalance)] })),
-      http.get('/api/get-ad-pricing', () => HttpResponse.json(AD_PRICING)),
-      http.get('/api/get-bump-pricing', () => HttpResponse.json(BUMP_PRICING)),
+      http.get('/api/cart-ads-by-user', () => apiJson('GET /api/cart-ads-by-user', { pendingAds: [ad] })),
+      http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(0), promoWallet(promoBalance)] })),
+      http.get('/api/get-ad-pricing', () => apiJson('GET /api/get-ad-pricing', AD_PRICING)),
+      http.get('/api/get-bump-pricing', () => apiJson('GET /api/get-bump-pricing', BUMP_PRICING)),
       http.put('/api/ad-payment-in-cart/:id', async ({ params, request }) => {
         const body = (await request.json()) as { walletId: string };
         calls.push({ id: String(params.id), body });
-        if (body.walletId === 'w-usd') return HttpResponse.json({ message: 'Not enough money in this wallet.' }, { status: 402 });
+        if (body.walletId === 'w-usd') return apiError('PUT /api/ad-payment-in-cart/:id', 402, 'wallet.insufficient_funds');
         promoBalance -= 1500;
-        return HttpResponse.json({ ad: { ...ad, status: 'in_review' }, wallet: promoWallet(500) });
+        return apiJson('PUT /api/ad-payment-in-cart/:id', {
+          ad: { ...ad, status: 'in_review', priceCents: 1500, paidWalletId: 'w-promo' },
+          wallet: promoWallet(500),
+        });
       }),
     );
     const user = userEvent.setup();
@@ -55,17 +59,17 @@ describe('my cart', () => {
   });
 
   it('shows the already-paid message on 409 and deletes an ad only after confirmation', async () => {
-    const ad = makeAd({ status: 'unpaid', title: 'Quiet afternoons downtown' });
+    const ad = makeOwnerAd({ status: 'unpaid', title: 'Quiet afternoons downtown' });
     let deleted: string | null = null;
     server.use(
-      http.get('/api/cart-ads-by-user', () => HttpResponse.json({ pendingAds: [ad] })),
-      http.get('/api/all-wallets-by-user', () => HttpResponse.json({ wallets: [usdWallet(5000)] })),
-      http.get('/api/get-ad-pricing', () => HttpResponse.json(AD_PRICING)),
-      http.get('/api/get-bump-pricing', () => HttpResponse.json(BUMP_PRICING)),
-      http.put('/api/ad-payment-in-cart/:id', () => HttpResponse.json({ message: 'Already paid.' }, { status: 409 })),
+      http.get('/api/cart-ads-by-user', () => apiJson('GET /api/cart-ads-by-user', { pendingAds: [ad] })),
+      http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(5000)] })),
+      http.get('/api/get-ad-pricing', () => apiJson('GET /api/get-ad-pricing', AD_PRICING)),
+      http.get('/api/get-bump-pricing', () => apiJson('GET /api/get-bump-pricing', BUMP_PRICING)),
+      http.put('/api/ad-payment-in-cart/:id', () => apiError('PUT /api/ad-payment-in-cart/:id', 409, 'ad.already_paid')),
       http.delete('/api/delete-cart-ad/:id', ({ params }) => {
         deleted = String(params.id);
-        return new HttpResponse(null, { status: 204 });
+        return apiJson('DELETE /api/delete-cart-ad/:id', { deleted: true });
       }),
     );
     const user = userEvent.setup();

@@ -7,7 +7,7 @@ import { walletsStore } from '../../state/wallets';
 import { adPriceFor, pricingStore } from '../../state/pricing';
 import { errorMessage } from '../../api/client';
 import { payErrorMessage } from '../../components/market/payError';
-import type { Ad } from '../../api/ads';
+import type { OwnerAd } from '../../api/ads';
 import { routes } from '../../app/routes';
 import { Money } from '../../components/market/Money';
 import { WalletPicker, defaultWalletId } from '../../components/market/WalletPicker';
@@ -26,7 +26,7 @@ export default function MyCart() {
   const [busy, setBusy] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [paidNote, setPaidNote] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<Ad | null>(null);
+  const [deleting, setDeleting] = useState<OwnerAd | null>(null);
 
   useEffect(() => {
     void cartStore.load();
@@ -34,9 +34,9 @@ export default function MyCart() {
     if (!pricingStore.state.data) void pricingStore.load();
   }, []);
 
-  const priceOf = (ad: Ad) => ad.priceCents ?? adPriceFor(pricing.data, ad.listingType)?.priceCents ?? null;
+  const priceOf = (ad: OwnerAd) => ad.priceCents ?? adPriceFor(pricing.data, ad.listingType)?.priceCents ?? null;
 
-  async function pay(ad: Ad) {
+  async function pay(ad: OwnerAd) {
     const walletId = choice[ad.id] || defaultWalletId(walletsStore.state.data, priceOf(ad));
     if (!walletId) return;
     setBusy(ad.id);
@@ -81,12 +81,12 @@ export default function MyCart() {
       )}
       <ul className={styles.list}>
         {list.map((a) => {
-          const ad = a as Ad;
+          const ad = a as OwnerAd;
           const price = priceOf(ad);
           const ws = wallets.data ?? [];
           return (
             <li key={ad.id} className={styles.item} aria-label={ad.title}>
-              {ad.photos[0] && <img src={ad.photos[0].thumbUrl ?? ad.photos[0].url} alt="" />}
+              {ad.photos[0] && <img src={ad.photos[0].thumbUrl} alt="" />}
               <div className={styles.itemBody}>
                 <h2 style={{ fontSize: 17, margin: '0 0 4px' }}>{ad.title}</h2>
                 <p className={styles.meta}>

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
+import i18n from 'i18next';
 import { server } from '../../test/server';
+import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
 import { sessionStore } from '../../state/session';
 import type { Profile } from '../../api/profile';
+import type { Session } from '../../api/session';
 import MyProfile from './MyProfile';
 
 const base: Profile = {
@@ -22,7 +25,7 @@ const base: Profile = {
 /** A tiny profile server: GET returns the current profile, changes go through the given handlers. */
 function profileServer(initial: Profile = base) {
   const state = { profile: { ...initial } };
-  server.use(http.get('/api/user-profile', () => HttpResponse.json(state.profile)));
+  server.use(http.get('/api/user-profile', () => apiJson('GET /api/user-profile', state.profile)));
   return state;
 }
 
@@ -43,7 +46,7 @@ describe('MyProfile page', () => {
       http.post('/api/nickname-update', async ({ request }) => {
         sent = await request.json();
         state.profile = { ...state.profile, nickname: 'ann_b' };
-        return HttpResponse.json({ nickname: 'ann_b' });
+        return apiJson('POST /api/nickname-update', state.profile);
       }),
     );
     const user = userEvent.setup();
@@ -61,7 +64,11 @@ describe('MyProfile page', () => {
 
   it('refuses an invalid nickname without calling the server, and shows server errors', async () => {
     profileServer();
-    server.use(http.post('/api/nickname-update', () => HttpResponse.json({ message: 'This nickname is taken.' }, { status: 409 })));
+    server.use(
+      http.post('/api/nickname-update', () =>
+        apiJson('POST /api/nickname-update', { message: 'Too many requests. Please wait and try again.', code: 'request.rate_limited' }, 429),
+      ),
+    );
     const user = userEvent.setup();
     renderAt(<MyProfile />, '/admin/dashboard/my-profile');
     const input = await screen.findByLabelText('Nickname');
@@ -70,9 +77,9 @@ describe('MyProfile page', () => {
     await user.click(screen.getByRole('button', { name: 'Save nickname' }));
     expect(screen.getByText('Nickname must be 3–30 letters, digits, _ - or .')).toBeTruthy();
     await user.clear(input);
-    await user.type(input, 'taken');
+    await user.type(input, 'ann_c');
     await user.click(screen.getByRole('button', { name: 'Save nickname' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('This nickname is taken.');
+    expect((await screen.findByRole('alert')).textContent).toBe('Too many requests. Please wait and try again.');
   });
 
   it('checks the avatar before upload and sends it as multipart field "avatar"', async () => {
@@ -83,7 +90,7 @@ describe('MyProfile page', () => {
         const file = (await request.formData()).get('avatar') as File;
         uploaded = { name: file.name, type: file.type, size: file.size };
         state.profile = { ...state.profile, avatar: '/uploads/avatars/u1.webp' };
-        return HttpResponse.json({ avatar: state.profile.avatar });
+        return apiJson('POST /api/avatar-update', state.profile);
       }),
     );
     const user = userEvent.setup({ applyAccept: false });
@@ -110,7 +117,7 @@ describe('MyProfile page', () => {
     server.use(
       http.post('/api/email-reset', async ({ request }) => {
         sent = await request.json();
-        return HttpResponse.json({ ok: true });
+        return apiJson('POST /api/email-reset', { pendingEmail: 'ann.new@example.com' });
       }),
     );
     const user = userEvent.setup();
@@ -122,6 +129,48 @@ describe('MyProfile page', () => {
     expect(sent).toEqual({ newEmail: 'ann.new@example.com', password: 'correct horse battery' });
   });
 
+  it("changes the password, and shows the server's refusal in the page's language", async () => {
+    profileServer();
+    const session: Session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
+    sessionStore.session = session;
+    const sent: unknown[] = [];
+    server.use(
+      http.post('/api/password-update', async ({ request }) => {
+        const body = (await request.json()) as { currentPassword: string };
+        sent.push(body);
+        if (body.currentPassword !== 'correct horse battery') {
+          return apiJson(
+            'POST /api/password-update',
+            { message: 'The password is wrong.', code: 'profile.wrong_password', params: { field: 'currentPassword' } },
+            400,
+          );
+        }
+        return apiJson('POST /api/password-update', session);
+      }),
+    );
+    await i18n.changeLanguage('es');
+    try {
+      const user = userEvent.setup();
+      renderAt(<MyProfile />, '/es/admin/dashboard/my-profile');
+      await user.type(await screen.findByLabelText('Contraseña actual'), 'wrong horse battery');
+      await user.type(screen.getByLabelText('Nueva contraseña'), 'a brand new secret');
+      await user.type(screen.getByLabelText('Confirmar nueva contraseña'), 'a brand new secret');
+      await user.click(screen.getByRole('button', { name: 'Cambiar contraseña' }));
+      expect((await screen.findByRole('alert')).textContent).toBe('La contraseña es incorrecta.');
+
+      await user.clear(screen.getByLabelText('Contraseña actual'));
+      await user.type(screen.getByLabelText('Contraseña actual'), 'correct horse battery');
+      await user.click(screen.getByRole('button', { name: 'Cambiar contraseña' }));
+      expect((await screen.findByRole('status')).textContent).toMatch(/^Tu contraseña ha cambiado/);
+      expect(sent).toEqual([
+        { currentPassword: 'wrong horse battery', newPassword: 'a brand new secret' },
+        { currentPassword: 'correct horse battery', newPassword: 'a brand new secret' },
+      ]);
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+
   it('deletes the account after a password confirmation dialog, then signs out and goes home', async () => {
     profileServer();
     sessionStore.session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
@@ -129,9 +178,9 @@ describe('MyProfile page', () => {
     server.use(
       http.delete('/api/delete-my-profile', async ({ request: r }) => {
         request = { url: r.url, body: await r.json() };
-        return HttpResponse.json({ deleted: true });
+        return apiJson('DELETE /api/delete-my-profile', { isAuthenticated: false, userRoles: ['GUEST_USER'] });
       }),
-      http.post('/api/logout', () => HttpResponse.json({ isAuthenticated: false, userRoles: ['GUEST_USER'] })),
+      http.post('/api/logout', () => apiJson('POST /api/logout', { isAuthenticated: false, userRoles: ['GUEST_USER'] })),
     );
     const user = userEvent.setup();
     const view = renderAt(<MyProfile />, '/admin/dashboard/my-profile');

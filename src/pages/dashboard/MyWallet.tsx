@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { addPromoCode, createPromoWallet, emailWelcomePromoCode, promoWalletOf, walletsStore } from '../../state/wallets';
-import { checkPromoCode } from '../../lib/rules';
+import { checkPromoCode } from '../../../contract/rules';
 import { formatUsd } from '../../lib/money';
 import { TextField } from '../../components/forms/TextField';
 import { SubmitButton } from '../../components/forms/SubmitButton';

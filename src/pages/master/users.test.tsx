@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { server } from '../../test/server';
+import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
 import { sessionStore } from '../../state/session';
 import type { ManagedUser } from '../../api/users';
@@ -31,13 +32,14 @@ describe('PendingUsers', () => {
         const list = pending.filter((u) => !q.query || u.email.includes(q.query));
         const page = Number(q.page);
         const size = Number(q.pageSize);
-        return HttpResponse.json({ pendingUsers: list.slice((page - 1) * size, page * size), total: list.length });
+        return apiJson('GET /api/master/get-pending-users', { pendingUsers: list.slice((page - 1) * size, page * size), total: list.length });
       }),
       http.post('/api/master/update-user-status', async ({ request }) => {
-        const body = (await request.json()) as { userId: string; status: string };
+        const body = (await request.json()) as { userId: string; status: ManagedUser['status'] };
         updates.push(body);
+        const changed = { ...pending.find((u) => u.id === body.userId)!, status: body.status };
         pending = pending.filter((u) => u.id !== body.userId);
-        return HttpResponse.json({ user: { id: body.userId, status: body.status } });
+        return apiJson('POST /api/master/update-user-status', { user: changed });
       }),
     );
     const ue = userEvent.setup();
@@ -73,12 +75,13 @@ describe('PendingUsers paging', () => {
     server.use(
       http.get('/api/master/get-pending-users', ({ request }) => {
         const page = Number(new URL(request.url).searchParams.get('page'));
-        return HttpResponse.json({ pendingUsers: pending.slice((page - 1) * 20, page * 20), total: pending.length });
+        return apiJson('GET /api/master/get-pending-users', { pendingUsers: pending.slice((page - 1) * 20, page * 20), total: pending.length });
       }),
       http.post('/api/master/update-user-status', async ({ request }) => {
         const { userId } = (await request.json()) as { userId: string };
+        const changed = { ...pending.find((u) => u.id === userId)!, status: 'approved' as const };
         pending = pending.filter((u) => u.id !== userId);
-        return HttpResponse.json({});
+        return apiJson('POST /api/master/update-user-status', { user: changed });
       }),
     );
     const ue = userEvent.setup();
@@ -100,21 +103,25 @@ describe('ApprovedUsers', () => {
     const roleCalls: unknown[] = [];
     const statusCalls: unknown[] = [];
     server.use(
-      http.get('/api/master/get-approved-users', () => HttpResponse.json({ approvedUsers: users, total: users.length })),
+      http.get('/api/master/get-approved-users', () => apiJson('GET /api/master/get-approved-users', { approvedUsers: users, total: users.length })),
       http.post('/api/master/update-user-roles', async ({ request }) => {
         const body = (await request.json()) as { userId: string; roles: ManagedUser['roles'] };
         roleCalls.push(body);
         if (body.userId === 'm1' && !body.roles.includes('MASTER_USER')) {
-          return HttpResponse.json({ message: 'You cannot remove your own master role.' }, { status: 409 });
+          return apiJson(
+            'POST /api/master/update-user-roles',
+            { message: 'You cannot remove your own MASTER_USER role.', code: 'master.cannot_remove_own_master' },
+            409,
+          );
         }
         users = users.map((u) => (u.id === body.userId ? { ...u, roles: body.roles } : u));
-        return HttpResponse.json({ user: users.find((u) => u.id === body.userId) });
+        return apiJson('POST /api/master/update-user-roles', { user: users.find((u) => u.id === body.userId)! });
       }),
       http.post('/api/master/update-user-status', async ({ request }) => {
         const body = (await request.json()) as { userId: string; status: ManagedUser['status'] };
         statusCalls.push(body);
         users = users.map((u) => (u.id === body.userId ? { ...u, status: body.status } : u));
-        return HttpResponse.json({ user: users.find((u) => u.id === body.userId) });
+        return apiJson('POST /api/master/update-user-status', { user: users.find((u) => u.id === body.userId)! });
       }),
     );
     const ue = userEvent.setup();
@@ -131,7 +138,7 @@ describe('ApprovedUsers', () => {
     const me = screen.getByText('boss@example.com').closest('tr')!;
     const master = within(me).getByRole('checkbox', { name: 'Master' }) as HTMLInputElement;
     await ue.click(master);
-    expect((await screen.findByRole('alert')).textContent).toBe('You cannot remove your own master role.');
+    expect((await screen.findByRole('alert')).textContent).toBe('You cannot remove your own MASTER_USER role.');
     expect(master.checked).toBe(true); // the control still shows what is stored
   });
 });

@@ -1,28 +1,38 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { Route } from 'wouter';
 import { server } from '../../test/server';
+import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
 import { makeAd } from '../../components/market/testing';
+import type { ErrorBody } from '../../../contract/errors/index.ts';
 import AdDetail from './AdDetail';
+
+// Error answers are checked against the route's 4xx schema at run time (apiJson's static type only
+// knows the numbered answers, hence `as never`).
+const NOT_FOUND: ErrorBody = { message: 'Ad not found.', code: 'listings.ad_not_found' };
 
 describe('ad page', () => {
   it('shows the ad, steps through photos from the keyboard, and sends a report from a labelled dialog', async () => {
     const ad = makeAd({
       title: 'Sunny afternoons together',
       photos: [
-        { url: '/uploads/a.jpg', width: 800, height: 600 },
-        { url: '/uploads/b.jpg', width: 800, height: 600 },
+        { url: '/uploads/a.jpg', width: 800, height: 600, thumbUrl: '/uploads/a-thumb.jpg' },
+        { url: '/uploads/b.jpg', width: 800, height: 600, thumbUrl: '/uploads/b-thumb.jpg' },
       ],
     });
     let report: unknown = null;
     server.use(
-      http.get('/api/ads/:id', ({ params }) => (params.id === ad.id ? HttpResponse.json({ ad }) : HttpResponse.json({ message: 'Not found.' }, { status: 404 }))),
+      http.get('/api/ads/:id', ({ params }) =>
+        params.id === ad.id
+          ? apiJson('GET /api/ads/:id', { ad })
+          : apiJson('GET /api/ads/:id', NOT_FOUND as never, 404),
+      ),
       http.post('/api/report-ad/:id', async ({ request, params }) => {
         report = { id: params.id, body: await request.json() };
-        return HttpResponse.json({ ok: true }, { status: 201 });
+        return apiJson('POST /api/report-ad/:id', { id: 'r1', createdAt: '2026-01-15T12:00:00.000Z' }, 201);
       }),
     );
     const user = userEvent.setup();
@@ -54,7 +64,7 @@ describe('ad page', () => {
   });
 
   it('says the ad is not available on 404', async () => {
-    server.use(http.get('/api/ads/:id', () => HttpResponse.json({ message: 'Not found.' }, { status: 404 })));
+    server.use(http.get('/api/ads/:id', () => apiJson('GET /api/ads/:id', NOT_FOUND as never, 404)));
     renderAt(<Route path="/ad/:id" component={AdDetail} />, '/ad/nope');
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('This ad is not available. It may have expired or been removed.'));
   });

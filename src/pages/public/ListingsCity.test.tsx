@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { server } from '../../test/server';
+import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
 import { Route } from 'wouter';
 import { makeAd } from '../../components/market/testing';
@@ -15,12 +16,12 @@ describe('city listing page', () => {
   it('lists the ads of one type in a city, newest bump first, with pagination through ?page=', async () => {
     const seen: URLSearchParams[] = [];
     server.use(
-      http.get('/api/users-ads-aggregate/us/:type', () => HttpResponse.json({ locations: [] })),
+      http.get('/api/users-ads-aggregate/us/:type', () => apiJson('GET /api/users-ads-aggregate/us/:listingType', { locations: [] })),
       http.get('/api/listings', ({ request }) => {
         const q = new URL(request.url).searchParams;
         seen.push(q);
         const page = Number(q.get('page') ?? 1);
-        return HttpResponse.json({ ads: all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), total: all.length, page, pageSize: PAGE_SIZE });
+        return apiJson('GET /api/listings', { ads: all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), total: all.length, page, pageSize: PAGE_SIZE });
       }),
     );
     const user = userEvent.setup();
@@ -49,8 +50,8 @@ describe('city listing page', () => {
 
   it('says so when a city has no ads of that type', async () => {
     server.use(
-      http.get('/api/users-ads-aggregate/us/:type', () => HttpResponse.json({ locations: [] })),
-      http.get('/api/listings', () => HttpResponse.json({ ads: [], total: 0, page: 1, pageSize: 20 })),
+      http.get('/api/users-ads-aggregate/us/:type', () => apiJson('GET /api/users-ads-aggregate/us/:listingType', { locations: [] })),
+      http.get('/api/listings', () => apiJson('GET /api/listings', { ads: [], total: 0, page: 1, pageSize: 20 })),
     );
     renderAt(<Route path="/listings/us/:state/:city/:type" component={ListingsCity} />, '/listings/us/texas/austin/female-bodyrubs');
     expect(await screen.findByText('No ads here yet. Check back soon or try another listing type.')).toBeTruthy();
@@ -59,7 +60,7 @@ describe('city listing page', () => {
 
   it('refuses an unknown listing type without asking the server', async () => {
     let asked = 0;
-    server.use(http.get('/api/listings', () => ((asked++), HttpResponse.json({ ads: [], total: 0, page: 1, pageSize: 20 }))));
+    server.use(http.get('/api/listings', () => ((asked++), apiJson('GET /api/listings', { ads: [], total: 0, page: 1, pageSize: 20 }))));
     renderAt(<Route path="/listings/us/:state/:city/:type" component={ListingsCity} />, '/listings/us/texas/austin/massages');
     expect(await screen.findByText('This listing type does not exist.')).toBeTruthy();
     expect(asked).toBe(0);

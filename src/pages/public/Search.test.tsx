@@ -1,21 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
+import i18n from 'i18next';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { server } from '../../test/server';
+import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
 import { STATES, makeAd } from '../../components/market/testing';
+import type { ErrorBody } from '../../../contract/errors/index.ts';
 import Search from './Search';
 
 describe('search page', () => {
   it('requires search criteria, then searches with the filters from the URL', async () => {
     const seen: URLSearchParams[] = [];
     server.use(
-      http.get('/api/states-from-country', () => HttpResponse.json({ states: STATES })),
+      http.get('/api/states-from-country', () => apiJson('GET /api/states-from-country', { states: STATES })),
       http.get('/api/search', ({ request }) => {
         const q = new URL(request.url).searchParams;
         seen.push(q);
-        return HttpResponse.json({ ads: [makeAd({ title: 'Blonde and friendly in Texas' })], total: 1, page: 1, pageSize: 20 });
+        return apiJson('GET /api/search', { ads: [makeAd({ title: 'Blonde and friendly in Texas' })], total: 1, page: 1, pageSize: 20 });
       }),
     );
     const user = userEvent.setup();
@@ -33,5 +36,23 @@ describe('search page', () => {
     expect(await screen.findByText('1 ad matches “blonde”.')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 3, name: 'Blonde and friendly in Texas' })).toBeTruthy();
     expect(Object.fromEntries(seen[0])).toEqual({ query: 'blonde', state: 'texas', type: 'female_esc', page: '1' });
+  });
+
+  it('shows a refused search in the page language, from the error code', async () => {
+    const TOO_FAR: ErrorBody = { message: 'This page is too far back. Narrow the search instead.', code: 'listings.page_too_far', params: { field: 'page' } };
+    server.use(
+      http.get('/api/states-from-country', () => apiJson('GET /api/states-from-country', { states: STATES })),
+      http.get('/api/search', () =>
+        // checked against the 4xx schema at run time (the static type only knows numbered answers)
+        apiJson('GET /api/search', TOO_FAR as never, 400),
+      ),
+    );
+    await i18n.changeLanguage('es');
+    try {
+      renderAt(<Search />, '/search?query=rubia&page=51');
+      expect((await screen.findByRole('alert')).textContent).toBe('Esta página queda demasiado lejos en los resultados. Mejor afina tu búsqueda.');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { searchStore } from '../../state/listings';
 import { statesStore } from '../../state/locations';
-import { checkSearchQuery, SEARCH_QUERY_MAX } from '../../lib/rules';
+import { checkSearchQuery, SEARCH_QUERY_MAX } from '../../../contract/rules';
 import { routes } from '../../app/routes';
 import { TextField } from '../../components/forms/TextField';
 import { AdGrid } from '../../components/market/AdCard';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { checkEmail } from '../../../lib/rules';
+import { checkEmail } from '../../../../contract/rules';
 import { requestEmailChange } from '../../../state/profile';
 import { TextField } from '../../../components/forms/TextField';
 import { PasswordField } from '../../../components/forms/PasswordField';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { checkNickname } from '../../../lib/rules';
+import { checkNickname } from '../../../../contract/rules';
 import { updateNickname } from '../../../state/profile';
 import { TextField } from '../../../components/forms/TextField';
 import { FormError, FormSuccess } from '../../../components/forms/FormError';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { checkPassword } from '../../../lib/rules';
+import { checkPassword } from '../../../../contract/rules';
 import { updatePassword } from '../../../state/profile';
 import { sessionStore } from '../../../state/session';
 import { PasswordField } from '../../../components/forms/PasswordField';

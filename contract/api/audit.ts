@@ -1,0 +1,34 @@
+import { Type, type Static } from 'typebox';
+import { Errors, Paging } from './common.ts';
+import type { RouteContract } from './types.ts';
+
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+/** One staff action. `before` and `after` are the stored JSON snapshots (parsed), or null. */
+export const AuditEntrySchema = Type.Object({
+  id: Type.Integer(),
+  actorId: NullableString,
+  actorEmail: NullableString,
+  /** e.g. user.roles, user.status, ad.approve, ad.reject */
+  action: Type.String(),
+  targetType: Type.String(),
+  targetId: NullableString,
+  before: Type.Unknown(),
+  after: Type.Unknown(),
+  at: Type.String(),
+});
+export type AuditEntry = Static<typeof AuditEntrySchema>;
+
+/** The audit module's routes (staff only): "METHOD /path" → the schemas of its request and answers. */
+export const auditApi = {
+  /** Newest first; filters match exactly. */
+  'GET /api/admin/get-audit-log': {
+    querystring: Type.Object({
+      ...Paging,
+      action: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+      targetType: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+      targetId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    }),
+    response: { 200: Type.Object({ auditLog: Type.Array(AuditEntrySchema), total: Type.Integer() }), ...Errors },
+  },
+} as const satisfies Record<string, RouteContract>;

@@ -1,0 +1,37 @@
+import { Type, type Static } from 'typebox';
+import { Errors } from './common.ts';
+import type { RouteContract } from './types.ts';
+
+export const RoleSchema = Type.Union([Type.Literal('GUEST_USER'), Type.Literal('PROVIDER_USER'), Type.Literal('ADMIN_USER'), Type.Literal('MASTER_USER')]);
+export const UserStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('suspended')]);
+
+/** Who the browser is signed in as (a guest: isAuthenticated false, roles [GUEST_USER]). */
+export const SessionSchema = Type.Object({
+  isAuthenticated: Type.Boolean(),
+  id: Type.Optional(Type.String()),
+  email: Type.Optional(Type.String()),
+  userStatus: Type.Optional(UserStatusSchema),
+  userRoles: Type.Array(RoleSchema),
+});
+export type Session = Static<typeof SessionSchema>;
+export type Role = Static<typeof RoleSchema>;
+export type UserStatus = Static<typeof UserStatusSchema>;
+
+/** The auth module's routes: "METHOD /path" → the schemas of its request and answers. */
+export const authApi = {
+  'GET /api/session': { response: { 200: SessionSchema, ...Errors } },
+  'POST /api/register': {
+    body: Type.Object({
+      email: Type.String({ maxLength: 254 }),
+      password: Type.String({ maxLength: 200 }),
+      nickname: Type.String({ maxLength: 30 }),
+    }),
+    response: { 201: SessionSchema, ...Errors },
+  },
+  'POST /api/login': {
+    body: Type.Object({ email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 200 }) }),
+    response: { 200: SessionSchema, ...Errors },
+  },
+  'POST /api/logout': { response: { 200: SessionSchema, ...Errors } },
+  'GET /api/logout': { response: { 200: SessionSchema, ...Errors } },
+} as const satisfies Record<string, RouteContract>;

@@ -1,0 +1,65 @@
+import { Type, type Static } from 'typebox';
+import { Errors, PageInfo, Paging } from './common.ts';
+import { PublicAdSchema } from './ads.ts';
+import { ListingTypeSchema } from './pricing.ts';
+import { ReportReceiptSchema, reportTextFields } from './reports.ts';
+import type { RouteContract } from './types.ts';
+
+const Slug = Type.String({ maxLength: 120 });
+const AdId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 40 }) });
+
+/** One page of public ads, newest bump first (total is capped: 10,000 for listings, 1,000 for search). */
+export const AdPageSchema = Type.Object({ ads: Type.Array(PublicAdSchema), ...PageInfo });
+
+/** A city with visible ads of one listing type, and how many. */
+export const AggregateLocationSchema = Type.Object({
+  stateId: Type.String(),
+  stateSlug: Type.String(),
+  stateName: Type.String(),
+  cityId: Type.String(),
+  citySlug: Type.String(),
+  cityName: Type.String(),
+  count: Type.Integer(),
+});
+
+/** The home page's counts: every listing type (0 included), and the states with ads, most first. */
+export const HomeCountsSchema = Type.Object({
+  types: Type.Array(Type.Object({ listingType: ListingTypeSchema, count: Type.Integer() })),
+  topStates: Type.Array(Type.Object({ stateId: Type.String(), slug: Type.String(), name: Type.String(), count: Type.Integer() })),
+});
+
+export type AdPage = Static<typeof AdPageSchema>;
+export type AggregateLocation = Static<typeof AggregateLocationSchema>;
+export type HomeCounts = Static<typeof HomeCountsSchema>;
+
+/**
+ * The listings module's routes (public reads, guests included): "METHOD /path" → the schemas of
+ * its request and answers. Places are slugs; a listing type is its code or its URL slug.
+ */
+export const listingsApi = {
+  'GET /api/listings': {
+    querystring: Type.Object({ state: Type.Optional(Slug), city: Type.Optional(Slug), type: Type.Optional(Slug), ...Paging }),
+    response: { 200: AdPageSchema, ...Errors },
+  },
+  'GET /api/search': {
+    querystring: Type.Object({ query: Type.Optional(Type.String({ maxLength: 400 })), state: Type.Optional(Slug), type: Type.Optional(Slug), ...Paging }),
+    response: { 200: AdPageSchema, ...Errors },
+  },
+  'GET /api/ads/:id': {
+    params: AdId,
+    response: { 200: Type.Object({ ad: PublicAdSchema }), ...Errors },
+  },
+  'GET /api/users-ads-aggregate/us/:listingType': {
+    params: Type.Object({ listingType: Slug }),
+    response: { 200: Type.Object({ locations: Type.Array(AggregateLocationSchema) }), ...Errors },
+  },
+  'GET /api/home': {
+    response: { 200: HomeCountsSchema, ...Errors },
+  },
+  // Anyone may report an ad (limited per IP, shared with the public report forms).
+  'POST /api/report-ad/:id': {
+    params: AdId,
+    body: Type.Object(reportTextFields, { additionalProperties: false }),
+    response: { 201: ReportReceiptSchema, ...Errors },
+  },
+} as const satisfies Record<string, RouteContract>;

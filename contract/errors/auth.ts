@@ -1,0 +1,12 @@
+/** Errors of the auth module (English templates; es/pt in src/i18n/locales/{es,pt}/errors/auth.json). */
+export const authErrors = {
+  'auth.invalid_credentials': 'Wrong e-mail or password.',
+  'auth.account_suspended': 'This account is suspended. Contact support.',
+  'auth.email_taken': 'An account with this e-mail already exists.',
+  'auth.too_many_sign_ins': 'Too many sign-in attempts. Please wait {{minutes}} minutes and try again.',
+  'auth.too_many_sign_ins_account': 'Too many sign-in attempts on this account. Please wait an hour and try again.',
+  'auth.too_many_sign_ups': 'Too many sign-up attempts from your address. Please try again later.',
+  'field.email': 'e-mail',
+  'field.password': 'password',
+  'field.nickname': 'nickname',
+} as const;

@@ -1,0 +1,51 @@
+/**
+ * Errors any route can answer: the request itself, sign-in and access, validation of fields, the
+ * server. English templates; `{{name}}` is filled from the error's params. Spanish and Portuguese
+ * live in src/i18n/locales/{es,pt}/errors.json under the same codes.
+ */
+export const commonErrors = {
+  'request.invalid_json': 'The request body is not valid JSON.',
+  'request.too_large': 'The request is too large.',
+  'request.unsupported_media_type': 'Unsupported content type.',
+  'request.multipart_expected': 'Expected a multipart form.',
+  'request.malformed_upload': 'The upload is malformed or incomplete. Please choose the files again and retry.',
+  'request.rate_limited': 'Too many requests. Please wait and try again.',
+  'request.cross_site': 'This request came from another site and was refused.',
+  'request.not_found': 'Not found.',
+  'request.method_not_allowed': 'This method is not allowed here.',
+  'request.busy': 'The server is busy. Please try again in a minute.',
+  'server.error': 'Something went wrong.',
+  'auth.sign_in_required': 'You must sign in first.',
+  'auth.forbidden': 'You are not allowed to do this.',
+  'validation.invalid': 'Invalid {{field}}: {{reason}}.',
+  'validation.unknown_field': 'Unknown field: {{field}}.',
+  'validation.required': '{{field}} is required.',
+  // The shared field rules (contract/rules.ts RULE_CODES).
+  'validation.email_required': 'E-mail is required.',
+  'validation.email_invalid': 'Enter a valid e-mail address (at most 254 characters).',
+  'validation.password_too_short': 'Password must be at least 10 characters.',
+  'validation.password_too_long': 'Password must be at most 200 characters.',
+  'validation.password_is_email': 'Password must not be your e-mail address.',
+  'validation.nickname_invalid': 'Nickname must be 3–30 letters, digits, _ - or .',
+  'validation.promo_code_invalid': 'Promo code must be 4–32 of A–Z, 0–9 and -.',
+  'validation.search_required': 'You must enter search criteria',
+  'validation.search_too_long': 'Search must be at most 200 characters.',
+  // Labels of field names shared by several modules (a module's own fields are in its file).
+  'field.page': 'page',
+  'field.pageSize': 'page size',
+  'field.status': 'status',
+  'field.userId': 'user',
+  'field.action': 'action',
+  'field.walletId': 'wallet',
+  'field.adIds': 'ads',
+  'field.id': 'id',
+  'field.body': 'form',
+  'field.request': 'request',
+  'field.input': 'input',
+  'field.reason': 'reason',
+  'field.online': 'online status',
+  'field.cityId': 'city',
+  'field.listingType': 'listing type',
+  'field.age': 'age',
+  'field.phone': 'phone',
+} as const;

@@ -1,0 +1,16 @@
+/**
+ * Errors of the master module, and of audit and realtime (English templates; es/pt in
+ * src/i18n/locales/{es,pt}/errors/master.json).
+ */
+export const masterErrors = {
+  'master.user_not_found': 'User not found.',
+  'master.cannot_remove_own_master': 'You cannot remove your own MASTER_USER role.',
+  'master.cannot_suspend_self': 'You cannot suspend yourself.',
+  'master.last_master': 'This is the last master: there must always be one.',
+  'field.targetType': 'target type',
+  'field.targetId': 'target id',
+  // The socket's handshake (GET /api/ws), refused before the upgrade.
+  'realtime.too_many_connections': 'Too many connections from your address. Please wait a minute.',
+  'realtime.foreign_origin': 'This connection must come from the site itself.',
+  'realtime.websocket_required': 'Open this address as a WebSocket.',
+} as const;

@@ -1,0 +1,8 @@
+/** Errors of the ops module (English templates; es/pt in src/i18n/locales/{es,pt}/errors/ops.json). */
+export const opsErrors = {
+  // Cron job runs (staff).
+  'cron.run_not_found': 'Cron job run not found.',
+  // GET /uploads/*: a stored picture that is not there (or a path we never hand out).
+  'uploads.file_not_found': 'File not found.',
+  'analytics.path_invalid': 'Path must start with /.',
+} as const;

@@ -1,0 +1,4 @@
+// Bad input on every route (shard 4 of 4): see server/test/fuzz/shard.ts.
+import { defineShard } from './fuzz/shard.ts';
+
+await defineShard(4, 4);

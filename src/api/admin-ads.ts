@@ -1,0 +1,26 @@
+import { api } from './client';
+import type { adsApi as adsContract } from '../../contract/api/ads.ts';
+import type { BodyOf, QueryOf, ResponseOf } from '../../contract/api/types.ts';
+
+type Ads = typeof adsContract;
+export type PendingAdsQuery = QueryOf<Ads['GET /api/admin/get-pending-ads']>;
+export type ApprovedAdsQuery = QueryOf<Ads['GET /api/admin/get-approved-ads']>;
+export type ReviewDecision = BodyOf<Ads['POST /api/admin/approve-pending-ads']>['decision'];
+
+/** A query without its unset fields (URLSearchParams would send them as "undefined"). */
+function defined(q: Record<string, string | number | boolean | undefined>): Record<string, string | number | boolean> {
+  return Object.fromEntries(Object.entries(q).filter((e): e is [string, string | number | boolean] => e[1] !== undefined));
+}
+
+export const adminAdsApi = {
+  pendingAds: (q: PendingAdsQuery) => api.get<ResponseOf<Ads['GET /api/admin/get-pending-ads']>>('admin/get-pending-ads', { searchParams: defined(q) }),
+  decide: (adIds: string[], decision: ReviewDecision, reason?: string) =>
+    api.post<ResponseOf<Ads['POST /api/admin/approve-pending-ads']>>('admin/approve-pending-ads', {
+      json: (reason ? { adIds, decision, reason } : { adIds, decision }) satisfies BodyOf<Ads['POST /api/admin/approve-pending-ads']>,
+    }),
+  approvedAds: (q: ApprovedAdsQuery) => api.get<ResponseOf<Ads['GET /api/admin/get-approved-ads']>>('admin/get-approved-ads', { searchParams: defined(q) }),
+  setAdStatus: (adIds: string[], status: BodyOf<Ads['POST /api/admin/set-status-approved-ads']>['status']) =>
+    api.post<ResponseOf<Ads['POST /api/admin/set-status-approved-ads']>>('admin/set-status-approved-ads', {
+      json: { adIds, status } satisfies BodyOf<Ads['POST /api/admin/set-status-approved-ads']>,
+    }),
+};

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http } from 'msw';
+import { server } from '../../test/server';
+import { renderAt } from '../../test/render';
+import { apiJson } from '../../test/contract';
+import type { Price } from '../../api/pricing';
+import type { ErrorBody } from '../../../contract/errors/index.ts';
+import Pricing from './Pricing';
+
+const AD: Price = { id: 'p-ad', kind: 'ad', listingType: 'female_esc', priceCents: 1500, durationDays: 30 };
+const BUMP: Price = { id: 'p-bump', kind: 'bump', listingType: 'female_esc', priceCents: 300, durationDays: null };
+
+/** A fake of the pricing API over a mutable list: it stores what it is sent and answers the stored row. */
+function pricingServer() {
+  const rows = new Map([AD, BUMP].map((p) => [p.id, { ...p }]));
+  const bodies: unknown[] = [];
+  server.use(
+    http.get('/api/admin/get-all-pricing', () => apiJson('GET /api/admin/get-all-pricing', { pricing: [...rows.values()] })),
+    http.post('/api/admin/set-price-by-id', async ({ request }) => {
+      const body = (await request.json()) as { id: string; priceCents: number; durationDays?: number };
+      bodies.push(body);
+      if (body.priceCents > 1_000_000) {
+        const refused: ErrorBody = { message: 'Price must be a whole number of cents from 0 to 1000000.', code: 'pricing.price_out_of_range', params: { field: 'priceCents', max: 1_000_000 } };
+        return apiJson('POST /api/admin/set-price-by-id', refused as never, 400); // checked against the route's 4xx schema at run time
+      }
+      const row = rows.get(body.id)!;
+      row.priceCents = body.priceCents;
+      if (body.durationDays !== undefined) row.durationDays = body.durationDays;
+      return apiJson('POST /api/admin/set-price-by-id', { pricing: row });
+    }),
+  );
+  return { bodies };
+}
+
+describe('admin pricing', () => {
+  it('saves an ad price with its days and a bump price without days, each row on its own', async () => {
+    const srv = pricingServer();
+    const user = userEvent.setup();
+    renderAt(<Pricing />, '/admin/dashboard/admin/pricing');
+
+    const adPrice = await screen.findByRole('textbox', { name: 'Price of Ad – Female escorts' });
+    expect((adPrice as HTMLInputElement).value).toBe('15.00');
+    expect((screen.getByRole('textbox', { name: 'Days of Ad – Female escorts' }) as HTMLInputElement).value).toBe('30');
+    expect(screen.queryByRole('textbox', { name: 'Days of Bump – Female escorts' })).toBeNull();
+
+    await user.clear(adPrice);
+    await user.type(adPrice, '25');
+    const adDays = screen.getByRole('textbox', { name: 'Days of Ad – Female escorts' });
+    await user.clear(adDays);
+    await user.type(adDays, '14');
+    await user.click(screen.getByRole('button', { name: 'Save Ad – Female escorts' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Saved: $25.00.');
+
+    const bumpPrice = screen.getByRole('textbox', { name: 'Price of Bump – Female escorts' });
+    await user.clear(bumpPrice);
+    await user.type(bumpPrice, '4.50');
+    await user.click(screen.getByRole('button', { name: 'Save Bump – Female escorts' }));
+    expect(await screen.findByText('Saved: $4.50.')).toBeTruthy();
+    expect(srv.bodies).toEqual([
+      { id: 'p-ad', priceCents: 2500, durationDays: 14 },
+      { id: 'p-bump', priceCents: 450 },
+    ]);
+  });
+
+  it('shows the server’s refusal on the row', async () => {
+    pricingServer();
+    const user = userEvent.setup();
+    renderAt(<Pricing />, '/admin/dashboard/admin/pricing');
+    const bumpPrice = await screen.findByRole('textbox', { name: 'Price of Bump – Female escorts' });
+    await user.clear(bumpPrice);
+    await user.type(bumpPrice, '10000.01');
+    await user.click(screen.getByRole('button', { name: 'Save Bump – Female escorts' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Price must be a whole number of cents from 0 to 1000000.');
+  });
+});

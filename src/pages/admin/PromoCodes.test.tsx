@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http } from 'msw';
+import { server } from '../../test/server';
+import { renderAt } from '../../test/render';
+import { apiJson } from '../../test/contract';
+import type { PromoCode, PromoCodeInput } from '../../api/admin-pricing';
+import type { ErrorBody } from '../../../contract/errors/index.ts';
+import PromoCodes from './PromoCodes';
+
+const TAKEN: ErrorBody = { message: 'A promo code with this code already exists.', code: 'pricing.promo_code_taken' };
+
+const SPRING: PromoCode = {
+  id: 'pc1', code: 'SPRING-20', amountCents: 2000, maxUses: 100, uses: 3, expiresAt: '2030-06-30T23:59:59.999Z', active: true, personal: false,
+  createdAt: '2025-03-01T10:00:00.000Z',
+};
+
+/** A fake of the promo code API over a mutable list (newest first, as the server sorts). */
+function promoServer() {
+  const codes: PromoCode[] = [SPRING];
+  const queries: string[] = [];
+  const saved: PromoCodeInput[] = [];
+  server.use(
+    http.get('/api/admin/get-all-promo-codes', ({ request }) => {
+      const q = new URL(request.url).searchParams;
+      queries.push(q.toString());
+      return apiJson('GET /api/admin/get-all-promo-codes', { promoCodes: codes, total: codes.length, page: Number(q.get('page')), pageSize: Number(q.get('pageSize')) });
+    }),
+    http.post('/api/admin/set-promo-code-by-id', async ({ request }) => {
+      const body = (await request.json()) as PromoCodeInput;
+      saved.push(body);
+      const clash = codes.find((c) => c.code === body.code && c.id !== body.id);
+      if (clash) return apiJson('POST /api/admin/set-promo-code-by-id', TAKEN as never, 409); // checked against the 4xx schema at run time
+      if (body.id) {
+        const i = codes.findIndex((c) => c.id === body.id);
+        codes[i] = { ...codes[i], ...body, id: codes[i].id, expiresAt: body.expiresAt ?? null };
+        return apiJson('POST /api/admin/set-promo-code-by-id', { promoCode: codes[i] });
+      }
+      const created: PromoCode = { ...body, id: `pc${codes.length + 1}`, expiresAt: body.expiresAt ?? null, uses: 0, personal: false, createdAt: '2025-03-02T10:00:00.000Z' };
+      codes.unshift(created);
+      return apiJson('POST /api/admin/set-promo-code-by-id', { promoCode: created }, 201);
+    }),
+  );
+  return { queries, saved };
+}
+
+const rowTexts = () => within(screen.getByRole('table')).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell').slice(0, 5).map((c) => c.textContent));
+
+describe('admin promo codes', () => {
+  it('lists the codes, creates one in exact cents and refuses a duplicate with the server’s message', async () => {
+    const srv = promoServer();
+    const user = userEvent.setup();
+    renderAt(<PromoCodes />, '/admin/dashboard/admin/promo-codes');
+
+    await screen.findByRole('table');
+    expect(rowTexts()).toEqual([['SPRING-20', '$20.00', '3 / 100', 'Jun 30, 2030', 'Yes']]);
+    expect(srv.queries).toEqual(['page=1&pageSize=50']);
+
+    await user.type(screen.getByLabelText('Code'), 'summer-10');
+    const amount = screen.getByLabelText('Amount (USD)');
+    await user.clear(amount);
+    await user.type(amount, '12.30');
+    const uses = screen.getByLabelText('Maximum uses');
+    await user.clear(uses);
+    await user.type(uses, '5');
+    await user.click(screen.getByRole('button', { name: 'Create promo code' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Promo code SUMMER-10 ($12.30) created.');
+    await waitFor(() => expect(rowTexts()).toHaveLength(2));
+    expect(rowTexts()[0]).toEqual(['SUMMER-10', '$12.30', '0 / 5', 'Never', 'Yes']);
+    expect(srv.saved).toEqual([{ code: 'SUMMER-10', amountCents: 1230, maxUses: 5, expiresAt: null, active: true }]);
+
+    await user.type(screen.getByLabelText('Code'), 'SPRING-20');
+    await user.click(screen.getByRole('button', { name: 'Create promo code' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('A promo code with this code already exists.');
+    expect(rowTexts()).toHaveLength(2);
+  });
+
+  it('edits a code in place', async () => {
+    const srv = promoServer();
+    const user = userEvent.setup();
+    renderAt(<PromoCodes />, '/admin/dashboard/admin/promo-codes');
+    await user.click(await screen.findByRole('button', { name: 'Edit SPRING-20' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Active' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Promo code SPRING-20 saved.');
+    await waitFor(() => expect(rowTexts()[0]).toEqual(['SPRING-20', '$20.00', '3 / 100', 'Jun 30, 2030', 'No']));
+    expect(srv.saved).toEqual([{ id: 'pc1', code: 'SPRING-20', amountCents: 2000, maxUses: 100, expiresAt: '2030-06-30T23:59:59.999Z', active: false }]);
+  });
+});
