@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import i18n from 'i18next';
-import { seoHead, splitSeoLocale, type SeoHead } from '../lib/seo';
+import { seoHead, splitSeoLocale, type SeoHead } from '../../contract/seo';
 
 // Keeps the head in step with the route on client-side navigation: title, description,
 // canonical, hreflang alternates, Open Graph and robots. The server writes the same tags into the

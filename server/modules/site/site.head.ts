@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { SEO_LOCALES, seoHead, translateFrom, type SeoHead, type SeoLocale, type Translate } from '../../../src/lib/seo.ts';
+import { SEO_LOCALES, seoHead, translateFrom, type SeoHead, type SeoLocale, type Translate } from '../../../contract/seo.ts';
 
 const LOCALES_DIR = path.resolve(import.meta.dirname, '../../../src/i18n/locales');
 const OG_LOCALE: Record<SeoLocale, string> = { en: 'en_US', es: 'es_CO', pt: 'pt_BR' };

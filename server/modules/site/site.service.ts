@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import { SEO_LISTING_TYPES, SEO_LOCALES, SITEMAP_STATIC_PATHS, localizedPath, matchSeoRoute, splitSeoLocale, type SeoLocale } from '../../../src/lib/seo.ts';
+import { SEO_LISTING_TYPES, SEO_LOCALES, SITEMAP_STATIC_PATHS, localizedPath, matchSeoRoute, splitSeoLocale, type SeoLocale } from '../../../contract/seo.ts';
 import { escapeHtml, headFor, injectHead, loadSeoTranslations, renderHead, translator } from './site.head.ts';
 import * as repo from './site.repository.ts';
 

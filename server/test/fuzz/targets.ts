@@ -1,5 +1,5 @@
 import { requiredAccess } from '../../core/access.ts';
-import { SEO_LISTING_TYPES, SITEMAP_STATIC_PATHS } from '../../../src/lib/seo.ts';
+import { SEO_LISTING_TYPES, SITEMAP_STATIC_PATHS } from '../../../contract/seo.ts';
 import { registeredRoutes, splitRoute } from '../routes.ts';
 import type { TestUser } from '../harness.ts';
 import type { ActorName, World } from './world.ts';

@@ -6,7 +6,7 @@ import { leaveNavigation, leaveTarget } from './ageGateRules';
 
 export { isBot } from './ageGateRules';
 import { useFocusTrap } from './useFocusTrap';
-import { localizedPath, splitSeoLocale } from '../../lib/seo';
+import { localizedPath, splitSeoLocale } from '../../../contract/seo';
 import s from './overlay.module.css';
 
 /**
