@@ -8,6 +8,7 @@ import { registeredRoutes, splitRoute } from './routes.ts';
 import { Fixture, mirrorOwner, ownerOf, ownsKind } from './matrix/fixture.ts';
 import { matrixRows } from './matrix/index.ts';
 import { diff, snapshot } from './matrix/snapshot.ts';
+import { askPolicies, everyPolicyAction, linksOf, policyActor } from './matrix/policies.ts';
 import { ACTORS, OWNER, SESSIONLESS, outcomeOf, type Actor, type MatrixRow, type Outcome, type Owner } from './matrix/vocabulary.ts';
 
 // The authorization matrix: every route the app registers must have a row in
@@ -26,6 +27,12 @@ import { ACTORS, OWNER, SESSIONLESS, outcomeOf, type Actor, type MatrixRow, type
 // their GET's rows), and the per-file GET routes @fastify/static registers for the built client
 // (public by nature, different on every build). The app is built with a throw-away dist holding
 // only index.html, so the site module's SPA fallback `GET /*` is registered and checked.
+//
+// The policies (core/policy.ts, <module>.policy.ts) are the one place each rule is written: a row
+// that acts on an object names the policy actions it exercises, and for every actor the request
+// must get past authorization exactly when those policies say yes about the fixture's objects as
+// they are just before it (matrix/policies.ts). A rule changed in a policy but not followed by the
+// routes, or the reverse, fails here.
 
 type Row = MatrixRow & { file: string };
 const OWNERS: Owner[] = ['provider', 'otherProvider', 'pendingProvider', 'suspendedProvider'];
@@ -75,6 +82,7 @@ async function attempt(row: Row, actor: Actor, method: string, mirrored: boolean
   const before = outcome === 'allow' ? null : snapshot(ctx);
   const cookie = fixture.cookie(actor);
   const payload = 'payload' in spec ? spec.payload : method === 'GET' || method === 'HEAD' ? undefined : {};
+  const asked = askPolicies(row, await policyActor(ctx.app.deps.db, fixture.userId(actor)), c, spec);
   const res = await ctx.app.inject({
     method: method as 'GET',
     url,
@@ -89,6 +97,11 @@ async function attempt(row: Row, actor: Actor, method: string, mirrored: boolean
   if (verdict) say(verdict);
   else if (outcome === 'allow' && row.allowed && method !== 'HEAD' && res.statusCode !== row.allowed) {
     say(`expected ${row.allowed} (the row's request succeeds for those allowed), got ${res.statusCode}`);
+  }
+  if (asked && res.statusCode < 500) {
+    const s = res.statusCode;
+    const refused = s === 401 || s === 403 || s === 404 || s === row.notYours;
+    if (refused === asked.allows) say(`${asked.said}, but the request was ${refused ? 'refused' : 'let through'} (${s})`);
   }
   if (before) {
     const changed = diff(before, snapshot(ctx));
@@ -128,14 +141,15 @@ describe('authorization matrix', () => {
       .filter((r) => !/^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/\S*$/.test(r.route)
         || (typeof r.expect !== 'function' && ACTORS.some((a) => !(r.expect as Record<Actor, Outcome>)[a]))
         || (r.target && !ownsKind(ownerOf(r.target), r.target.split('.')[1] as never))
-        || (r.mirror && !r.target))
+        || (r.mirror && !r.target)
+        || (r.target && !linksOf(r).length))
       .map((r) => `${r.route}   (${r.file})`);
     const withHead = new Set(registeredRoutes(ctx.app, { withHead: true }));
     const headless = routes.filter((r) => r.startsWith('GET ') && !withHead.has(`HEAD ${r.slice(4)}`));
     const report = [
       missing.length ? `Routes with no row — add each to server/test/matrix/<module>.ts, <module> being the folder of server/modules/ that registers it, as { route, expect, target?, request? } (a new module file goes into server/test/matrix/index.ts):\n  ${missing.join('\n  ')}` : '',
       orphans.length ? `Rows naming a route the app does not register (typo, or the route was removed):\n  ${[...new Set(orphans)].join('\n  ')}` : '',
-      malformed.length ? `Malformed rows (route must be "METHOD /pattern", expect must name every actor, target an object the fixture has, mirror needs a target):\n  ${malformed.join('\n  ')}` : '',
+      malformed.length ? `Malformed rows (route must be "METHOD /pattern", expect must name every actor, target an object the fixture has, mirror needs a target, a target needs a policy link):\n  ${malformed.join('\n  ')}` : '',
       headless.length ? `GET routes without a HEAD twin (HEAD must answer like GET):\n  ${headless.join('\n  ')}` : '',
     ].filter(Boolean).join('\n\n');
     expect(report, `\n${report}\n`).toBe('');
@@ -156,6 +170,17 @@ describe('authorization matrix', () => {
       noGuestRow.length ? `In PUBLIC_ROUTES, but no row lets guests in (make the row say so, or take the route off the list):\n  ${noGuestRow.join('\n  ')}` : '',
     ].filter(Boolean).join('\n\n');
     expect(report, `\n${report}\n`).toBe('');
+  });
+
+  it('every action of every policy is exercised by a row, or says here why not', () => {
+    const exercised = new Set(rows.flatMap((r) => linksOf(r).map(([module, action]) => `${module}.${action}`)));
+    const elsewhere: Record<string, string> = {
+      'ads.preview': 'asked by listings.view for an ad that is not public (the GET /api/ads/:id rows)',
+      'profile.delete': "its last-master rule answers 409, past authorization: the matrix never erases an actor (profile.delete.test.ts); DELETE /api/delete-my-profile's row exercises profile.manage",
+    };
+    const missing = everyPolicyAction().filter((a) => !exercised.has(a) && !(a in elsewhere));
+    const stale = Object.keys(elsewhere).filter((a) => exercised.has(a) || !everyPolicyAction().includes(a));
+    expect({ missing, stale }, 'name each action in a row\'s policy (server/test/matrix/<module>.ts), or say above where it is checked').toEqual({ missing: [], stale: [] });
   });
 
   const runs = rows.flatMap((row) => {

@@ -25,11 +25,7 @@ export function findAd(db: Executor, id: string) {
   return selectAds(db).where('ads.id', '=', id).executeTakeFirst();
 }
 
-/** The ad when it belongs to the user; another user's ad is "not found" (its id is not confirmed). */
-export function findOwnAd(db: Executor, ownerId: string, id: string) {
-  return selectAds(db).where('ads.id', '=', id).where('ads.owner_id', '=', ownerId).executeTakeFirst();
-}
-
+/** The user's own ads in these statuses, newest first. */
 export function listOwnAds(db: Executor, ownerId: string, statuses: readonly AdStatus[]) {
   return selectAds(db).where('ads.owner_id', '=', ownerId).where('ads.status', 'in', statuses).orderBy('ads.created_at', 'desc').orderBy('ads.id').execute();
 }

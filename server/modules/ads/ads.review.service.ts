@@ -1,12 +1,14 @@
 import type { AppDeps } from '../../core/deps.ts';
 import type { SessionUser } from '../../core/auth.ts';
-import { Conflict, Invalid } from '../../core/errors.ts';
+import { Conflict, Forbidden, Invalid } from '../../core/errors.ts';
+import { isOwner } from '../../core/policy.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
 import { toStaffAd } from './ads.dto.ts';
 import type { AdStatus } from './ads.tables.ts';
+import { adObject, can } from './ads.policy.ts';
 import * as repo from './ads.repository.ts';
 
 export const REASON_MIN = 3;
@@ -57,7 +59,7 @@ export class ReviewService {
     await this.deps.db.transaction().execute(async (trx) => {
       for (const id of unique(input.adIds)) {
         const ad = await repo.findAd(trx, id);
-        if (ad) refuseOwnAd(actor, ad.owner_id);
+        if (ad) mayReview(actor, 'review', ad);
         if (!ad || ad.status !== 'in_review') continue;
         if (input.decision === 'approve') {
           const expiresAt = new Date(now.getTime() + (ad.duration_days ?? 30) * DAY_MS).toISOString();
@@ -91,7 +93,7 @@ export class ReviewService {
     await this.deps.db.transaction().execute(async (trx) => {
       for (const id of unique(input.adIds)) {
         const before = await repo.findAd(trx, id);
-        if (before) refuseOwnAd(actor, before.owner_id);
+        if (before) mayReview(actor, 'moderate', before);
         if (!before || !(await repo.setStaffStatus(trx, id, input.status, at))) continue;
         await repo.refreshVisibility(trx, [id]);
         const after = (await repo.findAd(trx, id))!;
@@ -118,7 +120,11 @@ export class ReviewService {
   }
 }
 
-/** Throwing inside the transaction rolls back whatever the batch already changed. */
-function refuseOwnAd(actor: SessionUser, ownerId: string): void {
-  if (ownerId === actor.id) throw new Conflict('ad.review_own_ad');
+/**
+ * Asks the policy; throwing inside the transaction rolls back whatever the batch already changed.
+ * Staff get here (the /api/admin gate): a refusal is their own ad, 409.
+ */
+function mayReview(actor: SessionUser, action: 'review' | 'moderate', ad: { owner_id: string }): void {
+  if (can(actor, action, adObject(ad))) return;
+  throw isOwner(actor, ad.owner_id) ? new Conflict('ad.review_own_ad') : new Forbidden();
 }

@@ -27,21 +27,21 @@ export default defineRoutes(async (app, deps) => {
   });
 
   app.delete('/api/delete-cart-ad/:id', { schema: adsApi['DELETE /api/delete-cart-ad/:id'] }, async (request) => {
-    await ads.deleteCartAd(requireUser(request).id, request.params.id);
+    await ads.deleteCartAd(requireUser(request), request.params.id);
     return { deleted: true as const };
   });
 
   app.put('/api/ad-payment-in-cart/:id', { schema: adsApi['PUT /api/ad-payment-in-cart/:id'] },
-    async (request) => ads.pay(requireUser(request).id, request.params.id, request.body.walletId));
+    async (request) => ads.pay(requireUser(request), request.params.id, request.body.walletId));
 
   app.put('/api/bump-ad/:id', { schema: adsApi['PUT /api/bump-ad/:id'] },
-    async (request) => ads.bump(requireUser(request).id, request.params.id, request.body.walletId));
+    async (request) => ads.bump(requireUser(request), request.params.id, request.body.walletId));
 
   app.put('/api/update-ad-online-status/:id', { schema: adsApi['PUT /api/update-ad-online-status/:id'] },
-    async (request) => ({ ad: await ads.setOnline(requireUser(request).id, request.params.id, request.body.online) }));
+    async (request) => ({ ad: await ads.setOnline(requireUser(request), request.params.id, request.body.online) }));
 
   app.put('/api/update-ad-location/:id', { schema: adsApi['PUT /api/update-ad-location/:id'] },
-    async (request) => ({ ad: await ads.move(requireUser(request).id, request.params.id, request.body.stateId, request.body.cityId) }));
+    async (request) => ({ ad: await ads.move(requireUser(request), request.params.id, request.body.stateId, request.body.cityId) }));
 
   registerReviewRoutes(app, deps);
 });

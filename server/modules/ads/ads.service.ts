@@ -5,13 +5,14 @@ import { newId } from '../../core/ids.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import type { Executor } from '../../core/db.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
-import { ownWallet, toWalletDto, type WalletDto } from '../wallets/wallets.service.ts';
+import { usableWallet, toWalletDto, type WalletDto } from '../wallets/wallets.service.ts';
 import { currentPrice } from '../pricing/pricing.service.ts';
 import { checkAdFields, MAX_PHOTOS, type AdFieldsInput } from './ads.rules.ts';
 import { screenAd } from './ads.screening.ts';
 import { processAdPhotos, removeAdPhotos } from './ads.images.ts';
 import { toOwnerAd, type OwnerAdDto, type StoredPhoto } from './ads.dto.ts';
 import type { AdStatus } from './ads.tables.ts';
+import { adObject, can, type AdsAction } from './ads.policy.ts';
 import * as repo from './ads.repository.ts';
 
 /** A bump within this time of the last one is refused: a double click must not pay twice. */
@@ -25,10 +26,10 @@ export async function assertPlace(db: Executor, stateId: string, cityId: string)
   if (!place.city_enabled) throw new Invalid('cityId', 'ad.city_disabled');
 }
 
-/** The owner's ad or 404: another user's ad id is never confirmed. */
-async function ownAd(db: Executor, userId: string, id: string) {
-  const ad = await repo.findOwnAd(db, userId, id);
-  if (!ad) throw new NotFound('ad.not_found');
+/** The ad, when the policy lets the actor do this to it; else 404: another user's ad id is never confirmed. */
+async function adFor(db: Executor, actor: SessionUser, action: AdsAction, id: string) {
+  const ad = await repo.findAd(db, id);
+  if (!ad || !can(actor, action, adObject(ad))) throw new NotFound('ad.not_found');
   return ad;
 }
 
@@ -91,10 +92,10 @@ export class AdsService {
   }
 
   /** Removes an unpaid ad from the cart (paid ads are kept: they carry a payment and a review). */
-  async deleteCartAd(userId: string, id: string): Promise<void> {
-    const ad = await ownAd(this.deps.db, userId, id);
+  async deleteCartAd(actor: SessionUser, id: string): Promise<void> {
+    const ad = await adFor(this.deps.db, actor, 'deleteFromCart', id);
     if (ad.status !== 'unpaid') throw new Conflict('ad.delete_only_unpaid');
-    if (!(await this.deps.db.transaction().execute((trx) => repo.deleteUnpaidAd(trx, userId, id)))) throw new Conflict('ad.delete_only_unpaid');
+    if (!(await this.deps.db.transaction().execute((trx) => repo.deleteUnpaidAd(trx, ad.owner_id, id)))) throw new Conflict('ad.delete_only_unpaid');
     removeAdPhotos(this.deps.config.dataDir, JSON.parse(ad.photos_json) as StoredPhoto[]);
   }
 
@@ -103,12 +104,12 @@ export class AdsService {
    * ad-payment:<id>) and unpaid → in_review commit together or not at all. 409 when already paid,
    * 402 when the wallet is short; nothing is charged in either case.
    */
-  async pay(userId: string, id: string, walletId: string): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
+  async pay(actor: SessionUser, id: string, walletId: string): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
     const at = this.now();
     const result = await this.deps.db.transaction().execute(async (trx) => {
-      const ad = await ownAd(trx, userId, id);
+      const ad = await adFor(trx, actor, 'pay', id);
       if (ad.status !== 'unpaid') throw new Conflict('ad.already_paid');
-      await ownWallet(trx, userId, walletId);
+      await usableWallet(trx, actor, walletId);
       const price = await currentPrice(trx, 'ad', ad.listing_type);
       if (!(await repo.markPaid(trx, id, { priceCents: price.priceCents, durationDays: price.durationDays ?? 30, walletId, at }))) {
         throw new Conflict('ad.already_paid');
@@ -116,34 +117,34 @@ export class AdsService {
       if (price.priceCents > 0) {
         await postToLedger(trx, { walletId, amountCents: -price.priceCents, kind: 'ad_payment', reference: id, idempotencyKey: `ad-payment:${id}`, at });
       }
-      return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await ownWallet(trx, userId, walletId)) };
+      return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, actor, walletId)) };
     });
-    this.notify(userId, id, result.ad.status);
+    this.notify(actor.id, id, result.ad.status);
     return result;
   }
 
   /** Moves an approved ad to the top of its listings, for the bump price. */
-  async bump(userId: string, id: string, walletId: string): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
+  async bump(actor: SessionUser, id: string, walletId: string): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
     const now = this.deps.clock.now();
     const at = now.toISOString();
     return this.deps.db.transaction().execute(async (trx) => {
-      const ad = await ownAd(trx, userId, id);
+      const ad = await adFor(trx, actor, 'bump', id);
       if (ad.status !== 'approved' || (ad.expires_at !== null && ad.expires_at <= at)) throw new Conflict('ad.bump_not_running');
       if (ad.bumped_at && now.getTime() - Date.parse(ad.bumped_at) < BUMP_COOLDOWN_MS) throw new Conflict('ad.bump_too_soon');
-      await ownWallet(trx, userId, walletId);
+      await usableWallet(trx, actor, walletId);
       const price = await currentPrice(trx, 'bump', ad.listing_type);
       if (price.priceCents > 0) {
         // Keyed by the bump it replaces: a retry of this bump finds the key, a later bump has a new one.
         await postToLedger(trx, { walletId, amountCents: -price.priceCents, kind: 'bump_payment', reference: id, idempotencyKey: `bump:${id}:${ad.bump_seq}`, at });
       }
       await repo.bump(trx, id, at);
-      return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await ownWallet(trx, userId, walletId)) };
+      return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, actor, walletId)) };
     });
   }
 
-  async setOnline(userId: string, id: string, online: boolean): Promise<OwnerAdDto> {
+  async setOnline(actor: SessionUser, id: string, online: boolean): Promise<OwnerAdDto> {
     return this.deps.db.transaction().execute(async (trx) => {
-      await ownAd(trx, userId, id);
+      await adFor(trx, actor, 'setOnline', id);
       await repo.setOnline(trx, id, online, this.now());
       await repo.refreshVisibility(trx, [id]);
       return toOwnerAd((await repo.findAd(trx, id))!);
@@ -151,9 +152,9 @@ export class AdsService {
   }
 
   /** Moves an ad to another city (not a rejected or expired one); it keeps its status and time left. */
-  async move(userId: string, id: string, stateId: string, cityId: string): Promise<OwnerAdDto> {
+  async move(actor: SessionUser, id: string, stateId: string, cityId: string): Promise<OwnerAdDto> {
     return this.deps.db.transaction().execute(async (trx) => {
-      const ad = await ownAd(trx, userId, id);
+      const ad = await adFor(trx, actor, 'move', id);
       if (ad.status === 'rejected' || ad.status === 'expired') throw new Conflict('ad.move_not_allowed');
       await assertPlace(trx, stateId, cityId);
       await repo.setLocation(trx, id, stateId, cityId, this.now());

@@ -6,6 +6,7 @@ import { newId } from '../../core/ids.ts';
 import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import type { StaffRole, UserStatus } from '../../core/schema.ts';
 import { RULE_CODES, checkEmail, checkNickname, checkPassword, type RuleKey } from '../../../contract/rules.ts';
+import { can } from './auth.policy.ts';
 import * as repo from './auth.repository.ts';
 
 /** Throws 400 naming the field when a value breaks a shared rule. */
@@ -106,7 +107,7 @@ export class AuthService {
       throw new Unauthorized('auth.invalid_credentials');
     }
     if (!(await this.deps.hasher.verify(row.password_hash, input.password))) throw new Unauthorized('auth.invalid_credentials');
-    if (row.status === 'suspended') throw new Forbidden('auth.account_suspended');
+    if (!can(null, 'signIn', row)) throw new Forbidden('auth.account_suspended');
     await repo.recordSignIn(this.deps.db, { userId: row.id, ip, userAgent, at: this.deps.clock.now().toISOString() });
     return (await loadSessionUser(this.deps.db, row.id))!;
   }

@@ -40,7 +40,7 @@ describe('register, login, session, logout', () => {
     }
     const bad = await ctx.app.inject({ method: 'POST', url: '/api/register', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ message: 'The request body is not valid JSON.' });
+    expect(bad.json()).toEqual({ message: 'The request body is not valid JSON.', code: 'request.invalid_json' });
     const n = await ctx.app.deps.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(Number(n.n)).toBe(0);
   });
@@ -118,6 +118,6 @@ describe('errors', () => {
   it('an unknown /api route is a JSON 404, not a page', async () => {
     const r = await ctx.app.inject({ method: 'GET', url: '/api/nope' });
     expect(r.statusCode).toBe(404);
-    expect(r.json()).toEqual({ message: 'Not found.' });
+    expect(r.json()).toEqual({ message: 'Not found.', code: 'request.not_found' });
   });
 });

@@ -1,6 +1,4 @@
 import type { AppDeps } from '../../core/deps.ts';
-import type { SessionUser } from '../../core/auth.ts';
-import { isStaff } from '../../core/access.ts';
 import { Invalid, NotFound } from '../../core/errors.ts';
 import { RULE_CODES, checkSearchQuery } from '../../../contract/rules.ts';
 import type { AdPage, AggregateLocation, HomeCounts } from '../../../contract/api/listings.ts';
@@ -10,6 +8,8 @@ import { toPublicAd } from '../ads/ads.dto.ts';
 import type { ListingType } from '../ads/ads.tables.ts';
 import { checkReport, createReport, hashIp, notifyStaff, reportLimiter } from '../reports/reports.service.ts';
 import type { Report } from '../../../contract/api/reports.ts';
+import type { Actor } from '../../core/policy.ts';
+import { can, type ListedAd } from './listings.policy.ts';
 import { LISTING_COUNT_CAP, PublicReads, SEARCH_COUNT_CAP, type ListingFilter } from './listings.repository.ts';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -129,12 +129,16 @@ export class ListingsService {
    * A publicly visible ad; its owner and staff also see it while it is not (preview, review).
    * Also says until when it is public (null when only its owner or staff may see it now).
    */
-  adView(id: string, viewer: SessionUser | null): { ad: PublicAd; publicUntil: string | null } {
+  adView(id: string, viewer: Actor): { ad: PublicAd; publicUntil: string | null } {
     const row = this.reads.adById(id);
-    if (!row) throw new NotFound('listings.ad_not_found');
-    const publicNow = row.visible === 1 && row.expires_at !== null && row.expires_at > this.nowIso();
-    if (!publicNow && !(viewer && (viewer.id === row.owner_id || isStaff(viewer.userRoles)))) throw new NotFound('listings.ad_not_found');
-    return { ad: toPublicAd(row), publicUntil: publicNow ? row.expires_at : null };
+    const ad = row && this.listed(row);
+    if (!row || !ad || !can(viewer, 'view', ad)) throw new NotFound('listings.ad_not_found');
+    return { ad: toPublicAd(row), publicUntil: ad.isPublic ? row.expires_at : null };
+  }
+
+  /** An ad as the policy sees it: public now when visible (approved, online, owner and place fine) and not expired. */
+  private listed(row: { owner_id: string; visible: number; expires_at: string | null }): ListedAd {
+    return { ownerId: row.owner_id, isPublic: row.visible === 1 && row.expires_at !== null && row.expires_at > this.nowIso() };
   }
 
   aggregate(typeParam: string): { locations: AggregateLocation[] } {
@@ -159,10 +163,11 @@ export class ListingsService {
   }
 
   /** Files a report about an ad (any existing ad: a hidden one may still need staff attention). */
-  async reportAd(adId: string, body: { message: string; contact?: string | null }, ip: string): Promise<Report> {
+  async reportAd(reporter: Actor, adId: string, body: { message: string; contact?: string | null }, ip: string): Promise<Report> {
     const input = { kind: 'ad' as const, adId, message: body.message, contact: body.contact ?? null };
     checkReport(input); // bad input does not use up the sender's allowance
-    if (!this.reads.adById(adId)) throw new NotFound('listings.ad_not_found');
+    const row = this.reads.adById(adId);
+    if (!row || !can(reporter, 'report', this.listed(row))) throw new NotFound('listings.ad_not_found');
     reportLimiter(this.deps).hit([`ip:${ip}`], 'reports.too_many');
     const ipHash = hashIp(this.deps.config.jwtSecret, ip);
     const report = await this.deps.db.transaction().execute((trx) => createReport(trx, { ...input, ipHash }, this.deps.clock.now()));

@@ -1,12 +1,14 @@
 import type { AppDeps } from '../../core/deps.ts';
 import type { SessionUser } from '../../core/auth.ts';
 import { writeAudit } from '../../core/audit.ts';
-import { Conflict, NotFound } from '../../core/errors.ts';
+import { Conflict, Forbidden, NotFound } from '../../core/errors.ts';
+import { isMaster, isOwner } from '../../core/policy.ts';
 import { paging } from '../../core/http.ts';
 import type { Executor } from '../../core/db.ts';
 import type { StaffRole, UserStatus } from '../../core/schema.ts';
 import type { ManagedUser } from '../../../contract/api/master.ts';
 import { countActiveMasters } from '../profile/profile.repository.ts';
+import { can, type AccountChange, type MasterAction } from './master.policy.ts';
 import * as repo from './master.repository.ts';
 
 /** A user as the master's lists and changes answer it (contract/api/master.ts). */
@@ -62,11 +64,8 @@ export class MasterService {
     const now = this.deps.clock.now().toISOString();
     return this.deps.db.transaction().execute(async (trx) => {
       const before = await this.load(trx, userId);
-      const losesMaster = before.roles.includes('MASTER_USER') && !roles.includes('MASTER_USER');
-      if (losesMaster && userId === actor.id) throw new Conflict('master.cannot_remove_own_master');
-      if (losesMaster && before.status !== 'suspended' && (await countActiveMasters(trx)) <= 1) {
-        throw new Conflict('master.last_master');
-      }
+      const change: AccountChange = { user: before, roles, activeMasters: await countActiveMasters(trx) };
+      if (!can(actor, 'setRoles', change)) throw refusal(actor, 'setRoles', userId);
       await repo.setRoles(trx, userId, roles);
       const after = { ...before, roles };
       await writeAudit(trx, { actor, action: 'user.roles', targetType: 'user', targetId: userId, before: { roles: before.roles }, after: { roles }, at: now });
@@ -78,10 +77,8 @@ export class MasterService {
     const now = this.deps.clock.now().toISOString();
     const after = await this.deps.db.transaction().execute(async (trx) => {
       const before = await this.load(trx, userId);
-      if (status === 'suspended' && userId === actor.id) throw new Conflict('master.cannot_suspend_self');
-      if (status === 'suspended' && before.status !== 'suspended' && before.roles.includes('MASTER_USER') && (await countActiveMasters(trx)) <= 1) {
-        throw new Conflict('master.last_master');
-      }
+      const change: AccountChange = { user: before, status, activeMasters: await countActiveMasters(trx) };
+      if (!can(actor, 'setStatus', change)) throw refusal(actor, 'setStatus', userId);
       await repo.setStatus(trx, userId, status, now);
       await writeAudit(trx, { actor, action: 'user.status', targetType: 'user', targetId: userId, before: { status: before.status }, after: { status }, at: now });
       return { ...before, status };
@@ -90,4 +87,11 @@ export class MasterService {
     if (status === 'suspended') this.deps.hub.disconnectUser(userId, 4003, 'account suspended');
     return after;
   }
+}
+
+/** Why the policy said no, as the routes have always answered it (a master gets 409s: 403 would send them to sign-in). */
+function refusal(actor: SessionUser, action: MasterAction, userId: string) {
+  if (!isMaster(actor)) return new Forbidden();
+  if (isOwner(actor, userId)) return new Conflict(action === 'setRoles' ? 'master.cannot_remove_own_master' : 'master.cannot_suspend_self');
+  return new Conflict('master.last_master');
 }

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../core/deps.ts';
 import type { Executor } from '../../core/db.ts';
 import type { SessionUser } from '../../core/auth.ts';
-import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
+import { Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
@@ -9,6 +9,7 @@ import { RULE_CODES, checkPromoCode } from '../../../contract/rules.ts';
 import type { Pricing, PromoCode } from '../../../contract/api/pricing.ts';
 import { normalizePromoCode } from '../wallets/wallets.service.ts';
 import type { ListingType, PricingKind } from '../ads/ads.tables.ts';
+import { can } from './pricing.policy.ts';
 import * as repo from './pricing.repository.ts';
 
 export const MAX_PRICE_CENTS = 1_000_000; // $10,000: anything above is a typo
@@ -75,6 +76,7 @@ export class PricingService {
   }
 
   private async updatePrice(actor: SessionUser, input: { id: string; priceCents: number; durationDays?: number }): Promise<PricingDto> {
+    if (!can(actor, 'setPrice', { id: input.id })) throw new Forbidden();
     if (!Number.isInteger(input.priceCents) || input.priceCents < 0 || input.priceCents > MAX_PRICE_CENTS) {
       throw new Invalid('priceCents', 'pricing.price_out_of_range', { max: MAX_PRICE_CENTS });
     }
@@ -111,6 +113,7 @@ export class PricingService {
     actor: SessionUser,
     input: { id?: string; code: string; amountCents: number; maxUses: number; expiresAt?: string | null; active: boolean },
   ): Promise<{ promoCode: PromoCodeDto; created: boolean }> {
+    if (!can(actor, 'setPromoCode', input.id === undefined ? undefined : { id: input.id })) throw new Forbidden();
     const code = normalizePromoCode(input.code);
     if (checkPromoCode(code)) throw new Invalid('code', RULE_CODES.promoCodeInvalid);
     if (!Number.isInteger(input.amountCents) || input.amountCents < 1 || input.amountCents > MAX_PROMO_CENTS) {

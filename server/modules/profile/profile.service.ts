@@ -10,6 +10,7 @@ import { checkEmail, checkNickname, checkPassword } from '../../../contract/rule
 import { assertRule, normalizeEmail } from '../auth/auth.service.ts';
 import { removeUpload, storeUpload, uploadUrl } from '../uploads/uploads.storage.ts';
 import type { Profile } from '../../../contract/api/profile.ts';
+import { can } from './profile.policy.ts';
 import * as repo from './profile.repository.ts';
 
 /** What the profile routes answer (contract/api/profile.ts). */
@@ -53,9 +54,10 @@ export class ProfileService {
     return this.deps.clock.now().toISOString();
   }
 
-  private async liveUser(id: string) {
-    const row = await repo.findLiveUser(this.deps.db, id);
-    if (!row) throw new NotFound('profile.user_not_found');
+  /** The actor's own account, live, when the policy lets them manage it. */
+  private async ownAccount(actor: SessionUser) {
+    const row = await repo.findLiveUser(this.deps.db, actor.id);
+    if (!row || !can(actor, 'manage', { id: row.id })) throw new NotFound('profile.user_not_found');
     return row;
   }
 
@@ -65,8 +67,8 @@ export class ProfileService {
     if (!(await this.deps.hasher.verify(user.password_hash, password))) throw new Invalid(field, 'profile.wrong_password');
   }
 
-  async profile(userId: string): Promise<ProfileView> {
-    const u = await this.liveUser(userId);
+  async profile(actor: SessionUser): Promise<ProfileView> {
+    const u = await this.ownAccount(actor);
     return {
       id: u.id,
       email: u.email,
@@ -79,16 +81,17 @@ export class ProfileService {
     };
   }
 
-  async updateNickname(userId: string, nickname: string): Promise<ProfileView> {
+  async updateNickname(actor: SessionUser, nickname: string): Promise<ProfileView> {
     assertRule('nickname', checkNickname(nickname));
-    await this.liveUser(userId);
-    await repo.updateUser(this.deps.db, userId, { nickname, updated_at: this.now() });
-    return this.profile(userId);
+    const u = await this.ownAccount(actor);
+    await repo.updateUser(this.deps.db, u.id, { nickname, updated_at: this.now() });
+    return this.profile(actor);
   }
 
   /** Changes the password and ends every other session; returns the fresh session for this browser's new cookie. */
-  async updatePassword(userId: string, input: { currentPassword: string; newPassword: string }): Promise<SessionUser> {
-    const u = await this.liveUser(userId);
+  async updatePassword(actor: SessionUser, input: { currentPassword: string; newPassword: string }): Promise<SessionUser> {
+    const u = await this.ownAccount(actor);
+    const userId = u.id;
     assertRule('newPassword', checkPassword(input.newPassword, u.email));
     await this.verifyPassword(u, input.currentPassword, 'currentPassword');
     const hash = await this.deps.hasher.hash(input.newPassword);
@@ -102,10 +105,11 @@ export class ProfileService {
    * An address another account holds gets the same answer as a free one (the caller must not
    * learn which addresses have accounts); its holder is told instead, and no change is stored.
    */
-  async requestEmailChange(userId: string, input: { newEmail: string; password: string }): Promise<{ pendingEmail: string }> {
+  async requestEmailChange(actor: SessionUser, input: { newEmail: string; password: string }): Promise<{ pendingEmail: string }> {
     const newEmail = normalizeEmail(input.newEmail);
     assertRule('newEmail', checkEmail(newEmail));
-    const u = await this.liveUser(userId);
+    const u = await this.ownAccount(actor);
+    const userId = u.id;
     if (newEmail === u.email.toLowerCase()) throw new Invalid('newEmail', 'profile.email_unchanged');
     await this.verifyPassword(u, input.password, 'password');
     // Before looking the address up: a taken address uses up the hourly sends like a free one, so
@@ -158,32 +162,31 @@ export class ProfileService {
     return (await loadSessionUser(this.deps.db, result.userId))!;
   }
 
-  async updateAvatar(userId: string, upload: Buffer): Promise<ProfileView> {
-    const u = await this.liveUser(userId);
+  async updateAvatar(actor: SessionUser, upload: Buffer): Promise<ProfileView> {
+    const u = await this.ownAccount(actor);
     const image = await toWebp(upload, { maxWidth: AVATAR_SIZE, maxHeight: AVATAR_SIZE, fit: 'cover', quality: 82, field: 'avatar' });
     const { dataDir } = this.deps.config;
     const rel = storeUpload(dataDir, 'avatars', image.buffer);
     try {
-      await repo.updateUser(this.deps.db, userId, { avatar: rel, updated_at: this.now() });
+      await repo.updateUser(this.deps.db, u.id, { avatar: rel, updated_at: this.now() });
     } catch (e) {
       removeUpload(dataDir, rel);
       throw e;
     }
     removeUpload(dataDir, u.avatar);
-    return this.profile(userId);
+    return this.profile(actor);
   }
 
   /** Erases the account in one transaction: ads gone, personal data replaced, wallets and ledger kept. */
-  async deleteAccount(userId: string, password: string): Promise<void> {
-    const u = await this.liveUser(userId);
+  async deleteAccount(actor: SessionUser, password: string): Promise<void> {
+    const u = await this.ownAccount(actor);
+    const userId = u.id;
     await this.verifyPassword(u, password, 'password');
     const placeholderHash = `!erased:${randomToken()}`; // not an argon2 hash: no password ever matches it
     const now = this.now();
     const files = await this.deps.db.transaction().execute(async (trx) => {
-      const roles = await repo.rolesOf(trx, userId);
-      if (roles.includes('MASTER_USER') && u.status !== 'suspended' && (await repo.countActiveMasters(trx)) <= 1) {
-        throw new Conflict('profile.last_master');
-      }
+      const account = { id: userId, roles: await repo.rolesOf(trx, userId), status: u.status, activeMasters: await repo.countActiveMasters(trx) };
+      if (!can(actor, 'delete', account)) throw new Conflict('profile.last_master');
       const adFiles = await repo.deleteAdsOf(trx, userId);
       await repo.eraseUser(trx, userId, placeholderHash, now);
       return adFiles;

@@ -2,12 +2,13 @@ import { createHmac } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
 import type { Executor } from '../../core/db.ts';
 import type { SessionUser } from '../../core/auth.ts';
-import { Invalid, NotFound } from '../../core/errors.ts';
+import { Forbidden, Invalid, NotFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
 import { checkEmail } from '../../../contract/rules.ts';
+import { can } from './reports.policy.ts';
 import * as repo from './reports.repository.ts';
 import {
   REPORT_CONTACT_MAX, REPORT_MESSAGE_MAX, REPORT_MESSAGE_MIN, type Report, type ReportKind, type ReportStatus, type reportsApi,
@@ -145,6 +146,7 @@ export class ReportsService {
     return this.deps.db.transaction().execute(async (trx) => {
       const before = await repo.findReport(trx, id);
       if (!before) throw new NotFound('reports.not_found');
+      if (!can(actor, 'setStatus', before)) throw new Forbidden();
       if (before.status !== status) {
         await repo.updateReportStatus(trx, id, status);
         await writeAudit(trx, {

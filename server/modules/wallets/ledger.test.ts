@@ -76,5 +76,5 @@ describe('ledger', () => {
     expect((await post({ walletId: w.id, amountCents: 100, kind: 'adjustment', reference: null, idempotencyKey: 'crash' })).applied).toBe(true);
   });
   // The property test that predicts each outcome (and runs two processes on one file) is
-  // ledger.property.test.ts.
+  // server/test/ledger-property.test.ts.
 });

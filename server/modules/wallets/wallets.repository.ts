@@ -12,8 +12,8 @@ export function listWallets(db: Executor, userId: string) {
     .execute();
 }
 
-export function findUserWallet(db: Executor, userId: string, walletId: string) {
-  return db.selectFrom('wallets').selectAll().where('id', '=', walletId).where('user_id', '=', userId).executeTakeFirst();
+export function findWallet(db: Executor, walletId: string) {
+  return db.selectFrom('wallets').selectAll().where('id', '=', walletId).executeTakeFirst();
 }
 
 export function findWalletByType(db: Executor, userId: string, walletType: WalletType) {

@@ -15,7 +15,7 @@ export default defineRoutes((app, deps) => {
   }));
 
   app.post('/api/add-promo-code-to-promo-wallet', { schema: walletsApi['POST /api/add-promo-code-to-promo-wallet'] }, async (request) => ({
-    wallet: await wallets.redeem(requireUser(request).id, request.body.code),
+    wallet: await wallets.redeem(requireUser(request), request.body.code),
   }));
 
   app.get('/api/email-wallet-promo-code', {

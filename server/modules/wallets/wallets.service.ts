@@ -10,6 +10,7 @@ import type { WalletType } from '../../core/schema.ts';
 import { RULE_CODES, checkPromoCode } from '../../../contract/rules.ts';
 import type { Wallet } from '../../../contract/api/wallets.ts';
 import { postToLedger } from './ledger.service.ts';
+import { can } from './wallets.policy.ts';
 import * as repo from './wallets.repository.ts';
 
 export const PROMO_WALLET: WalletType = 'XG-PROMO-WALLET';
@@ -28,10 +29,10 @@ export const toWalletDto = (w: { id: string; wallet_type: WalletType; balance_ce
   currency: 'USD',
 });
 
-/** The user's own wallet, or 404 (another user's wallet id is "not found", not "forbidden"). */
-export async function ownWallet(db: Executor, userId: string, walletId: string) {
-  const w = await repo.findUserWallet(db, userId, walletId);
-  if (!w) throw new NotFound('wallet.not_found');
+/** The wallet, when the policy lets the actor use it; else 404 (another user's wallet id is "not found", not "forbidden"). */
+export async function usableWallet(db: Executor, actor: SessionUser, walletId: string) {
+  const w = await repo.findWallet(db, walletId);
+  if (!w || !can(actor, 'use', { ownerId: w.user_id })) throw new NotFound('wallet.not_found');
   return w;
 }
 
@@ -68,14 +69,16 @@ export class WalletsService {
   }
 
   /** Credits a promo code to the user's promo wallet: once per user, within max uses, before expiry. */
-  async redeem(userId: string, rawCode: string): Promise<WalletDto> {
+  async redeem(actor: SessionUser, rawCode: string): Promise<WalletDto> {
+    const userId = actor.id;
     const code = normalizePromoCode(rawCode);
     if (checkPromoCode(code)) throw new Invalid('code', RULE_CODES.promoCodeInvalid);
     this.redeemLimiter.hit([`user:${userId}`], 'wallet.too_many_promo_attempts');
     const at = this.now();
     return this.deps.db.transaction().execute(async (trx: Trx) => {
       const promo = await repo.findPromoCode(trx, code);
-      if (!promo || (promo.owner_user_id !== null && promo.owner_user_id !== userId)) throw new Invalid('code', 'wallet.promo_code_not_valid');
+      // Someone else's personal code is "not valid", exactly as an unknown one: it cannot be told apart.
+      if (!promo || !can(actor, 'redeem', { ownerId: promo.owner_user_id })) throw new Invalid('code', 'wallet.promo_code_not_valid');
       if (!promo.active) throw new Invalid('code', 'wallet.promo_code_inactive');
       if (promo.expires_at !== null && promo.expires_at <= at) throw new Invalid('code', 'wallet.promo_code_expired');
       if (await repo.hasRedeemed(trx, promo.id, userId)) throw new Conflict('wallet.promo_code_already_used');
@@ -91,7 +94,7 @@ export class WalletsService {
         idempotencyKey: `promo:${promo.id}:${userId}`,
         at,
       });
-      return toWalletDto((await repo.findUserWallet(trx, userId, wallet.id))!);
+      return toWalletDto((await repo.findWallet(trx, wallet.id))!);
     });
   }
 

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { asAdmin, asMaster, cookieOf, makeUser, type TestContext, type TestUser } from '../harness.ts';
 import { postToLedger } from '../../modules/wallets/ledger.service.ts';
+import { PolicyObjects } from './policies.ts';
 import type { Actor, ObjectKind, ObjectRef, Owner, RowContext } from './vocabulary.ts';
 
 // The authorization matrix's fixture: real users and real objects, built once per test file
@@ -33,6 +34,7 @@ export class Fixture {
   /** Owned objects: id and, for all but wallets, the database row they were built with. */
   private readonly objects = new Map<ObjectRef, { id: string; row: string | null }>();
   private readonly kept: Kept[] = [];
+  private readonly shapes: PolicyObjects;
   private applicant!: { id: string; row: string };
   private world!: Omit<RowContext['world'], 'applicantId' | 'photoUrl'>;
   private photo!: Buffer;
@@ -41,6 +43,7 @@ export class Fixture {
 
   private constructor(ctx: TestContext) {
     this.ctx = ctx;
+    this.shapes = new PolicyObjects(ctx.app.deps.database.sqlite, ctx.clock);
   }
 
   static async build(ctx: TestContext): Promise<Fixture> {
@@ -324,6 +327,7 @@ export class Fixture {
           return `/uploads/${(JSON.parse(row.photos_json) as { path: string }[])[0].path}`;
         },
       },
+      objects: this.shapes,
       unique: `${n}${Math.random().toString(36).slice(2, 6)}`,
       photo: this.photo,
       avatar: this.avatar,

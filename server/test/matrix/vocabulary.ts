@@ -2,6 +2,10 @@
 // server/test/matrix/<module>.ts (collected by server/test/matrix/index.ts);
 // server/test/authorization-matrix.test.ts enumerates every registered route, fails when one has
 // no row, and runs each row for each actor against the real objects of a fixture (fixture.ts).
+// A row that acts on an object names the policy actions it exercises (policies.ts): the HTTP
+// answers must follow what the policies say.
+
+import type { ActionOf, ObjectOf, PolicyModule, PolicyObjects } from './policies.ts';
 
 /** Everyone the matrix speaks as, in the order they act (allowed actors first: an answer one of
  *  them was allowed to see must not be served to the actors after them from a cache). */
@@ -69,11 +73,24 @@ export interface RowContext {
     /** A stored photo of an ad, as its public URL. */
     photoUrl(ref: ObjectRef): string;
   };
+  /** The fixture's objects as the policies see them, now (for a row's policy link). */
+  objects: PolicyObjects;
   /** Something unique for this request (e-mails, codes, nicknames). */
   unique: string;
   photo: Buffer;
   avatar: Buffer;
 }
+
+/**
+ * A policy action the row's request exercises: [module, action], asked about the row's target, or
+ * [module, action, object] with the object worked out from the row's context and its request as sent
+ * (undefined: none, e.g. creating something).
+ */
+export type PolicyLink = {
+  [M in PolicyModule]:
+    | readonly [M, ActionOf<M>]
+    | readonly [M, ActionOf<M>, (c: RowContext, request: RequestSpec) => ObjectOf<M> | undefined];
+}[PolicyModule];
 
 export interface MatrixRow {
   /** "METHOD /pattern" exactly as registered, e.g. 'PUT /api/bump-ad/:id'. */
@@ -89,6 +106,12 @@ export interface MatrixRow {
    * unknown one with another status than 404 (someone else's personal promo code is "not valid": 400).
    */
   notYours?: number;
+  /**
+   * The policy actions the request exercises (every row with a target names at least one). For
+   * every actor, the request gets past authorization (no 401, 403, 404 nor the row's notYours)
+   * exactly when every one of them answers yes for that actor.
+   */
+  policy?: PolicyLink | readonly PolicyLink[];
   /** Run twice: on provider's objects, then mirrored on otherProvider's (default: OWNER rows on provider's objects). */
   mirror?: boolean;
   /** A list of the actor's own objects: it holds the ids of theirs of these kinds, and no other owner's. */

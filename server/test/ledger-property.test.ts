@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../test/harness.ts';
-import { jpegWithGps } from '../ads/ads.testkit.ts';
-import { clone, describeOp, type Op, type Prediction, type World } from './property/model.ts';
-import { answerMatches, httpCall, type Answer } from './property/http.ts';
-import { ledgerInvariants, learnPromoWallets, modelView, systemView, worldLedgerMismatches } from './property/views.ts';
-import { runOne, Sut } from './property/sut.ts';
-import { codeSpecArb, rawOpArb, resolve } from './property/ops.ts';
-import { deal, racerOp, scenarioArb } from './property/race.ts';
-import { fire, startPool, stopPool, WORKERS, type Pool } from './property/pool.ts';
-import { explain, possibleOutcomes } from './property/serial.ts';
+import { createTestApp, type TestContext } from './harness.ts';
+import { jpegWithGps } from '../modules/ads/ads.testkit.ts';
+import { clone, describeOp, type Op, type Prediction, type World } from './ledger-property/model.ts';
+import { answerMatches, httpCall, type Answer } from './ledger-property/http.ts';
+import { ledgerInvariants, learnPromoWallets, modelView, systemView, worldLedgerMismatches } from './ledger-property/views.ts';
+import { runOne, Sut } from './ledger-property/sut.ts';
+import { codeSpecArb, rawOpArb, resolve } from './ledger-property/ops.ts';
+import { deal, racerOp, scenarioArb } from './ledger-property/race.ts';
+import { fire, startPool, stopPool, WORKERS, type Pool } from './ledger-property/pool.ts';
+import { explain, possibleOutcomes } from './ledger-property/serial.ts';
 
 // The money rules as a model that predicts (property/model.ts): for every operation it computes,
 // from its own state alone, the answer the system must give and every balance, code use and ad

@@ -1,11 +1,11 @@
-import { loadConfig } from '../../../core/config.ts';
-import { ManualClock } from '../../../core/clock.ts';
-import { openDatabase } from '../../../core/db.ts';
-import { migrate } from '../../../core/migrate.ts';
-import type { MailMessage, Mailer } from '../../../core/mailer.ts';
-import { createPasswordHasher } from '../../../core/passwords.ts';
-import { buildApp, type App } from '../../../app.ts';
-import { seedLocations } from '../../locations/locations.seed.ts';
+import { loadConfig } from '../../core/config.ts';
+import { ManualClock } from '../../core/clock.ts';
+import { openDatabase } from '../../core/db.ts';
+import { migrate } from '../../core/migrate.ts';
+import type { MailMessage, Mailer } from '../../core/mailer.ts';
+import { createPasswordHasher } from '../../core/passwords.ts';
+import { buildApp, type App } from '../../app.ts';
+import { seedLocations } from '../../modules/locations/locations.seed.ts';
 
 // The whole application over a database FILE (the harness's apps use an in-memory copy, which
 // another process cannot share). The ledger property test opens one of these in the test process

@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import type { App } from '../../../app.ts';
+import type { App } from '../../app.ts';
 import type { Op, Prediction, World, WalletRef } from './model.ts';
 
 // The HTTP side of the ledger property test: the request a browser would send for each model

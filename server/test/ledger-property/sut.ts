@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
-import type { App } from '../../../app.ts';
-import type { ManualClock } from '../../../core/clock.ts';
-import type { Db } from '../../../core/db.ts';
-import { postToLedger } from '../ledger.service.ts';
+import type { App } from '../../app.ts';
+import type { ManualClock } from '../../core/clock.ts';
+import type { Db } from '../../core/db.ts';
+import { postToLedger } from '../../modules/wallets/ledger.service.ts';
 import { DAY_MS, step, type ListingType, type MCode, type Op, type Prediction, type World } from './model.ts';
 import { adminOf, httpCall, isoOrNull, send, type Answer, type HttpCall } from './http.ts';
 import { learnPromoWallets } from './views.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../../../core/db.ts';
-import { ledgerDiscrepancies } from '../ledger.service.ts';
+import type { Db } from '../../core/db.ts';
+import { ledgerDiscrepancies } from '../../modules/wallets/ledger.service.ts';
 import { isoOrNull } from './http.ts';
 import type { World } from './model.ts';
 
