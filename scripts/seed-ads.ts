@@ -49,7 +49,7 @@ const file = path.join(dataDir, 'xg.sqlite');
 const t0 = performance.now();
 const lap = (what: string) => console.log(`${what.padEnd(34)} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-const database = openDatabase(file);
+const database = openDatabase(file, { readConnection: false }); // it switches the journal off while loading
 const db = database.sqlite;
 migrate(db);
 seedLocations(db);

@@ -8,22 +8,43 @@ export type Trx = Transaction<DB>;
 export type Executor = Db | Trx;
 
 export interface Database_ {
+  /** The writer: every transaction, every write. */
   sqlite: Database.Database;
   db: Db;
+  /**
+   * A second, read-only connection for public reads: WAL gives it a consistent snapshot of what is
+   * committed, so a guest never sees the rows of a transaction still open on the writer (the
+   * writer's transactions await between statements, and other requests run meanwhile). The same
+   * handle as `sqlite` only for an in-memory database, which a second connection cannot open.
+   */
+  reader: Database.Database;
   close(): Promise<void>;
 }
 
-/** Opens the SQLite file (or ':memory:', or an in-memory copy of a serialized database) with our pragmas. */
-export function openDatabase(source: string | Buffer): Database_ {
+/**
+ * Opens the SQLite file (or ':memory:', or an in-memory copy of a serialized database) with our
+ * pragmas. A bulk loader that changes the journal mode opens it without the read connection.
+ */
+export function openDatabase(source: string | Buffer, opts: { readConnection?: boolean } = {}): Database_ {
+  const onDisk = typeof source === 'string' && source !== ':memory:';
   const sqlite = typeof source === 'string' ? new Database(source) : new Database(source);
-  applyPragmas(sqlite, typeof source === 'string' && source !== ':memory:');
+  applyPragmas(sqlite, onDisk);
   trackWrites(sqlite);
+  let reader = sqlite;
+  if (onDisk && opts.readConnection !== false) {
+    reader = new Database(source, { readonly: true, fileMustExist: true });
+    reader.pragma('busy_timeout = 5000');
+    reader.pragma('mmap_size = 268435456');
+    reader.pragma('cache_size = -65536');
+  }
   const db = new Kysely<DB>({ dialect: new WriteFirstSqliteDialect({ database: sqlite }) });
   return {
     sqlite,
     db,
+    reader,
     async close() {
-      await db.destroy(); // closes the better-sqlite3 handle too
+      if (reader !== sqlite) reader.close();
+      await db.destroy(); // closes the writer's better-sqlite3 handle too
     },
   };
 }
@@ -59,6 +80,7 @@ export interface WriteCounter {
 
 const writeCounters = new WeakMap<Database.Database, { n: number }>();
 const EXECUTE = ['run', 'get', 'all', 'iterate'] as const;
+const ENDS_TRANSACTION = /^\s*(commit|end|rollback|release)\b/i;
 
 /**
  * Counts, in JavaScript, every execution of a statement that can change the database on this
@@ -86,7 +108,9 @@ export function trackWrites(sqlite: Database.Database): WriteCounter {
   const prepare = sqlite.prepare.bind(sqlite);
   sqlite.prepare = ((source: string) => {
     const stmt = prepare(source);
-    if (!stmt.readonly) for (const m of EXECUTE) (stmt as unknown as Record<string, unknown>)[m] = counted((stmt[m] as (...a: unknown[]) => unknown).bind(stmt));
+    // SQLite calls COMMIT, ROLLBACK and RELEASE read-only, yet they are what makes a transaction's
+    // writes visible (or takes them back) for a reader on another connection: they count too.
+    if (!stmt.readonly || ENDS_TRANSACTION.test(source)) for (const m of EXECUTE) (stmt as unknown as Record<string, unknown>)[m] = counted((stmt[m] as (...a: unknown[]) => unknown).bind(stmt));
     return stmt;
   }) as typeof sqlite.prepare;
   sqlite.exec = counted(sqlite.exec.bind(sqlite)) as typeof sqlite.exec;

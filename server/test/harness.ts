@@ -15,7 +15,7 @@ import { seedLocations } from '../modules/locations/locations.seed.ts';
 import { AuthService } from '../modules/auth/auth.service.ts';
 import type { StaffRole, UserStatus } from '../core/schema.ts';
 
-// Each test owns a fresh database: an in-memory copy of a template that was migrated and seeded
+// Each test owns a fresh database: a file copied from a template that was migrated and seeded
 // once per run (template.global.ts; without it, once per test file). Real SQLite, real HTTP
 // through app.inject(), no mocks of our own code.
 
@@ -55,7 +55,11 @@ export interface TestContext {
 export async function createTestApp(opts: { env?: Record<string, string>; limits?: Partial<Limits>; distDir?: string | null } = {}): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, SEED_LOCATIONS: '0', CRON: '0', ...opts.env });
-  const database = openDatabase(templateDb());
+  // A file, not an in-memory copy: public reads go through their own read-only connection
+  // (core/db.ts), which only a file can give them.
+  const file = path.join(dataDir, 'xg.sqlite');
+  fs.writeFileSync(file, templateDb());
+  const database = openDatabase(file);
   const clock = new ManualClock();
   const mailer = new MemoryMailer();
   const app = await buildApp({

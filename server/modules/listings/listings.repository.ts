@@ -59,9 +59,13 @@ export class PublicReads {
   /** Counts down: the versions handed out inside transactions, each one unique and negative. */
   private uncommitted = 0;
 
-  constructor(sqlite: Database.Database) {
-    this.sqlite = sqlite;
-    this.writes = trackWrites(sqlite);
+  private readonly writer: Database.Database;
+
+  /** Reads through `reader` (committed rows only); learns of changes from the writer's count of writes. */
+  constructor(reader: Database.Database, writer: Database.Database = reader) {
+    this.sqlite = reader;
+    this.writer = writer;
+    this.writes = trackWrites(writer);
   }
 
   private stmt(key: string, sql: () => string): Database.Statement {
@@ -166,11 +170,11 @@ export class PublicReads {
    * VERSION_RECHECK_MS (writers outside this process, e.g. a maintenance script).
    */
   version(): number {
-    // Inside a transaction (a request served between two awaits of a service's transaction on this
-    // same connection) the rows read are uncommitted. A rollback takes the version back and the
+    // Only when reads share the writer's connection (an in-memory database): inside a transaction
+    // (a request served between two awaits of a service's transaction) the rows read are uncommitted. A rollback takes the version back and the
     // next real change brings it to the same number again, so a page cached under it would later
     // pass for current: such reads get a number no cache entry can ever match.
-    if (this.sqlite.inTransaction) return --this.uncommitted;
+    if (this.sqlite === this.writer && this.writer.inTransaction) return --this.uncommitted;
     const writes = this.writes.n;
     const t = performance.now();
     if (writes === this.seen.writes && t - this.seen.at < VERSION_RECHECK_MS) return this.seen.version;

@@ -45,7 +45,7 @@ export class ListingsService {
 
   constructor(deps: AppDeps) {
     this.deps = deps;
-    this.reads = new PublicReads(deps.database.sqlite);
+    this.reads = new PublicReads(deps.database.reader, deps.database.sqlite);
   }
 
   private nowIso(): string {
