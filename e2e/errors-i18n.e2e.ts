@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +11,10 @@ import { launchBrowser, newContext, startServer, SCREENSHOTS, type RunningServer
 // the server refuses (a well-formed promo code that does not exist).
 
 const LOCALES = path.resolve(import.meta.dirname, '../src/i18n/locales');
-const read = (lng: string, file: string) => JSON.parse(fs.readFileSync(path.join(LOCALES, lng, file), 'utf8')) as Record<string, any>;
+// A locale file is nested objects with strings at the leaves; the test names keys it knows are
+// there, so each step is typed as both (a wrong key fails at run time, on the page).
+type Texts = { readonly [key: string]: string & Texts };
+const read = (lng: string, file: string) => JSON.parse(fs.readFileSync(path.join(LOCALES, lng, file), 'utf8')) as Texts;
 const errorText = (lng: string, code: string) => {
   for (const f of fs.readdirSync(path.join(LOCALES, lng, 'errors'))) {
     const t = read(lng, `errors/${f}`)[code];

@@ -128,8 +128,3 @@ export function applyPragmas(sqlite: Database.Database, onDisk: boolean): void {
   sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma('cache_size = -65536'); // 64 MiB page cache
 }
-
-/** ISO-8601 UTC text is how every timestamp is stored: it sorts and compares as text. */
-export function iso(d: Date): string {
-  return d.toISOString();
-}

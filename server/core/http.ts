@@ -13,8 +13,6 @@ export function defineRoutes(fn: (app: TypedApp, deps: AppDeps) => Promise<void>
   };
 }
 
-export { MAX_PAGE, Paging } from '../../contract/api/paging.ts';
-
 /** Page size rules shared by every paginated list: page ≥ 1, pageSize 1–100. */
 export function paging(q: { page?: number; pageSize?: number }, defaultSize = 20): { page: number; pageSize: number; offset: number } {
   const page = Math.max(1, Math.floor(q.page ?? 1));

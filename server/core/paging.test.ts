@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asMaster, createTestApp, type TestContext } from '../test/harness.ts';
 import { registeredRoutes, splitRoute } from '../test/routes.ts';
 
-// One paging schema for every list (core/http.ts Paging): whole numbers, page 1–10,000,
+// One paging schema for every list (contract/api/paging.ts Paging): whole numbers, page 1–10,000,
 // pageSize 1–100, anything else a 400 naming the field. These inputs answered 500 on nine lists.
 const BAD: [string, string][] = [
   ['page', 'Infinity'], ['page', '-Infinity'], ['page', '1e400'], ['page', 'NaN'], ['page', '-1'], ['page', '0'],

@@ -21,9 +21,6 @@ import type { Role } from './schema.ts';
 /** Who asks: the signed-in user (roles and status as read from the database), or null for a guest. */
 export type Actor = SessionUser | null;
 
-/** Every module's policy has this shape. */
-export type Policy<A extends string, O> = (actor: Actor, action: A, object?: O) => boolean;
-
 /** The coarse role check, for code that holds roles rather than an actor (core/access.ts). */
 export const hasStaffRole = (roles: readonly Role[]): boolean => roles.includes('ADMIN_USER') || roles.includes('MASTER_USER');
 

@@ -33,7 +33,7 @@ export function loadOrCreateSecrets(dataDir: string): SecretsResult {
     stored = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<GeneratedSecrets>;
     existed = true;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${file} is not readable JSON: ${(e as Error).message}`);
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${file} is not readable JSON: ${(e as Error).message}`, { cause: e });
   }
   const missing = KEYS.filter((k) => typeof stored[k] !== 'string' || stored[k]!.length < 32);
   if (missing.length === 0) return { secrets: stored as GeneratedSecrets, file, created: false };

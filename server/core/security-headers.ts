@@ -40,9 +40,10 @@ export function securityHeaders(config: Pick<Config, 'publicUrl'>): Record<strin
       delete headers[name.toLowerCase()];
     },
   };
-  let failure: unknown = null;
+  // Helmet reports a bad option (a malformed CSP directive) through next(err), with an Error.
+  let failure = null as Error | null; // `as`: set in the callback, which narrowing does not follow
   helmet(options)({} as never, res as never, (err?: unknown) => {
-    failure = err ?? null;
+    if (err) failure = err instanceof Error ? err : new Error('helmet refused its options', { cause: err });
   });
   if (failure) throw failure;
   return Object.freeze(headers) as Record<string, string>;

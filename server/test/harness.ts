@@ -12,7 +12,6 @@ import { createPasswordHasher } from '../core/passwords.ts';
 import type { Limits } from '../core/deps.ts';
 import { buildApp, type App } from '../app.ts';
 import { seedLocations } from '../modules/locations/locations.seed.ts';
-import { AuthService } from '../modules/auth/auth.service.ts';
 import type { StaffRole, UserStatus } from '../core/schema.ts';
 
 // Each test owns a fresh database: a file copied from a template that was migrated and seeded
@@ -147,4 +146,3 @@ export async function makeUser(
 export const asAdmin = (ctx: TestContext) => makeUser(ctx, { roles: ['ADMIN_USER'], status: 'approved' });
 export const asMaster = (ctx: TestContext) => makeUser(ctx, { roles: ['ADMIN_USER', 'MASTER_USER'], status: 'approved' });
 
-export { AuthService };

@@ -4,7 +4,7 @@ import type { listingsApi } from '../../contract/api/listings.ts';
 import type { BodyOf, ResponseOf } from '../../contract/api/types.ts';
 
 // Every shape here is the contract's (contract/api/ads.ts): the ad in its public, owner and staff views.
-export type { AdStatus, OwnerAd, Photo, Place, PostAdFields, PublicAd, StaffAd } from '../../contract/api/ads.ts';
+export type { AdStatus, OwnerAd, Photo, PostAdFields, PublicAd, StaffAd } from '../../contract/api/ads.ts';
 export type { ListingType } from '../../contract/api/pricing.ts';
 /** An ad as anyone may see it; the owner's and staff's views (OwnerAd, StaffAd) add to it. */
 export type { PublicAd as Ad } from '../../contract/api/ads.ts';

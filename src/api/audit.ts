@@ -5,7 +5,6 @@ import type { QueryOf, ResponseOf } from '../../contract/api/types.ts';
 // Every shape here is the contract's (contract/api/audit.ts), imported as types only.
 type Route = (typeof auditRoutes)['GET /api/admin/get-audit-log'];
 export type AuditLog = ResponseOf<Route>;
-export type AuditEntry = AuditLog['auditLog'][number];
 type LogQuery = QueryOf<Route>;
 
 /** What the audit screen asks for (empty filters are left out). */

@@ -47,7 +47,7 @@ export async function toApiError(error: unknown, opts: { redirectOnAuth?: boolea
     if ((status === 401 || status === 403) && opts.redirectOnAuth !== false && !onLoginPage()) {
       navigation.assign(loginRedirectUrl());
     }
-    let body: unknown = null;
+    let body: unknown;
     try {
       body = await error.response.clone().json();
     } catch {

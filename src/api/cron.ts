@@ -9,7 +9,6 @@ type DeleteRun = CronApi['DELETE /api/admin/delete-cron-job-status-by-id/:id'];
 export type CronRunsPage = ResponseOf<ListRuns>;
 /** One recorded run of an in-process job; `running` until it finishes. */
 export type CronRun = CronRunsPage['cronJobs'][number];
-export type CronJob = CronRunsPage['jobs'][number];
 /** The page's filter: every field set; an empty name means every job (and is not sent). */
 export type CronQuery = Required<QueryOf<ListRuns>>;
 

@@ -1,7 +1,7 @@
 import { api } from './client';
 import type { listingsApi as contract } from '../../contract/api/listings.ts';
 import type { ListingType } from '../../contract/api/pricing.ts';
-import type { BodyOf, ParamsOf, QueryOf, ResponseOf } from '../../contract/api/types.ts';
+import type { ParamsOf, QueryOf, ResponseOf } from '../../contract/api/types.ts';
 
 type Listings = typeof contract;
 export type AdPage = ResponseOf<Listings['GET /api/listings']>;
@@ -12,8 +12,6 @@ export type AggregateRow = Aggregate['locations'][number];
 export type HomeCounts = ResponseOf<Listings['GET /api/home']>;
 export type ListingsQuery = QueryOf<Listings['GET /api/listings']>;
 export type SearchQuery = QueryOf<Listings['GET /api/search']>;
-export type AdReport = BodyOf<Listings['POST /api/report-ad/:id']>;
-export type AdReportReceipt = ResponseOf<Listings['POST /api/report-ad/:id'], 201>;
 
 // Public reads: a 401/403 here must never bounce a guest to the login page.
 const pub = { redirectOnAuth: false } as const;

@@ -14,6 +14,5 @@ const isAllParams = (isAll: boolean): Record<string, boolean> => (isAll ? { isAl
 export const locationsApi = {
   states: (isAll = false) => api.get<StatesAnswer>('states-from-country', { searchParams: isAllParams(isAll) }),
   /** `stateId`: the state's id, code or slug. */
-  cities: (stateId: string, isAll = false) =>
-    api.get<CitiesAnswer>(`cities-from-state/${encodeURIComponent(stateId)}`, { searchParams: isAllParams(isAll) }),
+  cities: (stateId: string, isAll = false) => api.get<CitiesAnswer>(`cities-from-state/${encodeURIComponent(stateId)}`, { searchParams: isAllParams(isAll) }),
 };

@@ -6,7 +6,6 @@ import type { BodyOf, QueryOf, ResponseOf } from '../../contract/api/types.ts';
 type P = typeof profileRoutes;
 export type Profile = ResponseOf<P['GET /api/user-profile']>;
 export type UserStatus = Profile['status'];
-export type StaffRole = Profile['roles'][number];
 
 export const AVATAR_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export const AVATAR_MAX_BYTES = 10 * 1024 * 1024;

@@ -15,7 +15,6 @@ export type ReportStatus = Report['status'];
 // must stay out of the bundle; typed as the contract's constants, so a change there fails here.
 export const REPORT_MESSAGE_MIN: typeof Contract.REPORT_MESSAGE_MIN = 10;
 export const REPORT_MESSAGE_MAX: typeof Contract.REPORT_MESSAGE_MAX = 5000;
-export const REPORT_CONTACT_MAX: typeof Contract.REPORT_CONTACT_MAX = 254;
 
 export const reportsApi = {
   // A public form: a 401/403 must never bounce the visitor to the login page.

@@ -4,7 +4,6 @@ export const LISTING_TYPES = [
   { code: 'female_rub', slug: 'female-bodyrubs' },
   { code: 'shemale_esc', slug: 'shemale-escorts' },
 ] as const;
-export type ListingType = (typeof LISTING_TYPES)[number]['code'];
 
 export const routes = {
   home: '/',

@@ -1,29 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import i18n from 'i18next';
 import { seoHead, splitSeoLocale, type SeoHead } from '../../contract/seo';
 
 // Keeps the head in step with the route on client-side navigation: title, description,
 // canonical, hreflang alternates, Open Graph and robots. The server writes the same tags into the
 // first HTML response (server/modules/site), so crawlers get them without running this.
-
-type Names = { state?: string; city?: string };
-let named: { path: string; names: Names } | null = null;
-const listeners = new Set<() => void>();
-
-/**
- * Listing pages call this with the real names of their state and city once they know them;
- * until then (or without it) the names are made from the URL's slugs.
- */
-export function useSeoNames(path: string, names: Names): void {
-  const { state, city } = names;
-  useEffect(() => {
-    named = { path, names: { state, city } };
-    listeners.forEach((l) => l());
-    return () => {
-      if (named?.path === path) named = null;
-    };
-  }, [path, state, city]);
-}
 
 function setMeta(attr: 'name' | 'property', key: string, content: string | null): void {
   let el = document.head.querySelector<HTMLMetaElement>(`meta[${attr}="${key}"]`);
@@ -61,36 +42,27 @@ export function applyHead(h: SeoHead): void {
 
 /** Sets the head for the current path (full path, locale prefix included). */
 export function useSeo(pathname: string): void {
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    const l = () => setTick((n) => n + 1);
-    listeners.add(l);
-    return () => {
-      listeners.delete(l);
-    };
-  }, []);
-
   useEffect(() => {
     let cancelled = false;
     const { locale } = splitSeoLocale(pathname);
-    const names = named?.path === pathname ? named.names : {};
     // The page's language may not be the active one yet (the app switches it in its own effect),
     // so load that language's 'public' texts explicitly.
     const ready = i18n.hasResourceBundle(locale, 'public') ? Promise.resolve() : i18n.reloadResources([locale], ['public']);
     void ready.then(() => {
       if (cancelled) return;
       const t = i18n.getFixedT(locale, 'public');
-      const head = seoHead(pathname, window.location.origin, (key, params) => t(key, params ?? {}), names);
-      // On the first page the server already wrote these tags, with the exact state and city
-      // names from the database: keep them until a page tells us the names.
+      // The state and city names are made from the URL's slugs.
+      const head = seoHead(pathname, window.location.origin, (key, params) => t(key, params ?? {}));
+      // Tags already for this page are kept: on the first page the server wrote them, with the
+      // exact state and city names from the database.
       const current = document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href;
-      if (tick === 0 && current === head.canonical && !named) return;
+      if (current === head.canonical) return;
       applyHead(head);
     });
     return () => {
       cancelled = true;
     };
-  }, [pathname, tick]);
+  }, [pathname]);
 }
 
 /** The lazy-loaded form used by RouteEffects: head updates are not needed for first paint. */

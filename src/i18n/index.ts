@@ -6,7 +6,6 @@ import { loadErrorMessages } from './errors';
 // Translations live in locales/{lng}/{namespace}.json; each file is its own lazy chunk, so a
 // page loads only the namespaces it uses. Loading retries up to 5 times, waiting 350 ms and
 // doubling, with at most 10 reads at once (seed §9).
-export const NAMESPACES = ['common', 'validation', 'auth', 'profile', 'dashboard', 'public', 'pages', 'market', 'admin', 'master', 'errors'] as const;
 
 const loaders = import.meta.glob('./locales/*/*.json');
 
@@ -47,5 +46,3 @@ export function initI18n(lng: Locale = DEFAULT_LOCALE) {
     } as Parameters<typeof i18n.init>[0]);
   return i18n;
 }
-
-export default i18n;

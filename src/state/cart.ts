@@ -5,8 +5,6 @@ import { upsertWallet } from './wallets';
 /** The seed's `myCartListings` data area: unpaid ads waiting for payment. */
 export const cartStore = createResource(async () => (await adsApi.cart()).pendingAds);
 
-export const loadCart = () => cartStore.load();
-
 function drop(id: string) {
   const list = cartStore.state.data;
   if (list) cartStore.state.data = list.filter((a) => a.id !== id);

@@ -8,8 +8,6 @@ export const pricingStore = createResource(async () => {
   return { ad, bump };
 });
 
-export const loadPricing = () => pricingStore.load();
-
 type Prices = { readonly ad: readonly Price[]; readonly bump: readonly Price[] } | null;
 
 export const adPriceFor = (p: Prices, t: ListingType | '') => p?.ad.find((x) => x.listingType === t) ?? null;

@@ -8,8 +8,6 @@ export const walletsStore = createResource(async () => (await walletsApi.all()).
 // A Bitcoin payment seen on the socket (received or settled) reloads the balances.
 setWalletReloader(() => void walletsStore.load());
 
-export const loadWallets = () => walletsStore.load();
-
 /** Puts a wallet the server just returned into the list (payment, bump, promo code…). */
 export function upsertWallet(w: Wallet | undefined | null): void {
   if (!w) return;

@@ -10,10 +10,6 @@ export function findUserByEmail(db: Executor, email: string) {
     .executeTakeFirst();
 }
 
-export function findUserById(db: Executor, id: string) {
-  return db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
-}
-
 export async function insertUser(
   db: Executor,
   u: { id: string; email: string; passwordHash: string; nickname: string; status: UserStatus; roles: StaffRole[]; now: string },

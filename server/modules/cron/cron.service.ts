@@ -18,7 +18,7 @@ const toDto = (r: RunRow): CronRunDto => ({ id: r.id, name: r.name, startedAt: r
 export async function runJob(deps: AppDeps, job: CronJob): Promise<CronRunDto> {
   const id = await repo.startRun(deps.db, job.name, deps.clock.now().toISOString());
   let outcome: 'ok' | 'error' = 'ok';
-  let message: string | null = null;
+  let message: string | null;
   try {
     message = (await job.run(deps)) || null;
   } catch (err) {

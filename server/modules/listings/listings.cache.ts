@@ -12,7 +12,7 @@ type Body = string | Buffer;
  */
 function toBody(serialized: unknown): Body {
   const s = String(serialized);
-  return /^[\x00-\x7f]*$/.test(s) ? s : Buffer.from(s);
+  return /[\x80-\uffff]/.test(s) ? Buffer.from(s) : s; // any UTF-16 unit above 0x7f: not ASCII
 }
 
 /**

@@ -113,9 +113,20 @@ export class PublicReads {
     const parts = ['a.visible = 1'];
     const args: string[] = [];
     let key = '';
-    if (f.cityId) (parts.push('a.city_id = ?'), args.push(f.cityId), (key += 'c'));
-    else if (f.stateId) (parts.push('a.state_id = ?'), args.push(f.stateId), (key += 's'));
-    if (f.listingType) (parts.push('a.listing_type = ?'), args.push(f.listingType), (key += 't'));
+    if (f.cityId) {
+      parts.push('a.city_id = ?');
+      args.push(f.cityId);
+      key += 'c';
+    } else if (f.stateId) {
+      parts.push('a.state_id = ?');
+      args.push(f.stateId);
+      key += 's';
+    }
+    if (f.listingType) {
+      parts.push('a.listing_type = ?');
+      args.push(f.listingType);
+      key += 't';
+    }
     parts.push('a.expires_at > ?');
     return { key, sql: parts.join(' AND '), args };
   }
@@ -136,9 +147,17 @@ export class PublicReads {
   listingCount(f: ListingFilter): number {
     const parts = ['n > 0'];
     const args: string[] = [];
-    if (f.cityId) (parts.push('city_id = ?'), args.push(f.cityId));
-    else if (f.stateId) (parts.push('state_id = ?'), args.push(f.stateId));
-    if (f.listingType) (parts.push('listing_type = ?'), args.push(f.listingType));
+    if (f.cityId) {
+      parts.push('city_id = ?');
+      args.push(f.cityId);
+    } else if (f.stateId) {
+      parts.push('state_id = ?');
+      args.push(f.stateId);
+    }
+    if (f.listingType) {
+      parts.push('listing_type = ?');
+      args.push(f.listingType);
+    }
     const key = `${f.cityId ? 'c' : f.stateId ? 's' : ''}${f.listingType ? 't' : ''}`;
     const r = this.stmt(`count:${key}`, () => `SELECT coalesce(sum(n), 0) AS n FROM ads_public_counts WHERE ${parts.join(' AND ')}`).get(...args) as { n: number };
     return r.n;

@@ -35,18 +35,6 @@ export async function listCitiesOfState(db: Executor, stateId: string): Promise<
   return rows.map(toCity);
 }
 
-/** A city of a state by id or slug. */
-export async function findCity(db: Executor, stateId: string, idOrSlug: string): Promise<CityDto | null> {
-  const key = idOrSlug.trim().toLowerCase();
-  const row = await db
-    .selectFrom('cities')
-    .select(CITY_COLUMNS)
-    .where('state_id', '=', stateId)
-    .where((eb) => eb.or([eb('id', '=', key), eb('slug', '=', key)]))
-    .executeTakeFirst();
-  return row ? toCity(row) : null;
-}
-
 /** One page of a state's cities for staff, optionally filtered by name or slug. */
 export async function pageCities(
   db: Executor,

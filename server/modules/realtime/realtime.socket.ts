@@ -103,7 +103,8 @@ export function attachSocket(hub: Hub, heartbeat: Heartbeat, clock: Clock, userI
   heartbeat.track(socket);
   const allowed = messageBudget(socket, clock);
   socket.on('message', (data, isBinary) => {
-    if (allowed() && !isBinary) onClientMessage(socket, data.toString());
+    // A text frame arrives as one Buffer (binaryType 'nodebuffer', ws's default).
+    if (allowed() && !isBinary && Buffer.isBuffer(data)) onClientMessage(socket, data.toString());
   });
   socket.on('ping', allowed); // ws answers pings itself; a ping flood is still a flood
   socket.on('close', () => hub.remove(userId, socket));

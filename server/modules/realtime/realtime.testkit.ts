@@ -12,9 +12,9 @@ export interface Conn {
 
 export interface Connector {
   /** Opens a socket; resolves once the handshake succeeded, rejects with the HTTP status (and body) otherwise. */
-  connect(opts?: { cookie?: string; origin?: string | null; autoPong?: boolean }): Promise<Conn>;
+  connect: (opts?: { cookie?: string; origin?: string | null; autoPong?: boolean }) => Promise<Conn>;
   /** Terminates every socket this connector opened. */
-  closeAll(): void;
+  closeAll: () => void;
 }
 
 /** `base()` is read on each connect, so a test may restart its app on another port. */
@@ -32,7 +32,7 @@ export function connector(base: () => string): Connector {
       const messages: Conn['messages'] = [];
       const waiters: ((m: Conn['messages'][number]) => void)[] = [];
       ws.on('message', (raw) => {
-        const m = JSON.parse(raw.toString());
+        const m = JSON.parse((raw as Buffer).toString()); // a text frame: one Buffer (binaryType 'nodebuffer')
         const w = waiters.shift();
         if (w) w(m);
         else messages.push(m);
@@ -44,7 +44,7 @@ export function connector(base: () => string): Connector {
         );
         ws.on('unexpected-response', (_req, res) => {
           let body = '';
-          res.on('data', (d: Buffer) => (body += d));
+          res.on('data', (d: Buffer) => (body += d.toString()));
           res.on('end', () => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode, body })));
           res.on('close', () => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode, body })));
         });

@@ -158,7 +158,7 @@ describe('sitemap.xml and robots.txt', () => {
   });
 
   it('still answers without the ads table', async () => {
-    await ctx.app.deps.database.sqlite.exec('DROP TABLE ads');
+    ctx.app.deps.database.sqlite.exec('DROP TABLE ads');
     const res = await get('/sitemap.xml');
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('<loc>https://xg.example/listings/us/new-york</loc>');

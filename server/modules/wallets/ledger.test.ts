@@ -1,26 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, makeUser, type TestContext } from '../../test/harness.ts';
-import { AppError } from '../../core/errors.ts';
-import { ledgerDiscrepancies, postToLedger, type LedgerPost } from './ledger.service.ts';
-import { ensurePromoWallet } from './wallets.service.ts';
+import { postToLedger, type LedgerPost } from './ledger.service.ts';
 
 let ctx: TestContext;
 beforeEach(async () => {
   ctx = await createTestApp();
 });
 afterEach(async () => ctx.close());
-
-/** Small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const post = (p: Omit<LedgerPost, 'at'>) =>
   ctx.app.deps.db.transaction().execute((trx) => postToLedger(trx, { ...p, at: ctx.clock.now().toISOString() }));

@@ -56,10 +56,6 @@ export async function insertRedemption(db: Executor, r: { codeId: string; userId
     .execute();
 }
 
-export function findUser(db: Executor, userId: string) {
-  return db.selectFrom('users').select(['id', 'email', 'nickname', 'welcome_promo_sent_at']).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
-}
-
 /** Marks the welcome code as sent; false when it was sent before (the once-per-user guard). */
 export async function markWelcomeSent(db: Executor, userId: string, at: string): Promise<boolean> {
   const r = await db.updateTable('users').set({ welcome_promo_sent_at: at }).where('id', '=', userId).where('welcome_promo_sent_at', 'is', null).executeTakeFirst();

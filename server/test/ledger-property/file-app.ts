@@ -35,7 +35,7 @@ export function createDatabaseFile(file: string): void {
 export interface FileApp {
   app: App;
   clock: ManualClock;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /**

@@ -30,7 +30,7 @@ const send = (m: DoneMessage | { type: 'ready' }) => {
   process.send(m);
 };
 
-process.on('message', async (m: RoundMessage | { type: 'exit' }) => {
+async function onMessage(m: RoundMessage | { type: 'exit' }): Promise<void> {
   if (m.type === 'exit') {
     await close();
     process.exit(0);
@@ -52,6 +52,15 @@ process.on('message', async (m: RoundMessage | { type: 'exit' }) => {
   );
   const done: DoneMessage = { type: 'done', id: m.id, answers: results.map((r) => r.answer), spans: results.map((r) => r.span), errors: [...errors] };
   send(done);
+}
+
+process.on('message', (m: RoundMessage | { type: 'exit' }) => {
+  // A round that fails ends this worker with its error on stderr: the pool then fails the round
+  // at once (pool.ts), instead of waiting for an answer that will not come.
+  onMessage(m).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
 });
 process.on('disconnect', () => process.exit(0)); // the test process went away
 send({ type: 'ready' });

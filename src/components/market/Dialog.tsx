@@ -16,8 +16,6 @@ interface Props {
 export function Dialog({ title, onClose, children, wide }: Props) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
-  const close = useRef(onClose);
-  close.current = onClose;
 
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
@@ -30,7 +28,7 @@ export function Dialog({ title, onClose, children, wide }: Props) {
   function onKeyDown(e: KeyboardEvent) {
     if (e.key === 'Escape') {
       e.stopPropagation();
-      close.current();
+      onClose();
       return;
     }
     if (e.key !== 'Tab' || !ref.current) return;
@@ -50,7 +48,7 @@ export function Dialog({ title, onClose, children, wide }: Props) {
   }
 
   return createPortal(
-    <div className={styles.backdrop} onMouseDown={(e) => e.target === e.currentTarget && close.current()}>
+    <div className={styles.backdrop} onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={ref}
         role="dialog"

@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FilePreview } from '../forms/FilePreview';
 import { PHOTO_TYPES, PHOTOS_MAX, RULES, photoProblem } from './adForm';
 import styles from './market.module.css';
 
@@ -9,29 +10,12 @@ interface Props {
   error?: string | null;
 }
 
-// jsdom and very old browsers have no object URLs; the preview is then simply left out.
-const preview = (f: File) => (typeof URL.createObjectURL === 'function' ? URL.createObjectURL(f) : '');
-
 /** Picks 1–10 photos with previews and a remove button each; files that break a rule are refused with a message. */
 export function PhotoPicker({ files, onChange, error }: Props) {
   const { t } = useTranslation('market');
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [refused, setRefused] = useState<string[]>([]);
-  const [urls, setUrls] = useState<Map<File, string>>(new Map());
-
-  // One object URL per file, revoked when the file leaves the list or the page closes.
-  useEffect(() => {
-    setUrls((old) => {
-      const next = new Map<File, string>();
-      for (const f of files) next.set(f, old.get(f) ?? preview(f));
-      for (const [f, u] of old) if (!next.has(f) && u) URL.revokeObjectURL?.(u);
-      return next;
-    });
-  }, [files]);
-  const latest = useRef(urls);
-  latest.current = urls;
-  useEffect(() => () => latest.current.forEach((u) => u && URL.revokeObjectURL?.(u)), []);
 
   function add(list: FileList | null) {
     if (!list) return;
@@ -74,7 +58,7 @@ export function PhotoPicker({ files, onChange, error }: Props) {
         <ul className={styles.previews} aria-label={t('form.selectedPhotos', { count: files.length })}>
           {files.map((f, i) => (
             <li key={`${f.name}-${i}`}>
-              {urls.get(f) ? <img src={urls.get(f)} alt={t('form.previewOf', { name: f.name })} /> : null}
+              <FilePreview file={f} alt={t('form.previewOf', { name: f.name })} />
               <span>{f.name}</span>
               <button
                 type="button"

@@ -16,11 +16,17 @@ describe('mobile drawer', () => {
     vi.useFakeTimers();
     fireEvent.click(screen.getByRole('link', { name: 'Post ad' }));
     expect(r.currentPath()).toBe('/admin/dashboard/create-ads');
-    act(() => vi.advanceTimersByTime(DRAWER_CLOSE_DELAY_MS - 1));
+    act(() => {
+      vi.advanceTimersByTime(DRAWER_CLOSE_DELAY_MS - 1);
+    });
     expect(onClose).not.toHaveBeenCalled();
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(onClose).toHaveBeenCalledTimes(1);
-    act(() => vi.advanceTimersByTime(500));
+    act(() => {
+      vi.advanceTimersByTime(500);
+    });
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 

@@ -44,25 +44,25 @@ export function LanguageLinks({ onPick, className }: { onPick?: () => void; clas
 
 export function LanguageSwitcher() {
   const { t } = useTranslation('public');
-  const d = useDropdown();
+  const { open, setOpen, wrap, button, toggle } = useDropdown();
   useLocation(); // re-render on navigation: the links point at the current page
   const current = splitLocale(window.location.pathname).locale;
   return (
-    <div className={s.dropdownWrap} ref={d.wrap}>
+    <div className={s.dropdownWrap} ref={wrap}>
       <button
-        ref={d.button}
+        ref={button}
         type="button"
         className={s.iconButton}
         aria-label={t('nav.language')}
-        aria-expanded={d.open}
-        aria-controls={d.open ? 'language-menu' : undefined}
-        onClick={d.toggle}
+        aria-expanded={open}
+        aria-controls={open ? 'language-menu' : undefined}
+        onClick={toggle}
       >
         <img className={s.flag} src={FLAGS[current]} alt="" width={22} height={15} />
       </button>
-      {d.open && (
+      {open && (
         <div id="language-menu">
-          <LanguageLinks className={s.dropdown} onPick={() => d.setOpen(false)} />
+          <LanguageLinks className={s.dropdown} onPick={() => setOpen(false)} />
         </div>
       )}
     </div>

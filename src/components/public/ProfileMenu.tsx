@@ -9,24 +9,24 @@ const ProfileLinks = lazy(() => import('./ProfileLinks'));
 /** The person-icon dropdown (seed §2). Its entries depend on the session, so they load on demand. */
 export function ProfileMenu({ showAdminLinks }: { showAdminLinks?: boolean }) {
   const { t } = useTranslation('public');
-  const d = useDropdown();
+  const { open, setOpen, wrap, button, toggle } = useDropdown();
   return (
-    <div className={s.dropdownWrap} ref={d.wrap}>
+    <div className={s.dropdownWrap} ref={wrap}>
       <button
-        ref={d.button}
+        ref={button}
         type="button"
         className={s.iconButton}
         aria-label={t('nav.profile')}
-        aria-expanded={d.open}
-        aria-controls={d.open ? 'profile-menu' : undefined}
-        onClick={d.toggle}
+        aria-expanded={open}
+        aria-controls={open ? 'profile-menu' : undefined}
+        onClick={toggle}
         onMouseEnter={() => void import('./ProfileLinks')}
       >
         <PersonIcon />
       </button>
-      {d.open && (
+      {open && (
         <Suspense fallback={<div className={s.dropdown} aria-busy="true">…</div>}>
-          <ProfileLinks variant="dropdown" showAdminLinks={showAdminLinks} onNavigate={() => d.setOpen(false)} />
+          <ProfileLinks variant="dropdown" showAdminLinks={showAdminLinks} onNavigate={() => setOpen(false)} />
         </Suspense>
       )}
     </div>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useEffectEvent, type RefObject } from 'react';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
 
@@ -7,8 +7,13 @@ const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), selec
  * back to whatever had it when the dialog closes. Escape calls onEscape when given.
  */
 export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean, onEscape?: () => void, initial?: RefObject<HTMLElement | null>): void {
-  const escape = useRef(onEscape);
-  escape.current = onEscape;
+  // The latest onEscape, read when the key is pressed: a new callback does not re-run the trap.
+  const escape = useEffectEvent((e: KeyboardEvent): boolean => {
+    if (!onEscape) return false;
+    e.preventDefault();
+    onEscape();
+    return true;
+  });
   useEffect(() => {
     if (!active) return;
     const root = ref.current;
@@ -17,11 +22,7 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean
     const items = () => [...root.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !el.closest('[hidden]'));
     (initial?.current ?? items()[0] ?? root).focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && escape.current) {
-        e.preventDefault();
-        escape.current();
-        return;
-      }
+      if (e.key === 'Escape' && escape(e)) return;
       if (e.key !== 'Tab') return;
       const list = items();
       if (!list.length) return;

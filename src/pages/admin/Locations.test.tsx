@@ -41,7 +41,11 @@ function locationsServer(opts: { refuseCities?: boolean } = {}) {
       const route = 'POST /api/admin/set-status-state-cities';
       if (opts.refuseCities && body.cityIds) {
         const params = { state: 'New York', cities: body.cityIds.join(', ') };
-        return apiJson(route, { message: `City not found in New York: ${params.cities}.`, code: 'locations.cities_not_in_state', params } as never, 404 as never);
+        return apiJson(
+          route,
+          { message: `City not found in New York: ${params.cities}.`, code: 'locations.cities_not_in_state', params } as never,
+          404 as never,
+        );
       }
       return apiJson(route, { updated: body.cityIds?.length ?? 1 });
     }),

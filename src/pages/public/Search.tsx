@@ -37,14 +37,20 @@ export default function Search() {
   const [state, setState] = useState(urlState);
   const [type, setType] = useState<string>(urlType);
   const urlValid = !checkSearchQuery(urlQuery);
+  // A new search or page in the address puts its values back in the form, set while rendering
+  // (React's way for state that follows a prop) rather than one render late.
+  const [shown, setShown] = useState({ urlQuery, urlState, urlType, page });
+  if (shown.urlQuery !== urlQuery || shown.urlState !== urlState || shown.urlType !== urlType || shown.page !== page) {
+    setShown({ urlQuery, urlState, urlType, page });
+    setQuery(urlQuery);
+    setState(urlState);
+    setType(urlType);
+  }
 
   useEffect(() => {
     if (!statesStore.state.data) void statesStore.load();
   }, []);
   useEffect(() => {
-    setQuery(urlQuery);
-    setState(urlState);
-    setType(urlType);
     if (urlValid) void searchStore.load({ query: urlQuery.trim(), state: urlState || undefined, type: urlType || undefined, page });
     else searchStore.reset();
   }, [urlQuery, urlState, urlType, page, urlValid]);

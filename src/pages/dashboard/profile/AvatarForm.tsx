@@ -1,9 +1,10 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkAvatarFile, updateAvatar } from '../../../state/profile';
 import { AVATAR_TYPES } from '../../../api/profile';
 import { FormError, FormSuccess } from '../../../components/forms/FormError';
 import { SubmitButton } from '../../../components/forms/SubmitButton';
+import { FilePreview } from '../../../components/forms/FilePreview';
 import { useFormAction } from '../../../components/forms/useFormAction';
 
 /** Picks an image, checks type and size before sending it (up to 10 MB), previews it, uploads it. */
@@ -11,16 +12,8 @@ export function AvatarForm() {
   const { t } = useTranslation('profile');
   const inputId = useId();
   const [file, setFile] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const action = useFormAction();
-
-  useEffect(() => {
-    if (!file || typeof URL.createObjectURL !== 'function') return setPreview(null);
-    const url = URL.createObjectURL(file);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [file]);
 
   function onPick(picked: File | null) {
     action.setSuccess(null);
@@ -64,7 +57,7 @@ export function AvatarForm() {
           </span>
         )}
       </div>
-      {preview && <img src={preview} alt={t('avatar.previewAlt')} width={120} height={120} style={{ objectFit: 'cover', borderRadius: '50%', display: 'block', marginBottom: 12 }} />}
+      {file && <FilePreview file={file} alt={t('avatar.previewAlt')} width={120} height={120} style={{ objectFit: 'cover', borderRadius: '50%', display: 'block', marginBottom: 12 }} />}
       <SubmitButton busy={action.busy} busyLabel={t('avatar.uploading')} disabled={!file}>
         {t('avatar.submit')}
       </SubmitButton>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { deleteMyProfile } from '../../../state/profile';
@@ -25,15 +25,16 @@ export function DeleteAccount() {
     opener.current?.focus();
   };
 
+  const onEscape = useEffectEvent(() => close());
   useEffect(() => {
     if (!open) return;
     document.getElementById('delete-password')?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') close();
+      if (e.key === 'Escape') onEscape();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [open]); // close() only reads setters and a ref
+  }, [open]);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkNickname } from '../../../../contract/rules';
 import { updateNickname } from '../../../state/profile';
@@ -12,7 +12,13 @@ export function NicknameForm({ current }: { current: string }) {
   const [nickname, setNickname] = useState(current);
   const [error, setError] = useState<string | null>(null);
   const action = useFormAction();
-  useEffect(() => setNickname(current), [current]);
+  // A new saved nickname replaces what is in the field, set while rendering (React's way for
+  // state that follows a prop) rather than one render late.
+  const [shown, setShown] = useState(current);
+  if (shown !== current) {
+    setShown(current);
+    setNickname(current);
+  }
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
