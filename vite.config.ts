@@ -7,7 +7,9 @@ export default defineConfig({
   plugins: [react(), precompressPlugin()],
   resolve: {
     // wouter imports the use-sync-external-store shim (for React < 18); React 19 has the hook.
-    alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: fileURLToPath(new URL('./src/lib/use-sync-external-store.ts', import.meta.url)) }],
+    alias: [
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: fileURLToPath(new URL('./src/lib/use-sync-external-store.ts', import.meta.url)) },
+    ],
   },
   build: {
     outDir: 'dist',

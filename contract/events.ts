@@ -38,4 +38,3 @@ export type ServerEvent = keyof typeof serverEvents;
 export type ClientEvent = keyof typeof clientEvents;
 export type ServerEventData<E extends ServerEvent> = Static<(typeof serverEvents)[E]>;
 export type ClientEventData<E extends ClientEvent> = Static<(typeof clientEvents)[E]>;
-

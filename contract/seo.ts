@@ -14,9 +14,24 @@ export const SEO_LISTING_TYPES: ReadonlyArray<{ code: string; slug: string }> = 
 ];
 
 export type SeoKey =
-  | 'home' | 'contactUs' | 'faq' | 'terms' | 'agreement' | 'aboutUs' | 'reportCrime' | 'lawEnforcement'
-  | 'listingsUs' | 'listingsState' | 'listingsCity' | 'ad' | 'search' | 'login' | 'register' | 'confirmEmail'
-  | 'dashboard' | 'notFound';
+  | 'home'
+  | 'contactUs'
+  | 'faq'
+  | 'terms'
+  | 'agreement'
+  | 'aboutUs'
+  | 'reportCrime'
+  | 'lawEnforcement'
+  | 'listingsUs'
+  | 'listingsState'
+  | 'listingsCity'
+  | 'ad'
+  | 'search'
+  | 'login'
+  | 'register'
+  | 'confirmEmail'
+  | 'dashboard'
+  | 'notFound';
 
 export interface SeoRoute {
   key: SeoKey;
@@ -124,10 +139,7 @@ export function seoHead(pathname: string, origin: string, tr: Translate, names: 
     title,
     description: tr(`seo.${route.key}.description`, params),
     canonical: base + localizedPath(clean, locale),
-    alternates: [
-      ...SEO_LOCALES.map((l) => ({ hreflang: l, href: base + localizedPath(clean, l) })),
-      { hreflang: 'x-default', href: base + clean },
-    ],
+    alternates: [...SEO_LOCALES.map((l) => ({ hreflang: l, href: base + localizedPath(clean, l) })), { hreflang: 'x-default', href: base + clean }],
     noindex: route.noindex,
   };
 }

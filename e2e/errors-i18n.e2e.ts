@@ -29,7 +29,9 @@ let photo: Buffer;
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 40, g: 120, b: 90 } } }).jpeg().toBuffer();
+  photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 40, g: 120, b: 90 } } })
+    .jpeg()
+    .toBuffer();
 });
 afterAll(async () => {
   await browser?.close();
@@ -75,7 +77,10 @@ describe('server errors in the page’s language', () => {
       await page.getByLabel(auth.email, { exact: true }).fill(email);
       await page.getByLabel(auth.password, { exact: true }).fill('not the password');
       await page.getByRole('button', { name: auth.login.submit, exact: true }).click();
-      await page.getByRole('alert').filter({ hasText: errorText(lng, 'auth.invalid_credentials') }).waitFor();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: errorText(lng, 'auth.invalid_credentials') })
+        .waitFor();
 
       await page.getByLabel(auth.password, { exact: true }).fill('correct horse battery');
       await page.getByRole('button', { name: auth.login.submit, exact: true }).click();
@@ -96,7 +101,10 @@ describe('server errors in the page’s language', () => {
       if (await create.count()) await create.click();
       await page.getByLabel(market.wallet.promoCode, { exact: true }).fill('NO-SUCH-CODE');
       await page.getByRole('button', { name: market.wallet.redeem, exact: true }).click();
-      await page.getByRole('alert').filter({ hasText: errorText(lng, 'wallet.promo_code_not_valid') }).waitFor();
+      await page
+        .getByRole('alert')
+        .filter({ hasText: errorText(lng, 'wallet.promo_code_not_valid') })
+        .waitFor();
       await page.screenshot({ path: path.join(SCREENSHOTS, `errors-${lng}.png`), fullPage: true });
       // Nothing English leaked.
       expect(await page.getByText('This promo code is not valid.').count()).toBe(0);

@@ -96,12 +96,25 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
 /** A fresh browser context; `ageConfirmed` pre-stores the age-gate confirmation so tests not about the gate skip it. */
-export async function newContext(browser: Browser, server: RunningServer, opts: { ageConfirmed?: boolean; viewport?: { width: number; height: number }; locale?: string } = {}): Promise<BrowserContext> {
+export async function newContext(
+  browser: Browser,
+  server: RunningServer,
+  opts: { ageConfirmed?: boolean; viewport?: { width: number; height: number }; locale?: string } = {},
+): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: server.url, viewport: opts.viewport ?? { width: 1280, height: 900 }, locale: opts.locale ?? 'en-US' });
   if (opts.ageConfirmed !== false) {
     // The age gate stores its confirmation in a cookie (readable by the server, so crawlers and

@@ -24,7 +24,9 @@ beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
   photoPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'xg-e2e-photo-')), 'photo.jpg');
-  await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 150, g: 60, b: 170 } } }).jpeg().toFile(photoPath);
+  await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 150, g: 60, b: 170 } } })
+    .jpeg()
+    .toFile(photoPath);
 });
 
 afterAll(async () => {
@@ -72,7 +74,10 @@ it('a provider pays an ad with a promo code, staff approve it, a guest finds it'
       await staff.getByLabel('Amount (USD)', { exact: true }).fill('50');
       await staff.getByLabel('Maximum uses', { exact: true }).fill('5');
       await staff.getByRole('button', { name: 'Create promo code' }).click();
-      await staff.getByRole('status').filter({ hasText: `Promo code ${PROMO} ($50.00) created.` }).waitFor();
+      await staff
+        .getByRole('status')
+        .filter({ hasText: `Promo code ${PROMO} ($50.00) created.` })
+        .waitFor();
       await staff.getByRole('cell', { name: PROMO, exact: true }).waitFor();
     });
 
@@ -96,7 +101,9 @@ it('a provider pays an ad with a promo code, staff approve it, a guest finds it'
       await prov.getByLabel('Listing type', { exact: true }).selectOption('female_esc');
       await prov.getByText(/Price: \$\d+\.\d\d/).waitFor();
       await prov.getByLabel('Title', { exact: true }).fill(TITLE);
-      await prov.getByLabel('Description', { exact: true }).fill(`Calm company for dinners and long walks by the lake, ${WORD} included. Friendly and discreet.`);
+      await prov
+        .getByLabel('Description', { exact: true })
+        .fill(`Calm company for dinners and long walks by the lake, ${WORD} included. Friendly and discreet.`);
       await prov.getByLabel('Age', { exact: true }).selectOption('30');
       await prov.getByLabel('State', { exact: true }).selectOption({ label: 'New York' });
       await prov.getByRole('option', { name: 'Buffalo', exact: true }).waitFor({ state: 'attached' });
@@ -111,7 +118,10 @@ it('a provider pays an ad with a promo code, staff approve it, a guest finds it'
       const item = prov.getByRole('listitem', { name: TITLE });
       await item.getByRole('radio', { name: /Promo wallet — \$50\.00/ }).check();
       await item.getByRole('button', { name: 'Pay and send to review' }).click();
-      await prov.getByRole('status').filter({ hasText: `“${TITLE}” is paid and waiting for review.` }).waitFor();
+      await prov
+        .getByRole('status')
+        .filter({ hasText: `“${TITLE}” is paid and waiting for review.` })
+        .waitFor();
       await shot(prov, 'paid');
     });
 
@@ -133,8 +143,15 @@ it('a provider pays an ad with a promo code, staff approve it, a guest finds it'
     await step('a guest finds the ad from the state list, on its city page and by search', async () => {
       await guest.goto('/listings/us');
       await guest.getByRole('link', { name: 'New York', exact: true }).click();
-      await guest.getByRole('link', { name: /^Female escorts \(\d+\)$/ }).first().waitFor();
-      await guest.getByRole('listitem').filter({ has: guest.getByRole('heading', { name: /^Buffalo/ }) }).getByRole('link', { name: /Female escorts/ }).click();
+      await guest
+        .getByRole('link', { name: /^Female escorts \(\d+\)$/ })
+        .first()
+        .waitFor();
+      await guest
+        .getByRole('listitem')
+        .filter({ has: guest.getByRole('heading', { name: /^Buffalo/ }) })
+        .getByRole('link', { name: /Female escorts/ })
+        .click();
       await guest.waitForURL((u) => u.pathname === '/listings/us/new-york/buffalo/female-escorts');
       await guest.getByRole('heading', { level: 3, name: TITLE }).waitFor();
       await shot(guest, 'city');

@@ -51,7 +51,10 @@ describe('age gate', () => {
     await dialog.getByText(/zero tolerance for human trafficking/).waitFor();
     const box = dialog.getByRole('checkbox');
     await box.check();
-    const stored = await page.evaluate(() => ({ v: localStorage.getItem('over_18_user_confirmation'), e: Number(localStorage.getItem('over_18_user_confirmation_expires')) }));
+    const stored = await page.evaluate(() => ({
+      v: localStorage.getItem('over_18_user_confirmation'),
+      e: Number(localStorage.getItem('over_18_user_confirmation_expires')),
+    }));
     expect(stored.v).toBe('true');
     expect(Math.round((stored.e - Date.now()) / 86_400_000)).toBe(30);
     await box.uncheck();
@@ -181,7 +184,9 @@ describe('small screens', () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'public-drawer-375.png') });
     // Click a link and sample the drawer at 40 ms (still open) and 250 ms (closed).
     const samples = await page.evaluate(async () => {
-      const link = [...document.querySelectorAll<HTMLAnchorElement>('[role="dialog"] a')].find((a) => a.getAttribute('href') === '/faq' || a.getAttribute('href') === '/listings/us')!;
+      const link = [...document.querySelectorAll<HTMLAnchorElement>('[role="dialog"] a')].find(
+        (a) => a.getAttribute('href') === '/faq' || a.getAttribute('href') === '/listings/us',
+      )!;
       link.click();
       const at = (ms: number) => new Promise<boolean>((r) => setTimeout(() => r(!!document.querySelector('[role="dialog"]')), ms));
       return [location.pathname, await at(40), await at(250)];
@@ -248,7 +253,9 @@ describe('behaviour and accessibility', () => {
     const { context, page } = await open();
     await page.goto('/about-us');
     await h1(page).waitFor();
-    const allowed = await page.evaluate(() => document.querySelector('main')!.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true })));
+    const allowed = await page.evaluate(() =>
+      document.querySelector('main')!.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, cancelable: true })),
+    );
     expect(allowed).toBe(false);
     await context.close();
   });
@@ -263,10 +270,22 @@ describe('behaviour and accessibility', () => {
     const audit = async (label: string) => {
       if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
       const result = await page.evaluate(async () => {
-        const r = await (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run(document, {
+        const r = await (
+          window as unknown as {
+            axe: { run: (ctx: Document, o: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> };
+          }
+        ).axe.run(document, {
           runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
         });
-        return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`);
+        return r.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map(
+            (v) =>
+              `${v.id} (${v.impact}): ${v.nodes
+                .map((n) => n.target.join(' '))
+                .slice(0, 5)
+                .join(', ')}`,
+          );
       });
       expect(result, label).toEqual([]);
     };
@@ -288,8 +307,12 @@ describe('behaviour and accessibility', () => {
     await gp.getByRole('dialog', { name: 'Adults only' }).waitFor();
     await gp.addScriptTag({ path: AXE });
     const gateViolations = await gp.evaluate(async () => {
-      const r = await (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: Array<{ id: string; impact: string }> }> } }).axe.run(document);
-      return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${JSON.stringify((v as unknown as { nodes: Array<{ target: string[] }> }).nodes.map((n) => n.target))}`);
+      const r = await (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: Array<{ id: string; impact: string }> }> } }).axe.run(
+        document,
+      );
+      return r.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${JSON.stringify((v as unknown as { nodes: Array<{ target: string[] }> }).nodes.map((n) => n.target))}`);
     });
     expect(gateViolations, 'age gate').toEqual([]);
     await gate.close();
@@ -302,7 +325,13 @@ describe('behaviour and accessibility', () => {
       page.on('response', async (res) => {
         if (res.url().endsWith('.js')) js.push({ url: res.url(), gzip: gzipSync(await res.body(), { level: 9 }).length });
       });
-      for (const [p, name] of [['/', 'home'], ['/faq', 'faq'], ['/report-crime', 'report-crime'], ['/law-enforcement', 'law-enforcement'], ['/es', 'home-es']] as const) {
+      for (const [p, name] of [
+        ['/', 'home'],
+        ['/faq', 'faq'],
+        ['/report-crime', 'report-crime'],
+        ['/law-enforcement', 'law-enforcement'],
+        ['/es', 'home-es'],
+      ] as const) {
         await page.goto(p);
         await h1(page).waitFor();
         await page.getByRole('contentinfo').waitFor();

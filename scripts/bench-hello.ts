@@ -3,7 +3,9 @@ import Fastify from 'fastify';
 // The baseline of scripts/bench.ts: bare Fastify answering {hello: 'world'} with a response
 // schema, on the same machine, in its own process. Prints the port it listens on.
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  console.log('Usage: node scripts/bench-hello.ts\nStarts bare Fastify hello-world on a free 127.0.0.1 port and prints "READY <port>" (used by scripts/bench.ts).');
+  console.log(
+    'Usage: node scripts/bench-hello.ts\nStarts bare Fastify hello-world on a free 127.0.0.1 port and prints "READY <port>" (used by scripts/bench.ts).',
+  );
   process.exit(0);
 }
 const app = Fastify({ logger: false });

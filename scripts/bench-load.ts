@@ -19,7 +19,9 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log('Usage: node scripts/bench-load.ts --url URL [--url URL …] [--connections 32] [--seconds 5] [--warmup 1]\nKeep-alive HTTP/1.1 load on 127.0.0.1; prints {requests, rps, p50, p99, errors, non2xx} as JSON (used by scripts/bench.ts).');
+  console.log(
+    'Usage: node scripts/bench-load.ts --url URL [--url URL …] [--connections 32] [--seconds 5] [--warmup 1]\nKeep-alive HTTP/1.1 load on 127.0.0.1; prints {requests, rps, p50, p99, errors, non2xx} as JSON (used by scripts/bench.ts).',
+  );
   process.exit(0);
 }
 const urls = (values.url ?? []).map((u) => new URL(u));

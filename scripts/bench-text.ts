@@ -16,9 +16,39 @@ export function makeRng(seed: number): () => number {
 
 const pick = <T>(rand: () => number, list: readonly T[]): T => list[Math.floor(rand() * list.length)];
 
-const ADJ = ['Elegant', 'Sweet', 'Classy', 'Charming', 'Friendly', 'Gorgeous', 'Sophisticated', 'Playful', 'Stunning', 'Warm', 'Relaxed', 'Upscale', 'Exotic', 'Petite', 'Curvy', 'Tall'];
+const ADJ = [
+  'Elegant',
+  'Sweet',
+  'Classy',
+  'Charming',
+  'Friendly',
+  'Gorgeous',
+  'Sophisticated',
+  'Playful',
+  'Stunning',
+  'Warm',
+  'Relaxed',
+  'Upscale',
+  'Exotic',
+  'Petite',
+  'Curvy',
+  'Tall',
+];
 const NOUN = ['companion', 'lady', 'brunette', 'blonde', 'redhead', 'beauty', 'model', 'masseuse', 'sweetheart', 'muse', 'date'];
-const TAIL = ['in town', 'available now', 'for dinner dates', 'downtown', 'this week', 'by appointment', 'near the airport', 'for travel', 'tonight', 'weekends only', 'new in the area', 'upscale incall'];
+const TAIL = [
+  'in town',
+  'available now',
+  'for dinner dates',
+  'downtown',
+  'this week',
+  'by appointment',
+  'near the airport',
+  'for travel',
+  'tonight',
+  'weekends only',
+  'new in the area',
+  'upscale incall',
+];
 
 const OPENERS = [
   'Hi gentlemen, I am a {adj} and {adj2} {noun} who loves good conversation.',
@@ -45,9 +75,38 @@ const CLOSERS = [
   'No rush, no pressure, just a lovely time together. Text to book.',
 ];
 // Zipf-like: the first hobbies are frequent, the last very rare.
-const HOBBIES = ['yoga', 'reading', 'dancing', 'hiking', 'painting', 'photography', 'tennis', 'swimming', 'baking', 'gardening', 'skiing', 'surfing',
-  'pilates', 'chess', 'poetry', 'sailing', 'golf', 'horseback riding', 'pottery', 'salsa', 'karaoke', 'astronomy', 'archery', 'fencing',
-  'origami', 'beekeeping', 'calligraphy', 'falconry', 'harpsichord', 'theremin'];
+const HOBBIES = [
+  'yoga',
+  'reading',
+  'dancing',
+  'hiking',
+  'painting',
+  'photography',
+  'tennis',
+  'swimming',
+  'baking',
+  'gardening',
+  'skiing',
+  'surfing',
+  'pilates',
+  'chess',
+  'poetry',
+  'sailing',
+  'golf',
+  'horseback riding',
+  'pottery',
+  'salsa',
+  'karaoke',
+  'astronomy',
+  'archery',
+  'fencing',
+  'origami',
+  'beekeeping',
+  'calligraphy',
+  'falconry',
+  'harpsichord',
+  'theremin',
+];
 const HOBBY_WEIGHTS = HOBBIES.map((_, i) => 1 / (i + 1) ** 1.8);
 const HOBBY_TOTAL = HOBBY_WEIGHTS.reduce((a, b) => a + b, 0);
 

@@ -60,7 +60,9 @@ function hasAds(): boolean {
   if (!fs.existsSync(dbFile)) return false;
   const db = new Database(dbFile, { readonly: true });
   try {
-    return (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'ads'").get() as { n: number }).n > 0 && !!db.prepare('SELECT 1 FROM ads LIMIT 1').get();
+    return (
+      (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'ads'").get() as { n: number }).n > 0 && !!db.prepare('SELECT 1 FROM ads LIMIT 1').get()
+    );
   } finally {
     db.close();
   }
@@ -108,7 +110,14 @@ async function stop(child: ChildProcess): Promise<void> {
   await done;
 }
 
-interface LoadResult { requests: number; rps: number; p50: number; p99: number; errors: number; non2xx: number }
+interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -118,7 +127,8 @@ function median(xs: number[]): number {
 function load(urls: string[]): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(NODE, ['scripts/bench-load.ts', '--connections', args.connections, '--seconds', args.seconds, ...urls.flatMap((u) => ['--url', u])], {
-      cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -129,9 +139,15 @@ function load(urls: string[]): Promise<LoadResult> {
 // What to ask for: random live ads, the biggest cities' listings, four search forms.
 const db = new Database(dbFile, { readonly: true });
 const now = new Date().toISOString();
-const adIds = (db.prepare('SELECT id FROM ads WHERE visible = 1 AND expires_at > ? ORDER BY random() LIMIT 1000').all(now) as { id: string }[]).map((r) => r.id);
-const cities = db.prepare(`SELECT s.slug AS state, c.slug AS city FROM ads_public_counts x JOIN cities c ON c.id = x.city_id JOIN states s ON s.id = x.state_id
-  WHERE x.listing_type = 'female_esc' ORDER BY x.n DESC LIMIT 10`).all() as { state: string; city: string }[];
+const adIds = (db.prepare('SELECT id FROM ads WHERE visible = 1 AND expires_at > ? ORDER BY random() LIMIT 1000').all(now) as { id: string }[]).map(
+  (r) => r.id,
+);
+const cities = db
+  .prepare(
+    `SELECT s.slug AS state, c.slug AS city FROM ads_public_counts x JOIN cities c ON c.id = x.city_id JOIN states s ON s.id = x.state_id
+  WHERE x.listing_type = 'female_esc' ORDER BY x.n DESC LIMIT 10`,
+  )
+  .all() as { state: string; city: string }[];
 const searches: [string, string, { stateId?: string }][] = [
   ['search: common word', 'query=discreet', {}],
   ['search: rare word', 'query=theremin', {}],
@@ -147,13 +163,29 @@ const searches: [string, string, { stateId?: string }][] = [
 const hello = await startServer(['scripts/bench-hello.ts'], {}, /^READY \d+/);
 const helloUrl = `http://127.0.0.1:${Number(hello.line.split(' ')[1])}/`;
 const port = await freePort();
-const app = await startServer(['server/main.ts'], {
-  DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}`,
-  LOG_LEVEL: 'warn', CRON: '0', SEED_LOCATIONS: '0', XG_RELAXED_LIMITS: '1', NODE_ENV: 'development',
-}, /is serving on/);
+const app = await startServer(
+  ['server/main.ts'],
+  {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'warn',
+    CRON: '0',
+    SEED_LOCATIONS: '0',
+    XG_RELAXED_LIMITS: '1',
+    NODE_ENV: 'development',
+  },
+  /is serving on/,
+);
 const api = `http://127.0.0.1:${port}/api`;
 
-interface Row { name: string; urls: string[]; target: number | null; runs: { r: LoadResult; ratio: number }[] }
+interface Row {
+  name: string;
+  urls: string[];
+  target: number | null;
+  runs: { r: LoadResult; ratio: number }[];
+}
 const row = (name: string, urls: string[], target: number | null): Row => ({ name, urls, target, runs: [] });
 const helloRow = row('hello-world (bare Fastify)', [helloUrl], null);
 // What every request of this app costs before a module does anything (security headers, session
@@ -161,8 +193,16 @@ const helloRow = row('hello-world (bare Fastify)', [helloUrl], null);
 const floorRow = row('app floor (GET /api/session)', [`${api}/session`], null);
 const rows: Row[] = [
   floorRow,
-  row('ad detail', adIds.map((id) => `${api}/ads/${id}`), 0.7),
-  row('city listing', cities.map((c) => `${api}/listings?state=${c.state}&city=${c.city}&type=female-escorts`), 0.4),
+  row(
+    'ad detail',
+    adIds.map((id) => `${api}/ads/${id}`),
+    0.7,
+  ),
+  row(
+    'city listing',
+    cities.map((c) => `${api}/listings?state=${c.state}&city=${c.city}&type=female-escorts`),
+    0.4,
+  ),
   ...searches.map(([name, qs]) => row(name, [`${api}/search?${qs}`], 0.25)),
 ];
 const rounds = Number(args.rounds);
@@ -210,10 +250,14 @@ db.close();
 
 let failed = false;
 const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
-console.log(`\nBenchmark: ${adCount.toLocaleString('en-US')} ads, ${args.connections} connections, ${args.seconds} s a run, ${rounds} rounds, ${os.cpus().length} CPUs, Node ${process.version}`);
+console.log(
+  `\nBenchmark: ${adCount.toLocaleString('en-US')} ads, ${args.connections} connections, ${args.seconds} s a run, ${rounds} rounds, ${os.cpus().length} CPUs, Node ${process.version}`,
+);
 console.log('req/s, p99 and ratios are medians over the rounds; "range" is the lowest and highest ratio to hello-world.\n');
 const floorRps = median(floorRow.runs.map((x) => x.r.rps));
-console.log(`${'endpoint'.padEnd(28)} ${'req/s'.padStart(9)} ${'p99 ms'.padStart(8)} ${'vs hello'.padStart(9)} ${'range'.padStart(11)} ${'vs floor'.padStart(9)}  target (vs hello)`);
+console.log(
+  `${'endpoint'.padEnd(28)} ${'req/s'.padStart(9)} ${'p99 ms'.padStart(8)} ${'vs hello'.padStart(9)} ${'range'.padStart(11)} ${'vs floor'.padStart(9)}  target (vs hello)`,
+);
 for (const r of [helloRow, ...rows, ...missRows]) {
   const rps = median(r.runs.map((x) => x.r.rps));
   const ratio = r === helloRow ? 1 : median(r.runs.map((x) => x.ratio));
@@ -224,7 +268,11 @@ for (const r of [helloRow, ...rows, ...missRows]) {
   if (!ok) failed = true;
   const note = r.target === null ? '' : `≥ ${pct(r.target)} ${ok ? 'ok' : 'MISSED'}${errors ? ` (${errors} errors or non-2xx)` : ''}`;
   const vsFloor = r === helloRow ? '' : pct(rps / floorRps);
-  console.log(`${r.name.padEnd(28)} ${rps.toFixed(0).padStart(9)} ${median(r.runs.map((x) => x.r.p99)).toFixed(2).padStart(8)} ${pct(ratio).padStart(9)} ${range.padStart(11)} ${vsFloor.padStart(9)}  ${note}`);
+  console.log(
+    `${r.name.padEnd(28)} ${rps.toFixed(0).padStart(9)} ${median(r.runs.map((x) => x.r.p99))
+      .toFixed(2)
+      .padStart(8)} ${pct(ratio).padStart(9)} ${range.padStart(11)} ${vsFloor.padStart(9)}  ${note}`,
+  );
 }
 console.log(`\n${'search database time'.padEnd(28)} ${'p99 ms'.padStart(8)} ${'matches'.padStart(9)}  target`);
 for (const d of dbRows) {

@@ -55,9 +55,18 @@ export function measure(dist: string): SizeReport {
   const initial = new Set(files.map((f) => path.basename(f.name)));
   const assets = path.join(dist, 'assets');
   const lazy = fs.existsSync(assets)
-    ? fs.readdirSync(assets).filter((f) => f.endsWith('.js') && !initial.has(f)).map((f) => ({ name: f, gzip: gzipSize(fs.readFileSync(path.join(assets, f))) }))
+    ? fs
+        .readdirSync(assets)
+        .filter((f) => f.endsWith('.js') && !initial.has(f))
+        .map((f) => ({ name: f, gzip: gzipSize(fs.readFileSync(path.join(assets, f))) }))
     : [];
-  return { files: files.sort((a, b) => b.served - a.served), total: sum('served'), gzipTotal: sum('gzip'), brotliTotal: sum('brotli'), lazy: lazy.sort((a, b) => b.gzip - a.gzip) };
+  return {
+    files: files.sort((a, b) => b.served - a.served),
+    total: sum('served'),
+    gzipTotal: sum('gzip'),
+    brotliTotal: sum('brotli'),
+    lazy: lazy.sort((a, b) => b.gzip - a.gzip),
+  };
 }
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
@@ -68,7 +77,9 @@ function main(argv: string[]): number {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   if (argv.includes('--help')) {
-    console.log('Usage: node scripts/bundle-size.ts [--dist dist] [--budget 90] [--all]\nPrints the gzip size (as served, and gzip -9 for comparison) of the JavaScript index.html loads up front; exits 1 over budget.');
+    console.log(
+      'Usage: node scripts/bundle-size.ts [--dist dist] [--budget 90] [--all]\nPrints the gzip size (as served, and gzip -9 for comparison) of the JavaScript index.html loads up front; exits 1 over budget.',
+    );
     return 0;
   }
   const dist = path.resolve(arg('dist') ?? 'dist');
@@ -80,9 +91,16 @@ function main(argv: string[]): number {
   const r = measure(dist);
   console.log('Initial JavaScript of the home page (index.html script + modulepreload):');
   console.log(`  ${'served gzip'.padStart(11)} ${'gzip -9'.padStart(9)} ${'brotli'.padStart(9)} ${'raw'.padStart(9)}`);
-  const row = (a: number, b: number, c: number, d: number, name: string) => console.log(`  ${kb(a).padStart(11)} ${kb(b).padStart(9)} ${kb(c).padStart(9)} ${kb(d).padStart(9)}  ${name}`);
+  const row = (a: number, b: number, c: number, d: number, name: string) =>
+    console.log(`  ${kb(a).padStart(11)} ${kb(b).padStart(9)} ${kb(c).padStart(9)} ${kb(d).padStart(9)}  ${name}`);
   for (const f of r.files) row(f.served, f.gzip, f.brotli, f.raw, f.name);
-  row(r.total, r.gzipTotal, r.brotliTotal, r.files.reduce((a, f) => a + f.raw, 0), `total (budget ${budget} KB gzip, as served)`);
+  row(
+    r.total,
+    r.gzipTotal,
+    r.brotliTotal,
+    r.files.reduce((a, f) => a + f.raw, 0),
+    `total (budget ${budget} KB gzip, as served)`,
+  );
   if (argv.includes('--all')) {
     console.log('Lazy chunks, largest first:');
     for (const l of r.lazy.slice(0, 30)) console.log(`  ${kb(l.gzip).padStart(9)} gzip  ${l.name}`);

@@ -15,7 +15,11 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 const run = (...args: string[]) =>
-  spawnSync(NODE, ['scripts/create-user.ts', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
+  spawnSync(NODE, ['scripts/create-user.ts', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+  });
 
 function readUser(email: string) {
   const db = new Database(path.join(dataDir, 'xg.sqlite'), { readonly: true });
@@ -38,7 +42,18 @@ describe('scripts/create-user.ts', () => {
   });
 
   it('creates an approved staff account with the given roles, and audits it', async () => {
-    const r = run('--email', 'Staff@Example.com', '--password', 'a long staff password', '--role', 'ADMIN_USER', '--role', 'master_user', '--nickname', 'staffer');
+    const r = run(
+      '--email',
+      'Staff@Example.com',
+      '--password',
+      'a long staff password',
+      '--role',
+      'ADMIN_USER',
+      '--role',
+      'master_user',
+      '--nickname',
+      'staffer',
+    );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/Created staff@example\.com/);

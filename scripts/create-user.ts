@@ -60,7 +60,10 @@ if (badRole) usageError(`Unknown role "${badRole}": use ADMIN_USER or MASTER_USE
 
 /** A nickname that passes the rules, from the e-mail's local part. */
 function nicknameFrom(email: string): string {
-  const base = email.split('@')[0].replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 30);
+  const base = email
+    .split('@')[0]
+    .replace(/[^A-Za-z0-9_.-]/g, '_')
+    .slice(0, 30);
   return base.length >= 3 ? base : `${base}_user`.slice(0, 30);
 }
 

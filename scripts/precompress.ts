@@ -53,7 +53,9 @@ export function precompressPlugin() {
 
 async function main(argv: string[]): Promise<number> {
   if (argv.includes('--help')) {
-    console.log('Usage: node scripts/precompress.ts [--dist dist]\nWrites .gz (zopfli from 32 KB, else gzip -9) and brotli-11 .br copies beside dist/assets/* (skips copies newer than their source).');
+    console.log(
+      'Usage: node scripts/precompress.ts [--dist dist]\nWrites .gz (zopfli from 32 KB, else gzip -9) and brotli-11 .br copies beside dist/assets/* (skips copies newer than their source).',
+    );
     return 0;
   }
   const i = argv.indexOf('--dist');

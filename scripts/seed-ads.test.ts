@@ -27,7 +27,9 @@ describe('seed-ads', () => {
       expect(one('SELECT sum(n) AS n FROM ads_public_counts')).toBe(visible);
       expect(one("SELECT count(*) AS n FROM ads WHERE visible = 1 AND (online = 0 OR expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))")).toBe(0);
       // every public index is back
-      const indexes = (sqlite.prepare("SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = 'ads' AND sql IS NOT NULL").all() as { name: string }[]).map((r) => r.name);
+      const indexes = (
+        sqlite.prepare("SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = 'ads' AND sql IS NOT NULL").all() as { name: string }[]
+      ).map((r) => r.name);
       expect(indexes).toEqual(expect.arrayContaining(['ads_pub_city_type', 'ads_pub_all', 'ads_owner', 'ads_fts_insert', 'ads_fts_update']));
       // most ads sit in big cities: New York City outnumbers a small town
       const nyc = one("SELECT count(*) AS n FROM ads a JOIN cities c ON c.id = a.city_id WHERE c.slug = 'new-york-city'");

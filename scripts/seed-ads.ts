@@ -61,8 +61,12 @@ db.pragma('cache_size = -1000000');
 const rand = makeRng(Number(args.seed));
 
 // Cities weighted by population: a cumulative table and a binary search per ad.
-const cities = db.prepare('SELECT c.id, c.state_id, c.population FROM cities c JOIN states s ON s.id = c.state_id WHERE c.enabled = 1 AND s.enabled = 1').all() as {
-  id: string; state_id: string; population: number;
+const cities = db
+  .prepare('SELECT c.id, c.state_id, c.population FROM cities c JOIN states s ON s.id = c.state_id WHERE c.enabled = 1 AND s.enabled = 1')
+  .all() as {
+  id: string;
+  state_id: string;
+  population: number;
 }[];
 const cumulative = new Float64Array(cities.length);
 let sum = 0;
@@ -86,7 +90,14 @@ for (const color of palette) {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="1200"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${color}"/><stop offset="1" stop-color="#1b1b2f"/></linearGradient></defs><rect width="900" height="1200" fill="url(#g)"/><circle cx="620" cy="380" r="260" fill="#ffffff" fill-opacity="0.08"/></svg>`;
   const large = await sharp(Buffer.from(svg)).webp({ quality: 70 }).toBuffer();
   const thumb = await sharp(Buffer.from(svg)).resize(300, 400).webp({ quality: 60 }).toBuffer();
-  photos.push({ path: storeUpload(dataDir, 'ads', large), width: 900, height: 1200, thumbPath: storeUpload(dataDir, 'ads', thumb), thumbWidth: 300, thumbHeight: 400 });
+  photos.push({
+    path: storeUpload(dataDir, 'ads', large),
+    width: 900,
+    height: 1200,
+    thumbPath: storeUpload(dataDir, 'ads', thumb),
+    thumbWidth: 300,
+    thumbHeight: 400,
+  });
 }
 
 const now = Date.now();
@@ -123,7 +134,9 @@ function manyIds(n: number): string[] {
 // Owners: approved providers with an unusable password hash and a USD wallet.
 const owners: string[] = [];
 db.transaction(() => {
-  const u = db.prepare("INSERT INTO users (id, email, password_hash, nickname, status, created_at, updated_at) VALUES (?, ?, '!seeded-no-login', ?, 'approved', ?, ?)");
+  const u = db.prepare(
+    "INSERT INTO users (id, email, password_hash, nickname, status, created_at, updated_at) VALUES (?, ?, '!seeded-no-login', ?, 'approved', ?, ?)",
+  );
   const r = db.prepare("INSERT INTO user_roles (user_id, role) VALUES (?, 'PROVIDER_USER')");
   const w = db.prepare("INSERT INTO wallets (id, user_id, wallet_type, created_at) VALUES (?, ?, 'USD', ?)");
   for (let i = 0; i < ownerCount; i++) {
@@ -137,10 +150,16 @@ db.transaction(() => {
 lap(`${ownerCount} owners`);
 
 // The secondary indexes and the full-text trigger are dropped for the bulk insert and rebuilt once.
-const deferred = db.prepare("SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'ads' AND sql IS NOT NULL AND (type = 'index' OR (type = 'trigger' AND name = 'ads_fts_insert'))").all() as {
-  type: string; name: string; sql: string;
+const deferred = db
+  .prepare(
+    "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'ads' AND sql IS NOT NULL AND (type = 'index' OR (type = 'trigger' AND name = 'ads_fts_insert'))",
+  )
+  .all() as {
+  type: string;
+  name: string;
+  sql: string;
 }[];
-const firstSeq = ((db.prepare('SELECT coalesce(max(bump_seq), 0) AS m FROM ads').get() as { m: number }).m) + 1;
+const firstSeq = (db.prepare('SELECT coalesce(max(bump_seq), 0) AS m FROM ads').get() as { m: number }).m + 1;
 for (const d of deferred) db.exec(`DROP ${d.type.toUpperCase()} ${d.name}`);
 try {
   // Bumps spread over the last 30 days, in increasing order, so bump_seq follows bumped_at.
@@ -164,22 +183,44 @@ try {
         const created = fastIso(published - 3_600_000);
         const phone = `+1${200 + Math.floor(rand() * 800)}555${String(Math.floor(rand() * 10000)).padStart(4, '0')}`;
         const age = rand() < 0.1 ? 'over45' : String(21 + Math.floor(rand() * 25));
-        insert.run(ids[i], owners[Math.floor(rand() * owners.length)], types[Math.floor(rand() * types.length)], title, description, age, city.state_id, city.id,
-          phone, photoJson[i % photos.length], online, created, firstSeq + i, bumpedAt, fastIso(published), fastIso(now + DAY + Math.floor(rand() * 29 * DAY)),
-          created, bumpedAt, online);
+        insert.run(
+          ids[i],
+          owners[Math.floor(rand() * owners.length)],
+          types[Math.floor(rand() * types.length)],
+          title,
+          description,
+          age,
+          city.state_id,
+          city.id,
+          phone,
+          photoJson[i % photos.length],
+          online,
+          created,
+          firstSeq + i,
+          bumpedAt,
+          fastIso(published),
+          fastIso(now + DAY + Math.floor(rand() * 29 * DAY)),
+          created,
+          bumpedAt,
+          online,
+        );
       }
     })();
   }
   lap(`${count} ads`);
-  db.prepare(`INSERT INTO ads_fts (rowid, title, description, place, tags)
+  db.prepare(
+    `INSERT INTO ads_fts (rowid, title, description, place, tags)
     SELECT a.bump_seq, a.title, a.description, c.name || ' ' || s.name || ' ' || s.code, 'ty' || replace(a.listing_type, '_', '') || ' st' || a.state_id
-    FROM ads a JOIN cities c ON c.id = a.city_id JOIN states s ON s.id = a.state_id WHERE a.visible = 1 AND a.bump_seq >= ?`).run(firstSeq);
+    FROM ads a JOIN cities c ON c.id = a.city_id JOIN states s ON s.id = a.state_id WHERE a.visible = 1 AND a.bump_seq >= ?`,
+  ).run(firstSeq);
   // One merged segment: queries then open one b-tree per term instead of dozens.
   db.exec("INSERT INTO ads_fts (ads_fts) VALUES ('optimize')");
   lap('full-text index');
-  db.prepare(`INSERT INTO ads_public_counts (city_id, listing_type, state_id, n)
+  db.prepare(
+    `INSERT INTO ads_public_counts (city_id, listing_type, state_id, n)
     SELECT city_id, listing_type, state_id, count(*) FROM ads WHERE visible = 1 AND bump_seq >= ? GROUP BY city_id, listing_type
-    ON CONFLICT (city_id, listing_type) DO UPDATE SET n = n + excluded.n`).run(firstSeq);
+    ON CONFLICT (city_id, listing_type) DO UPDATE SET n = n + excluded.n`,
+  ).run(firstSeq);
 } finally {
   for (const d of deferred) db.exec(d.sql);
 }

@@ -31,7 +31,9 @@ try {
   const t0 = performance.now();
   const { states, cities } = seedLocations(database.sqlite);
   const ms = Math.round(performance.now() - t0);
-  console.log(states || cities ? `Seeded ${states} states and ${cities} cities into ${file} in ${ms} ms.` : `Locations already present in ${file}; nothing to do.`);
+  console.log(
+    states || cities ? `Seeded ${states} states and ${cities} cities into ${file} in ${ms} ms.` : `Locations already present in ${file}; nothing to do.`,
+  );
 } finally {
   await database.close();
 }

@@ -124,7 +124,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'XG Marketplace API', version: '1', description: 'Every /api route: the schemas of contract/api. Errors answer {message, code, params?}.' },
+      info: {
+        title: 'XG Marketplace API',
+        version: '1',
+        description: 'Every /api route: the schemas of contract/api. Errors answer {message, code, params?}.',
+      },
     },
     transform: ({ schema, url }) => ({ schema: url.startsWith('/api/') ? schema : { ...schema, hide: true }, url }),
   });

@@ -37,10 +37,24 @@ if (relaxed && config.isProduction) {
 const app = await buildApp({
   config,
   database,
-  limits: relaxed ? { authAttemptsPerWindow: 10_000, authAccountPerHour: 10_000, avatarUpdatesPerHour: 10_000, socketHandshakesPerMinute: 10_000, adsPerDay: 10_000, reportsPerHour: 10_000, apiPerMinute: 0 } : undefined,
+  limits: relaxed
+    ? {
+        authAttemptsPerWindow: 10_000,
+        authAccountPerHour: 10_000,
+        avatarUpdatesPerHour: 10_000,
+        socketHandshakesPerMinute: 10_000,
+        adsPerDay: 10_000,
+        reportsPerHour: 10_000,
+        apiPerMinute: 0,
+      }
+    : undefined,
 });
 if (applied.length) app.log.info({ applied }, 'database migrated');
-if (config.secretsCreated) app.log.warn({ file: config.secretsFile }, 'generated the session and webhook secrets (set JWT_SECRET / BTCPAY_WEBHOOK_SECRET to choose them); keep this file with the database');
+if (config.secretsCreated)
+  app.log.warn(
+    { file: config.secretsFile },
+    'generated the session and webhook secrets (set JWT_SECRET / BTCPAY_WEBHOOK_SECRET to choose them); keep this file with the database',
+  );
 if (config.seedLocations) {
   const seeded = seedLocations(database.sqlite);
   if (seeded.cities || seeded.states) app.log.info(seeded, 'locations seeded');
@@ -49,7 +63,9 @@ if (config.seedLocations) {
 const master = await app.deps.services.auth.ensureMaster();
 if (master?.generatedPassword) {
   // Printed once, on the start that creates the account; never stored in clear.
-  console.log(`\n  First master account created:\n    e-mail:   ${master.email}\n    password: ${master.generatedPassword}\n  Sign in at ${config.publicUrl}/auth/login and change the password.\n`);
+  console.log(
+    `\n  First master account created:\n    e-mail:   ${master.email}\n    password: ${master.generatedPassword}\n  Sign in at ${config.publicUrl}/auth/login and change the password.\n`,
+  );
 } else if (master) {
   app.log.info({ email: master.email }, 'master account created from MASTER_EMAIL');
 }

@@ -23,11 +23,14 @@ export type PageViewSummary = Static<typeof PageViewSummarySchema>;
 export const analyticsApi = {
   // The site's own page-view store (no third-party tracker).
   'POST /api/analytics/pageview': {
-    body: Type.Object({
-      path: Type.String({ minLength: 1, maxLength: 2000 }),
-      locale: PageLocaleSchema,
-      referrer: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
-    }, { additionalProperties: false }),
+    body: Type.Object(
+      {
+        path: Type.String({ minLength: 1, maxLength: 2000 }),
+        locale: PageLocaleSchema,
+        referrer: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+      },
+      { additionalProperties: false },
+    ),
     response: { 204: Type.Null(), ...Errors },
   },
   'GET /api/admin/get-page-views': {

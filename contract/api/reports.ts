@@ -44,11 +44,14 @@ export type ReportReceipt = Static<typeof ReportReceiptSchema>;
 export const reportsApi = {
   // Public forms: report trafficking, contact us, law enforcement.
   'POST /api/reports': {
-    body: Type.Object({
-      kind: PublicReportKindSchema,
-      ...reportTextFields,
-      adId: Type.Optional(Type.Union([Type.String({ pattern: '^[a-z0-9]{1,40}$' }), Type.Null()])),
-    }, { additionalProperties: false }),
+    body: Type.Object(
+      {
+        kind: PublicReportKindSchema,
+        ...reportTextFields,
+        adId: Type.Optional(Type.Union([Type.String({ pattern: '^[a-z0-9]{1,40}$' }), Type.Null()])),
+      },
+      { additionalProperties: false },
+    ),
     response: { 201: ReportReceiptSchema, ...Errors },
   },
   'GET /api/admin/get-reports': {

@@ -13,7 +13,13 @@ export interface RouteContract {
 type Field<R, K extends string> = R extends { [P in K]: infer S } ? (S extends TSchema ? Static<S> : never) : never;
 
 /** The body of a route's answer with status S (200 unless said). */
-export type ResponseOf<R, S extends number | string = 200> = R extends { response: infer Rs } ? (S extends keyof Rs ? (Rs[S] extends TSchema ? Static<Rs[S]> : never) : never) : never;
+export type ResponseOf<R, S extends number | string = 200> = R extends { response: infer Rs }
+  ? S extends keyof Rs
+    ? Rs[S] extends TSchema
+      ? Static<Rs[S]>
+      : never
+    : never
+  : never;
 export type BodyOf<R> = Field<R, 'body'>;
 export type QueryOf<R> = Field<R, 'querystring'>;
 export type ParamsOf<R> = Field<R, 'params'>;

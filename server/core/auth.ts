@@ -122,8 +122,7 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, dep
     if (hooks.some((h) => h.name === 'sessionAndAccess')) return; // the HEAD twin of a GET inherits the GET's hooks
     const byMethod = new Map<string, Access>();
     for (const method of [route.method].flat()) byMethod.set(method, requiredAccess(method, route.url));
-    const sameSiteOnly = (method: string) =>
-      !route.config?.allowCrossSite && (route.config?.changesState === true || !SAFE_METHODS.has(method));
+    const sameSiteOnly = (method: string) => !route.config?.allowCrossSite && (route.config?.changesState === true || !SAFE_METHODS.has(method));
     // HEAD must be safe: the HEAD twin of a GET that changes state (the seed's GET /api/logout)
     // would run its handler, so after the access check it is refused instead.
     const headRefused = route.config?.changesState === true;

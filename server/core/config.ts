@@ -31,7 +31,6 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const problems: string[] = [];
   const nodeEnv = env.NODE_ENV ?? 'development';

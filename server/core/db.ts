@@ -97,20 +97,23 @@ export function trackWrites(sqlite: Database.Database): WriteCounter {
   if (known) return known;
   const counter = { n: 0 };
   writeCounters.set(sqlite, counter);
-  const counted = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A): R => {
-    counter.n++;
-    try {
-      return fn(...args);
-    } finally {
+  const counted =
+    <A extends unknown[], R>(fn: (...args: A) => R) =>
+    (...args: A): R => {
       counter.n++;
-    }
-  };
+      try {
+        return fn(...args);
+      } finally {
+        counter.n++;
+      }
+    };
   const prepare = sqlite.prepare.bind(sqlite);
   sqlite.prepare = ((source: string) => {
     const stmt = prepare(source);
     // SQLite calls COMMIT, ROLLBACK and RELEASE read-only, yet they are what makes a transaction's
     // writes visible (or takes them back) for a reader on another connection: they count too.
-    if (!stmt.readonly || ENDS_TRANSACTION.test(source)) for (const m of EXECUTE) (stmt as unknown as Record<string, unknown>)[m] = counted((stmt[m] as (...a: unknown[]) => unknown).bind(stmt));
+    if (!stmt.readonly || ENDS_TRANSACTION.test(source))
+      for (const m of EXECUTE) (stmt as unknown as Record<string, unknown>)[m] = counted((stmt[m] as (...a: unknown[]) => unknown).bind(stmt));
     return stmt;
   }) as typeof sqlite.prepare;
   sqlite.exec = counted(sqlite.exec.bind(sqlite)) as typeof sqlite.exec;

@@ -39,7 +39,8 @@ describe('error codes', () => {
         const text = t[code];
         if (!text?.trim()) problems.push(`${code}: missing`);
         else if (text === ERRORS[code] && !SAME_IN_EVERY_LANGUAGE.has(code)) problems.push(`${code}: still English`);
-        else if (placeholders(text).join() !== placeholders(ERRORS[code]).join()) problems.push(`${code}: placeholders ${placeholders(text).join()} ≠ ${placeholders(ERRORS[code]).join()}`);
+        else if (placeholders(text).join() !== placeholders(ERRORS[code]).join())
+          problems.push(`${code}: placeholders ${placeholders(text).join()} ≠ ${placeholders(ERRORS[code]).join()}`);
       }
       for (const key of Object.keys(t)) if (!(key in ERRORS)) problems.push(`${key}: translated but no such code`);
       expect(problems).toEqual([]);

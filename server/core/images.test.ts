@@ -24,7 +24,9 @@ describe('images', () => {
   });
 
   it('refuses a truncated image whose header still parses', async () => {
-    const full = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#888' } }).png({ compressionLevel: 0 }).toBuffer();
+    const full = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#888' } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
     const err = await toWebp(full.subarray(0, 2000), { maxWidth: 100, maxHeight: 100, fit: 'inside' }).catch((e) => e);
     expect(err).toBeInstanceOf(Invalid);
   });
@@ -50,7 +52,9 @@ describe('images', () => {
   });
 
   it('fits inside a box for photos and crops to an exact square for avatars', async () => {
-    const big = await sharp({ create: { width: 3000, height: 1500, channels: 3, background: '#123' } }).jpeg().toBuffer();
+    const big = await sharp({ create: { width: 3000, height: 1500, channels: 3, background: '#123' } })
+      .jpeg()
+      .toBuffer();
     const large = await toWebp(big, { maxWidth: 1600, maxHeight: 1600, fit: 'inside', quality: 82 });
     const thumb = await toWebp(big, { maxWidth: 400, maxHeight: 400, fit: 'inside' });
     expect([large.width, large.height]).toEqual([1600, 800]);
@@ -73,30 +77,48 @@ describe('images', () => {
       'webp with alpha (VP8X)': (i) => i.webp({ alphaQuality: 50 }),
     };
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 700 }), fc.integer({ min: 1, max: 700 }), fc.constantFrom(...Object.keys(encoders)), async (width, height, kind) => {
-        const channels = kind.includes('alpha') ? 4 : 3;
-        const buf = await encoders[kind](sharp({ create: { width, height, channels, background: { r: 90, g: 20, b: 200, alpha: 0.5 } } })).toBuffer();
-        const meta = await sharp(buf).metadata();
-        expect(readImageHeader(buf), kind).toEqual({ format: meta.format, width: meta.width, height: meta.height });
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 700 }),
+        fc.integer({ min: 1, max: 700 }),
+        fc.constantFrom(...Object.keys(encoders)),
+        async (width, height, kind) => {
+          const channels = kind.includes('alpha') ? 4 : 3;
+          const buf = await encoders[kind](sharp({ create: { width, height, channels, background: { r: 90, g: 20, b: 200, alpha: 0.5 } } })).toBuffer();
+          const meta = await sharp(buf).metadata();
+          expect(readImageHeader(buf), kind).toEqual({ format: meta.format, width: meta.width, height: meta.height });
+        },
+      ),
       { numRuns: 60 },
     );
   });
 
   it('finds no size in anything that is not a whole JPEG, PNG or WebP header', async () => {
     const jpeg = await jpegWithGps();
-    for (const input of [Buffer.alloc(0), Buffer.from('GIF89a'), await gif(), jpeg.subarray(0, 20), (await png()).subarray(0, 20), (await webp()).subarray(0, 20), Buffer.from('RIFF\0\0\0\0WEBPVP8 ')]) {
+    for (const input of [
+      Buffer.alloc(0),
+      Buffer.from('GIF89a'),
+      await gif(),
+      jpeg.subarray(0, 20),
+      (await png()).subarray(0, 20),
+      (await webp()).subarray(0, 20),
+      Buffer.from('RIFF\0\0\0\0WEBPVP8 '),
+    ]) {
       expect(readImageHeader(input)).toBeNull();
     }
   });
 
   it('refuses more than 40 megapixels from the header alone, with a 413 naming the field', async () => {
     expect(MAX_INPUT_PIXELS).toBe(40_000_000);
-    const small = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#888' } }).jpeg().toBuffer();
+    const small = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#888' } })
+      .jpeg()
+      .toBuffer();
     const bombs = {
       'png 8000×6000': flatPng(8000, 6000),
       'jpeg claiming 10000×8000': jpegDeclaring(small, 10000, 8000),
-      'webp claiming 16384×16384': Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBPVP8X\x0a\0\0\0\0\0\0\0', 'latin1'), Buffer.from([0xff, 0x3f, 0, 0xff, 0x3f, 0])]),
+      'webp claiming 16384×16384': Buffer.concat([
+        Buffer.from('RIFF\0\0\0\0WEBPVP8X\x0a\0\0\0\0\0\0\0', 'latin1'),
+        Buffer.from([0xff, 0x3f, 0, 0xff, 0x3f, 0]),
+      ]),
     };
     for (const [name, bomb] of Object.entries(bombs)) {
       expect(readImageHeader(bomb)!.width * readImageHeader(bomb)!.height, name).toBeGreaterThan(MAX_INPUT_PIXELS);

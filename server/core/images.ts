@@ -17,7 +17,6 @@ export type ImageFormat = (typeof ACCEPTED_FORMATS)[number];
  */
 export const MAX_INPUT_PIXELS = 40_000_000;
 
-
 export interface ImageInfo {
   format: ImageFormat;
   width: number;

@@ -58,7 +58,11 @@ describe('mailer', () => {
     const mailer = createMailer({ smtpUrl: smtp.url, mailFrom: 'XG Marketplace <no-reply@xg.test>', dataDir }, log);
     expect(mailer.kind).toBe('smtp');
     await mailer.verify();
-    await mailer.send({ to: 'ann@example.com', subject: 'Confirm your new e-mail address', text: 'Open this link: https://xg.test/auth/confirm-email?token=abc' });
+    await mailer.send({
+      to: 'ann@example.com',
+      subject: 'Confirm your new e-mail address',
+      text: 'Open this link: https://xg.test/auth/confirm-email?token=abc',
+    });
 
     expect(smtp.received).toHaveLength(1);
     const m = smtp.received[0];

@@ -5,8 +5,18 @@ import { registeredRoutes, splitRoute } from '../test/routes.ts';
 // One paging schema for every list (contract/api/paging.ts Paging): whole numbers, page 1–10,000,
 // pageSize 1–100, anything else a 400 naming the field. These inputs answered 500 on nine lists.
 const BAD: [string, string][] = [
-  ['page', 'Infinity'], ['page', '-Infinity'], ['page', '1e400'], ['page', 'NaN'], ['page', '-1'], ['page', '0'],
-  ['page', '1.5'], ['page', '10001'], ['pageSize', '1e9'], ['pageSize', '0'], ['pageSize', '101'], ['pageSize', 'Infinity'],
+  ['page', 'Infinity'],
+  ['page', '-Infinity'],
+  ['page', '1e400'],
+  ['page', 'NaN'],
+  ['page', '-1'],
+  ['page', '0'],
+  ['page', '1.5'],
+  ['page', '10001'],
+  ['pageSize', '1e9'],
+  ['pageSize', '0'],
+  ['pageSize', '101'],
+  ['pageSize', 'Infinity'],
 ];
 
 let ctx: TestContext;
@@ -30,10 +40,18 @@ afterAll(() => ctx.close());
 
 describe('paging on every list', () => {
   it('finds the lists', () => {
-    expect(lists).toEqual(expect.arrayContaining([
-      '/api/admin/get-reports', '/api/admin/get-cron-jobs', '/api/admin/get-pending-ads', '/api/admin/get-approved-ads',
-      '/api/admin/get-all-promo-codes', '/api/admin/get-audit-log', '/api/master/get-approved-users', '/api/master/get-pending-users',
-    ]));
+    expect(lists).toEqual(
+      expect.arrayContaining([
+        '/api/admin/get-reports',
+        '/api/admin/get-cron-jobs',
+        '/api/admin/get-pending-ads',
+        '/api/admin/get-approved-ads',
+        '/api/admin/get-all-promo-codes',
+        '/api/admin/get-audit-log',
+        '/api/master/get-approved-users',
+        '/api/master/get-pending-users',
+      ]),
+    );
   });
 
   it('answers 400 naming the field for every bad page and pageSize, never 500', async () => {

@@ -5,7 +5,13 @@ import type { Actor } from './policy.ts';
 // The cast of the policy tables (<module>.policy.test.ts): who they are is written out here, what
 // each may do is written out in each table, from PRODUCT.md, not worked out by calling the code.
 
-const user = (id: string, roles: StaffRole[], status: UserStatus): SessionUser => ({ id, email: `${id}@example.com`, userStatus: status, userRoles: roles, tokenVersion: 0 });
+const user = (id: string, roles: StaffRole[], status: UserStatus): SessionUser => ({
+  id,
+  email: `${id}@example.com`,
+  userStatus: status,
+  userRoles: roles,
+  tokenVersion: 0,
+});
 const PROVIDER: StaffRole[] = ['PROVIDER_USER'];
 const ADMIN: StaffRole[] = ['PROVIDER_USER', 'ADMIN_USER'];
 const MASTER: StaffRole[] = ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'];

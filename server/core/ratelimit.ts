@@ -72,5 +72,8 @@ export function ipKey(ip: string): string {
     const tailWidth = t.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0); // an embedded IPv4 fills two groups
     all = [...h, ...Array<string>(Math.max(0, 8 - h.length - tailWidth)).fill('0'), ...t];
   }
-  return `${all.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  return `${all
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }

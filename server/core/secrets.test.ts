@@ -64,7 +64,9 @@ describe('secrets of an install that did not set them', () => {
     migrate(db);
     db.close();
     const r = spawnSync(path.join(ROOT, 'node_modules/.bin/node'), ['scripts/backup.ts', '--out', path.join(dataDir, 'b', 'copy.sqlite')], {
-      cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATA_DIR: dataDir },
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, DATA_DIR: dataDir },
     });
     expect(r.status, r.stderr).toBe(0);
     const copy = path.join(dataDir, 'b', `copy.${GENERATED_KEYS_FILE}`);
@@ -75,12 +77,19 @@ describe('secrets of an install that did not set them', () => {
 
 describe('the source', () => {
   it('holds no secret literal the server could sign or verify with', () => {
-    const files = fs.readdirSync(path.join(ROOT, 'server'), { recursive: true, encoding: 'utf8' })
+    const files = fs
+      .readdirSync(path.join(ROOT, 'server'), { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.ts') && !/(\.test|\.testkit|\.access)\.ts$|(^|\/)test[-/]/.test(f));
     const suspicious = /(secret|password|api_?key|token)[a-z_]*['"]?\s*[:=]\s*['"][^'"]{12,}['"]/i;
-    const hits = files.flatMap((f) =>
-      fs.readFileSync(path.join(ROOT, 'server', f), 'utf8').split('\n').map((line, i) => ({ f, i, line })).filter((x) => suspicious.test(x.line)),
-    ).map((x) => `server/${x.f}:${x.i + 1}: ${x.line.trim()}`);
+    const hits = files
+      .flatMap((f) =>
+        fs
+          .readFileSync(path.join(ROOT, 'server', f), 'utf8')
+          .split('\n')
+          .map((line, i) => ({ f, i, line }))
+          .filter((x) => suspicious.test(x.line)),
+      )
+      .map((x) => `server/${x.f}:${x.i + 1}: ${x.line.trim()}`);
     expect(hits).toEqual([]);
   });
 });

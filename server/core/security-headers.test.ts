@@ -60,7 +60,10 @@ describe('security headers', () => {
     const res = await ctx.app.inject({ method: 'POST', url: '/api/register', payload: form });
     expect(res.statusCode).toBe(415);
     expect(res.json().message).toBeTruthy();
-    const n = await ctx.app.deps.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const n = await ctx.app.deps.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(n.n)).toBe(0);
   });
 });

@@ -13,7 +13,10 @@ let ctx: TestContext;
 let dist: string;
 beforeAll(async () => {
   dist = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-dist-'));
-  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html>\n<html lang="en">\n<head>\n<!--head-->\n<title>XG</title>\n</head>\n<body><div id="root"></div></body>\n</html>\n');
+  fs.writeFileSync(
+    path.join(dist, 'index.html'),
+    '<!doctype html>\n<html lang="en">\n<head>\n<!--head-->\n<title>XG</title>\n</head>\n<body><div id="root"></div></body>\n</html>\n',
+  );
   ctx = await createTestApp({ distDir: dist, env: { PUBLIC_URL: 'https://xg.example' } });
 });
 afterAll(async () => {
@@ -33,13 +36,21 @@ describe('registration cannot choose roles or status (hole 1)', () => {
       extra[c] = c === 'status' ? 'approved' : c === 'token_version' ? 0 : 'x';
       extra[camel(c)] = extra[c];
     }
-    return { ...extra, roles: ['MASTER_USER', 'ADMIN_USER', 'PROVIDER_USER'], userRoles: ['MASTER_USER'], role: 'MASTER_USER', status: 'approved', userStatus: 'approved' };
+    return {
+      ...extra,
+      roles: ['MASTER_USER', 'ADMIN_USER', 'PROVIDER_USER'],
+      userRoles: ['MASTER_USER'],
+      role: 'MASTER_USER',
+      status: 'approved',
+      userStatus: 'approved',
+    };
   };
 
   it('refuses a body with any field beyond email, password and nickname, creating nothing', async () => {
     const before = countUsers();
     const res = await ctx.app.inject({
-      method: 'POST', url: '/api/register',
+      method: 'POST',
+      url: '/api/register',
       payload: { ...hostile(), email: 'mallory@example.com', password: 'long enough pw', nickname: 'mallory' },
     });
     expect(res.statusCode).toBe(400);
@@ -54,13 +65,26 @@ describe('registration cannot choose roles or status (hole 1)', () => {
     expect(user.userRoles).toEqual(['PROVIDER_USER']);
     expect(user.userStatus).toBe('pending');
     const row = db().prepare('SELECT * FROM users WHERE id = ?').get(user.id) as Record<string, unknown>;
-    expect(row).toMatchObject({ status: 'pending', avatar: null, phone: null, phone_verified_at: null, deleted_at: null, token_version: 0, welcome_promo_sent_at: null });
+    expect(row).toMatchObject({
+      status: 'pending',
+      avatar: null,
+      phone: null,
+      phone_verified_at: null,
+      deleted_at: null,
+      token_version: 0,
+      welcome_promo_sent_at: null,
+    });
     expect(row.id).not.toBe('x');
   });
 
   it('refuses unknown fields on every JSON route, not only register', async () => {
     const master = await asMaster(ctx);
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/nickname-update', headers: { cookie: master.cookie }, payload: { nickname: 'fine', status: 'approved' } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/nickname-update',
+      headers: { cookie: master.cookie },
+      payload: { nickname: 'fine', status: 'approved' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Unknown field: status.');
   });
@@ -113,18 +137,30 @@ describe('cross-site requests change nothing (hole 7)', () => {
       const { method, url } = splitRoute(route);
       const before = totalChanges();
       const res = await rawInject(ctx.app, {
-        method: method as 'POST', url: url.replace(/:[A-Za-z]+/g, 'x'),
+        method: method as 'POST',
+        url: url.replace(/:[A-Za-z]+/g, 'x'),
         headers: { cookie: master.cookie, 'sec-fetch-site': 'cross-site' },
         payload: method === 'GET' ? undefined : {},
       });
-      if (res.statusCode !== 403 || !/another site/.test(res.body) || totalChanges() !== before) wrong.push(`${route}: ${res.statusCode} ${res.body.slice(0, 80)}`);
+      if (res.statusCode !== 403 || !/another site/.test(res.body) || totalChanges() !== before)
+        wrong.push(`${route}: ${res.statusCode} ${res.body.slice(0, 80)}`);
     }
     expect(wrong).toEqual([]);
   });
 
   it('accepts requests that say they come from our pages', async () => {
-    for (const headers of [{ 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, { origin: 'https://xg.example' }, { referer: 'https://xg.example/auth/login' }]) {
-      const res = await rawInject(ctx.app, { method: 'POST', url: '/api/login', headers, payload: { email: 'nobody@example.com', password: 'wrong password' } });
+    for (const headers of [
+      { 'sec-fetch-site': 'same-origin' },
+      { 'sec-fetch-site': 'none' },
+      { origin: 'https://xg.example' },
+      { referer: 'https://xg.example/auth/login' },
+    ]) {
+      const res = await rawInject(ctx.app, {
+        method: 'POST',
+        url: '/api/login',
+        headers,
+        payload: { email: 'nobody@example.com', password: 'wrong password' },
+      });
       expect(res.statusCode, JSON.stringify(headers)).toBe(401);
     }
   });
@@ -132,7 +168,16 @@ describe('cross-site requests change nothing (hole 7)', () => {
 
 describe('HEAD behaves as GET (hole 10)', () => {
   it('answers public routes and refuses private ones like GET does', async () => {
-    for (const url of ['/api/home', '/api/session', '/api/listings?state=new-york', '/api/search?query=x', '/api/states-from-country', '/api/get-ad-pricing', '/faq', '/']) {
+    for (const url of [
+      '/api/home',
+      '/api/session',
+      '/api/listings?state=new-york',
+      '/api/search?query=x',
+      '/api/states-from-country',
+      '/api/get-ad-pricing',
+      '/faq',
+      '/',
+    ]) {
       const get = await ctx.app.inject({ method: 'GET', url });
       const head = await ctx.app.inject({ method: 'HEAD', url });
       expect(head.statusCode, url).toBe(get.statusCode);
@@ -161,7 +206,14 @@ describe('private answers are not cached (hole 13)', () => {
   it('says no-store on every answer to a signed-in user, and leaves guests’ public answers alone', async () => {
     const u = await makeUser(ctx, { status: 'approved' });
     const master = await asMaster(ctx);
-    for (const [cookie, url] of [[u.cookie, '/api/user-profile'], [u.cookie, '/api/home'], [u.cookie, '/api/listings?state=new-york'], [master.cookie, '/api/admin/get-reports'], [master.cookie, '/api/master/get-approved-users'], [master.cookie, '/api/admin/get-audit-log']]) {
+    for (const [cookie, url] of [
+      [u.cookie, '/api/user-profile'],
+      [u.cookie, '/api/home'],
+      [u.cookie, '/api/listings?state=new-york'],
+      [master.cookie, '/api/admin/get-reports'],
+      [master.cookie, '/api/master/get-approved-users'],
+      [master.cookie, '/api/admin/get-audit-log'],
+    ]) {
       const res = await ctx.app.inject({ url, headers: { cookie } });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['cache-control'], url).toBe('no-store');
@@ -172,8 +224,8 @@ describe('private answers are not cached (hole 13)', () => {
 });
 
 describe('a crafted path cannot paste the page into itself (hole 8)', () => {
-  it('keeps one document for paths holding $` $\' $& and $1', async () => {
-    for (const p of ['/$`', "/$'", '/$&', '/$1', '/listings/us/$`/$\'', '/es/$`$\'$&']) {
+  it("keeps one document for paths holding $` $' $& and $1", async () => {
+    for (const p of ['/$`', "/$'", '/$&', '/$1', "/listings/us/$`/$'", "/es/$`$'$&"]) {
       const res = await ctx.app.inject({ url: encodeURI(p) });
       expect(res.body.match(/<!doctype html>/gi), p).toHaveLength(1);
       expect(res.body.match(/<\/html>/gi), p).toHaveLength(1);

@@ -44,7 +44,12 @@ export function requireFiniteNumbers(schema: unknown, seen = new Set<unknown>())
 }
 
 interface AjvLike {
-  addKeyword(def: { keyword: string; schemaType: string; errors: boolean; validate: ((schema: boolean, data: unknown) => boolean) & { errors?: unknown } }): unknown;
+  addKeyword(def: {
+    keyword: string;
+    schemaType: string;
+    errors: boolean;
+    validate: ((schema: boolean, data: unknown) => boolean) & { errors?: unknown };
+  }): unknown;
 }
 
 /**
@@ -53,11 +58,14 @@ interface AjvLike {
  * would never see Infinity.
  */
 export function finiteKeyword(ajv: AjvLike): AjvLike {
-  const validate = Object.assign((enabled: boolean, data: unknown) => {
-    if (!enabled || typeof data !== 'number' || Number.isFinite(data)) return true;
-    validate.errors = [{ keyword: 'finite', message: 'must be a finite number', params: {} }];
-    return false;
-  }, { errors: undefined as unknown });
+  const validate = Object.assign(
+    (enabled: boolean, data: unknown) => {
+      if (!enabled || typeof data !== 'number' || Number.isFinite(data)) return true;
+      validate.errors = [{ keyword: 'finite', message: 'must be a finite number', params: {} }];
+      return false;
+    },
+    { errors: undefined as unknown },
+  );
   ajv.addKeyword({ keyword: 'finite', schemaType: 'boolean', errors: true, validate });
   return ajv;
 }

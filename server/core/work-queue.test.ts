@@ -16,12 +16,14 @@ describe('WorkQueue', () => {
     const gates = Array.from({ length: 5 }, gate);
     const order: number[] = [];
     let seenMax = 0;
-    const results = gates.map((g, i) => q.run(async () => {
-      order.push(i);
-      seenMax = Math.max(seenMax, q.active);
-      await g.opened;
-      return i * 10;
-    }));
+    const results = gates.map((g, i) =>
+      q.run(async () => {
+        order.push(i);
+        seenMax = Math.max(seenMax, q.active);
+        await g.opened;
+        return i * 10;
+      }),
+    );
     await tick();
     expect([q.active, q.pending, order]).toEqual([2, 3, [0, 1]]);
     gates[1].open();

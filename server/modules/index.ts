@@ -19,5 +19,20 @@ import docs from './docs/docs.routes.ts';
 
 /** Every domain module, registered in this order by buildApp. site (pages, SPA fallback) goes last. */
 export const modules: FastifyPluginAsync<AppDeps>[] = [
-  auth, uploads, profile, locations, master, audit, realtime, wallets, pricing, ads, listings, reports, analytics, cron, docs, site,
+  auth,
+  uploads,
+  profile,
+  locations,
+  master,
+  audit,
+  realtime,
+  wallets,
+  pricing,
+  ads,
+  listings,
+  reports,
+  analytics,
+  cron,
+  docs,
+  site,
 ];

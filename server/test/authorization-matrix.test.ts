@@ -37,7 +37,10 @@ import { ACTORS, OWNER, SESSIONLESS, outcomeOf, type Actor, type MatrixRow, type
 type Row = MatrixRow & { file: string };
 const OWNERS: Owner[] = ['provider', 'otherProvider', 'pendingProvider', 'suspendedProvider'];
 const rows: Row[] = matrixRows;
-const isApi = (route: string) => { const u = splitRoute(route).url; return u === '/api' || u.startsWith('/api/'); };
+const isApi = (route: string) => {
+  const u = splitRoute(route).url;
+  return u === '/api' || u.startsWith('/api/');
+};
 const guestPasses = (row: Row) => outcomeOf(row.expect, 'guest', row.target ? ownerOf(row.target) : null) !== 'deny';
 
 let ctx: TestContext;
@@ -48,7 +51,12 @@ let staticFileRoutes: Set<string>;
 beforeAll(async () => {
   distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-dist-'));
   fs.writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>XG</title><div id="root"></div>');
-  staticFileRoutes = new Set(fs.readdirSync(distDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => `GET /${path.relative(distDir, path.join(e.parentPath, e.name)).split(path.sep).join('/')}`));
+  staticFileRoutes = new Set(
+    fs
+      .readdirSync(distDir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => `GET /${path.relative(distDir, path.join(e.parentPath, e.name)).split(path.sep).join('/')}`),
+  );
   ctx = await createTestApp({ distDir });
   fixture = await Fixture.build(ctx);
 });
@@ -138,20 +146,29 @@ describe('authorization matrix', () => {
     const registered = new Set(routes);
     const orphans = rows.filter((r) => !registered.has(r.route)).map((r) => `${r.route}   (${r.file})`);
     const malformed = rows
-      .filter((r) => !/^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/\S*$/.test(r.route)
-        || (typeof r.expect !== 'function' && ACTORS.some((a) => !(r.expect as Record<Actor, Outcome>)[a]))
-        || (r.target && !ownsKind(ownerOf(r.target), r.target.split('.')[1] as never))
-        || (r.mirror && !r.target)
-        || (r.target && !linksOf(r).length))
+      .filter(
+        (r) =>
+          !/^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \/\S*$/.test(r.route) ||
+          (typeof r.expect !== 'function' && ACTORS.some((a) => !(r.expect as Record<Actor, Outcome>)[a])) ||
+          (r.target && !ownsKind(ownerOf(r.target), r.target.split('.')[1] as never)) ||
+          (r.mirror && !r.target) ||
+          (r.target && !linksOf(r).length),
+      )
       .map((r) => `${r.route}   (${r.file})`);
     const withHead = new Set(registeredRoutes(ctx.app, { withHead: true }));
     const headless = routes.filter((r) => r.startsWith('GET ') && !withHead.has(`HEAD ${r.slice(4)}`));
     const report = [
-      missing.length ? `Routes with no row — add each to server/test/matrix/<module>.ts, <module> being the folder of server/modules/ that registers it, as { route, expect, target?, request? } (a new module file goes into server/test/matrix/index.ts):\n  ${missing.join('\n  ')}` : '',
+      missing.length
+        ? `Routes with no row — add each to server/test/matrix/<module>.ts, <module> being the folder of server/modules/ that registers it, as { route, expect, target?, request? } (a new module file goes into server/test/matrix/index.ts):\n  ${missing.join('\n  ')}`
+        : '',
       orphans.length ? `Rows naming a route the app does not register (typo, or the route was removed):\n  ${[...new Set(orphans)].join('\n  ')}` : '',
-      malformed.length ? `Malformed rows (route must be "METHOD /pattern", expect must name every actor, target an object the fixture has, mirror needs a target, a target needs a policy link):\n  ${malformed.join('\n  ')}` : '',
+      malformed.length
+        ? `Malformed rows (route must be "METHOD /pattern", expect must name every actor, target an object the fixture has, mirror needs a target, a target needs a policy link):\n  ${malformed.join('\n  ')}`
+        : '',
       headless.length ? `GET routes without a HEAD twin (HEAD must answer like GET):\n  ${headless.join('\n  ')}` : '',
-    ].filter(Boolean).join('\n\n');
+    ]
+      .filter(Boolean)
+      .join('\n\n');
     expect(report, `\n${report}\n`).toBe('');
   });
 
@@ -167,8 +184,12 @@ describe('authorization matrix', () => {
       orphans.length ? `Entries naming no registered route (a future route with that path would start public):\n  ${orphans.join('\n  ')}` : '',
       notApi.length ? `Entries outside /api (the list only opens /api routes):\n  ${notApi.join('\n  ')}` : '',
       unlisted.length ? `Rows let guests in, but the route is not in PUBLIC_ROUTES:\n  ${unlisted.join('\n  ')}` : '',
-      noGuestRow.length ? `In PUBLIC_ROUTES, but no row lets guests in (make the row say so, or take the route off the list):\n  ${noGuestRow.join('\n  ')}` : '',
-    ].filter(Boolean).join('\n\n');
+      noGuestRow.length
+        ? `In PUBLIC_ROUTES, but no row lets guests in (make the row say so, or take the route off the list):\n  ${noGuestRow.join('\n  ')}`
+        : '',
+    ]
+      .filter(Boolean)
+      .join('\n\n');
     expect(report, `\n${report}\n`).toBe('');
   });
 
@@ -176,16 +197,25 @@ describe('authorization matrix', () => {
     const exercised = new Set(rows.flatMap((r) => linksOf(r).map(([module, action]) => `${module}.${action}`)));
     const elsewhere: Record<string, string> = {
       'ads.preview': 'asked by listings.view for an ad that is not public (the GET /api/ads/:id rows)',
-      'profile.delete': "its last-master rule answers 409, past authorization: the matrix never erases an actor (profile.delete.test.ts); DELETE /api/delete-my-profile's row exercises profile.manage",
+      'profile.delete':
+        "its last-master rule answers 409, past authorization: the matrix never erases an actor (profile.delete.test.ts); DELETE /api/delete-my-profile's row exercises profile.manage",
     };
     const missing = everyPolicyAction().filter((a) => !exercised.has(a) && !(a in elsewhere));
     const stale = Object.keys(elsewhere).filter((a) => exercised.has(a) || !everyPolicyAction().includes(a));
-    expect({ missing, stale }, 'name each action in a row\'s policy (server/test/matrix/<module>.ts), or say above where it is checked').toEqual({ missing: [], stale: [] });
+    expect({ missing, stale }, "name each action in a row's policy (server/test/matrix/<module>.ts), or say above where it is checked").toEqual({
+      missing: [],
+      stale: [],
+    });
   });
 
   const runs = rows.flatMap((row) => {
     const mirror = row.mirror ?? (row.target !== undefined && row.expect === OWNER && ownerOf(row.target) === 'provider');
-    return mirror ? [{ row, mirrored: false }, { row, mirrored: true }] : [{ row, mirrored: false }];
+    return mirror
+      ? [
+          { row, mirrored: false },
+          { row, mirrored: true },
+        ]
+      : [{ row, mirrored: false }];
   });
   for (const { row, mirrored } of runs) {
     const { method } = splitRoute(row.route);

@@ -18,8 +18,14 @@ describe('the API contract', () => {
   it('lists exactly the /api routes the server registers', () => {
     const registered = registeredRoutes(ctx.app).filter((r) => splitRoute(r).url.startsWith('/api/'));
     const declared = Object.keys(API);
-    expect(registered.filter((r) => !declared.includes(r)), 'registered but not in contract/api').toEqual([]);
-    expect(declared.filter((r) => !registered.includes(r)), 'in contract/api but not registered').toEqual([]);
+    expect(
+      registered.filter((r) => !declared.includes(r)),
+      'registered but not in contract/api',
+    ).toEqual([]);
+    expect(
+      declared.filter((r) => !registered.includes(r)),
+      'in contract/api but not registered',
+    ).toEqual([]);
   });
 
   it('gives every route its error answers, so a 4xx/5xx body keeps its code', () => {

@@ -67,7 +67,16 @@ export async function createTestApp(opts: { env?: Record<string, string>; limits
     clock,
     mailer,
     hasher: createPasswordHasher({ memoryCost: 1024, timeCost: 1 }),
-    limits: { authAttemptsPerWindow: 1000, authAccountPerHour: 1000, avatarUpdatesPerHour: 1000, socketHandshakesPerMinute: 1000, reportsPerHour: 1000, adsPerDay: 1000, apiPerMinute: 0, ...opts.limits },
+    limits: {
+      authAttemptsPerWindow: 1000,
+      authAccountPerHour: 1000,
+      avatarUpdatesPerHour: 1000,
+      socketHandshakesPerMinute: 1000,
+      reportsPerHour: 1000,
+      adsPerDay: 1000,
+      apiPerMinute: 0,
+      ...opts.limits,
+    },
     distDir: opts.distDir ?? null,
     logger: false,
   });
@@ -137,7 +146,10 @@ export async function makeUser(
   const id = res.json().id as string;
   const db = ctx.app.deps.db;
   if (opts.roles?.length) {
-    await db.insertInto('user_roles').values(opts.roles.filter((r) => r !== 'PROVIDER_USER').map((role) => ({ user_id: id, role }))).execute();
+    await db
+      .insertInto('user_roles')
+      .values(opts.roles.filter((r) => r !== 'PROVIDER_USER').map((role) => ({ user_id: id, role })))
+      .execute();
   }
   if (opts.status) await db.updateTable('users').set({ status: opts.status }).where('id', '=', id).execute();
   return { id, email, password, cookie: cookieOf(res) };
@@ -145,4 +157,3 @@ export async function makeUser(
 
 export const asAdmin = (ctx: TestContext) => makeUser(ctx, { roles: ['ADMIN_USER'], status: 'approved' });
 export const asMaster = (ctx: TestContext) => makeUser(ctx, { roles: ['ADMIN_USER', 'MASTER_USER'], status: 'approved' });
-

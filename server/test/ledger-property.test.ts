@@ -53,7 +53,9 @@ async function alone(sut: Sut, w: World, op: Op, history: string[]): Promise<Pre
   const { prediction, answer } = await runOne(sut, w, op);
   history.push(`${label} → expected ${prediction.status} (${prediction.why}), got ${answer.status}`);
   if (!answerMatches(prediction, answer)) {
-    throw new Error(`wrong answer to "${label}": expected ${prediction.status} (${prediction.why})${prediction.walletAfter !== undefined ? ` with wallet ${prediction.walletAfter}` : ''}${prediction.updated !== undefined ? ` updated ${prediction.updated}` : ''}, got ${answer.status} ${JSON.stringify(answer.body)}\n${history.join('\n')}`);
+    throw new Error(
+      `wrong answer to "${label}": expected ${prediction.status} (${prediction.why})${prediction.walletAfter !== undefined ? ` with wallet ${prediction.walletAfter}` : ''}${prediction.updated !== undefined ? ` updated ${prediction.updated}` : ''}, got ${answer.status} ${JSON.stringify(answer.body)}\n${history.join('\n')}`,
+    );
   }
   await expectSameState(sut, w, history);
   return prediction;
@@ -93,7 +95,8 @@ describe('ledger property: the model predicts every answer and balance', () => {
           await alone(sut, w, { kind: 'decide', staff: 3, ads: [1], decision: 'approve' }, history);
           await alone(sut, w, { kind: 'setPrice', priceKind: 'bump', listingType: 'shemale_esc', cents: liveBumpPrice }, history);
           for (const [user, cents] of initial.entries()) if (cents) await alone(sut, w, { kind: 'fund', user, cents }, history);
-          for (const [user, yes] of promoAtStart.entries()) if (yes || user === 2) await alone(sut, w, { kind: 'redeem', user, code: 0, proc: 'main' }, history);
+          for (const [user, yes] of promoAtStart.entries())
+            if (yes || user === 2) await alone(sut, w, { kind: 'redeem', user, code: 0, proc: 'main' }, history);
           // An ad paid with promo money, waiting for review: a rejection must refund it to the promo wallet.
           await alone(sut, w, { kind: 'postAd', user: 2, listingType: 'female_rub' }, history);
           await alone(sut, w, { kind: 'pay', user: 2, ad: 3, wallet: { user: 2, type: 'PROMO' } }, history);
@@ -101,7 +104,10 @@ describe('ledger property: the model predicts every answer and balance', () => {
             const op = resolve(w, raw);
             if (!op) continue;
             const p = await alone(sut, w, op, history);
-            const key = `${op.kind} ${p.status} (${p.why.replace(/[\d:<>/]+/g, '').replace(/\s+/g, ' ').trim()})`;
+            const key = `${op.kind} ${p.status} (${p.why
+              .replace(/[\d:<>/]+/g, '')
+              .replace(/\s+/g, ' ')
+              .trim()})`;
             outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
           }
           await expectSameState(sut, w, history, true);
@@ -109,14 +115,36 @@ describe('ledger property: the model predicts every answer and balance', () => {
       ),
       fcOptions(40),
     );
-    if (process.env.LEDGER_PROPERTY_STATS) console.info([...outcomes].sort().map(([k, n]) => `${n}\t${k}`).join('\n'));
+    if (process.env.LEDGER_PROPERTY_STATS)
+      console.info(
+        [...outcomes]
+          .sort()
+          .map(([k, n]) => `${n}\t${k}`)
+          .join('\n'),
+      );
     // The generator must reach the cases that matter, or the property proves little.
     const seen = [...outcomes.keys()].join('\n');
     for (const must of [
-      /pay 200 \(paid from USD/, /pay 200 \(paid from PROMO/, /pay 402/, /pay 409/, /pay 404/,
-      /bump 200 \(bumped for from USD/, /bump 200 \(bumped for from PROMO/, /bump 402/, /bump 409 \(bumped/, /bump 409 \(not running/,
-      /redeem 200/, /redeem 400 \(inactive/, /redeem 400 \(expired/, /redeem 400 \(unknown/, /redeem 409 \(already used/, /redeem 409 \(used up/,
-      /decide 200 \(reject/, /decide 200 \(reject \(refund to PROMO\)/, /decide 200 \(approve/, /decide 409/,
+      /pay 200 \(paid from USD/,
+      /pay 200 \(paid from PROMO/,
+      /pay 402/,
+      /pay 409/,
+      /pay 404/,
+      /bump 200 \(bumped for from USD/,
+      /bump 200 \(bumped for from PROMO/,
+      /bump 402/,
+      /bump 409 \(bumped/,
+      /bump 409 \(not running/,
+      /redeem 200/,
+      /redeem 400 \(inactive/,
+      /redeem 400 \(expired/,
+      /redeem 400 \(unknown/,
+      /redeem 409 \(already used/,
+      /redeem 409 \(used up/,
+      /decide 200 \(reject/,
+      /decide 200 \(reject \(refund to PROMO\)/,
+      /decide 200 \(approve/,
+      /decide 409/,
     ]) {
       expect(seen, `never generated: ${must}`).toMatch(must);
     }
@@ -129,7 +157,11 @@ describe('ledger property: the model predicts every answer and balance', () => {
 function cause(line: string): string {
   try {
     const { err } = JSON.parse(line) as { err?: { type?: string; code?: string; message?: string; stack?: string } };
-    const where = err?.stack?.split('\n').filter((l) => l.includes('/server/') && !l.includes('node_modules')).slice(0, 3).map((l) => l.trim());
+    const where = err?.stack
+      ?.split('\n')
+      .filter((l) => l.includes('/server/') && !l.includes('node_modules'))
+      .slice(0, 3)
+      .map((l) => l.trim());
     return `  ${err?.type} ${err?.code}: ${err?.message}${where?.length ? `\n    ${where.join('\n    ')}` : ''}`;
   } catch {
     return `  ${line}`;
@@ -187,7 +219,11 @@ describe('ledger property: two processes on one database file', () => {
           const calls = ops.map((op) => httpCall(w, op)!);
           const byWorker: number[][] = Array.from({ length: WORKERS }, () => []);
           dealt.forEach((d, i) => byWorker[d.worker].push(i));
-          const done = await fire(pool, w.now, byWorker.map((idx) => idx.map((i) => calls[i])));
+          const done = await fire(
+            pool,
+            w.now,
+            byWorker.map((idx) => idx.map((i) => calls[i])),
+          );
           const answers: Answer[] = [];
           byWorker.forEach((idx, k) => idx.forEach((i, j) => (answers[i] = done[k].answers[j])));
 
@@ -202,10 +238,17 @@ describe('ledger property: two processes on one database file', () => {
           const found = explain(w, ops, answers, observed);
           if (!found) {
             const lines = ops.map((op, i) => `  [w${dealt[i].worker}] ${describeOp(w, op)} → ${brief(answers[i])}`);
-            const serial = possibleOutcomes(clone(w), ops).slice(0, 12).map((o) => `  order ${o.order.join(',')}: ${o.statuses.join(', ')}`);
+            const serial = possibleOutcomes(clone(w), ops)
+              .slice(0, 12)
+              .map((o) => `  order ${o.order.join(',')}: ${o.statuses.join(', ')}`);
             throw new Error(
               `no serial order explains this round:\n${lines.join('\n')}\nserial orders would answer (by op):\n${serial.join('\n')}\n` +
-                `5xx causes:\n${done.flatMap((d) => d.errors).map(cause).join('\n') || '  none'}\n` +
+                `5xx causes:\n${
+                  done
+                    .flatMap((d) => d.errors)
+                    .map(cause)
+                    .join('\n') || '  none'
+                }\n` +
                 `model before: ${JSON.stringify(modelView(w))}\nfound: ${JSON.stringify(observed)}\nsetup:\n${history.join('\n')}`,
             );
           }

@@ -34,9 +34,17 @@ describe('api client error catalogue', () => {
   });
 
   it('shows a coded error in the page’s language, naming the field in it, and keeps the code', async () => {
-    server.use(http.post('/api/thing', () => HttpResponse.json({ message: 'Unknown field: roles.', code: 'validation.unknown_field', params: { field: 'roles' } }, { status: 400 })));
+    server.use(
+      http.post('/api/thing', () =>
+        HttpResponse.json({ message: 'Unknown field: roles.', code: 'validation.unknown_field', params: { field: 'roles' } }, { status: 400 }),
+      ),
+    );
     try {
-      for (const [lng, text] of [['en', 'Unknown field: roles.'], ['es', 'Campo desconocido: roles.'], ['pt', 'Campo desconhecido: roles.']]) {
+      for (const [lng, text] of [
+        ['en', 'Unknown field: roles.'],
+        ['es', 'Campo desconocido: roles.'],
+        ['pt', 'Campo desconhecido: roles.'],
+      ]) {
         await i18n.changeLanguage(lng);
         const err = (await api.post('thing', { json: {} }).catch((e: unknown) => e)) as ApiError;
         expect(err.message, lng).toBe(text);

@@ -11,6 +11,7 @@ export const GUEST: Session = { isAuthenticated: false, userRoles: ['GUEST_USER'
 export const sessionApi = {
   get: () => api.get<Session>('session', { redirectOnAuth: false }),
   login: (body: BodyOf<Auth['POST /api/login']>) => api.post<ResponseOf<Auth['POST /api/login']>>('login', { json: body, redirectOnAuth: false }),
-  register: (body: BodyOf<Auth['POST /api/register']>) => api.post<ResponseOf<Auth['POST /api/register'], 201>>('register', { json: body, redirectOnAuth: false }),
+  register: (body: BodyOf<Auth['POST /api/register']>) =>
+    api.post<ResponseOf<Auth['POST /api/register'], 201>>('register', { json: body, redirectOnAuth: false }),
   logout: () => api.post<ResponseOf<Auth['POST /api/logout']>>('logout', { redirectOnAuth: false }),
 };

@@ -50,7 +50,12 @@ describe('DashboardLayout', () => {
 
   it('has the landmarks and marks the current page', () => {
     signIn();
-    renderAt(<DashboardLayout><h1>Profile page</h1></DashboardLayout>, '/admin/dashboard/my-profile');
+    renderAt(
+      <DashboardLayout>
+        <h1>Profile page</h1>
+      </DashboardLayout>,
+      '/admin/dashboard/my-profile',
+    );
     expect(screen.getByRole('banner')).toBeTruthy();
     expect(screen.getByRole('main').textContent).toBe('Profile page');
     expect(screen.getByRole('contentinfo')).toBeTruthy();

@@ -39,9 +39,12 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
   const closeTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useSocket();
 
-  useEffect(() => () => {
-    if (closeTimer.current) clearTimeout(closeTimer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (closeTimer.current) clearTimeout(closeTimer.current);
+    },
+    [],
+  );
   useEffect(() => {
     if (!drawerOpen) return;
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setDrawerOpen(false);

@@ -19,7 +19,9 @@ export function PublicLayout({ children }: { children: ReactNode }) {
   return (
     <div className={s.page}>
       <div className={s.background} aria-hidden="true" />
-      <a className={s.skip} href="#main">{t('skipToContent')}</a>
+      <a className={s.skip} href="#main">
+        {t('skipToContent')}
+      </a>
       <TopBar
         onSearch={() => setSearch(true)}
         onMenu={() => setDrawer(true)}

@@ -14,7 +14,10 @@ const lazyBackend: BackendModule = {
   init() {},
   read(lng, ns, callback) {
     if (ns === 'errors') {
-      loadErrorMessages(lng).then((m) => callback(null, m), (e: Error) => callback(e, null));
+      loadErrorMessages(lng).then(
+        (m) => callback(null, m),
+        (e: Error) => callback(e, null),
+      );
       return;
     }
     const load = loaders[`./locales/${lng}/${ns}.json`];

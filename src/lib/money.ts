@@ -26,7 +26,10 @@ export function formatUsd(cents: number): string {
  * silently rounding someone's money.
  */
 export function parseDollars(input: string): number | null {
-  const s = input.trim().replace(/^\$/, '').replace(/,(?=\d{3}(\D|$))/g, '');
+  const s = input
+    .trim()
+    .replace(/^\$/, '')
+    .replace(/,(?=\d{3}(\D|$))/g, '');
   const m = /^(\d*)(?:\.(\d{0,2}))?$/.exec(s);
   if (!m || (m[1] === '' && (m[2] === undefined || m[2] === ''))) return null;
   const whole = m[1] === '' ? 0 : Number(m[1]);

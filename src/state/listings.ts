@@ -8,9 +8,7 @@ export const cityListingsStore = createResource((q: ListingsQuery & { state: str
 
 /** Ad counts per place for all three listing types (the seed's per-type aggregate, merged). */
 export const aggregateStore = createResource(async () => {
-  const parts = await Promise.all(
-    LISTING_TYPES.map(async ({ code }) => ({ type: code as ListingType, rows: (await listingsApi.aggregate(code)).locations })),
-  );
+  const parts = await Promise.all(LISTING_TYPES.map(async ({ code }) => ({ type: code as ListingType, rows: (await listingsApi.aggregate(code)).locations })));
   return parts;
 });
 

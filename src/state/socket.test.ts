@@ -6,8 +6,16 @@ import { apiJson } from '../test/contract';
 import { logout, sessionStore } from './session';
 import { resetAllStores } from './resource';
 import {
-  ADS_REFRESH_DELAY_MS, PROBE_INTERVAL_MS, PROBE_TIMEOUT_MS,
-  onSocketEvent, reconnectDelay, sendSocketMessage, setCurrentInvoice, setWalletReloader, socketStore, startSocket,
+  ADS_REFRESH_DELAY_MS,
+  PROBE_INTERVAL_MS,
+  PROBE_TIMEOUT_MS,
+  onSocketEvent,
+  reconnectDelay,
+  sendSocketMessage,
+  setCurrentInvoice,
+  setWalletReloader,
+  socketStore,
+  startSocket,
 } from './socket';
 import { cartStore } from './cart';
 import { myAdsStore } from './ads';

@@ -3,8 +3,15 @@ import { proxy, subscribe } from 'valtio';
 import { onReset } from './resource';
 import { loadSession, sessionStore } from './session';
 import {
-  WS_CONNECTING, WS_OPEN, encodeSocketMessage, openSocket, parseSocketMessage,
-  type ClientEvent, type ClientEventArgs, type ServerEvent, type ServerEventData,
+  WS_CONNECTING,
+  WS_OPEN,
+  encodeSocketMessage,
+  openSocket,
+  parseSocketMessage,
+  type ClientEvent,
+  type ClientEventArgs,
+  type ServerEvent,
+  type ServerEventData,
 } from '../api/socket';
 
 /** An `invoiceStatusUpdate` as the wallet keeps it (type upper-cased). */

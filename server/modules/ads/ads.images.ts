@@ -19,10 +19,12 @@ export async function processAdPhotos(deps: Pick<AppDeps, 'config' | 'limits'>, 
   const queue = imageQueue(deps);
   const encoded = [];
   for (const input of inputs) {
-    encoded.push(await queue.run(async () => ({
-      large: await toWebp(input, { maxWidth: LARGE, maxHeight: LARGE, fit: 'inside', field: 'photos', quality: 82 }),
-      thumb: await toWebp(input, { maxWidth: THUMB, maxHeight: THUMB, fit: 'inside', field: 'photos', quality: 75 }),
-    })));
+    encoded.push(
+      await queue.run(async () => ({
+        large: await toWebp(input, { maxWidth: LARGE, maxHeight: LARGE, fit: 'inside', field: 'photos', quality: 82 }),
+        thumb: await toWebp(input, { maxWidth: THUMB, maxHeight: THUMB, fit: 'inside', field: 'photos', quality: 75 }),
+      })),
+    );
   }
   const { dataDir } = deps.config;
   const stored: StoredPhoto[] = [];

@@ -111,7 +111,10 @@ describe('another user’s ad', () => {
       expect(res.json()).toEqual({ message: 'Ad not found.', code: 'ad.not_found' });
     }
     const rows = await ctx.app.deps.db.selectFrom('ads').selectAll().where('owner_id', '=', owner.id).orderBy('created_at').execute();
-    expect(rows.map((r) => [r.status, r.online, r.city_id])).toEqual([['approved', 1, ny.cityId], ['unpaid', 1, ny.cityId]]);
+    expect(rows.map((r) => [r.status, r.online, r.city_id])).toEqual([
+      ['approved', 1, ny.cityId],
+      ['unpaid', 1, ny.cityId],
+    ]);
     expect(await balance(other)).toBe(10_000);
   });
 
@@ -133,7 +136,10 @@ describe('review', () => {
     const now = ctx.clock.now();
     const approved = (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-approved-ads', headers: { cookie: admin.cookie } })).json();
     expect(approved.approvedAds[0]).toMatchObject({
-      id: ad.id, status: 'approved', publishedAt: now.toISOString(), bumpedAt: now.toISOString(),
+      id: ad.id,
+      status: 'approved',
+      publishedAt: now.toISOString(),
+      bumpedAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + 30 * DAY_MS).toISOString(),
     });
     const audit = await ctx.app.deps.db.selectFrom('audit_log').selectAll().execute();
@@ -153,9 +159,14 @@ describe('review', () => {
     const noReason = await decide(ctx, admin, [ad.id], 'reject');
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json()).toEqual({
-      message: 'A rejection needs a reason of 3–500 characters.', code: 'ad.rejection_reason_length', params: { field: 'reason', min: 3, max: 500 },
+      message: 'A rejection needs a reason of 3–500 characters.',
+      code: 'ad.rejection_reason_length',
+      params: { field: 'reason', min: 3, max: 500 },
     });
-    const results = await Promise.all([decide(ctx, admin, [ad.id], 'reject', 'Photos do not match'), decide(ctx, admin, [ad.id], 'reject', 'Photos do not match')]);
+    const results = await Promise.all([
+      decide(ctx, admin, [ad.id], 'reject', 'Photos do not match'),
+      decide(ctx, admin, [ad.id], 'reject', 'Photos do not match'),
+    ]);
     expect(results.map((r) => r.json().updated).sort()).toEqual([0, 1]);
     expect(await balance(owner, 'XG-PROMO-WALLET')).toBe(1700);
     expect(await balance(owner)).toBe(999);
@@ -172,7 +183,8 @@ describe('review', () => {
   it('disables and re-enables approved ads, audited', async () => {
     const ad = await liveAd(ctx, owner, admin, ny);
     let staff = admin;
-    const set = (status: string) => ctx.app.inject({ method: 'POST', url: '/api/admin/set-status-approved-ads', headers: { cookie: staff.cookie }, payload: { adIds: [ad.id], status } });
+    const set = (status: string) =>
+      ctx.app.inject({ method: 'POST', url: '/api/admin/set-status-approved-ads', headers: { cookie: staff.cookie }, payload: { adIds: [ad.id], status } });
     expect((await set('disabled')).json()).toEqual({ updated: 1 });
     expect(await adStatus(ad.id)).toBe('disabled');
     expect((await set('disabled')).json()).toEqual({ updated: 0 });
@@ -208,7 +220,8 @@ describe('review', () => {
 
     const second = await asAdmin(ctx);
     expect((await decide(ctx, second, [mine.id], 'approve')).json()).toEqual({ updated: 1 });
-    const set = (staff: TestUser, status: string) => ctx.app.inject({ method: 'POST', url: '/api/admin/set-status-approved-ads', headers: { cookie: staff.cookie }, payload: { adIds: [mine.id], status } });
+    const set = (staff: TestUser, status: string) =>
+      ctx.app.inject({ method: 'POST', url: '/api/admin/set-status-approved-ads', headers: { cookie: staff.cookie }, payload: { adIds: [mine.id], status } });
     expect((await set(second, 'disabled')).json()).toEqual({ updated: 1 });
     const own = await set(admin, 'enabled');
     expect(own.statusCode).toBe(409);

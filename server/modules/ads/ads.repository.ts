@@ -32,7 +32,12 @@ export function listOwnAds(db: Executor, ownerId: string, statuses: readonly AdS
 
 /** Ads the user posted since `since` (deleted ones included): the post log, not the ads table. */
 export async function countPostsSince(db: Executor, userId: string, since: string): Promise<number> {
-  const r = await db.selectFrom('ad_post_log').select(sql<number>`count(*)`.as('n')).where('user_id', '=', userId).where('posted_at', '>', since).executeTakeFirstOrThrow();
+  const r = await db
+    .selectFrom('ad_post_log')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('user_id', '=', userId)
+    .where('posted_at', '>', since)
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -62,13 +67,35 @@ export function findPlace(db: Executor, stateId: string, cityId: string) {
 
 export async function insertAd(
   db: Executor,
-  a: { id: string; ownerId: string; listingType: ListingType; title: string; description: string; age: string; stateId: string; cityId: string; phone: string; photosJson: string; at: string },
+  a: {
+    id: string;
+    ownerId: string;
+    listingType: ListingType;
+    title: string;
+    description: string;
+    age: string;
+    stateId: string;
+    cityId: string;
+    phone: string;
+    photosJson: string;
+    at: string;
+  },
 ): Promise<void> {
   await db
     .insertInto('ads')
     .values({
-      id: a.id, owner_id: a.ownerId, listing_type: a.listingType, title: a.title, description: a.description, age: a.age,
-      state_id: a.stateId, city_id: a.cityId, phone: a.phone, photos_json: a.photosJson, created_at: a.at, updated_at: a.at,
+      id: a.id,
+      owner_id: a.ownerId,
+      listing_type: a.listingType,
+      title: a.title,
+      description: a.description,
+      age: a.age,
+      state_id: a.stateId,
+      city_id: a.cityId,
+      phone: a.phone,
+      photos_json: a.photosJson,
+      created_at: a.at,
+      updated_at: a.at,
     })
     .execute();
 }
@@ -117,7 +144,11 @@ export async function bump(db: Executor, id: string, at: string): Promise<void> 
 }
 
 export async function setOnline(db: Executor, id: string, online: boolean, at: string): Promise<void> {
-  await db.updateTable('ads').set({ online: online ? 1 : 0, updated_at: at }).where('id', '=', id).execute();
+  await db
+    .updateTable('ads')
+    .set({ online: online ? 1 : 0, updated_at: at })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function setLocation(db: Executor, id: string, stateId: string, cityId: string, at: string): Promise<void> {
@@ -143,7 +174,10 @@ export async function expireDue(db: Executor, at: string): Promise<{ id: string;
   const due = await db.selectFrom('ads').select(['id', 'owner_id']).where('status', '=', 'approved').where('expires_at', '<=', at).execute();
   if (due.length) {
     await db.updateTable('ads').set({ status: 'expired', updated_at: at }).where('status', '=', 'approved').where('expires_at', '<=', at).execute();
-    await refreshVisibility(db, due.map((d) => d.id));
+    await refreshVisibility(
+      db,
+      due.map((d) => d.id),
+    );
   }
   return due;
 }
@@ -171,21 +205,31 @@ export async function logScreening(
 ): Promise<void> {
   await db
     .insertInto('screening_log')
-    .values({ user_id: s.userId, ad_id: s.adId, field: s.field, term: s.term, title: s.title.slice(0, 500), description: s.description.slice(0, 6000), ip: s.ip, created_at: s.at })
+    .values({
+      user_id: s.userId,
+      ad_id: s.adId,
+      field: s.field,
+      term: s.term,
+      title: s.title.slice(0, 500),
+      description: s.description.slice(0, 6000),
+      ip: s.ip,
+      created_at: s.at,
+    })
     .execute();
 }
 
 export async function listForStaff(db: Executor, o: { statuses: readonly AdStatus[]; order: 'queue' | 'published'; offset: number; limit: number }) {
   const base = db.selectFrom('ads').where('ads.status', 'in', o.statuses);
   let q = selectAdsWithOwner(db).where('ads.status', 'in', o.statuses);
-  q = o.order === 'queue'
-    // oldest payment first: the review queue is first come, first served; unpaid ones last
-    ? q.orderBy(sql`ads.status = 'unpaid'`).orderBy(sql`coalesce(ads.paid_at, ads.created_at)`).orderBy('ads.id')
-    : q.orderBy(sql`coalesce(ads.published_at, ads.created_at)`, 'desc').orderBy('ads.id');
-  const [rows, total] = await Promise.all([
-    q.limit(o.limit).offset(o.offset).execute(),
-    base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
-  ]);
+  q =
+    o.order === 'queue'
+      ? // oldest payment first: the review queue is first come, first served; unpaid ones last
+        q
+          .orderBy(sql`ads.status = 'unpaid'`)
+          .orderBy(sql`coalesce(ads.paid_at, ads.created_at)`)
+          .orderBy('ads.id')
+      : q.orderBy(sql`coalesce(ads.published_at, ads.created_at)`, 'desc').orderBy('ads.id');
+  const [rows, total] = await Promise.all([q.limit(o.limit).offset(o.offset).execute(), base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()]);
   return { rows, total: Number(total.n) };
 }
 
@@ -200,7 +244,10 @@ export async function listScreening(db: Executor, o: { offset: number; limit: nu
       .limit(o.limit)
       .offset(o.offset)
       .execute(),
-    db.selectFrom('screening_log').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('screening_log')
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
 }

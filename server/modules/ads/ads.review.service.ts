@@ -65,18 +65,38 @@ export class ReviewService {
           const expiresAt = new Date(now.getTime() + (ad.duration_days ?? 30) * DAY_MS).toISOString();
           if (!(await repo.approve(trx, id, at, expiresAt))) continue;
           await repo.refreshVisibility(trx, [id]);
-          await writeAudit(trx, { actor: actorOf(actor), action: 'ad.approve', targetType: 'ad', targetId: id, before: { status: ad.status }, after: { status: 'approved', expiresAt }, at });
+          await writeAudit(trx, {
+            actor: actorOf(actor),
+            action: 'ad.approve',
+            targetType: 'ad',
+            targetId: id,
+            before: { status: ad.status },
+            after: { status: 'approved', expiresAt },
+            at,
+          });
           changed.push({ id, ownerId: ad.owner_id, status: 'approved' });
         } else {
           if (!(await repo.reject(trx, id, reason, at))) continue;
           let refundedCents = 0;
           if (ad.paid_wallet_id && ad.price_cents && ad.price_cents > 0) {
-            await postToLedger(trx, { walletId: ad.paid_wallet_id, amountCents: ad.price_cents, kind: 'ad_refund', reference: id, idempotencyKey: `ad-refund:${id}`, at });
+            await postToLedger(trx, {
+              walletId: ad.paid_wallet_id,
+              amountCents: ad.price_cents,
+              kind: 'ad_refund',
+              reference: id,
+              idempotencyKey: `ad-refund:${id}`,
+              at,
+            });
             refundedCents = ad.price_cents;
           }
           await writeAudit(trx, {
-            actor: actorOf(actor), action: 'ad.reject', targetType: 'ad', targetId: id,
-            before: { status: ad.status }, after: { status: 'rejected', reason, refundedCents, walletId: ad.paid_wallet_id }, at,
+            actor: actorOf(actor),
+            action: 'ad.reject',
+            targetType: 'ad',
+            targetId: id,
+            before: { status: ad.status },
+            after: { status: 'rejected', reason, refundedCents, walletId: ad.paid_wallet_id },
+            at,
           });
           changed.push({ id, ownerId: ad.owner_id, status: 'rejected' });
         }
@@ -98,8 +118,13 @@ export class ReviewService {
         await repo.refreshVisibility(trx, [id]);
         const after = (await repo.findAd(trx, id))!;
         await writeAudit(trx, {
-          actor: actorOf(actor), action: input.status === 'disabled' ? 'ad.disable' : 'ad.enable', targetType: 'ad', targetId: id,
-          before: { status: before.status }, after: { status: after.status }, at,
+          actor: actorOf(actor),
+          action: input.status === 'disabled' ? 'ad.disable' : 'ad.enable',
+          targetType: 'ad',
+          targetId: id,
+          before: { status: before.status },
+          after: { status: after.status },
+          at,
         });
         updated++;
       }
@@ -112,10 +137,18 @@ export class ReviewService {
     const { rows, total } = await repo.listScreening(this.deps.db, { offset, limit: pageSize });
     return {
       entries: rows.map((r) => ({
-        id: r.id, userId: r.user_id, userEmail: r.user_email, field: r.field, term: r.term, title: r.title,
-        description: r.description, createdAt: r.created_at,
+        id: r.id,
+        userId: r.user_id,
+        userEmail: r.user_email,
+        field: r.field,
+        term: r.term,
+        title: r.title,
+        description: r.description,
+        createdAt: r.created_at,
       })),
-      total, page, pageSize,
+      total,
+      page,
+      pageSize,
     };
   }
 }

@@ -31,17 +31,21 @@ export default defineRoutes(async (app, deps) => {
     return { deleted: true as const };
   });
 
-  app.put('/api/ad-payment-in-cart/:id', { schema: adsApi['PUT /api/ad-payment-in-cart/:id'] },
-    async (request) => ads.pay(requireUser(request), request.params.id, request.body.walletId));
+  app.put('/api/ad-payment-in-cart/:id', { schema: adsApi['PUT /api/ad-payment-in-cart/:id'] }, async (request) =>
+    ads.pay(requireUser(request), request.params.id, request.body.walletId),
+  );
 
-  app.put('/api/bump-ad/:id', { schema: adsApi['PUT /api/bump-ad/:id'] },
-    async (request) => ads.bump(requireUser(request), request.params.id, request.body.walletId));
+  app.put('/api/bump-ad/:id', { schema: adsApi['PUT /api/bump-ad/:id'] }, async (request) =>
+    ads.bump(requireUser(request), request.params.id, request.body.walletId),
+  );
 
-  app.put('/api/update-ad-online-status/:id', { schema: adsApi['PUT /api/update-ad-online-status/:id'] },
-    async (request) => ({ ad: await ads.setOnline(requireUser(request), request.params.id, request.body.online) }));
+  app.put('/api/update-ad-online-status/:id', { schema: adsApi['PUT /api/update-ad-online-status/:id'] }, async (request) => ({
+    ad: await ads.setOnline(requireUser(request), request.params.id, request.body.online),
+  }));
 
-  app.put('/api/update-ad-location/:id', { schema: adsApi['PUT /api/update-ad-location/:id'] },
-    async (request) => ({ ad: await ads.move(requireUser(request), request.params.id, request.body.stateId, request.body.cityId) }));
+  app.put('/api/update-ad-location/:id', { schema: adsApi['PUT /api/update-ad-location/:id'] }, async (request) => ({
+    ad: await ads.move(requireUser(request), request.params.id, request.body.stateId, request.body.cityId),
+  }));
 
   registerReviewRoutes(app, deps);
 });

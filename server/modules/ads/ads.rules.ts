@@ -29,7 +29,12 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202
 export const cleanLine = (v: string) => v.replace(CONTROL, '').replace(/\s+/g, ' ').trim();
 /** Keeps line breaks (at most two in a row), drops control and bidi characters. */
 export const cleanText = (v: string) =>
-  v.replace(/\r\n?/g, '\n').replace(CONTROL, '').replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+  v
+    .replace(/\r\n?/g, '\n')
+    .replace(CONTROL, '')
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 
 /** The post-ad form's text fields as sent (any may be missing). */
 export type AdFieldsInput = Partial<PostAdFields>;
@@ -54,7 +59,10 @@ export function checkAdFields(f: AdFieldsInput): AdFields {
   if (description.length < DESCRIPTION_MIN || description.length > DESCRIPTION_MAX) {
     throw new Invalid('description', 'ad.description_length', { min: DESCRIPTION_MIN, max: DESCRIPTION_MAX });
   }
-  const age = (f.age ?? '').trim().toLowerCase().replace(/^over\s*45$/, 'over45');
+  const age = (f.age ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/^over\s*45$/, 'over45');
   if (!AGES.includes(age)) throw new Invalid('age', 'ad.age_invalid');
   const stateId = (f.stateId ?? '').trim();
   if (!stateId || stateId.length > 40) throw new Invalid('stateId', 'ad.state_required');

@@ -71,7 +71,12 @@ describe('post-ad refuses a malformed multipart body with 400, never 500', () =>
   it('a Content-Type without a usable boundary stores nothing', async () => {
     const { payload } = rawForm([jpeg]);
     const boundary = `x${'b'.repeat(300)}`;
-    for (const type of ['multipart/form-data', 'multipart/form-data; charset=utf-8', `multipart/form-data; boundary=${boundary}`, 'multipart/form-data; boundary=nothere']) {
+    for (const type of [
+      'multipart/form-data',
+      'multipart/form-data; charset=utf-8',
+      `multipart/form-data; boundary=${boundary}`,
+      'multipart/form-data; boundary=nothere',
+    ]) {
       const res = await send(payload, type);
       expect(res.statusCode, type).toBe(400);
       expect(res.json(), type).toMatchObject({ code: 'request.malformed_upload' });
@@ -89,7 +94,9 @@ describe('post-ad refuses a malformed multipart body with 400, never 500', () =>
 
 describe('image bombs', () => {
   it('refuses a photo whose header declares more than 40 megapixels with 413 naming photos, before any decoding', async () => {
-    const small = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#888' } }).jpeg().toBuffer();
+    const small = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#888' } })
+      .jpeg()
+      .toBuffer();
     const bombs = [flatPng(8000, 6000), jpegDeclaring(small, 10000, 8000)];
     for (const bomb of bombs) {
       for (const photos of [[bomb], [jpeg, bomb]]) {
@@ -108,7 +115,9 @@ describe('image bombs', () => {
     await fresh({ imageConcurrency: 3 });
     const users = [user, await makeUser(ctx), await makeUser(ctx), await makeUser(ctx)];
     const queue = imageQueue(ctx.app.deps);
-    const big = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#468' } }).jpeg().toBuffer();
+    const big = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#468' } })
+      .jpeg()
+      .toBuffer();
     let sampledMax = 0;
     let done = false;
     const sample = async () => {
@@ -182,13 +191,19 @@ describe('the daily post limit counts posts, not ads that still exist', () => {
   it('the migration counts the ads posted in the last day before it existed', () => {
     const { sqlite } = openDatabase(':memory:');
     const all = readMigrations();
-    migrate(sqlite, all.filter((m) => m.version < 5));
+    migrate(
+      sqlite,
+      all.filter((m) => m.version < 5),
+    );
     const now = Date.now();
     const at = (msAgo: number) => new Date(now - msAgo).toISOString();
     sqlite.exec(`INSERT INTO states (id, name, code, slug) VALUES ('ny', 'New York', 'NY', 'new-york');
       INSERT INTO cities (id, state_id, name, slug, latitude, longitude) VALUES ('nyc', 'ny', 'New York', 'new-york', 0, 0);`);
-    sqlite.prepare(`INSERT INTO users (id, email, password_hash, nickname, created_at, updated_at) VALUES ('u1', 'u1@example.com', 'x', 'u1', ?, ?)`).run(at(0), at(0));
-    const ad = sqlite.prepare(`INSERT INTO ads (id, owner_id, listing_type, title, description, age, state_id, city_id, phone, photos_json, created_at, updated_at)
+    sqlite
+      .prepare(`INSERT INTO users (id, email, password_hash, nickname, created_at, updated_at) VALUES ('u1', 'u1@example.com', 'x', 'u1', ?, ?)`)
+      .run(at(0), at(0));
+    const ad =
+      sqlite.prepare(`INSERT INTO ads (id, owner_id, listing_type, title, description, age, state_id, city_id, phone, photos_json, created_at, updated_at)
       VALUES (?, 'u1', 'female_esc', 't', 'd', '30', 'ny', 'nyc', '+1', '[]', ?, ?)`);
     ad.run('recent', at(3600_000), at(3600_000));
     ad.run('old', at(DAY_MS + 3600_000), at(DAY_MS + 3600_000));

@@ -53,7 +53,16 @@ export class AdsService {
     if (photos.length < 1 || photos.length > MAX_PHOTOS) throw new Invalid('photos', 'ad.photos_count', { min: 1, max: MAX_PHOTOS });
     const hit = screenAd(f.title, f.description);
     if (hit) {
-      await repo.logScreening(this.deps.db, { userId: user.id, adId: null, field: hit.field, term: hit.term, title: f.title, description: f.description, ip, at: this.now() });
+      await repo.logScreening(this.deps.db, {
+        userId: user.id,
+        adId: null,
+        field: hit.field,
+        term: hit.term,
+        title: f.title,
+        description: f.description,
+        ip,
+        at: this.now(),
+      });
       this.deps.log.warn({ userId: user.id, field: hit.field, term: hit.term }, 'ad refused by screening');
       throw new Invalid(hit.field, 'ad.screened_wording', { term: hit.term });
     }
@@ -135,7 +144,14 @@ export class AdsService {
       const price = await currentPrice(trx, 'bump', ad.listing_type);
       if (price.priceCents > 0) {
         // Keyed by the bump it replaces: a retry of this bump finds the key, a later bump has a new one.
-        await postToLedger(trx, { walletId, amountCents: -price.priceCents, kind: 'bump_payment', reference: id, idempotencyKey: `bump:${id}:${ad.bump_seq}`, at });
+        await postToLedger(trx, {
+          walletId,
+          amountCents: -price.priceCents,
+          kind: 'bump_payment',
+          reference: id,
+          idempotencyKey: `bump:${id}:${ad.bump_seq}`,
+          at,
+        });
       }
       await repo.bump(trx, id, at);
       return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, actor, walletId)) };

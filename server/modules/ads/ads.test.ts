@@ -25,12 +25,27 @@ describe('post-ad', () => {
     expect(res.statusCode, res.body).toBe(201);
     const ad = res.json().ad;
     expect(ad).toMatchObject({
-      listingType: 'female_esc', title: 'Elegant companion downtown', age: '27', phone: '+12125550142', status: 'unpaid', online: true,
-      state: { id: 'ny', slug: 'new-york' }, city: { id: ny.cityId, slug: ny.citySlug }, ownerId: user.id, rejectionReason: null,
-      bumpedAt: null, publishedAt: null, expiresAt: null,
+      listingType: 'female_esc',
+      title: 'Elegant companion downtown',
+      age: '27',
+      phone: '+12125550142',
+      status: 'unpaid',
+      online: true,
+      state: { id: 'ny', slug: 'new-york' },
+      city: { id: ny.cityId, slug: ny.citySlug },
+      ownerId: user.id,
+      rejectionReason: null,
+      bumpedAt: null,
+      publishedAt: null,
+      expiresAt: null,
     });
     expect(ad.photos).toHaveLength(2);
-    expect(ad.photos[0]).toEqual({ url: expect.stringMatching(/^\/uploads\/ads\/[\w-]+\.webp$/), width: 64, height: 48, thumbUrl: expect.stringMatching(/^\/uploads\/ads\/[\w-]+\.webp$/) });
+    expect(ad.photos[0]).toEqual({
+      url: expect.stringMatching(/^\/uploads\/ads\/[\w-]+\.webp$/),
+      width: 64,
+      height: 48,
+      thumbUrl: expect.stringMatching(/^\/uploads\/ads\/[\w-]+\.webp$/),
+    });
     const cart = await ctx.app.inject({ method: 'GET', url: '/api/cart-ads-by-user', headers: { cookie: user.cookie } });
     expect(cart.json().pendingAds.map((a: { id: string }) => a.id)).toEqual([ad.id]);
     // the photo is served
@@ -43,7 +58,10 @@ describe('post-ad', () => {
     const inputMeta = await sharp(jpeg).metadata();
     expect(inputMeta.exif?.includes('SECRET-CAMERA-OWNER')).toBe(true);
     expect(inputMeta.exif!.includes(Buffer.from([0x88, 0x25])) || inputMeta.exif!.includes(Buffer.from([0x25, 0x88]))).toBe(true); // GPS IFD pointer
-    const big = await sharp({ create: { width: 2000, height: 1500, channels: 3, background: '#345' } }).jpeg().withExif({ IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '40/1 44/1 0/1' } }).toBuffer();
+    const big = await sharp({ create: { width: 2000, height: 1500, channels: 3, background: '#345' } })
+      .jpeg()
+      .withExif({ IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '40/1 44/1 0/1' } })
+      .toBuffer();
     const ad = (await postAdRaw(ctx, user, goodFields(ny), [jpeg, big])).json().ad;
     for (const p of ad.photos) {
       for (const url of [p.url, p.thumbUrl]) {
@@ -84,7 +102,12 @@ describe('post-ad', () => {
     const noPhoto = await postAdRaw(ctx, user, goodFields(ny), []);
     expect(noPhoto.statusCode).toBe(400);
     expect(noPhoto.json()).toEqual({ message: 'Add 1 to 10 photos.', code: 'ad.photos_count', params: { field: 'photos', min: 1, max: 10 } });
-    const notImage = await ctx.app.inject({ method: 'POST', url: '/api/post-ad', headers: { cookie: user.cookie }, payload: adForm(goodFields(ny), [Buffer.from('%PDF-1.4 not an image at all')]) });
+    const notImage = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/post-ad',
+      headers: { cookie: user.cookie },
+      payload: adForm(goodFields(ny), [Buffer.from('%PDF-1.4 not an image at all')]),
+    });
     expect(notImage.statusCode).toBe(400);
     expect(notImage.json()).toMatchObject({ code: 'upload.not_an_image', params: { field: 'photos' } });
     const eleven = await postAdRaw(ctx, user, goodFields(ny), Array(11).fill(jpeg));
@@ -92,7 +115,12 @@ describe('post-ad', () => {
     const json = await ctx.app.inject({ method: 'POST', url: '/api/post-ad', headers: { cookie: user.cookie }, payload: goodFields(ny) });
     expect(json.statusCode).toBe(400);
     expect(await countAds()).toBe(0);
-    expect(fs.readdirSync(path.join(ctx.dataDir, 'uploads')).filter((d) => d === 'ads').flatMap((d) => fs.readdirSync(path.join(ctx.dataDir, 'uploads', d)))).toEqual([]);
+    expect(
+      fs
+        .readdirSync(path.join(ctx.dataDir, 'uploads'))
+        .filter((d) => d === 'ads')
+        .flatMap((d) => fs.readdirSync(path.join(ctx.dataDir, 'uploads', d))),
+    ).toEqual([]);
   });
 
   it('accepts the URL slug of a listing type and "over45"', async () => {
@@ -128,7 +156,9 @@ describe('post-ad', () => {
     expect(await countAds()).toBe(0);
     const log = await ctx.app.deps.db.selectFrom('screening_log').selectAll().orderBy('id').execute();
     expect(log.map((l) => [l.user_id, l.field, l.term])).toEqual([
-      [user.id, 'title', 'teen'], [user.id, 'description', '17 yo'], [user.id, 'description', 'my owner'],
+      [user.id, 'title', 'teen'],
+      [user.id, 'description', '17 yo'],
+      [user.id, 'description', 'my owner'],
     ]);
     expect(log[0].title).toBe('Sweet teen new in town');
     const admin = await makeUser(ctx, { roles: ['ADMIN_USER'], status: 'approved' });

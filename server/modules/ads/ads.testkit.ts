@@ -16,7 +16,9 @@ export async function jpegWithGps(color = '#c33', width = 64, height = 48): Prom
 }
 
 export async function pngPhoto(): Promise<Buffer> {
-  return sharp({ create: { width: 30, height: 20, channels: 4, background: '#0a0' } }).png().toBuffer();
+  return sharp({ create: { width: 30, height: 20, channels: 4, background: '#0a0' } })
+    .png()
+    .toBuffer();
 }
 
 export interface Place {
@@ -80,7 +82,14 @@ let fundSeq = 0;
 /** Credits a wallet through the ledger service (as a settled invoice would). */
 export async function fund(ctx: TestContext, walletId: string, cents: number) {
   await ctx.app.deps.db.transaction().execute((trx) =>
-    postToLedger(trx, { walletId, amountCents: cents, kind: 'adjustment', reference: 'test', idempotencyKey: `test-fund-${++fundSeq}-${walletId}`, at: ctx.clock.now().toISOString() }),
+    postToLedger(trx, {
+      walletId,
+      amountCents: cents,
+      kind: 'adjustment',
+      reference: 'test',
+      idempotencyKey: `test-fund-${++fundSeq}-${walletId}`,
+      at: ctx.clock.now().toISOString(),
+    }),
   );
 }
 
@@ -95,7 +104,12 @@ export const pay = (ctx: TestContext, user: TestUser, adId: string, walletId: st
   ctx.app.inject({ method: 'PUT', url: `/api/ad-payment-in-cart/${adId}`, headers: { cookie: user.cookie }, payload: { walletId } });
 
 export const decide = (ctx: TestContext, staff: TestUser, adIds: string[], decision: 'approve' | 'reject', reason?: string) =>
-  ctx.app.inject({ method: 'POST', url: '/api/admin/approve-pending-ads', headers: { cookie: staff.cookie }, payload: reason ? { adIds, decision, reason } : { adIds, decision } });
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/admin/approve-pending-ads',
+    headers: { cookie: staff.cookie },
+    payload: reason ? { adIds, decision, reason } : { adIds, decision },
+  });
 
 /** Posts, pays and approves an ad: it is live when the owner is approved. */
 export async function liveAd(ctx: TestContext, owner: TestUser, staff: TestUser, place: Place, over: Record<string, string> = {}) {

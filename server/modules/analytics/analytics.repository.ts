@@ -23,7 +23,11 @@ export async function summarize(db: Executor, since: string, top: number): Promi
       .orderBy('path')
       .limit(top)
       .execute(),
-    base.select(['locale', (eb) => eb.fn.countAll<number>().as('count')]).groupBy('locale').orderBy('locale').execute(),
+    base
+      .select(['locale', (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy('locale')
+      .orderBy('locale')
+      .execute(),
   ]);
   return {
     total: Number(total.n),

@@ -8,7 +8,8 @@ beforeEach(async () => {
 });
 afterEach(async () => ctx.close());
 
-const view = (payload: unknown, ip = '203.0.113.9') => ctx.app.inject({ method: 'POST', url: '/api/analytics/pageview', payload: payload as object, remoteAddress: ip });
+const view = (payload: unknown, ip = '203.0.113.9') =>
+  ctx.app.inject({ method: 'POST', url: '/api/analytics/pageview', payload: payload as object, remoteAddress: ip });
 const rows = () => ctx.app.deps.db.selectFrom('page_views').selectAll().orderBy('id').execute();
 
 describe('POST /api/analytics/pageview', () => {
@@ -26,9 +27,18 @@ describe('POST /api/analytics/pageview', () => {
   it('refuses bad input naming the field and stores nothing', async () => {
     const cases: Array<[unknown, { code: string; params: Record<string, unknown> }]> = [
       [{ locale: 'en' }, { code: 'validation.required', params: { field: 'path' } }],
-      [{ path: 'faq', locale: 'en' }, { code: 'analytics.path_invalid', params: { field: 'path' } }],
-      [{ path: '//evil.example/x', locale: 'en' }, { code: 'analytics.path_invalid', params: { field: 'path' } }],
-      [{ path: '/faq', locale: 'fr' }, { code: 'validation.invalid', params: { field: 'locale' } }],
+      [
+        { path: 'faq', locale: 'en' },
+        { code: 'analytics.path_invalid', params: { field: 'path' } },
+      ],
+      [
+        { path: '//evil.example/x', locale: 'en' },
+        { code: 'analytics.path_invalid', params: { field: 'path' } },
+      ],
+      [
+        { path: '/faq', locale: 'fr' },
+        { code: 'validation.invalid', params: { field: 'locale' } },
+      ],
     ];
     for (const [payload, want] of cases) {
       const res = await view(payload);
@@ -61,9 +71,18 @@ describe('GET /api/admin/get-page-views', () => {
     expect(res.json()).toEqual({
       days: 7,
       total: 3,
-      byDay: [{ day: '2026-01-15', count: 1 }, { day: '2026-01-16', count: 2 }],
-      topPaths: [{ path: '/faq', count: 2 }, { path: '/', count: 1 }],
-      byLocale: [{ locale: 'en', count: 1 }, { locale: 'es', count: 2 }],
+      byDay: [
+        { day: '2026-01-15', count: 1 },
+        { day: '2026-01-16', count: 2 },
+      ],
+      topPaths: [
+        { path: '/faq', count: 2 },
+        { path: '/', count: 1 },
+      ],
+      byLocale: [
+        { locale: 'en', count: 1 },
+        { locale: 'es', count: 2 },
+      ],
     });
     expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/get-page-views?days=0', headers: { cookie: admin.cookie } })).statusCode).toBe(400);
     const provider = await makeUser(ctx);

@@ -16,11 +16,29 @@ describe('GET /api/admin/get-audit-log', () => {
     const m = await asMaster(ctx);
     const u = await makeUser(ctx);
     const db = ctx.app.deps.db;
-    await writeAudit(db, { actor: { id: m.id, email: m.email }, action: 'pricing.update', targetType: 'pricing', targetId: 'p1', before: { priceCents: 100 }, after: { priceCents: 200 }, at: '2026-01-15T12:00:00.000Z' });
+    await writeAudit(db, {
+      actor: { id: m.id, email: m.email },
+      action: 'pricing.update',
+      targetType: 'pricing',
+      targetId: 'p1',
+      before: { priceCents: 100 },
+      after: { priceCents: 200 },
+      at: '2026-01-15T12:00:00.000Z',
+    });
     // Through the real master endpoints: these rows are written by the actions themselves.
-    await ctx.app.inject({ method: 'POST', url: '/api/master/update-user-status', payload: { userId: u.id, status: 'approved' }, headers: { cookie: m.cookie } });
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/api/master/update-user-status',
+      payload: { userId: u.id, status: 'approved' },
+      headers: { cookie: m.cookie },
+    });
     ctx.clock.advance(1000);
-    await ctx.app.inject({ method: 'POST', url: '/api/master/update-user-roles', payload: { userId: u.id, roles: ['ADMIN_USER'] }, headers: { cookie: m.cookie } });
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/api/master/update-user-roles',
+      payload: { userId: u.id, roles: ['ADMIN_USER'] },
+      headers: { cookie: m.cookie },
+    });
     await writeAudit(db, { actor: null, action: 'system.note', targetType: 'system', targetId: null, at: '2026-01-15T12:00:01.000Z' });
 
     const all = await get('/api/admin/get-audit-log', admin.cookie);
@@ -28,21 +46,35 @@ describe('GET /api/admin/get-audit-log', () => {
     expect(all.json().total).toBe(4);
     expect(all.json().auditLog.map((e: { action: string }) => e.action)).toEqual(['system.note', 'user.roles', 'user.status', 'pricing.update']);
     expect(all.json().auditLog[1]).toEqual({
-      id: expect.any(Number), actorId: m.id, actorEmail: m.email, action: 'user.roles', targetType: 'user', targetId: u.id,
-      before: { roles: ['PROVIDER_USER'] }, after: { roles: ['PROVIDER_USER', 'ADMIN_USER'] }, at: '2026-01-15T12:00:01.000Z',
+      id: expect.any(Number),
+      actorId: m.id,
+      actorEmail: m.email,
+      action: 'user.roles',
+      targetType: 'user',
+      targetId: u.id,
+      before: { roles: ['PROVIDER_USER'] },
+      after: { roles: ['PROVIDER_USER', 'ADMIN_USER'] },
+      at: '2026-01-15T12:00:01.000Z',
     });
     expect(all.json().auditLog[0]).toMatchObject({ actorId: null, actorEmail: null, targetId: null, before: null, after: null });
 
     const byTarget = await get(`/api/admin/get-audit-log?targetType=user&targetId=${u.id}`, admin.cookie);
     expect(byTarget.json().auditLog.map((e: { action: string }) => e.action)).toEqual(['user.roles', 'user.status']);
-    expect((await get('/api/admin/get-audit-log?action=pricing.update', m.cookie)).json()).toMatchObject({ total: 1, auditLog: [{ targetId: 'p1', after: { priceCents: 200 } }] });
+    expect((await get('/api/admin/get-audit-log?action=pricing.update', m.cookie)).json()).toMatchObject({
+      total: 1,
+      auditLog: [{ targetId: 'p1', after: { priceCents: 200 } }],
+    });
     const page = await get('/api/admin/get-audit-log?page=2&pageSize=3', admin.cookie);
     expect(page.json()).toMatchObject({ total: 4, auditLog: [{ action: 'pricing.update' }] });
   });
 
   it('refuses bad paging naming the field', async () => {
     const admin = await asAdmin(ctx);
-    for (const [q, field] of [['pageSize=500', 'pageSize'], ['page=-1', 'page'], ['action=', 'action']]) {
+    for (const [q, field] of [
+      ['pageSize=500', 'pageSize'],
+      ['page=-1', 'page'],
+      ['action=', 'action'],
+    ]) {
       const res = await get(`/api/admin/get-audit-log?${q}`, admin.cookie);
       expect(res.statusCode, q).toBe(400);
       expect(res.json().message).toContain(field);

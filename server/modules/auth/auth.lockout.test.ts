@@ -18,7 +18,12 @@ afterEach(async () => ctx.close());
 const login = (email: string, password: string, ip: string) =>
   ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email, password }, remoteAddress: ip });
 const register = (n: number, ip: string) =>
-  ctx.app.inject({ method: 'POST', url: '/api/register', payload: { email: `reg${n}@example.com`, password: 'long enough pw', nickname: `reg_${n}` }, remoteAddress: ip });
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/register',
+    payload: { email: `reg${n}@example.com`, password: 'long enough pw', nickname: `reg_${n}` },
+    remoteAddress: ip,
+  });
 
 describe('sign-in lock-out', () => {
   it('wrong passwords from one IP lock that IP only: the owner signs in from another', async () => {

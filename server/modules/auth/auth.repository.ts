@@ -18,7 +18,10 @@ export async function insertUser(
     .insertInto('users')
     .values({ id: u.id, email: u.email, password_hash: u.passwordHash, nickname: u.nickname, status: u.status, created_at: u.now, updated_at: u.now })
     .execute();
-  await db.insertInto('user_roles').values(u.roles.map((role) => ({ user_id: u.id, role }))).execute();
+  await db
+    .insertInto('user_roles')
+    .values(u.roles.map((role) => ({ user_id: u.id, role })))
+    .execute();
 }
 
 export async function insertWallet(db: Executor, w: { id: string; userId: string; walletType: 'USD' | 'XG-PROMO-WALLET'; now: string }) {
@@ -26,11 +29,18 @@ export async function insertWallet(db: Executor, w: { id: string; userId: string
 }
 
 export async function bumpTokenVersion(db: Executor, userId: string): Promise<void> {
-  await db.updateTable('users').set((eb) => ({ token_version: eb('token_version', '+', 1) })).where('id', '=', userId).execute();
+  await db
+    .updateTable('users')
+    .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
+    .where('id', '=', userId)
+    .execute();
 }
 
 export async function recordSignIn(db: Executor, s: { userId: string; ip: string; userAgent: string | null; at: string }) {
-  await db.insertInto('sign_ins').values({ user_id: s.userId, ip: s.ip, user_agent: s.userAgent?.slice(0, 300) ?? null, at: s.at }).execute();
+  await db
+    .insertInto('sign_ins')
+    .values({ user_id: s.userId, ip: s.ip, user_agent: s.userAgent?.slice(0, 300) ?? null, at: s.at })
+    .execute();
 }
 
 export async function countMasters(db: Executor): Promise<number> {

@@ -131,7 +131,10 @@ export class AuthService {
     if (existing) {
       await this.deps.db.transaction().execute(async (trx) => {
         await trx.deleteFrom('user_roles').where('user_id', '=', existing.id).execute();
-        await trx.insertInto('user_roles').values((['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'] as const).map((role) => ({ user_id: existing.id, role }))).execute();
+        await trx
+          .insertInto('user_roles')
+          .values((['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'] as const).map((role) => ({ user_id: existing.id, role })))
+          .execute();
         await trx.updateTable('users').set({ status: 'approved' }).where('id', '=', existing.id).execute();
       });
       return { email, generatedPassword: null };

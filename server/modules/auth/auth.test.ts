@@ -10,7 +10,11 @@ afterEach(async () => ctx.close());
 
 describe('register, login, session, logout', () => {
   it('registers a pending provider, signs them in and gives them a USD wallet', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/register', payload: { email: 'Ann@Example.com', password: 'long enough pw', nickname: 'ann.a' } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/register',
+      payload: { email: 'Ann@Example.com', password: 'long enough pw', nickname: 'ann.a' },
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ isAuthenticated: true, email: 'ann@example.com', userStatus: 'pending', userRoles: ['PROVIDER_USER'] });
     const cookie = res.cookies.find((c) => c.name === 'XG.TOKEN')!;
@@ -18,7 +22,7 @@ describe('register, login, session, logout', () => {
     expect(cookie.sameSite).toBe('Lax');
     const payload = verifyJwt<Record<string, unknown>>(cookie.value, ctx.config.jwtSecret, Date.parse('2026-01-15T12:00:00Z') / 1000)!;
     expect(payload).toMatchObject({ email: 'ann@example.com', userStatus: 'pending', userRoles: ['PROVIDER_USER'] });
-    expect(payload.exp! as number - (payload.iat as number)).toBe(30 * 86400);
+    expect((payload.exp! as number) - (payload.iat as number)).toBe(30 * 86400);
     const wallets = await ctx.app.deps.db.selectFrom('wallets').selectAll().where('user_id', '=', res.json().id).execute();
     expect(wallets.map((w) => [w.wallet_type, w.balance_cents])).toEqual([['USD', 0]]);
     const session = await ctx.app.inject({ method: 'GET', url: '/api/session', headers: { cookie: cookieOf(res) } });
@@ -41,13 +45,20 @@ describe('register, login, session, logout', () => {
     const bad = await ctx.app.inject({ method: 'POST', url: '/api/register', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ message: 'The request body is not valid JSON.', code: 'request.invalid_json' });
-    const n = await ctx.app.deps.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const n = await ctx.app.deps.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(n.n)).toBe(0);
   });
 
   it('refuses a second account with the same e-mail in any case', async () => {
     await makeUser(ctx, { email: 'dup@example.com' });
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/register', payload: { email: 'DUP@example.com', password: 'long enough pw', nickname: 'dupe' } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/register',
+      payload: { email: 'DUP@example.com', password: 'long enough pw', nickname: 'dupe' },
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toMatch(/already exists/);
   });

@@ -12,7 +12,14 @@ import * as repo from './cron.repository.ts';
 export type CronRunDto = CronRun;
 
 type RunRow = NonNullable<Awaited<ReturnType<typeof repo.findRun>>>;
-const toDto = (r: RunRow): CronRunDto => ({ id: r.id, name: r.name, startedAt: r.started_at, finishedAt: r.finished_at, outcome: r.outcome, message: r.message });
+const toDto = (r: RunRow): CronRunDto => ({
+  id: r.id,
+  name: r.name,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
+  outcome: r.outcome,
+  message: r.message,
+});
 
 /** Runs one job now and records the run (name, start, end, outcome, message). Never throws. */
 export async function runJob(deps: AppDeps, job: CronJob): Promise<CronRunDto> {
@@ -32,9 +39,12 @@ export async function runJob(deps: AppDeps, job: CronJob): Promise<CronRunDto> {
 
 /** Schedules every registered job (croner, no overlapping runs of one job); stop() ends them all. */
 export function startScheduler(deps: AppDeps, jobs: CronJob[] = CRON_JOBS): { stop(): void } {
-  const timers = jobs.map((job) => new Cron(job.schedule, { protect: true, unref: true }, async () => {
-    await runJob(deps, job);
-  }));
+  const timers = jobs.map(
+    (job) =>
+      new Cron(job.schedule, { protect: true, unref: true }, async () => {
+        await runJob(deps, job);
+      }),
+  );
   return {
     stop() {
       for (const t of timers) t.stop();
@@ -60,8 +70,12 @@ export class CronService {
       if (!run) throw new NotFound('cron.run_not_found');
       await repo.deleteRun(trx, id);
       await writeAudit(trx, {
-        actor: { id: actor.id, email: actor.email }, action: 'cron_run.delete', targetType: 'cron_run', targetId: String(id),
-        before: toDto(run), at: this.deps.clock.now().toISOString(),
+        actor: { id: actor.id, email: actor.email },
+        action: 'cron_run.delete',
+        targetType: 'cron_run',
+        targetId: String(id),
+        before: toDto(run),
+        at: this.deps.clock.now().toISOString(),
       });
     });
   }

@@ -35,7 +35,13 @@ describe('cron', () => {
   });
 
   it('records a failing job as an error with its message', async () => {
-    const run = await runJob(ctx.app.deps, { name: 'broken', schedule: '* * * * *', run: async () => { throw new Error('disk on fire'); } });
+    const run = await runJob(ctx.app.deps, {
+      name: 'broken',
+      schedule: '* * * * *',
+      run: async () => {
+        throw new Error('disk on fire');
+      },
+    });
     expect(run).toMatchObject({ name: 'broken', outcome: 'error', message: 'disk on fire', finishedAt: expect.any(String) });
   });
 
@@ -45,7 +51,15 @@ describe('cron', () => {
     const last = await runJob(ctx.app.deps, expireJob);
     const list = await ctx.app.inject({ method: 'GET', url: '/api/admin/get-cron-jobs?pageSize=10', headers: { cookie: admin.cookie } });
     expect(list.statusCode).toBe(200);
-    expect(list.json()).toMatchObject({ total: 2, page: 1, pageSize: 10, jobs: [{ name: 'expire-ads', schedule: '0 * * * *' }, { name: 'sweep-orphan-uploads', schedule: '30 * * * *' }] });
+    expect(list.json()).toMatchObject({
+      total: 2,
+      page: 1,
+      pageSize: 10,
+      jobs: [
+        { name: 'expire-ads', schedule: '0 * * * *' },
+        { name: 'sweep-orphan-uploads', schedule: '30 * * * *' },
+      ],
+    });
     expect(list.json().cronJobs[0].id).toBe(last.id);
     const del = await ctx.app.inject({ method: 'DELETE', url: `/api/admin/delete-cron-job-status-by-id/${last.id}`, headers: { cookie: admin.cookie } });
     expect(del.json()).toEqual({ deleted: true });
@@ -80,7 +94,11 @@ describe('cron', () => {
       await vi.advanceTimersByTimeAsync(5000);
       expect(n).toBe(3);
       const ticks = (await runs()).filter((r) => r.name === 'tick');
-      expect(ticks.map((r) => [r.outcome, r.message])).toEqual([['ok', 'tick 1'], ['ok', 'tick 2'], ['ok', 'tick 3']]);
+      expect(ticks.map((r) => [r.outcome, r.message])).toEqual([
+        ['ok', 'tick 1'],
+        ['ok', 'tick 2'],
+        ['ok', 'tick 3'],
+      ]);
     } finally {
       vi.useRealTimers();
     }

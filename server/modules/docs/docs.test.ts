@@ -25,7 +25,10 @@ describe('GET /api/docs', () => {
     const admin = await asAdmin(ctx);
     const res = await ctx.app.inject({ url: '/api/docs', headers: { cookie: admin.cookie } });
     expect(res.statusCode).toBe(200);
-    const doc = res.json() as { openapi: string; paths: Record<string, Record<string, { responses?: Record<string, unknown>; requestBody?: unknown; parameters?: { in: string; name: string }[] }>> };
+    const doc = res.json() as {
+      openapi: string;
+      paths: Record<string, Record<string, { responses?: Record<string, unknown>; requestBody?: unknown; parameters?: { in: string; name: string }[] }>>;
+    };
     expect(doc.openapi).toBe('3.1.0');
     const problems: string[] = [];
     for (const [route, contract] of Object.entries(API as Record<string, RouteContract>)) {

@@ -49,7 +49,9 @@ describe('ad detail cache', () => {
     ctx.clock.advance(120_000); // bumps are refused right after publishing
     const wallet = await fundedUsd(ctx, owner, 300);
     const before = (await detail(ad.id)).ad; // cached now, and the bump comes at the same instant
-    expect((await ctx.app.inject({ method: 'PUT', url: `/api/bump-ad/${ad.id}`, headers: { cookie: owner.cookie }, payload: { walletId: wallet } })).statusCode).toBe(200);
+    expect(
+      (await ctx.app.inject({ method: 'PUT', url: `/api/bump-ad/${ad.id}`, headers: { cookie: owner.cookie }, payload: { walletId: wallet } })).statusCode,
+    ).toBe(200);
     const bumped = (await detail(ad.id)).ad;
     expect(bumped.bumpedAt > before.bumpedAt).toBe(true);
 
@@ -60,12 +62,22 @@ describe('ad detail cache', () => {
     await ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${ad.id}`, headers: { cookie: owner.cookie }, payload: { online: true } });
     expect((await detail(ad.id)).ad.online).toBe(true);
 
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/admin/set-status-approved-ads', headers: { cookie: admin.cookie }, payload: { adIds: [ad.id], status: 'disabled' } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/set-status-approved-ads',
+      headers: { cookie: admin.cookie },
+      payload: { adIds: [ad.id], status: 'disabled' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect((await detail(ad.id)).status).toBe(404);
     expect((await detail(ad.id, admin.cookie)).ad.status).toBe('disabled');
     expect((await detail(ad.id)).status).toBe(404);
-    await ctx.app.inject({ method: 'POST', url: '/api/admin/set-status-approved-ads', headers: { cookie: admin.cookie }, payload: { adIds: [ad.id], status: 'approved' } });
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/set-status-approved-ads',
+      headers: { cookie: admin.cookie },
+      payload: { adIds: [ad.id], status: 'approved' },
+    });
     expect((await detail(ad.id)).status).toBe(200);
 
     await ctx.app.deps.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', owner.id).execute();

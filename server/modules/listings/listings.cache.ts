@@ -41,10 +41,11 @@ export class PageCache {
     const version = this.version();
     const now = this.clock.now().getTime();
     const hit = this.pages.get(key);
-    const page = hit && hit.version === version && now - hit.at < this.ttlMs
-      ? hit
-      // compute() throws for bad input or unknown places: nothing is cached then.
-      : { version, at: now, body: toBody(reply.serialize(compute())) };
+    const page =
+      hit && hit.version === version && now - hit.at < this.ttlMs
+        ? hit
+        : // compute() throws for bad input or unknown places: nothing is cached then.
+          { version, at: now, body: toBody(reply.serialize(compute())) };
     this.pages.delete(key);
     this.pages.set(key, page);
     if (this.pages.size > this.maxEntries) this.pages.delete(this.pages.keys().next().value!);

@@ -15,7 +15,10 @@ const AD_COLS = `a.id, a.listing_type, a.title, a.description, a.age, a.state_id
   a.online, a.bumped_at, a.published_at, a.expires_at`;
 /** Lists carry an excerpt of the description (cards show none; the detail has it all): a third of the bytes. */
 export const EXCERPT_CHARS = 200;
-const LIST_COLS = AD_COLS.replace('a.description', `CASE WHEN length(a.description) > ${EXCERPT_CHARS} THEN substr(a.description, 1, ${EXCERPT_CHARS - 1}) || '…' ELSE a.description END AS description`);
+const LIST_COLS = AD_COLS.replace(
+  'a.description',
+  `CASE WHEN length(a.description) > ${EXCERPT_CHARS} THEN substr(a.description, 1, ${EXCERPT_CHARS - 1}) || '…' ELSE a.description END AS description`,
+);
 
 type AdRowNoPlace = Omit<AdCoreRow, 'state_name' | 'state_slug' | 'city_name' | 'city_slug'>;
 
@@ -97,7 +100,8 @@ export class PublicReads {
   }
 
   adById(id: string): DetailRow | undefined {
-    const r = this.stmt('detail', () => `SELECT ${AD_COLS}, a.owner_id, a.visible FROM ads a WHERE a.id = ?`).get(id) as (AdRowNoPlace & { owner_id: string; visible: number }) | undefined;
+    const r = this.stmt('detail', () => `SELECT ${AD_COLS}, a.owner_id, a.visible FROM ads a WHERE a.id = ?`).get(id) as
+      (AdRowNoPlace & { owner_id: string; visible: number }) | undefined;
     return r && this.withPlace(r);
   }
 
@@ -106,7 +110,8 @@ export class PublicReads {
   }
 
   cityBySlug(stateId: string, slug: string): { id: string; enabled: number } | undefined {
-    return this.stmt('city', () => 'SELECT id, enabled FROM cities WHERE state_id = ? AND slug = ?').get(stateId, slug) as { id: string; enabled: number } | undefined;
+    return this.stmt('city', () => 'SELECT id, enabled FROM cities WHERE state_id = ? AND slug = ?').get(stateId, slug) as
+      { id: string; enabled: number } | undefined;
   }
 
   private where(f: ListingFilter): { key: string; sql: string; args: string[] } {
@@ -134,8 +139,12 @@ export class PublicReads {
   /** Visible, unexpired ads, newest bump first. */
   listing(f: ListingFilter, now: string, limit: number, offset: number): AdCoreRow[] {
     const w = this.where(f);
-    const rows = this.stmt(`list:${w.key}`, () => `SELECT ${LIST_COLS} FROM ads a WHERE ${w.sql} ORDER BY a.bump_seq DESC LIMIT ? OFFSET ?`)
-      .all(...w.args, now, limit, offset) as AdRowNoPlace[];
+    const rows = this.stmt(`list:${w.key}`, () => `SELECT ${LIST_COLS} FROM ads a WHERE ${w.sql} ORDER BY a.bump_seq DESC LIMIT ? OFFSET ?`).all(
+      ...w.args,
+      now,
+      limit,
+      offset,
+    ) as AdRowNoPlace[];
     return rows.map((r) => this.withPlace(r));
   }
 
@@ -159,7 +168,9 @@ export class PublicReads {
       args.push(f.listingType);
     }
     const key = `${f.cityId ? 'c' : f.stateId ? 's' : ''}${f.listingType ? 't' : ''}`;
-    const r = this.stmt(`count:${key}`, () => `SELECT coalesce(sum(n), 0) AS n FROM ads_public_counts WHERE ${parts.join(' AND ')}`).get(...args) as { n: number };
+    const r = this.stmt(`count:${key}`, () => `SELECT coalesce(sum(n), 0) AS n FROM ads_public_counts WHERE ${parts.join(' AND ')}`).get(...args) as {
+      n: number;
+    };
     return r.n;
   }
 
@@ -169,14 +180,18 @@ export class PublicReads {
    * SEARCH_COUNT_CAP matches whatever the word. Returns their bump_seqs (the total is their number).
    */
   searchSeqs(match: string): number[] {
-    return this.stmt('search', () => `SELECT rowid FROM ads_fts WHERE ads_fts MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_COUNT_CAP}`).pluck().all(match) as number[];
+    return this.stmt('search', () => `SELECT rowid FROM ads_fts WHERE ads_fts MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_COUNT_CAP}`)
+      .pluck()
+      .all(match) as number[];
   }
 
   /** The page of a search, read by bump_seq (an ad whose time ran out before the hourly expire-ads job is left out). */
   adsBySeqs(seqs: number[], now: string): AdCoreRow[] {
     if (!seqs.length) return [];
-    const rows = this.stmt('by-seqs', () =>
-      `SELECT ${LIST_COLS} FROM ads a WHERE a.bump_seq IN (SELECT value FROM json_each(?)) AND a.visible = 1 AND a.expires_at > ? ORDER BY a.bump_seq DESC`,
+    const rows = this.stmt(
+      'by-seqs',
+      () =>
+        `SELECT ${LIST_COLS} FROM ads a WHERE a.bump_seq IN (SELECT value FROM json_each(?)) AND a.visible = 1 AND a.expires_at > ? ORDER BY a.bump_seq DESC`,
     ).all(JSON.stringify(seqs), now) as AdRowNoPlace[];
     return rows.map((r) => this.withPlace(r));
   }
@@ -204,20 +219,27 @@ export class PublicReads {
 
   /** Cities with visible ads of a type (trigger-kept counters: an ad leaves them when expire-ads runs). */
   aggregate(listingType: ListingType): AggregateRow[] {
-    return this.stmt('aggregate', () =>
-      `SELECT x.state_id, s.slug AS state_slug, s.name AS state_name, x.city_id, c.slug AS city_slug, c.name AS city_name, x.n
+    return this.stmt(
+      'aggregate',
+      () =>
+        `SELECT x.state_id, s.slug AS state_slug, s.name AS state_name, x.city_id, c.slug AS city_slug, c.name AS city_name, x.n
        FROM ads_public_counts x JOIN states s ON s.id = x.state_id JOIN cities c ON c.id = x.city_id
        WHERE x.listing_type = ? AND x.n > 0 ORDER BY s.name, x.n DESC, c.name`,
     ).all(listingType) as AggregateRow[];
   }
 
   typeCounts(): { listing_type: ListingType; n: number }[] {
-    return this.stmt('type-counts', () => 'SELECT listing_type, sum(n) AS n FROM ads_public_counts GROUP BY listing_type').all() as { listing_type: ListingType; n: number }[];
+    return this.stmt('type-counts', () => 'SELECT listing_type, sum(n) AS n FROM ads_public_counts GROUP BY listing_type').all() as {
+      listing_type: ListingType;
+      n: number;
+    }[];
   }
 
   stateCounts(): { id: string; slug: string; name: string; n: number }[] {
-    return this.stmt('state-counts', () =>
-      `SELECT s.id, s.slug, s.name, x.n FROM (SELECT state_id, sum(n) AS n FROM ads_public_counts GROUP BY state_id) x
+    return this.stmt(
+      'state-counts',
+      () =>
+        `SELECT s.id, s.slug, s.name, x.n FROM (SELECT state_id, sum(n) AS n FROM ads_public_counts GROUP BY state_id) x
        JOIN states s ON s.id = x.state_id WHERE x.n > 0 ORDER BY x.n DESC, s.name`,
     ).all() as { id: string; slug: string; name: string; n: number }[];
   }

@@ -146,8 +146,13 @@ export class ListingsService {
     if (!listingType) throw new NotFound('listings.unknown_listing_type');
     return this.cached(`aggregate:${listingType}`, () => ({
       locations: this.reads.aggregate(listingType).map((r) => ({
-        stateId: r.state_id, stateSlug: r.state_slug, stateName: r.state_name,
-        cityId: r.city_id, citySlug: r.city_slug, cityName: r.city_name, count: r.n,
+        stateId: r.state_id,
+        stateSlug: r.state_slug,
+        stateName: r.state_name,
+        cityId: r.city_id,
+        citySlug: r.city_slug,
+        cityName: r.city_name,
+        count: r.n,
       })),
     }));
   }

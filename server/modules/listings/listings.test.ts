@@ -61,10 +61,20 @@ describe('public visibility', () => {
     const review = await postAd(ctx, owner, ny);
     await pay(ctx, owner, review.id, await fundedUsd(ctx, owner, 3000));
     const rejected = await postAd(ctx, owner, ny);
-    await pay(ctx, owner, rejected.id, (await fundedUsd(ctx, owner, 0)));
-    await ctx.app.inject({ method: 'POST', url: '/api/admin/approve-pending-ads', headers: { cookie: admin.cookie }, payload: { adIds: [rejected.id], decision: 'reject', reason: 'no' + 'pe' } });
+    await pay(ctx, owner, rejected.id, await fundedUsd(ctx, owner, 0));
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/approve-pending-ads',
+      headers: { cookie: admin.cookie },
+      payload: { adIds: [rejected.id], decision: 'reject', reason: 'no' + 'pe' },
+    });
     const disabled = await liveAd(ctx, owner, admin, ny);
-    await ctx.app.inject({ method: 'POST', url: '/api/admin/set-status-approved-ads', headers: { cookie: admin.cookie }, payload: { adIds: [disabled.id], status: 'disabled' } });
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/set-status-approved-ads',
+      headers: { cookie: admin.cookie },
+      payload: { adIds: [disabled.id], status: 'disabled' },
+    });
     for (const ad of [unpaid, review, rejected, disabled]) expect(await publiclySeen(ad.id, ny), ad.id).toEqual(NONE);
     // the owner and staff may still open them
     expect((await get(`/api/ads/${unpaid.id}`, owner.cookie)).statusCode).toBe(200);
@@ -136,7 +146,9 @@ describe('listings and search', () => {
     // a bump moves an ad to the top of every list and of search
     ctx.clock.advance(120_000);
     const wallet = await fundedUsd(ctx, owner, 300);
-    expect((await ctx.app.inject({ method: 'PUT', url: `/api/bump-ad/${a.id}`, headers: { cookie: owner.cookie }, payload: { walletId: wallet } })).statusCode).toBe(200);
+    expect(
+      (await ctx.app.inject({ method: 'PUT', url: `/api/bump-ad/${a.id}`, headers: { cookie: owner.cookie }, payload: { walletId: wallet } })).statusCode,
+    ).toBe(200);
     expect(ids(await get('/api/listings'))).toEqual([a.id, c.id, b.id]);
     expect(ids(await get('/api/search?query=companion'))).toEqual([a.id, c.id, b.id]);
   });
@@ -148,16 +160,32 @@ describe('listings and search', () => {
     };
     expect(await answer('/api/listings?state=atlantis')).toEqual({ status: 404, code: 'listings.unknown_state', message: 'Unknown state.' });
     expect(await answer('/api/listings?state=new-york&city=atlantis')).toEqual({ status: 404, code: 'listings.unknown_city', message: 'Unknown city.' });
-    expect(await answer('/api/listings?type=dogs')).toEqual({ status: 400, code: 'listings.unknown_listing_type', message: 'Unknown listing type.', params: { field: 'type' } });
-    expect(await answer('/api/listings?city=brooklyn')).toEqual({ status: 400, code: 'listings.city_needs_state', message: 'A city needs its state.', params: { field: 'state' } });
+    expect(await answer('/api/listings?type=dogs')).toEqual({
+      status: 400,
+      code: 'listings.unknown_listing_type',
+      message: 'Unknown listing type.',
+      params: { field: 'type' },
+    });
+    expect(await answer('/api/listings?city=brooklyn')).toEqual({
+      status: 400,
+      code: 'listings.city_needs_state',
+      message: 'A city needs its state.',
+      params: { field: 'state' },
+    });
     expect(await answer('/api/listings?pageSize=500')).toMatchObject({ status: 400, code: 'validation.invalid', params: { field: 'pageSize' } });
     expect(await answer('/api/listings?page=1000&pageSize=100')).toEqual({
-      status: 400, code: 'listings.page_too_far', message: 'This page is too far back. Narrow the search instead.', params: { field: 'page' },
+      status: 400,
+      code: 'listings.page_too_far',
+      message: 'This page is too far back. Narrow the search instead.',
+      params: { field: 'page' },
     });
     expect(await answer('/api/users-ads-aggregate/us/dogs')).toEqual({ status: 404, code: 'listings.unknown_listing_type', message: 'Unknown listing type.' });
     for (const q of ['', 'query=', 'query=%20%20', 'query=%21%21%21']) {
       expect(await answer(`/api/search?${q}`), q).toEqual({
-        status: 400, code: 'validation.search_required', message: 'You must enter search criteria', params: { field: 'query' },
+        status: 400,
+        code: 'validation.search_required',
+        message: 'You must enter search criteria',
+        params: { field: 'query' },
       });
     }
     expect(await answer(`/api/search?query=${'a'.repeat(201)}`)).toMatchObject({ status: 400, code: 'validation.search_too_long', params: { field: 'query' } });
@@ -166,9 +194,16 @@ describe('listings and search', () => {
 
   it('searches title, description, city and state, with type and state filters, in step with changes', async () => {
     const la = await placeIn(ctx, 'ca');
-    const a = await liveAd(ctx, owner, admin, ny, { title: 'Elegant redhead companion', description: 'Fluent in French and Italian. Dinner dates and travel, by appointment only, discreet.' });
+    const a = await liveAd(ctx, owner, admin, ny, {
+      title: 'Elegant redhead companion',
+      description: 'Fluent in French and Italian. Dinner dates and travel, by appointment only, discreet.',
+    });
     ctx.clock.advance(60_000);
-    const b = await liveAd(ctx, owner, admin, la, { listingType: 'female_rub', title: 'Relaxing massage studio', description: 'Swedish and deep tissue massage in a calm studio, by appointment only. Clean and quiet.' });
+    const b = await liveAd(ctx, owner, admin, la, {
+      listingType: 'female_rub',
+      title: 'Relaxing massage studio',
+      description: 'Swedish and deep tissue massage in a calm studio, by appointment only. Clean and quiet.',
+    });
     expect(ids(await get('/api/search?query=redhead'))).toEqual([a.id]);
     expect(ids(await get('/api/search?query=FRENCH%20italian'))).toEqual([a.id]);
     expect(ids(await get('/api/search?query=french%20massage'))).toEqual([]);
@@ -181,7 +216,12 @@ describe('listings and search', () => {
     // operators typed by a user are just words
     expect((await get('/api/search?query=redhead%20OR%20NEAR(x)%20*%20%22')).statusCode).toBe(200);
     // moving the ad moves it in search
-    await ctx.app.inject({ method: 'PUT', url: `/api/update-ad-location/${a.id}`, headers: { cookie: owner.cookie }, payload: { stateId: la.stateId, cityId: la.cityId } });
+    await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/update-ad-location/${a.id}`,
+      headers: { cookie: owner.cookie },
+      payload: { stateId: la.stateId, cityId: la.cityId },
+    });
     expect(ids(await get('/api/search?query=redhead&state=california'))).toEqual([a.id]);
     expect(ids(await get('/api/search?query=redhead&state=new-york'))).toEqual([]);
     const page = (await get('/api/search?query=appointment&pageSize=1&page=2')).json();
@@ -192,14 +232,21 @@ describe('listings and search', () => {
 describe('report an ad', () => {
   it('stores a report for staff; refuses unknown ads and short messages', async () => {
     const ad = await liveAd(ctx, owner, admin, ny);
-    const res = await ctx.app.inject({ method: 'POST', url: `/api/report-ad/${ad.id}`, payload: { message: 'This person looks under age to me.', contact: null } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/report-ad/${ad.id}`,
+      payload: { message: 'This person looks under age to me.', contact: null },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const rows = await ctx.app.deps.db.selectFrom('reports').selectAll().execute();
     expect(rows).toEqual([expect.objectContaining({ kind: 'ad', ad_id: ad.id, status: 'open', message: 'This person looks under age to me.' })]);
     const unknown = await ctx.app.inject({ method: 'POST', url: '/api/report-ad/nope', payload: { message: 'Something is wrong here.' } });
     expect([unknown.statusCode, unknown.json()]).toEqual([404, { code: 'listings.ad_not_found', message: 'Ad not found.' }]);
     const short = await ctx.app.inject({ method: 'POST', url: `/api/report-ad/${ad.id}`, payload: { message: 'bad' } });
-    expect([short.statusCode, short.json()]).toEqual([400, { code: 'reports.message_too_short', message: 'Message must be at least 10 characters.', params: { field: 'message', min: 10 } }]);
+    expect([short.statusCode, short.json()]).toEqual([
+      400,
+      { code: 'reports.message_too_short', message: 'Message must be at least 10 characters.', params: { field: 'message', min: 10 } },
+    ]);
     expect(await ctx.app.deps.db.selectFrom('reports').selectAll().execute()).toHaveLength(1);
   });
 });

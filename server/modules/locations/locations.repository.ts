@@ -14,7 +14,14 @@ type CityRow = { id: string; state_id: string; name: string; slug: string; popul
 
 const toState = (r: StateRow): StateDto => ({ id: r.id, name: r.name, code: r.code, slug: r.slug, countryCode: r.country_code, enabled: r.enabled === 1 });
 const toCity = (r: CityRow): CityDto => ({
-  id: r.id, stateId: r.state_id, name: r.name, slug: r.slug, population: r.population, latitude: r.latitude, longitude: r.longitude, enabled: r.enabled === 1,
+  id: r.id,
+  stateId: r.state_id,
+  name: r.name,
+  slug: r.slug,
+  population: r.population,
+  latitude: r.latitude,
+  longitude: r.longitude,
+  enabled: r.enabled === 1,
 });
 
 /** Every state, by name (disabled ones included: callers filter). */
@@ -25,7 +32,11 @@ export async function listStates(db: Executor): Promise<StateDto[]> {
 /** A state by id ('ny'), code ('NY') or slug ('new-york'). */
 export async function findState(db: Executor, idOrSlug: string): Promise<StateDto | null> {
   const key = idOrSlug.trim().toLowerCase();
-  const row = await db.selectFrom('states').select(STATE_COLUMNS).where((eb) => eb.or([eb('id', '=', key), eb('slug', '=', key)])).executeTakeFirst();
+  const row = await db
+    .selectFrom('states')
+    .select(STATE_COLUMNS)
+    .where((eb) => eb.or([eb('id', '=', key), eb('slug', '=', key)]))
+    .executeTakeFirst();
   return row ? toState(row) : null;
 }
 
@@ -59,10 +70,19 @@ export async function citiesByIds(db: Executor, stateId: string, ids: string[]):
 }
 
 export async function setStateEnabled(db: Executor, stateId: string, enabled: boolean): Promise<void> {
-  await db.updateTable('states').set({ enabled: enabled ? 1 : 0 }).where('id', '=', stateId).execute();
+  await db
+    .updateTable('states')
+    .set({ enabled: enabled ? 1 : 0 })
+    .where('id', '=', stateId)
+    .execute();
 }
 
 export async function setCitiesEnabled(db: Executor, stateId: string, ids: string[], enabled: boolean): Promise<void> {
   if (!ids.length) return;
-  await db.updateTable('cities').set({ enabled: enabled ? 1 : 0 }).where('state_id', '=', stateId).where('id', 'in', ids).execute();
+  await db
+    .updateTable('cities')
+    .set({ enabled: enabled ? 1 : 0 })
+    .where('state_id', '=', stateId)
+    .where('id', 'in', ids)
+    .execute();
 }

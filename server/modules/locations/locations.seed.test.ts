@@ -5,7 +5,12 @@ import { buildSeedCities, seedLocations } from './locations.seed.ts';
 import { slugify } from './locations.data.ts';
 
 const place = (cityId: number, name: string, adminCode: string, population: number) => ({
-  cityId, name, country: 'US', adminCode, population, loc: { coordinates: [-70, 40] as [number, number] },
+  cityId,
+  name,
+  country: 'US',
+  adminCode,
+  population,
+  loc: { coordinates: [-70, 40] as [number, number] },
 });
 
 describe('seedLocations', () => {
@@ -31,9 +36,17 @@ describe('seedLocations', () => {
     expect(n("SELECT count(*) AS n FROM cities WHERE slug NOT GLOB '[a-z0-9]*' OR slug GLOB '*[^a-z0-9-]*' OR population < 1000")).toBe(0);
     expect(n('SELECT count(*) AS n FROM states WHERE enabled = 0') + n('SELECT count(*) AS n FROM cities WHERE enabled = 0')).toBe(0);
 
-    expect(sqlite.prepare("SELECT id, name, code, slug, country_code FROM states WHERE code = 'DC'").get())
-      .toEqual({ id: 'dc', name: 'District of Columbia', code: 'DC', slug: 'district-of-columbia', country_code: 'US' });
-    const nyc = sqlite.prepare("SELECT name, slug, latitude, longitude FROM cities WHERE state_id = 'ny' ORDER BY population DESC LIMIT 1").get() as Record<string, number | string>;
+    expect(sqlite.prepare("SELECT id, name, code, slug, country_code FROM states WHERE code = 'DC'").get()).toEqual({
+      id: 'dc',
+      name: 'District of Columbia',
+      code: 'DC',
+      slug: 'district-of-columbia',
+      country_code: 'US',
+    });
+    const nyc = sqlite.prepare("SELECT name, slug, latitude, longitude FROM cities WHERE state_id = 'ny' ORDER BY population DESC LIMIT 1").get() as Record<
+      string,
+      number | string
+    >;
     expect(nyc).toMatchObject({ name: 'New York City', slug: 'new-york-city' });
     expect(nyc.latitude).toBeCloseTo(40.7, 0);
     expect(nyc.longitude).toBeCloseTo(-74, 0);

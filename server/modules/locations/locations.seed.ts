@@ -82,10 +82,8 @@ export function seedLocations(sqlite: Database.Database): { states: number; citi
   if (!needStates && !needCities) return { states: 0, cities: 0 };
   const cities = needCities ? buildSeedCities() : [];
 
-  const insertState = sqlite.prepare('INSERT INTO states (id, name, code, slug, country_code, enabled) VALUES (?, ?, ?, ?, \'US\', 1)');
-  const insertCity = sqlite.prepare(
-    'INSERT INTO cities (id, state_id, name, slug, population, latitude, longitude, enabled) VALUES (?, ?, ?, ?, ?, ?, ?, 1)',
-  );
+  const insertState = sqlite.prepare("INSERT INTO states (id, name, code, slug, country_code, enabled) VALUES (?, ?, ?, ?, 'US', 1)");
+  const insertCity = sqlite.prepare('INSERT INTO cities (id, state_id, name, slug, population, latitude, longitude, enabled) VALUES (?, ?, ?, ?, ?, ?, ?, 1)');
   const run = sqlite.transaction(() => {
     let states = 0;
     if (needStates) for (const [code, name] of US_STATES) states += insertState.run(code.toLowerCase(), name, code, slugify(name)).changes;

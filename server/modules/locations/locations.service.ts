@@ -96,7 +96,15 @@ export class LocationsService {
       if (!state) throw new NotFound('locations.state_not_found');
       if (input.cityIds === undefined) {
         await repo.setStateEnabled(trx, state.id, input.enabled);
-        await writeAudit(trx, { actor: who, action: 'state.status', targetType: 'state', targetId: state.id, before: { enabled: state.enabled }, after: { enabled: input.enabled }, at });
+        await writeAudit(trx, {
+          actor: who,
+          action: 'state.status',
+          targetType: 'state',
+          targetId: state.id,
+          before: { enabled: state.enabled },
+          after: { enabled: input.enabled },
+          at,
+        });
         return { updated: 1 };
       }
       const ids = [...new Set(input.cityIds)];
@@ -108,7 +116,15 @@ export class LocationsService {
       }
       await repo.setCitiesEnabled(trx, state.id, ids, input.enabled);
       for (const c of found) {
-        await writeAudit(trx, { actor: who, action: 'city.status', targetType: 'city', targetId: c.id, before: { enabled: c.enabled, stateId: state.id }, after: { enabled: input.enabled, stateId: state.id }, at });
+        await writeAudit(trx, {
+          actor: who,
+          action: 'city.status',
+          targetType: 'city',
+          targetId: c.id,
+          before: { enabled: c.enabled, stateId: state.id },
+          after: { enabled: input.enabled, stateId: state.id },
+          at,
+        });
       }
       return { updated: ids.length };
     });

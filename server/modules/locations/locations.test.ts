@@ -10,7 +10,15 @@ afterEach(async () => ctx.close());
 const get = (url: string, cookie?: string) => ctx.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
 const setStatus = (cookie: string, payload: unknown) =>
   ctx.app.inject({ method: 'POST', url: '/api/admin/set-status-state-cities', headers: { cookie }, payload: payload as object });
-const auditCount = async () => Number((await ctx.app.deps.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const auditCount = async () =>
+  Number(
+    (
+      await ctx.app.deps.db
+        .selectFrom('audit_log')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('public lists', () => {
   it('lists the 51 enabled states by name', async () => {
@@ -19,7 +27,14 @@ describe('public lists', () => {
     const { states } = res.json();
     expect(states).toHaveLength(51);
     expect(states.map((s: { name: string }) => s.name)).toEqual([...states.map((s: { name: string }) => s.name)].sort((a, b) => (a < b ? -1 : 1)));
-    expect(states.find((s: { code: string }) => s.code === 'NY')).toEqual({ id: 'ny', name: 'New York', code: 'NY', slug: 'new-york', countryCode: 'US', enabled: true });
+    expect(states.find((s: { code: string }) => s.code === 'NY')).toEqual({
+      id: 'ny',
+      name: 'New York',
+      code: 'NY',
+      slug: 'new-york',
+      countryCode: 'US',
+      enabled: true,
+    });
     expect(states.find((s: { code: string }) => s.code === 'DC').slug).toBe('district-of-columbia');
   });
 
@@ -100,7 +115,10 @@ describe('admin: enabling and disabling', () => {
     const pub = (await get('/api/cities-from-state/tx')).json().cities;
     expect(pub.some((c: { id: string }) => c.id === first.id || c.id === second.id)).toBe(false);
     const staff = (await get('/api/cities-from-state/texas?isAll=true', master.cookie)).json().cities;
-    expect(staff.slice(0, 2).map((c: { id: string; enabled: boolean }) => [c.id, c.enabled])).toEqual([[first.id, false], [second.id, false]]);
+    expect(staff.slice(0, 2).map((c: { id: string; enabled: boolean }) => [c.id, c.enabled])).toEqual([
+      [first.id, false],
+      [second.id, false],
+    ]);
 
     const audit = await ctx.app.deps.db.selectFrom('audit_log').selectAll().orderBy('id').execute();
     expect(audit).toHaveLength(2);
@@ -151,7 +169,9 @@ describe('admin: enabling and disabling', () => {
   it('is for staff only', async () => {
     const provider = await makeUser(ctx);
     expect((await setStatus(provider.cookie, { stateId: 'ny', enabled: false })).statusCode).toBe(403);
-    expect((await ctx.app.inject({ method: 'POST', url: '/api/admin/set-status-state-cities', payload: { stateId: 'ny', enabled: false } })).statusCode).toBe(401);
+    expect((await ctx.app.inject({ method: 'POST', url: '/api/admin/set-status-state-cities', payload: { stateId: 'ny', enabled: false } })).statusCode).toBe(
+      401,
+    );
     expect((await get('/api/admin/get-cities-by-state?stateId=ny', provider.cookie)).statusCode).toBe(403);
     expect((await get('/api/states-from-country')).json().states).toHaveLength(51);
   });

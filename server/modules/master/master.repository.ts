@@ -34,17 +34,29 @@ export async function rolesByUser(db: Executor, ids: string[]): Promise<Map<stri
   if (!ids.length) return map;
   const rows = await db.selectFrom('user_roles').select(['user_id', 'role']).where('user_id', 'in', ids).execute();
   const order: StaffRole[] = ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'];
-  for (const id of ids) map.set(id, order.filter((r) => rows.some((x) => x.user_id === id && x.role === r)));
+  for (const id of ids)
+    map.set(
+      id,
+      order.filter((r) => rows.some((x) => x.user_id === id && x.role === r)),
+    );
   return map;
 }
 
 export function findUser(db: Executor, id: string) {
-  return db.selectFrom('users').select(['id', 'email', 'nickname', 'status', 'created_at']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'nickname', 'status', 'created_at'])
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export async function setRoles(db: Executor, userId: string, roles: StaffRole[]): Promise<void> {
   await db.deleteFrom('user_roles').where('user_id', '=', userId).execute();
-  await db.insertInto('user_roles').values(roles.map((role) => ({ user_id: userId, role }))).execute();
+  await db
+    .insertInto('user_roles')
+    .values(roles.map((role) => ({ user_id: userId, role })))
+    .execute();
 }
 
 export async function setStatus(db: Executor, userId: string, status: UserStatus, now: string): Promise<void> {

@@ -7,7 +7,9 @@ export default defineRoutes((app, deps) => {
 
   app.get('/api/master/get-pending-users', { schema: masterApi['GET /api/master/get-pending-users'] }, async (request) => master.pendingUsers(request.query));
 
-  app.get('/api/master/get-approved-users', { schema: masterApi['GET /api/master/get-approved-users'] }, async (request) => master.approvedUsers(request.query));
+  app.get('/api/master/get-approved-users', { schema: masterApi['GET /api/master/get-approved-users'] }, async (request) =>
+    master.approvedUsers(request.query),
+  );
 
   app.post('/api/master/update-user-roles', { schema: masterApi['POST /api/master/update-user-roles'] }, async (request) => ({
     user: await master.updateRoles(requireUser(request), request.body.userId, request.body.roles),

@@ -33,7 +33,10 @@ export class MasterService {
     const { pageSize, offset } = paging(q);
     const query = q.query?.trim() || undefined;
     const { rows, total } = await repo.listUsers(this.deps.db, { statuses, query, limit: pageSize, offset });
-    const roles = await repo.rolesByUser(this.deps.db, rows.map((r) => r.id));
+    const roles = await repo.rolesByUser(
+      this.deps.db,
+      rows.map((r) => r.id),
+    );
     return {
       users: rows.map((r) => ({ id: r.id, email: r.email, nickname: r.nickname, status: r.status, roles: roles.get(r.id) ?? [], createdAt: r.created_at })),
       total,
@@ -80,7 +83,15 @@ export class MasterService {
       const change: AccountChange = { user: before, status, activeMasters: await countActiveMasters(trx) };
       if (!can(actor, 'setStatus', change)) throw refusal(actor, 'setStatus', userId);
       await repo.setStatus(trx, userId, status, now);
-      await writeAudit(trx, { actor, action: 'user.status', targetType: 'user', targetId: userId, before: { status: before.status }, after: { status }, at: now });
+      await writeAudit(trx, {
+        actor,
+        action: 'user.status',
+        targetType: 'user',
+        targetId: userId,
+        before: { status: before.status },
+        after: { status },
+        at: now,
+      });
       return { ...before, status };
     });
     // After commit: the auth hook already refuses their cookie; this also ends their open sockets.

@@ -9,7 +9,8 @@ afterEach(async () => ctx.close());
 
 const get = (url: string, cookie: string) => ctx.app.inject({ method: 'GET', url, headers: { cookie } });
 const post = (url: string, payload: unknown, cookie: string) => ctx.app.inject({ method: 'POST', url, payload: payload as object, headers: { cookie } });
-const rolesOf = async (id: string) => (await ctx.app.deps.db.selectFrom('user_roles').select('role').where('user_id', '=', id).orderBy('role').execute()).map((r) => r.role);
+const rolesOf = async (id: string) =>
+  (await ctx.app.deps.db.selectFrom('user_roles').select('role').where('user_id', '=', id).orderBy('role').execute()).map((r) => r.role);
 const statusOf = async (id: string) => (await ctx.app.deps.db.selectFrom('users').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
 const auditRows = () => ctx.app.deps.db.selectFrom('audit_log').selectAll().orderBy('id').execute();
 
@@ -27,7 +28,12 @@ describe('user lists', () => {
     expect(all.json().total).toBe(2);
     expect(all.json().pendingUsers.map((u: { id: string }) => u.id)).toEqual([b.id, a.id]);
     expect(all.json().pendingUsers[0]).toEqual({
-      id: b.id, email: 'beta@example.com', nickname: 'bravo', status: 'pending', roles: ['PROVIDER_USER'], createdAt: '2026-01-15T12:00:01.000Z',
+      id: b.id,
+      email: 'beta@example.com',
+      nickname: 'bravo',
+      status: 'pending',
+      roles: ['PROVIDER_USER'],
+      createdAt: '2026-01-15T12:00:01.000Z',
     });
     const page2 = await get('/api/master/get-pending-users?page=2&pageSize=1', m.cookie);
     expect(page2.json()).toMatchObject({ total: 2, pendingUsers: [{ id: a.id }] });
@@ -58,7 +64,12 @@ describe('user lists', () => {
 
   it('refuses bad paging and filters, naming the field', async () => {
     const m = await asMaster(ctx);
-    for (const [q, field] of [['pageSize=101', 'pageSize'], ['page=0', 'page'], ['pageSize=abc', 'pageSize'], ['status=pending', 'status']]) {
+    for (const [q, field] of [
+      ['pageSize=101', 'pageSize'],
+      ['page=0', 'page'],
+      ['pageSize=abc', 'pageSize'],
+      ['status=pending', 'status'],
+    ]) {
       const url = `/api/master/get-${field === 'status' ? 'approved' : 'pending'}-users?${q}`;
       const res = await get(url, m.cookie);
       expect(res.statusCode, q).toBe(400);
@@ -93,8 +104,14 @@ describe('POST /api/master/update-user-roles', () => {
     const audit = await auditRows();
     expect(audit).toHaveLength(2);
     expect(audit[0]).toMatchObject({
-      actor_id: m.id, actor_email: m.email, action: 'user.roles', target_type: 'user', target_id: u.id,
-      before_json: JSON.stringify({ roles: ['PROVIDER_USER'] }), after_json: JSON.stringify({ roles: ['PROVIDER_USER', 'ADMIN_USER'] }), at: '2026-01-15T12:00:00.000Z',
+      actor_id: m.id,
+      actor_email: m.email,
+      action: 'user.roles',
+      target_type: 'user',
+      target_id: u.id,
+      before_json: JSON.stringify({ roles: ['PROVIDER_USER'] }),
+      after_json: JSON.stringify({ roles: ['PROVIDER_USER', 'ADMIN_USER'] }),
+      at: '2026-01-15T12:00:00.000Z',
     });
   });
 

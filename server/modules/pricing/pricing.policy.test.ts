@@ -4,7 +4,16 @@ import { can } from './pricing.policy.ts';
 
 // PRODUCT §1, §2: admins (and masters, who may everything admins may) set prices and promo codes.
 const staff: Record<Who, boolean> = {
-  guest: false, alice: false, bob: false, pam: false, sam: false, ada: true, sid: false, max: true, mia: true, sue: false,
+  guest: false,
+  alice: false,
+  bob: false,
+  pam: false,
+  sam: false,
+  ada: true,
+  sid: false,
+  max: true,
+  mia: true,
+  sue: false,
 };
 
 describe('pricing policy', () => {

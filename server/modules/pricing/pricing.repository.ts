@@ -69,8 +69,15 @@ export async function insertPromoCode(
   await db
     .insertInto('promo_codes')
     .values({
-      id: p.id, code: p.code, amount_cents: p.amountCents, max_uses: p.maxUses, expires_at: p.expiresAt, active: p.active ? 1 : 0,
-      owner_user_id: null, created_at: p.at, updated_at: p.at,
+      id: p.id,
+      code: p.code,
+      amount_cents: p.amountCents,
+      max_uses: p.maxUses,
+      expires_at: p.expiresAt,
+      active: p.active ? 1 : 0,
+      owner_user_id: null,
+      created_at: p.at,
+      updated_at: p.at,
     })
     .execute();
 }

@@ -24,12 +24,23 @@ type PricingRow = Awaited<ReturnType<typeof repo.listPricing>>[number];
 type PromoRow = NonNullable<Awaited<ReturnType<typeof repo.findPromoCodeById>>>;
 
 export const toPricingDto = (p: PricingRow): PricingDto => ({
-  id: p.id, kind: p.kind, listingType: p.listing_type, priceCents: p.price_cents, durationDays: p.duration_days,
+  id: p.id,
+  kind: p.kind,
+  listingType: p.listing_type,
+  priceCents: p.price_cents,
+  durationDays: p.duration_days,
 });
 
 export const toPromoDto = (p: PromoRow): PromoCodeDto => ({
-  id: p.id, code: p.code, amountCents: p.amount_cents, maxUses: p.max_uses, uses: p.uses, expiresAt: p.expires_at,
-  active: p.active === 1, personal: p.owner_user_id !== null, createdAt: p.created_at,
+  id: p.id,
+  code: p.code,
+  amountCents: p.amount_cents,
+  maxUses: p.max_uses,
+  uses: p.uses,
+  expiresAt: p.expires_at,
+  active: p.active === 1,
+  personal: p.owner_user_id !== null,
+  createdAt: p.created_at,
 });
 
 /** "2026-12-31" means the end of that day (UTC); a full ISO time is taken as given. Null = never expires. */
@@ -95,8 +106,13 @@ export class PricingService {
       await repo.updatePricing(trx, before.id, { priceCents: input.priceCents, durationDays, at });
       const after = { ...before, price_cents: input.priceCents, duration_days: durationDays, updated_at: at };
       await writeAudit(trx, {
-        actor: actorOf(actor), action: 'pricing.update', targetType: 'pricing', targetId: before.id,
-        before: toPricingDto(before), after: toPricingDto(after), at,
+        actor: actorOf(actor),
+        action: 'pricing.update',
+        targetType: 'pricing',
+        targetId: before.id,
+        before: toPricingDto(before),
+        after: toPricingDto(after),
+        at,
       });
       return toPricingDto(after);
     });
@@ -141,8 +157,13 @@ export class PricingService {
       await repo.updatePromoCode(trx, before.id, { code, amountCents: input.amountCents, maxUses: input.maxUses, expiresAt, active: input.active, at: now });
       const row = (await repo.findPromoCodeById(trx, before.id))!;
       await writeAudit(trx, {
-        actor: actorOf(actor), action: 'promo_code.update', targetType: 'promo_code', targetId: before.id,
-        before: toPromoDto(before), after: toPromoDto(row), at: now,
+        actor: actorOf(actor),
+        action: 'promo_code.update',
+        targetType: 'promo_code',
+        targetId: before.id,
+        before: toPromoDto(before),
+        after: toPromoDto(row),
+        at: now,
       });
       return { promoCode: toPromoDto(row), created: false };
     });

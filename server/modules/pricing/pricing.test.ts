@@ -15,8 +15,12 @@ describe('pricing', () => {
   it('serves seeded defaults publicly: $15 for 30 days per ad, $3 per bump', async () => {
     const ad = await ctx.app.inject({ method: 'GET', url: '/api/get-ad-pricing' });
     expect(ad.statusCode).toBe(200);
-    expect(ad.json().pricing.map((p: { listingType: string; priceCents: number; durationDays: number }) => [p.listingType, p.priceCents, p.durationDays])).toEqual([
-      ['female_esc', 1500, 30], ['female_rub', 1500, 30], ['shemale_esc', 1500, 30],
+    expect(
+      ad.json().pricing.map((p: { listingType: string; priceCents: number; durationDays: number }) => [p.listingType, p.priceCents, p.durationDays]),
+    ).toEqual([
+      ['female_esc', 1500, 30],
+      ['female_rub', 1500, 30],
+      ['shemale_esc', 1500, 30],
     ]);
     const bump = await ctx.app.inject({ method: 'GET', url: '/api/get-bump-pricing' });
     expect(bump.json().pricing).toHaveLength(3);
@@ -29,7 +33,8 @@ describe('pricing', () => {
     const ad = all.find((p: { kind: string }) => p.kind === 'ad');
     const bump = all.find((p: { kind: string }) => p.kind === 'bump');
     const set = (payload: object) => ctx.app.inject({ method: 'POST', url: '/api/admin/set-price-by-id', headers: { cookie: admin.cookie }, payload });
-    const publicAd = async () => (await ctx.app.inject({ method: 'GET', url: '/api/get-ad-pricing' })).json().pricing.find((p: { id: string }) => p.id === ad.id);
+    const publicAd = async () =>
+      (await ctx.app.inject({ method: 'GET', url: '/api/get-ad-pricing' })).json().pricing.find((p: { id: string }) => p.id === ad.id);
     expect(await publicAd()).toMatchObject({ priceCents: 1500, durationDays: 30 }); // the public list is in memory now
     const ok = await set({ id: ad.id, priceCents: 2500, durationDays: 14 });
     expect(await publicAd()).toMatchObject({ priceCents: 2500, durationDays: 14 }); // ... and dropped by the change
@@ -41,11 +46,26 @@ describe('pricing', () => {
     expect(JSON.parse(rows[0].before_json!)).toMatchObject({ priceCents: 1500, durationDays: 30 });
 
     for (const [payload, error] of [
-      [{ id: ad.id, priceCents: -1 }, { code: 'validation.invalid', params: { field: 'priceCents' } }],
-      [{ id: ad.id, priceCents: 1.5 }, { code: 'validation.invalid', params: { field: 'priceCents' } }],
-      [{ id: ad.id, priceCents: 1_000_001 }, { code: 'pricing.price_out_of_range', params: { field: 'priceCents', max: 1_000_000 } }],
-      [{ id: ad.id, priceCents: 100, durationDays: 400 }, { code: 'pricing.duration_out_of_range', params: { field: 'durationDays', max: 365 } }],
-      [{ id: bump.id, priceCents: 100, durationDays: 3 }, { code: 'pricing.bump_has_no_duration', params: { field: 'durationDays' } }],
+      [
+        { id: ad.id, priceCents: -1 },
+        { code: 'validation.invalid', params: { field: 'priceCents' } },
+      ],
+      [
+        { id: ad.id, priceCents: 1.5 },
+        { code: 'validation.invalid', params: { field: 'priceCents' } },
+      ],
+      [
+        { id: ad.id, priceCents: 1_000_001 },
+        { code: 'pricing.price_out_of_range', params: { field: 'priceCents', max: 1_000_000 } },
+      ],
+      [
+        { id: ad.id, priceCents: 100, durationDays: 400 },
+        { code: 'pricing.duration_out_of_range', params: { field: 'durationDays', max: 365 } },
+      ],
+      [
+        { id: bump.id, priceCents: 100, durationDays: 3 },
+        { code: 'pricing.bump_has_no_duration', params: { field: 'durationDays' } },
+      ],
       [{ priceCents: 100 }, { code: 'validation.required', params: { field: 'id' } }],
     ] as const) {
       const res = await set(payload);
@@ -90,10 +110,22 @@ describe('promo codes (admin)', () => {
     await save({ code: 'TAKEN', amountCents: 100, maxUses: 1, active: true });
     for (const [payload, status, error] of [
       [{ code: 'ab', amountCents: 100, maxUses: 1, active: true }, 400, { code: 'validation.promo_code_invalid', params: { field: 'code' } }],
-      [{ code: 'GOOD-CODE', amountCents: 0, maxUses: 1, active: true }, 400, { code: 'pricing.promo_amount_out_of_range', params: { field: 'amountCents', max: 1_000_000 } }],
+      [
+        { code: 'GOOD-CODE', amountCents: 0, maxUses: 1, active: true },
+        400,
+        { code: 'pricing.promo_amount_out_of_range', params: { field: 'amountCents', max: 1_000_000 } },
+      ],
       [{ code: 'GOOD-CODE', amountCents: 100, maxUses: 0, active: true }, 400, { code: 'pricing.promo_max_uses_out_of_range', params: { field: 'maxUses' } }],
-      [{ code: 'GOOD-CODE', amountCents: 100, maxUses: 1, active: true, expiresAt: 'tomorrow' }, 400, { code: 'pricing.promo_expiry_invalid', params: { field: 'expiresAt' } }],
-      [{ code: 'GOOD-CODE', amountCents: 100, maxUses: 1, active: true, expiresAt: '2020-01-01' }, 400, { code: 'pricing.promo_expiry_past', params: { field: 'expiresAt' } }],
+      [
+        { code: 'GOOD-CODE', amountCents: 100, maxUses: 1, active: true, expiresAt: 'tomorrow' },
+        400,
+        { code: 'pricing.promo_expiry_invalid', params: { field: 'expiresAt' } },
+      ],
+      [
+        { code: 'GOOD-CODE', amountCents: 100, maxUses: 1, active: true, expiresAt: '2020-01-01' },
+        400,
+        { code: 'pricing.promo_expiry_past', params: { field: 'expiresAt' } },
+      ],
       [{ code: 'GOOD-CODE', amountCents: 100, maxUses: 1 }, 400, { code: 'validation.required', params: { field: 'active' } }],
       [{ code: 'taken', amountCents: 100, maxUses: 1, active: true }, 409, { code: 'pricing.promo_code_taken' }],
       [{ id: 'nope', code: 'GOOD-CODE', amountCents: 100, maxUses: 1, active: true }, 404, { code: 'pricing.promo_code_not_found' }],
@@ -102,13 +134,16 @@ describe('promo codes (admin)', () => {
       expect(res.statusCode, JSON.stringify(payload)).toBe(status);
       expect(res.json(), JSON.stringify(payload)).toMatchObject(error);
     }
-    expect((await save({ code: 'GOOD-CODE', amountCents: 0, maxUses: 1, active: true })).json().message).toBe('Amount must be a whole number of cents from 1 to 1000000.');
-    const code = (await ctx.app.deps.db.selectFrom('promo_codes').selectAll().execute());
+    expect((await save({ code: 'GOOD-CODE', amountCents: 0, maxUses: 1, active: true })).json().message).toBe(
+      'Amount must be a whole number of cents from 1 to 1000000.',
+    );
+    const code = await ctx.app.deps.db.selectFrom('promo_codes').selectAll().execute();
     expect(code).toHaveLength(1);
     const u1 = await makeUser(ctx);
     const u2 = await makeUser(ctx);
     const big = (await save({ code: 'TWICE', amountCents: 100, maxUses: 5, active: true })).json().promoCode;
-    for (const u of [u1, u2]) await ctx.app.inject({ method: 'POST', url: '/api/add-promo-code-to-promo-wallet', headers: { cookie: u.cookie }, payload: { code: 'TWICE' } });
+    for (const u of [u1, u2])
+      await ctx.app.inject({ method: 'POST', url: '/api/add-promo-code-to-promo-wallet', headers: { cookie: u.cookie }, payload: { code: 'TWICE' } });
     const low = await save({ id: big.id, code: 'TWICE', amountCents: 100, maxUses: 1, active: true });
     expect(low.statusCode).toBe(400);
     expect(low.json()).toEqual({

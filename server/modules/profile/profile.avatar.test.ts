@@ -122,7 +122,9 @@ describe('POST /api/avatar-update', () => {
 
   it('refuses an image whose header declares more than 40 megapixels with 413 naming avatar, before decoding it', async () => {
     const u = await makeUser(ctx);
-    const small = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#888' } }).jpeg().toBuffer();
+    const small = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#888' } })
+      .jpeg()
+      .toBuffer();
     for (const bomb of [flatPng(8000, 6000), jpegDeclaring(small, 10000, 8000)]) {
       const res = await upload(u.cookie, [{ name: 'avatar', filename: 'big.png', data: bomb }]);
       expect(res.statusCode).toBe(413);

@@ -19,11 +19,23 @@ async function insertAd(id: string, ownerId: string, files: string[]) {
   const db = ctx.app.deps.db;
   const city = await db.selectFrom('cities').select(['id', 'state_id']).limit(1).executeTakeFirstOrThrow();
   const now = ctx.clock.now().toISOString();
-  await db.insertInto('ads').values({
-    id, owner_id: ownerId, listing_type: 'female_esc', title: 'A title long enough', description: 'd'.repeat(60), age: '30',
-    state_id: city.state_id, city_id: city.id, phone: '+12025550143',
-    photos_json: JSON.stringify(files.map((f) => ({ url: `/uploads/${f}`, width: 10, height: 10 }))), created_at: now, updated_at: now,
-  }).execute();
+  await db
+    .insertInto('ads')
+    .values({
+      id,
+      owner_id: ownerId,
+      listing_type: 'female_esc',
+      title: 'A title long enough',
+      description: 'd'.repeat(60),
+      age: '30',
+      state_id: city.state_id,
+      city_id: city.id,
+      phone: '+12025550143',
+      photos_json: JSON.stringify(files.map((f) => ({ url: `/uploads/${f}`, width: 10, height: 10 }))),
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
 }
 
 describe('DELETE /api/delete-my-profile', () => {
@@ -36,7 +48,10 @@ describe('DELETE /api/delete-my-profile', () => {
     expect(fs.existsSync(avatarFile)).toBe(true);
     await ctx.app.deps.db.updateTable('users').set({ phone: '+12025550143' }).where('id', '=', u.id).execute();
     const wallet = await ctx.app.deps.db.selectFrom('wallets').selectAll().where('user_id', '=', u.id).executeTakeFirstOrThrow();
-    await ctx.app.deps.db.insertInto('ledger_entries').values({ wallet_id: wallet.id, amount_cents: 500, kind: 'test', idempotency_key: 'k1', created_at: 'x' }).execute();
+    await ctx.app.deps.db
+      .insertInto('ledger_entries')
+      .values({ wallet_id: wallet.id, amount_cents: 500, kind: 'test', idempotency_key: 'k1', created_at: 'x' })
+      .execute();
 
     const photoDir = path.join(ctx.dataDir, 'uploads', 'ads');
     fs.mkdirSync(photoDir, { recursive: true });
@@ -50,14 +65,22 @@ describe('DELETE /api/delete-my-profile', () => {
     expect(res.cookies.find((c) => c.name === 'XG.TOKEN')?.value).toBe('');
 
     const row = await userRow(u.id);
-    expect(row).toMatchObject({ email: `deleted-${u.id}@deleted.invalid`, nickname: 'deleted', avatar: null, phone: null, deleted_at: '2026-01-15T12:00:00.000Z' });
+    expect(row).toMatchObject({
+      email: `deleted-${u.id}@deleted.invalid`,
+      nickname: 'deleted',
+      avatar: null,
+      phone: null,
+      deleted_at: '2026-01-15T12:00:00.000Z',
+    });
     expect(await ctx.app.deps.db.selectFrom('user_roles').selectAll().where('user_id', '=', u.id).execute()).toEqual([]);
     expect(fs.existsSync(avatarFile)).toBe(false);
     expect(fs.readdirSync(photoDir)).toEqual(['p2.webp']);
     expect(await ctx.app.deps.db.selectFrom('ads').select('id').execute()).toEqual([{ id: 'ad-other' }]);
     // Money history stays.
     expect(await ctx.app.deps.db.selectFrom('wallets').select('id').where('user_id', '=', u.id).execute()).toEqual([{ id: wallet.id }]);
-    expect(await ctx.app.deps.db.selectFrom('ledger_entries').select('amount_cents').where('wallet_id', '=', wallet.id).execute()).toEqual([{ amount_cents: 500 }]);
+    expect(await ctx.app.deps.db.selectFrom('ledger_entries').select('amount_cents').where('wallet_id', '=', wallet.id).execute()).toEqual([
+      { amount_cents: 500 },
+    ]);
     // Gone for every purpose: old cookie, sign-in, and the e-mail is free again.
     expect((await ctx.app.inject({ method: 'GET', url: '/api/user-profile', headers: { cookie: u.cookie } })).statusCode).toBe(401);
     expect((await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: u.password } })).statusCode).toBe(401);

@@ -53,7 +53,12 @@ describe('e-mail change to an address another account holds', () => {
 
   it('mails no one for the placeholder address of an erased account', async () => {
     const gone = await makeUser(ctx);
-    const del = await ctx.app.inject({ method: 'DELETE', url: '/api/delete-my-profile?confirm=true', payload: { password: gone.password }, headers: { cookie: gone.cookie } });
+    const del = await ctx.app.inject({
+      method: 'DELETE',
+      url: '/api/delete-my-profile?confirm=true',
+      payload: { password: gone.password },
+      headers: { cookie: gone.cookie },
+    });
     expect(del.statusCode).toBe(200);
     const placeholder = `deleted-${gone.id}@deleted.invalid`;
     const res = await emailReset(placeholder);

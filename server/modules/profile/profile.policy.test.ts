@@ -15,8 +15,18 @@ const table: [ProfileAction, string, ProfileObject, Expect][] = [
   ['manage', "max's account", { id: 'max' }, { ...none, max: true }],
   ['delete', "alice's account", { id: 'alice', roles: ['PROVIDER_USER'], status: 'approved', activeMasters: 1 }, { ...none, alice: true }],
   ['delete', "ada's account", { id: 'ada', roles: ['PROVIDER_USER', 'ADMIN_USER'], status: 'approved', activeMasters: 1 }, { ...none, ada: true }],
-  ['delete', "max's account, two masters", { id: 'max', roles: ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'], status: 'approved', activeMasters: 2 }, { ...none, max: true }],
-  ['delete', "max's account, the last active master", { id: 'max', roles: ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'], status: 'approved', activeMasters: 1 }, none],
+  [
+    'delete',
+    "max's account, two masters",
+    { id: 'max', roles: ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'], status: 'approved', activeMasters: 2 },
+    { ...none, max: true },
+  ],
+  [
+    'delete',
+    "max's account, the last active master",
+    { id: 'max', roles: ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'], status: 'approved', activeMasters: 1 },
+    none,
+  ],
   ['delete', "alice's account, roles unknown", { id: 'alice' }, none],
 ];
 

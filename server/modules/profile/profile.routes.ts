@@ -20,7 +20,8 @@ export default defineRoutes(async (app, deps) => {
   });
 
   app.post('/api/nickname-update', { schema: profileApi['POST /api/nickname-update'] }, async (request) =>
-    profiles.updateNickname(requireUser(request), request.body.nickname));
+    profiles.updateNickname(requireUser(request), request.body.nickname),
+  );
 
   app.post('/api/password-update', { schema: profileApi['POST /api/password-update'] }, async (request, reply) => {
     const { currentPassword, newPassword } = request.body;

@@ -10,9 +10,16 @@ beforeEach(async () => {
 afterEach(async () => ctx.close());
 
 const get = (url: string, cookie?: string) => ctx.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
-const post = (url: string, payload: unknown, cookie?: string) => ctx.app.inject({ method: 'POST', url, payload: payload as object, headers: cookie ? { cookie } : {} });
+const post = (url: string, payload: unknown, cookie?: string) =>
+  ctx.app.inject({ method: 'POST', url, payload: payload as object, headers: cookie ? { cookie } : {} });
 /** An error answer: its status, its code (contract/errors) and, for a refused field, that field. */
-function expectError(res: { statusCode: number; json(): { code?: string; params?: Record<string, unknown> } }, status: number, code: string, field?: string, label = '') {
+function expectError(
+  res: { statusCode: number; json(): { code?: string; params?: Record<string, unknown> } },
+  status: number,
+  code: string,
+  field?: string,
+  label = '',
+) {
   expect(res.statusCode, label).toBe(status);
   expect(res.json().code, label).toBe(code);
   if (field) expect(res.json().params?.field, label).toBe(field);
@@ -25,8 +32,14 @@ describe('GET /api/user-profile', () => {
     const res = await get('/api/user-profile', u.cookie);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
-      id: u.id, email: u.email, nickname: 'anna', avatar: null, status: 'approved',
-      roles: ['PROVIDER_USER', 'ADMIN_USER'], phone: null, createdAt: '2026-01-15T12:00:00.000Z',
+      id: u.id,
+      email: u.email,
+      nickname: 'anna',
+      avatar: null,
+      status: 'approved',
+      roles: ['PROVIDER_USER', 'ADMIN_USER'],
+      phone: null,
+      createdAt: '2026-01-15T12:00:00.000Z',
     });
     expect(res.body).not.toMatch(/argon2|password/i);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -106,7 +119,12 @@ describe('POST /api/password-update', () => {
     try {
       const u = await makeUser(limited);
       const attempt = (pw: string) =>
-        limited.app.inject({ method: 'POST', url: '/api/password-update', payload: { currentPassword: pw, newPassword: 'a brand new secret' }, headers: { cookie: u.cookie } });
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/password-update',
+          payload: { currentPassword: pw, newPassword: 'a brand new secret' },
+          headers: { cookie: u.cookie },
+        });
       for (let i = 0; i < 3; i++) expect((await attempt('wrong password!')).statusCode).toBe(400);
       const refused = await attempt(u.password);
       expectError(refused, 429, 'profile.too_many_password_attempts');
@@ -203,7 +221,8 @@ describe('e-mail change', () => {
 
   it('sends at most 5 change links per hour, so it cannot be used to spam an address', async () => {
     const u = await makeUser(ctx);
-    for (let i = 0; i < 5; i++) expect((await post('/api/email-reset', { newEmail: `n${i}@example.com`, password: u.password }, u.cookie)).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await post('/api/email-reset', { newEmail: `n${i}@example.com`, password: u.password }, u.cookie)).statusCode).toBe(200);
     const sixth = await post('/api/email-reset', { newEmail: 'n6@example.com', password: u.password }, u.cookie);
     expectError(sixth, 429, 'profile.too_many_email_changes');
     expect(ctx.mailer.sent).toHaveLength(5);

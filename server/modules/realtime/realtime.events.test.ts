@@ -111,7 +111,14 @@ function findCalls(files: Source[], fns: Record<string, number>): Call[] {
 
 const names = (calls: Call[]) => new Set(calls.flatMap((c) => (c.event ? [c.event] : [])));
 const minus = (a: Iterable<string>, b: Set<string>) => [...new Set(a)].filter((x) => !b.has(x)).sort();
-const sitesOf = (calls: Call[], events: string[]) => events.map((e) => `${e} (${calls.filter((c) => c.event === e).map((c) => c.where).join(', ')})`);
+const sitesOf = (calls: Call[], events: string[]) =>
+  events.map(
+    (e) =>
+      `${e} (${calls
+        .filter((c) => c.event === e)
+        .map((c) => c.where)
+        .join(', ')})`,
+  );
 
 const serverFiles = sources('server');
 const clientFiles = sources('src');
@@ -127,7 +134,7 @@ describe('the socket events', () => {
       "this.deps.hub.sendToUser(pick(a, b), 'first', { adId: f(1, [2]), text: 'a, b' });",
       'for (const c of changed) hub.sendToUser(c.ownerId,',
       "  'second', { status: c.status });",
-      "hub.broadcast(`templ`, null); sendEvent(s, eventName, {});",
+      'hub.broadcast(`templ`, null); sendEvent(s, eventName, {});',
     ].join('\n');
     const calls = findCalls([{ file: 'x.ts', text }], SERVER_SENDS);
     expect(calls.map((c) => [c.where, c.fn, c.event, c.arg])).toEqual([
@@ -169,7 +176,13 @@ describe('the socket events', () => {
     });
 
     it('the pending list holds only declared events that are still without a sender', () => {
-      expect(sitesOf(serverSends, [...PENDING_SENDER].filter((e) => sent.has(e))), 'has a sender now: remove it from PENDING_SENDER').toEqual([]);
+      expect(
+        sitesOf(
+          serverSends,
+          [...PENDING_SENDER].filter((e) => sent.has(e)),
+        ),
+        'has a sender now: remove it from PENDING_SENDER',
+      ).toEqual([]);
       expect(minus(PENDING_SENDER, declared), 'pending but not declared').toEqual([]);
     });
 

@@ -66,7 +66,10 @@ describe('handshakes per IP', () => {
       (e: { status: number; body: string }) => e,
     );
     expect(refused.status).toBe(429);
-    expect(JSON.parse(refused.body)).toEqual({ code: 'realtime.too_many_connections', message: 'Too many connections from your address. Please wait a minute.' });
+    expect(JSON.parse(refused.body)).toEqual({
+      code: 'realtime.too_many_connections',
+      message: 'Too many connections from your address. Please wait a minute.',
+    });
     await until(() => hub().connectionCount === 0);
 
     ctx.clock.advance(60_000);

@@ -38,20 +38,24 @@ export default defineRoutes(async (app, deps) => {
   heartbeat.start();
   app.addHook('onClose', async () => heartbeat.stop());
 
-  app.get('/api/ws', {
-    websocket: true,
-    schema: realtimeApi['GET /api/ws'],
-    onRequest: async (request) => {
-      // Only real upgrades count; a plain GET gets its 426 below and holds nothing.
-      if (request.ws) handshakes.hit([`ws:${ipKey(request.ip)}`], 'realtime.too_many_connections');
-      if (!isSameOrigin(request.headers.origin, request.host, deps.config.publicUrl)) {
-        throw new Forbidden('realtime.foreign_origin');
-      }
+  app.get(
+    '/api/ws',
+    {
+      websocket: true,
+      schema: realtimeApi['GET /api/ws'],
+      onRequest: async (request) => {
+        // Only real upgrades count; a plain GET gets its 426 below and holds nothing.
+        if (request.ws) handshakes.hit([`ws:${ipKey(request.ip)}`], 'realtime.too_many_connections');
+        if (!isSameOrigin(request.headers.origin, request.host, deps.config.publicUrl)) {
+          throw new Forbidden('realtime.foreign_origin');
+        }
+      },
+      preHandler: async (request, reply) => {
+        if (!request.ws) return sendError(reply.header('upgrade', 'websocket'), 426, 'realtime.websocket_required');
+      },
     },
-    preHandler: async (request, reply) => {
-      if (!request.ws) return sendError(reply.header('upgrade', 'websocket'), 426, 'realtime.websocket_required');
+    (socket, request) => {
+      attachSocket(deps.hub, heartbeat, deps.clock, requireUser(request).id, socket);
     },
-  }, (socket, request) => {
-    attachSocket(deps.hub, heartbeat, deps.clock, requireUser(request).id, socket);
-  });
+  );
 });

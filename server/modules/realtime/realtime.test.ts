@@ -31,7 +31,10 @@ describe('handshake', () => {
     expect(await statusOf(connect({ cookie: u.cookie, origin: 'https://evil.example' }))).toBe(403);
     expect(await statusOf(connect({ cookie: u.cookie, origin: null }))).toBe(403);
     expect(await statusOf(connect({ cookie: u.cookie, origin: 'null' }))).toBe(403);
-    const refused = await connect({ cookie: u.cookie, origin: 'https://evil.example' }).then(() => null, (e: { body: string }) => JSON.parse(e.body));
+    const refused = await connect({ cookie: u.cookie, origin: 'https://evil.example' }).then(
+      () => null,
+      (e: { body: string }) => JSON.parse(e.body),
+    );
     expect(refused).toEqual({ code: 'realtime.foreign_origin', message: 'This connection must come from the site itself.' });
     expect(await statusOf(connect({ cookie: u.cookie, origin: 'http://localhost:3000' }))).toBe(101); // PUBLIC_URL's origin
     await until(() => ctx.app.deps.hub.connectionCount === 1);
@@ -89,8 +92,15 @@ describe('events', () => {
     const a = await connect({ cookie: ann.cookie });
     const b = await connect({ cookie: bob.cookie });
     const junk = [
-      'not json', '42', 'null', '{"event":"nope","data":{}}', '{"event":"clientMessage","data":{"text":7}}', '{"event":"clientMessage"}',
-      '{"event":"toString","data":null}', '{"event":"clientDisconnect","data":{"now":true}}', JSON.stringify({ event: 'clientMessage', data: { text: 'x'.repeat(1001) } }),
+      'not json',
+      '42',
+      'null',
+      '{"event":"nope","data":{}}',
+      '{"event":"clientMessage","data":{"text":7}}',
+      '{"event":"clientMessage"}',
+      '{"event":"toString","data":null}',
+      '{"event":"clientDisconnect","data":{"now":true}}',
+      JSON.stringify({ event: 'clientMessage', data: { text: 'x'.repeat(1001) } }),
     ];
     for (const j of junk) a.ws.send(j);
     a.ws.send(JSON.stringify({ event: 'clientMessage', data: { text: 'ping?' } }));

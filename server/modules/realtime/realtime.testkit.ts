@@ -58,7 +58,11 @@ export function connector(base: () => string): Connector {
 }
 
 /** 101 when the handshake succeeded, else the HTTP status it was refused with. */
-export const statusOf = (p: Promise<unknown>) => p.then(() => 101, (e: { status?: number }) => e.status ?? -1);
+export const statusOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 101,
+    (e: { status?: number }) => e.status ?? -1,
+  );
 
 export async function until(cond: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));

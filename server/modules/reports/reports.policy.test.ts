@@ -4,7 +4,16 @@ import { can } from './reports.policy.ts';
 
 // PRODUCT §1, §7: anyone files a report; staff (admins and masters) open and close them.
 const setStatus: Record<Who, boolean> = {
-  guest: false, alice: false, bob: false, pam: false, sam: false, ada: true, sid: false, max: true, mia: true, sue: false,
+  guest: false,
+  alice: false,
+  bob: false,
+  pam: false,
+  sam: false,
+  ada: true,
+  sid: false,
+  max: true,
+  mia: true,
+  sue: false,
 };
 
 describe('reports policy', () => {

@@ -11,7 +11,13 @@ import { checkEmail } from '../../../contract/rules.ts';
 import { can } from './reports.policy.ts';
 import * as repo from './reports.repository.ts';
 import {
-  REPORT_CONTACT_MAX, REPORT_MESSAGE_MAX, REPORT_MESSAGE_MIN, type Report, type ReportKind, type ReportStatus, type reportsApi,
+  REPORT_CONTACT_MAX,
+  REPORT_MESSAGE_MAX,
+  REPORT_MESSAGE_MIN,
+  type Report,
+  type ReportKind,
+  type ReportStatus,
+  type reportsApi,
 } from '../../../contract/api/reports.ts';
 import type { ResponseOf } from '../../../contract/api/types.ts';
 

@@ -6,7 +6,15 @@ let ctx: TestContext;
 afterEach(async () => ctx?.close());
 
 const post = (payload: unknown, ip = '203.0.113.7') => ctx.app.inject({ method: 'POST', url: '/api/reports', payload: payload as object, remoteAddress: ip });
-const count = async () => Number((await ctx.app.deps.db.selectFrom('reports').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const count = async () =>
+  Number(
+    (
+      await ctx.app.deps.db
+        .selectFrom('reports')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('POST /api/reports', () => {
   it('stores an anonymous trafficking tip with a hashed IP and e-mails staff', async () => {
@@ -40,17 +48,47 @@ describe('POST /api/reports', () => {
   it('refuses bad input with a code naming the field and stores nothing', async () => {
     ctx = await createTestApp();
     const cases: Array<[unknown, { code: string; params: Record<string, unknown> }]> = [
-      [{ kind: 'trafficking', message: 'short' }, { code: 'reports.message_too_short', params: { field: 'message', min: 10 } }],
-      [{ kind: 'trafficking', message: '    short msg      ' }, { code: 'reports.message_too_short', params: { field: 'message', min: 10 } }],
-      [{ kind: 'trafficking', message: 'x'.repeat(5001) }, { code: 'reports.message_too_long', params: { field: 'message', max: 5000 } }],
-      [{ kind: 'trafficking', message: 'x'.repeat(6001) }, { code: 'validation.invalid', params: { field: 'message' } }],
+      [
+        { kind: 'trafficking', message: 'short' },
+        { code: 'reports.message_too_short', params: { field: 'message', min: 10 } },
+      ],
+      [
+        { kind: 'trafficking', message: '    short msg      ' },
+        { code: 'reports.message_too_short', params: { field: 'message', min: 10 } },
+      ],
+      [
+        { kind: 'trafficking', message: 'x'.repeat(5001) },
+        { code: 'reports.message_too_long', params: { field: 'message', max: 5000 } },
+      ],
+      [
+        { kind: 'trafficking', message: 'x'.repeat(6001) },
+        { code: 'validation.invalid', params: { field: 'message' } },
+      ],
       [{ message: 'long enough message here' }, { code: 'validation.required', params: { field: 'kind' } }],
-      [{ kind: 'ad', message: 'long enough message here' }, { code: 'validation.invalid', params: { field: 'kind' } }],
-      [{ kind: 'trafficking', message: 'long enough message here', contact: 'x'.repeat(255) }, { code: 'reports.contact_too_long', params: { field: 'contact', max: 254 } }],
-      [{ kind: 'contact', message: 'long enough message here' }, { code: 'reports.contact_email_required', params: { field: 'contact' } }],
-      [{ kind: 'law_enforcement', message: 'long enough message here', contact: 'not an email' }, { code: 'reports.contact_email_required', params: { field: 'contact' } }],
-      [{ kind: 'trafficking', message: 'long enough message here', adId: 'BAD ID!' }, { code: 'validation.invalid', params: { field: 'adId' } }],
-      [{ kind: 'trafficking', message: 'long enough message here', extra: 1 }, { code: 'validation.unknown_field', params: { field: 'extra' } }],
+      [
+        { kind: 'ad', message: 'long enough message here' },
+        { code: 'validation.invalid', params: { field: 'kind' } },
+      ],
+      [
+        { kind: 'trafficking', message: 'long enough message here', contact: 'x'.repeat(255) },
+        { code: 'reports.contact_too_long', params: { field: 'contact', max: 254 } },
+      ],
+      [
+        { kind: 'contact', message: 'long enough message here' },
+        { code: 'reports.contact_email_required', params: { field: 'contact' } },
+      ],
+      [
+        { kind: 'law_enforcement', message: 'long enough message here', contact: 'not an email' },
+        { code: 'reports.contact_email_required', params: { field: 'contact' } },
+      ],
+      [
+        { kind: 'trafficking', message: 'long enough message here', adId: 'BAD ID!' },
+        { code: 'validation.invalid', params: { field: 'adId' } },
+      ],
+      [
+        { kind: 'trafficking', message: 'long enough message here', extra: 1 },
+        { code: 'validation.unknown_field', params: { field: 'extra' } },
+      ],
     ];
     for (const [payload, want] of cases) {
       const res = await post(payload);
@@ -109,7 +147,13 @@ describe('staff: get-reports and set-report-status', () => {
     expect(closed.json().report).toMatchObject({ id, status: 'closed' });
     const audit = await ctx.app.deps.db.selectFrom('audit_log').selectAll().where('target_id', '=', id).execute();
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ action: 'report.status', actor_id: admin.id, target_type: 'report', before_json: '{"status":"open"}', after_json: '{"status":"closed"}' });
+    expect(audit[0]).toMatchObject({
+      action: 'report.status',
+      actor_id: admin.id,
+      target_type: 'report',
+      before_json: '{"status":"open"}',
+      after_json: '{"status":"closed"}',
+    });
     expect((await set({ id, status: 'open' })).json().report.status).toBe('open');
     const missing = await set({ id: 'missing', status: 'closed' });
     expect([missing.statusCode, missing.json()]).toEqual([404, { code: 'reports.not_found', message: 'Report not found.' }]);
@@ -131,7 +175,9 @@ describe('createReport (used by the marketplace for ad reports)', () => {
     const r = await db.transaction().execute((trx) => createReport(trx, { kind: 'ad', adId: 'abc123', message: 'This ad is a scam.' }, ctx.clock.now()));
     expect(r).toMatchObject({ kind: 'ad', adId: 'abc123', status: 'open', createdAt: '2026-01-15T12:00:00.000Z' });
     await expect(db.transaction().execute((trx) => createReport(trx, { kind: 'ad', adId: 'abc123', message: 'no' }, ctx.clock.now()))).rejects.toMatchObject({
-      statusCode: 400, code: 'reports.message_too_short', field: 'message',
+      statusCode: 400,
+      code: 'reports.message_too_short',
+      field: 'message',
     });
     expect(await count()).toBe(1);
   });

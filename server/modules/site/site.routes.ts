@@ -13,10 +13,15 @@ export default defineRoutes(async (app, deps) => {
   const site = deps.services.site;
 
   app.get('/sitemap.xml', async (_request, reply) =>
-    reply.header('cache-control', 'public, max-age=3600').type('application/xml; charset=utf-8').send(await site.sitemap()));
+    reply
+      .header('cache-control', 'public, max-age=3600')
+      .type('application/xml; charset=utf-8')
+      .send(await site.sitemap()),
+  );
 
   app.get('/robots.txt', async (_request, reply) =>
-    reply.header('cache-control', 'public, max-age=86400').type('text/plain; charset=utf-8').send(site.robots()));
+    reply.header('cache-control', 'public, max-age=86400').type('text/plain; charset=utf-8').send(site.robots()),
+  );
 
   const dist = deps.distDir;
   if (!dist) return;

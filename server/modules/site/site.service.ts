@@ -40,7 +40,9 @@ export class SiteService {
         }
       }
     }
-    const head = notFound ? headFor(localizedPath('/__not-found__', locale), this.origin, this.translations, {}) : headFor(pathname, this.origin, this.translations, names);
+    const head = notFound
+      ? headFor(localizedPath('/__not-found__', locale), this.origin, this.translations, {})
+      : headFor(pathname, this.origin, this.translations, names);
     if (notFound) head.canonical = this.origin + pathname; // a 404 has no other canonical home
     const siteName = translator(this.translations, locale)('seo.siteName');
     return { status: notFound ? 404 : 200, html: injectHead(template, renderHead(head, siteName), locale) };

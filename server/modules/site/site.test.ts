@@ -122,10 +122,26 @@ describe('sitemap.xml and robots.txt', () => {
     await ctx.app.deps.db
       .insertInto('ads')
       .values({
-        id, owner_id: owner.id, listing_type: 'female_esc', title: 'A title that is long enough', description: 'x'.repeat(60), age: '30',
-        state_id: 'ny', city_id: (await ctx.app.deps.db.selectFrom('cities').select('id').where('state_id', '=', 'ny').where('slug', '=', 'buffalo').executeTakeFirstOrThrow()).id,
-        phone: '+12125550100', photos_json: '[]', status: 'approved', online: 1, bump_seq: Math.floor(Math.random() * 1e9),
-        bumped_at: now, published_at: now, expires_at: '2026-02-15T12:00:00.000Z', created_at: now, updated_at: now, visible: 1,
+        id,
+        owner_id: owner.id,
+        listing_type: 'female_esc',
+        title: 'A title that is long enough',
+        description: 'x'.repeat(60),
+        age: '30',
+        state_id: 'ny',
+        city_id: (await ctx.app.deps.db.selectFrom('cities').select('id').where('state_id', '=', 'ny').where('slug', '=', 'buffalo').executeTakeFirstOrThrow())
+          .id,
+        phone: '+12125550100',
+        photos_json: '[]',
+        status: 'approved',
+        online: 1,
+        bump_seq: Math.floor(Math.random() * 1e9),
+        bumped_at: now,
+        published_at: now,
+        expires_at: '2026-02-15T12:00:00.000Z',
+        created_at: now,
+        updated_at: now,
+        visible: 1,
         ...over,
       } as never)
       .execute();
@@ -137,7 +153,13 @@ describe('sitemap.xml and robots.txt', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/application\/xml/);
     const xml = res.body;
-    for (const loc of ['https://xg.example/', 'https://xg.example/es', 'https://xg.example/pt/faq', 'https://xg.example/report-crime', 'https://xg.example/es/listings/us/new-york']) {
+    for (const loc of [
+      'https://xg.example/',
+      'https://xg.example/es',
+      'https://xg.example/pt/faq',
+      'https://xg.example/report-crime',
+      'https://xg.example/es/listings/us/new-york',
+    ]) {
       expect(xml).toContain(`<loc>${loc}</loc>`);
     }
     expect(xml).toContain('<xhtml:link rel="alternate" hreflang="pt" href="https://xg.example/pt/listings/us/new-york"/>');

@@ -18,15 +18,21 @@ export function jpegWithGps(width = 400, height = 200): Promise<Buffer> {
 }
 
 export function png(width = 64, height = 64): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 4, background: { r: 10, g: 200, b: 30, alpha: 0.5 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 4, background: { r: 10, g: 200, b: 30, alpha: 0.5 } } })
+    .png()
+    .toBuffer();
 }
 
 export function webp(width = 64, height = 64): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: '#33c' } }).webp().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: '#33c' } })
+    .webp()
+    .toBuffer();
 }
 
 export function gif(): Promise<Buffer> {
-  return sharp({ create: { width: 8, height: 8, channels: 3, background: '#333' } }).gif().toBuffer();
+  return sharp({ create: { width: 8, height: 8, channels: 3, background: '#333' } })
+    .gif()
+    .toBuffer();
 }
 
 /** The chunk ids of a WebP (RIFF) file, e.g. ['VP8 '] or ['VP8X', 'EXIF', 'VP8 ']. */
@@ -43,7 +49,10 @@ export function webpChunks(buf: Buffer): string[] {
 }
 
 /** Builds a multipart/form-data body for app.inject(). */
-export function multipart(parts: { name: string; filename?: string; contentType?: string; data: Buffer | string }[]): { payload: Buffer; headers: Record<string, string> } {
+export function multipart(parts: { name: string; filename?: string; contentType?: string; data: Buffer | string }[]): {
+  payload: Buffer;
+  headers: Record<string, string>;
+} {
   const boundary = `----xgtest${Math.random().toString(36).slice(2)}`;
   const chunks: Buffer[] = [];
   for (const p of parts) {

@@ -15,28 +15,32 @@ const TYPES: Record<string, string> = { webp: 'image/webp', jpg: 'image/jpeg', p
 export default defineRoutes((app, deps) => {
   fs.mkdirSync(uploadsRoot(deps.config.dataDir), { recursive: true });
 
-  app.get('/uploads/*', {
-    schema: {
-      params: Type.Object({ '*': Type.String({ maxLength: 300 }) }),
-      // Outside /api, so not in the contract; its errors are still `{message, code, params?}`.
-      response: { 200: Type.Unknown({ description: 'the file' }), ...Errors },
+  app.get(
+    '/uploads/*',
+    {
+      schema: {
+        params: Type.Object({ '*': Type.String({ maxLength: 300 }) }),
+        // Outside /api, so not in the contract; its errors are still `{message, code, params?}`.
+        response: { 200: Type.Unknown({ description: 'the file' }), ...Errors },
+      },
     },
-  }, async (request, reply) => {
-    const rel = request.params['*'];
-    const file = resolveUpload(deps.config.dataDir, rel);
-    if (!file) throw new NotFound('uploads.file_not_found');
-    let stat: fs.Stats;
-    try {
-      stat = await fs.promises.stat(file);
-    } catch {
-      throw new NotFound('uploads.file_not_found');
-    }
-    if (!stat.isFile()) throw new NotFound('uploads.file_not_found');
-    return reply
-      .header('content-type', TYPES[rel.slice(rel.lastIndexOf('.') + 1)])
-      .header('content-length', stat.size)
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('last-modified', stat.mtime.toUTCString())
-      .send(fs.createReadStream(file));
-  });
+    async (request, reply) => {
+      const rel = request.params['*'];
+      const file = resolveUpload(deps.config.dataDir, rel);
+      if (!file) throw new NotFound('uploads.file_not_found');
+      let stat: fs.Stats;
+      try {
+        stat = await fs.promises.stat(file);
+      } catch {
+        throw new NotFound('uploads.file_not_found');
+      }
+      if (!stat.isFile()) throw new NotFound('uploads.file_not_found');
+      return reply
+        .header('content-type', TYPES[rel.slice(rel.lastIndexOf('.') + 1)])
+        .header('content-length', stat.size)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('last-modified', stat.mtime.toUTCString())
+        .send(fs.createReadStream(file));
+    },
+  );
 });

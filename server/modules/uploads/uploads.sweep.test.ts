@@ -80,7 +80,11 @@ describe('cron job sweep-orphan-uploads', () => {
     const db = ctx.app.deps.db;
     const photos = JSON.parse((await db.selectFrom('ads').select('photos_json').where('id', '=', ad.id).executeTakeFirstOrThrow()).photos_json);
     photos.push({ url: `/uploads/${legacy}`, sizes: [{ src: `/uploads/${legacy}` }] });
-    await db.updateTable('ads').set({ photos_json: JSON.stringify(photos), status: 'rejected' }).where('id', '=', ad.id).execute();
+    await db
+      .updateTable('ads')
+      .set({ photos_json: JSON.stringify(photos), status: 'rejected' })
+      .where('id', '=', ad.id)
+      .execute();
     const orphan = storeUpload(ctx.dataDir, 'avatars', Buffer.from('orphan'));
     ctx.clock.advance(2 * HOUR);
 
@@ -90,7 +94,11 @@ describe('cron job sweep-orphan-uploads', () => {
     expect(exists(orphan)).toBe(true);
     expect(exists(legacy)).toBe(true);
 
-    await db.updateTable('ads').set({ photos_json: JSON.stringify(photos) }).where('id', '=', ad.id).execute();
+    await db
+      .updateTable('ads')
+      .set({ photos_json: JSON.stringify(photos) })
+      .where('id', '=', ad.id)
+      .execute();
     expect((await runJob(ctx.app.deps, sweep)).message).toBe('1 orphan upload file removed');
     expect(exists(orphan)).toBe(false);
     expect(exists(legacy)).toBe(true);

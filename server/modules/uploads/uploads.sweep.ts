@@ -17,7 +17,7 @@ export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
  */
 async function referencedPaths(deps: Pick<AppDeps, 'db'>, chunkSize: number): Promise<Set<string>> {
   const refs = new Set(await avatarPaths(deps.db));
-  for (let after: string | null = ''; after !== null; ) {
+  for (let after: string | null = ''; after !== null;) {
     const chunk = await adPhotoPathsAfter(deps.db, after, chunkSize);
     for (const p of chunk.paths) refs.add(p);
     after = chunk.lastId;

@@ -28,9 +28,18 @@ describe('GET /uploads/*', () => {
     fs.writeFileSync(path.join(ctx.dataDir, 'xg.sqlite'), 'secret database');
     fs.writeFileSync(path.join(ctx.dataDir, 'uploads', 'avatars', '.hidden.webp'), 'hidden');
     const urls = [
-      '/uploads/', '/uploads/avatars', '/uploads/avatars/', '/uploads/avatars/missing.webp',
-      '/uploads/../xg.sqlite', '/uploads/avatars/../../xg.sqlite', '/uploads/%2e%2e/xg.sqlite', '/uploads/avatars/%2e%2e%2f%2e%2e%2fxg.sqlite',
-      '/uploads/avatars/..%2f..%2fxg.sqlite', '/uploads/avatars/.hidden.webp', '/uploads/avatars/x.webp%00.png', '/uploads//etc/passwd',
+      '/uploads/',
+      '/uploads/avatars',
+      '/uploads/avatars/',
+      '/uploads/avatars/missing.webp',
+      '/uploads/../xg.sqlite',
+      '/uploads/avatars/../../xg.sqlite',
+      '/uploads/%2e%2e/xg.sqlite',
+      '/uploads/avatars/%2e%2e%2f%2e%2e%2fxg.sqlite',
+      '/uploads/avatars/..%2f..%2fxg.sqlite',
+      '/uploads/avatars/.hidden.webp',
+      '/uploads/avatars/x.webp%00.png',
+      '/uploads//etc/passwd',
     ];
     for (const url of urls) {
       const res = await ctx.app.inject({ method: 'GET', url });

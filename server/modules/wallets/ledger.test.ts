@@ -8,8 +8,7 @@ beforeEach(async () => {
 });
 afterEach(async () => ctx.close());
 
-const post = (p: Omit<LedgerPost, 'at'>) =>
-  ctx.app.deps.db.transaction().execute((trx) => postToLedger(trx, { ...p, at: ctx.clock.now().toISOString() }));
+const post = (p: Omit<LedgerPost, 'at'>) => ctx.app.deps.db.transaction().execute((trx) => postToLedger(trx, { ...p, at: ctx.clock.now().toISOString() }));
 
 async function balances(): Promise<Map<string, number>> {
   const rows = await ctx.app.deps.db.selectFrom('wallets').select(['id', 'balance_cents']).execute();

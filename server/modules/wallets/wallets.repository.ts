@@ -3,13 +3,15 @@ import type { Executor } from '../../core/db.ts';
 import type { WalletType } from '../../core/schema.ts';
 
 export function listWallets(db: Executor, userId: string) {
-  return db
-    .selectFrom('wallets')
-    .selectAll()
-    .where('user_id', '=', userId)
-    // USD first, then the promo wallet
-    .orderBy(sql`wallet_type = 'USD'`, 'desc')
-    .execute();
+  return (
+    db
+      .selectFrom('wallets')
+      .selectAll()
+      .where('user_id', '=', userId)
+      // USD first, then the promo wallet
+      .orderBy(sql`wallet_type = 'USD'`, 'desc')
+      .execute()
+  );
 }
 
 export function findWallet(db: Executor, walletId: string) {
@@ -58,7 +60,12 @@ export async function insertRedemption(db: Executor, r: { codeId: string; userId
 
 /** Marks the welcome code as sent; false when it was sent before (the once-per-user guard). */
 export async function markWelcomeSent(db: Executor, userId: string, at: string): Promise<boolean> {
-  const r = await db.updateTable('users').set({ welcome_promo_sent_at: at }).where('id', '=', userId).where('welcome_promo_sent_at', 'is', null).executeTakeFirst();
+  const r = await db
+    .updateTable('users')
+    .set({ welcome_promo_sent_at: at })
+    .where('id', '=', userId)
+    .where('welcome_promo_sent_at', 'is', null)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
@@ -73,8 +80,15 @@ export async function insertPromoCode(
   await db
     .insertInto('promo_codes')
     .values({
-      id: p.id, code: p.code, amount_cents: p.amountCents, max_uses: p.maxUses, expires_at: p.expiresAt, active: p.active ? 1 : 0,
-      owner_user_id: p.ownerUserId, created_at: p.at, updated_at: p.at,
+      id: p.id,
+      code: p.code,
+      amount_cents: p.amountCents,
+      max_uses: p.maxUses,
+      expires_at: p.expiresAt,
+      active: p.active ? 1 : 0,
+      owner_user_id: p.ownerUserId,
+      created_at: p.at,
+      updated_at: p.at,
     })
     .execute();
 }

@@ -18,8 +18,12 @@ export default defineRoutes((app, deps) => {
     wallet: await wallets.redeem(requireUser(request), request.body.code),
   }));
 
-  app.get('/api/email-wallet-promo-code', {
-    config: { changesState: true }, // sends an e-mail and may create a code: refused cross-site
-    schema: walletsApi['GET /api/email-wallet-promo-code'],
-  }, async (request) => wallets.emailWelcomeCode(requireUser(request)));
+  app.get(
+    '/api/email-wallet-promo-code',
+    {
+      config: { changesState: true }, // sends an e-mail and may create a code: refused cross-site
+      schema: walletsApi['GET /api/email-wallet-promo-code'],
+    },
+    async (request) => wallets.emailWelcomeCode(requireUser(request)),
+  );
 });

@@ -114,8 +114,14 @@ export class WalletsService {
         if (attempt > 5) throw new Error('could not find a free welcome code');
       }
       await repo.insertPromoCode(trx, {
-        id: codeId, code, amountCents: WELCOME_PROMO_CENTS, maxUses: 1, active: true, ownerUserId: user.id,
-        expiresAt: new Date(at.getTime() + WELCOME_PROMO_DAYS * DAY_MS).toISOString(), at: at.toISOString(),
+        id: codeId,
+        code,
+        amountCents: WELCOME_PROMO_CENTS,
+        maxUses: 1,
+        active: true,
+        ownerUserId: user.id,
+        expiresAt: new Date(at.getTime() + WELCOME_PROMO_DAYS * DAY_MS).toISOString(),
+        at: at.toISOString(),
       });
     });
     try {

@@ -80,7 +80,11 @@ describe('promo codes', () => {
       const res = await inject(u.cookie, 'POST', '/api/add-promo-code-to-promo-wallet', { code: 'TWO-ONLY' });
       answers.push([res.statusCode, res.json().code]);
     }
-    expect(answers).toEqual([[200, undefined], [200, undefined], [409, 'wallet.promo_code_used_up']]);
+    expect(answers).toEqual([
+      [200, undefined],
+      [200, undefined],
+      [409, 'wallet.promo_code_used_up'],
+    ]);
     expect((await wallets(users[2])).every((w) => w.amountCents === 0)).toBe(true);
     const row = await ctx.app.deps.db.selectFrom('promo_codes').selectAll().where('code', '=', 'TWO-ONLY').executeTakeFirstOrThrow();
     expect(row.uses).toBe(2);

@@ -52,7 +52,14 @@ export async function openFileApp(file: string, dataDir: string, onError?: (line
     clock,
     mailer: new DroppedMailer(),
     hasher: createPasswordHasher({ memoryCost: 1024, timeCost: 1 }),
-    limits: { authAttemptsPerWindow: 100_000, authAccountPerHour: 100_000, avatarUpdatesPerHour: 1000, reportsPerHour: 1000, adsPerDay: 100_000, apiPerMinute: 0 },
+    limits: {
+      authAttemptsPerWindow: 100_000,
+      authAccountPerHour: 100_000,
+      avatarUpdatesPerHour: 1000,
+      reportsPerHour: 1000,
+      adsPerDay: 100_000,
+      apiPerMinute: 0,
+    },
     distDir: null,
     logger: onError ? { level: 'error', stream: { write: (line: string) => onError(line) } } : false,
   });

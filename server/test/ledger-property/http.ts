@@ -32,7 +32,6 @@ export function walletIdOf(w: World, ref: WalletRef): string {
   return id;
 }
 
-
 export const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The request a browser would send for op (null for what is not a request: credits, clock, posts). */
@@ -40,7 +39,12 @@ export function httpCall(w: World, op: Op): HttpCall | null {
   const cookieOf = (i: number) => w.users[i].cookie;
   switch (op.kind) {
     case 'redeem':
-      return { method: 'POST', url: '/api/add-promo-code-to-promo-wallet', cookie: cookieOf(op.user), payload: { code: op.code === null ? UNKNOWN_CODE : w.codes[op.code].code } };
+      return {
+        method: 'POST',
+        url: '/api/add-promo-code-to-promo-wallet',
+        cookie: cookieOf(op.user),
+        payload: { code: op.code === null ? UNKNOWN_CODE : w.codes[op.code].code },
+      };
     case 'promoWallet':
       return { method: 'POST', url: '/api/create-promo-wallet', cookie: cookieOf(op.user), payload: {} };
     case 'pay':
@@ -49,15 +53,24 @@ export function httpCall(w: World, op: Op): HttpCall | null {
       return { method: 'PUT', url: `/api/bump-ad/${w.ads[op.ad].id}`, cookie: cookieOf(op.user), payload: { walletId: walletIdOf(w, op.wallet) } };
     case 'decide':
       return {
-        method: 'POST', url: '/api/admin/approve-pending-ads', cookie: cookieOf(op.staff),
+        method: 'POST',
+        url: '/api/admin/approve-pending-ads',
+        cookie: cookieOf(op.staff),
         payload: { adIds: op.ads.map((i) => w.ads[i].id), decision: op.decision, ...(op.decision === 'reject' ? { reason: REJECT_REASON } : {}) },
       };
     case 'setPrice':
-      return { method: 'POST', url: '/api/admin/set-price-by-id', cookie: cookieOf(adminOf(w)), payload: { id: w.prices[`${op.priceKind}:${op.listingType}`].id, priceCents: op.cents } };
+      return {
+        method: 'POST',
+        url: '/api/admin/set-price-by-id',
+        cookie: cookieOf(adminOf(w)),
+        payload: { id: w.prices[`${op.priceKind}:${op.listingType}`].id, priceCents: op.cents },
+      };
     case 'editCode': {
       const c = w.codes[op.code];
       return {
-        method: 'POST', url: '/api/admin/set-promo-code-by-id', cookie: cookieOf(adminOf(w)),
+        method: 'POST',
+        url: '/api/admin/set-promo-code-by-id',
+        cookie: cookieOf(adminOf(w)),
         payload: { id: c.id, code: c.code, amountCents: c.amountCents, maxUses: op.maxUses, expiresAt: isoOrNull(c.expiresAt), active: op.active },
       };
     }

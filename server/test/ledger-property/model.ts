@@ -130,8 +130,15 @@ export function step(w: World, op: Op): Prediction {
       return { status: 200, why: 'credit' };
     case 'postAd':
       w.ads.push({
-        id: '', owner: op.user, listingType: op.listingType, status: 'unpaid', priceCents: null, durationDays: null,
-        paidWallet: null, bumpedAt: null, expiresAt: null,
+        id: '',
+        owner: op.user,
+        listingType: op.listingType,
+        status: 'unpaid',
+        priceCents: null,
+        durationDays: null,
+        paidWallet: null,
+        bumpedAt: null,
+        expiresAt: null,
       });
       return { status: 201, why: 'posted' };
     case 'setPrice': {
@@ -229,7 +236,7 @@ export function describeOp(w: World, op: Op): string {
   const wal = (r: WalletRef) => (r === null ? 'no-such-wallet' : `u${r.user}:${r.type}`);
   switch (op.kind) {
     case 'redeem':
-      return `u${op.user} redeems ${op.code === null ? 'UNKNOWN' : w.codes[op.code]?.code ?? `code#${op.code}`} (proc ${op.proc})`;
+      return `u${op.user} redeems ${op.code === null ? 'UNKNOWN' : (w.codes[op.code]?.code ?? `code#${op.code}`)} (proc ${op.proc})`;
     case 'promoWallet':
       return `u${op.user} creates promo wallet`;
     case 'pay':

@@ -54,12 +54,15 @@ export async function startPool(): Promise<Pool> {
 
 export async function stopPool(p: Pool): Promise<void> {
   await Promise.all(
-    p.children.map((c) => new Promise<void>((r) => {
-      if (c.exitCode !== null) return r();
-      c.once('exit', () => r());
-      c.send({ type: 'exit' });
-      setTimeout(() => c.kill(), 5000).unref();
-    })),
+    p.children.map(
+      (c) =>
+        new Promise<void>((r) => {
+          if (c.exitCode !== null) return r();
+          c.once('exit', () => r());
+          c.send({ type: 'exit' });
+          setTimeout(() => c.kill(), 5000).unref();
+        }),
+    ),
   );
   await p.main.close();
   fs.rmSync(p.dir, { recursive: true, force: true });

@@ -16,17 +16,40 @@ export type Racer =
   | { t: 'promoWallet'; who: 0 | 1 };
 
 export const racerArb: fc.Arbitrary<Racer> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ t: fc.constant('pay' as const), who: fc.constantFrom<0 | 1>(0, 0, 0, 1), ad: fc.constantFrom<0 | 3>(0, 0, 0, 3), wallet: fc.constantFrom('own-usd', 'own-usd', 'own-promo', 'other-usd') as fc.Arbitrary<'own-usd' | 'own-promo' | 'other-usd'> }) },
-  { weight: 4, arbitrary: fc.record({ t: fc.constant('bump' as const), ad: fc.constantFrom<2 | 0>(2, 2, 2, 0), wallet: fc.constantFrom<'own-usd' | 'own-promo'>('own-usd', 'own-usd', 'own-promo') }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      t: fc.constant('pay' as const),
+      who: fc.constantFrom<0 | 1>(0, 0, 0, 1),
+      ad: fc.constantFrom<0 | 3>(0, 0, 0, 3),
+      wallet: fc.constantFrom('own-usd', 'own-usd', 'own-promo', 'other-usd') as fc.Arbitrary<'own-usd' | 'own-promo' | 'other-usd'>,
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant('bump' as const),
+      ad: fc.constantFrom<2 | 0>(2, 2, 2, 0),
+      wallet: fc.constantFrom<'own-usd' | 'own-promo'>('own-usd', 'own-usd', 'own-promo'),
+    }),
+  },
   { weight: 5, arbitrary: fc.record({ t: fc.constant('redeem' as const), who: fc.constantFrom<0 | 1 | 2>(0, 1, 2), code: fc.constantFrom<0 | 1>(0, 1) }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('decide' as const), ads: fc.constantFrom<number[]>([1], [1], [1, 0], [0, 1, 3]), decision: fc.constantFrom<'approve' | 'reject'>('approve', 'reject') }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant('decide' as const),
+      ads: fc.constantFrom<number[]>([1], [1], [1, 0], [0, 1, 3]),
+      decision: fc.constantFrom<'approve' | 'reject'>('approve', 'reject'),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('promoWallet' as const), who: fc.constantFrom<0 | 1>(0, 1) }) },
 );
 
 export function racerOp(w: World, r: Racer, proc: string): Op {
   switch (r.t) {
     case 'pay': {
-      const wallet = r.wallet === 'own-usd' ? walletRef(w, r.who, 'USD') : r.wallet === 'own-promo' ? walletRef(w, r.who, 'PROMO') : walletRef(w, 1 - r.who, 'USD');
+      const wallet =
+        r.wallet === 'own-usd' ? walletRef(w, r.who, 'USD') : r.wallet === 'own-promo' ? walletRef(w, r.who, 'PROMO') : walletRef(w, 1 - r.who, 'USD');
       return { kind: 'pay', user: r.who, ad: r.ad, wallet };
     }
     case 'bump':
@@ -50,9 +73,19 @@ export const scenarioArb = fc.record({
   rounds: fc.array(
     fc.oneof(
       // the same operations from both workers at once: a double click that reached two servers
-      fc.record({ advance: fc.constantFrom(0, 61_000), twin: fc.constant(true), racers: fc.array(racerArb, { minLength: 1, maxLength: 3 }), workers: fc.constant<number[]>([]) }),
+      fc.record({
+        advance: fc.constantFrom(0, 61_000),
+        twin: fc.constant(true),
+        racers: fc.array(racerArb, { minLength: 1, maxLength: 3 }),
+        workers: fc.constant<number[]>([]),
+      }),
       // different operations over the same ads, codes and wallets, spread over the workers
-      fc.record({ advance: fc.constantFrom(0, 61_000), twin: fc.constant(false), racers: fc.array(racerArb, { minLength: 3, maxLength: 6 }), workers: fc.array(fc.nat({ max: WORKERS - 1 }), { minLength: 6, maxLength: 6 }) }),
+      fc.record({
+        advance: fc.constantFrom(0, 61_000),
+        twin: fc.constant(false),
+        racers: fc.array(racerArb, { minLength: 3, maxLength: 6 }),
+        workers: fc.array(fc.nat({ max: WORKERS - 1 }), { minLength: 6, maxLength: 6 }),
+      }),
     ),
     { minLength: 1, maxLength: 3 },
   ),

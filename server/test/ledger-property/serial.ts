@@ -19,12 +19,20 @@ export function explain(start: World, ops: Op[], answers: Answer[], observed: Vi
     for (const i of left) {
       const next = clone(w);
       if (!answerMatches(step(next, ops[i]), answers[i])) continue;
-      const found = search(next, left.filter((j) => j !== i), [...order, i]);
+      const found = search(
+        next,
+        left.filter((j) => j !== i),
+        [...order, i],
+      );
       if (found) return found;
     }
     return null;
   };
-  return search(start, ops.map((_, i) => i), []);
+  return search(
+    start,
+    ops.map((_, i) => i),
+    [],
+  );
 }
 
 /** Every serial order's answers and end state, for a failure message (few ops: at most 6! orders). */
@@ -44,9 +52,19 @@ export function possibleOutcomes(start: World, ops: Op[]): { order: number[]; st
     for (const i of left) {
       const next = clone(w);
       const p = step(next, ops[i]);
-      walk(next, left.filter((j) => j !== i), [...order, i], [...statuses, p.status]);
+      walk(
+        next,
+        left.filter((j) => j !== i),
+        [...order, i],
+        [...statuses, p.status],
+      );
     }
   };
-  walk(start, ops.map((_, i) => i), [], []);
+  walk(
+    start,
+    ops.map((_, i) => i),
+    [],
+    [],
+  );
   return out;
 }

@@ -44,7 +44,12 @@ export class Sut {
   private async register(): Promise<{ id: string; email: string; cookie: string }> {
     const n = ++nameSeq;
     const email = `prop${n}-${process.pid}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-    const res = await this.app.inject({ method: 'POST', url: '/api/register', headers: { 'sec-fetch-site': 'same-origin' }, payload: { email, password: PASSWORD, nickname: `prop_${process.pid}_${n}` } });
+    const res = await this.app.inject({
+      method: 'POST',
+      url: '/api/register',
+      headers: { 'sec-fetch-site': 'same-origin' },
+      payload: { email, password: PASSWORD, nickname: `prop_${process.pid}_${n}` },
+    });
     if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
     return { id: res.json().id, email, cookie: sessionCookie(res) };
   }
@@ -70,18 +75,30 @@ export class Sut {
     this.loggedInAt = now;
     const admin = w.users[providers];
     const pricing = await send(this.app, { method: 'GET', url: '/api/admin/get-all-pricing', cookie: admin.cookie });
-    for (const p of (pricing.body as { pricing: { id: string; kind: string; listingType: string; priceCents: number; durationDays: number | null }[] }).pricing) {
+    for (const p of (pricing.body as { pricing: { id: string; kind: string; listingType: string; priceCents: number; durationDays: number | null }[] })
+      .pricing) {
       w.prices[`${p.kind}:${p.listingType}`] = { id: p.id, priceCents: p.priceCents, durationDays: p.durationDays };
     }
     for (const spec of codes) {
       const code = `P${(++nameSeq).toString(36).toUpperCase()}-${process.pid.toString(36).toUpperCase()}-${Math.random().toString(36).slice(2, 7).toUpperCase()}`;
       const expiresAt = spec.expiresIn === null ? null : now + spec.expiresIn;
       const res = await send(this.app, {
-        method: 'POST', url: '/api/admin/set-promo-code-by-id', cookie: admin.cookie,
+        method: 'POST',
+        url: '/api/admin/set-promo-code-by-id',
+        cookie: admin.cookie,
         payload: { code, amountCents: spec.amountCents, maxUses: spec.maxUses, expiresAt: isoOrNull(expiresAt), active: spec.active },
       });
       if (res.status !== 201) throw new Error(`promo code not created: ${res.status} ${JSON.stringify(res.body)}`);
-      const c: MCode = { id: (res.body as { promoCode: { id: string } }).promoCode.id, code, amountCents: spec.amountCents, maxUses: spec.maxUses, uses: 0, expiresAt, active: spec.active, redeemedBy: [] };
+      const c: MCode = {
+        id: (res.body as { promoCode: { id: string } }).promoCode.id,
+        code,
+        amountCents: spec.amountCents,
+        maxUses: spec.maxUses,
+        uses: 0,
+        expiresAt,
+        active: spec.active,
+        redeemedBy: [],
+      };
       w.codes.push(c);
     }
     return w;
@@ -102,7 +119,12 @@ export class Sut {
   /** Sets an ad duration for a listing type (short durations let ads expire within a run). */
   async setAdDuration(w: World, lt: ListingType, days: number): Promise<void> {
     const p = w.prices[`ad:${lt}`];
-    const res = await send(this.app, { method: 'POST', url: '/api/admin/set-price-by-id', cookie: w.users[adminOf(w)].cookie, payload: { id: p.id, priceCents: p.priceCents, durationDays: days } });
+    const res = await send(this.app, {
+      method: 'POST',
+      url: '/api/admin/set-price-by-id',
+      cookie: w.users[adminOf(w)].cookie,
+      payload: { id: p.id, priceCents: p.priceCents, durationDays: days },
+    });
     if (res.status !== 200) throw new Error(`set-price failed: ${res.status}`);
     p.durationDays = days;
   }
@@ -116,7 +138,14 @@ export class Sut {
     switch (op.kind) {
       case 'fund':
         await this.db.transaction().execute((trx) =>
-          postToLedger(trx, { walletId: w.users[op.user].usdWalletId, amountCents: op.cents, kind: 'adjustment', reference: 'property-test', idempotencyKey: `prop-fund-${++nameSeq}-${process.pid}`, at: this.clock.now().toISOString() }),
+          postToLedger(trx, {
+            walletId: w.users[op.user].usdWalletId,
+            amountCents: op.cents,
+            kind: 'adjustment',
+            reference: 'property-test',
+            idempotencyKey: `prop-fund-${++nameSeq}-${process.pid}`,
+            at: this.clock.now().toISOString(),
+          }),
         );
         return { status: 200, body: null };
       case 'advance':
@@ -136,7 +165,12 @@ export class Sut {
 
   private async signInAgain(w: World): Promise<void> {
     for (let i = 0; i < w.users.length; i++) {
-      const res = await this.app.inject({ method: 'POST', url: '/api/login', headers: { 'sec-fetch-site': 'same-origin' }, payload: { email: this.emails[i], password: PASSWORD } });
+      const res = await this.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        headers: { 'sec-fetch-site': 'same-origin' },
+        payload: { email: this.emails[i], password: PASSWORD },
+      });
       if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
       w.users[i].cookie = sessionCookie(res);
     }
@@ -145,15 +179,30 @@ export class Sut {
 
   private async postAd(w: World, user: number, lt: ListingType): Promise<Answer> {
     this.place ??= await this.db
-      .selectFrom('cities').select(['id as cityId', 'state_id as stateId']).where('state_id', '=', 'ny').orderBy('population', 'desc').limit(1).executeTakeFirstOrThrow();
+      .selectFrom('cities')
+      .select(['id as cityId', 'state_id as stateId'])
+      .where('state_id', '=', 'ny')
+      .orderBy('population', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
     const fd = new FormData();
     const fields: Record<string, string> = {
-      listingType: lt, title: 'Elegant companion downtown', description: 'Friendly, discreet and punctual. Dinner dates and travel, by appointment only.',
-      age: '27', stateId: this.place.stateId, cityId: this.place.cityId, phone: '(212) 555-0142',
+      listingType: lt,
+      title: 'Elegant companion downtown',
+      description: 'Friendly, discreet and punctual. Dinner dates and travel, by appointment only.',
+      age: '27',
+      stateId: this.place.stateId,
+      cityId: this.place.cityId,
+      phone: '(212) 555-0142',
     };
     for (const [k, v] of Object.entries(fields)) fd.append(k, v);
     fd.append('photos', new Blob([new Uint8Array(this.photo)], { type: 'image/jpeg' }), 'photo.jpg');
-    const res = await this.app.inject({ method: 'POST', url: '/api/post-ad', headers: { cookie: w.users[user].cookie, 'sec-fetch-site': 'same-origin' }, payload: fd });
+    const res = await this.app.inject({
+      method: 'POST',
+      url: '/api/post-ad',
+      headers: { cookie: w.users[user].cookie, 'sec-fetch-site': 'same-origin' },
+      payload: fd,
+    });
     return { status: res.statusCode, body: res.json() };
   }
 }

@@ -3,11 +3,16 @@ import { PUBLIC, type MatrixRow } from './vocabulary.ts';
 // Logging out ends the actor's sessions: the fixture signs them in again before the next request.
 export const rows: MatrixRow[] = [
   {
-    route: 'POST /api/register', expect: PUBLIC, allowed: 201,
+    route: 'POST /api/register',
+    expect: PUBLIC,
+    allowed: 201,
     request: (c) => ({ payload: { email: `matrix-${c.unique}@example.com`, password: 'correct horse battery', nickname: `m_${c.unique}` } }),
   },
   {
-    route: 'POST /api/login', expect: PUBLIC, allowed: 200, request: (c) => ({ payload: { email: c.world.loginEmail, password: c.world.loginPassword } }),
+    route: 'POST /api/login',
+    expect: PUBLIC,
+    allowed: 200,
+    request: (c) => ({ payload: { email: c.world.loginEmail, password: c.world.loginPassword } }),
     policy: ['auth', 'signIn', (c, r) => c.objects.account((r.payload as { email: string }).email)],
   },
   { route: 'GET /api/session', expect: PUBLIC, allowed: 200, self: true },

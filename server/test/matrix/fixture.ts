@@ -48,13 +48,23 @@ export class Fixture {
 
   static async build(ctx: TestContext): Promise<Fixture> {
     const f = new Fixture(ctx);
-    f.photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c33' } }).jpeg().toBuffer();
-    f.avatar = await sharp({ create: { width: 30, height: 20, channels: 4, background: '#0a0' } }).png().toBuffer();
+    f.photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c33' } })
+      .jpeg()
+      .toBuffer();
+    f.avatar = await sharp({ create: { width: 30, height: 20, channels: 4, background: '#0a0' } })
+      .png()
+      .toBuffer();
     const db = ctx.app.deps.db;
     const city = (stateId: string, nth: number) =>
-      db.selectFrom('cities').innerJoin('states', 'states.id', 'cities.state_id')
+      db
+        .selectFrom('cities')
+        .innerJoin('states', 'states.id', 'cities.state_id')
         .select(['cities.id as cityId', 'cities.slug as citySlug', 'states.id as stateId', 'states.slug as stateSlug'])
-        .where('cities.state_id', '=', stateId).orderBy('cities.population', 'desc').offset(nth).limit(1).executeTakeFirstOrThrow();
+        .where('cities.state_id', '=', stateId)
+        .orderBy('cities.population', 'desc')
+        .offset(nth)
+        .limit(1)
+        .executeTakeFirstOrThrow();
     const ny = await city('ny', 0);
     const otherNy = await city('ny', 1);
     const quiet = await city('wy', 3); // no fixture ad lives there: staff may disable it
@@ -69,17 +79,30 @@ export class Fixture {
 
     const admin = f.accounts.get('admin')!;
     const promo = await ctx.app.inject({
-      method: 'POST', url: '/api/admin/set-promo-code-by-id', headers: { cookie: admin.cookie },
+      method: 'POST',
+      url: '/api/admin/set-promo-code-by-id',
+      headers: { cookie: admin.cookie },
       payload: { code: 'MATRIX-CREDIT', amountCents: 500, maxUses: 1_000_000, active: true },
     });
     const staffPromo = await ctx.app.inject({
-      method: 'POST', url: '/api/admin/set-promo-code-by-id', headers: { cookie: admin.cookie },
+      method: 'POST',
+      url: '/api/admin/set-promo-code-by-id',
+      headers: { cookie: admin.cookie },
       payload: { code: 'MATRIX-STAFF', amountCents: 700, maxUses: 10, active: true },
     });
     if (promo.statusCode !== 201 || staffPromo.statusCode !== 201) throw new Error(`promo codes: ${promo.body} ${staffPromo.body}`);
-    const bumpPrice = await db.selectFrom('pricing').select('id').where('kind', '=', 'bump').where('listing_type', '=', 'shemale_esc').executeTakeFirstOrThrow();
+    const bumpPrice = await db
+      .selectFrom('pricing')
+      .select('id')
+      .where('kind', '=', 'bump')
+      .where('listing_type', '=', 'shemale_esc')
+      .executeTakeFirstOrThrow();
     const at = ctx.clock.now().toISOString();
-    const run = await db.insertInto('cron_runs').values({ name: 'expire-ads', started_at: at, finished_at: at, outcome: 'ok', message: 'matrix' }).returning('id').executeTakeFirstOrThrow();
+    const run = await db
+      .insertInto('cron_runs')
+      .values({ name: 'expire-ads', started_at: at, finished_at: at, outcome: 'ok', message: 'matrix' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
 
     f.world = {
       promoCode: 'MATRIX-CREDIT',
@@ -144,10 +167,18 @@ export class Fixture {
     for (const [actor, a] of this.accounts) {
       const row = await this.userRow(a.id);
       if (row.deleted_at) throw new Error(`a row deleted the ${actor} actor: the matrix cannot rebuild it`);
-      if (row.status !== a.status) await db.updateTable('users').set({ status: a.status as 'approved' }).where('id', '=', a.id).execute();
+      if (row.status !== a.status)
+        await db
+          .updateTable('users')
+          .set({ status: a.status as 'approved' })
+          .where('id', '=', a.id)
+          .execute();
       if ((await this.rolesOf(a.id)).join() !== a.roles.join()) {
         await db.deleteFrom('user_roles').where('user_id', '=', a.id).execute();
-        await db.insertInto('user_roles').values(a.roles.map((role) => ({ user_id: a.id, role: role as 'PROVIDER_USER' }))).execute();
+        await db
+          .insertInto('user_roles')
+          .values(a.roles.map((role) => ({ user_id: a.id, role: role as 'PROVIDER_USER' })))
+          .execute();
       }
       if (actor === 'suspendedProvider' || row.token_version === a.tokenVersion) continue;
       // A logout or a password change ended the session: sign in again, as the user would.
@@ -198,9 +229,13 @@ export class Fixture {
   private async postAd(owner: Owner): Promise<string> {
     const fd = new FormData();
     const fields = {
-      listingType: 'female_esc', title: 'Elegant companion downtown', age: '27', phone: '(212) 555-0142',
+      listingType: 'female_esc',
+      title: 'Elegant companion downtown',
+      age: '27',
+      phone: '(212) 555-0142',
       description: 'Friendly, discreet and punctual. Dinner dates and travel, by appointment only.',
-      stateId: this.world.ny.stateId, cityId: this.world.ny.cityId,
+      stateId: this.world.ny.stateId,
+      cityId: this.world.ny.cityId,
     };
     for (const [k, v] of Object.entries(fields)) fd.append(k, v);
     fd.append('photos', new Blob([new Uint8Array(this.photo)], { type: 'image/jpeg' }), 'photo.jpg');
@@ -215,7 +250,8 @@ export class Fixture {
 
   private async build(ref: ObjectRef): Promise<string> {
     const owner = ownerOf(ref);
-    if (owner === 'suspendedProvider' && this.accounts.get(owner)!.status === 'suspended') throw new Error(`a request changed ${ref}, which the fixture cannot rebuild`);
+    if (owner === 'suspendedProvider' && this.accounts.get(owner)!.status === 'suspended')
+      throw new Error(`a request changed ${ref}, which the fixture cannot rebuild`);
     switch (ref.split('.')[1] as ObjectKind) {
       case 'usdWallet':
         return (await this.call(owner, 'GET', '/api/all-wallets-by-user')).wallets.find((w: { walletType: string }) => w.walletType === 'USD').id;
@@ -238,10 +274,20 @@ export class Fixture {
         // (GET /api/email-wallet-promo-code, a row of its own): the fixture writes its own.
         const at = this.ctx.clock.now().toISOString();
         const code = `OWN-${++this.seq}${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
-        await this.ctx.app.deps.db.insertInto('promo_codes').values({
-          id: `matrixcode${this.seq}`, code, amount_cents: 2000, max_uses: 1, expires_at: null, active: 1,
-          owner_user_id: this.accounts.get(owner)!.id, created_at: at, updated_at: at,
-        }).execute();
+        await this.ctx.app.deps.db
+          .insertInto('promo_codes')
+          .values({
+            id: `matrixcode${this.seq}`,
+            code,
+            amount_cents: 2000,
+            max_uses: 1,
+            expires_at: null,
+            active: 1,
+            owner_user_id: this.accounts.get(owner)!.id,
+            created_at: at,
+            updated_at: at,
+          })
+          .execute();
         return code;
       }
     }
@@ -260,7 +306,15 @@ export class Fixture {
     const at = this.ctx.clock.now().toISOString();
     for (const { id } of poor) {
       await this.ctx.app.deps.db.transaction().execute((trx) =>
-        postToLedger(trx, { walletId: id, amountCents: 2 * WALLET_FLOOR, kind: 'adjustment', reference: 'matrix', idempotencyKey: `matrix-fund-${++this.seq}-${id}`, at }));
+        postToLedger(trx, {
+          walletId: id,
+          amountCents: 2 * WALLET_FLOOR,
+          kind: 'adjustment',
+          reference: 'matrix',
+          idempotencyKey: `matrix-fund-${++this.seq}-${id}`,
+          at,
+        }),
+      );
     }
   }
 
@@ -311,19 +365,20 @@ export class Fixture {
   /** What a row's request is built from, for this actor; mirrored: provider and otherProvider trade objects. */
   context(actor: Actor, mirrored: boolean): RowContext {
     const a = actor === 'guest' ? null : this.accounts.get(actor)!;
-    const resolve = (ref: ObjectRef): ObjectRef => (mirrored ? `${mirrorOwner(ownerOf(ref))}.${ref.split('.')[1]}` as ObjectRef : ref);
+    const resolve = (ref: ObjectRef): ObjectRef => (mirrored ? (`${mirrorOwner(ownerOf(ref))}.${ref.split('.')[1]}` as ObjectRef) : ref);
     const n = ++this.seq;
     return {
       id: (ref) => this.id(resolve(ref)),
-      myWallet: (kind) => (a && actor !== 'suspendedProvider'
-        ? this.walletOf(a.id, kind === 'usdWallet' ? 'USD' : 'XG-PROMO-WALLET')
-        : this.id(resolve(`provider.${kind}`))),
+      myWallet: (kind) =>
+        a && actor !== 'suspendedProvider' ? this.walletOf(a.id, kind === 'usdWallet' ? 'USD' : 'XG-PROMO-WALLET') : this.id(resolve(`provider.${kind}`)),
       me: { actor, id: a?.id ?? null, email: a?.email ?? null, password: a?.password ?? null },
       world: {
         ...this.world,
         applicantId: this.applicant.id,
         photoUrl: (ref) => {
-          const row = this.ctx.app.deps.database.sqlite.prepare('SELECT photos_json FROM ads WHERE id = ?').get(this.id(resolve(ref))) as { photos_json: string };
+          const row = this.ctx.app.deps.database.sqlite.prepare('SELECT photos_json FROM ads WHERE id = ?').get(this.id(resolve(ref))) as {
+            photos_json: string;
+          };
           return `/uploads/${(JSON.parse(row.photos_json) as { path: string }[])[0].path}`;
         },
       },

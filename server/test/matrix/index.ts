@@ -18,7 +18,22 @@ import { rows as wallets } from './wallets.ts';
 
 /** Every module's rows: one file per folder of server/modules/, named after it. */
 const byModule: Record<string, MatrixRow[]> = {
-  ads, analytics, audit, auth, cron, docs, listings, locations, master, pricing, profile, realtime, reports, site, uploads, wallets,
+  ads,
+  analytics,
+  audit,
+  auth,
+  cron,
+  docs,
+  listings,
+  locations,
+  master,
+  pricing,
+  profile,
+  realtime,
+  reports,
+  site,
+  uploads,
+  wallets,
 };
 
 export const matrixRows: (MatrixRow & { file: string })[] = Object.entries(byModule).flatMap(([module, rows]) =>

@@ -88,8 +88,13 @@ export class PolicyObjects {
 
   /** Masters that can act: not suspended, not erased. */
   activeMasters(): number {
-    return this.sqlite.prepare(`SELECT count(*) FROM user_roles r JOIN users u ON u.id = r.user_id
-      WHERE r.role = 'MASTER_USER' AND u.deleted_at IS NULL AND u.status != 'suspended'`).pluck().get() as number;
+    return this.sqlite
+      .prepare(
+        `SELECT count(*) FROM user_roles r JOIN users u ON u.id = r.user_id
+      WHERE r.role = 'MASTER_USER' AND u.deleted_at IS NULL AND u.status != 'suspended'`,
+      )
+      .pluck()
+      .get() as number;
   }
 
   /** An owned object of the fixture (a row's target) as its module's policy sees it. */

@@ -4,5 +4,10 @@ import { NOBODY, SIGNED_IN, type MatrixRow } from './vocabulary.ts';
 // (use a WebSocket), a guest 401. The real handshake is tested in realtime.test.ts.
 export const rows: MatrixRow[] = [
   { route: 'GET /api/ws', expect: SIGNED_IN, allowed: 426, request: () => ({ headers: { origin: 'http://localhost:3000' } }) },
-  { route: 'GET /api/ws', expect: NOBODY, request: () => ({ headers: { origin: 'https://evil.example' } }), note: 'a foreign Origin is refused even with a valid session' },
+  {
+    route: 'GET /api/ws',
+    expect: NOBODY,
+    request: () => ({ headers: { origin: 'https://evil.example' } }),
+    note: 'a foreign Origin is refused even with a valid session',
+  },
 ];

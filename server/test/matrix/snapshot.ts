@@ -17,15 +17,23 @@ export function snapshot(ctx: TestContext): Snapshot {
   const sqlite = ctx.app.deps.database.sqlite;
   let tables = tablesOf.get(ctx);
   if (!tables) {
-    tables = sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'ads_fts%'`).pluck().all() as string[];
+    tables = sqlite
+      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'ads_fts%'`)
+      .pluck()
+      .all() as string[];
     tablesOf.set(ctx, tables);
   }
   const snap: Snapshot = new Map();
   for (const t of tables) {
-    const rows = t === 'cities'
-      ? sqlite.prepare(`SELECT count(*) AS n, group_concat(id) FILTER (WHERE enabled = 0) AS disabled, sum(population) AS population,
-          sum(latitude) AS latitude, sum(longitude) AS longitude, sum(length(name) + length(slug) + length(state_id)) AS text FROM cities`).all()
-      : sqlite.prepare(`SELECT * FROM "${t}"`).all();
+    const rows =
+      t === 'cities'
+        ? sqlite
+            .prepare(
+              `SELECT count(*) AS n, group_concat(id) FILTER (WHERE enabled = 0) AS disabled, sum(population) AS population,
+          sum(latitude) AS latitude, sum(longitude) AS longitude, sum(length(name) + length(slug) + length(state_id)) AS text FROM cities`,
+            )
+            .all()
+        : sqlite.prepare(`SELECT * FROM "${t}"`).all();
     snap.set(`table ${t}`, JSON.stringify(rows.map((r) => JSON.stringify(r)).sort()));
   }
   snap.set('mail sent', String(ctx.mailer.sent.length));

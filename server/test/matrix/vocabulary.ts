@@ -87,9 +87,7 @@ export interface RowContext {
  * (undefined: none, e.g. creating something).
  */
 export type PolicyLink = {
-  [M in PolicyModule]:
-    | readonly [M, ActionOf<M>]
-    | readonly [M, ActionOf<M>, (c: RowContext, request: RequestSpec) => ObjectOf<M> | undefined];
+  [M in PolicyModule]: readonly [M, ActionOf<M>] | readonly [M, ActionOf<M>, (c: RowContext, request: RequestSpec) => ObjectOf<M> | undefined];
 }[PolicyModule];
 
 export interface MatrixRow {
@@ -121,8 +119,15 @@ export interface MatrixRow {
   note?: string;
 }
 
-const all = (o: Outcome): Record<Actor, Outcome> =>
-  ({ provider: o, admin: o, master: o, otherProvider: o, pendingProvider: o, suspendedProvider: o, guest: o });
+const all = (o: Outcome): Record<Actor, Outcome> => ({
+  provider: o,
+  admin: o,
+  master: o,
+  otherProvider: o,
+  pendingProvider: o,
+  suspendedProvider: o,
+  guest: o,
+});
 
 export const PUBLIC: Rule = all('allow');
 /** Any live session: providers (pending ones too: PRODUCT §2), admins, masters. */

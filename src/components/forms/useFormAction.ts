@@ -11,7 +11,7 @@ export function useFormAction() {
   const [success, setSuccess] = useState<string | null>(null);
   const running = useRef(false);
 
-  const run = useCallback(async <T,>(action: () => Promise<T>, successMessage?: string): Promise<T | undefined> => {
+  const run = useCallback(async <T>(action: () => Promise<T>, successMessage?: string): Promise<T | undefined> => {
     if (running.current) return undefined;
     running.current = true;
     setBusy(true);

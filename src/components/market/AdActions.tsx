@@ -47,10 +47,17 @@ export function BumpDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () =
     <Dialog title={t('myAds.bumpTitle', { title: ad.title })} onClose={onClose}>
       <p>{t('myAds.bumpText')}</p>
       <p>
-        {t('myAds.bumpPrice')} <strong><Money cents={price} /></strong>
+        {t('myAds.bumpPrice')}{' '}
+        <strong>
+          <Money cents={price} />
+        </strong>
       </p>
       <WalletPicker wallets={wallets.data ?? []} value={chosen} onChange={setWalletId} needCents={price} />
-      {error && <div role="alert" className="alert alert-error">{error}</div>}
+      {error && (
+        <div role="alert" className="alert alert-error">
+          {error}
+        </div>
+      )}
       <div className={styles.actions}>
         <button type="button" className="btn btn-white" onClick={onClose}>
           {t('cancel')}
@@ -89,7 +96,11 @@ export function MoveDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () =
     <Dialog title={t('myAds.moveTitle', { title: ad.title })} onClose={onClose}>
       <p>{t('myAds.moveText', { city: ad.city.name, state: ad.state.name })}</p>
       <StateCityPicker stateId={place.stateId} cityId={place.cityId} onChange={setPlace} />
-      {error && <div role="alert" className="alert alert-error">{error}</div>}
+      {error && (
+        <div role="alert" className="alert alert-error">
+          {error}
+        </div>
+      )}
       <div className={styles.actions}>
         <button type="button" className="btn btn-white" onClick={onClose}>
           {t('cancel')}

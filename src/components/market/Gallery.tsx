@@ -36,7 +36,12 @@ export function Gallery({ photos, title }: { photos: readonly Photo[]; title: st
         <ul className={styles.thumbs} aria-label={t('gallery.thumbnails')} onKeyDown={onArrows}>
           {photos.map((p, i) => (
             <li key={p.url}>
-              <button type="button" aria-current={i === index ? 'true' : undefined} aria-label={t('gallery.show', { n: i + 1, total: n })} onClick={() => setIndex(i)}>
+              <button
+                type="button"
+                aria-current={i === index ? 'true' : undefined}
+                aria-label={t('gallery.show', { n: i + 1, total: n })}
+                onClick={() => setIndex(i)}
+              >
                 <img src={p.thumbUrl} alt="" loading="lazy" />
               </button>
             </li>

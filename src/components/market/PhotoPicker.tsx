@@ -46,7 +46,11 @@ export function PhotoPicker({ files, onChange, error }: Props) {
         aria-invalid={error ? true : undefined}
       />
       <small id={`${id}-hint`}>{t(RULES.photos.key, RULES.photos.values)}</small>
-      {error && <span id={`${id}-e`} className="field-error">{error}</span>}
+      {error && (
+        <span id={`${id}-e`} className="field-error">
+          {error}
+        </span>
+      )}
       {refused.length > 0 && (
         <ul role="alert" className="field-error">
           {refused.map((m) => (

@@ -47,7 +47,14 @@ export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; 
   return (
     <form onSubmit={submit} noValidate className="card" aria-labelledby="promo-form-h">
       <h2 id="promo-form-h">{editing ? t('promo.editTitle', { code: editing.code }) : t('promo.createTitle')}</h2>
-      <TextField label={t('promo.code')} value={code} onChange={(v) => setCode(v.toUpperCase())} maxLength={32} hint={t('validation:promoCodeInvalid')} error={show('code')} />
+      <TextField
+        label={t('promo.code')}
+        value={code}
+        onChange={(v) => setCode(v.toUpperCase())}
+        maxLength={32}
+        hint={t('validation:promoCodeInvalid')}
+        error={show('code')}
+      />
       <TextField label={t('promo.amount')} inputMode="decimal" value={amount} onChange={setAmount} hint={t('promo.amountHint')} error={show('amount')} />
       <TextField label={t('promo.maxUses')} inputMode="numeric" value={maxUses} onChange={setMaxUses} error={show('maxUses')} />
       <TextField label={t('promo.expires')} type="date" value={expires} onChange={setExpires} hint={t('promo.expiresHint')} />

@@ -8,7 +8,19 @@ export const REASON_MIN = 3;
 export const REASON_MAX = 500;
 
 /** Asks for the reason the owner will see when ads are rejected. */
-export function RejectDialog({ count, busy, error, onConfirm, onCancel }: { count: number; busy: boolean; error: string | null; onConfirm: (reason: string) => void; onCancel: () => void }) {
+export function RejectDialog({
+  count,
+  busy,
+  error,
+  onConfirm,
+  onCancel,
+}: {
+  count: number;
+  busy: boolean;
+  error: string | null;
+  onConfirm: (reason: string) => void;
+  onCancel: () => void;
+}) {
   const { t } = useTranslation('admin');
   const [reason, setReason] = useState('');
   const [tried, setTried] = useState(false);
@@ -33,7 +45,11 @@ export function RejectDialog({ count, busy, error, onConfirm, onCancel }: { coun
           hint={t('pending.reasonRule', { min: REASON_MIN, max: REASON_MAX })}
           hintIsError={tried && bad}
         />
-        {error && <div role="alert" className="alert alert-error">{error}</div>}
+        {error && (
+          <div role="alert" className="alert alert-error">
+            {error}
+          </div>
+        )}
         <div className={styles.actions}>
           <button type="button" className="btn btn-white" onClick={onCancel}>
             {t('cancel')}

@@ -49,7 +49,11 @@ export function StateCityPicker({ stateId, cityId, onChange, stateError, cityErr
             </option>
           ))}
         </select>
-        {stateError && <span id={`${sid}-e`} className="field-error">{stateError}</span>}
+        {stateError && (
+          <span id={`${sid}-e`} className="field-error">
+            {stateError}
+          </span>
+        )}
         {states.error && <span className="field-error">{states.error}</span>}
       </div>
       <div className="field">
@@ -71,7 +75,11 @@ export function StateCityPicker({ stateId, cityId, onChange, stateError, cityErr
             </option>
           ))}
         </select>
-        {cityError && <span id={`${cid}-e`} className="field-error">{cityError}</span>}
+        {cityError && (
+          <span id={`${cid}-e`} className="field-error">
+            {cityError}
+          </span>
+        )}
       </div>
     </>
   );

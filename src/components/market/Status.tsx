@@ -20,7 +20,12 @@ export function StatusBadge({ status }: { status: string }) {
 /** Loading / error line shared by the lists. */
 export function LoadState({ loading, error }: { loading: boolean; error: string | null }) {
   const { t } = useTranslation('market');
-  if (error) return <div role="alert" className="alert alert-error">{error}</div>;
+  if (error)
+    return (
+      <div role="alert" className="alert alert-error">
+        {error}
+      </div>
+    );
   if (loading) return <p role="status">{t('loading')}</p>;
   return null;
 }

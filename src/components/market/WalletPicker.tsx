@@ -12,8 +12,7 @@ interface Props {
   label?: string;
 }
 
-export const walletLabel = (t: (k: string) => string, w: Pick<Wallet, 'walletType'>) =>
-  w.walletType === 'USD' ? t('wallet.usd') : t('wallet.promo');
+export const walletLabel = (t: (k: string) => string, w: Pick<Wallet, 'walletType'>) => (w.walletType === 'USD' ? t('wallet.usd') : t('wallet.promo'));
 
 /** Radio choice of the wallet to pay from, each with its balance. */
 export function WalletPicker({ wallets, value, onChange, needCents, label }: Props) {

@@ -6,8 +6,7 @@ export const LISTING_TYPE_CODES: ListingType[] = LISTING_TYPES.map((x) => x.code
 export const AGES = [...Array.from({ length: 25 }, (_, i) => String(21 + i)), 'over45'];
 
 export const typeSlug = (code: string) => LISTING_TYPES.find((x) => x.code === code)?.slug ?? code;
-export const typeFromSlug = (slugOrCode: string): ListingType | null =>
-  LISTING_TYPES.find((x) => x.slug === slugOrCode || x.code === slugOrCode)?.code ?? null;
+export const typeFromSlug = (slugOrCode: string): ListingType | null => LISTING_TYPES.find((x) => x.slug === slugOrCode || x.code === slugOrCode)?.code ?? null;
 
 /** Labels that need the `market` namespace's t(). */
 export const typeLabel = (t: TFunction, code: string) => t(`market:types.${code}`, { defaultValue: code });

@@ -80,8 +80,16 @@ export default function ApprovedAds() {
           {t('approvedAds.enableSelected', { count: sel.ids.length })}
         </button>
       </div>
-      {note && <div role="status" className="alert alert-success">{note}</div>}
-      {error && <div role="alert" className="alert alert-error">{error}</div>}
+      {note && (
+        <div role="status" className="alert alert-success">
+          {note}
+        </div>
+      )}
+      {error && (
+        <div role="alert" className="alert alert-error">
+          {error}
+        </div>
+      )}
       <LoadState loading={snap.loading && !snap.data} error={snap.error} />
       {snap.data && !ads.length && <p>{t('approvedAds.empty')}</p>}
       {ads.length > 0 && (
@@ -110,7 +118,13 @@ export default function ApprovedAds() {
               {ads.map((ad) => (
                 <tr key={ad.id}>
                   <td>
-                    <input type="checkbox" checked={sel.has(ad.id)} disabled={isMine(ad)} onChange={() => sel.toggle(ad.id)} aria-label={t('selectAd', { title: ad.title })} />
+                    <input
+                      type="checkbox"
+                      checked={sel.has(ad.id)}
+                      disabled={isMine(ad)}
+                      onChange={() => sel.toggle(ad.id)}
+                      aria-label={t('selectAd', { title: ad.title })}
+                    />
                   </td>
                   <td>
                     <Link href={pathFor(routes.ad, { id: ad.id })}>{ad.title}</Link>
@@ -123,7 +137,8 @@ export default function ApprovedAds() {
                     {ad.city.name}, {ad.state.name}
                   </td>
                   <td>
-                    <StatusBadge status={ad.status} /> {ad.status === 'approved' && <span className={styles.meta}>{ad.online ? t('market:myAds.online') : t('market:myAds.offline')}</span>}
+                    <StatusBadge status={ad.status} />{' '}
+                    {ad.status === 'approved' && <span className={styles.meta}>{ad.online ? t('market:myAds.online') : t('market:myAds.offline')}</span>}
                   </td>
                   <td>{dateLabel(ad.publishedAt, i18n.language)}</td>
                   <td>{dateLabel(ad.expiresAt, i18n.language)}</td>

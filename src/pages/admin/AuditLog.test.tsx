@@ -53,7 +53,11 @@ describe('AuditLog', () => {
   });
 
   it("shows the error of a refused read, in the page's language, naming the field", async () => {
-    const tooLong = { message: 'Invalid targetType: must NOT have more than 100 characters.', code: 'validation.invalid', params: { field: 'targetType', reason: 'must NOT have more than 100 characters' } } as const;
+    const tooLong = {
+      message: 'Invalid targetType: must NOT have more than 100 characters.',
+      code: 'validation.invalid',
+      params: { field: 'targetType', reason: 'must NOT have more than 100 characters' },
+    } as const;
     server.use(http.get('/api/admin/get-audit-log', () => apiJson('GET /api/admin/get-audit-log', tooLong, 400)));
     renderAt(<AuditLog />, '/admin/dashboard/admin/audit-log');
     expect((await screen.findByRole('alert')).textContent).toBe('Invalid target type: must NOT have more than 100 characters.');

@@ -34,7 +34,12 @@ export default function AuditLog() {
   return (
     <section aria-labelledby="audit-title">
       <h1 id="audit-title">{t('audit.title')}</h1>
-      <form role="search" aria-label={t('audit.filters')} onSubmit={filter} style={{ display: 'flex', gap: 10, alignItems: 'flex-end', flexWrap: 'wrap', marginBottom: 12 }}>
+      <form
+        role="search"
+        aria-label={t('audit.filters')}
+        onSubmit={filter}
+        style={{ display: 'flex', gap: 10, alignItems: 'flex-end', flexWrap: 'wrap', marginBottom: 12 }}
+      >
         <div className="field" style={{ margin: 0 }}>
           <label htmlFor="audit-action">{t('audit.action')}</label>
           <input id="audit-action" value={action} placeholder="user.roles" onChange={(e) => setAction(e.target.value)} />
@@ -93,7 +98,14 @@ export default function AuditLog() {
           </table>
         </div>
       )}
-      <Pager label={t('audit.pages')} page={query.page} pageSize={query.pageSize} total={data?.total ?? 0} disabled={loading} onPage={(page) => void loadAuditLog({ page })} />
+      <Pager
+        label={t('audit.pages')}
+        page={query.page}
+        pageSize={query.pageSize}
+        total={data?.total ?? 0}
+        disabled={loading}
+        onPage={(page) => void loadAuditLog({ page })}
+      />
     </section>
   );
 }

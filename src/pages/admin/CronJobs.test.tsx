@@ -47,7 +47,10 @@ function cronServer(initial: CronRun[], opts: { goneOnDelete?: boolean } = {}) {
   return { queries, deleted };
 }
 
-const runRows = () => within(screen.getByRole('table', { name: 'Runs' })).getAllByRole('row').slice(1);
+const runRows = () =>
+  within(screen.getByRole('table', { name: 'Runs' }))
+    .getAllByRole('row')
+    .slice(1);
 
 describe('admin cron jobs', () => {
   it('lists the registered jobs and the runs, newest first, with duration and outcome', async () => {
@@ -60,7 +63,10 @@ describe('admin cron jobs', () => {
 
     const rows = runRows();
     expect(rows).toHaveLength(3);
-    const cells = (row: HTMLElement) => within(row).getAllByRole('cell').map((c) => c.textContent);
+    const cells = (row: HTMLElement) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((c) => c.textContent);
     expect(cells(rows[0])).toEqual([
       'health-check',
       new Date(RUNS[0].startedAt).toLocaleString('en'),
@@ -120,7 +126,7 @@ describe('admin cron jobs', () => {
     expect(screen.queryByText('2 ads expired')).toBeNull();
   });
 
-  it('says so in the page\'s language when the run was already deleted', async () => {
+  it("says so in the page's language when the run was already deleted", async () => {
     cronServer(RUNS, { goneOnDelete: true });
     const user = userEvent.setup();
     renderAt(<CronJobs />, '/admin/dashboard/admin/cron-jobs');

@@ -95,7 +95,11 @@ export default function CronJobs() {
           ))}
         </select>
       </div>
-      {note && <div role="status" className="alert alert-success">{note}</div>}
+      {note && (
+        <div role="status" className="alert alert-success">
+          {note}
+        </div>
+      )}
       <LoadState loading={loading && !data} error={error} />
       {data && !runs.length && <p>{t('cronJobs.empty')}</p>}
       {runs.length > 0 && (
@@ -125,9 +129,7 @@ export default function CronJobs() {
                   <td style={{ whiteSpace: 'nowrap' }}>{r.finishedAt ? <time dateTime={r.finishedAt}>{when(r.finishedAt)}</time> : '—'}</td>
                   <td style={{ whiteSpace: 'nowrap' }}>{durationLabel(t, lang, runDuration(r.startedAt, r.finishedAt))}</td>
                   <td>
-                    <span className={`${styles.badge} ${tone[r.outcome] ?? ''}`}>
-                      {t(`cronJobs.outcomes.${r.outcome}`, { defaultValue: r.outcome })}
-                    </span>
+                    <span className={`${styles.badge} ${tone[r.outcome] ?? ''}`}>{t(`cronJobs.outcomes.${r.outcome}`, { defaultValue: r.outcome })}</span>
                   </td>
                   <td style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap', maxWidth: 420 }}>{r.message ?? ''}</td>
                   <td>
@@ -173,7 +175,11 @@ export default function CronJobs() {
           }}
         >
           <p>{t('cronJobs.confirmText', { name: deleting.name, at: when(deleting.startedAt) })}</p>
-          {deleteError && <div role="alert" className="alert alert-error">{deleteError}</div>}
+          {deleteError && (
+            <div role="alert" className="alert alert-error">
+              {deleteError}
+            </div>
+          )}
         </ConfirmDialog>
       )}
     </section>

@@ -51,7 +51,11 @@ export default function Locations() {
   return (
     <section>
       <h1>{t('locations.title')}</h1>
-      {error && <div role="alert" className="alert alert-error">{error}</div>}
+      {error && (
+        <div role="alert" className="alert alert-error">
+          {error}
+        </div>
+      )}
       <div style={{ display: 'grid', gap: 24, gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))' }}>
         <div>
           <h2>{t('locations.states')}</h2>
@@ -108,10 +112,36 @@ export default function Locations() {
                 <input id="city-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
               </div>
               <div className={styles.row} style={{ marginBottom: 8 }}>
-                <button type="button" className="btn btn-sm btn-white" disabled={!cityList.length || !!busy} onClick={() => run('all', () => setCitiesEnabled(chosen.id, cityList.map((c) => c.id), true))}>
+                <button
+                  type="button"
+                  className="btn btn-sm btn-white"
+                  disabled={!cityList.length || !!busy}
+                  onClick={() =>
+                    run('all', () =>
+                      setCitiesEnabled(
+                        chosen.id,
+                        cityList.map((c) => c.id),
+                        true,
+                      ),
+                    )
+                  }
+                >
                   {t('locations.enablePage')}
                 </button>
-                <button type="button" className="btn btn-sm btn-white" disabled={!cityList.length || !!busy} onClick={() => run('all', () => setCitiesEnabled(chosen.id, cityList.map((c) => c.id), false))}>
+                <button
+                  type="button"
+                  className="btn btn-sm btn-white"
+                  disabled={!cityList.length || !!busy}
+                  onClick={() =>
+                    run('all', () =>
+                      setCitiesEnabled(
+                        chosen.id,
+                        cityList.map((c) => c.id),
+                        false,
+                      ),
+                    )
+                  }
+                >
                   {t('locations.disablePage')}
                 </button>
               </div>

@@ -79,22 +79,41 @@ export default function PendingAds() {
           {t('pending.rejectSelected', { count: sel.ids.length })}
         </button>
       </div>
-      {note && <div role="status" className="alert alert-success">{note}</div>}
-      {error && !rejecting && <div role="alert" className="alert alert-error">{error}</div>}
+      {note && (
+        <div role="status" className="alert alert-success">
+          {note}
+        </div>
+      )}
+      {error && !rejecting && (
+        <div role="alert" className="alert alert-error">
+          {error}
+        </div>
+      )}
       <LoadState loading={snap.loading && !snap.data} error={snap.error} />
       {snap.data && !ads.length && <p>{t('pending.empty')}</p>}
       <p className={styles.meta}>{snap.data ? t('total', { count: snap.data.total }) : null}</p>
       <ul className={styles.list}>
         {ads.map((ad) => (
           <li key={ad.id} className={styles.item} aria-label={ad.title}>
-            <input type="checkbox" checked={sel.has(ad.id)} disabled={isMine(ad)} onChange={() => sel.toggle(ad.id)} aria-label={t('selectAd', { title: ad.title })} />
+            <input
+              type="checkbox"
+              checked={sel.has(ad.id)}
+              disabled={isMine(ad)}
+              onChange={() => sel.toggle(ad.id)}
+              aria-label={t('selectAd', { title: ad.title })}
+            />
             <div className={styles.itemBody}>
               <h2 style={{ fontSize: 17, margin: '0 0 4px' }}>
                 {ad.title} <StatusBadge status={ad.status} />
               </h2>
               <p className={styles.meta}>
                 {typeLabel(t, ad.listingType)} · {ad.city.name}, {ad.state.name} · {t('market:ageShort', { age: ageLabel(t, ad.age) })} · {ad.phone}
-                {ad.priceCents != null && <> · <Money cents={ad.priceCents} /></>}
+                {ad.priceCents != null && (
+                  <>
+                    {' '}
+                    · <Money cents={ad.priceCents} />
+                  </>
+                )}
                 {ad.createdAt && ` · ${dateLabel(ad.createdAt, i18n.language)}`}
                 {ownerLine(t, ad)}
               </p>

@@ -22,7 +22,11 @@ function pricingServer() {
       const body = (await request.json()) as { id: string; priceCents: number; durationDays?: number };
       bodies.push(body);
       if (body.priceCents > 1_000_000) {
-        const refused: ErrorBody = { message: 'Price must be a whole number of cents from 0 to 1000000.', code: 'pricing.price_out_of_range', params: { field: 'priceCents', max: 1_000_000 } };
+        const refused: ErrorBody = {
+          message: 'Price must be a whole number of cents from 0 to 1000000.',
+          code: 'pricing.price_out_of_range',
+          params: { field: 'priceCents', max: 1_000_000 },
+        };
         return apiJson('POST /api/admin/set-price-by-id', refused as never, 400); // checked against the route's 4xx schema at run time
       }
       const row = rows.get(body.id)!;

@@ -12,7 +12,14 @@ import PromoCodes from './PromoCodes';
 const TAKEN: ErrorBody = { message: 'A promo code with this code already exists.', code: 'pricing.promo_code_taken' };
 
 const SPRING: PromoCode = {
-  id: 'pc1', code: 'SPRING-20', amountCents: 2000, maxUses: 100, uses: 3, expiresAt: '2030-06-30T23:59:59.999Z', active: true, personal: false,
+  id: 'pc1',
+  code: 'SPRING-20',
+  amountCents: 2000,
+  maxUses: 100,
+  uses: 3,
+  expiresAt: '2030-06-30T23:59:59.999Z',
+  active: true,
+  personal: false,
   createdAt: '2025-03-01T10:00:00.000Z',
 };
 
@@ -25,7 +32,12 @@ function promoServer() {
     http.get('/api/admin/get-all-promo-codes', ({ request }) => {
       const q = new URL(request.url).searchParams;
       queries.push(q.toString());
-      return apiJson('GET /api/admin/get-all-promo-codes', { promoCodes: codes, total: codes.length, page: Number(q.get('page')), pageSize: Number(q.get('pageSize')) });
+      return apiJson('GET /api/admin/get-all-promo-codes', {
+        promoCodes: codes,
+        total: codes.length,
+        page: Number(q.get('page')),
+        pageSize: Number(q.get('pageSize')),
+      });
     }),
     http.post('/api/admin/set-promo-code-by-id', async ({ request }) => {
       const body = (await request.json()) as PromoCodeInput;
@@ -37,7 +49,14 @@ function promoServer() {
         codes[i] = { ...codes[i], ...body, id: codes[i].id, expiresAt: body.expiresAt ?? null };
         return apiJson('POST /api/admin/set-promo-code-by-id', { promoCode: codes[i] });
       }
-      const created: PromoCode = { ...body, id: `pc${codes.length + 1}`, expiresAt: body.expiresAt ?? null, uses: 0, personal: false, createdAt: '2025-03-02T10:00:00.000Z' };
+      const created: PromoCode = {
+        ...body,
+        id: `pc${codes.length + 1}`,
+        expiresAt: body.expiresAt ?? null,
+        uses: 0,
+        personal: false,
+        createdAt: '2025-03-02T10:00:00.000Z',
+      };
       codes.unshift(created);
       return apiJson('POST /api/admin/set-promo-code-by-id', { promoCode: created }, 201);
     }),
@@ -45,7 +64,16 @@ function promoServer() {
   return { queries, saved };
 }
 
-const rowTexts = () => within(screen.getByRole('table')).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell').slice(0, 5).map((c) => c.textContent));
+const rowTexts = () =>
+  within(screen.getByRole('table'))
+    .getAllByRole('row')
+    .slice(1)
+    .map((r) =>
+      within(r)
+        .getAllByRole('cell')
+        .slice(0, 5)
+        .map((c) => c.textContent),
+    );
 
 describe('admin promo codes', () => {
   it('lists the codes, creates one in exact cents and refuses a duplicate with the server’s message', async () => {

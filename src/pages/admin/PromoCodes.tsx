@@ -26,7 +26,11 @@ export default function PromoCodes() {
   return (
     <section>
       <h1>{t('promo.title')}</h1>
-      {note && <div role="status" className="alert alert-success">{note}</div>}
+      {note && (
+        <div role="status" className="alert alert-success">
+          {note}
+        </div>
+      )}
       <PromoCodeForm
         key={`${editing?.id ?? 'new'}-${formKey}`}
         editing={editing}
@@ -55,9 +59,13 @@ export default function PromoCodes() {
             <tbody>
               {codes.map((c) => (
                 <tr key={c.id}>
-                  <td><code>{c.code}</code></td>
+                  <td>
+                    <code>{c.code}</code>
+                  </td>
                   <td>{formatUsd(c.amountCents)}</td>
-                  <td>{c.uses} / {c.maxUses}</td>
+                  <td>
+                    {c.uses} / {c.maxUses}
+                  </td>
                   <td>{c.expiresAt ? dateLabel(c.expiresAt, i18n.language, true) : t('promo.never')}</td>
                   <td>{c.active ? t('yes') : t('no')}</td>
                   <td>

@@ -46,7 +46,14 @@ export default function Reports() {
       <div style={{ display: 'flex', gap: 16, flexWrap: 'wrap', alignItems: 'flex-end' }}>
         <div className="field">
           <label htmlFor="rep-status">{t('adminReports.status')}</label>
-          <select id="rep-status" value={status} onChange={(e) => { setPage(1); setStatus(e.target.value as ReportStatus | ''); }}>
+          <select
+            id="rep-status"
+            value={status}
+            onChange={(e) => {
+              setPage(1);
+              setStatus(e.target.value as ReportStatus | '');
+            }}
+          >
             <option value="">{t('adminReports.any')}</option>
             <option value="open">{t('adminReports.statuses.open')}</option>
             <option value="closed">{t('adminReports.statuses.closed')}</option>
@@ -54,17 +61,32 @@ export default function Reports() {
         </div>
         <div className="field">
           <label htmlFor="rep-kind">{t('adminReports.kind')}</label>
-          <select id="rep-kind" value={kind} onChange={(e) => { setPage(1); setKind(e.target.value as ReportKind | ''); }}>
+          <select
+            id="rep-kind"
+            value={kind}
+            onChange={(e) => {
+              setPage(1);
+              setKind(e.target.value as ReportKind | '');
+            }}
+          >
             <option value="">{t('adminReports.any')}</option>
             {KINDS.map((k) => (
-              <option key={k} value={k}>{t(`adminReports.kinds.${k}`)}</option>
+              <option key={k} value={k}>
+                {t(`adminReports.kinds.${k}`)}
+              </option>
             ))}
           </select>
         </div>
         <p style={{ marginLeft: 'auto' }}>{t('adminReports.total', { count: total })}</p>
       </div>
-      <p role="status" aria-live="polite">{snap.loading ? t('adminReports.loading') : notice}</p>
-      {snap.error && <p className="alert alert-error" role="alert">{snap.error}</p>}
+      <p role="status" aria-live="polite">
+        {snap.loading ? t('adminReports.loading') : notice}
+      </p>
+      {snap.error && (
+        <p className="alert alert-error" role="alert">
+          {snap.error}
+        </p>
+      )}
       {snap.data && snap.data.reports.length === 0 && !snap.loading && <p className="alert alert-info">{t('adminReports.none')}</p>}
       {snap.data && snap.data.reports.length > 0 && (
         <div style={{ overflowX: 'auto' }}>
@@ -84,7 +106,11 @@ export default function Reports() {
                 <tr key={r.id}>
                   <td>
                     <time dateTime={r.createdAt}>{fmt.format(new Date(r.createdAt))}</time>
-                    {r.ipHash && <div style={{ fontSize: 12, color: '#6b6470' }} title={t('adminReports.sender')}>#{r.ipHash.slice(0, 8)}</div>}
+                    {r.ipHash && (
+                      <div style={{ fontSize: 12, color: '#6b6470' }} title={t('adminReports.sender')}>
+                        #{r.ipHash.slice(0, 8)}
+                      </div>
+                    )}
                   </td>
                   <td>
                     {t(`adminReports.kinds.${r.kind}`)}
@@ -116,9 +142,13 @@ export default function Reports() {
       )}
       {pages > 1 && (
         <nav aria-label={t('adminReports.pageOf', { page, pages })} style={{ display: 'flex', gap: 10, alignItems: 'center', marginTop: 12 }}>
-          <button type="button" className="btn btn-sm btn-white" disabled={page <= 1} onClick={() => setPage(page - 1)}>{t('adminReports.prev')}</button>
+          <button type="button" className="btn btn-sm btn-white" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            {t('adminReports.prev')}
+          </button>
           <span>{t('adminReports.pageOf', { page, pages })}</span>
-          <button type="button" className="btn btn-sm btn-white" disabled={page >= pages} onClick={() => setPage(page + 1)}>{t('adminReports.next')}</button>
+          <button type="button" className="btn btn-sm btn-white" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+            {t('adminReports.next')}
+          </button>
         </nav>
       )}
     </section>

@@ -48,7 +48,11 @@ export default function ConfirmEmail() {
       )}
       {outcome.state !== 'working' && (
         <p>
-          {session.isAuthenticated ? <Link href={routes.myProfile}>{t('confirmEmail.toProfile')}</Link> : <Link href={routes.login}>{t('confirmEmail.toLogin')}</Link>}
+          {session.isAuthenticated ? (
+            <Link href={routes.myProfile}>{t('confirmEmail.toProfile')}</Link>
+          ) : (
+            <Link href={routes.login}>{t('confirmEmail.toLogin')}</Link>
+          )}
         </p>
       )}
     </AuthCard>

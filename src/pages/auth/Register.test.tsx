@@ -27,7 +27,10 @@ describe('Register page', () => {
     server.use(
       http.post('/api/register', async ({ request }) => {
         sent = await request.json();
-        return HttpResponse.json({ isAuthenticated: true, id: 'u9', email: 'bo@example.com', userStatus: 'pending', userRoles: ['PROVIDER_USER'] }, { status: 201 });
+        return HttpResponse.json(
+          { isAuthenticated: true, id: 'u9', email: 'bo@example.com', userStatus: 'pending', userRoles: ['PROVIDER_USER'] },
+          { status: 201 },
+        );
       }),
     );
     const user = userEvent.setup();

@@ -58,7 +58,17 @@ export default function Register() {
     <AuthCard title={t('register.title')}>
       <form noValidate onSubmit={onSubmit}>
         <FormError message={action.error} />
-        <TextField id="register-email" label={t('email')} type="email" inputMode="email" autoComplete="email" required value={fields.email} error={errors.email} onChange={set('email')} />
+        <TextField
+          id="register-email"
+          label={t('email')}
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          required
+          value={fields.email}
+          error={errors.email}
+          onChange={set('email')}
+        />
         <TextField
           id="register-nickname"
           label={t('nickname')}
@@ -72,8 +82,25 @@ export default function Register() {
           error={errors.nickname}
           onChange={set('nickname')}
         />
-        <PasswordField id="register-password" label={t('password')} autoComplete="new-password" required hint={t('passwordHint')} value={fields.password} error={errors.password} onChange={set('password')} />
-        <PasswordField id="register-confirm" label={t('confirmPassword')} autoComplete="new-password" required value={fields.confirm} error={errors.confirm} onChange={set('confirm')} />
+        <PasswordField
+          id="register-password"
+          label={t('password')}
+          autoComplete="new-password"
+          required
+          hint={t('passwordHint')}
+          value={fields.password}
+          error={errors.password}
+          onChange={set('password')}
+        />
+        <PasswordField
+          id="register-confirm"
+          label={t('confirmPassword')}
+          autoComplete="new-password"
+          required
+          value={fields.confirm}
+          error={errors.confirm}
+          onChange={set('confirm')}
+        />
         <p style={{ fontSize: 13 }}>
           <Trans t={t} i18nKey="register.terms" components={{ terms: <Link href={routes.terms} />, agreement: <Link href={routes.agreement} /> }} />
         </p>

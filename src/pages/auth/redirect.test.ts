@@ -8,7 +8,20 @@ describe('safeRedirect', () => {
   });
 
   it('refuses anything that could leave the site', () => {
-    for (const bad of ['//evil.example', '/\\evil.example', '/\\/evil.example', 'https://evil.example/x', 'javascript:alert(1)', 'evil.example', '/\tx', '\\\\evil', '/ok\\..\\x', '', null, undefined]) {
+    for (const bad of [
+      '//evil.example',
+      '/\\evil.example',
+      '/\\/evil.example',
+      'https://evil.example/x',
+      'javascript:alert(1)',
+      'evil.example',
+      '/\tx',
+      '\\\\evil',
+      '/ok\\..\\x',
+      '',
+      null,
+      undefined,
+    ]) {
       expect(safeRedirect(bad)).toBeNull();
     }
   });

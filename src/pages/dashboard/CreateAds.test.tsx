@@ -28,7 +28,7 @@ describe('post-ad form', () => {
   it('shows every rule, blocks a submit that breaks them and sends nothing', async () => {
     baseHandlers();
     let posted = 0;
-    server.use(http.post('/api/post-ad', () => ((posted++), apiJson('POST /api/post-ad', { ad: makeOwnerAd({ status: 'unpaid' }) }, 201))));
+    server.use(http.post('/api/post-ad', () => (posted++, apiJson('POST /api/post-ad', { ad: makeOwnerAd({ status: 'unpaid' }) }, 201))));
     const user = userEvent.setup();
     renderAt(<CreateAds />, '/admin/dashboard/create-ads');
 

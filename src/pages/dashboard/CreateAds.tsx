@@ -84,7 +84,10 @@ export default function CreateAds() {
           <p id="create-rules" aria-live="polite" style={{ margin: '4px 0 0' }}>
             {price ? (
               <>
-                {t('create.price')} <strong><Money cents={price.priceCents} /></strong>
+                {t('create.price')}{' '}
+                <strong>
+                  <Money cents={price.priceCents} />
+                </strong>
                 {price.durationDays ? ` ${t('create.duration', { count: price.durationDays })}` : ''}
               </>
             ) : v.listingType && pricing.loading ? (

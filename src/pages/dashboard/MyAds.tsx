@@ -56,8 +56,16 @@ export default function MyAds() {
           </button>
         ))}
       </div>
-      {note && <div role="status" className="alert alert-success">{note}</div>}
-      {error && <div role="alert" className="alert alert-error">{error}</div>}
+      {note && (
+        <div role="status" className="alert alert-success">
+          {note}
+        </div>
+      )}
+      {error && (
+        <div role="alert" className="alert alert-error">
+          {error}
+        </div>
+      )}
       <div role="tabpanel" id="my-ads-panel" aria-labelledby={`tab-${tab}`}>
         <LoadState loading={snap.loading && !snap.data} error={snap.error} />
         {snap.data && !list.length && (

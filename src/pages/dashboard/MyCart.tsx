@@ -72,7 +72,11 @@ export default function MyCart() {
     <section>
       <h1>{t('cart.title')}</h1>
       <p>{t('cart.intro')}</p>
-      {paidNote && <div role="status" className="alert alert-success">{paidNote} <Link href={routes.myAds}>{t('cart.seeMyAds')}</Link></div>}
+      {paidNote && (
+        <div role="status" className="alert alert-success">
+          {paidNote} <Link href={routes.myAds}>{t('cart.seeMyAds')}</Link>
+        </div>
+      )}
       <LoadState loading={cart.loading && !cart.data} error={cart.error ?? wallets.error} />
       {cart.data && !list.length && (
         <p>
@@ -93,12 +97,30 @@ export default function MyCart() {
                   {typeLabel(t, ad.listingType)} · {ad.city.name}, {ad.state.name} · {t('ageShort', { age: ageLabel(t, ad.age) })}
                 </p>
                 <p>
-                  {t('cart.price')} <strong><Money cents={price} /></strong>
+                  {t('cart.price')}{' '}
+                  <strong>
+                    <Money cents={price} />
+                  </strong>
                 </p>
-                <WalletPicker wallets={ws} value={choice[ad.id] || defaultWalletId(ws, price)} onChange={(id) => setChoice((c) => ({ ...c, [ad.id]: id }))} needCents={price} />
-                {errors[ad.id] && <div role="alert" className="alert alert-error">{errors[ad.id]}</div>}
+                <WalletPicker
+                  wallets={ws}
+                  value={choice[ad.id] || defaultWalletId(ws, price)}
+                  onChange={(id) => setChoice((c) => ({ ...c, [ad.id]: id }))}
+                  needCents={price}
+                />
+                {errors[ad.id] && (
+                  <div role="alert" className="alert alert-error">
+                    {errors[ad.id]}
+                  </div>
+                )}
                 <div className={styles.row}>
-                  <button type="button" className="btn btn-success" disabled={busy === ad.id || !ws.length} onClick={() => pay(ad)} aria-busy={busy === ad.id || undefined}>
+                  <button
+                    type="button"
+                    className="btn btn-success"
+                    disabled={busy === ad.id || !ws.length}
+                    onClick={() => pay(ad)}
+                    aria-busy={busy === ad.id || undefined}
+                  >
                     {t('cart.pay')}
                   </button>
                   <button type="button" className="btn btn-white" disabled={busy === ad.id} onClick={() => setDeleting(ad)}>
@@ -111,7 +133,14 @@ export default function MyCart() {
         })}
       </ul>
       {deleting && (
-        <ConfirmDialog title={t('cart.deleteTitle')} confirmLabel={t('cart.deleteConfirm')} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} busy={busy === deleting.id} danger>
+        <ConfirmDialog
+          title={t('cart.deleteTitle')}
+          confirmLabel={t('cart.deleteConfirm')}
+          onConfirm={confirmDelete}
+          onCancel={() => setDeleting(null)}
+          busy={busy === deleting.id}
+          danger
+        >
           <p>{t('cart.deleteText', { title: deleting.title })}</p>
         </ConfirmDialog>
       )}

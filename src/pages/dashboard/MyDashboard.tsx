@@ -54,11 +54,21 @@ export default function MyDashboard() {
       </ul>
       <h2>{t('dash.next')}</h2>
       <ul>
-        <li><Link href={routes.createAds}>{t('dash.linkCreate')}</Link></li>
-        <li><Link href={routes.myCart}>{t('dash.linkCart', { count: snap.data?.counts.unpaid ?? 0 })}</Link></li>
-        <li><Link href={routes.myAds}>{t('dash.linkAds')}</Link></li>
-        <li><Link href={routes.myWallet}>{t('dash.linkWallet')}</Link></li>
-        <li><Link href={routes.myProfile}>{t('dash.linkProfile')}</Link></li>
+        <li>
+          <Link href={routes.createAds}>{t('dash.linkCreate')}</Link>
+        </li>
+        <li>
+          <Link href={routes.myCart}>{t('dash.linkCart', { count: snap.data?.counts.unpaid ?? 0 })}</Link>
+        </li>
+        <li>
+          <Link href={routes.myAds}>{t('dash.linkAds')}</Link>
+        </li>
+        <li>
+          <Link href={routes.myWallet}>{t('dash.linkWallet')}</Link>
+        </li>
+        <li>
+          <Link href={routes.myProfile}>{t('dash.linkProfile')}</Link>
+        </li>
       </ul>
     </section>
   );

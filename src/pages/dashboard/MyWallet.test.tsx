@@ -67,7 +67,7 @@ describe('my wallet', () => {
     let mailed = 0;
     server.use(
       http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(0), promoWallet(500)] })),
-      http.get('/api/email-wallet-promo-code', () => ((mailed++), apiJson('GET /api/email-wallet-promo-code', { sent: true, email: 'ann@example.com' }))),
+      http.get('/api/email-wallet-promo-code', () => (mailed++, apiJson('GET /api/email-wallet-promo-code', { sent: true, email: 'ann@example.com' }))),
     );
     const user = userEvent.setup();
     const view = renderAt(<MyWallet />, '/admin/dashboard/my-wallet');
@@ -83,12 +83,8 @@ describe('my wallet', () => {
   it('shows a refused code and a refused welcome e-mail in the page language', async () => {
     server.use(
       http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(0), promoWallet(0)] })),
-      http.post('/api/add-promo-code-to-promo-wallet', () =>
-        apiJson('POST /api/add-promo-code-to-promo-wallet', EXPIRED as never, 400),
-      ),
-      http.get('/api/email-wallet-promo-code', () =>
-        apiJson('GET /api/email-wallet-promo-code', ALREADY_SENT as never, 409),
-      ),
+      http.post('/api/add-promo-code-to-promo-wallet', () => apiJson('POST /api/add-promo-code-to-promo-wallet', EXPIRED as never, 400)),
+      http.get('/api/email-wallet-promo-code', () => apiJson('GET /api/email-wallet-promo-code', ALREADY_SENT as never, 409)),
     );
     await i18n.changeLanguage('es');
     try {

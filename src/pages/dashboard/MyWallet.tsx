@@ -61,7 +61,12 @@ export default function MyWallet() {
         <p>{t('wallet.promoIntro')}</p>
         {!promo && snap.data && (
           <>
-            <button type="button" className="btn btn-primary" disabled={create.busy} onClick={() => void create.run(createPromoWallet, t('wallet.promoCreated'))}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={create.busy}
+              onClick={() => void create.run(createPromoWallet, t('wallet.promoCreated'))}
+            >
               {t('wallet.createPromo')}
             </button>
             <FormError message={create.error} />

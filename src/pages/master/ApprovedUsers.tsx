@@ -32,7 +32,12 @@ export default function ApprovedUsers() {
   return (
     <section aria-labelledby="approved-users-title">
       <h1 id="approved-users-title">{t('approved.title')}</h1>
-      <SearchBox label={t('search.label')} submitLabel={t('search.submit')} initial={query.query} onSearch={(q) => void loadApprovedUsers({ query: q, page: 1 })} />
+      <SearchBox
+        label={t('search.label')}
+        submitLabel={t('search.submit')}
+        initial={query.query}
+        onSearch={(q) => void loadApprovedUsers({ query: q, page: 1 })}
+      />
       <FormError message={error ?? row.error} />
       <FormSuccess message={row.success} />
       {loading && !data && <Loading />}
@@ -102,7 +107,14 @@ export default function ApprovedUsers() {
           </table>
         </div>
       )}
-      <Pager label={t('approved.pages')} page={query.page} pageSize={query.pageSize} total={data?.total ?? 0} disabled={loading} onPage={(page) => void loadApprovedUsers({ page })} />
+      <Pager
+        label={t('approved.pages')}
+        page={query.page}
+        pageSize={query.pageSize}
+        total={data?.total ?? 0}
+        disabled={loading}
+        onPage={(page) => void loadApprovedUsers({ page })}
+      />
     </section>
   );
 }

@@ -24,7 +24,12 @@ export default function PendingUsers() {
     <section aria-labelledby="pending-users-title">
       <h1 id="pending-users-title">{t('pending.title')}</h1>
       <p>{t('pending.explain')}</p>
-      <SearchBox label={t('search.label')} submitLabel={t('search.submit')} initial={query.query} onSearch={(q) => void loadPendingUsers({ query: q, page: 1 })} />
+      <SearchBox
+        label={t('search.label')}
+        submitLabel={t('search.submit')}
+        initial={query.query}
+        onSearch={(q) => void loadPendingUsers({ query: q, page: 1 })}
+      />
       <FormError message={error ?? row.error} />
       <FormSuccess message={row.success} />
       {loading && !data && <Loading />}
@@ -75,7 +80,14 @@ export default function PendingUsers() {
           </table>
         </div>
       )}
-      <Pager label={t('pending.pages')} page={query.page} pageSize={query.pageSize} total={data?.total ?? 0} disabled={loading} onPage={(page) => void loadPendingUsers({ page })} />
+      <Pager
+        label={t('pending.pages')}
+        page={query.page}
+        pageSize={query.pageSize}
+        total={data?.total ?? 0}
+        disabled={loading}
+        onPage={(page) => void loadPendingUsers({ page })}
+      />
     </section>
   );
 }

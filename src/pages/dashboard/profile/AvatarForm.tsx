@@ -57,7 +57,15 @@ export function AvatarForm() {
           </span>
         )}
       </div>
-      {file && <FilePreview file={file} alt={t('avatar.previewAlt')} width={120} height={120} style={{ objectFit: 'cover', borderRadius: '50%', display: 'block', marginBottom: 12 }} />}
+      {file && (
+        <FilePreview
+          file={file}
+          alt={t('avatar.previewAlt')}
+          width={120}
+          height={120}
+          style={{ objectFit: 'cover', borderRadius: '50%', display: 'block', marginBottom: 12 }}
+        />
+      )}
       <SubmitButton busy={action.busy} busyLabel={t('avatar.uploading')} disabled={!file}>
         {t('avatar.submit')}
       </SubmitButton>

@@ -58,15 +58,40 @@ export function DeleteAccount() {
         {t('delete.open')}
       </button>
       {open && (
-        <div style={{ position: 'fixed', inset: 0, background: 'rgba(0,0,0,0.45)', display: 'grid', placeItems: 'center', zIndex: 'var(--z-popper)' as never, padding: 16 }}>
-          <div role="dialog" aria-modal="true" aria-labelledby="delete-dialog-title" aria-describedby="delete-dialog-text" className="card" style={{ maxWidth: 460, width: '100%' }}>
+        <div
+          style={{
+            position: 'fixed',
+            inset: 0,
+            background: 'rgba(0,0,0,0.45)',
+            display: 'grid',
+            placeItems: 'center',
+            zIndex: 'var(--z-popper)' as never,
+            padding: 16,
+          }}
+        >
+          <div
+            role="dialog"
+            aria-modal="true"
+            aria-labelledby="delete-dialog-title"
+            aria-describedby="delete-dialog-text"
+            className="card"
+            style={{ maxWidth: 460, width: '100%' }}
+          >
             <h3 id="delete-dialog-title" style={{ marginTop: 0 }}>
               {t('delete.dialogTitle')}
             </h3>
             <p id="delete-dialog-text">{t('delete.dialogText')}</p>
             <form noValidate onSubmit={onSubmit}>
               <FormError message={action.error} />
-              <PasswordField id="delete-password" label={t('delete.password')} autoComplete="current-password" required value={password} error={problem} onChange={setPassword} />
+              <PasswordField
+                id="delete-password"
+                label={t('delete.password')}
+                autoComplete="current-password"
+                required
+                value={password}
+                error={problem}
+                onChange={setPassword}
+              />
               <div style={{ display: 'flex', gap: 8, justifyContent: 'flex-end' }}>
                 <button type="button" className="btn btn-white" onClick={close} disabled={action.busy}>
                   {t('delete.cancel')}

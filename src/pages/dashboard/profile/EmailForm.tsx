@@ -27,10 +27,13 @@ export function EmailForm({ current }: { current: string }) {
     };
     setErrors(found);
     if (found.email || found.password) return document.getElementById(found.email ? 'email-new' : 'email-password')?.focus();
-    const ok = await action.run(async () => {
-      await requestEmailChange(email, password);
-      return true;
-    }, t('email.sent', { email }));
+    const ok = await action.run(
+      async () => {
+        await requestEmailChange(email, password);
+        return true;
+      },
+      t('email.sent', { email }),
+    );
     if (ok) setPassword('');
   }
 
@@ -40,8 +43,26 @@ export function EmailForm({ current }: { current: string }) {
       <p>{t('email.explain')}</p>
       <FormError message={action.error} />
       <FormSuccess message={action.success} />
-      <TextField id="email-new" label={t('email.newEmail')} type="email" inputMode="email" autoComplete="email" required value={newEmail} error={errors.email} onChange={setNewEmail} />
-      <PasswordField id="email-password" label={t('email.password')} autoComplete="current-password" required value={password} error={errors.password} onChange={setPassword} />
+      <TextField
+        id="email-new"
+        label={t('email.newEmail')}
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        required
+        value={newEmail}
+        error={errors.email}
+        onChange={setNewEmail}
+      />
+      <PasswordField
+        id="email-password"
+        label={t('email.password')}
+        autoComplete="current-password"
+        required
+        value={password}
+        error={errors.password}
+        onChange={setPassword}
+      />
       <SubmitButton busy={action.busy} busyLabel={t('saving')}>
         {t('email.submit')}
       </SubmitButton>

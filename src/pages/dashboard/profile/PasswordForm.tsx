@@ -49,9 +49,34 @@ export function PasswordForm() {
       <FormSuccess message={action.success} />
       {/* A hidden username lets password managers file the new password under the right account. */}
       <input type="email" name="username" autoComplete="username" value={session.email ?? ''} readOnly hidden />
-      <PasswordField id="password-current" label={t('password.current')} autoComplete="current-password" required value={current} error={errors.current} onChange={setCurrent} />
-      <PasswordField id="password-next" label={t('password.next')} autoComplete="new-password" required hint={t('auth:passwordHint')} value={next} error={errors.next} onChange={setNext} />
-      <PasswordField id="password-confirm" label={t('password.confirm')} autoComplete="new-password" required value={confirm} error={errors.confirm} onChange={setConfirm} />
+      <PasswordField
+        id="password-current"
+        label={t('password.current')}
+        autoComplete="current-password"
+        required
+        value={current}
+        error={errors.current}
+        onChange={setCurrent}
+      />
+      <PasswordField
+        id="password-next"
+        label={t('password.next')}
+        autoComplete="new-password"
+        required
+        hint={t('auth:passwordHint')}
+        value={next}
+        error={errors.next}
+        onChange={setNext}
+      />
+      <PasswordField
+        id="password-confirm"
+        label={t('password.confirm')}
+        autoComplete="new-password"
+        required
+        value={confirm}
+        error={errors.confirm}
+        onChange={setConfirm}
+      />
       <SubmitButton busy={action.busy} busyLabel={t('saving')}>
         {t('password.submit')}
       </SubmitButton>

@@ -11,9 +11,27 @@ export function ProfileCard({ profile }: { profile: Snapshot<Profile> }) {
   return (
     <section className="card" aria-labelledby="profile-card-title" style={{ display: 'flex', gap: 20, alignItems: 'center', flexWrap: 'wrap' }}>
       {profile.avatar ? (
-        <img src={profile.avatar} alt={t('card.avatarAlt', { nickname: profile.nickname })} width={96} height={96} style={{ borderRadius: '50%', objectFit: 'cover' }} />
+        <img
+          src={profile.avatar}
+          alt={t('card.avatarAlt', { nickname: profile.nickname })}
+          width={96}
+          height={96}
+          style={{ borderRadius: '50%', objectFit: 'cover' }}
+        />
       ) : (
-        <div aria-hidden="true" style={{ width: 96, height: 96, borderRadius: '50%', background: 'var(--primary)', color: '#fff', display: 'grid', placeItems: 'center', fontSize: 40 }}>
+        <div
+          aria-hidden="true"
+          style={{
+            width: 96,
+            height: 96,
+            borderRadius: '50%',
+            background: 'var(--primary)',
+            color: '#fff',
+            display: 'grid',
+            placeItems: 'center',
+            fontSize: 40,
+          }}
+        >
           {profile.nickname.slice(0, 1).toUpperCase()}
         </div>
       )}
@@ -26,7 +44,10 @@ export function ProfileCard({ profile }: { profile: Snapshot<Profile> }) {
           <dd style={{ margin: 0, overflowWrap: 'anywhere' }}>{profile.email}</dd>
           <dt>{t('card.status')}</dt>
           <dd style={{ margin: 0 }}>
-            <span data-status={profile.status} style={{ background: STATUS_COLOURS[profile.status] ?? 'var(--gray)', color: '#fff', borderRadius: 10, padding: '1px 10px', fontSize: 13 }}>
+            <span
+              data-status={profile.status}
+              style={{ background: STATUS_COLOURS[profile.status] ?? 'var(--gray)', color: '#fff', borderRadius: 10, padding: '1px 10px', fontSize: 13 }}
+            >
               {t(`status.${profile.status}`)}
             </span>
           </dd>
