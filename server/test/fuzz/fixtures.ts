@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { makeUser, type TestUser } from '../harness.ts';
 import { postToLedger } from '../../modules/wallets/ledger.service.ts';
+import { goodFields } from '../../modules/ads/ads.testkit.ts';
 import { runJob } from '../../modules/cron/cron.service.ts';
 import { buildMultipart } from './multipart.ts';
 import type { World } from './world.ts';
@@ -66,15 +67,7 @@ export class Fixtures {
   }
 
   adFields(place: Place): Record<string, string> {
-    return {
-      listingType: 'female_esc',
-      title: 'Elegant companion downtown',
-      description: 'Friendly, discreet and punctual. Dinner dates and travel, by appointment only.',
-      age: '27',
-      stateId: place.stateId,
-      cityId: place.cityId,
-      phone: '(212) 555-0142',
-    };
+    return goodFields(place);
   }
 
   private adRow(id: string): { status: string; visible: number; owner: string; online: number; photos: string } | undefined {

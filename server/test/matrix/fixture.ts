@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { asAdmin, asMaster, cookieOf, makeUser, type TestContext, type TestUser } from '../harness.ts';
 import { postToLedger } from '../../modules/wallets/ledger.service.ts';
+import { placeIn } from '../../modules/ads/ads.testkit.ts';
 import { PolicyObjects } from './policies.ts';
 import type { Actor, ObjectKind, ObjectRef, Owner, RowContext } from './vocabulary.ts';
 
@@ -55,16 +56,7 @@ export class Fixture {
       .png()
       .toBuffer();
     const db = ctx.app.deps.db;
-    const city = (stateId: string, nth: number) =>
-      db
-        .selectFrom('cities')
-        .innerJoin('states', 'states.id', 'cities.state_id')
-        .select(['cities.id as cityId', 'cities.slug as citySlug', 'states.id as stateId', 'states.slug as stateSlug'])
-        .where('cities.state_id', '=', stateId)
-        .orderBy('cities.population', 'desc')
-        .offset(nth)
-        .limit(1)
-        .executeTakeFirstOrThrow();
+    const city = (stateId: string, nth: number) => placeIn(ctx, stateId, nth);
     const ny = await city('ny', 0);
     const otherNy = await city('ny', 1);
     const quiet = await city('wy', 3); // no fixture ad lives there: staff may disable it
