@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { server } from '../../test/server';
+import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
 import { sessionStore } from '../../state/session';
 import type { Role } from '../../api/session';
@@ -52,7 +53,7 @@ describe('ProfileMenu', () => {
     let loggedOut = false;
     server.use(http.post('/api/logout', () => {
       loggedOut = true;
-      return HttpResponse.json({ isAuthenticated: false, userRoles: ['GUEST_USER'] });
+      return apiJson('POST /api/logout', { isAuthenticated: false, userRoles: ['GUEST_USER'] });
     }));
     const user = userEvent.setup();
     const r = renderAt(<ProfileMenu />, '/faq');

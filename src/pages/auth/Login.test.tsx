@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse, delay } from 'msw';
+import { http, delay } from 'msw';
 import { server } from '../../test/server';
+import { apiJson } from '../../test/contract';
+import type { Session } from '../../api/session';
 import { renderAt } from '../../test/render';
 import { sessionStore } from '../../state/session';
 import Login from './Login';
 
-const session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
+const session: Session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
 
 function fill(user: ReturnType<typeof userEvent.setup>, email: string, password: string) {
   return (async () => {
@@ -43,7 +45,7 @@ describe('Login page', () => {
     server.use(
       http.post('/api/login', async ({ request }) => {
         sent = await request.json();
-        return HttpResponse.json(session);
+        return apiJson('POST /api/login', session);
       }),
     );
     const user = userEvent.setup();
@@ -56,7 +58,7 @@ describe('Login page', () => {
   });
 
   it('ignores an off-site redirect and goes to the dashboard', async () => {
-    server.use(http.post('/api/login', () => HttpResponse.json(session)));
+    server.use(http.post('/api/login', () => apiJson('POST /api/login', session)));
     const user = userEvent.setup();
     const view = renderAt(<Login />, `/auth/login?redirect=${encodeURIComponent('//evil.example/steal')}`);
     await fill(user, 'ann@example.com', 'correct horse battery');
@@ -69,7 +71,7 @@ describe('Login page', () => {
     server.use(
       http.post('/api/login', async () => {
         await delay(50);
-        return HttpResponse.json({ message: 'Wrong e-mail or password.' }, { status: 401 });
+        return apiJson('POST /api/login', { message: 'Wrong e-mail or password.', code: 'auth.invalid_credentials' }, 401);
       }),
     );
     const user = userEvent.setup();

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { http } from 'msw';
 import { server } from '../../test/server';
+import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
 import Register from './Register';
 
@@ -27,9 +28,10 @@ describe('Register page', () => {
     server.use(
       http.post('/api/register', async ({ request }) => {
         sent = await request.json();
-        return HttpResponse.json(
+        return apiJson(
+          'POST /api/register',
           { isAuthenticated: true, id: 'u9', email: 'bo@example.com', userStatus: 'pending', userRoles: ['PROVIDER_USER'] },
-          { status: 201 },
+          201,
         );
       }),
     );
@@ -45,7 +47,11 @@ describe('Register page', () => {
   });
 
   it('shows a conflict from the server', async () => {
-    server.use(http.post('/api/register', () => HttpResponse.json({ message: 'This e-mail is already registered.' }, { status: 409 })));
+    server.use(
+      http.post('/api/register', () =>
+        apiJson('POST /api/register', { message: 'An account with this e-mail already exists.', code: 'auth.email_taken' }, 409),
+      ),
+    );
     const user = userEvent.setup();
     renderAt(<Register />, '/auth/register');
     await user.type(screen.getByLabelText('E-mail'), 'bo@example.com');
@@ -53,6 +59,6 @@ describe('Register page', () => {
     await user.type(screen.getByLabelText('Password'), 'a long enough secret');
     await user.type(screen.getByLabelText('Confirm password'), 'a long enough secret');
     await user.click(screen.getByRole('button', { name: 'Register' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('This e-mail is already registered.');
+    expect((await screen.findByRole('alert')).textContent).toBe('An account with this e-mail already exists.');
   });
 });
