@@ -54,10 +54,3 @@ export function hasAccess(access: Access, roles: readonly Role[]): boolean {
       return roles.includes('MASTER_USER');
   }
 }
-
-/**
- * @deprecated The staff check moved to core/policy.ts (isStaff(actor) for policies, hasStaffRole(roles)
- * for role lists). Kept only because locations.service.ts (another owner's module) imports it; it
- * goes once locations asks a locations.policy.ts.
- */
-export { hasStaffRole as isStaff } from './policy.ts';

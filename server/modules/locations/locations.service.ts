@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../core/deps.ts';
 import type { SessionUser } from '../../core/auth.ts';
-import { isStaff } from '../../core/access.ts';
+import { can } from './locations.policy.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { Forbidden, NotFound, Unauthorized } from '../../core/errors.ts';
 import { paging } from '../../core/http.ts';
@@ -10,7 +10,7 @@ import type { CityDto, StateDto } from './locations.repository.ts';
 /** Disabled locations are for staff eyes only; asking for them is refused, not quietly ignored. */
 function assertMaySeeDisabled(viewer: SessionUser | null): void {
   if (!viewer) throw new Unauthorized();
-  if (!isStaff(viewer.userRoles)) throw new Forbidden('locations.staff_only');
+  if (!can(viewer, 'seeDisabled')) throw new Forbidden('locations.staff_only');
 }
 
 /**
@@ -89,6 +89,7 @@ export class LocationsService {
    * Returns how many rows now carry the requested status.
    */
   async setStatus(actor: SessionUser, input: { stateId: string; cityIds?: string[]; enabled: boolean }): Promise<{ updated: number }> {
+    if (!can(actor, 'setStatus')) throw new Forbidden('locations.staff_only');
     const at = this.deps.clock.now().toISOString();
     const who = { id: actor.id, email: actor.email };
     const result = await this.deps.db.transaction().execute(async (trx) => {

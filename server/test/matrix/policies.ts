@@ -7,6 +7,7 @@ import type { StaffRole, UserStatus } from '../../core/schema.ts';
 import * as ads from '../../modules/ads/ads.policy.ts';
 import * as auth from '../../modules/auth/auth.policy.ts';
 import * as listings from '../../modules/listings/listings.policy.ts';
+import * as locations from '../../modules/locations/locations.policy.ts';
 import * as master from '../../modules/master/master.policy.ts';
 import * as pricing from '../../modules/pricing/pricing.policy.ts';
 import * as profile from '../../modules/profile/profile.policy.ts';
@@ -20,7 +21,7 @@ import type { MatrixRow, ObjectKind, PolicyLink, RequestSpec, RowContext } from 
 // the fixture's objects as they are just before the request.
 
 /** Every module's policy, by the name rows give it. */
-export const POLICIES = { ads, auth, listings, master, pricing, profile, reports, wallets };
+export const POLICIES = { ads, auth, listings, locations, master, pricing, profile, reports, wallets };
 export type Policies = typeof POLICIES;
 export type PolicyModule = keyof Policies;
 export type ActionOf<M extends PolicyModule> = Policies[M]['ACTIONS'][number];
