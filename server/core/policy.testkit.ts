@@ -37,3 +37,17 @@ export const cast = {
 
 export type Who = keyof typeof cast;
 export const WHO = Object.keys(cast) as Who[];
+
+/** Who counts as active staff (PRODUCT §1): approved admins and masters; suspended ones are nobody. */
+export const ACTIVE_STAFF: Record<Who, boolean> = {
+  guest: false,
+  alice: false,
+  bob: false,
+  pam: false,
+  sam: false,
+  ada: true,
+  sid: false,
+  max: true,
+  mia: true,
+  sue: false,
+};

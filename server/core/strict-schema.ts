@@ -7,22 +7,33 @@
  */
 type SchemaNode = Record<string, unknown>;
 
-export function refuseUnknownProperties(schema: unknown, seen = new Set<unknown>()): void {
-  if (!schema || typeof schema !== 'object' || seen.has(schema)) return;
+const CHILD_MAPS = ['properties', 'patternProperties', 'definitions', '$defs'];
+const CHILD = ['items', 'additionalItems', 'additionalProperties', 'not', 'if', 'then', 'else'];
+const CHILD_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
+
+/** Calls `visit` once on every schema node reachable from `schema` (its subschemas by keyword, not its data). */
+function eachSchemaNode(schema: unknown, visit: (node: SchemaNode) => void, seen = new Set<unknown>()): void {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema) || seen.has(schema)) return;
   seen.add(schema);
   const node = schema as SchemaNode;
-  if ((node.type === 'object' || node.properties) && node.additionalProperties === undefined && !node.patternProperties) {
-    node.additionalProperties = false;
-  }
-  for (const key of ['properties', 'definitions', '$defs']) {
+  visit(node);
+  for (const key of CHILD_MAPS) {
     const children = node[key];
-    if (children && typeof children === 'object') for (const child of Object.values(children)) refuseUnknownProperties(child, seen);
+    if (children && typeof children === 'object') for (const child of Object.values(children)) eachSchemaNode(child, visit, seen);
   }
-  for (const key of ['items', 'additionalItems', 'not', 'if', 'then', 'else']) refuseUnknownProperties(node[key], seen);
-  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) {
+  for (const key of CHILD) eachSchemaNode(node[key], visit, seen);
+  for (const key of CHILD_LISTS) {
     const list = node[key];
-    if (Array.isArray(list)) for (const child of list) refuseUnknownProperties(child, seen);
+    if (Array.isArray(list)) for (const child of list) eachSchemaNode(child, visit, seen);
   }
+}
+
+export function refuseUnknownProperties(schema: unknown): void {
+  eachSchemaNode(schema, (node) => {
+    if ((node.type === 'object' || node.properties) && node.additionalProperties === undefined && !node.patternProperties) {
+      node.additionalProperties = false;
+    }
+  });
 }
 
 /**
@@ -32,15 +43,10 @@ export function refuseUnknownProperties(schema: unknown, seen = new Set<unknown>
  * `finite` keyword below (a body is parsed by JSON.parse, whose 1e400 ajv's plain type check
  * already refuses).
  */
-export function requireFiniteNumbers(schema: unknown, seen = new Set<unknown>()): void {
-  if (!schema || typeof schema !== 'object' || seen.has(schema)) return;
-  seen.add(schema);
-  const node = schema as SchemaNode;
-  if (node.type === 'integer' || node.type === 'number') node.finite = true;
-  for (const value of Object.values(node)) {
-    if (Array.isArray(value)) for (const child of value) requireFiniteNumbers(child, seen);
-    else if (value && typeof value === 'object') requireFiniteNumbers(value, seen);
-  }
+export function requireFiniteNumbers(schema: unknown): void {
+  eachSchemaNode(schema, (node) => {
+    if (node.type === 'integer' || node.type === 'number') node.finite = true;
+  });
 }
 
 interface AjvLike {

@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { cast, WHO, type Who } from '../../core/policy.testkit.ts';
+import { ACTIVE_STAFF, cast, WHO } from '../../core/policy.testkit.ts';
 import { can } from './pricing.policy.ts';
 
 // PRODUCT §1, §2: admins (and masters, who may everything admins may) set prices and promo codes.
-const staff: Record<Who, boolean> = {
-  guest: false,
-  alice: false,
-  bob: false,
-  pam: false,
-  sam: false,
-  ada: true,
-  sid: false,
-  max: true,
-  mia: true,
-  sue: false,
-};
+const staff = ACTIVE_STAFF;
 
 describe('pricing policy', () => {
   it.each(WHO)('setPrice of a price: %s', (who) => {
