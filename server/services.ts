@@ -13,6 +13,9 @@ import { ReportsService } from './modules/reports/reports.service.ts';
 import { AnalyticsService } from './modules/analytics/analytics.service.ts';
 import { CronService } from './modules/cron/cron.service.ts';
 import { SiteService } from './modules/site/site.service.ts';
+import { PaymentsService } from './modules/payments/payments.service.ts';
+import { SmsService } from './modules/sms/sms.service.ts';
+import { HealthService } from './modules/health/health.service.ts';
 
 /**
  * Every service, built once per app by buildApp and handed to the route plugins through
@@ -34,6 +37,9 @@ export interface Services {
   analytics: AnalyticsService;
   cron: CronService;
   site: SiteService;
+  payments: PaymentsService;
+  sms: SmsService;
+  health: HealthService;
 }
 
 export function buildServices(deps: AppDeps): Services {
@@ -52,5 +58,8 @@ export function buildServices(deps: AppDeps): Services {
     analytics: new AnalyticsService(deps),
     cron: new CronService(deps),
     site: new SiteService(deps),
+    payments: new PaymentsService(deps),
+    sms: new SmsService(deps),
+    health: new HealthService(deps),
   };
 }

@@ -19,6 +19,9 @@ import { reportsApi } from './reports.ts';
 import { analyticsApi } from './analytics.ts';
 import { cronApi } from './cron.ts';
 import { docsApi } from './docs.ts';
+import { paymentsApi } from './payments.ts';
+import { smsApi } from './sms.ts';
+import { healthApi } from './health.ts';
 
 export const API = {
   ...authApi,
@@ -35,6 +38,9 @@ export const API = {
   ...analyticsApi,
   ...cronApi,
   ...docsApi,
+  ...paymentsApi,
+  ...smsApi,
+  ...healthApi,
 } as const;
 
 export type ApiRoute = keyof typeof API;

@@ -10,6 +10,9 @@ import { locationsErrors } from './locations.ts';
 import { masterErrors } from './master.ts';
 import { reportsErrors } from './reports.ts';
 import { opsErrors } from './ops.ts';
+import { paymentsErrors } from './payments.ts';
+import { smsErrors } from './sms.ts';
+import { healthErrors } from './health.ts';
 
 /**
  * Every error the API can answer, by stable code. An error body is `{message, code, params?}`:
@@ -35,6 +38,9 @@ export const ERRORS = {
   ...masterErrors,
   ...reportsErrors,
   ...opsErrors,
+  ...paymentsErrors,
+  ...smsErrors,
+  ...healthErrors,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

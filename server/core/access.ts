@@ -25,6 +25,11 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/report-ad/:id',
   'POST /api/reports',
   'POST /api/analytics/pageview',
+  // BTCPay Server calls it; the signature is the authentication.
+  'POST /api/webhooks/btcpay',
+  'GET /api/payment-provider',
+  // Uptime monitors and load balancers: ok or not, no details.
+  'GET /api/health',
 ]);
 
 /** Staff-only routes outside /api/admin/ (their paths are fixed by convention or the seed). */

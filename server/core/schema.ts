@@ -3,6 +3,9 @@ import type { LocationsTables } from '../modules/locations/locations.tables.ts';
 import type { MarketTables } from '../modules/ads/ads.tables.ts';
 import type { ReportsTables } from '../modules/reports/reports.tables.ts';
 import type { OpsTables } from '../modules/cron/cron.tables.ts';
+import type { PaymentsTables } from '../modules/payments/payments.tables.ts';
+import type { SmsTables } from '../modules/sms/sms.tables.ts';
+import type { HealthTables } from '../modules/health/health.tables.ts';
 
 /** Kysely's view of the database: core tables here, each domain's own tables in its *.tables.ts. */
 export interface CoreTables {
@@ -52,4 +55,4 @@ export type StaffRole = 'PROVIDER_USER' | 'ADMIN_USER' | 'MASTER_USER';
 export type Role = StaffRole | 'GUEST_USER';
 export type WalletType = 'USD' | 'XG-PROMO-WALLET';
 
-export interface DB extends CoreTables, LocationsTables, MarketTables, ReportsTables, OpsTables {}
+export interface DB extends CoreTables, LocationsTables, MarketTables, ReportsTables, OpsTables, PaymentsTables, SmsTables, HealthTables {}

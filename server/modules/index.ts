@@ -16,6 +16,9 @@ import cron from './cron/cron.routes.ts';
 import site from './site/site.routes.ts';
 import uploads from './uploads/uploads.routes.ts';
 import docs from './docs/docs.routes.ts';
+import payments from './payments/payments.routes.ts';
+import sms from './sms/sms.routes.ts';
+import health from './health/health.routes.ts';
 
 /** Every domain module, registered in this order by buildApp. site (pages, SPA fallback) goes last. */
 export const modules: FastifyPluginAsync<AppDeps>[] = [
@@ -34,5 +37,8 @@ export const modules: FastifyPluginAsync<AppDeps>[] = [
   analytics,
   cron,
   docs,
+  payments,
+  sms,
+  health,
   site,
 ];

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../core/deps.ts';
 import { expireAds } from '../ads/ads.expiry.ts';
 import { sweepOrphanUploads } from '../uploads/uploads.sweep.ts';
+import { expireInvoices, reconcileInvoices } from '../payments/payments.jobs.ts';
 
 export interface CronJob {
   /** Shown in the back office; unique. */
@@ -20,4 +21,7 @@ export const CRON_JOBS: CronJob[] = [
   { name: 'expire-ads', schedule: '0 * * * *', run: expireAds },
   // Photo files left behind by a post that crashed between storing its files and its row.
   { name: 'sweep-orphan-uploads', schedule: '30 * * * *', run: sweepOrphanUploads },
+  // A lost or late BTCPay webhook never loses money: open invoices are re-read every minute.
+  { name: 'reconcile-invoices', schedule: '* * * * *', run: reconcileInvoices },
+  { name: 'expire-invoices', schedule: '*/15 * * * *', run: expireInvoices },
 ];

@@ -4,6 +4,9 @@ import { registeredRoutes, splitRoute } from '../routes.ts';
 import type { TestUser } from '../harness.ts';
 import type { ActorName, World } from './world.ts';
 import { Fresh, sampleValid, type Seed, type Target } from './inputs.ts';
+import { specs as paymentsSpecs } from './targets-payments.ts';
+import { specs as smsSpecs } from './targets-sms.ts';
+import { specs as healthSpecs } from './targets-health.ts';
 
 // What the fuzzer knows about the routes beyond their schemas: which real rows make a request
 // work (an ad of the provider for /api/bump-ad/:id …), and who sends it. A route missing here is
@@ -18,7 +21,7 @@ export interface SeedParts {
   headers?: Record<string, string>;
 }
 
-interface Spec {
+export interface Spec {
   /** Who sends the working request; 'own' is a provider kept for this route alone (its requests may end the session or the account). */
   actor?: ActorName | 'own';
   form?: 'ad' | 'avatar';
@@ -30,6 +33,9 @@ const freshEmail = () => new Fresh(() => `fz${++mails}@example.com`);
 const MESSAGE = 'This advert looks wrong to me; sent by the input fuzzer.';
 
 const SPECS: Record<string, Spec> = {
+  ...paymentsSpecs,
+  ...smsSpecs,
+  ...healthSpecs,
   // auth and profile
   'POST /api/register': {
     seed: async () => ({ body: { email: freshEmail(), password: 'correct horse battery', nickname: new Fresh(() => `fz_r${++mails}`) } }),

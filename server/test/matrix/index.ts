@@ -15,6 +15,9 @@ import { rows as reports } from './reports.ts';
 import { rows as site } from './site.ts';
 import { rows as uploads } from './uploads.ts';
 import { rows as wallets } from './wallets.ts';
+import { rows as payments } from './payments.ts';
+import { rows as sms } from './sms.ts';
+import { rows as health } from './health.ts';
 
 /** Every module's rows: one file per folder of server/modules/, named after it. */
 const byModule: Record<string, MatrixRow[]> = {
@@ -34,6 +37,9 @@ const byModule: Record<string, MatrixRow[]> = {
   site,
   uploads,
   wallets,
+  payments,
+  sms,
+  health,
 };
 
 export const matrixRows: (MatrixRow & { file: string })[] = Object.entries(byModule).flatMap(([module, rows]) =>

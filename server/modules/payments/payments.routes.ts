@@ -1,0 +1,3 @@
+import { defineRoutes } from '../../core/http.ts';
+
+export default defineRoutes((_app, _deps) => {});

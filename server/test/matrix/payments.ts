@@ -1,0 +1,3 @@
+import type { MatrixRow } from './vocabulary.ts';
+
+export const rows: MatrixRow[] = [];
