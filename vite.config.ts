@@ -3,8 +3,15 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompressPlugin } from './scripts/precompress.ts';
 
+// `vite build` builds two things (builder below): the browser app into dist/ (with a manifest of
+// its chunks, dist/.vite/manifest.json), then the server renderer, src/entry-server.tsx, into one
+// self-contained file, dist/.ssr/entry-server.js, which the server imports (server/modules/site).
+// XG_BUILD_OUT builds elsewhere (the server tests build into a temporary directory);
+// XG_PRECOMPRESS=0 skips the compressed copies (they take most of the build's time).
+const out = process.env.XG_BUILD_OUT ?? 'dist';
+
 export default defineConfig({
-  plugins: [react(), precompressPlugin()],
+  plugins: [react(), ...(process.env.XG_PRECOMPRESS === '0' ? [] : [precompressPlugin()])],
   resolve: {
     // wouter imports the use-sync-external-store shim (for React < 18); React 19 has the hook.
     alias: [
@@ -12,14 +19,39 @@ export default defineConfig({
     ],
   },
   build: {
-    outDir: 'dist',
+    outDir: out,
     emptyOutDir: true,
     sourcemap: false,
     target: 'es2022',
+    manifest: true,
     rolldownOptions: {
       // Everything the first paint needs is one file (one request, one gzip dictionary: ~2 KB
       // smaller than the same code split in five); pages, overlays and the dashboard stay lazy.
       output: { codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] } },
+    },
+  },
+  environments: {
+    ssr: {
+      // One file, React and every dependency inside, in production mode whatever NODE_ENV the
+      // server runs with: nothing is read from node_modules or from this directory at run time.
+      resolve: { noExternal: true },
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+      build: {
+        outDir: `${out}/.ssr`,
+        emptyOutDir: true,
+        ssr: 'src/entry-server.tsx',
+        target: 'node22',
+        minify: false,
+        manifest: false,
+        copyPublicDir: false,
+        rolldownOptions: { output: { codeSplitting: false, entryFileNames: 'entry-server.js' } },
+      },
+    },
+  },
+  builder: {
+    async buildApp(builder) {
+      await builder.build(builder.environments.client);
+      await builder.build(builder.environments.ssr);
     },
   },
   server: {

@@ -22,6 +22,7 @@ export type SeoKey =
   | 'aboutUs'
   | 'reportCrime'
   | 'lawEnforcement'
+  | 'transparency'
   | 'listingsUs'
   | 'listingsState'
   | 'listingsCity'
@@ -30,6 +31,10 @@ export type SeoKey =
   | 'login'
   | 'register'
   | 'confirmEmail'
+  | 'forgotPassword'
+  | 'resetPassword'
+  | 'unsubscribe'
+  | 'sandboxCheckout'
   | 'dashboard'
   | 'notFound';
 
@@ -53,16 +58,31 @@ const STATIC: Record<string, SeoKey> = {
   '/about-us': 'aboutUs',
   '/report-crime': 'reportCrime',
   '/law-enforcement': 'lawEnforcement',
+  '/transparency': 'transparency',
   '/listings/us': 'listingsUs',
   '/search': 'search',
   '/auth/login': 'login',
   '/auth/register': 'register',
   '/auth/confirm-email': 'confirmEmail',
+  '/auth/forgot-password': 'forgotPassword',
+  '/auth/reset-password': 'resetPassword',
+  '/unsubscribe': 'unsubscribe',
 };
-const NOINDEX: ReadonlySet<SeoKey> = new Set<SeoKey>(['search', 'login', 'register', 'confirmEmail', 'dashboard', 'notFound']);
+const NOINDEX: ReadonlySet<SeoKey> = new Set<SeoKey>(['search', 'login', 'register', 'confirmEmail', 'forgotPassword', 'resetPassword', 'unsubscribe', 'dashboard', 'notFound']);
 
 /** The static public pages every sitemap lists (listing pages are added from the database). */
-export const SITEMAP_STATIC_PATHS = ['/', '/listings/us', '/about-us', '/faq', '/contact-us', '/terms', '/agreement', '/report-crime', '/law-enforcement'];
+export const SITEMAP_STATIC_PATHS = [
+  '/',
+  '/listings/us',
+  '/about-us',
+  '/faq',
+  '/contact-us',
+  '/terms',
+  '/agreement',
+  '/report-crime',
+  '/law-enforcement',
+  '/transparency',
+];
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -93,6 +113,7 @@ export function matchSeoRoute(rest: string): SeoRoute {
       return { key: 'listingsCity', stateSlug: parts[2], citySlug: parts[3], typeCode: type.code, noindex: false, notFound: false };
     }
   }
+  if (parts[0] === 'sandbox' && parts[1] === 'checkout' && parts.length === 3 && /^[A-Za-z0-9]{1,64}$/.test(parts[2])) return { key: 'sandboxCheckout', noindex: true, notFound: false };
   if (parts[0] === 'ad' && parts.length === 2 && /^[a-z0-9]{1,40}$/.test(parts[1])) return { key: 'ad', noindex: false, notFound: false };
   return { key: 'notFound', noindex: true, notFound: true };
 }

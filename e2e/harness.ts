@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 // End-to-end harness: the real server process (server/main.ts, serving the built bundle in dist/)
 // on a free 127.0.0.1 port with its own temporary DATA_DIR, and Debian's Chromium driven by
@@ -32,10 +32,37 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A private copy of dist/: the server keeps serving the pages and assets of the build it started
+ * with while someone rebuilds the shared checkout. Waits for a build in progress to finish (its
+ * server renderer, written last, newer than its index.html).
+ */
+function copyOfDist(to: string): string {
+  const dist = path.join(ROOT, 'dist');
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const index = fs.statSync(path.join(dist, 'index.html'), { throwIfNoEntry: false });
+    const ssr = fs.statSync(path.join(dist, '.ssr', 'entry-server.js'), { throwIfNoEntry: false });
+    if (index && ssr && ssr.mtimeMs >= index.mtimeMs) {
+      try {
+        fs.cpSync(dist, to, { recursive: true });
+        const html = fs.readFileSync(path.join(to, 'index.html'), 'utf8');
+        if ([...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].every((m) => fs.existsSync(path.join(to, m[1])))) return to;
+      } catch {
+        /* changed while copied: again */
+      }
+      fs.rmSync(to, { recursive: true, force: true });
+    }
+    if (Date.now() > deadline) throw new Error('dist/ is not built: run `npm run build` (npm run test:e2e does it)');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+  }
+}
+
 export async function startServer(opts: { env?: Record<string, string> } = {}): Promise<RunningServer> {
   if (!fs.existsSync(path.join(ROOT, 'dist', 'index.html'))) throw new Error('dist/ is not built: run `npm run build` (npm run test:e2e does it)');
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-e2e-'));
+  const distDir = copyOfDist(path.join(dataDir, 'dist'));
   const master = { email: 'master@e2e.test', password: 'master-password-e2e' };
   const url = `http://127.0.0.1:${port}`;
   let output = '';
@@ -53,6 +80,7 @@ export async function startServer(opts: { env?: Record<string, string> } = {}): 
       MASTER_PASSWORD: master.password,
       CRON: '0',
       XG_RELAXED_LIMITS: '1',
+      XG_DIST_DIR: distDir,
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -109,6 +137,24 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * Public pages come rendered by the server and are interactive once React has hydrated them
+ * (App sets <html data-hydrated>): page.goto and page.reload wait for that, as a visitor's first
+ * click would otherwise land on a page that does not answer yet. Pages the browser renders
+ * itself (sign-in, the dashboard) have no server data (#__DATA__) and are not waited for.
+ */
+export function waitForHydration(page: Page): Page {
+  const settle = async <T>(r: T): Promise<T> => {
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true' || !document.getElementById('__DATA__'));
+    return r;
+  };
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (...args: Parameters<Page['goto']>) => settle(await goto(...args));
+  page.reload = async (...args: Parameters<Page['reload']>) => settle(await reload(...args));
+  return page;
+}
+
 /** A fresh browser context; `ageConfirmed` pre-stores the age-gate confirmation so tests not about the gate skip it. */
 export async function newContext(
   browser: Browser,
@@ -116,6 +162,8 @@ export async function newContext(
   opts: { ageConfirmed?: boolean; viewport?: { width: number; height: number }; locale?: string } = {},
 ): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: server.url, viewport: opts.viewport ?? { width: 1280, height: 900 }, locale: opts.locale ?? 'en-US' });
+  const newPage = context.newPage.bind(context);
+  context.newPage = async () => waitForHydration(await newPage());
   if (opts.ageConfirmed !== false) {
     // The age gate stores its confirmation in a cookie (readable by the server, so crawlers and
     // confirmed visitors get no gate flash) and in localStorage.

@@ -137,6 +137,11 @@ it('a provider pays an ad with a promo code, staff approve it, a guest finds it'
 
       await staff.goto('/admin/dashboard/master/pending-users');
       await staff.getByRole('button', { name: `Approve ${provider.email}` }).click();
+      // A status change is confirmed in a dialog naming the user and the change (issue #14).
+      await staff
+        .getByRole('dialog', { name: `Change ${provider.email} (${provider.nickname})?` })
+        .getByRole('button', { name: 'Approve', exact: true })
+        .click();
       await staff.getByText(`${provider.email} is approved.`).waitFor();
     });
 

@@ -25,12 +25,28 @@ describe('seed-ads', () => {
       expect(visible).toBeGreaterThan(400);
       expect(one('SELECT count(*) AS n FROM ads_fts')).toBe(visible);
       expect(one('SELECT sum(n) AS n FROM ads_public_counts')).toBe(visible);
+      expect(one('SELECT count(*) AS n FROM ads_cards')).toBe(visible);
+      // the bulk load left the change log alone (one "drop everything" row per run)
+      expect(one("SELECT count(*) AS n FROM ads_public_changes WHERE kind = 'ad'")).toBe(0);
       expect(one("SELECT count(*) AS n FROM ads WHERE visible = 1 AND (online = 0 OR expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))")).toBe(0);
       // every public index is back
       const indexes = (
-        sqlite.prepare("SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = 'ads' AND sql IS NOT NULL").all() as { name: string }[]
+        sqlite.prepare("SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name IN ('ads', 'ads_cards') AND sql IS NOT NULL").all() as {
+          name: string;
+        }[]
       ).map((r) => r.name);
-      expect(indexes).toEqual(expect.arrayContaining(['ads_pub_city_type', 'ads_pub_all', 'ads_owner', 'ads_fts_insert', 'ads_fts_update']));
+      expect(indexes).toEqual(
+        expect.arrayContaining([
+          'ads_public_expiry',
+          'ads_owner',
+          'ads_fts_insert',
+          'ads_fts_update',
+          'ads_cards_insert',
+          'ads_cards_update',
+          'ads_cards_seq',
+          'ads_cards_state',
+        ]),
+      );
       // most ads sit in big cities: New York City outnumbers a small town
       const nyc = one("SELECT count(*) AS n FROM ads a JOIN cities c ON c.id = a.city_id WHERE c.slug = 'new-york-city'");
       expect(nyc).toBeGreaterThan(5);

@@ -149,10 +149,11 @@ db.transaction(() => {
 })();
 lap(`${ownerCount} owners`);
 
-// The secondary indexes and the full-text trigger are dropped for the bulk insert and rebuilt once.
+// The secondary indexes and the insert triggers (full-text index, cards and change log) are dropped
+// for the bulk insert; what they keep is built once below.
 const deferred = db
   .prepare(
-    "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'ads' AND sql IS NOT NULL AND (type = 'index' OR (type = 'trigger' AND name = 'ads_fts_insert'))",
+    "SELECT type, name, sql FROM sqlite_master WHERE tbl_name IN ('ads', 'ads_cards') AND sql IS NOT NULL AND (type = 'index' OR (type = 'trigger' AND name IN ('ads_fts_insert', 'ads_cards_insert')))",
   )
   .all() as {
   type: string;
@@ -221,12 +222,24 @@ try {
     SELECT city_id, listing_type, state_id, count(*) FROM ads WHERE visible = 1 AND bump_seq >= ? GROUP BY city_id, listing_type
     ON CONFLICT (city_id, listing_type) DO UPDATE SET n = n + excluded.n`,
   ).run(firstSeq);
+  // The cards the lists read (migration 0011), in their clustered order.
+  db.prepare(
+    `INSERT INTO ads_cards (city_id, listing_type, bump_seq, state_id, expires_at, card)
+    SELECT city_id, listing_type, bump_seq, state_id, expires_at, card FROM ads_card_source WHERE visible = 1 AND bump_seq >= ?
+    ORDER BY city_id, listing_type, bump_seq`,
+  ).run(firstSeq);
+  lap('cards');
 } finally {
   for (const d of deferred) db.exec(d.sql);
 }
 db.exec('UPDATE ads_public_version SET v = v + 1 WHERE id = 1');
+// A server running on this file drops everything it cached (as for a change of places).
+db.exec("INSERT INTO ads_public_changes (kind) VALUES ('place')");
 lap('public indexes');
 db.exec('ANALYZE');
+// The change log is nearly empty now and grows later: a statistic saying "1 row" would make the
+// planner scan it instead of seeking to the rows a server has not read yet.
+db.exec("DELETE FROM sqlite_stat1 WHERE tbl = 'ads_public_changes'");
 lap('analyze');
 db.pragma('journal_mode = WAL');
 await database.close();

@@ -37,6 +37,9 @@ if (relaxed && config.isProduction) {
 const app = await buildApp({
   config,
   database,
+  // XG_DIST_DIR serves a build other than ./dist (the e2e suite serves its own copy, so a build
+  // made meanwhile in the same checkout cannot pull assets from under a running test).
+  distDir: process.env.XG_DIST_DIR || undefined,
   limits: relaxed
     ? {
         authAttemptsPerWindow: 10_000,

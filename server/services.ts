@@ -8,6 +8,7 @@ import { WalletsService } from './modules/wallets/wallets.service.ts';
 import { PricingService } from './modules/pricing/pricing.service.ts';
 import { AdsService } from './modules/ads/ads.service.ts';
 import { ReviewService } from './modules/ads/ads.review.service.ts';
+import { AdManageService } from './modules/ads/ads.manage.service.ts';
 import { ListingsService } from './modules/listings/listings.service.ts';
 import { ReportsService } from './modules/reports/reports.service.ts';
 import { AnalyticsService } from './modules/analytics/analytics.service.ts';
@@ -16,6 +17,7 @@ import { SiteService } from './modules/site/site.service.ts';
 import { PaymentsService } from './modules/payments/payments.service.ts';
 import { SmsService } from './modules/sms/sms.service.ts';
 import { HealthService } from './modules/health/health.service.ts';
+import { ModerationService } from './modules/moderation/moderation.service.ts';
 
 /**
  * Every service, built once per app by buildApp and handed to the route plugins through
@@ -32,6 +34,7 @@ export interface Services {
   pricing: PricingService;
   ads: AdsService;
   review: ReviewService;
+  adManage: AdManageService;
   listings: ListingsService;
   reports: ReportsService;
   analytics: AnalyticsService;
@@ -40,6 +43,7 @@ export interface Services {
   payments: PaymentsService;
   sms: SmsService;
   health: HealthService;
+  moderation: ModerationService;
 }
 
 export function buildServices(deps: AppDeps): Services {
@@ -53,6 +57,7 @@ export function buildServices(deps: AppDeps): Services {
     pricing: new PricingService(deps),
     ads: new AdsService(deps),
     review: new ReviewService(deps),
+    adManage: new AdManageService(deps),
     listings: new ListingsService(deps),
     reports: new ReportsService(deps),
     analytics: new AnalyticsService(deps),
@@ -61,5 +66,6 @@ export function buildServices(deps: AppDeps): Services {
     payments: new PaymentsService(deps),
     sms: new SmsService(deps),
     health: new HealthService(deps),
+    moderation: new ModerationService(deps),
   };
 }

@@ -15,14 +15,91 @@ export const AdStatusSchema = Type.Union([
 ]);
 export type AdStatus = Static<typeof AdStatusSchema>;
 
+/** Why an ad was rejected, as a category (the transparency report counts them); the reason stays free text. */
+export const RejectionCategorySchema = Type.Union([
+  Type.Literal('underage_suspected'),
+  Type.Literal('trafficking_suspected'),
+  Type.Literal('prohibited_content'),
+  Type.Literal('spam'),
+  Type.Literal('misleading'),
+  Type.Literal('other'),
+]);
+export type RejectionCategory = Static<typeof RejectionCategorySchema>;
+/** An ad's status as staff search it: the stored ones, and 'deleted' for an ad kept under a legal hold after its deletion. */
+export const SearchStatusSchema = Type.Union([...AdStatusSchema.anyOf, Type.Literal('deleted')]);
+export type SearchStatus = Static<typeof SearchStatusSchema>;
+/** A staff list's search: an ad id, words of the title and description, phone digits, the owner's e-mail or nickname. */
+const StaffSearch = Type.Optional(Type.String({ maxLength: 200 }));
+
 /** One stored photo: the large WebP and its thumbnail (both under /uploads/ads/). */
-export const PhotoSchema = Type.Object({ url: Type.String(), width: Type.Integer(), height: Type.Integer(), thumbUrl: Type.String() });
+export const PhotoSchema = Type.Object({
+  url: Type.String(),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  thumbUrl: Type.String(),
+  /** The thumbnail's own size (the two sizes make an image's srcset). */
+  thumbWidth: Type.Optional(Type.Integer()),
+  thumbHeight: Type.Optional(Type.Integer()),
+});
 export type Photo = Static<typeof PhotoSchema>;
+
+/** A place as a card names it. */
+export const PlaceNameSchema = Type.Object({ name: Type.String(), slug: Type.String() });
+
+/**
+ * An ad in a list (listings, search): what its card shows, and nothing more (the detail has the
+ * rest). Built by SQLite (migration 0011, view ads_card_source) and sent as stored.
+ */
+export const AdCardSchema = Type.Object({
+  id: Type.String(),
+  listingType: ListingTypeSchema,
+  title: Type.String(),
+  age: Type.String(),
+  state: PlaceNameSchema,
+  city: PlaceNameSchema,
+  phoneVerified: Type.Boolean(),
+  /** The first photo, both sizes. */
+  photo: Type.Union([
+    Type.Object({
+      url: Type.String(),
+      width: Type.Integer(),
+      height: Type.Integer(),
+      thumbUrl: Type.String(),
+      thumbWidth: Type.Integer(),
+      thumbHeight: Type.Integer(),
+    }),
+    Type.Null(),
+  ]),
+  bumpedAt: Type.Union([Type.String(), Type.Null()]),
+});
+export type AdCard = Static<typeof AdCardSchema>;
 
 export const PlaceSchema = Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String() });
 export type Place = Static<typeof PlaceSchema>;
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** One line of an ad's rates (contract/ad-extras.ts): how long, for how much. */
+export const RateLineSchema = Type.Object({ minutes: Type.Integer(), priceCents: Type.Integer() });
+const Hours = Type.Object({ from: Type.String(), to: Type.String() });
+/** Hours by weekday ('HH:MM', 24-hour; `to` before `from` runs past midnight); a missing day is not available. */
+export const AvailabilitySchema = Type.Object({
+  mon: Type.Optional(Hours),
+  tue: Type.Optional(Hours),
+  wed: Type.Optional(Hours),
+  thu: Type.Optional(Hours),
+  fri: Type.Optional(Hours),
+  sat: Type.Optional(Hours),
+  sun: Type.Optional(Hours),
+});
+/** What peers' ads show beyond the text: rates, incall / outcall, hours. */
+export const AdDetailsSchema = Type.Object({
+  rates: Type.Array(RateLineSchema),
+  incall: Type.Boolean(),
+  outcall: Type.Boolean(),
+  availability: AvailabilitySchema,
+});
+export type AdDetails = Static<typeof AdDetailsSchema>;
 
 // The ad in three views, each the field whitelist of the answers that use it: a public route
 // answers PublicAdSchema, so an owner field can never reach a guest even if a service returned it
@@ -36,13 +113,42 @@ const publicFields = {
   state: PlaceSchema,
   city: PlaceSchema,
   phone: Type.String(),
+  /** The phone is its owner's verified phone (a confirmed text-message code): the "Phone verified" badge. */
+  phoneVerified: Type.Boolean(),
   photos: Type.Array(PhotoSchema),
   status: AdStatusSchema,
   online: Type.Boolean(),
   bumpedAt: Nullable(Type.String()),
   publishedAt: Nullable(Type.String()),
   expiresAt: Nullable(Type.String()),
+  /** Rates, incall / outcall, hours (every answer built from the ads row carries them). */
+  details: Type.Optional(AdDetailsSchema),
 };
+
+/** The editable content of an ad, as a revision holds it (and the live ad it would replace). */
+export const AdContentSchema = Type.Object({
+  listingType: ListingTypeSchema,
+  title: Type.String(),
+  description: Type.String(),
+  age: Type.String(),
+  state: PlaceSchema,
+  city: PlaceSchema,
+  phone: Type.String(),
+  photos: Type.Array(PhotoSchema),
+  details: AdDetailsSchema,
+});
+export type AdContent = Static<typeof AdContentSchema>;
+
+/** The latest edit of an approved ad that is not live yet: waiting for review, or rejected (with the reason). */
+export const RevisionSchema = Type.Object({
+  id: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('rejected')]),
+  rejectionReason: Nullable(Type.String()),
+  createdAt: Type.String(),
+  content: AdContentSchema,
+});
+export type Revision = Static<typeof RevisionSchema>;
+
 const ownerFields = {
   ...publicFields,
   ownerId: Type.String(),
@@ -52,6 +158,11 @@ const ownerFields = {
   priceCents: Nullable(Type.Integer()),
   paidWalletId: Nullable(Type.String()),
   createdAt: Type.String(),
+  /** An edit of this (approved) ad waiting for review or rejected; null when none. My ads lists carry it. */
+  revision: Type.Optional(Nullable(RevisionSchema)),
+  /** Page views of the ad in the last 7 and 30 days (my ads lists). */
+  views7: Type.Optional(Type.Integer()),
+  views30: Type.Optional(Type.Integer()),
 };
 
 /** An ad as anyone may see it (listings, search, the ad's page). */
@@ -62,6 +173,12 @@ export const OwnerAdSchema = Type.Object(ownerFields);
 export const StaffAdSchema = Type.Object({
   ...ownerFields,
   owner: Type.Object({ id: Type.String(), email: Type.String(), nickname: Type.String(), status: UserStatusSchema }),
+  /**
+   * In the review queue, an edit of a live ad: `id` is the revision's (decide it with that id),
+   * `revisionOf` the ad's, the other fields are the proposed content and `previous` the live one.
+   */
+  revisionOf: Type.Optional(Type.String()),
+  previous: Type.Optional(AdContentSchema),
 });
 export type PublicAd = Static<typeof PublicAdSchema>;
 export type OwnerAd = Static<typeof OwnerAdSchema>;
@@ -84,8 +201,24 @@ export type ScreeningEntry = Static<typeof ScreeningEntrySchema>;
  * The text fields of POST /api/post-ad. The body is multipart, so no JSON schema describes it:
  * the service checks each field (codes ad.*, naming the field) and the photos come as files.
  */
-export const POST_AD_FIELDS = ['listingType', 'title', 'description', 'age', 'stateId', 'cityId', 'phone'] as const;
-export type PostAdFields = Record<(typeof POST_AD_FIELDS)[number], string>;
+export const POST_AD_FIELDS = [
+  'listingType',
+  'title',
+  'description',
+  'age',
+  'stateId',
+  'cityId',
+  'phone',
+  // Optional (issue 13): rates and availability as JSON text, incall / outcall as 'true' / 'false'.
+  'rates',
+  'incall',
+  'outcall',
+  'availability',
+] as const;
+/** PUT /api/ads/{id} adds the photos to keep: a JSON array of the current photo URLs. */
+export const EDIT_AD_FIELDS = [...POST_AD_FIELDS, 'keepPhotos'] as const;
+type OptionalAdField = 'rates' | 'incall' | 'outcall' | 'availability';
+export type PostAdFields = Record<Exclude<(typeof POST_AD_FIELDS)[number], OptionalAdField>, string> & Partial<Record<OptionalAdField, string>>;
 
 const Id = Type.String({ minLength: 1, maxLength: 40 });
 const IdParams = Type.Object({ id: Id });
@@ -116,6 +249,20 @@ export const adsApi = {
   /** Moves an approved, running ad to the top of its listings for the bump price (409 within a minute of the last bump). */
   'PUT /api/bump-ad/:id': { params: IdParams, body: WalletBody, response: { 200: AdAndWallet, ...Errors } },
   'PUT /api/update-ad-online-status/:id': { params: IdParams, body: Type.Object({ online: Type.Boolean() }), response: { 200: OneAd, ...Errors } },
+  /**
+   * Edits an own ad (multipart: post-ad's fields, new files under `photos`, and `keepPhotos`, a JSON
+   * array of the current photo URLs to keep; 1–10 photos in the result). Screened as at posting.
+   * An unpaid or in-review ad changes in place; a rejected one changes and goes back to the cart,
+   * unpaid; an approved or expired one gets a revision, reviewed before the public sees it.
+   */
+  'PUT /api/ads/:id': { params: IdParams, consumes: ['multipart/form-data'], response: { 200: OneAd, ...Errors } },
+  /** Renews an approved or expired ad for the ad price: expiresAt = max(now, expiresAt) + the duration (402 when short). */
+  'PUT /api/renew-ad/:id': { params: IdParams, body: WalletBody, response: { 200: AdAndWallet, ...Errors } },
+  /** Deletes an own ad: one in review is refunded in full to the wallet that paid it; an approved one is removed without refund. */
+  'DELETE /api/ads/:id': {
+    params: IdParams,
+    response: { 200: Type.Object({ deleted: Type.Literal(true), refundedCents: Type.Integer() }), ...Errors },
+  },
   /** Another enabled city of an enabled state; not for a rejected or expired ad. */
   'PUT /api/update-ad-location/:id': {
     params: IdParams,
@@ -126,15 +273,21 @@ export const adsApi = {
   // Staff review (/api/admin/*: ADMIN_USER or MASTER_USER). Nobody decides on their own ad (409).
   /** Ads in review, oldest payment first; unpaid ones too (after them) when asked. */
   'GET /api/admin/get-pending-ads': {
-    querystring: Type.Object({ ...Paging, includeUnpaid: Type.Optional(Type.Boolean()) }),
+    querystring: Type.Object({ ...Paging, includeUnpaid: Type.Optional(Type.Boolean()), query: StaffSearch }),
     response: { 200: Type.Object({ pendingAds: Type.Array(StaffAdSchema), ...PageInfo }), ...Errors },
   },
-  /** Approves ads in review, or rejects them with a reason (3–500 characters) and a full refund; `updated` counts the changed ones. */
+  /**
+   * Approves ads in review, or rejects them with a reason (3–500 characters) and a full refund;
+   * `updated` counts the changed ones. Revisions (ids from the queue's `revisionOf` items) are
+   * decided the same way: approved, they become the live ad; rejected, the live ad stays as it was.
+   */
   'POST /api/admin/approve-pending-ads': {
     body: Type.Object({
       adIds: AdIds,
       decision: Type.Union([Type.Literal('approve'), Type.Literal('reject')]),
       reason: Type.Optional(Type.String({ maxLength: 1000 })),
+      /** A rejection's category (default 'other'). */
+      category: Type.Optional(RejectionCategorySchema),
     }),
     response: { 200: Updated, ...Errors },
   },
@@ -143,6 +296,7 @@ export const adsApi = {
     querystring: Type.Object({
       ...Paging,
       status: Type.Optional(Type.Union([Type.Literal('approved'), Type.Literal('disabled'), Type.Literal('expired')])),
+      query: StaffSearch,
     }),
     response: { 200: Type.Object({ approvedAds: Type.Array(StaffAdSchema), ...PageInfo }), ...Errors },
   },

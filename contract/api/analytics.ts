@@ -7,12 +7,14 @@ export const PageLocaleSchema = Type.Union([Type.Literal('en'), Type.Literal('es
 
 const Count = Type.Integer();
 
-/** Page views since `days` ago: the total, per UTC day (YYYY-MM-DD), the most viewed paths, per language. */
+/** Page views since `days` ago: the total, per UTC day (YYYY-MM-DD), the most viewed paths and ads, per language. */
 export const PageViewSummarySchema = Type.Object({
   days: Type.Integer(),
   total: Count,
   byDay: Type.Array(Type.Object({ day: Type.String(), count: Count })),
   topPaths: Type.Array(Type.Object({ path: Type.String(), count: Count })),
+  /** The most viewed ad pages (/ad/:id in any language), with the ad's title (null when it no longer exists). */
+  topAds: Type.Array(Type.Object({ adId: Type.String(), title: Type.Union([Type.String(), Type.Null()]), count: Count })),
   byLocale: Type.Array(Type.Object({ locale: PageLocaleSchema, count: Count })),
 });
 

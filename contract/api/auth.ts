@@ -33,5 +33,24 @@ export const authApi = {
     response: { 200: SessionSchema, ...Errors },
   },
   'POST /api/logout': { response: { 200: SessionSchema, ...Errors } },
+  /** Forgot password: 202 whether or not the address has an account; the link (one hour, once) goes by e-mail. */
+  'POST /api/password-reset-request': {
+    body: Type.Object({ email: Type.String({ maxLength: 254 }) }),
+    response: { 202: Type.Object({ accepted: Type.Literal(true) }), ...Errors },
+  },
+  /**
+   * Turns off reminder e-mails with the signed link of their footer (`u` the user, `t` the token),
+   * without signing in. Mail providers' one-click POST (RFC 8058, form body) lands here too.
+   */
+  'POST /api/unsubscribe': {
+    querystring: Type.Object({ u: Type.String({ maxLength: 40 }), t: Type.String({ maxLength: 64 }) }),
+    consumes: ['application/x-www-form-urlencoded', 'application/json'],
+    response: { 200: Type.Object({ unsubscribed: Type.Literal(true) }), ...Errors },
+  },
+  /** Sets a new password with the e-mailed token; every session of the account ends (sign in again). */
+  'POST /api/password-reset': {
+    body: Type.Object({ token: Type.String({ maxLength: 200 }), newPassword: Type.String({ maxLength: 200 }) }),
+    response: { 200: Type.Object({ reset: Type.Literal(true) }), ...Errors },
+  },
   'GET /api/logout': { response: { 200: SessionSchema, ...Errors } },
 } as const satisfies Record<string, RouteContract>;

@@ -22,6 +22,7 @@ import { docsApi } from './docs.ts';
 import { paymentsApi } from './payments.ts';
 import { smsApi } from './sms.ts';
 import { healthApi } from './health.ts';
+import { moderationApi } from './moderation.ts';
 
 export const API = {
   ...authApi,
@@ -41,6 +42,7 @@ export const API = {
   ...paymentsApi,
   ...smsApi,
   ...healthApi,
+  ...moderationApi,
 } as const;
 
 export type ApiRoute = keyof typeof API;

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Errors, PageInfo, Paging } from './common.ts';
-import { PublicAdSchema } from './ads.ts';
+import { AdCardSchema, PlaceNameSchema, PublicAdSchema } from './ads.ts';
 import { ListingTypeSchema } from './pricing.ts';
 import { ReportReceiptSchema, reportTextFields } from './reports.ts';
 import type { RouteContract } from './types.ts';
@@ -8,8 +8,15 @@ import type { RouteContract } from './types.ts';
 const Slug = Type.String({ maxLength: 120 });
 const AdId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 40 }) });
 
-/** One page of public ads, newest bump first (total is capped: 10,000 for listings, 1,000 for search). */
-export const AdPageSchema = Type.Object({ ads: Type.Array(PublicAdSchema), ...PageInfo });
+/**
+ * One page of public ads as cards, newest bump first (total is capped: 10,000 for listings, 1,000
+ * for search). A listing names the place it lists (also when it has no ads).
+ */
+export const AdPageSchema = Type.Object({
+  ads: Type.Array(AdCardSchema),
+  ...PageInfo,
+  place: Type.Optional(Type.Object({ state: Type.Optional(PlaceNameSchema), city: Type.Optional(PlaceNameSchema) })),
+});
 
 /** A city with visible ads of one listing type, and how many. */
 export const AggregateLocationSchema = Type.Object({
@@ -51,6 +58,8 @@ export const listingsApi = {
   },
   'GET /api/users-ads-aggregate/us/:listingType': {
     params: Type.Object({ listingType: Slug }),
+    /** One state's cities only (its slug). */
+    querystring: Type.Object({ state: Type.Optional(Slug) }),
     response: { 200: Type.Object({ locations: Type.Array(AggregateLocationSchema) }), ...Errors },
   },
   'GET /api/home': {

@@ -114,7 +114,8 @@ export const paymentsApi = {
    * 502 when the payment server cannot be reached (nothing is created).
    */
   'POST /api/create-btc-payment-invoice': {
-    body: Type.Object({ amount: Type.Union([Type.Number(), Type.String({ maxLength: 20 })]) }),
+    // String first: ajv coerces types, and a decimal string must reach the rule as written.
+    body: Type.Object({ amount: Type.Union([Type.String({ maxLength: 20 }), Type.Number()]) }),
     response: { 200: Type.Object({ invoiceId: Type.String(), checkoutLink: Type.String() }), ...Errors },
   },
   /**

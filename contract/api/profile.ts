@@ -16,7 +16,9 @@ export const ProfileSchema = Type.Object({
   avatar: Type.Union([Type.String(), Type.Null()]),
   status: UserStatusSchema,
   roles: Type.Array(StaffRoleSchema),
+  /** The account's phone: set only by a confirmed text-message code (POST /api/phone-verification/confirm). */
   phone: Type.Union([Type.String(), Type.Null()]),
+  phoneVerified: Type.Boolean(),
   createdAt: Type.String(),
 });
 export type Profile = Static<typeof ProfileSchema>;

@@ -13,6 +13,7 @@ import { opsErrors } from './ops.ts';
 import { paymentsErrors } from './payments.ts';
 import { smsErrors } from './sms.ts';
 import { healthErrors } from './health.ts';
+import { moderationErrors } from './moderation.ts';
 
 /**
  * Every error the API can answer, by stable code. An error body is `{message, code, params?}`:
@@ -41,6 +42,7 @@ export const ERRORS = {
   ...paymentsErrors,
   ...smsErrors,
   ...healthErrors,
+  ...moderationErrors,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -6,5 +6,7 @@ export const listingsErrors = {
   'listings.unknown_city': 'Unknown city.',
   'listings.unknown_listing_type': 'Unknown listing type.',
   'listings.ad_not_found': 'Ad not found.',
+  'listings.ad_gone': 'This ad has been removed.',
+  'listings.page_not_found': 'There is no such page of results.',
   'field.query': 'search',
 } as const;

@@ -13,6 +13,9 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/logout',
   'POST /api/logout',
   'POST /api/confirm-email-reset',
+  'POST /api/password-reset-request',
+  'POST /api/password-reset',
+  'POST /api/unsubscribe',
   'GET /api/states-from-country',
   'GET /api/cities-from-state/:stateId',
   'GET /api/get-ad-pricing',
@@ -30,6 +33,8 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/payment-provider',
   // Uptime monitors and load balancers: ok or not, no details.
   'GET /api/health',
+  // What we remove, per month (counts only).
+  'GET /api/transparency',
 ]);
 
 /** Staff-only routes outside /api/admin/ (their paths are fixed by convention or the seed). */

@@ -15,6 +15,8 @@ export interface Config {
   mailFrom: string;
   btcpay: { url: string | null; storeId: string | null; apiKey: string | null; webhookSecret: string };
   textbeltUrl: string;
+  /** The sandbox payment provider's pause between "payment received" and "settled" (SANDBOX_SETTLE_MS; 0 in tests). */
+  sandboxSettleMs: number;
   masterEmail: string | null;
   masterPassword: string | null;
   staffEmail: string | null;
@@ -68,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const dataDir = path.resolve(str('DATA_DIR') ?? './data');
   const publicUrl = url('PUBLIC_URL') ?? `http://localhost:${port}`;
   const sessionDays = int('SESSION_DAYS', 30, 1, 365);
+  const sandboxSettleMs = int('SANDBOX_SETTLE_MS', nodeEnv === 'test' ? 0 : 1500, 0, 600_000);
 
   let jwtSecret = str('JWT_SECRET');
   if (jwtSecret === null) {
@@ -124,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     mailFrom: str('MAIL_FROM') ?? 'XG Marketplace <no-reply@localhost>',
     btcpay: Object.freeze(btcpay),
     textbeltUrl: url('TEXTBELT_URL') ?? 'https://textbelt.com',
+    sandboxSettleMs,
     masterEmail: masterEmail?.toLowerCase() ?? null,
     masterPassword,
     staffEmail: str('STAFF_EMAIL') ?? masterEmail?.toLowerCase() ?? null,

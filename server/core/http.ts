@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest, FastifyInstance, FastifyPluginAsync, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from './deps.ts';
 
@@ -16,4 +16,21 @@ export function paging(q: { page?: number; pageSize?: number }, defaultSize = 20
   const page = Math.max(1, Math.floor(q.page ?? 1));
   const pageSize = Math.min(100, Math.max(1, Math.floor(q.pageSize ?? defaultSize)));
   return { page, pageSize, offset: (page - 1) * pageSize };
+}
+
+/** The language of the page that sent the request (X-Locale, set by our client), else null. */
+export function pageLocale(request: FastifyRequest): 'en' | 'es' | 'pt' | null {
+  const v = request.headers['x-locale'];
+  return v === 'en' || v === 'es' || v === 'pt' ? v : null;
+}
+
+/** The page's language, else the browser's first of ours (Accept-Language), else English. */
+export function requestLocale(request: FastifyRequest): 'en' | 'es' | 'pt' {
+  const explicit = pageLocale(request);
+  if (explicit) return explicit;
+  for (const part of String(request.headers['accept-language'] ?? '').toLowerCase().split(',')) {
+    const lang = part.trim().slice(0, 2);
+    if (lang === 'es' || lang === 'pt' || lang === 'en') return lang;
+  }
+  return 'en';
 }

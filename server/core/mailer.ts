@@ -11,6 +11,8 @@ export interface MailMessage {
   text: string;
   html?: string;
   replyTo?: string;
+  /** Extra headers (List-Unsubscribe…). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

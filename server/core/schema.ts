@@ -6,6 +6,7 @@ import type { OpsTables } from '../modules/cron/cron.tables.ts';
 import type { PaymentsTables } from '../modules/payments/payments.tables.ts';
 import type { SmsTables } from '../modules/sms/sms.tables.ts';
 import type { HealthTables } from '../modules/health/health.tables.ts';
+import type { ModerationTables } from '../modules/moderation/moderation.tables.ts';
 
 /** Kysely's view of the database: core tables here, each domain's own tables in its *.tables.ts. */
 export interface CoreTables {
@@ -20,12 +21,26 @@ export interface CoreTables {
     phone_verified_at: string | null;
     token_version: Generated<number>;
     welcome_promo_sent_at: string | null;
+    /** The language of the pages the user last used (e-mails speak it). */
+    locale: Generated<'en' | 'es' | 'pt'>;
+    /** 1: no reminder e-mails (the signed footer link). */
+    reminders_opt_out: Generated<number>;
     created_at: string;
     updated_at: string;
     deleted_at: string | null;
   };
   user_roles: { user_id: string; role: StaffRole };
-  sign_ins: { id: Generated<number>; user_id: string; ip: string; user_agent: string | null; at: string };
+  /** success 0 with a failure reason: a refused sign-in of an existing account (migration 0010). */
+  sign_ins: {
+    id: Generated<number>;
+    user_id: string;
+    ip: string;
+    user_agent: string | null;
+    at: string;
+    success: Generated<number>;
+    failure: 'wrong_password' | 'suspended' | null;
+  };
+  password_resets: { token_hash: string; user_id: string; created_at: string; expires_at: string; used_at: string | null };
   email_changes: { token_hash: string; user_id: string; new_email: string; created_at: string; confirmed_at: string | null };
   audit_log: {
     id: Generated<number>;
@@ -55,4 +70,4 @@ export type StaffRole = 'PROVIDER_USER' | 'ADMIN_USER' | 'MASTER_USER';
 export type Role = StaffRole | 'GUEST_USER';
 export type WalletType = 'USD' | 'XG-PROMO-WALLET';
 
-export interface DB extends CoreTables, LocationsTables, MarketTables, ReportsTables, OpsTables, PaymentsTables, SmsTables, HealthTables {}
+export interface DB extends CoreTables, LocationsTables, MarketTables, ReportsTables, OpsTables, PaymentsTables, SmsTables, HealthTables, ModerationTables {}

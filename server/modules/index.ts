@@ -19,6 +19,7 @@ import docs from './docs/docs.routes.ts';
 import payments from './payments/payments.routes.ts';
 import sms from './sms/sms.routes.ts';
 import health from './health/health.routes.ts';
+import moderation from './moderation/moderation.routes.ts';
 
 /** Every domain module, registered in this order by buildApp. site (pages, SPA fallback) goes last. */
 export const modules: FastifyPluginAsync<AppDeps>[] = [
@@ -40,5 +41,6 @@ export const modules: FastifyPluginAsync<AppDeps>[] = [
   payments,
   sms,
   health,
+  moderation,
   site,
 ];

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_ROUTES } from '../core/access.ts';
 import { createTestApp, type TestContext } from './harness.ts';
+import { MATRIX_WEBHOOK_SECRET } from './matrix/payments.ts';
 import { registeredRoutes, splitRoute } from './routes.ts';
 import { Fixture, mirrorOwner, ownerOf, ownsKind } from './matrix/fixture.ts';
 import { matrixRows } from './matrix/index.ts';
@@ -57,7 +58,7 @@ beforeAll(async () => {
       .filter((e) => e.isFile())
       .map((e) => `GET /${path.relative(distDir, path.join(e.parentPath, e.name)).split(path.sep).join('/')}`),
   );
-  ctx = await createTestApp({ distDir });
+  ctx = await createTestApp({ distDir, env: { BTCPAY_WEBHOOK_SECRET: MATRIX_WEBHOOK_SECRET } });
   fixture = await Fixture.build(ctx);
 });
 afterAll(async () => {

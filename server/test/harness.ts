@@ -51,7 +51,15 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function createTestApp(opts: { env?: Record<string, string>; limits?: Partial<Limits>; distDir?: string | null } = {}): Promise<TestContext> {
+export async function createTestApp(
+  opts: {
+    env?: Record<string, string>;
+    limits?: Partial<Limits>;
+    distDir?: string | null;
+    /** 'smtp': the app's own mailer (SMTP_URL in env), to assert on a real SMTP server; ctx.mailer stays empty. */
+    mail?: 'memory' | 'smtp';
+  } = {},
+): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, SEED_LOCATIONS: '0', CRON: '0', ...opts.env });
   // A file, not an in-memory copy: public reads go through their own read-only connection
@@ -65,7 +73,7 @@ export async function createTestApp(opts: { env?: Record<string, string>; limits
     config,
     database,
     clock,
-    mailer,
+    mailer: opts.mail === 'smtp' ? undefined : mailer,
     hasher: createPasswordHasher({ memoryCost: 1024, timeCost: 1 }),
     limits: {
       authAttemptsPerWindow: 1000,

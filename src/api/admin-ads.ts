@@ -6,6 +6,7 @@ type Ads = typeof adsContract;
 export type PendingAdsQuery = QueryOf<Ads['GET /api/admin/get-pending-ads']>;
 export type ApprovedAdsQuery = QueryOf<Ads['GET /api/admin/get-approved-ads']>;
 export type ReviewDecision = BodyOf<Ads['POST /api/admin/approve-pending-ads']>['decision'];
+export type RejectionCategory = NonNullable<BodyOf<Ads['POST /api/admin/approve-pending-ads']>['category']>;
 
 /** A query without its unset fields (URLSearchParams would send them as "undefined"). */
 function defined(q: Record<string, string | number | boolean | undefined>): Record<string, string | number | boolean> {
@@ -14,9 +15,11 @@ function defined(q: Record<string, string | number | boolean | undefined>): Reco
 
 export const adminAdsApi = {
   pendingAds: (q: PendingAdsQuery) => api.get<ResponseOf<Ads['GET /api/admin/get-pending-ads']>>('admin/get-pending-ads', { searchParams: defined(q) }),
-  decide: (adIds: string[], decision: ReviewDecision, reason?: string) =>
+  decide: (adIds: string[], decision: ReviewDecision, reason?: string, category?: RejectionCategory) =>
     api.post<ResponseOf<Ads['POST /api/admin/approve-pending-ads']>>('admin/approve-pending-ads', {
-      json: (reason ? { adIds, decision, reason } : { adIds, decision }) satisfies BodyOf<Ads['POST /api/admin/approve-pending-ads']>,
+      json: (reason ? { adIds, decision, reason, ...(category ? { category } : {}) } : { adIds, decision }) satisfies BodyOf<
+        Ads['POST /api/admin/approve-pending-ads']
+      >,
     }),
   approvedAds: (q: ApprovedAdsQuery) => api.get<ResponseOf<Ads['GET /api/admin/get-approved-ads']>>('admin/get-approved-ads', { searchParams: defined(q) }),
   setAdStatus: (adIds: string[], status: BodyOf<Ads['POST /api/admin/set-status-approved-ads']>['status']) =>

@@ -4,7 +4,7 @@ import type { listingsApi } from '../../contract/api/listings.ts';
 import type { BodyOf, ResponseOf } from '../../contract/api/types.ts';
 
 // Every shape here is the contract's (contract/api/ads.ts): the ad in its public, owner and staff views.
-export type { AdStatus, OwnerAd, Photo, PostAdFields, PublicAd, StaffAd } from '../../contract/api/ads.ts';
+export type { AdContent, AdDetails, AdStatus, OwnerAd, Photo, PostAdFields, PublicAd, Revision, StaffAd } from '../../contract/api/ads.ts';
 export type { ListingType } from '../../contract/api/pricing.ts';
 /** An ad as anyone may see it; the owner's and staff's views (OwnerAd, StaffAd) add to it. */
 export type { PublicAd as Ad } from '../../contract/api/ads.ts';
@@ -17,6 +17,13 @@ export function buildPostAdBody(fields: PostAdFields, photos: File[]): FormData 
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
   for (const f of photos) fd.append('photos', f, f.name);
+  return fd;
+}
+
+/** The multipart body of PUT /api/ads/:id: post-ad's fields, the current photos to keep (a JSON array of their URLs), the new files. */
+export function buildEditAdBody(fields: PostAdFields, keepPhotos: readonly string[], photos: File[]): FormData {
+  const fd = buildPostAdBody(fields, photos);
+  fd.append('keepPhotos', JSON.stringify(keepPhotos));
   return fd;
 }
 
@@ -41,6 +48,12 @@ export const adsApi = {
     }),
   bump: (id: string, walletId: string) =>
     api.put<ResponseOf<Ads['PUT /api/bump-ad/:id']>>(at('bump-ad', id), { json: { walletId } satisfies BodyOf<Ads['PUT /api/bump-ad/:id']> }),
+  /** Edits an own ad (multipart, buildEditAdBody): in place, back to the cart when rejected, or as a revision of a live ad. */
+  edit: (id: string, body: FormData) => api.put<ResponseOf<Ads['PUT /api/ads/:id']>>(at('ads', id), { body }),
+  renew: (id: string, walletId: string) =>
+    api.put<ResponseOf<Ads['PUT /api/renew-ad/:id']>>(at('renew-ad', id), { json: { walletId } satisfies BodyOf<Ads['PUT /api/renew-ad/:id']> }),
+  /** Deletes an own ad in any status; one in review is refunded (refundedCents). */
+  remove: (id: string) => api.delete<ResponseOf<Ads['DELETE /api/ads/:id']>>(at('ads', id)),
   /** Anyone may report an ad (a guest too: a 401/403 must not send them to sign in). */
   report: (id: string, body: BodyOf<ReportAd>) => api.post<ResponseOf<ReportAd, 201>>(at('report-ad', id), { json: body, redirectOnAuth: false }),
 };

@@ -73,6 +73,15 @@ const base: KyInstance = ky.create({
   credentials: 'include',
   timeout: 30_000,
   retry: 0,
+  // The page's language: what the server's e-mails to this user speak (a receipt, a decision).
+  hooks: {
+    beforeRequest: [
+      (request) => {
+        const lng = i18n.resolvedLanguage ?? i18n.language;
+        if (lng === 'en' || lng === 'es' || lng === 'pt') request.headers.set('x-locale', lng);
+      },
+    ],
+  },
 });
 
 type Opts = { json?: unknown; body?: BodyInit; searchParams?: Record<string, string | number | boolean>; redirectOnAuth?: boolean };

@@ -5,10 +5,8 @@ import type { ParamsOf, QueryOf, ResponseOf } from '../../contract/api/types.ts'
 
 type Listings = typeof contract;
 export type AdPage = ResponseOf<Listings['GET /api/listings']>;
-export type SearchPage = ResponseOf<Listings['GET /api/search']>;
 export type AdView = ResponseOf<Listings['GET /api/ads/:id']>;
 export type Aggregate = ResponseOf<Listings['GET /api/users-ads-aggregate/us/:listingType']>;
-export type AggregateRow = Aggregate['locations'][number];
 export type HomeCounts = ResponseOf<Listings['GET /api/home']>;
 export type ListingsQuery = QueryOf<Listings['GET /api/listings']>;
 export type SearchQuery = QueryOf<Listings['GET /api/search']>;
@@ -25,7 +23,9 @@ function clean(params: Record<string, string | number | undefined>): Record<stri
 export const listingsApi = {
   list: (q: ListingsQuery & { state: string }) => api.get<AdPage>('listings', { searchParams: clean(q), ...pub }),
   ad: (id: ParamsOf<Listings['GET /api/ads/:id']>['id']) => api.get<AdView>(`ads/${encodeURIComponent(id)}`, pub),
-  search: (q: SearchQuery & { query: string }) => api.get<SearchPage>('search', { searchParams: clean(q), ...pub }),
-  aggregate: (listingType: ListingType) => api.get<Aggregate>(`users-ads-aggregate/us/${encodeURIComponent(listingType)}`, pub),
+  search: (q: SearchQuery & { query: string }) => api.get<AdPage>('search', { searchParams: clean(q), ...pub }),
+  /** `state`: one state's cities only (its slug). */
+  aggregate: (listingType: ListingType, state?: string) =>
+    api.get<Aggregate>(`users-ads-aggregate/us/${encodeURIComponent(listingType)}`, { searchParams: clean({ state }), ...pub }),
   home: () => api.get<HomeCounts>('home', pub),
 };

@@ -24,6 +24,6 @@ export const reportsApi = {
     for (const [k, v] of Object.entries(q)) if (v !== undefined) searchParams[k] = v;
     return api.get<ReportPage>('admin/get-reports', { searchParams });
   },
-  setStatus: (id: BodyOf<Reports['POST /api/admin/set-report-status']>['id'], status: ReportStatus) =>
-    api.post<ResponseOf<Reports['POST /api/admin/set-report-status']>>('admin/set-report-status', { json: { id, status } }),
+  setStatus: (id: BodyOf<Reports['POST /api/admin/set-report-status']>['id'], status: ReportStatus, note?: string) =>
+    api.post<ResponseOf<Reports['POST /api/admin/set-report-status']>>('admin/set-report-status', { json: note ? { id, status, note } : { id, status } }),
 };

@@ -14,4 +14,10 @@ export const sessionApi = {
   register: (body: BodyOf<Auth['POST /api/register']>) =>
     api.post<ResponseOf<Auth['POST /api/register'], 201>>('register', { json: body, redirectOnAuth: false }),
   logout: () => api.post<ResponseOf<Auth['POST /api/logout']>>('logout', { redirectOnAuth: false }),
+  requestPasswordReset: (body: BodyOf<Auth['POST /api/password-reset-request']>) =>
+    api.post<ResponseOf<Auth['POST /api/password-reset-request'], 202>>('password-reset-request', { json: body, redirectOnAuth: false }),
+  unsubscribe: (query: { u: string; t: string }) =>
+    api.post<ResponseOf<Auth['POST /api/unsubscribe']>>('unsubscribe', { searchParams: query, json: {}, redirectOnAuth: false }),
+  resetPassword: (body: BodyOf<Auth['POST /api/password-reset']>) =>
+    api.post<ResponseOf<Auth['POST /api/password-reset']>>('password-reset', { json: body, redirectOnAuth: false }),
 };

@@ -21,6 +21,8 @@ export function App() {
     // The session store and the HTTP client behind it load right after first paint, as their own
     // chunk: the home page's first script stays small (README: bundle size).
     void import('../state/session').then((m) => m.loadSession());
+    // The page answers from here on (a server-rendered page is hydrated): the e2e suite waits for it.
+    document.documentElement.dataset.hydrated = 'true';
   }, []);
 
   return (

@@ -17,6 +17,7 @@ const P = {
   myWallet: page(() => import('../pages/dashboard/MyWallet')),
   myCart: page(() => import('../pages/dashboard/MyCart')),
   myAds: page(() => import('../pages/dashboard/MyAds')),
+  editAd: page(() => import('../pages/dashboard/EditAd')),
   adminApprovedAds: page(() => import('../pages/admin/ApprovedAds')),
   adminPendingAds: page(() => import('../pages/admin/PendingAds')),
   adminPricing: page(() => import('../pages/admin/Pricing')),
@@ -28,6 +29,10 @@ const P = {
   adminPaymentServer: page(() => import('../pages/admin/PaymentServer')),
   adminReports: page(() => import('../pages/admin/Reports')),
   adminAuditLog: page(() => import('../pages/admin/AuditLog')),
+  adminSearchAds: page(() => import('../pages/admin/SearchAds')),
+  adminUser: page(() => import('../pages/admin/UserDetail')),
+  adminScreeningLog: page(() => import('../pages/admin/ScreeningLog')),
+  adminPageViews: page(() => import('../pages/admin/PageViews')),
   masterApprovedUsers: page(() => import('../pages/master/ApprovedUsers')),
   masterPendingUsers: page(() => import('../pages/master/PendingUsers')),
 };
@@ -63,6 +68,10 @@ const D = {
   adminPaymentServer: guarded(P.adminPaymentServer, 'admin'),
   adminReports: guarded(P.adminReports, 'admin'),
   adminAuditLog: guarded(P.adminAuditLog, 'admin'),
+  adminSearchAds: guarded(P.adminSearchAds, 'admin'),
+  adminUser: guarded(P.adminUser, 'admin'),
+  adminScreeningLog: guarded(P.adminScreeningLog, 'admin'),
+  adminPageViews: guarded(P.adminPageViews, 'admin'),
   masterApprovedUsers: guarded(P.masterApprovedUsers, 'master'),
   masterPendingUsers: guarded(P.masterPendingUsers, 'master'),
 };
@@ -78,6 +87,7 @@ export default function DashboardRoutes() {
         <Route path={routes.myWallet} component={P.myWallet} />
         <Route path={routes.myCart} component={P.myCart} />
         <Route path={routes.myAds} component={P.myAds} />
+        <Route path={routes.editAd} component={P.editAd} />
         <Route path={routes.adminApprovedAds} component={D.adminApprovedAds} />
         <Route path={routes.adminPendingAds} component={D.adminPendingAds} />
         <Route path={routes.adminPricing} component={D.adminPricing} />
@@ -89,6 +99,10 @@ export default function DashboardRoutes() {
         <Route path={routes.adminPaymentServer} component={D.adminPaymentServer} />
         <Route path={routes.adminReports} component={D.adminReports} />
         <Route path={routes.adminAuditLog} component={D.adminAuditLog} />
+        <Route path={routes.adminSearchAds} component={D.adminSearchAds} />
+        <Route path={routes.adminUser} component={D.adminUser} />
+        <Route path={routes.adminScreeningLog} component={D.adminScreeningLog} />
+        <Route path={routes.adminPageViews} component={D.adminPageViews} />
         <Route path={routes.masterApprovedUsers} component={D.masterApprovedUsers} />
         <Route path={routes.masterPendingUsers} component={D.masterPendingUsers} />
         <Route component={notFound} />

@@ -1,12 +1,14 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { routes } from './routes';
+import { lazyPage } from './lazyPage';
 import { PublicLayout } from '../components/PublicLayout';
 import { PageLoading } from '../components/public/ProgressBar';
 
 // One lazy-loaded component per route: the home page's bundle stays small and the dashboard
-// and staff screens are chunks of their own.
-const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+// and staff screens are chunks of their own. A server-rendered page is loaded before hydration
+// (preloadPage), so it hydrates without suspending.
+const page = lazyPage;
 
 const P = {
   home: page(() => import('../pages/public/Home')),
@@ -17,6 +19,7 @@ const P = {
   aboutUs: page(() => import('../pages/public/AboutUs')),
   reportCrime: page(() => import('../pages/public/ReportCrime')),
   lawEnforcement: page(() => import('../pages/public/LawEnforcement')),
+  transparency: page(() => import('../pages/public/Transparency')),
   listingsUs: page(() => import('../pages/public/ListingsUs')),
   listingsState: page(() => import('../pages/public/ListingsState')),
   listingsCity: page(() => import('../pages/public/ListingsCity')),
@@ -26,7 +29,15 @@ const P = {
   login: page(() => import('../pages/auth/Login')),
   register: page(() => import('../pages/auth/Register')),
   confirmEmail: page(() => import('../pages/auth/ConfirmEmail')),
+  forgotPassword: page(() => import('../pages/auth/ForgotPassword')),
+  resetPassword: page(() => import('../pages/auth/ResetPassword')),
+  unsubscribe: page(() => import('../pages/auth/Unsubscribe')),
+  sandboxCheckout: page(() => import('../pages/public/SandboxCheckout')),
 };
+
+/** Loads a page's code ahead of its render (main.tsx before hydrating, the server renderer). */
+export const preloadPage = (name: string): Promise<void> =>
+  (P as Record<string, { preload(): Promise<void> } | undefined>)[name]?.preload() ?? Promise.resolve();
 
 // The dashboard (its route table, shell, guard, and the session store and HTTP client they use)
 // is a chunk of its own: none of it is needed to paint a public page.
@@ -53,6 +64,7 @@ function PublicRoutes() {
           <Route path={routes.aboutUs} component={P.aboutUs} />
           <Route path={routes.reportCrime} component={P.reportCrime} />
           <Route path={routes.lawEnforcement} component={P.lawEnforcement} />
+          <Route path={routes.transparency} component={P.transparency} />
           <Route path={routes.listingsUs} component={P.listingsUs} />
           <Route path={routes.listingsState} component={P.listingsState} />
           <Route path={routes.listingsCity} component={P.listingsCity} />
@@ -61,6 +73,10 @@ function PublicRoutes() {
           <Route path={routes.login} component={P.login} />
           <Route path={routes.register} component={P.register} />
           <Route path={routes.confirmEmail} component={P.confirmEmail} />
+          <Route path={routes.forgotPassword} component={P.forgotPassword} />
+          <Route path={routes.resetPassword} component={P.resetPassword} />
+          <Route path={routes.unsubscribe} component={P.unsubscribe} />
+          <Route path={routes.sandboxCheckout} component={P.sandboxCheckout} />
           <Route component={P.notFound} />
         </Switch>
       </Suspense>

@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
 import i18n from 'i18next';
-import { seoHead, splitSeoLocale, type SeoHead } from '../../contract/seo';
+import { matchSeoRoute, seoHead, splitSeoLocale, type SeoHead } from '../../contract/seo';
+import { useLoadedData } from './routeData';
+import { pageHead } from './pageHead';
 
 // Keeps the head in step with the route on client-side navigation: title, description,
 // canonical, hreflang alternates, Open Graph and robots. The server writes the same tags into the
@@ -40,8 +42,16 @@ export function applyHead(h: SeoHead): void {
   for (const a of h.alternates) setLink(`link[rel="alternate"][hreflang="${a.hreflang}"]`, { rel: 'alternate', hreflang: a.hreflang, href: a.href });
 }
 
-/** Sets the head for the current path (full path, locale prefix included). */
+/** The loader key of the pages whose head comes from their data (an ad's title and description). */
+function dataKey(pathname: string): string | null {
+  const { rest } = splitSeoLocale(pathname);
+  return matchSeoRoute(rest).key === 'ad' ? `ad:${rest.split('/')[2]}` : null;
+}
+
+/** Sets the head for the current path (full path, locale prefix included), and from the page's data once it is here. */
 export function useSeo(pathname: string): void {
+  const key = dataKey(pathname);
+  const loaded = useLoadedData(key);
   useEffect(() => {
     let cancelled = false;
     const { locale } = splitSeoLocale(pathname);
@@ -52,17 +62,21 @@ export function useSeo(pathname: string): void {
       if (cancelled) return;
       const t = i18n.getFixedT(locale, 'public');
       // The state and city names are made from the URL's slugs.
-      const head = seoHead(pathname, window.location.origin, (key, params) => t(key, params ?? {}));
+      const extra = loaded && pageHead('ad', loaded);
+      const head = seoHead(pathname, window.location.origin, (k, params) => t(k, params ?? {}), extra?.names);
+      if (extra?.title) head.title = `${extra.title} | ${t('seo.siteName')}`;
+      if (extra?.description) head.description = extra.description;
+      if (extra?.noindex) head.noindex = true;
       // Tags already for this page are kept: on the first page the server wrote them, with the
-      // exact state and city names from the database.
+      // exact names and texts from the database.
       const current = document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href;
-      if (current === head.canonical) return;
+      if (current === head.canonical && (!loaded || loaded.status !== 200 || document.title === head.title)) return;
       applyHead(head);
     });
     return () => {
       cancelled = true;
     };
-  }, [pathname]);
+  }, [pathname, loaded]);
 }
 
 /** The lazy-loaded form used by RouteEffects: head updates are not needed for first paint. */

@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { http } from 'msw';
 import { renderAt } from '../test/render';
+import { server } from '../test/server';
+import { apiJson } from '../test/contract';
 import { sessionStore } from '../state/session';
 import { socketStore } from '../state/socket';
 import type { Role } from '../api/session';
@@ -93,6 +96,31 @@ describe('DashboardLayout', () => {
     await user.click(toggle);
     expect(shell.getAttribute('data-mini')).toBe('true');
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('gives every sidebar link a real icon, its name kept for screen readers and shown as a tooltip in the mini sidebar', async () => {
+    signIn('MASTER_USER');
+    server.use(http.get('/api/payment-provider', () => apiJson('GET /api/payment-provider', { mode: 'btcpay' }))); // staff see the sandbox banner's question
+    const user = userEvent.setup();
+    const view = renderAt(<DashboardLayout>x</DashboardLayout>, '/admin/dashboard/my-ads');
+    await user.click(screen.getByRole('button', { name: 'Collapse or expand the sidebar' }));
+    expect(view.container.firstElementChild!.getAttribute('data-mini')).toBe('true');
+
+    const links = within(screen.getByRole('navigation', { name: 'Dashboard navigation' })).getAllByRole('link');
+    expect(links).toHaveLength(22);
+    const icons = links.map((a) => {
+      const svg = a.querySelector('svg');
+      expect(svg?.getAttribute('aria-hidden'), a.textContent!).toBe('true');
+      expect(svg!.querySelector('path, rect, circle'), a.textContent!).not.toBeNull();
+      return svg!.getAttribute('data-icon');
+    });
+    expect(new Set(icons).size).toBe(links.length); // one icon per page, no letters
+    // The name is the link's text (its tooltip in the mini sidebar), not a title attribute or a first letter.
+    const myAds = screen.getByRole('link', { name: 'My ads' });
+    expect(myAds.getAttribute('aria-current')).toBe('page');
+    expect(myAds.textContent).toBe('My ads');
+    expect(myAds.querySelector('span')!.textContent).toBe('My ads');
+    expect(screen.getByRole('link', { name: 'Approved users' }).querySelector('svg')!.getAttribute('data-icon')).toBe('users');
   });
 
   it('opens the sidebar as a drawer on a small screen and closes it 100 ms after a link click', async () => {

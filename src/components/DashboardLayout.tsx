@@ -1,11 +1,15 @@
-import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { routes } from '../app/routes';
 import { sessionStore, isAdmin, isMaster, logout } from '../state/session';
 import { useSocket } from '../state/socket';
+import { NavIcon, type IconName } from './DashboardIcons';
 import styles from './DashboardLayout.module.css';
+
+// Staff only: the sandbox banner and its question to the server.
+const SandboxBanner = lazy(() => import('./SandboxBanner'));
 
 const SMALL_SCREEN = '(max-width: 767px)';
 const DRAWER_CLOSE_DELAY_MS = 100; // seed §9: the drawer closes 100 ms after a link is clicked
@@ -18,7 +22,7 @@ function subscribeSmallScreen(onChange: () => void): () => void {
 const isSmallScreen = () => window.matchMedia?.(SMALL_SCREEN).matches ?? false;
 const useSmallScreen = () => useSyncExternalStore(subscribeSmallScreen, isSmallScreen, () => false);
 
-type NavLink = [href: string, label: string];
+type NavLink = [href: string, label: string, icon: IconName];
 
 function isCurrent(location: string, href: string): boolean {
   if (href === routes.dashboard) return location === href || location === `${href}/`;
@@ -26,11 +30,12 @@ function isCurrent(location: string, href: string): boolean {
 }
 
 /**
- * Dashboard shell: a sidebar of 260 px that collapses to a mini 80 px; under 768 px the sidebar
+ * Dashboard shell: a sidebar of 260 px that collapses to a mini 80 px of icons (each link's name
+ * shown as a tooltip); under 768 px the sidebar
  * becomes a drawer opened from the menu button. Starts the real-time socket for signed-in pages.
  */
 export function DashboardLayout({ children }: { children: ReactNode }) {
-  const { t } = useTranslation('dashboard');
+  const { t } = useTranslation(['dashboard', 'moderation']);
   const { session } = useSnapshot(sessionStore);
   const [location, navigate] = useLocation();
   const small = useSmallScreen();
@@ -59,41 +64,46 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
   };
 
   const links: NavLink[] = [
-    [routes.dashboard, t('nav.dashboard')],
-    [routes.createAds, t('nav.createAds')],
-    [routes.myAds, t('nav.myAds')],
-    [routes.myCart, t('nav.myCart')],
-    [routes.myWallet, t('nav.myWallet')],
-    [routes.myProfile, t('nav.myProfile')],
+    [routes.dashboard, t('nav.dashboard'), 'dashboard'],
+    [routes.createAds, t('nav.createAds'), 'create'],
+    [routes.myAds, t('nav.myAds'), 'list'],
+    [routes.myCart, t('nav.myCart'), 'cart'],
+    [routes.myWallet, t('nav.myWallet'), 'wallet'],
+    [routes.myProfile, t('nav.myProfile'), 'user'],
   ];
   const admin: NavLink[] = isAdmin(session)
     ? [
-        [routes.adminPendingAds, t('nav.pendingAds')],
-        [routes.adminApprovedAds, t('nav.approvedAds')],
-        [routes.adminReports, t('nav.reports')],
-        [routes.adminPricing, t('nav.pricing')],
-        [routes.adminPromoCodes, t('nav.promoCodes')],
-        [routes.adminLocations, t('nav.locations')],
-        [routes.adminHealthCheck, t('nav.healthCheck')],
-        [routes.adminCronJobs, t('nav.cronJobs')],
-        [routes.adminSms, t('nav.sms')],
-        [routes.adminPaymentServer, t('nav.paymentServer')],
-        [routes.adminAuditLog, t('nav.auditLog')],
+        [routes.adminPendingAds, t('nav.pendingAds'), 'inbox'],
+        [routes.adminApprovedAds, t('nav.approvedAds'), 'approved'],
+        [routes.adminReports, t('nav.reports'), 'flag'],
+        [routes.adminSearchAds, t('moderation:nav.searchAds'), 'search'],
+        [routes.adminScreeningLog, t('moderation:nav.screeningLog'), 'shield'],
+        [routes.adminPageViews, t('moderation:nav.pageViews'), 'eye'],
+        [routes.adminPricing, t('nav.pricing'), 'tag'],
+        [routes.adminPromoCodes, t('nav.promoCodes'), 'gift'],
+        [routes.adminLocations, t('nav.locations'), 'pin'],
+        [routes.adminHealthCheck, t('nav.healthCheck'), 'pulse'],
+        [routes.adminCronJobs, t('nav.cronJobs'), 'clock'],
+        [routes.adminSms, t('nav.sms'), 'message'],
+        [routes.adminPaymentServer, t('nav.paymentServer'), 'server'],
+        [routes.adminAuditLog, t('nav.auditLog'), 'log'],
       ]
     : [];
   const master: NavLink[] = isMaster(session)
     ? [
-        [routes.masterPendingUsers, t('nav.pendingUsers')],
-        [routes.masterApprovedUsers, t('nav.approvedUsers')],
+        [routes.masterPendingUsers, t('nav.pendingUsers'), 'userPlus'],
+        [routes.masterApprovedUsers, t('nav.approvedUsers'), 'users'],
       ]
     : [];
 
   const list = (items: NavLink[]) => (
     <ul>
-      {items.map(([href, label]) => (
+      {items.map(([href, label, icon]) => (
         <li key={href}>
-          <Link href={href} title={label} aria-current={isCurrent(location, href) ? 'page' : undefined} onClick={onLinkClick}>
-            {label}
+          {/* The name stays in the link (its accessible name); in the mini sidebar it shows as a tooltip on hover and focus. */}
+          <Link href={href} aria-current={isCurrent(location, href) ? 'page' : undefined} onClick={onLinkClick}>
+            <NavIcon name={icon} />
+            <span className={styles.label}>{label}</span>
           </Link>
         </li>
       ))}
@@ -146,6 +156,11 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
       </nav>
       {small && drawerOpen && <div className={styles.backdrop} aria-hidden="true" onClick={() => setDrawerOpen(false)} />}
       <main id="main" className={styles.main}>
+        {isAdmin(session) && (
+          <Suspense fallback={null}>
+            <SandboxBanner />
+          </Suspense>
+        )}
         {children}
       </main>
       <footer className={styles.footer}>© {new Date().getFullYear()} XG Marketplace</footer>

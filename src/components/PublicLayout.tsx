@@ -8,6 +8,8 @@ const SearchOverlay = lazy(() => import('./public/SearchOverlay'));
 const Drawer = lazy(() => import('./public/Drawer'));
 // Below the fold: it follows right after first paint.
 const Footer = lazy(() => import('./public/Footer'));
+// Staff only (it decides from the session, after first paint): "sandbox payments are on".
+const SandboxBanner = lazy(() => import('./SandboxBanner'));
 
 /** The public shell (seed §2): top bar, drawer, search overlay, background art and footer. */
 export function PublicLayout({ children }: { children: ReactNode }) {
@@ -22,6 +24,9 @@ export function PublicLayout({ children }: { children: ReactNode }) {
       <a className={s.skip} href="#main">
         {t('skipToContent')}
       </a>
+      <Suspense fallback={null}>
+        <SandboxBanner />
+      </Suspense>
       <TopBar
         onSearch={() => setSearch(true)}
         onMenu={() => setDrawer(true)}

@@ -1,7 +1,6 @@
 import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../app/locale';
-import { loadErrorMessages } from './errors';
 
 // Translations live in locales/{lng}/{namespace}.json; each file is its own lazy chunk, so a
 // page loads only the namespaces it uses. Loading retries up to 5 times, waiting 350 ms and
@@ -14,10 +13,13 @@ const lazyBackend: BackendModule = {
   init() {},
   read(lng, ns, callback) {
     if (ns === 'errors') {
-      loadErrorMessages(lng).then(
-        (m) => callback(null, m),
-        (e: Error) => callback(e, null),
-      );
+      // Only a failed call needs these: their loader (and its list of files) stays out of the first script.
+      import('./errors')
+        .then((m) => m.loadErrorMessages(lng))
+        .then(
+          (m) => callback(null, m),
+          (e: Error) => callback(e, null),
+        );
       return;
     }
     const load = loaders[`./locales/${lng}/${ns}.json`];

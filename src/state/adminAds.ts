@@ -1,29 +1,39 @@
 import { proxy } from 'valtio';
 import { createResource, onReset } from './resource';
-import { adminAdsApi, type ApprovedAdsQuery, type ReviewDecision } from '../api/admin-ads';
+import { adminAdsApi, type ApprovedAdsQuery, type RejectionCategory, type ReviewDecision } from '../api/admin-ads';
 
 export const ADMIN_PAGE_SIZE = 20;
 
 /** The seed's `adminPendingAds` data area, with the list's query. */
-export const pendingQuery = proxy({ page: 1, includeUnpaid: false });
+export const pendingQuery = proxy({ page: 1, includeUnpaid: false, query: '' });
 export const adminPendingAdsStore = createResource(() =>
-  adminAdsApi.pendingAds({ page: pendingQuery.page, pageSize: ADMIN_PAGE_SIZE, includeUnpaid: pendingQuery.includeUnpaid }),
+  adminAdsApi.pendingAds({
+    page: pendingQuery.page,
+    pageSize: ADMIN_PAGE_SIZE,
+    includeUnpaid: pendingQuery.includeUnpaid,
+    query: pendingQuery.query || undefined,
+  }),
 );
 
 /** The seed's `adminApprovedAds` data area, with the list's query. */
-export const approvedQuery = proxy<{ page: number; status: '' | NonNullable<ApprovedAdsQuery['status']> }>({ page: 1, status: '' });
+export const approvedQuery = proxy<{ page: number; status: '' | NonNullable<ApprovedAdsQuery['status']>; query: string }>({ page: 1, status: '', query: '' });
 export const adminApprovedAdsStore = createResource(() =>
-  adminAdsApi.approvedAds({ page: approvedQuery.page, pageSize: ADMIN_PAGE_SIZE, status: approvedQuery.status || undefined }),
+  adminAdsApi.approvedAds({
+    page: approvedQuery.page,
+    pageSize: ADMIN_PAGE_SIZE,
+    status: approvedQuery.status || undefined,
+    query: approvedQuery.query || undefined,
+  }),
 );
 
 onReset(() => {
-  Object.assign(pendingQuery, { page: 1, includeUnpaid: false });
-  Object.assign(approvedQuery, { page: 1, status: '' });
+  Object.assign(pendingQuery, { page: 1, includeUnpaid: false, query: '' });
+  Object.assign(approvedQuery, { page: 1, status: '', query: '' });
 });
 
 /** Approves or rejects ads, then reloads the list (counts and pages change). */
-export async function decidePendingAds(adIds: string[], decision: ReviewDecision, reason?: string): Promise<number> {
-  const { updated } = await adminAdsApi.decide(adIds, decision, reason);
+export async function decidePendingAds(adIds: string[], decision: ReviewDecision, reason?: string, category?: RejectionCategory): Promise<number> {
+  const { updated } = await adminAdsApi.decide(adIds, decision, reason, category);
   await adminPendingAdsStore.load();
   return updated;
 }

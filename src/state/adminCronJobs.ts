@@ -26,6 +26,16 @@ export async function deleteCronRun(id: number): Promise<void> {
   await loadCronJobs({ page });
 }
 
+/**
+ * Runs a job now (the server answers once the run has ended), then reloads the list, so its run
+ * and its schedule's last outcome show. Errors (409 while it is already running) reach the caller.
+ */
+export async function runCronJob(name: string) {
+  const { cronJob } = await cronApi.run(name);
+  await loadCronJobs();
+  return cronJob;
+}
+
 /** How long a run took, in milliseconds; null while it is still running (or the times are junk). */
 export function runDuration(startedAt: string, finishedAt: string | null): number | null {
   if (!finishedAt) return null;

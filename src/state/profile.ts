@@ -1,6 +1,8 @@
 import { createResource } from './resource';
 import { logout } from './session';
 import { AVATAR_MAX_BYTES, AVATAR_TYPES, profileApi } from '../api/profile';
+import { phoneApi, type CodeSent } from '../api/sms';
+import { normalizeUsPhone } from '../../contract/rules';
 
 /** The seed's `profile` data area (GET /api/user-profile) and the actions that change it. */
 export const profileStore = createResource(() => profileApi.get());
@@ -50,4 +52,16 @@ export async function updateAvatar(file: File): Promise<void> {
 export async function deleteMyProfile(password: string): Promise<void> {
   await profileApi.deleteMyProfile({ password });
   await logout().catch(() => undefined); // the server already ended the session; a failing logout changes nothing
+}
+
+/** Texts a 6-digit code to the number (sent as E.164 when it reads as a US number). */
+export function askPhoneCode(phone: string): Promise<CodeSent> {
+  return phoneApi.askCode({ phone: normalizeUsPhone(phone) ?? phone.trim() });
+}
+
+/** Confirms the texted code: the number becomes the account's verified phone. */
+export async function confirmPhoneCode(code: string): Promise<void> {
+  const verified = await phoneApi.confirm({ code: code.trim() });
+  const profile = profileStore.state.data;
+  if (profile) Object.assign(profile, { phone: verified.phone, phoneVerified: verified.phoneVerified });
 }

@@ -13,6 +13,11 @@ export async function setReportStatus(id: string, status: ReportStatus): Promise
   if (i >= 0) data.reports[i] = report;
 }
 
+/** Closes a report with a note (kept in the audit log); the caller reloads the list. */
+export async function closeReport(id: string, note: string): Promise<void> {
+  await reportsApi.setStatus(id, 'closed', note);
+}
+
 /** Sends one of the public forms (trafficking, contact, law enforcement). */
 export function submitReport(body: NewReport) {
   return reportsApi.submit(body);

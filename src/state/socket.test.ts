@@ -13,6 +13,7 @@ import {
   reconnectDelay,
   sendSocketMessage,
   setCurrentInvoice,
+  setInvoiceRefresher,
   setWalletReloader,
   socketStore,
   startSocket,
@@ -90,6 +91,7 @@ describe('socket store', () => {
     stop?.();
     stop = null;
     setWalletReloader(null);
+    setInvoiceRefresher(null);
     vi.useRealTimers();
     vi.unstubAllGlobals();
   });
@@ -214,6 +216,27 @@ describe('socket store', () => {
     ws.push('invoiceStatusUpdate', { type: 'INVOICESETTLED', invoiceId: 'inv-2', status: 'Settled' });
     expect(socketStore.invoiceUpdate).toEqual({ type: 'INVOICESETTLED', invoiceId: 'inv-2', status: 'Settled' });
     expect(reload).toHaveBeenCalledTimes(2);
+  });
+
+  it('hands every invoice update, whichever invoice, upper-cased, to the payments refresher', async () => {
+    const seen: unknown[] = [];
+    setInvoiceRefresher((u) => seen.push(u));
+    sessionStore.session = member;
+    stop = startSocket();
+    const ws = last();
+    ws.accept();
+    setCurrentInvoice('inv-2');
+    ws.push('invoiceStatusUpdate', { type: 'InvoiceReceivedPayment', invoiceId: 'inv-2', status: 'Processing' });
+    ws.push('invoiceStatusUpdate', { type: 'INVOICEEXPIRED', invoiceId: 'inv-7', status: 'Expired' });
+    ws.onmessage?.({ data: JSON.stringify({ event: 'invoiceStatusUpdate', data: { invoiceId: 'inv-2' } }) }); // no type: dropped
+    expect(seen).toEqual([
+      { type: 'INVOICERECEIVEDPAYMENT', invoiceId: 'inv-2', status: 'Processing' },
+      { type: 'INVOICEEXPIRED', invoiceId: 'inv-7', status: 'Expired' },
+    ]);
+    setInvoiceRefresher(null);
+    ws.push('invoiceStatusUpdate', { type: 'INVOICESETTLED', invoiceId: 'inv-2', status: 'Settled' });
+    expect(seen).toHaveLength(2);
+    expect(socketStore.invoiceUpdate).toEqual({ type: 'INVOICESETTLED', invoiceId: 'inv-2', status: 'Settled' });
   });
 
   it('delivers events to subscribers until they unsubscribe, ignoring malformed frames', async () => {

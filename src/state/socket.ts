@@ -63,6 +63,15 @@ export function setWalletReloader(fn: (() => void) | null): void {
   reloadWallets = fn;
 }
 
+let refreshInvoices: ((u: InvoiceStatusUpdate) => void) | null = null;
+/**
+ * The payments store registers how to read the invoices and the wallets' history again; every
+ * invoice update triggers it (the list shows all the user's invoices, not only the watched one).
+ */
+export function setInvoiceRefresher(fn: ((u: InvoiceStatusUpdate) => void) | null): void {
+  refreshInvoices = fn;
+}
+
 export function setCurrentInvoice(invoiceId: string | null): void {
   socketStore.currentInvoiceId = invoiceId;
 }
@@ -80,6 +89,7 @@ export function applyInvoiceUpdate(u: InvoiceStatusUpdate): void {
     socketStore.invoiceUpdate = { type, invoiceId, status: typeof u.status === 'string' ? u.status : '' };
   }
   if (type === 'INVOICERECEIVEDPAYMENT' || type === 'INVOICESETTLED') reloadWallets?.();
+  refreshInvoices?.({ type, invoiceId, status: typeof u.status === 'string' ? u.status : '' });
 }
 onSocketEvent('invoiceStatusUpdate', applyInvoiceUpdate);
 

@@ -43,11 +43,6 @@ export async function setPendingUserStatus(userId: string, status: UserStatus): 
   await loadPendingUsers();
 }
 
-export async function setApprovedUserStatus(userId: string, status: UserStatus): Promise<void> {
-  await usersApi.updateStatus({ userId, status });
-  await loadApprovedUsers();
-}
-
 // Every account is a provider; masters toggle only the staff roles, and the full set is sent.
 export const STAFF_ROLES = ['ADMIN_USER', 'MASTER_USER'] as const satisfies readonly StaffRole[];
 
@@ -56,7 +51,15 @@ export function rolesWith(current: readonly StaffRole[], role: StaffRole, on: bo
   return ['PROVIDER_USER', ...staff];
 }
 
-export async function setUserRoles(userId: string, roles: StaffRole[]): Promise<void> {
-  await usersApi.updateRoles({ userId, roles });
-  await loadApprovedUsers();
+/**
+ * Saves what a master changed on a row (confirmed first): the roles, then the status; the list is
+ * read again, so it shows what is stored whether or not the server accepted both.
+ */
+export async function saveUserChanges(user: ManagedUser, change: { roles?: StaffRole[]; status?: UserStatus }): Promise<void> {
+  try {
+    if (change.roles) await usersApi.updateRoles({ userId: user.id, roles: change.roles });
+    if (change.status) await usersApi.updateStatus({ userId: user.id, status: change.status });
+  } finally {
+    await loadApprovedUsers();
+  }
 }

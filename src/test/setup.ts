@@ -4,6 +4,7 @@ import { cleanup } from '@testing-library/react';
 import { server } from './server';
 import { initTestI18n } from './i18n';
 import { resetAllStores } from '../state/resource';
+import { clearRouteData } from '../app/routeStore';
 import { sessionStore } from '../state/session';
 import { GUEST } from '../api/session';
 
@@ -32,6 +33,7 @@ afterEach(() => {
   cleanup();
   server.resetHandlers();
   resetAllStores();
+  clearRouteData();
   sessionStore.session = GUEST;
   sessionStore.loaded = false;
   sessionStore.loading = false;

@@ -1,7 +1,7 @@
 import { uploadUrl } from '../uploads/uploads.storage.ts';
 import type { AdRow, StaffAdRow } from './ads.repository.ts';
 import type { AdStatus, ListingType } from './ads.tables.ts';
-import type { OwnerAd, Photo, PublicAd, StaffAd } from '../../../contract/api/ads.ts';
+import type { AdDetails, OwnerAd, Photo, PublicAd, StaffAd } from '../../../contract/api/ads.ts';
 
 /** How photos are stored in ads.photos_json: paths relative to the uploads root. */
 export interface StoredPhoto {
@@ -20,7 +20,14 @@ export type OwnerAdDto = OwnerAd;
 export type StaffAdDto = StaffAd;
 
 export function photosOf(json: string): PhotoDto[] {
-  return (JSON.parse(json) as StoredPhoto[]).map((p) => ({ url: uploadUrl(p.path), width: p.width, height: p.height, thumbUrl: uploadUrl(p.thumbPath) }));
+  return (JSON.parse(json) as StoredPhoto[]).map((p) => ({
+    url: uploadUrl(p.path),
+    width: p.width,
+    height: p.height,
+    thumbUrl: uploadUrl(p.thumbPath),
+    thumbWidth: p.thumbWidth,
+    thumbHeight: p.thumbHeight,
+  }));
 }
 
 /** The minimal row any ad JSON is built from (the public read path selects just these). */
@@ -37,6 +44,8 @@ export interface AdCoreRow {
   city_name: string;
   city_slug: string;
   phone: string;
+  /** 1 when the phone is the owner's verified phone (worked out by the query, from users). */
+  phone_verified: number;
   photos_json: string;
   status: AdStatus;
   online: number;
@@ -45,6 +54,15 @@ export interface AdCoreRow {
   expires_at: string | null;
   /** Already parsed photos_json (the public read path caches them); parsed here when absent. */
   photos?: PhotoDto[];
+  /** The richer parts (migration 0012); the answer has `details` when the row has them. */
+  rates_json?: string;
+  incall?: number;
+  outcall?: number;
+  availability_json?: string;
+}
+
+export function detailsOf(r: { rates_json: string; incall: number; outcall: number; availability_json: string }): AdDetails {
+  return { rates: JSON.parse(r.rates_json), incall: r.incall === 1, outcall: r.outcall === 1, availability: JSON.parse(r.availability_json) };
 }
 
 export function toPublicAd(r: AdCoreRow): AdDto {
@@ -57,12 +75,14 @@ export function toPublicAd(r: AdCoreRow): AdDto {
     state: { id: r.state_id, name: r.state_name, slug: r.state_slug },
     city: { id: r.city_id, name: r.city_name, slug: r.city_slug },
     phone: r.phone,
+    phoneVerified: r.phone_verified === 1,
     photos: r.photos ?? photosOf(r.photos_json),
     status: r.status,
     online: r.online === 1,
     bumpedAt: r.bumped_at,
     publishedAt: r.published_at,
     expiresAt: r.expires_at,
+    ...(r.rates_json !== undefined ? { details: detailsOf(r as Required<Pick<AdCoreRow, 'rates_json' | 'incall' | 'outcall' | 'availability_json'>>) } : {}),
   };
 }
 

@@ -2,28 +2,37 @@ import type { AppDeps } from '../../core/deps.ts';
 import { assertImageHeader, imageQueue, toWebp } from '../../core/images.ts';
 import { removeUpload, storeUpload } from '../uploads/uploads.storage.ts';
 import type { StoredPhoto } from './ads.dto.ts';
+import { dHash } from '../moderation/moderation.phash.ts';
 
 // Two sizes per photo, both re-encoded WebP without any metadata (core/images.ts never writes EXIF,
 // so GPS positions and camera serials in the original are gone).
 const LARGE = 1280;
 const THUMB = 400;
 
+/** Re-encodes and stores the photos (see encodeAdPhotos), without their hashes. */
+export async function processAdPhotos(deps: Pick<AppDeps, 'config' | 'limits'>, inputs: Buffer[]): Promise<StoredPhoto[]> {
+  return (await encodeAdPhotos(deps, inputs)).photos;
+}
+
 /**
  * Re-encodes every photo before storing any. Every header is checked first, in JavaScript (400
  * naming `photos` for anything but JPEG/PNG/WebP, 413 over 40 MP), so a bomb costs no decoding
  * and no place in the queue. Then each photo is one job of the app's image queue; a post's
- * photos go one after another, so one post of ten photos cannot hold every slot.
+ * photos go one after another, so one post of ten photos cannot hold every slot. The same job
+ * takes the perceptual hash of the large copy (moderation.phash.ts), for the duplicate check;
+ * `hashes[i]` is the hash of `photos[i]`.
  */
-export async function processAdPhotos(deps: Pick<AppDeps, 'config' | 'limits'>, inputs: Buffer[]): Promise<StoredPhoto[]> {
+export async function encodeAdPhotos(deps: Pick<AppDeps, 'config' | 'limits'>, inputs: Buffer[]): Promise<{ photos: StoredPhoto[]; hashes: string[] }> {
   for (const input of inputs) assertImageHeader(input, 'photos');
   const queue = imageQueue(deps);
   const encoded = [];
   for (const input of inputs) {
     encoded.push(
-      await queue.run(async () => ({
-        large: await toWebp(input, { maxWidth: LARGE, maxHeight: LARGE, fit: 'inside', field: 'photos', quality: 82 }),
-        thumb: await toWebp(input, { maxWidth: THUMB, maxHeight: THUMB, fit: 'inside', field: 'photos', quality: 75 }),
-      })),
+      await queue.run(async () => {
+        const large = await toWebp(input, { maxWidth: LARGE, maxHeight: LARGE, fit: 'inside', field: 'photos', quality: 82 });
+        const thumb = await toWebp(input, { maxWidth: THUMB, maxHeight: THUMB, fit: 'inside', field: 'photos', quality: 75 });
+        return { large, thumb, hash: await dHash(large.buffer) };
+      }),
     );
   }
   const { dataDir } = deps.config;
@@ -38,7 +47,7 @@ export async function processAdPhotos(deps: Pick<AppDeps, 'config' | 'limits'>, 
     removeAdPhotos(dataDir, stored);
     throw e;
   }
-  return stored;
+  return { photos: stored, hashes: encoded.map((e) => e.hash) };
 }
 
 export function removeAdPhotos(dataDir: string, photos: StoredPhoto[]): void {

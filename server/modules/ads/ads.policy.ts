@@ -3,7 +3,7 @@ import { isOwner, isStaff, unknownAction, type Actor } from '../../core/policy.t
 /**
  * Who may do what to an ad (PRODUCT §2, §5, §7).
  *
- * - pay, bump, setOnline, move, deleteFromCart: the ad's owner only (pending owners too: they may
+ * - pay, bump, setOnline, move, deleteFromCart, edit, renew, delete: the ad's owner only (pending owners too: they may
  *   post and pay, their ads wait for their approval). Staff act on other people's ads through the
  *   review actions, never through the owner's.
  * - preview: see an ad that is not public (in the cart, in review, hidden): its owner and staff.
@@ -11,7 +11,7 @@ import { isOwner, isStaff, unknownAction, type Actor } from '../../core/policy.t
  *   another admin or a master must.
  * Whether the ad's state allows the action (already paid, not running) is the service's business.
  */
-export const ACTIONS = ['pay', 'bump', 'setOnline', 'move', 'deleteFromCart', 'preview', 'review', 'moderate'] as const;
+export const ACTIONS = ['pay', 'bump', 'setOnline', 'move', 'deleteFromCart', 'edit', 'renew', 'delete', 'preview', 'review', 'moderate'] as const;
 export type AdsAction = (typeof ACTIONS)[number];
 
 /** What the rules need to know about an ad. */
@@ -27,6 +27,9 @@ export function can(actor: Actor, action: AdsAction, ad?: AdObject): boolean {
     case 'setOnline':
     case 'move':
     case 'deleteFromCart':
+    case 'edit':
+    case 'renew':
+    case 'delete':
       return isOwner(actor, ad.ownerId);
     case 'preview':
       return isOwner(actor, ad.ownerId) || isStaff(actor);

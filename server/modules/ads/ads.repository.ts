@@ -1,15 +1,21 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
-import type { AdStatus, ListingType } from './ads.tables.ts';
+import type { AdStatus, ListingType, RejectionCategory } from './ads.tables.ts';
+import { staffMatch, type StaffQuery } from '../moderation/moderation.match.ts';
 
-/** An ad with its state and city names (what every ad JSON needs). */
+/**
+ * An ad with its state and city names and whether its phone is its owner's verified phone (what
+ * every ad JSON needs): one join on the owner's row, no query per ad.
+ */
 export function selectAds(db: Executor) {
   return db
     .selectFrom('ads')
     .innerJoin('states', 'states.id', 'ads.state_id')
     .innerJoin('cities', 'cities.id', 'ads.city_id')
+    .innerJoin('users as ad_owner', 'ad_owner.id', 'ads.owner_id')
     .selectAll('ads')
-    .select(['states.name as state_name', 'states.slug as state_slug', 'cities.name as city_name', 'cities.slug as city_slug']);
+    .select(['states.name as state_name', 'states.slug as state_slug', 'cities.name as city_name', 'cities.slug as city_slug'])
+    .select(sql<number>`(ad_owner.phone_verified_at IS NOT NULL AND ad_owner.phone IS ads.phone)`.as('phone_verified'));
 }
 export type AdRow = Awaited<ReturnType<ReturnType<typeof selectAds>['executeTakeFirstOrThrow']>>;
 
@@ -78,12 +84,16 @@ export async function insertAd(
     cityId: string;
     phone: string;
     photosJson: string;
+    details?: { ratesJson: string; incall: number; outcall: number; availabilityJson: string };
     at: string;
   },
 ): Promise<void> {
   await db
     .insertInto('ads')
     .values({
+      ...(a.details
+        ? { rates_json: a.details.ratesJson, incall: a.details.incall, outcall: a.details.outcall, availability_json: a.details.availabilityJson }
+        : {}),
       id: a.id,
       owner_id: a.ownerId,
       listing_type: a.listingType,
@@ -129,10 +139,10 @@ export async function approve(db: Executor, id: string, at: string, expiresAt: s
   return Number(r.numUpdatedRows) === 1;
 }
 
-export async function reject(db: Executor, id: string, reason: string, at: string): Promise<boolean> {
+export async function reject(db: Executor, id: string, reason: string, category: RejectionCategory, at: string): Promise<boolean> {
   const r = await db
     .updateTable('ads')
-    .set({ status: 'rejected', rejection_reason: reason, updated_at: at })
+    .set({ status: 'rejected', rejection_reason: reason, rejection_category: category, updated_at: at })
     .where('id', '=', id)
     .where('status', '=', 'in_review')
     .executeTakeFirst();
@@ -218,9 +228,27 @@ export async function logScreening(
     .execute();
 }
 
-export async function listForStaff(db: Executor, o: { statuses: readonly AdStatus[]; order: 'queue' | 'published'; offset: number; limit: number }) {
-  const base = db.selectFrom('ads').where('ads.status', 'in', o.statuses);
+/** The columns of a staff search (moderation.match.ts) in selectAdsWithOwner's names. */
+const STAFF_MATCH = {
+  id: 'ads.id',
+  title: 'ads.title',
+  description: 'ads.description',
+  phone: 'ads.phone',
+  ownerEmail: 'users.email',
+  ownerNickname: 'users.nickname',
+  ownerPhone: 'users.phone',
+};
+
+export async function listForStaff(
+  db: Executor,
+  o: { statuses: readonly AdStatus[]; order: 'queue' | 'published'; offset: number; limit: number; query?: StaffQuery | null },
+) {
+  let base = db.selectFrom('ads').innerJoin('users', 'users.id', 'ads.owner_id').where('ads.status', 'in', o.statuses);
   let q = selectAdsWithOwner(db).where('ads.status', 'in', o.statuses);
+  if (o.query) {
+    base = base.where(staffMatch(o.query, STAFF_MATCH));
+    q = q.where(staffMatch(o.query, STAFF_MATCH));
+  }
   q =
     o.order === 'queue'
       ? // oldest payment first: the review queue is first come, first served; unpaid ones last
@@ -250,4 +278,113 @@ export async function listScreening(db: Executor, o: { offset: number; limit: nu
       .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
+}
+
+/** The editable content of an ad (an edit in place). */
+export interface AdContentWrite {
+  listingType: ListingType;
+  title: string;
+  description: string;
+  age: string;
+  stateId: string;
+  cityId: string;
+  phone: string;
+  photosJson: string;
+  details: { ratesJson: string; incall: number; outcall: number; availabilityJson: string };
+}
+
+const contentColumns = (c: AdContentWrite) => ({
+  listing_type: c.listingType,
+  title: c.title,
+  description: c.description,
+  age: c.age,
+  state_id: c.stateId,
+  city_id: c.cityId,
+  phone: c.phone,
+  photos_json: c.photosJson,
+  rates_json: c.details.ratesJson,
+  incall: c.details.incall,
+  outcall: c.details.outcall,
+  availability_json: c.details.availabilityJson,
+});
+
+/**
+ * Changes an ad in place while it is in the given status. A rejected ad goes back to the cart:
+ * unpaid, its rejection and payment cleared, its next payment a new attempt (its refund was made).
+ */
+export async function updateContent(db: Executor, id: string, status: AdStatus, c: AdContentWrite, at: string): Promise<boolean> {
+  const backToCart = status === 'rejected';
+  const r = await db
+    .updateTable('ads')
+    .set((eb) => ({
+      ...contentColumns(c),
+      updated_at: at,
+      ...(backToCart
+        ? {
+            status: 'unpaid' as const,
+            rejection_reason: null,
+            rejection_category: null,
+            price_cents: null,
+            duration_days: null,
+            paid_wallet_id: null,
+            paid_at: null,
+            pay_attempt: eb('pay_attempt', '+', 1),
+          }
+        : {}),
+    }))
+    .where('id', '=', id)
+    .where('status', '=', status)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** A new pending revision of a live ad; the pending one it replaces (if any) becomes 'superseded'. */
+export async function insertRevision(db: Executor, r: { id: string; adId: string; ownerId: string; content: AdContentWrite; at: string }) {
+  const earlier = await db.selectFrom('ad_revisions').select(['id', 'photos_json']).where('ad_id', '=', r.adId).where('status', '=', 'pending').executeTakeFirst();
+  if (earlier) await db.updateTable('ad_revisions').set({ status: 'superseded', decided_at: r.at }).where('id', '=', earlier.id).execute();
+  await db
+    .insertInto('ad_revisions')
+    .values({ id: r.id, ad_id: r.adId, owner_id: r.ownerId, status: 'pending', ...contentColumns(r.content), created_at: r.at })
+    .execute();
+  return earlier ?? null;
+}
+
+/** Renews a running or expired ad: its new end, approved again, visible when everything else allows. */
+export async function renew(db: Executor, id: string, expiresAt: string, at: string): Promise<boolean> {
+  const r = await db
+    .updateTable('ads')
+    .set({ status: 'approved', expires_at: expiresAt, renewed_at: at, updated_at: at })
+    .where('id', '=', id)
+    .where('status', 'in', ['approved', 'expired'])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Deletes an own ad (any status); its pending edit is closed. */
+export async function deleteAd(db: Executor, ownerId: string, id: string, at: string): Promise<boolean> {
+  await db.updateTable('ad_revisions').set({ status: 'superseded', decided_at: at }).where('ad_id', '=', id).where('status', '=', 'pending').execute();
+  const r = await db.deleteFrom('ads').where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+  return Number(r.numDeletedRows) === 1;
+}
+
+/** Page views of these ads' pages (every language) since `since30`, and since `since7`. */
+export async function viewsOf(db: Executor, adIds: string[], since7: string, since30: string): Promise<Map<string, { views7: number; views30: number }>> {
+  const out = new Map<string, { views7: number; views30: number }>();
+  if (!adIds.length) return out;
+  const paths = adIds.flatMap((id) => [`/ad/${id}`, `/es/ad/${id}`, `/pt/ad/${id}`]);
+  const rows = await db
+    .selectFrom('page_views')
+    .select(['path', sql<number>`sum(at >= ${since7})`.as('v7'), sql<number>`count(*)`.as('v30')])
+    .where('path', 'in', paths)
+    .where('at', '>=', since30)
+    .groupBy('path')
+    .execute();
+  for (const r of rows) {
+    const id = r.path.split('/').pop()!;
+    const v = out.get(id) ?? { views7: 0, views30: 0 };
+    v.views7 += Number(r.v7);
+    v.views30 += Number(r.v30);
+    out.set(id, v);
+  }
+  return out;
 }

@@ -7,9 +7,15 @@ import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
 import { toStaffAd } from './ads.dto.ts';
-import type { AdStatus } from './ads.tables.ts';
+import type { AdStatus, RejectionCategory } from './ads.tables.ts';
+import { parseStaffQuery } from '../moderation/moderation.match.ts';
 import { adObject, can } from './ads.policy.ts';
 import * as repo from './ads.repository.ts';
+import * as revisionsRepo from './ads.revisions.ts';
+import { mailOwners, type AdMail } from './ads.mail.ts';
+import { paymentKey } from './ads.versions.ts';
+import { dropPhotos } from './ads.photos.ts';
+import type { StoredPhoto } from './ads.dto.ts';
 
 export const REASON_MIN = 3;
 export const REASON_MAX = 500;
@@ -30,25 +36,40 @@ export class ReviewService {
     this.deps = deps;
   }
 
-  async pending(q: { page?: number; pageSize?: number; includeUnpaid?: boolean }) {
+  /** The review queue; `query` searches it (an ad id, words, phone digits, the owner's e-mail or nickname). */
+  async pending(q: { page?: number; pageSize?: number; includeUnpaid?: boolean; query?: string }) {
     const { page, pageSize, offset } = paging(q);
     const statuses: AdStatus[] = q.includeUnpaid ? ['in_review', 'unpaid'] : ['in_review'];
-    const { rows, total } = await repo.listForStaff(this.deps.db, { statuses, order: 'queue', offset, limit: pageSize });
-    return { pendingAds: rows.map(toStaffAd), total, page, pageSize };
+    // Edits of live ads (revisions) come first, oldest first, then ads in review; a search looks at ads only.
+    const revisions = q.query?.trim() ? 0 : await revisionsRepo.countPending(this.deps.db);
+    const revs = await revisionsRepo.pendingForStaff(this.deps.db, { offset, limit: Math.min(pageSize, Math.max(0, revisions - offset)) });
+    const { rows, total } = await repo.listForStaff(this.deps.db, {
+      statuses,
+      order: 'queue',
+      offset: Math.max(0, offset - revisions),
+      limit: pageSize - revs.length,
+      query: parseStaffQuery(q.query),
+    });
+    return { pendingAds: [...revs, ...(revs.length < pageSize ? rows.map(toStaffAd) : [])], total: total + revisions, page, pageSize };
   }
 
-  async approved(q: { page?: number; pageSize?: number; status?: 'approved' | 'disabled' | 'expired' }) {
+  async approved(q: { page?: number; pageSize?: number; status?: 'approved' | 'disabled' | 'expired'; query?: string }) {
     const { page, pageSize, offset } = paging(q);
     const statuses: AdStatus[] = q.status ? [q.status] : ['approved', 'disabled', 'expired'];
-    const { rows, total } = await repo.listForStaff(this.deps.db, { statuses, order: 'published', offset, limit: pageSize });
+    const { rows, total } = await repo.listForStaff(this.deps.db, { statuses, order: 'published', offset, limit: pageSize, query: parseStaffQuery(q.query) });
     return { approvedAds: rows.map(toStaffAd), total, page, pageSize };
   }
 
   /**
    * Approves in_review ads, or rejects them with a reason and a full refund to the wallet that paid
-   * (idempotency key ad-refund:<id>). Ads not in review are skipped; returns how many changed.
+   * (idempotency key ad-refund:<id>[:<attempt>]). Ids of pending revisions approve or reject the
+   * edit. Anything else is skipped; returns how many changed. Owners are told by e-mail.
    */
-  async decide(actor: SessionUser, input: { adIds: string[]; decision: 'approve' | 'reject'; reason?: string }): Promise<{ updated: number }> {
+  async decide(
+    actor: SessionUser,
+    input: { adIds: string[]; decision: 'approve' | 'reject'; reason?: string; category?: RejectionCategory },
+  ): Promise<{ updated: number }> {
+    const category: RejectionCategory = input.category ?? 'other';
     const reason = input.reason?.replace(/\s+/g, ' ').trim() ?? '';
     if (input.decision === 'reject' && (reason.length < REASON_MIN || reason.length > REASON_MAX)) {
       throw new Invalid('reason', 'ad.rejection_reason_length', { min: REASON_MIN, max: REASON_MAX });
@@ -56,11 +77,38 @@ export class ReviewService {
     const now = this.deps.clock.now();
     const at = now.toISOString();
     const changed: { id: string; ownerId: string; status: AdStatus }[] = [];
+    const mails: AdMail[] = [];
+    const unusedPhotos: { adId: string; ownerId: string; photos: StoredPhoto[] }[] = [];
     await this.deps.db.transaction().execute(async (trx) => {
       for (const id of unique(input.adIds)) {
         const ad = await repo.findAd(trx, id);
-        if (ad) mayReview(actor, 'review', ad);
-        if (!ad || ad.status !== 'in_review') continue;
+        if (!ad) {
+          // An edit of a live ad, by the revision's id (the queue lists it with revisionOf).
+          const rev = await revisionsRepo.findPendingRevision(trx, id);
+          if (!rev) continue;
+          mayReview(actor, 'review', { owner_id: rev.owner_id });
+          const live = (await repo.findAd(trx, rev.ad_id))!;
+          if (input.decision === 'approve') {
+            unusedPhotos.push({ adId: rev.ad_id, ownerId: rev.owner_id, photos: await revisionsRepo.applyRevision(trx, rev, actor.id, at) });
+            mails.push({ ownerId: rev.owner_id, adId: rev.ad_id, template: 'revisionApproved', title: rev.title });
+          } else {
+            unusedPhotos.push({ adId: rev.ad_id, ownerId: rev.owner_id, photos: await revisionsRepo.rejectRevision(trx, rev, reason, actor.id, at) });
+            mails.push({ ownerId: rev.owner_id, adId: rev.ad_id, template: 'revisionRejected', title: rev.title, reason });
+          }
+          await writeAudit(trx, {
+            actor: actorOf(actor),
+            action: input.decision === 'approve' ? 'ad.revision_approve' : 'ad.revision_reject',
+            targetType: 'ad',
+            targetId: rev.ad_id,
+            before: { title: live.title, revision: rev.id },
+            after: input.decision === 'approve' ? { title: rev.title, revision: rev.id } : { revision: rev.id, reason, category },
+            at,
+          });
+          changed.push({ id: rev.ad_id, ownerId: rev.owner_id, status: live.status });
+          continue;
+        }
+        mayReview(actor, 'review', ad);
+        if (ad.status !== 'in_review') continue;
         if (input.decision === 'approve') {
           const expiresAt = new Date(now.getTime() + (ad.duration_days ?? 30) * DAY_MS).toISOString();
           if (!(await repo.approve(trx, id, at, expiresAt))) continue;
@@ -75,8 +123,9 @@ export class ReviewService {
             at,
           });
           changed.push({ id, ownerId: ad.owner_id, status: 'approved' });
+          mails.push({ ownerId: ad.owner_id, adId: id, template: 'adApproved', title: ad.title, expiresAt });
         } else {
-          if (!(await repo.reject(trx, id, reason, at))) continue;
+          if (!(await repo.reject(trx, id, reason, category, at))) continue;
           let refundedCents = 0;
           if (ad.paid_wallet_id && ad.price_cents && ad.price_cents > 0) {
             await postToLedger(trx, {
@@ -84,7 +133,7 @@ export class ReviewService {
               amountCents: ad.price_cents,
               kind: 'ad_refund',
               reference: id,
-              idempotencyKey: `ad-refund:${id}`,
+              idempotencyKey: paymentKey('ad-refund', id, ad.pay_attempt),
               at,
             });
             refundedCents = ad.price_cents;
@@ -95,14 +144,17 @@ export class ReviewService {
             targetType: 'ad',
             targetId: id,
             before: { status: ad.status },
-            after: { status: 'rejected', reason, refundedCents, walletId: ad.paid_wallet_id },
+            after: { status: 'rejected', reason, category, refundedCents, walletId: ad.paid_wallet_id },
             at,
           });
           changed.push({ id, ownerId: ad.owner_id, status: 'rejected' });
+          mails.push({ ownerId: ad.owner_id, adId: id, template: 'adRejected', title: ad.title, reason });
         }
       }
     });
     for (const c of changed) this.deps.hub.sendToUser(c.ownerId, 'adStatusUpdate', { adId: c.id, status: c.status });
+    for (const u of unusedPhotos) await dropPhotos(this.deps, u.adId, u.ownerId, u.photos);
+    await mailOwners(this.deps, mails);
     return { updated: changed.length };
   }
 

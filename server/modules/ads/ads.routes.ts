@@ -2,11 +2,12 @@ import { defineRoutes } from '../../core/http.ts';
 import { withMultipart } from '../../core/multipart.ts';
 import { requireUser } from '../../core/auth.ts';
 import { adsApi } from '../../../contract/api/ads.ts';
-import { readAdForm } from './ads.upload.ts';
+import { EDIT_FIELDS, readAdForm } from './ads.upload.ts';
 import { registerReviewRoutes } from './ads.review.routes.ts';
 
 export default defineRoutes(async (app, deps) => {
   const ads = deps.services.ads;
+  const manage = deps.services.adManage;
 
   await withMultipart(app, (scope) => {
     scope.post('/api/post-ad', { bodyLimit: 61 * 1024 * 1024, schema: adsApi['POST /api/post-ad'] }, async (request, reply) => {
@@ -14,7 +15,18 @@ export default defineRoutes(async (app, deps) => {
       const { fields, photos } = await readAdForm(request);
       return reply.status(201).send({ ad: await ads.post(user, fields, photos, request.ip) });
     });
+    scope.put('/api/ads/:id', { bodyLimit: 61 * 1024 * 1024, schema: adsApi['PUT /api/ads/:id'] }, async (request) => {
+      const user = requireUser(request);
+      const { fields, photos } = await readAdForm(request, EDIT_FIELDS);
+      return { ad: await manage.edit(user, request.params.id, fields, photos, request.ip) };
+    });
   });
+
+  app.put('/api/renew-ad/:id', { schema: adsApi['PUT /api/renew-ad/:id'] }, async (request) =>
+    manage.renew(requireUser(request), request.params.id, request.body.walletId),
+  );
+
+  app.delete('/api/ads/:id', { schema: adsApi['DELETE /api/ads/:id'] }, async (request) => manage.remove(requireUser(request), request.params.id));
 
   app.get('/api/cart-ads-by-user', { schema: adsApi['GET /api/cart-ads-by-user'] }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -23,7 +35,7 @@ export default defineRoutes(async (app, deps) => {
 
   app.get('/api/all-ads-by-user', { schema: adsApi['GET /api/all-ads-by-user'] }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return ads.mine(requireUser(request).id);
+    return manage.mine(requireUser(request).id);
   });
 
   app.delete('/api/delete-cart-ad/:id', { schema: adsApi['DELETE /api/delete-cart-ad/:id'] }, async (request) => {

@@ -2,6 +2,7 @@ import { Invalid } from '../../core/errors.ts';
 import { DESCRIPTION_MAX, DESCRIPTION_MIN, TITLE_MAX, TITLE_MIN, normalizeUsPhone } from '../../../contract/rules.ts';
 import type { PostAdFields } from '../../../contract/api/ads.ts';
 import type { ListingType } from './ads.tables.ts';
+import { parseAvailability, parseJsonField, parseRates, type Availability, type RateLine } from '../../../contract/ad-extras.ts';
 
 export const LISTING_TYPES: readonly ListingType[] = ['female_esc', 'female_rub', 'shemale_esc'];
 export const LISTING_TYPE_SLUGS: Record<ListingType, string> = {
@@ -71,4 +72,30 @@ export function checkAdFields(f: AdFieldsInput): AdFields {
   const phone = normalizeUsPhone(f.phone ?? '');
   if (!phone) throw new Invalid('phone', 'ad.phone_invalid');
   return { listingType, title, description, age, stateId, cityId, phone };
+}
+
+/** Rates, incall / outcall and hours, as stored (ads.rates_json, incall, outcall, availability_json). */
+export interface AdDetailsStored {
+  ratesJson: string;
+  incall: number;
+  outcall: number;
+  availabilityJson: string;
+}
+
+const flag = (v: string | undefined, field: string): number => {
+  const s = (v ?? '').trim().toLowerCase();
+  if (s === '' || s === 'false' || s === '0') return 0;
+  if (s === 'true' || s === '1') return 1;
+  throw new Invalid(field, 'ad.flag_invalid');
+};
+
+/** Checks the optional richer fields of the ad form (contract/ad-extras.ts); missing ones are empty. */
+export function checkAdDetails(f: AdFieldsInput): AdDetailsStored {
+  const rawRates = parseJsonField(f.rates);
+  const rates: RateLine[] | null = rawRates === undefined ? [] : parseRates(rawRates);
+  if (!rates) throw new Invalid('rates', 'ad.rates_invalid', { max: 5 });
+  const rawHours = parseJsonField(f.availability);
+  const availability: Availability | null = rawHours === undefined ? {} : parseAvailability(rawHours);
+  if (!availability) throw new Invalid('availability', 'ad.availability_invalid');
+  return { ratesJson: JSON.stringify(rates), incall: flag(f.incall, 'incall'), outcall: flag(f.outcall, 'outcall'), availabilityJson: JSON.stringify(availability) };
 }

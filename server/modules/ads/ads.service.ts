@@ -7,13 +7,16 @@ import type { Executor } from '../../core/db.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
 import { usableWallet, toWalletDto, type WalletDto } from '../wallets/wallets.service.ts';
 import { currentPrice } from '../pricing/pricing.service.ts';
-import { checkAdFields, MAX_PHOTOS, type AdFieldsInput } from './ads.rules.ts';
+import { checkAdDetails, checkAdFields, MAX_PHOTOS, type AdFieldsInput } from './ads.rules.ts';
+import { paymentKey, recordVersion } from './ads.versions.ts';
 import { screenAd } from './ads.screening.ts';
-import { processAdPhotos, removeAdPhotos } from './ads.images.ts';
+import { encodeAdPhotos, removeAdPhotos } from './ads.images.ts';
 import { toOwnerAd, type OwnerAdDto, type StoredPhoto } from './ads.dto.ts';
 import type { AdStatus } from './ads.tables.ts';
 import { adObject, can, type AdsAction } from './ads.policy.ts';
 import * as repo from './ads.repository.ts';
+import { fingerprintAd, recordFingerprint } from '../moderation/moderation.duplicates.ts';
+import { beforeAdDeleted } from '../moderation/moderation.holds.ts';
 
 /** A bump within this time of the last one is refused: a double click must not pay twice. */
 export const BUMP_COOLDOWN_MS = 60_000;
@@ -27,10 +30,28 @@ export async function assertPlace(db: Executor, stateId: string, cityId: string)
 }
 
 /** The ad, when the policy lets the actor do this to it; else 404: another user's ad id is never confirmed. */
-async function adFor(db: Executor, actor: SessionUser, action: AdsAction, id: string) {
+export async function adFor(db: Executor, actor: SessionUser, action: AdsAction, id: string) {
   const ad = await repo.findAd(db, id);
   if (!ad || !can(actor, action, adObject(ad))) throw new NotFound('ad.not_found');
   return ad;
+}
+
+/** Screening (PRODUCT §10): a refused text is logged for staff and answered 400 naming the field; never rewritten. */
+export async function screenOrRefuse(deps: AppDeps, a: { userId: string; adId: string | null; title: string; description: string; ip: string | null }): Promise<void> {
+  const hit = screenAd(a.title, a.description);
+  if (!hit) return;
+  await repo.logScreening(deps.db, {
+    userId: a.userId,
+    adId: a.adId,
+    field: hit.field,
+    term: hit.term,
+    title: a.title,
+    description: a.description,
+    ip: a.ip,
+    at: deps.clock.now().toISOString(),
+  });
+  deps.log.warn({ userId: a.userId, adId: a.adId, field: hit.field, term: hit.term }, 'ad refused by screening');
+  throw new Invalid(hit.field, 'ad.screened_wording', { term: hit.term });
 }
 
 export class AdsService {
@@ -50,22 +71,9 @@ export class AdsService {
   /** Posts an ad into the cart (status unpaid). Screening refusals are logged for staff, never rewritten. */
   async post(user: SessionUser, input: AdFieldsInput, photos: Buffer[], ip: string | null): Promise<OwnerAdDto> {
     const f = checkAdFields(input);
+    const details = checkAdDetails(input);
     if (photos.length < 1 || photos.length > MAX_PHOTOS) throw new Invalid('photos', 'ad.photos_count', { min: 1, max: MAX_PHOTOS });
-    const hit = screenAd(f.title, f.description);
-    if (hit) {
-      await repo.logScreening(this.deps.db, {
-        userId: user.id,
-        adId: null,
-        field: hit.field,
-        term: hit.term,
-        title: f.title,
-        description: f.description,
-        ip,
-        at: this.now(),
-      });
-      this.deps.log.warn({ userId: user.id, field: hit.field, term: hit.term }, 'ad refused by screening');
-      throw new Invalid(hit.field, 'ad.screened_wording', { term: hit.term });
-    }
+    await screenOrRefuse(this.deps, { userId: user.id, adId: null, title: f.title, description: f.description, ip });
     await assertPlace(this.deps.db, f.stateId, f.cityId);
     // The limit counts posts in the post log, not ads that still exist: deleting an ad from the
     // cart gives no post back.
@@ -73,15 +81,25 @@ export class AdsService {
     const overLimit = () => new TooManyRequests('ad.daily_post_limit', { max });
     const dayBefore = () => new Date(this.deps.clock.now().getTime() - DAY_MS).toISOString();
     if ((await repo.countPostsSince(this.deps.db, user.id, dayBefore())) >= max) throw overLimit(); // early, before the costly photo work
-    const stored: StoredPhoto[] = await processAdPhotos(this.deps, photos);
+    const { photos: stored, hashes } = await encodeAdPhotos(this.deps, photos);
     const id = newId();
     try {
+      // Photo hashes, and other accounts' ads with the same phone or a near-identical photo, for
+      // the reviewer (moderation.duplicates.ts): worked out before the transaction, stored in it.
+      const fingerprint = await fingerprintAd(this.deps.db, {
+        adId: id,
+        ownerId: user.id,
+        phone: f.phone,
+        hashes: stored.map((p, i) => ({ path: p.path, hash: hashes[i] })),
+      });
       await this.deps.db.transaction().execute(async (trx) => {
         // Again where it counts, with the log row in the same statement: posts sent at once all
         // passed the early check while their photos were encoded.
         const at = this.now();
         if (!(await repo.logPostWithinLimit(trx, { userId: user.id, adId: id, at, since: dayBefore(), max }))) throw overLimit();
-        await repo.insertAd(trx, { id, ownerId: user.id, ...f, photosJson: JSON.stringify(stored), at });
+        await repo.insertAd(trx, { id, ownerId: user.id, ...f, photosJson: JSON.stringify(stored), details, at });
+        await recordVersion(trx, id, 'posted', at);
+        await recordFingerprint(trx, fingerprint, at);
       });
     } catch (e) {
       removeAdPhotos(this.deps.config.dataDir, stored);
@@ -100,17 +118,25 @@ export class AdsService {
     return { approvedAds: rows.filter((a) => wasApproved(a.status)), pendingAds: rows.filter((a) => !wasApproved(a.status)) };
   }
 
-  /** Removes an unpaid ad from the cart (paid ads are kept: they carry a payment and a review). */
+  /**
+   * Removes an unpaid ad from the cart (paid ads are kept: they carry a payment and a review).
+   * Under a legal hold the ad leaves the cart but a copy and its photo files are kept (moderation.holds.ts).
+   */
   async deleteCartAd(actor: SessionUser, id: string): Promise<void> {
     const ad = await adFor(this.deps.db, actor, 'deleteFromCart', id);
     if (ad.status !== 'unpaid') throw new Conflict('ad.delete_only_unpaid');
-    if (!(await this.deps.db.transaction().execute((trx) => repo.deleteUnpaidAd(trx, ad.owner_id, id)))) throw new Conflict('ad.delete_only_unpaid');
-    removeAdPhotos(this.deps.config.dataDir, JSON.parse(ad.photos_json) as StoredPhoto[]);
+    const kept = await this.deps.db.transaction().execute(async (trx) => {
+      const held = await beforeAdDeleted(trx, { id, ownerId: ad.owner_id }, 'cart_deletion', this.now());
+      if (!(await repo.deleteUnpaidAd(trx, ad.owner_id, id))) throw new Conflict('ad.delete_only_unpaid');
+      return held;
+    });
+    if (!kept) removeAdPhotos(this.deps.config.dataDir, JSON.parse(ad.photos_json) as StoredPhoto[]);
   }
 
   /**
    * Pays an ad in the cart from one of the user's wallets: the debit (idempotency key
-   * ad-payment:<id>) and unpaid → in_review commit together or not at all. 409 when already paid,
+   * ad-payment:<id>, then ad-payment:<id>:<n> for the n-th payment after rejections) and
+   * unpaid → in_review commit together or not at all. 409 when already paid,
    * 402 when the wallet is short; nothing is charged in either case.
    */
   async pay(actor: SessionUser, id: string, walletId: string): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
@@ -124,7 +150,7 @@ export class AdsService {
         throw new Conflict('ad.already_paid');
       }
       if (price.priceCents > 0) {
-        await postToLedger(trx, { walletId, amountCents: -price.priceCents, kind: 'ad_payment', reference: id, idempotencyKey: `ad-payment:${id}`, at });
+        await postToLedger(trx, { walletId, amountCents: -price.priceCents, kind: 'ad_payment', reference: id, idempotencyKey: paymentKey('ad-payment', id, ad.pay_attempt), at });
       }
       return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, actor, walletId)) };
     });

@@ -3,6 +3,7 @@ import type { Generated } from 'kysely';
 export type ListingType = 'female_esc' | 'female_rub' | 'shemale_esc';
 export type AdStatus = 'unpaid' | 'in_review' | 'approved' | 'rejected' | 'disabled' | 'expired';
 export type PricingKind = 'ad' | 'bump';
+export type RejectionCategory = 'underage_suspected' | 'trafficking_suspected' | 'prohibited_content' | 'spam' | 'misleading' | 'other';
 
 /** Marketplace tables (migration 0003): pricing, promo codes, ads and their screening log; the post log (0005). */
 export interface MarketTables {
@@ -47,6 +48,8 @@ export interface MarketTables {
     status: Generated<AdStatus>;
     online: Generated<number>;
     rejection_reason: string | null;
+    /** The category of the rejection (migration 0010), counted by the transparency report. */
+    rejection_category: RejectionCategory | null;
     price_cents: number | null;
     duration_days: number | null;
     paid_wallet_id: string | null;
@@ -58,6 +61,47 @@ export interface MarketTables {
     created_at: string;
     updated_at: string;
     visible: Generated<number>;
+    /** Issue 13 (migration 0012): richer ads, payment attempts, renewals and reminders. */
+    rates_json: Generated<string>;
+    incall: Generated<number>;
+    outcall: Generated<number>;
+    availability_json: Generated<string>;
+    pay_attempt: Generated<number>;
+    renewed_at: string | null;
+    reminded_for: string | null;
+    expired_notice_for: string | null;
+  };
+  /** Edits of approved ads waiting for review, and their outcome (migration 0012). */
+  ad_revisions: {
+    id: string;
+    ad_id: string;
+    owner_id: string;
+    status: 'pending' | 'approved' | 'rejected' | 'superseded';
+    listing_type: ListingType;
+    title: string;
+    description: string;
+    age: string;
+    state_id: string;
+    city_id: string;
+    phone: string;
+    photos_json: string;
+    rates_json: string;
+    incall: number;
+    outcall: number;
+    availability_json: string;
+    rejection_reason: string | null;
+    created_at: string;
+    decided_at: string | null;
+    decided_by: string | null;
+  };
+  /** Every version of every ad as stored (migration 0012). */
+  ad_versions: {
+    id: Generated<number>;
+    ad_id: string;
+    owner_id: string;
+    source: 'posted' | 'edited' | 'revision_approved';
+    fields_json: string;
+    created_at: string;
   };
   screening_log: {
     id: Generated<number>;

@@ -45,6 +45,8 @@ describe('post-ad', () => {
       width: 64,
       height: 48,
       thumbUrl: expect.stringMatching(/^\/uploads\/ads\/[\w-]+\.webp$/),
+      thumbWidth: 64,
+      thumbHeight: 48,
     });
     const cart = await ctx.app.inject({ method: 'GET', url: '/api/cart-ads-by-user', headers: { cookie: user.cookie } });
     expect(cart.json().pendingAds.map((a: { id: string }) => a.id)).toEqual([ad.id]);

@@ -1,19 +1,22 @@
 import type { FastifyRequest } from 'fastify';
 import { TooLarge } from '../../core/errors.ts';
 import { readMultipart } from '../../core/multipart.ts';
-import { POST_AD_FIELDS } from '../../../contract/api/ads.ts';
+import { EDIT_AD_FIELDS, POST_AD_FIELDS } from '../../../contract/api/ads.ts';
 import type { AdFieldsInput } from './ads.rules.ts';
 
 /** PRODUCT §11: uploads are 60 MB in total (10 MB per photo is enforced by the multipart plugin). */
 export const MAX_UPLOAD_BYTES = 60 * 1024 * 1024;
 
+/** The edit form's fields: post-ad's and keepPhotos. */
+export const EDIT_FIELDS: readonly string[] = EDIT_AD_FIELDS;
+
 /**
- * Reads the post-ad form: the known text fields and every file under `photos`. Unknown parts are
+ * Reads the post-ad form (or the edit form, with `known` = EDIT_FIELDS): the known text fields and every file under `photos`. Unknown parts are
  * drained and ignored. The multipart body cannot be described by a JSON schema, so the fields
  * are checked by the service (checkAdFields), with the same field-named 400s. A body cut short
  * or without a boundary is a 400 (readMultipart); nothing has been stored at that point.
  */
-export function readAdForm(request: FastifyRequest): Promise<{ fields: AdFieldsInput; photos: Buffer[] }> {
+export function readAdForm(request: FastifyRequest, known: readonly string[] = POST_AD_FIELDS): Promise<{ fields: AdFieldsInput & { keepPhotos?: string }; photos: Buffer[] }> {
   return readMultipart(async () => {
     const fields: Record<string, string> = {};
     const photos: Buffer[] = [];
@@ -28,7 +31,7 @@ export function readAdForm(request: FastifyRequest): Promise<{ fields: AdFieldsI
         total += buf.length;
         if (total > MAX_UPLOAD_BYTES) throw new TooLarge('ad.photos_too_large', { mb: MAX_UPLOAD_BYTES / (1024 * 1024) });
         photos.push(buf);
-      } else if ((POST_AD_FIELDS as readonly string[]).includes(part.fieldname) && typeof part.value === 'string') {
+      } else if (known.includes(part.fieldname) && typeof part.value === 'string') {
         fields[part.fieldname] = part.value;
       }
     }

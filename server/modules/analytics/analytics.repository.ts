@@ -9,7 +9,9 @@ export async function insertPageView(db: Executor, v: { path: string; locale: Pa
 /** Views since a moment: the total, per UTC day, and the most viewed paths. */
 export async function summarize(db: Executor, since: string, top: number): Promise<Omit<PageViewSummary, 'days'>> {
   const base = db.selectFrom('page_views').where('at', '>=', since);
-  const [total, byDay, topPaths, byLocale] = await Promise.all([
+  // Ad pages are /ad/<id>, /es/ad/<id>, /pt/ad/<id>: the id is what follows '/ad/'.
+  const adId = sql<string>`substr(path, instr(path, '/ad/') + 4)`;
+  const [total, byDay, topPaths, byLocale, topAds] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     base
       .select([sql<string>`substr(at, 1, 10)`.as('day'), (eb) => eb.fn.countAll<number>().as('count')])
@@ -28,11 +30,21 @@ export async function summarize(db: Executor, since: string, top: number): Promi
       .groupBy('locale')
       .orderBy('locale')
       .execute(),
+    base
+      .where((eb) => eb.or([eb('path', 'like', '/ad/%'), eb('path', 'like', '/es/ad/%'), eb('path', 'like', '/pt/ad/%')]))
+      .leftJoin('ads', (join) => join.on('ads.id', '=', adId))
+      .select([adId.as('ad_id'), 'ads.title', (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy(adId)
+      .orderBy('count', 'desc')
+      .orderBy('ad_id')
+      .limit(top)
+      .execute(),
   ]);
   return {
     total: Number(total.n),
     byDay: byDay.map((r) => ({ day: r.day, count: Number(r.count) })),
     topPaths: topPaths.map((r) => ({ path: r.path, count: Number(r.count) })),
     byLocale: byLocale.map((r) => ({ locale: r.locale, count: Number(r.count) })),
+    topAds: topAds.map((r) => ({ adId: r.ad_id, title: r.title ?? null, count: Number(r.count) })),
   };
 }

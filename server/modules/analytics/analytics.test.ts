@@ -83,6 +83,7 @@ describe('GET /api/admin/get-page-views', () => {
         { locale: 'en', count: 1 },
         { locale: 'es', count: 2 },
       ],
+      topAds: [],
     });
     expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/get-page-views?days=0', headers: { cookie: admin.cookie } })).statusCode).toBe(400);
     const provider = await makeUser(ctx);

@@ -36,10 +36,14 @@ export async function bumpTokenVersion(db: Executor, userId: string): Promise<vo
     .execute();
 }
 
-export async function recordSignIn(db: Executor, s: { userId: string; ip: string; userAgent: string | null; at: string }) {
+/** One sign-in of an existing account: successful, or refused (wrong password, suspended). Kept 180 days (moderation.jobs.ts). */
+export async function recordSignIn(
+  db: Executor,
+  s: { userId: string; ip: string; userAgent: string | null; at: string; failure?: 'wrong_password' | 'suspended' },
+) {
   await db
     .insertInto('sign_ins')
-    .values({ user_id: s.userId, ip: s.ip, user_agent: s.userAgent?.slice(0, 300) ?? null, at: s.at })
+    .values({ user_id: s.userId, ip: s.ip, user_agent: s.userAgent?.slice(0, 300) ?? null, at: s.at, success: s.failure ? 0 : 1, failure: s.failure ?? null })
     .execute();
 }
 
@@ -52,4 +56,36 @@ export async function countMasters(db: Executor): Promise<number> {
     .where('users.deleted_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(r.n);
+}
+
+export async function setLocale(db: Executor, userId: string, locale: 'en' | 'es' | 'pt'): Promise<void> {
+  await db.updateTable('users').set({ locale }).where('id', '=', userId).where('locale', '<>', locale).execute();
+}
+
+/** A new reset token for the user; older unused ones stop working (only the latest link counts). */
+export async function insertPasswordReset(db: Executor, r: { tokenHash: string; userId: string; at: string; expiresAt: string }): Promise<void> {
+  await db.deleteFrom('password_resets').where('user_id', '=', r.userId).where('used_at', 'is', null).execute();
+  await db.insertInto('password_resets').values({ token_hash: r.tokenHash, user_id: r.userId, created_at: r.at, expires_at: r.expiresAt }).execute();
+}
+
+/** Uses a reset token once: the user it belongs to, or undefined when it is unknown, used or expired. */
+export async function takePasswordReset(db: Executor, tokenHash: string, now: string): Promise<string | undefined> {
+  const r = await db
+    .updateTable('password_resets')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('user_id')
+    .executeTakeFirst();
+  return r?.user_id;
+}
+
+export async function setPassword(db: Executor, userId: string, passwordHash: string, at: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ password_hash: passwordHash, updated_at: at, token_version: eb('token_version', '+', 1) }))
+    .where('id', '=', userId)
+    .execute();
+  await db.deleteFrom('password_resets').where('user_id', '=', userId).where('used_at', 'is', null).execute();
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { defineRoutes } from '../../core/http.ts';
+import { defineRoutes, pageLocale, requestLocale } from '../../core/http.ts';
 import { clearSessionCookie, sessionView, setSessionCookie } from '../../core/auth.ts';
 import { authApi } from '../../../contract/api/auth.ts';
 
@@ -14,6 +14,30 @@ export default defineRoutes(async (app, deps) => {
     reply.header('cache-control', 'no-store').send(sessionView(request.user));
   });
 
+  app.post('/api/password-reset-request', { schema: authApi['POST /api/password-reset-request'] }, async (request, reply) => {
+    await auth.requestPasswordReset({ email: request.body.email }, request.ip, pageLocale(request));
+    return reply.status(202).send({ accepted: true as const });
+  });
+
+  app.post('/api/password-reset', { schema: authApi['POST /api/password-reset'] }, async (request) => {
+    await auth.resetPassword({ token: request.body.token, newPassword: request.body.newPassword }, request.ip);
+    return { reset: true as const };
+  });
+
+  // One-click unsubscribe: the signed link is the authorization, and mail providers post from
+  // their own servers (cross-site by nature), with a form body that says nothing more.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, _body, done) => done(null, {}));
+    scope.withTypeProvider<TypeBoxTypeProvider>().post(
+      '/api/unsubscribe',
+      { schema: authApi['POST /api/unsubscribe'], config: { allowCrossSite: true } },
+      async (request) => {
+        await auth.unsubscribeReminders({ userId: request.query.u, token: request.query.t });
+        return { unsubscribed: true as const };
+      },
+    );
+  });
+
   // The routes that start and end sessions, with the cookie plugin (reply.setCookie).
   await app.register(async (scope) => {
     await scope.register(cookie, { hook: false });
@@ -22,6 +46,7 @@ export default defineRoutes(async (app, deps) => {
     routes.post('/api/register', { schema: authApi['POST /api/register'] }, async (request, reply) => {
       const { email, password, nickname } = request.body;
       const user = await auth.register({ email, password, nickname }, request.ip);
+      await auth.rememberLocale(user.id, requestLocale(request));
       setSessionCookie(reply, request, deps, user);
       return reply.status(201).send(sessionView(user));
     });
@@ -29,6 +54,7 @@ export default defineRoutes(async (app, deps) => {
     routes.post('/api/login', { schema: authApi['POST /api/login'] }, async (request, reply) => {
       const { email, password } = request.body;
       const user = await auth.login({ email, password }, request.ip, request.headers['user-agent'] ?? null);
+      await auth.rememberLocale(user.id, pageLocale(request));
       setSessionCookie(reply, request, deps, user);
       return sessionView(user);
     });

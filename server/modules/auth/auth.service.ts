@@ -1,8 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
 import { loadSessionUser, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Forbidden, Invalid, TooManyRequests, Unauthorized } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { newId, randomToken } from '../../core/ids.ts';
+import { composeMail, type MailLocale } from '../../core/mail-templates.ts';
+import { checkUnsubscribeToken } from '../../core/unsubscribe.ts';
 import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import type { StaffRole, UserStatus } from '../../core/schema.ts';
 import { RULE_CODES, checkEmail, checkNickname, checkPassword, type RuleKey } from '../../../contract/rules.ts';
@@ -52,8 +54,17 @@ class SignInLimits {
   }
 }
 
+const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
+/** A reset link works this long, once. */
+export const RESET_TOKEN_MS = HOUR_MS;
+
 export class AuthService {
   private readonly signIn: SignInLimits;
+  /** Reset e-mails: per IP, and per address (whether or not it has an account, so the limit tells nothing). */
+  private readonly resetPerIp: WindowLimiter;
+  private readonly resetPerAddress: WindowLimiter;
+  /** Reset attempts (token guesses) per IP. */
+  private readonly resetTries: WindowLimiter;
   /** Register: per IP only. Keyed by account it would let anyone block sign-up of an address. */
   private readonly registerLimiter: WindowLimiter;
   private dummyHash: Promise<string> | null = null;
@@ -64,6 +75,90 @@ export class AuthService {
     this.deps = deps;
     this.signIn = new SignInLimits(deps);
     this.registerLimiter = new WindowLimiter(deps.clock, deps.limits.authAttemptsPerWindow, deps.limits.authWindowMs);
+    this.resetPerIp = new WindowLimiter(deps.clock, Math.max(10, deps.limits.authAttemptsPerWindow), HOUR_MS);
+    this.resetPerAddress = new WindowLimiter(deps.clock, 3, HOUR_MS);
+    this.resetTries = new WindowLimiter(deps.clock, Math.max(20, deps.limits.authAttemptsPerWindow), HOUR_MS);
+  }
+
+  /** Remembers the language of the pages the user uses (their e-mails speak it). */
+  async rememberLocale(userId: string, locale: MailLocale | null): Promise<void> {
+    if (locale) await repo.setLocale(this.deps.db, userId, locale);
+  }
+
+  /**
+   * Forgot password: e-mails a single-use link valid one hour. The answer is the same whether or
+   * not the address has an account (the caller learns nothing); limited per IP and per address.
+   */
+  async requestPasswordReset(input: { email: string }, ip: string, locale: MailLocale | null): Promise<void> {
+    const email = normalizeEmail(input.email);
+    assertRule('email', checkEmail(email));
+    this.resetPerIp.hit([`ip:${ipKey(ip)}`], 'auth.too_many_reset_requests');
+    this.resetPerAddress.hit([`mail:${email}`], 'auth.too_many_reset_requests');
+    const token = randomToken(32);
+    const user = await repo.findUserByEmail(this.deps.db, email);
+    if (!user || user.status === 'suspended') return;
+    const now = this.deps.clock.now();
+    await repo.insertPasswordReset(this.deps.db, { tokenHash: sha256(token), userId: user.id, at: now.toISOString(), expiresAt: new Date(now.getTime() + RESET_TOKEN_MS).toISOString() });
+    const lang: MailLocale = locale ?? user.locale;
+    const prefix = lang === 'en' ? '' : `/${lang}`;
+    try {
+      await this.deps.mailer.send(composeMail('passwordReset', lang, user.email, { link: `${this.deps.config.publicUrl}${prefix}/auth/reset-password?token=${token}` }));
+    } catch (err) {
+      // Same answer either way (a failure must not tell that the address exists); the log says it.
+      this.deps.log.error({ err, userId: user.id }, 'could not e-mail a password reset link');
+    }
+  }
+
+  /** Sets a new password with a reset token (once, within the hour); every older session ends. */
+  async resetPassword(input: { token: string; newPassword: string }, ip: string): Promise<void> {
+    this.resetTries.hit([`ip:${ipKey(ip)}`], 'auth.too_many_reset_requests');
+    const tokenHash = sha256(input.token);
+    const now = this.deps.clock.now().toISOString();
+    // The rule needs the account's e-mail (a password may not be the e-mail): look before using the token.
+    const pending = await this.deps.db
+      .selectFrom('password_resets')
+      .innerJoin('users', 'users.id', 'password_resets.user_id')
+      .select(['users.email', 'users.id'])
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .where('users.deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!pending) throw new Invalid('token', 'auth.reset_token_invalid');
+    assertRule('newPassword', checkPassword(input.newPassword, pending.email));
+    const hash = await this.deps.hasher.hash(input.newPassword);
+    const userId = await this.deps.db.transaction().execute(async (trx) => {
+      const id = await repo.takePasswordReset(trx, tokenHash, now);
+      if (!id) return null; // used by a concurrent request meanwhile
+      await repo.setPassword(trx, id, hash, now);
+      return id;
+    });
+    if (!userId) throw new Invalid('token', 'auth.reset_token_invalid');
+    this.deps.hub.disconnectUser(userId);
+    await this.notifyPasswordChanged(userId);
+  }
+
+  /** The footer link of reminder e-mails: no more reminders for this user (404-free: a bad link is a 400). */
+  async unsubscribeReminders(input: { userId: string; token: string }): Promise<void> {
+    if (!checkUnsubscribeToken(this.deps.config.jwtSecret, input.userId, input.token)) throw new Invalid('t', 'auth.unsubscribe_link_invalid');
+    await this.deps.db.updateTable('users').set({ reminders_opt_out: 1 }).where('id', '=', input.userId).execute();
+  }
+
+  /** The "your password was changed" e-mail (after a reset or a change in the profile). Never throws. */
+  async notifyPasswordChanged(userId: string): Promise<void> {
+    const u = await this.deps.db.selectFrom('users').select(['email', 'locale']).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+    if (!u) return;
+    const prefix = u.locale === 'en' ? '' : `/${u.locale}`;
+    try {
+      await this.deps.mailer.send(
+        composeMail('passwordChanged', u.locale, u.email, {
+          date: `${this.deps.clock.now().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+          link: `${this.deps.config.publicUrl}${prefix}/auth/forgot-password`,
+        }),
+      );
+    } catch (err) {
+      this.deps.log.error({ err, userId }, 'could not e-mail the password change notice');
+    }
   }
 
   /** Creates an account (status pending, role PROVIDER_USER) with its USD wallet, in one transaction. */
@@ -106,9 +201,17 @@ export class AuthService {
       await this.deps.hasher.verify(await this.dummyHash, input.password);
       throw new Unauthorized('auth.invalid_credentials');
     }
-    if (!(await this.deps.hasher.verify(row.password_hash, input.password))) throw new Unauthorized('auth.invalid_credentials');
-    if (!can(null, 'signIn', row)) throw new Forbidden('auth.account_suspended');
-    await repo.recordSignIn(this.deps.db, { userId: row.id, ip, userAgent, at: this.deps.clock.now().toISOString() });
+    // Refusals of an existing account are recorded too (staff see them on the user page).
+    const attempt = { userId: row.id, ip, userAgent, at: this.deps.clock.now().toISOString() };
+    if (!(await this.deps.hasher.verify(row.password_hash, input.password))) {
+      await repo.recordSignIn(this.deps.db, { ...attempt, failure: 'wrong_password' });
+      throw new Unauthorized('auth.invalid_credentials');
+    }
+    if (!can(null, 'signIn', row)) {
+      await repo.recordSignIn(this.deps.db, { ...attempt, failure: 'suspended' });
+      throw new Forbidden('auth.account_suspended');
+    }
+    await repo.recordSignIn(this.deps.db, attempt);
     return (await loadSessionUser(this.deps.db, row.id))!;
   }
 

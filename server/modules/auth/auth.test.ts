@@ -73,8 +73,12 @@ describe('register, login, session, logout', () => {
     const ok = await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email.toUpperCase(), password: u.password } });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().isAuthenticated).toBe(true);
-    const signIns = await ctx.app.deps.db.selectFrom('sign_ins').selectAll().where('user_id', '=', u.id).execute();
-    expect(signIns).toHaveLength(1);
+    // The refused attempt on an existing account is recorded too (issue #14), then the success.
+    const signIns = await ctx.app.deps.db.selectFrom('sign_ins').select(['success', 'failure']).where('user_id', '=', u.id).orderBy('id').execute();
+    expect(signIns).toEqual([
+      { success: 0, failure: 'wrong_password' },
+      { success: 1, failure: null },
+    ]);
   });
 
   it('logout invalidates the old token', async () => {

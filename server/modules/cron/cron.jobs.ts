@@ -1,27 +1,76 @@
 import type { AppDeps } from '../../core/deps.ts';
+import { DAY_MS } from '../../core/clock.ts';
 import { expireAds } from '../ads/ads.expiry.ts';
 import { sweepOrphanUploads } from '../uploads/uploads.sweep.ts';
 import { expireInvoices, reconcileInvoices } from '../payments/payments.jobs.ts';
+import { renewalReminders } from '../ads/ads.reminders.ts';
+import { purgeOldSignIns } from '../moderation/moderation.jobs.ts';
+import * as repo from './cron.repository.ts';
 
 export interface CronJob {
   /** Shown in the back office; unique. */
   name: string;
   /** Cron pattern (croner syntax, server time zone). */
   schedule: string;
-  /** Does the work; the returned text is the run's message. Throwing records the run as an error. */
-  run(deps: AppDeps): Promise<string | void>;
+  /**
+   * Does the work; the returned text is the run's message. Throwing records the run as failed.
+   * `signal` is aborted when the run passes its time limit or the server shuts down: long work
+   * should stop there (the run is recorded failed either way).
+   */
+  run(deps: AppDeps, signal: AbortSignal): Promise<string | void>;
+  /** The time limit of one run (default DEFAULT_TIMEOUT_MS); past it the run is recorded failed, "timed out". */
+  timeoutMs?: number;
+  /** Also run once as soon as the server is ready (only when the scheduler runs: CRON on). */
+  runAtStart?: boolean;
+}
+
+export const DEFAULT_TIMEOUT_MS = 5 * 60_000;
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Unconfirmed e-mail changes are dead after a week: their tokens are refused, the rows only leak addresses. */
+export const EMAIL_CHANGE_MAX_AGE_MS = 7 * DAY_MS;
+/** Job runs and health check results are kept for 30 days. */
+export const RUN_HISTORY_MS = 30 * DAY_MS;
+
+async function purgeEmailChanges(deps: AppDeps): Promise<string> {
+  const n = await repo.purgeUnconfirmedEmailChanges(deps.db, new Date(deps.clock.now().getTime() - EMAIL_CHANGE_MAX_AGE_MS).toISOString());
+  return `${plural(n, 'unconfirmed e-mail change')} older than 7 days deleted`;
+}
+
+async function purgeOldRuns(deps: AppDeps): Promise<string> {
+  const before = new Date(deps.clock.now().getTime() - RUN_HISTORY_MS).toISOString();
+  const runs = await repo.purgeRuns(deps.db, before);
+  const checks = await deps.services.health.purge(before);
+  return `${plural(runs, 'job run')} and ${plural(checks, 'health check result')} older than 30 days deleted`;
+}
+
+async function healthChecks(deps: AppDeps): Promise<string> {
+  const rows = await deps.services.health.run();
+  const bad = rows.filter((r) => r.status !== 'ok').map((r) => `${r.name} ${r.status}`);
+  return `${plural(rows.length, 'check')}: ${bad.length ? bad.join(', ') : 'all ok'}`;
 }
 
 /**
- * The registry of in-process jobs. To add one (expire unpaid invoices, purge week-old e-mail
- * changes, health checks every 5 minutes), append it here; the runner schedules every entry and
- * records each run in cron_runs.
+ * The registry of in-process jobs. To add one, append it here: the scheduler runs every entry on
+ * its schedule, "run now" finds it by name, and each run is recorded in cron_runs.
  */
 export const CRON_JOBS: CronJob[] = [
   { name: 'expire-ads', schedule: '0 * * * *', run: expireAds },
   // Photo files left behind by a post that crashed between storing its files and its row.
-  { name: 'sweep-orphan-uploads', schedule: '30 * * * *', run: sweepOrphanUploads },
+  { name: 'sweep-orphan-uploads', schedule: '30 * * * *', run: (deps) => sweepOrphanUploads(deps), timeoutMs: 10 * 60_000 },
   // A lost or late BTCPay webhook never loses money: open invoices are re-read every minute.
-  { name: 'reconcile-invoices', schedule: '* * * * *', run: reconcileInvoices },
+  { name: 'reconcile-invoices', schedule: '* * * * *', run: reconcileInvoices, timeoutMs: 50_000 },
   { name: 'expire-invoices', schedule: '*/15 * * * *', run: expireInvoices },
+  { name: 'purge-email-changes', schedule: '15 3 * * *', run: purgeEmailChanges, timeoutMs: 60_000 },
+  // Each check has its own limit (HealthOptions.timeoutMs), well inside this one.
+  { name: 'health-checks', schedule: '*/5 * * * *', run: healthChecks, timeoutMs: 60_000, runAtStart: true },
+  { name: 'purge-old-runs', schedule: '45 3 * * *', run: purgeOldRuns },
+  // Three days before an ad expires, and once it has: one e-mail per ad and term.
+  { name: 'renewal-reminders', schedule: '20 * * * *', run: renewalReminders, timeoutMs: 10 * 60_000 },
+  // Sign-in records are kept 180 days, except those of accounts under a legal hold.
+  { name: 'purge-old-sign-ins', schedule: '50 3 * * *', run: purgeOldSignIns },
 ];
+
+export function findJob(name: string): CronJob | undefined {
+  return CRON_JOBS.find((j) => j.name === name);
+}

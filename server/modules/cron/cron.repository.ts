@@ -1,13 +1,24 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
+import type { CronOutcome } from '../../../contract/api/cron.ts';
 
 export async function startRun(db: Executor, name: string, at: string): Promise<number> {
   const r = await db.insertInto('cron_runs').values({ name, started_at: at, outcome: 'running' }).executeTakeFirstOrThrow();
   return Number(r.insertId);
 }
 
-export async function finishRun(db: Executor, id: number, r: { outcome: 'ok' | 'error'; message: string | null; at: string }): Promise<void> {
+export async function finishRun(db: Executor, id: number, r: { outcome: 'ok' | 'failed'; message: string | null; at: string }): Promise<void> {
   await db.updateTable('cron_runs').set({ outcome: r.outcome, message: r.message, finished_at: r.at }).where('id', '=', id).execute();
+}
+
+/** Runs a previous process left `running` (it stopped or crashed meanwhile) end as failed; how many. */
+export async function failLeftoverRuns(db: Executor, r: { message: string; at: string }): Promise<number> {
+  const res = await db
+    .updateTable('cron_runs')
+    .set({ outcome: 'failed', message: r.message, finished_at: r.at })
+    .where('outcome', '=', 'running')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
 }
 
 export async function listRuns(db: Executor, o: { name?: string; offset: number; limit: number }) {
@@ -20,10 +31,36 @@ export async function listRuns(db: Executor, o: { name?: string; offset: number;
   return { rows, total: Number(total.n) };
 }
 
+/** The outcome of each job's latest run, by name. */
+export async function lastOutcomes(db: Executor): Promise<Map<string, CronOutcome>> {
+  const newest = db
+    .selectFrom('cron_runs')
+    .select(sql<number>`max(id)`.as('id'))
+    .groupBy('name');
+  const rows = await db.selectFrom('cron_runs').select(['name', 'outcome']).where('id', 'in', newest).execute();
+  return new Map(rows.map((r) => [r.name, r.outcome]));
+}
+
 export function findRun(db: Executor, id: number) {
   return db.selectFrom('cron_runs').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function deleteRun(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('cron_runs').where('id', '=', id).execute();
+}
+
+/** Deletes runs started before `before`; how many. */
+export async function purgeRuns(db: Executor, before: string): Promise<number> {
+  const r = await db.deleteFrom('cron_runs').where('started_at', '<', before).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/**
+ * Deletes e-mail changes never confirmed and made before `before`, in one statement; how many.
+ * The table is the profile module's: this purge is the one write to it from outside, kept here
+ * beside the job that owns the schedule.
+ */
+export async function purgeUnconfirmedEmailChanges(db: Executor, before: string): Promise<number> {
+  const r = await db.deleteFrom('email_changes').where('confirmed_at', 'is', null).where('created_at', '<', before).executeTakeFirst();
+  return Number(r.numDeletedRows);
 }

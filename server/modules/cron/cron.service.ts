@@ -1,11 +1,11 @@
 import { Cron } from 'croner';
 import type { AppDeps } from '../../core/deps.ts';
 import type { SessionUser } from '../../core/auth.ts';
-import { NotFound } from '../../core/errors.ts';
+import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
-import type { CronRun } from '../../../contract/api/cron.ts';
-import { CRON_JOBS, type CronJob } from './cron.jobs.ts';
+import type { CronRun, CronSchedule } from '../../../contract/api/cron.ts';
+import { CRON_JOBS, DEFAULT_TIMEOUT_MS, findJob, type CronJob } from './cron.jobs.ts';
 import * as repo from './cron.repository.ts';
 
 /** What the API sends (contract/api/cron.ts). */
@@ -21,35 +21,151 @@ const toDto = (r: RunRow): CronRunDto => ({
   message: r.message,
 });
 
-/** Runs one job now and records the run (name, start, end, outcome, message). Never throws. */
-export async function runJob(deps: AppDeps, job: CronJob): Promise<CronRunDto> {
-  const id = await repo.startRun(deps.db, job.name, deps.clock.now().toISOString());
-  let outcome: 'ok' | 'error' = 'ok';
-  let message: string | null;
-  try {
-    message = (await job.run(deps)) || null;
-  } catch (err) {
-    outcome = 'error';
-    message = err instanceof Error ? err.message : String(err);
-    deps.log.error({ err, job: job.name }, 'cron job failed');
+const formatMs = (ms: number) => (ms < 1000 ? `${ms} ms` : `${+(ms / 1000).toFixed(1)} s`);
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)) || 'failed without a message';
+
+/** One app's runs: the per-name locks the scheduler and "run now" share, and what the app's close waits for. */
+interface RunnerState {
+  locks: Map<string, symbol>;
+  inflight: Set<Promise<unknown>>;
+  shutdown: AbortController;
+}
+const states = new WeakMap<object, RunnerState>();
+function stateOf(deps: AppDeps): RunnerState {
+  let s = states.get(deps);
+  if (!s) {
+    s = { locks: new Map(), inflight: new Set(), shutdown: new AbortController() };
+    states.set(deps, s);
   }
-  await repo.finishRun(deps.db, id, { outcome, message: message?.slice(0, 2000) ?? null, at: deps.clock.now().toISOString() });
+  return s;
+}
+
+/**
+ * Starts one run of a job, unless that job is running already (then null, at once: the lock is
+ * taken before anything is awaited). The run is recorded `running`, then `ok` or `failed` with the
+ * job's message, its error, or "timed out" past its time limit. The job's failure never throws
+ * out of here (only a database that cannot record the run does).
+ */
+export function tryRunJob(deps: AppDeps, job: CronJob): Promise<CronRunDto> | null {
+  const s = stateOf(deps);
+  if (s.locks.has(job.name) || s.shutdown.signal.aborted) return null;
+  const token = Symbol(job.name);
+  s.locks.set(job.name, token);
+  const release = () => {
+    if (s.locks.get(job.name) === token) s.locks.delete(job.name);
+  };
+  const run = execute(deps, job, s, release);
+  s.inflight.add(run);
+  const done = () => s.inflight.delete(run);
+  run.then(done, done);
+  return run;
+}
+
+async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () => void): Promise<CronRunDto> {
+  let id: number;
+  try {
+    id = await repo.startRun(deps.db, job.name, deps.clock.now().toISOString());
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const limit = job.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const stop = new AbortController();
+  let settled = false;
+  const work = Promise.resolve().then(() => job.run(deps, stop.signal));
+  const workDone = work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  let onShutdown: (() => void) | undefined;
+  const result = await new Promise<{ outcome: 'ok' | 'failed'; message: string | null }>((resolve) => {
+    work.then(
+      (message) => resolve({ outcome: 'ok', message: message || null }),
+      (err) => {
+        deps.log.error({ err, job: job.name }, 'cron job failed');
+        resolve({ outcome: 'failed', message: errorText(err) });
+      },
+    );
+    timer = setTimeout(() => {
+      deps.log.error({ job: job.name, limit }, 'cron job timed out');
+      stop.abort(new Error(`timed out after ${formatMs(limit)}`));
+      resolve({ outcome: 'failed', message: `timed out after ${formatMs(limit)}` });
+    }, limit);
+    onShutdown = () => {
+      stop.abort(new Error('the server is shutting down'));
+      resolve({ outcome: 'failed', message: 'stopped: the server shut down during this run' });
+    };
+    s.shutdown.signal.addEventListener('abort', onShutdown, { once: true });
+  });
+  clearTimeout(timer);
+  s.shutdown.signal.removeEventListener('abort', onShutdown!);
+  // The lock stays until the work has really stopped, so a late job never overlaps its next run;
+  // work that ignores its signal is given up one more time limit later.
+  if (settled) release();
+  else {
+    const giveUp = setTimeout(() => {
+      deps.log.error({ job: job.name }, 'cron job still running long past its time limit: its lock is released');
+      release();
+    }, limit);
+    giveUp.unref();
+    void workDone.then(() => {
+      clearTimeout(giveUp);
+      release();
+    });
+  }
+  await repo.finishRun(deps.db, id, { outcome: result.outcome, message: result.message?.slice(0, 2000) ?? null, at: deps.clock.now().toISOString() });
   return toDto((await repo.findRun(deps.db, id))!);
 }
 
-/** Schedules every registered job (croner, no overlapping runs of one job); stop() ends them all. */
+/** Runs one job now and records the run. 409 (Conflict) when that job is already running. */
+export async function runJob(deps: AppDeps, job: CronJob): Promise<CronRunDto> {
+  const run = tryRunJob(deps, job);
+  if (!run) throw new Conflict('cron.job_running', { name: job.name });
+  return run;
+}
+
+/**
+ * Schedules every registered job (croner; a job still running when its time comes again is
+ * skipped, whoever started it) and runs the `runAtStart` ones once now. stop() ends the timers.
+ */
 export function startScheduler(deps: AppDeps, jobs: CronJob[] = CRON_JOBS): { stop(): void } {
-  const timers = jobs.map(
-    (job) =>
-      new Cron(job.schedule, { protect: true, unref: true }, async () => {
-        await runJob(deps, job);
-      }),
-  );
+  const tick = async (job: CronJob) => {
+    const run = tryRunJob(deps, job);
+    if (!run) {
+      deps.log.info({ job: job.name }, 'cron job skipped: its previous run is still going');
+      return;
+    }
+    try {
+      await run;
+    } catch (err) {
+      deps.log.error({ err, job: job.name }, 'cron run could not be recorded');
+    }
+  };
+  const timers = jobs.map((job) => new Cron(job.schedule, { protect: true, unref: true }, () => tick(job)));
+  for (const job of jobs) if (job.runAtStart) void tick(job);
   return {
     stop() {
       for (const t of timers) t.stop();
     },
   };
+}
+
+/** Runs a previous process left `running` are recorded as interrupted (called once the app is ready). */
+export function failLeftoverRuns(deps: AppDeps): Promise<number> {
+  return repo.failLeftoverRuns(deps.db, { message: 'interrupted: the server stopped during this run', at: deps.clock.now().toISOString() });
+}
+
+/** When the app closes: running jobs are told to stop and their runs recorded, and no new run starts. */
+export async function stopJobs(deps: AppDeps): Promise<void> {
+  const s = stateOf(deps);
+  s.shutdown.abort();
+  await Promise.allSettled([...s.inflight]);
+}
+
+/** When a pattern fires next after `from` (server time zone), as an ISO string. */
+export function nextRunAt(pattern: string, from: Date): string | null {
+  return new Cron(pattern, { paused: true }).nextRun(from)?.toISOString() ?? null;
 }
 
 export class CronService {
@@ -60,8 +176,34 @@ export class CronService {
 
   async list(q: { page?: number; pageSize?: number; name?: string }) {
     const { page, pageSize, offset } = paging(q);
-    const { rows, total } = await repo.listRuns(this.deps.db, { name: q.name, offset, limit: pageSize });
-    return { cronJobs: rows.map(toDto), total, page, pageSize, jobs: CRON_JOBS.map((j) => ({ name: j.name, schedule: j.schedule })) };
+    const [{ rows, total }, last] = await Promise.all([
+      repo.listRuns(this.deps.db, { name: q.name, offset, limit: pageSize }),
+      repo.lastOutcomes(this.deps.db),
+    ]);
+    const now = this.deps.clock.now();
+    const schedules: CronSchedule[] = CRON_JOBS.map((j) => ({
+      name: j.name,
+      cron: j.schedule,
+      nextRunAt: this.deps.config.cron ? nextRunAt(j.schedule, now) : null,
+      lastOutcome: last.get(j.name) ?? null,
+    }));
+    return { cronJobs: rows.map(toDto), schedules, total, page, pageSize };
+  }
+
+  /** Staff: runs a registered job now (400 unknown name, 409 already running), audited with its outcome. */
+  async runNow(actor: SessionUser, name: string): Promise<CronRunDto> {
+    const job = findJob(name);
+    if (!job) throw new Invalid('name', 'cron.job_unknown', { name });
+    const run = await runJob(this.deps, job);
+    await writeAudit(this.deps.db, {
+      actor: { id: actor.id, email: actor.email },
+      action: 'cron_job.run',
+      targetType: 'cron_job',
+      targetId: name,
+      after: run,
+      at: this.deps.clock.now().toISOString(),
+    });
+    return run;
   }
 
   async delete(actor: SessionUser, id: number): Promise<void> {

@@ -1,21 +1,14 @@
 import type { Generated } from 'kysely';
+import type { CronOutcome } from '../../../contract/api/cron.ts';
 
-/** Operations tables (migration 0003): cron job runs and health check results. */
+/** The cron module's table (migrations 0003, 0008): one row per run of an in-process job. */
 export interface OpsTables {
   cron_runs: {
     id: Generated<number>;
     name: string;
     started_at: string;
     finished_at: string | null;
-    outcome: 'running' | 'ok' | 'error';
+    outcome: CronOutcome;
     message: string | null;
-  };
-  health_checks: {
-    id: Generated<number>;
-    name: string;
-    outcome: 'ok' | 'warn' | 'error';
-    message: string | null;
-    duration_ms: number | null;
-    checked_at: string;
   };
 }

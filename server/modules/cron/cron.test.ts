@@ -1,9 +1,12 @@
+import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { asAdmin, cookieOf, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { DAY_MS } from '../../core/clock.ts';
+import { openDatabase } from '../../core/db.ts';
+import { migrate, readMigrations } from '../../core/migrate.ts';
 import { liveAd, placeIn } from '../ads/ads.testkit.ts';
-import { CRON_JOBS } from './cron.jobs.ts';
-import { runJob, startScheduler } from './cron.service.ts';
+import { CRON_JOBS, findJob, type CronJob } from './cron.jobs.ts';
+import { failLeftoverRuns, nextRunAt, runJob, startScheduler, tryRunJob } from './cron.service.ts';
 
 let ctx: TestContext;
 let admin: TestUser;
@@ -13,10 +16,38 @@ beforeEach(async () => {
 });
 afterEach(async () => ctx.close());
 
-const expireJob = CRON_JOBS.find((j) => j.name === 'expire-ads')!;
+const expireJob = findJob('expire-ads')!;
 const runs = () => ctx.app.deps.db.selectFrom('cron_runs').selectAll().orderBy('id').execute();
+const audit = () => ctx.app.deps.db.selectFrom('audit_log').selectAll().orderBy('id').execute();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const job = (name: string, run: CronJob['run'], extra: Partial<CronJob> = {}): CronJob => ({ name, schedule: '* * * * *', run, ...extra });
+/** A job that runs until the test lets it finish. */
+function gated(name: string) {
+  let finish!: (message: string) => void;
+  let started = 0;
+  const j = job(name, () => {
+    started++;
+    return new Promise<string>((r) => (finish = r));
+  });
+  return { job: j, finish: (m: string) => finish(m), started: () => started };
+}
 
-describe('cron', () => {
+describe('cron jobs', () => {
+  it('registers every job: issue #12, renewal-reminders (#13) and the sign-in purge (#14)', () => {
+    expect(CRON_JOBS.map((j) => [j.name, j.schedule])).toEqual([
+      ['expire-ads', '0 * * * *'],
+      ['sweep-orphan-uploads', '30 * * * *'],
+      ['reconcile-invoices', '* * * * *'],
+      ['expire-invoices', '*/15 * * * *'],
+      ['purge-email-changes', '15 3 * * *'],
+      ['health-checks', '*/5 * * * *'],
+      ['purge-old-runs', '45 3 * * *'],
+      ['renewal-reminders', '20 * * * *'],
+      ['purge-old-sign-ins', '50 3 * * *'],
+    ]);
+    expect(CRON_JOBS.filter((j) => j.runAtStart).map((j) => j.name)).toEqual(['health-checks']);
+  });
+
   it('expire-ads expires approved ads past their time and records the run', async () => {
     const owner = await makeUser(ctx, { status: 'approved' });
     const ny = await placeIn(ctx, 'ny');
@@ -34,55 +65,217 @@ describe('cron', () => {
     expect(mine.approvedAds[0]).toMatchObject({ id: ad.id, status: 'expired' });
   });
 
-  it('records a failing job as an error with its message', async () => {
-    const run = await runJob(ctx.app.deps, {
-      name: 'broken',
-      schedule: '* * * * *',
-      run: async () => {
+  it('purge-email-changes deletes unconfirmed changes older than a week, nothing else', async () => {
+    const u = await makeUser(ctx);
+    const ago = (days: number) => new Date(ctx.clock.now().getTime() - days * DAY_MS).toISOString();
+    await ctx.app.deps.db
+      .insertInto('email_changes')
+      .values([
+        { token_hash: 'old', user_id: u.id, new_email: 'a@example.com', created_at: ago(8), confirmed_at: null },
+        { token_hash: 'young', user_id: u.id, new_email: 'b@example.com', created_at: ago(6), confirmed_at: null },
+        { token_hash: 'confirmed', user_id: u.id, new_email: 'c@example.com', created_at: ago(10), confirmed_at: ago(9) },
+      ])
+      .execute();
+    const run = await runJob(ctx.app.deps, findJob('purge-email-changes')!);
+    expect(run).toMatchObject({ outcome: 'ok', message: '1 unconfirmed e-mail change older than 7 days deleted' });
+    const left = await ctx.app.deps.db.selectFrom('email_changes').select('token_hash').orderBy('token_hash').execute();
+    expect(left.map((r) => r.token_hash)).toEqual(['confirmed', 'young']);
+  });
+
+  it('purge-old-runs deletes job runs and health check results older than 30 days', async () => {
+    const ago = (days: number) => new Date(ctx.clock.now().getTime() - days * DAY_MS).toISOString();
+    const db = ctx.app.deps.db;
+    await db
+      .insertInto('cron_runs')
+      .values([
+        { name: 'expire-ads', started_at: ago(31), finished_at: ago(31), outcome: 'ok', message: 'old' },
+        { name: 'expire-ads', started_at: ago(29), finished_at: ago(29), outcome: 'ok', message: 'young' },
+      ])
+      .execute();
+    await db
+      .insertInto('health_checks')
+      .values([
+        { name: 'disk', status: 'ok', message: 'old', duration_ms: 1, checked_at: ago(30.5) },
+        { name: 'disk', status: 'failing', message: 'old too', duration_ms: 1, checked_at: ago(40) },
+        { name: 'disk', status: 'ok', message: 'young', duration_ms: 1, checked_at: ago(1) },
+      ])
+      .execute();
+    const run = await runJob(ctx.app.deps, findJob('purge-old-runs')!);
+    expect(run).toMatchObject({ outcome: 'ok', message: '1 job run and 2 health check results older than 30 days deleted' });
+    expect((await runs()).map((r) => r.message)).toEqual(['young', run.message]);
+    expect((await db.selectFrom('health_checks').select('message').execute()).map((r) => r.message)).toEqual(['young']);
+  });
+
+  it('health-checks runs every check and reports the ones that are not ok', async () => {
+    ctx.app.deps.services.health.options = { ...ctx.app.deps.services.health.options, disk: { degradedBelow: 0, failingBelow: 0 } };
+    const run = await runJob(ctx.app.deps, findJob('health-checks')!);
+    expect(run).toMatchObject({ outcome: 'ok', message: '5 checks: all ok' });
+    ctx.app.deps.services.health.options = { ...ctx.app.deps.services.health.options, disk: { degradedBelow: 1.01, failingBelow: 1.01 } };
+    expect(await runJob(ctx.app.deps, findJob('health-checks')!)).toMatchObject({ outcome: 'ok', message: '5 checks: disk failing' });
+    expect(await ctx.app.deps.db.selectFrom('health_checks').select('name').execute()).toHaveLength(10);
+  });
+});
+
+describe('the runner', () => {
+  it('records a throwing job as failed with its message, whether it throws at once or later', async () => {
+    const later = await runJob(
+      ctx.app.deps,
+      job('broken', async () => {
         throw new Error('disk on fire');
-      },
-    });
-    expect(run).toMatchObject({ name: 'broken', outcome: 'error', message: 'disk on fire', finishedAt: expect.any(String) });
+      }),
+    );
+    expect(later).toMatchObject({ name: 'broken', outcome: 'failed', message: 'disk on fire', finishedAt: expect.any(String) });
+    const atOnce = await runJob(
+      ctx.app.deps,
+      job('broken', () => {
+        throw new TypeError('not a function');
+      }),
+    );
+    expect(atOnce).toMatchObject({ outcome: 'failed', message: 'not a function' });
+    const silent = await runJob(
+      ctx.app.deps,
+      job('broken', () => Promise.reject(new Error(''))),
+    );
+    expect(silent).toMatchObject({ outcome: 'failed', message: 'failed without a message' });
+    expect((await runs()).map((r) => r.outcome)).toEqual(['failed', 'failed', 'failed']);
   });
 
-  it('lists runs newest first for staff and deletes one, audited', async () => {
-    await runJob(ctx.app.deps, expireJob);
-    ctx.clock.advance(3600_000);
-    const last = await runJob(ctx.app.deps, expireJob);
-    const list = await ctx.app.inject({ method: 'GET', url: '/api/admin/get-cron-jobs?pageSize=10', headers: { cookie: admin.cookie } });
-    expect(list.statusCode).toBe(200);
-    expect(list.json()).toMatchObject({
-      total: 2,
-      page: 1,
-      pageSize: 10,
-      jobs: [
-        { name: 'expire-ads', schedule: '0 * * * *' },
-        { name: 'sweep-orphan-uploads', schedule: '30 * * * *' },
-      ],
-    });
-    expect(list.json().cronJobs[0].id).toBe(last.id);
-    const del = await ctx.app.inject({ method: 'DELETE', url: `/api/admin/delete-cron-job-status-by-id/${last.id}`, headers: { cookie: admin.cookie } });
-    expect(del.json()).toEqual({ deleted: true });
-    expect((await runs()).map((r) => r.id)).not.toContain(last.id);
-    const again = await ctx.app.inject({ method: 'DELETE', url: `/api/admin/delete-cron-job-status-by-id/${last.id}`, headers: { cookie: admin.cookie } });
-    expect(again.statusCode).toBe(404);
-    expect(again.json()).toEqual({ message: 'Cron job run not found.', code: 'cron.run_not_found' });
-    const bad = await ctx.app.inject({ method: 'DELETE', url: '/api/admin/delete-cron-job-status-by-id/abc', headers: { cookie: admin.cookie } });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toMatch(/id/);
-    expect(bad.json()).toMatchObject({ code: 'validation.invalid', params: { field: 'id' } });
-    const audit = await ctx.app.deps.db.selectFrom('audit_log').selectAll().execute();
-    expect(audit).toEqual([expect.objectContaining({ action: 'cron_run.delete', target_id: String(last.id), actor_id: admin.id })]);
-    const provider = await makeUser(ctx);
-    expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/get-cron-jobs', headers: { cookie: provider.cookie } })).statusCode).toBe(403);
+  it('never runs one job twice at once: a second start is refused while the first runs, then allowed', async () => {
+    const g = gated('slow');
+    const first = runJob(ctx.app.deps, g.job);
+    expect(tryRunJob(ctx.app.deps, g.job)).toBeNull();
+    await expect(runJob(ctx.app.deps, g.job)).rejects.toMatchObject({ statusCode: 409, code: 'cron.job_running', params: { name: 'slow' } });
+    // Another job is not held up by it.
+    expect(
+      await runJob(
+        ctx.app.deps,
+        job('other', async () => 'other done'),
+      ),
+    ).toMatchObject({ outcome: 'ok' });
+    await vi.waitFor(() => expect(g.started()).toBe(1));
+    expect((await runs()).map((r) => [r.name, r.outcome])).toEqual([
+      ['slow', 'running'],
+      ['other', 'ok'],
+    ]);
+    g.finish('finally');
+    expect(await first).toMatchObject({ outcome: 'ok', message: 'finally' });
+    expect(
+      await runJob(
+        ctx.app.deps,
+        job('slow', async () => 'again'),
+      ),
+    ).toMatchObject({ outcome: 'ok', message: 'again' });
+    expect(g.started()).toBe(1);
   });
 
-  it('the scheduler runs registered jobs on their schedule and stops', async () => {
+  it('records a run past its time limit as failed, and tells the job to stop', async () => {
+    let aborted: unknown = null;
+    const polite = job(
+      'polite',
+      (_deps, signal) =>
+        new Promise((_, reject) =>
+          signal.addEventListener('abort', () => {
+            aborted = signal.reason;
+            reject(signal.reason as Error);
+          }),
+        ),
+      { timeoutMs: 40 },
+    );
+    const t0 = performance.now();
+    expect(await runJob(ctx.app.deps, polite)).toMatchObject({ outcome: 'failed', message: 'timed out after 40 ms', finishedAt: expect.any(String) });
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(String(aborted)).toBe('Error: timed out after 40 ms');
+    // It stopped: the next run may start at once.
+    expect(
+      tryRunJob(
+        ctx.app.deps,
+        job('polite', async () => 'ok now'),
+      ),
+    ).not.toBeNull();
+  });
+
+  it('keeps a timed-out job locked until its work really stops, and gives up one time limit later', async () => {
+    let finished = false;
+    const stubborn = job('stubborn', () => sleep(150).then(() => ((finished = true), 'late')), { timeoutMs: 40 });
+    expect(await runJob(ctx.app.deps, stubborn)).toMatchObject({ outcome: 'failed', message: 'timed out after 40 ms' });
+    expect(finished).toBe(false);
+    await expect(runJob(ctx.app.deps, stubborn)).rejects.toMatchObject({ statusCode: 409 }); // its work still goes on
+    await vi.waitFor(() => expect(finished).toBe(true));
+    await vi.waitFor(() =>
+      expect(
+        tryRunJob(
+          ctx.app.deps,
+          job('stubborn', async () => 'free'),
+        ),
+      ).not.toBeNull(),
+    );
+
+    const hung = job('hung', () => new Promise<string>(() => {}), { timeoutMs: 30 });
+    expect(await runJob(ctx.app.deps, hung)).toMatchObject({ outcome: 'failed', message: 'timed out after 30 ms' });
+    expect(tryRunJob(ctx.app.deps, hung)).toBeNull();
+    await sleep(60);
+    const again = tryRunJob(
+      ctx.app.deps,
+      job('hung', async () => 'after the give-up'),
+    );
+    expect(again).not.toBeNull();
+    expect(await again).toMatchObject({ outcome: 'ok', message: 'after the give-up' });
+  });
+
+  it('records runs a previous process left running as interrupted', async () => {
+    const at = ctx.clock.now().toISOString();
+    await ctx.app.deps.db
+      .insertInto('cron_runs')
+      .values([
+        { name: 'expire-ads', started_at: at, finished_at: null, outcome: 'running', message: null },
+        { name: 'expire-ads', started_at: at, finished_at: at, outcome: 'ok', message: 'fine' },
+      ])
+      .execute();
+    ctx.clock.advance(1000);
+    expect(await failLeftoverRuns(ctx.app.deps)).toBe(1);
+    expect((await runs()).map((r) => [r.outcome, r.message, r.finished_at])).toEqual([
+      ['failed', 'interrupted: the server stopped during this run', ctx.clock.now().toISOString()],
+      ['ok', 'fine', at],
+    ]);
+  });
+
+  it('on close, tells running jobs to stop, records them, and starts nothing more', async () => {
+    const t = await createTestApp();
+    try {
+      const g = gated('long');
+      const run = runJob(t.app.deps, g.job);
+      await vi.waitFor(() => expect(g.started()).toBe(1));
+      await t.app.close();
+      expect(await run).toMatchObject({ outcome: 'failed', message: 'stopped: the server shut down during this run' });
+      expect(
+        tryRunJob(
+          t.app.deps,
+          job('late', async () => 'no'),
+        ),
+      ).toBeNull();
+    } finally {
+      await t.app.deps.database.close();
+      fs.rmSync(t.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the scheduler', () => {
+  it('runs registered jobs on their schedule, survives a throwing job, and stops', async () => {
     // Croner reads Date and setTimeout: fake both and move time exactly, instead of sleeping.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: new Date('2025-03-01T10:00:00.000Z') });
     try {
       let n = 0;
-      const scheduler = startScheduler(ctx.app.deps, [{ name: 'tick', schedule: '* * * * * *', run: async () => `tick ${++n}` }]);
+      const scheduler = startScheduler(ctx.app.deps, [
+        job('tick', async () => `tick ${++n}`, { schedule: '* * * * * *' }),
+        job(
+          'boom',
+          async () => {
+            throw new Error('boom');
+          },
+          { schedule: '* * * * * *' },
+        ),
+      ]);
       await vi.advanceTimersByTimeAsync(999);
       expect(n).toBe(0); // the first second boundary is 10:00:01
       await vi.advanceTimersByTimeAsync(1);
@@ -93,20 +286,202 @@ describe('cron', () => {
       expect(vi.getTimerCount()).toBe(0);
       await vi.advanceTimersByTimeAsync(5000);
       expect(n).toBe(3);
-      const ticks = (await runs()).filter((r) => r.name === 'tick');
-      expect(ticks.map((r) => [r.outcome, r.message])).toEqual([
+      const all = await runs();
+      expect(all.filter((r) => r.name === 'tick').map((r) => [r.outcome, r.message])).toEqual([
         ['ok', 'tick 1'],
         ['ok', 'tick 2'],
         ['ok', 'tick 3'],
+      ]);
+      expect(all.filter((r) => r.name === 'boom').map((r) => [r.outcome, r.message])).toEqual([
+        ['failed', 'boom'],
+        ['failed', 'boom'],
+        ['failed', 'boom'],
       ]);
     } finally {
       vi.useRealTimers();
     }
   });
 
-  it('an app with CRON on starts and closes cleanly', async () => {
+  it('skips a job whose previous run is still going, whoever started it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: new Date('2025-03-01T10:00:00.000Z') });
+    try {
+      const g = gated('slow');
+      const byHand = runJob(ctx.app.deps, g.job); // "run now", before the schedule comes
+      const scheduler = startScheduler(ctx.app.deps, [{ ...g.job, schedule: '* * * * * *' }]);
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(g.started()).toBe(1);
+      g.finish('done by hand');
+      expect(await byHand).toMatchObject({ outcome: 'ok' });
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(g.started()).toBe(2); // the next second starts it again
+      g.finish('done on schedule');
+      await vi.advanceTimersByTimeAsync(0);
+      scheduler.stop();
+      expect((await runs()).map((r) => r.message)).toEqual(['done by hand', 'done on schedule']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says when each pattern fires next', () => {
+    const from = new Date('2026-01-15T12:00:00.000Z');
+    expect(nextRunAt('*/5 * * * *', from)).toBe('2026-01-15T12:05:00.000Z');
+    expect(nextRunAt('* * * * *', new Date('2026-01-15T12:03:30.000Z'))).toBe('2026-01-15T12:04:00.000Z');
+  });
+
+  it('an app with CRON on runs the health checks once ready, shows next runs, and closes cleanly', async () => {
     const on = await createTestApp({ env: { CRON: '1' } });
-    expect(on.config.cron).toBe(true);
-    await on.close();
+    try {
+      expect(on.config.cron).toBe(true);
+      const db = on.app.deps.db;
+      await vi.waitFor(
+        async () =>
+          expect(await db.selectFrom('cron_runs').select(['name', 'outcome']).where('outcome', '!=', 'running').execute()).toContainEqual({
+            name: 'health-checks',
+            outcome: 'ok',
+          }),
+        { timeout: 5000 },
+      );
+      expect((await db.selectFrom('health_checks').select('name').orderBy('id').execute()).map((r) => r.name).sort()).toEqual([
+        'database',
+        'disk',
+        'payment-server',
+        'sms',
+        'smtp',
+      ]);
+      const staff = await asAdmin(on);
+      const list = (await on.app.inject({ method: 'GET', url: '/api/admin/get-cron-jobs', headers: { cookie: staff.cookie } })).json();
+      expect(list.schedules.find((s: { name: string }) => s.name === 'health-checks')).toEqual({
+        name: 'health-checks',
+        cron: '*/5 * * * *',
+        nextRunAt: '2026-01-15T12:05:00.000Z',
+        lastOutcome: 'ok',
+      });
+    } finally {
+      await on.close();
+    }
+  });
+});
+
+describe('migration 0008', () => {
+  it('keeps the runs and results recorded before it, in the new words', () => {
+    const all = readMigrations();
+    const d = openDatabase(':memory:');
+    try {
+      migrate(
+        d.sqlite,
+        all.filter((m) => m.version < 8),
+      );
+      d.sqlite.exec(`
+        INSERT INTO cron_runs (id, name, started_at, finished_at, outcome, message) VALUES
+          (1, 'expire-ads', 'a', 'b', 'error', 'boom'), (2, 'expire-ads', 'c', NULL, 'running', NULL), (3, 'expire-ads', 'e', 'f', 'ok', '1 ad expired');
+        INSERT INTO health_checks (id, name, outcome, message, duration_ms, checked_at) VALUES
+          (1, 'disk', 'warn', 'low', 3, 'x'), (2, 'smtp', 'error', NULL, NULL, 'y'), (3, 'database', 'ok', 'fine', 1, 'z');`);
+      migrate(d.sqlite, all);
+      expect(d.sqlite.prepare('SELECT id, outcome, message FROM cron_runs ORDER BY id').all()).toEqual([
+        { id: 1, outcome: 'failed', message: 'boom' },
+        { id: 2, outcome: 'running', message: null },
+        { id: 3, outcome: 'ok', message: '1 ad expired' },
+      ]);
+      expect(d.sqlite.prepare('SELECT id, name, status, message, duration_ms FROM health_checks ORDER BY id').all()).toEqual([
+        { id: 1, name: 'disk', status: 'degraded', message: 'low', duration_ms: 3 },
+        { id: 2, name: 'smtp', status: 'failing', message: '', duration_ms: 0 },
+        { id: 3, name: 'database', status: 'ok', message: 'fine', duration_ms: 1 },
+      ]);
+      expect(() => d.sqlite.prepare("INSERT INTO cron_runs (name, started_at, outcome) VALUES ('x', 'y', 'error')").run()).toThrow(/CHECK constraint/);
+    } finally {
+      d.sqlite.close();
+    }
+  });
+});
+
+describe('cron routes', () => {
+  it('lists runs newest first with every schedule (no next run while CRON is off) and deletes one, audited', async () => {
+    await runJob(ctx.app.deps, expireJob);
+    ctx.clock.advance(3600_000);
+    const last = await runJob(ctx.app.deps, expireJob);
+    await runJob(
+      ctx.app.deps,
+      job('sweep-orphan-uploads', async () => {
+        throw new Error('no folder');
+      }),
+    );
+    const list = await ctx.app.inject({ method: 'GET', url: '/api/admin/get-cron-jobs?pageSize=10&name=expire-ads', headers: { cookie: admin.cookie } });
+    expect(list.statusCode).toBe(200);
+    const body = list.json();
+    expect(body).toMatchObject({ total: 2, page: 1, pageSize: 10 });
+    expect(body.cronJobs[0].id).toBe(last.id);
+    expect(body.schedules).toHaveLength(CRON_JOBS.length);
+    expect(body.schedules.slice(0, 2)).toEqual([
+      { name: 'expire-ads', cron: '0 * * * *', nextRunAt: null, lastOutcome: 'ok' },
+      { name: 'sweep-orphan-uploads', cron: '30 * * * *', nextRunAt: null, lastOutcome: 'failed' },
+    ]);
+    expect(body.schedules.find((s: { name: string }) => s.name === 'purge-old-runs').lastOutcome).toBeNull();
+
+    const del = await ctx.app.inject({ method: 'DELETE', url: `/api/admin/delete-cron-job-status-by-id/${last.id}`, headers: { cookie: admin.cookie } });
+    expect(del.json()).toEqual({ deleted: true });
+    expect((await runs()).map((r) => r.id)).not.toContain(last.id);
+    const again = await ctx.app.inject({ method: 'DELETE', url: `/api/admin/delete-cron-job-status-by-id/${last.id}`, headers: { cookie: admin.cookie } });
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toEqual({ message: 'Cron job run not found.', code: 'cron.run_not_found' });
+    const bad = await ctx.app.inject({ method: 'DELETE', url: '/api/admin/delete-cron-job-status-by-id/abc', headers: { cookie: admin.cookie } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'validation.invalid', params: { field: 'id' } });
+    expect(await audit()).toEqual([expect.objectContaining({ action: 'cron_run.delete', target_id: String(last.id), actor_id: admin.id })]);
+    const provider = await makeUser(ctx);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/get-cron-jobs', headers: { cookie: provider.cookie } })).statusCode).toBe(403);
+  });
+
+  it('runs a job now for staff, audited; an unknown name is 400 and a running job 409, both changing nothing', async () => {
+    const run = (name: string) => ctx.app.inject({ method: 'POST', url: '/api/admin/run-cron-job', headers: { cookie: admin.cookie }, payload: { name } });
+    const ok = await run('purge-old-runs');
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().cronJob).toMatchObject({
+      name: 'purge-old-runs',
+      outcome: 'ok',
+      message: '0 job runs and 0 health check results older than 30 days deleted',
+    });
+    expect(await audit()).toEqual([
+      expect.objectContaining({
+        action: 'cron_job.run',
+        target_type: 'cron_job',
+        target_id: 'purge-old-runs',
+        actor_id: admin.id,
+        after_json: JSON.stringify(ok.json().cronJob),
+      }),
+    ]);
+
+    const unknown = await run('no-such-job');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toEqual({
+      message: 'There is no cron job named "no-such-job".',
+      code: 'cron.job_unknown',
+      params: { field: 'name', name: 'no-such-job' },
+    });
+
+    // The scheduled run of the same job is going (the lock is by name).
+    const g = gated('purge-old-runs');
+    const scheduled = runJob(ctx.app.deps, g.job);
+    const busy = await run('purge-old-runs');
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json()).toEqual({
+      message: 'The job purge-old-runs is already running. Wait for it to finish, then try again.',
+      code: 'cron.job_running',
+      params: { name: 'purge-old-runs' },
+    });
+    g.finish('scheduled');
+    await scheduled;
+    expect((await runs()).map((r) => r.message)).toEqual([ok.json().cronJob.message, 'scheduled']);
+    expect(await audit()).toHaveLength(1);
+
+    const provider = await makeUser(ctx, { status: 'approved' });
+    const refused = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/run-cron-job',
+      headers: { cookie: provider.cookie },
+      payload: { name: 'purge-old-runs' },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(await runs()).toHaveLength(2);
   });
 });

@@ -1,8 +1,175 @@
 import type { AppDeps } from '../../core/deps.ts';
+import type { SessionUser } from '../../core/auth.ts';
+import { NotFound } from '../../core/errors.ts';
+import { writeAudit } from '../../core/audit.ts';
+import { paging } from '../../core/http.ts';
+import { HEALTH_CHECK_NAMES, type AdminOverview, type HealthCheck, type HealthCheckName } from '../../../contract/api/health.ts';
+import {
+  DEFAULT_DISK_THRESHOLDS,
+  checkDisk,
+  checkSmtp,
+  formatMs,
+  paymentServerOutcome,
+  smsOutcome,
+  thrownOutcome,
+  withTimeout,
+  type CheckOutcome,
+  type DiskThresholds,
+} from './health.checks.ts';
+import { checkDatabase } from './health.database.ts';
+import * as repo from './health.repository.ts';
+
+/** What a run of the checks may be tuned with (tests simulate a full disk or a slow server through these). */
+export interface HealthOptions {
+  disk: DiskThresholds;
+  /** A check without an answer by then is failing ("no answer in …"). */
+  timeoutMs: number;
+  /** A check that answered ok but took longer than this is degraded. */
+  slowMs: number;
+}
+
+export const DEFAULT_HEALTH_OPTIONS: HealthOptions = { disk: DEFAULT_DISK_THRESHOLDS, timeoutMs: 10_000, slowMs: 3_000 };
+
+type Row = NonNullable<Awaited<ReturnType<typeof repo.findCheck>>>;
+const toDto = (r: Row): HealthCheck => ({ id: r.id, name: r.name, status: r.status, message: r.message, durationMs: r.duration_ms, checkedAt: r.checked_at });
+
+const ORDER = new Map<string, number>(HEALTH_CHECK_NAMES.map((n, i) => [n, i]));
+const byCheckOrder = (a: HealthCheck, b: HealthCheck) => (ORDER.get(a.name) ?? 99) - (ORDER.get(b.name) ?? 99) || a.name.localeCompare(b.name);
 
 export class HealthService {
   private readonly deps: AppDeps;
+  /** Replaceable as a whole (tests); read at the start of each run. */
+  options: HealthOptions = DEFAULT_HEALTH_OPTIONS;
+  /** The run going on, which a second caller joins instead of checking everything twice. */
+  private running: Promise<HealthCheck[]> | null = null;
+
   constructor(deps: AppDeps) {
     this.deps = deps;
+  }
+
+  /** Runs every check (at once), records one row each, and e-mails staff about checks that turned failing. Never throws for a check. */
+  run(): Promise<HealthCheck[]> {
+    this.running ??= this.runOnce().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async runOnce(): Promise<HealthCheck[]> {
+    const { deps, options } = this;
+    const at = deps.clock.now().toISOString();
+    const checks: Record<HealthCheckName, () => Promise<CheckOutcome> | CheckOutcome> = {
+      database: () => checkDatabase(deps.database, { at, timeoutMs: options.timeoutMs }),
+      disk: () => checkDisk(deps.config.dataDir, options.disk),
+      smtp: () => checkSmtp(deps.mailer, deps.config.smtpUrl),
+      'payment-server': async () => paymentServerOutcome(await deps.services.payments.health()),
+      sms: async () => smsOutcome(await deps.services.sms.status()),
+    };
+    const results = await Promise.all(
+      HEALTH_CHECK_NAMES.map(async (name) => {
+        const started = performance.now();
+        let outcome: CheckOutcome;
+        try {
+          outcome = await withTimeout(checks[name], options.timeoutMs);
+        } catch (err) {
+          outcome = thrownOutcome(err);
+        }
+        const ms = Math.round(performance.now() - started);
+        if (outcome.status === 'ok' && ms > options.slowMs) outcome = { status: 'degraded', message: `${outcome.message} (slow: ${formatMs(ms)})` };
+        return { name, status: outcome.status, message: outcome.message.slice(0, 1000), duration_ms: ms, checked_at: at };
+      }),
+    );
+    const { rows, turnedFailing } = await deps.db.transaction().execute(async (trx) => {
+      const before = new Map((await repo.latestByName(trx, HEALTH_CHECK_NAMES)).map((r) => [r.name, r.status]));
+      const rows = (await repo.insertChecks(trx, results)).map(toDto);
+      return { rows, turnedFailing: rows.filter((r) => r.status === 'failing' && before.get(r.name) !== 'failing') };
+    });
+    if (turnedFailing.length) await this.mailStaff(turnedFailing);
+    return rows.sort(byCheckOrder);
+  }
+
+  /** One e-mail per staff address about the checks that just turned failing. Best effort: the rows are what counts. */
+  private async mailStaff(failing: HealthCheck[]): Promise<void> {
+    const { deps } = this;
+    let to = await repo.staffEmails(deps.db);
+    if (!to.length && deps.config.staffEmail) to = [deps.config.staffEmail];
+    const names = failing.map((c) => c.name).join(', ');
+    const text = [
+      `${failing.length === 1 ? 'A health check is' : 'Health checks are'} failing since ${failing[0].checkedAt}:`,
+      '',
+      ...failing.map((c) => `- ${c.name}: ${c.message}`),
+      '',
+      'You get this e-mail once, when a check turns failing; the next one comes after it has recovered and failed again.',
+      `See the checks: ${deps.config.publicUrl}/admin/dashboard/admin/health-check`,
+    ].join('\n');
+    for (const address of to) {
+      try {
+        await deps.mailer.send({ to: address, subject: `[XG] Health check failing: ${names}`, text });
+      } catch (err) {
+        deps.log.error({ err, to: address }, 'could not e-mail staff about a failing health check');
+      }
+    }
+  }
+
+  /** Staff pressed "run now": the run, audited. */
+  async runNow(actor: SessionUser): Promise<HealthCheck[]> {
+    const rows = await this.run();
+    await writeAudit(this.deps.db, {
+      actor: { id: actor.id, email: actor.email },
+      action: 'health_check.run',
+      targetType: 'health_check',
+      targetId: null,
+      after: rows.map((r) => ({ id: r.id, name: r.name, status: r.status })),
+      at: this.deps.clock.now().toISOString(),
+    });
+    return rows;
+  }
+
+  async list(q: { page?: number; pageSize?: number; name?: string }) {
+    const { page, pageSize, offset } = paging(q);
+    const [{ rows, total }, latest] = await Promise.all([
+      repo.listChecks(this.deps.db, { name: q.name, offset, limit: pageSize }),
+      repo.latestByName(this.deps.db),
+    ]);
+    return { healthChecks: rows.map(toDto), latest: latest.map(toDto).sort(byCheckOrder), total, page, pageSize };
+  }
+
+  async delete(actor: SessionUser, id: number): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const row = await repo.findCheck(trx, id);
+      if (!row) throw new NotFound('health.check_not_found');
+      await repo.deleteCheck(trx, id);
+      await writeAudit(trx, {
+        actor: { id: actor.id, email: actor.email },
+        action: 'health_check.delete',
+        targetType: 'health_check',
+        targetId: String(id),
+        before: toDto(row),
+        at: this.deps.clock.now().toISOString(),
+      });
+    });
+  }
+
+  /** Deletes results older than `before` (the purge-old-runs job); how many. */
+  purge(before: string): Promise<number> {
+    return repo.purgeChecks(this.deps.db, before);
+  }
+
+  /**
+   * For uptime monitors and load balancers: can this server serve? Its database answers and the
+   * latest database and disk results are not failing. A failing mail, payment or SMS provider is
+   * for staff to fix (they are mailed); taking the site out of rotation would not help it.
+   */
+  serving(): boolean {
+    try {
+      return !repo.coreCheckFailing(this.deps.database.reader);
+    } catch (err) {
+      this.deps.log.error({ err }, 'health: the database cannot be read');
+      return false;
+    }
+  }
+
+  overview(): Promise<AdminOverview> {
+    return repo.overviewCounts(this.deps.db);
   }
 }

@@ -1,11 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Value from 'typebox/value';
+import { sql } from 'kysely';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { DAY_MS } from '../../core/clock.ts';
+import { openDatabase } from '../../core/db.ts';
+import { migrate } from '../../core/migrate.ts';
+import { AdCardSchema } from '../../../contract/api/ads.ts';
 import { fundedUsd, liveAd, pay, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
 import { PublicReads } from './listings.repository.ts';
+import { PublicChanges } from './listings.changes.ts';
+import { TaggedCache } from './listings.cache.ts';
 
-// The detail cache (AdCache) and the remembered ads_public_version: every way the public view of
-// an ad changes must show at once, and a preview of a hidden ad must never reach anyone else.
+// The public answers' caches (listings.cache.ts) and what drops their entries (the change log of
+// migration 0011, listings.tags.ts): every way the public view of an ad changes must show at once,
+// a change must leave every answer it cannot touch cached (counted through the caches' hits and
+// misses), and a preview of a hidden ad must never reach anyone else.
 
 let ctx: TestContext;
 let owner: TestUser;
@@ -26,8 +35,19 @@ const detail = async (id: string, cookie?: string) => {
   const res = await get(`/api/ads/${id}`, cookie);
   return { status: res.statusCode, ad: res.statusCode === 200 ? res.json().ad : null, type: res.headers['content-type'] };
 };
-/** Changes a column no trigger watches, behind the services' back: only a cached body still shows the old value. */
-const setPhoneBehindTheBack = (id: string, phone: string) => ctx.app.deps.database.sqlite.prepare('UPDATE ads SET phone = ? WHERE id = ?').run(phone, id);
+const ids = async (url: string) => {
+  const res = await get(url);
+  return res.statusCode === 200 ? (res.json().ads as { id: string }[]).map((a) => a.id) : [];
+};
+const stats = () => ctx.app.deps.services.listings.caches.get('api')!.stats;
+/** Hits and misses of the API's cache while `fn` runs. */
+async function counted(fn: () => Promise<unknown>): Promise<{ hits: number; misses: number }> {
+  const before = { ...stats() };
+  await fn();
+  return { hits: stats().hits - before.hits, misses: stats().misses - before.misses };
+}
+const setOnline = (id: string, online: boolean) =>
+  ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${id}`, headers: { cookie: owner.cookie }, payload: { online } });
 
 describe('ad detail cache', () => {
   it('serves a public ad from the cache until its entry expires, with the same body and type', async () => {
@@ -35,13 +55,18 @@ describe('ad detail cache', () => {
     const first = await detail(ad.id);
     expect(first.status).toBe(200);
     expect(first.type).toBe('application/json; charset=utf-8');
-    const phone = first.ad.phone;
-    setPhoneBehindTheBack(ad.id, '5550001111'); // a write, but not one that changes the public set
-    // the write is seen (the write counter moved), the version is re-read, unchanged: the cached body stays
-    expect(await detail(ad.id)).toEqual(first);
-    expect((await detail(ad.id)).ad.phone).toBe(phone);
+    // a write, but not of anything the public sees: the change log says nothing, the entry stays
+    ctx.app.deps.database.sqlite.prepare('UPDATE ads SET updated_at = ? WHERE id = ?').run('2030-01-01T00:00:00.000Z', ad.id);
+    expect(await counted(async () => expect(await detail(ad.id)).toEqual(first))).toEqual({ hits: 1, misses: 0 });
     ctx.clock.advance(61_000); // past the entry's lifetime
-    expect((await detail(ad.id)).ad.phone).toBe('5550001111');
+    expect(await counted(() => detail(ad.id))).toEqual({ hits: 0, misses: 1 });
+  });
+
+  it('drops an entry when anything the public sees of the ad changes, even by hand', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    await detail(ad.id);
+    ctx.app.deps.database.sqlite.prepare('UPDATE ads SET phone = ? WHERE id = ?').run('+12125550999', ad.id);
+    expect((await detail(ad.id)).ad.phone).toBe('+12125550999');
   });
 
   it('drops an entry when the ad is bumped, switched offline, disabled by staff, or its owner suspended', async () => {
@@ -88,11 +113,11 @@ describe('ad detail cache', () => {
     expect((await detail(ad.id)).status).toBe(404);
   });
 
-  it('stops serving an ad whose time ran out, with no write at all', async () => {
+  it('stops serving an ad whose time ran out, with no write at all (410: it is gone for good)', async () => {
     const ad = await liveAd(ctx, owner, admin, ny);
     expect((await detail(ad.id)).status).toBe(200);
     ctx.clock.advance(30 * DAY_MS + 1);
-    expect((await detail(ad.id)).status).toBe(404);
+    expect((await detail(ad.id)).status).toBe(410);
   });
 
   it('never caches an owner or staff preview of a hidden ad', async () => {
@@ -118,25 +143,191 @@ describe('ad detail cache', () => {
   });
 });
 
-describe('remembered public version', () => {
-  const versionRow = () => (ctx.app.deps.database.sqlite.prepare('SELECT v FROM ads_public_version').get() as { v: number }).v;
-
-  it('follows every write on the connection, including one made in a transaction that rolls back', async () => {
-    const reads = new PublicReads(ctx.app.deps.database.sqlite);
-    const sqlite = ctx.app.deps.database.sqlite;
-    const v0 = reads.version();
-    expect(v0).toBe(versionRow());
-    sqlite.prepare('UPDATE ads_public_version SET v = v + 5').run();
-    expect(reads.version()).toBe(v0 + 5);
-    const rolledBack = sqlite.transaction(() => {
-      sqlite.prepare('UPDATE ads_public_version SET v = v + 1').run();
-      // inside the transaction: a number no cache entry can match (the rows read may still roll back)
-      expect(reads.version()).toBeLessThan(0);
-      expect(reads.version()).not.toBe(reads.version());
-      throw new Error('roll back');
+describe('narrow invalidation', () => {
+  it('a change in one city leaves the other cities, the other ads and the searches it cannot match cached', async () => {
+    const tx = await placeIn(ctx, 'tx');
+    const inNy = await liveAd(ctx, owner, admin, ny, { title: 'Evenings in the big apple' });
+    const inTx = await liveAd(ctx, owner, admin, tx, {
+      title: 'Evenings in the lone star',
+      description: 'Bluebonnet fields, rodeo nights and barbecue dinners, by appointment.',
     });
-    expect(() => rolledBack()).toThrow('roll back');
-    expect(reads.version()).toBe(v0 + 5);
-    expect(reads.version()).toBe(versionRow());
+    const txList = `/api/listings?state=texas&city=${tx.citySlug}&type=female-escorts`;
+    const nyList = `/api/listings?state=new-york&city=${ny.citySlug}&type=female-escorts`;
+    const others = [txList, `/api/ads/${inTx.id}`, '/api/search?query=bluebonnet', '/api/listings?state=texas'];
+    ctx.clock.advance(120_000); // bumps are refused right after publishing
+    const wallet = await fundedUsd(ctx, owner, 300);
+    for (const url of [...others, nyList]) await get(url);
+    expect(await counted(async () => Promise.all(others.map((u) => get(u))))).toEqual({ hits: 4, misses: 0 });
+
+    for (const change of [
+      () => setOnline(inNy.id, false),
+      () => setOnline(inNy.id, true),
+      () => ctx.app.inject({ method: 'PUT', url: `/api/bump-ad/${inNy.id}`, headers: { cookie: owner.cookie }, payload: { walletId: wallet } }),
+    ]) {
+      expect((await change()).statusCode).toBe(200);
+      expect(await counted(async () => Promise.all(others.map((u) => get(u))))).toEqual({ hits: 4, misses: 0 });
+      expect(await counted(() => get(nyList))).toEqual({ hits: 0, misses: 1 });
+    }
+    // a move into Texas touches Texas
+    const moved = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/update-ad-location/${inNy.id}`,
+      headers: { cookie: owner.cookie },
+      payload: { stateId: tx.stateId, cityId: tx.cityId },
+    });
+    expect(moved.statusCode).toBe(200);
+    expect(await ids(txList)).toEqual([inNy.id, inTx.id]);
+    expect(await ids(nyList)).toEqual([]);
+  });
+
+  it('an ad entering the public set drops the searches its words, type and state can match, and only those', async () => {
+    await liveAd(ctx, owner, admin, ny, {
+      title: 'Relaxing massage studio',
+      description: 'Swedish and deep tissue massage in a calm studio, by appointment only.',
+    });
+    const searches = [
+      '/api/search?query=redhead',
+      '/api/search?query=massage',
+      '/api/search?query=redhead&type=female_rub',
+      '/api/search?query=redhead&state=texas',
+    ];
+    for (const url of searches) await get(url);
+    const ad = await liveAd(ctx, owner, admin, ny, {
+      title: 'Elegant redhead companion',
+      description: 'Fluent in French and Italian, dinner dates and travel. Discreet.',
+    });
+    expect(await counted(() => get(searches[1]))).toEqual({ hits: 1, misses: 0 });
+    expect(await counted(() => get(searches[2]))).toEqual({ hits: 1, misses: 0 }); // another type
+    expect(await counted(() => get(searches[3]))).toEqual({ hits: 1, misses: 0 }); // another state
+    expect(await ids(searches[0])).toEqual([ad.id]);
+    // and leaving it drops the searches that held it
+    await get(searches[0]);
+    await setOnline(ad.id, false);
+    expect(await ids(searches[0])).toEqual([]);
+  });
+
+  it('the numbers per place follow ads entering and leaving, not bumps', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const counts = ['/api/home', '/api/users-ads-aggregate/us/female_esc', '/api/users-ads-aggregate/us/female_esc?state=new-york'];
+    ctx.clock.advance(120_000); // bumps are refused right after publishing
+    const wallet = await fundedUsd(ctx, owner, 300);
+    for (const url of counts) await get(url);
+    await ctx.app.inject({ method: 'PUT', url: `/api/bump-ad/${ad.id}`, headers: { cookie: owner.cookie }, payload: { walletId: wallet } });
+    expect(await counted(async () => Promise.all(counts.map((u) => get(u))))).toEqual({ hits: 3, misses: 0 });
+    await setOnline(ad.id, false);
+    expect((await get('/api/home')).json().topStates).toEqual([]);
+    expect((await get('/api/users-ads-aggregate/us/female_esc?state=new-york')).json().locations).toEqual([]);
+  });
+
+  it('drops everything when changes were missed (pruned before they were read) or a place changed', async () => {
+    await liveAd(ctx, owner, admin, ny);
+    const url = '/api/listings?state=texas';
+    await get(url);
+    const sqlite = ctx.app.deps.database.sqlite;
+    const last = (sqlite.prepare('SELECT max(seq) AS s FROM ads_public_changes').get() as { s: number }).s;
+    sqlite.prepare("INSERT INTO ads_public_changes (seq, kind, ad_id) VALUES (?, 'ad', 'elsewhere')").run(last + 5);
+    expect(await counted(() => get(url))).toEqual({ hits: 0, misses: 1 });
+    expect(await counted(() => get(url))).toEqual({ hits: 1, misses: 0 });
+    await ctx.app.deps.db.updateTable('cities').set({ enabled: 0 }).where('slug', '=', 'nowhere-at-all').execute(); // no row: no change
+    expect(await counted(() => get(url))).toEqual({ hits: 1, misses: 0 });
+    const city = await placeIn(ctx, 'wy');
+    await ctx.app.deps.db.updateTable('cities').set({ enabled: 0 }).where('id', '=', city.cityId).execute();
+    expect(await counted(() => get(url))).toEqual({ hits: 0, misses: 1 });
+  });
+});
+
+describe('exact totals and lifetimes', () => {
+  it('an ad whose time ran out leaves the list and its total at once, and a page past the end is 404', async () => {
+    const first = await liveAd(ctx, owner, admin, ny);
+    ctx.clock.advance(DAY_MS);
+    const second = await liveAd(ctx, owner, admin, ny);
+    const page = (n: number) => get(`/api/listings?state=new-york&city=${ny.citySlug}&type=female-escorts&pageSize=1&page=${n}`);
+    expect((await page(1)).json()).toMatchObject({ total: 2, ads: [{ id: second.id }] });
+    expect((await page(2)).json()).toMatchObject({ total: 2, ads: [{ id: first.id }] });
+    expect((await page(3)).statusCode).toBe(404);
+    // 30 days after the first approval: the counters still count it (expire-ads has not run) ...
+    ctx.clock.advance(29 * DAY_MS + 1);
+    expect((await page(1)).json()).toMatchObject({ total: 1, ads: [{ id: second.id }] });
+    expect((await page(2)).json()).toEqual({ code: 'listings.page_not_found', message: 'There is no such page of results.' });
+    expect((await get('/api/home')).json().types[0]).toEqual({ listingType: 'female_esc', count: 1 });
+    expect((await get('/api/search?query=companion')).json()).toMatchObject({ total: 1, ads: [{ id: second.id }] });
+  });
+});
+
+describe('cards', () => {
+  it('are the contract’s AdCard, built by SQLite from the same row as the ad itself', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny, { title: 'A card to compare here' });
+    const card = (await get(`/api/listings?state=new-york&city=${ny.citySlug}`)).json().ads[0];
+    expect(Value.Check(AdCardSchema, card)).toBe(true);
+    const full = (await detail(ad.id)).ad;
+    const p = full.photos[0];
+    expect(card).toEqual({
+      id: full.id,
+      listingType: full.listingType,
+      title: full.title,
+      age: full.age,
+      state: { name: full.state.name, slug: full.state.slug },
+      city: { name: full.city.name, slug: full.city.slug },
+      phoneVerified: full.phoneVerified,
+      photo: { url: p.url, width: p.width, height: p.height, thumbUrl: p.thumbUrl, thumbWidth: p.thumbWidth, thumbHeight: p.thumbHeight },
+      bumpedAt: full.bumpedAt,
+    });
+    expect((await get('/api/search?query=compare')).json().ads).toEqual([card]);
+  });
+});
+
+describe('the change log', () => {
+  it('is read only after a write, and nothing read inside a transaction of the same connection is cached', async () => {
+    // An in-memory database: reads share the writer's connection (no read-only handle).
+    const { sqlite } = openDatabase(':memory:');
+    migrate(sqlite);
+    const reads = new PublicReads(sqlite);
+    const changes = new PublicChanges(reads, sqlite);
+    let batches = 0;
+    changes.subscribe(() => batches++);
+    expect(changes.sync()).toBe(true);
+    sqlite.prepare("INSERT INTO ads_public_changes (kind) VALUES ('place')").run();
+    expect(changes.sync()).toBe(true);
+    expect(batches).toBe(1);
+    expect(changes.sync()).toBe(true); // no write since: not read again
+    expect(batches).toBe(1);
+    sqlite.transaction(() => {
+      sqlite.prepare("INSERT INTO ads_public_changes (kind) VALUES ('place')").run();
+      expect(changes.sync()).toBe(false);
+    })();
+    expect(changes.sync()).toBe(true);
+    expect(batches).toBe(2);
+    sqlite.close();
+  });
+
+  it('logs what a change touched, on both sides of a move', async () => {
+    const tx = await placeIn(ctx, 'tx');
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const sqlite = ctx.app.deps.database.sqlite;
+    const last = (sqlite.prepare('SELECT max(seq) AS s FROM ads_public_changes').get() as { s: number }).s;
+    await sql`UPDATE ads SET city_id = ${tx.cityId}, state_id = ${tx.stateId} WHERE id = ${ad.id}`.execute(ctx.app.deps.db);
+    expect(
+      sqlite.prepare('SELECT kind, ad_id, old_city, old_state, new_city, new_state, old_seq = new_seq AS same FROM ads_public_changes WHERE seq > ?').all(last),
+    ).toEqual([{ kind: 'ad', ad_id: ad.id, old_city: ny.cityId, old_state: 'ny', new_city: tx.cityId, new_state: 'tx', same: 1 }]);
+  });
+});
+
+describe('the tagged cache', () => {
+  it('keeps at most its entries and bytes, least recently used out first, and drops by tag', () => {
+    const cache = new TaggedCache<string>(10, 100);
+    const put = (key: string, size: number, tags: string[] = []) => cache.set(key, { value: 'x'.repeat(size), until: 1000, tags });
+    put('a', 40, ['ad:1']);
+    put('b', 40, ['ls:c1:*']);
+    expect(cache.get('a', 0)?.value).toHaveLength(40); // a is now the most recently used
+    put('c', 40, ['ad:1']);
+    expect([cache.get('a', 0) && 'a', cache.get('b', 0) && 'b', cache.get('c', 0) && 'c']).toEqual(['a', undefined, 'c']);
+    expect(cache.weight).toBe(80);
+    cache.drop('ad:1');
+    expect(cache.size).toBe(0);
+    expect(cache.weight).toBe(0);
+    put('d', 10);
+    expect(cache.get('d', 999)).toBeDefined();
+    expect(cache.get('d', 1000)).toBeUndefined(); // its time is up
+    expect(cache.stats).toMatchObject({ dropped: 2 });
   });
 });

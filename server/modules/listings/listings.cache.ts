@@ -1,104 +1,169 @@
 import type { FastifyReply } from 'fastify';
-import type { Clock } from '../../core/clock.ts';
+import type { ChangeSet } from './listings.tags.ts';
 
-type Body = string | Buffer;
+export type Body = string | Buffer;
 
 /**
- * A cached body in the form that is cheapest to send again. A string body is measured
+ * A body in the form that is cheapest to send again. A string body is measured
  * (Buffer.byteLength), joined to the response head and UTF-8 encoded on every send: nearly free
  * for an ASCII string, but ~30 µs for an 18 kB page holding one non-ASCII character (V8 then keeps
  * the whole string two bytes a character). Such a body is kept as its UTF-8 bytes instead; an
  * ASCII one stays a string (one write of head and body, cheaper than head + Buffer for 1 kB).
  */
-function toBody(serialized: unknown): Body {
-  const s = String(serialized);
+export function toBody(s: string): Body {
   return /[\x80-\uffff]/.test(s) ? Buffer.from(s) : s; // any UTF-16 unit above 0x7f: not ASCII
 }
 
-/**
- * Serialized public pages (listings, search, aggregates, home), reused while the public set has
- * not changed (ads_public_version) and for at most `ttlMs` (expiry is a matter of time, not of a
- * write). The body is produced by the route's own response serializer, so the schema whitelist
- * applies to what is cached; a hit sends the bytes as they are (see toBody). Least recently used
- * pages go first.
- */
-export class PageCache {
-  private readonly pages = new Map<string, { version: number; at: number; body: Body }>();
-  private readonly clock: Clock;
-  private readonly version: () => number;
-  private readonly ttlMs: number;
-  private readonly maxEntries: number;
-
-  constructor(opts: { clock: Clock; version: () => number; ttlMs: number; maxEntries: number }) {
-    this.clock = opts.clock;
-    this.version = opts.version;
-    this.ttlMs = opts.ttlMs;
-    this.maxEntries = opts.maxEntries;
-  }
-
-  /** Sends the cached body for `key`, or computes, serializes, caches and sends it. */
-  send(reply: FastifyReply, key: string, compute: () => unknown): FastifyReply {
-    const version = this.version();
-    const now = this.clock.now().getTime();
-    const hit = this.pages.get(key);
-    const page =
-      hit && hit.version === version && now - hit.at < this.ttlMs
-        ? hit
-        : // compute() throws for bad input or unknown places: nothing is cached then.
-          { version, at: now, body: toBody(reply.serialize(compute())) };
-    this.pages.delete(key);
-    this.pages.set(key, page);
-    if (this.pages.size > this.maxEntries) this.pages.delete(this.pages.keys().next().value!);
-    return reply.type('application/json; charset=utf-8').send(page.body);
-  }
+export interface CacheEntry<V = Body> {
+  value: V;
+  /** Valid until then (ms since epoch): its earliest expiry, or its lifetime. */
+  until: number;
+  tags: readonly string[];
 }
 
-export interface PublicAdView {
-  /** What the route sends (already whitelisted by its response schema when serialized). */
-  body: unknown;
-  /** Set only when the ad is public right now: then everyone, owner and staff included, sees this same body. */
-  publicUntil: string | null;
+/** The bytes a cached value holds (strings: their length, a fair measure of ASCII JSON). */
+export function sizeOf(v: unknown): number {
+  if (typeof v === 'string') return v.length;
+  if (Buffer.isBuffer(v)) return v.byteLength;
+  if (v && typeof v === 'object' && 'bytes' in v && typeof (v as { bytes: unknown }).bytes === 'number') return (v as { bytes: number }).bytes;
+  return 1024; // parsed values (home, aggregates): small, counted roughly
 }
 
 /**
- * Serialized public ads by id, for GET /api/ads/:id. Only an ad that is public when read is kept
- * (an owner's or staff's preview of a hidden ad never is), and an entry is used only while
- * ads_public_version is unchanged (any change of visibility, bump, place, owner status or
- * location status bumps it; ad content is never edited in place) and its expiry is ahead.
+ * Least-recently-used entries, each dropped when a change touches one of its tags
+ * (listings.tags.ts) or its time is up; at most `maxEntries` of them and `maxBytes` of values
+ * (the server's memory stays bounded whatever the traffic). Counts its hits and misses.
  */
-export class AdCache {
-  private readonly ads = new Map<string, { version: number; at: number; until: number; body: Body }>();
-  private readonly clock: Clock;
-  private readonly version: () => number;
-  private readonly ttlMs: number;
+export class TaggedCache<V = Body> {
+  readonly stats = { hits: 0, misses: 0, dropped: 0 };
+  private readonly entries = new Map<string, CacheEntry<V> & { bytes: number }>();
+  private readonly byTag = new Map<string, Set<string>>();
   private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private bytes = 0;
 
-  constructor(opts: { clock: Clock; version: () => number; ttlMs: number; maxEntries: number }) {
-    this.clock = opts.clock;
-    this.version = opts.version;
-    this.ttlMs = opts.ttlMs;
-    this.maxEntries = opts.maxEntries;
+  constructor(maxEntries: number, maxBytes = Number.POSITIVE_INFINITY) {
+    this.maxEntries = maxEntries;
+    this.maxBytes = maxBytes;
   }
 
   get size(): number {
-    return this.ads.size;
+    return this.entries.size;
   }
 
-  send(reply: FastifyReply, id: string, compute: () => PublicAdView): FastifyReply {
-    const version = this.version();
-    const now = this.clock.now().getTime();
-    const hit = this.ads.get(id);
-    if (hit && hit.version === version && now - hit.at < this.ttlMs && hit.until > now) {
-      return reply.type('application/json; charset=utf-8').send(hit.body);
+  /** The bytes of the values kept. */
+  get weight(): number {
+    return this.bytes;
+  }
+
+  get(key: string, now: number): CacheEntry<V> | undefined {
+    const e = this.entries.get(key);
+    if (e && e.until > now) {
+      this.stats.hits++;
+      this.entries.delete(key); // most recently used goes last
+      this.entries.set(key, e);
+      return e;
     }
-    if (hit) this.ads.delete(id);
-    // compute() throws NotFound for an unknown or hidden ad: nothing is cached then.
-    const view = compute();
-    const body = toBody(reply.serialize(view.body));
-    if (view.publicUntil) {
-      this.ads.set(id, { version, at: now, until: Date.parse(view.publicUntil), body });
-      if (this.ads.size > this.maxEntries) this.ads.delete(this.ads.keys().next().value!);
+    this.stats.misses++;
+    if (e) this.delete(key);
+    return undefined;
+  }
+
+  set(key: string, entry: CacheEntry<V>): void {
+    this.delete(key);
+    const bytes = sizeOf(entry.value);
+    this.entries.set(key, { ...entry, bytes });
+    this.bytes += bytes;
+    for (const tag of entry.tags) {
+      let keys = this.byTag.get(tag);
+      if (!keys) this.byTag.set(tag, (keys = new Set()));
+      keys.add(key);
     }
+    while (this.entries.size > 1 && (this.entries.size > this.maxEntries || this.bytes > this.maxBytes)) this.delete(this.entries.keys().next().value!);
+  }
+
+  /** A value grew after it was kept (a page's compressed copies). */
+  grew(key: string, by: number): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    e.bytes += by;
+    this.bytes += by;
+  }
+
+  private delete(key: string): void {
+    const e = this.entries.get(key);
+    if (!e) return;
+    this.entries.delete(key);
+    this.bytes -= e.bytes;
+    for (const tag of e.tags) {
+      const keys = this.byTag.get(tag);
+      keys?.delete(key);
+      if (keys && !keys.size) this.byTag.delete(tag);
+    }
+  }
+
+  drop(tag: string): void {
+    const keys = this.byTag.get(tag);
+    if (!keys) return;
+    for (const key of [...keys]) {
+      this.delete(key);
+      this.stats.dropped++;
+    }
+  }
+
+  clear(): void {
+    this.stats.dropped += this.entries.size;
+    this.entries.clear();
+    this.byTag.clear();
+    this.bytes = 0;
+  }
+
+  /** Applies a batch of changes (PublicChanges.subscribe). */
+  apply(c: ChangeSet): void {
+    if (c.all) this.clear();
+    else for (const tag of c.tags) this.drop(tag);
+  }
+}
+
+/** A public answer and what it depends on. `json` is the body when already serialized. */
+export interface Answer<T = unknown> {
+  value?: T;
+  json?: string;
+  tags: readonly string[];
+  /** Holds until then (ms since epoch) at the latest. */
+  until: number;
+}
+
+/**
+ * Sends public answers (listings, search, aggregates, home, an ad) from a TaggedCache, as bytes.
+ * A miss computes the answer (after `sync` brought the caches up to date), serializes it with the
+ * route's own response serializer unless it came serialized (so the schema whitelist applies to
+ * what is cached), and keeps it for at most `ttlMs`.
+ */
+export class AnswerCache {
+  readonly cache: TaggedCache;
+  private readonly sync: () => boolean;
+  private readonly now: () => number;
+  private readonly ttlMs: number;
+
+  constructor(opts: { sync: () => boolean; now: () => number; ttlMs: number; maxEntries: number; maxBytes: number }) {
+    this.cache = new TaggedCache(opts.maxEntries, opts.maxBytes);
+    this.sync = opts.sync;
+    this.now = opts.now;
+    this.ttlMs = opts.ttlMs;
+  }
+
+  /** Sends the cached body for `key`, or computes, serializes, caches and sends it. */
+  send(reply: FastifyReply, key: string, compute: () => Answer): FastifyReply {
+    const consistent = this.sync();
+    const now = this.now();
+    const hit = consistent ? this.cache.get(key, now) : undefined;
+    if (hit) return reply.type('application/json; charset=utf-8').send(hit.value);
+    // compute() throws for bad input, unknown places and hidden ads: nothing is cached then.
+    const a = compute();
+    const body = toBody(a.json ?? (reply.serialize(a.value) as string));
+    // An answer that holds for no time at all (an owner's preview of a hidden ad) is never kept.
+    if (consistent && a.until > now) this.cache.set(key, { value: body, until: Math.min(a.until, now + this.ttlMs), tags: a.tags });
     return reply.type('application/json; charset=utf-8').send(body);
   }
 }

@@ -1,29 +1,25 @@
 import type Database from 'better-sqlite3';
 import { photosOf, type AdCoreRow, type PhotoDto } from '../ads/ads.dto.ts';
 import type { ListingType } from '../ads/ads.tables.ts';
-import { trackWrites, type WriteCounter } from '../../core/db.ts';
 
 // The public read path. These are the hottest queries of the product, so they are plain SQL on
 // better-sqlite3 statements prepared once per app (Kysely compiles and re-prepares every call,
-// which halves a point read's throughput). Every query asks for `visible = 1` literally, so the
-// planner can use the partial indexes of migration 0003 that hold visible ads only.
+// which halves a point read's throughput), all on the read-only connection.
+//
+// Lists read ads_cards (migration 0011): one row per public ad, clustered by city, listing type
+// and bump order, holding the card JSON. A city page is one range of contiguous rows whose cards
+// are joined into the answer by SQLite itself; other scopes (a state, a type, everything) and
+// search reach the same rows through small indexes of that table.
 
 // Place names and slugs come from a small in-process cache (places are only ever enabled or
 // disabled, never renamed), so an ad row is read from `ads` alone: for a one-row lookup SQLite's
 // join planning costs about 30 µs, five times the lookup itself.
+// phone_verified (the "Phone verified" badge) is one primary-key lookup of the owner.
 const AD_COLS = `a.id, a.listing_type, a.title, a.description, a.age, a.state_id, a.city_id, a.phone, a.photos_json, a.status,
-  a.online, a.bumped_at, a.published_at, a.expires_at`;
-/** Lists carry an excerpt of the description (cards show none; the detail has it all): a third of the bytes. */
-export const EXCERPT_CHARS = 200;
-const LIST_COLS = AD_COLS.replace(
-  'a.description',
-  `CASE WHEN length(a.description) > ${EXCERPT_CHARS} THEN substr(a.description, 1, ${EXCERPT_CHARS - 1}) || '…' ELSE a.description END AS description`,
-);
+  a.online, a.bumped_at, a.published_at, a.expires_at, a.rates_json, a.incall, a.outcall, a.availability_json,
+  EXISTS (SELECT 1 FROM users u WHERE u.id = a.owner_id AND u.phone = a.phone AND u.phone_verified_at IS NOT NULL) AS phone_verified`;
 
 type AdRowNoPlace = Omit<AdCoreRow, 'state_name' | 'state_slug' | 'city_name' | 'city_slug'>;
-
-/** How long a remembered ads_public_version may be trusted when this connection wrote nothing. */
-const VERSION_RECHECK_MS = 1000;
 
 /** Listings never count past this many ads (nor serve pages beyond it). */
 export const LISTING_COUNT_CAP = 10_000;
@@ -35,7 +31,8 @@ export interface DetailRow extends AdCoreRow {
   visible: number;
 }
 
-export interface ListingFilter {
+/** Which public ads a list holds: one city, one state or all, of one listing type or all. */
+export interface ListingScope {
   stateId?: string;
   cityId?: string;
   listingType?: ListingType;
@@ -51,24 +48,56 @@ export interface AggregateRow {
   n: number;
 }
 
+/** A public ad whose time runs out soon (or already ran out, before the expire-ads job hid it). */
+export interface ExpiringRow {
+  id: string;
+  city_id: string;
+  state_id: string;
+  listing_type: ListingType;
+  bump_seq: number;
+  expires_at: string;
+}
+
+/** One row of ads_public_changes (migration 0011). */
+export interface ChangeRow {
+  seq: number;
+  kind: 'ad' | 'place';
+  ad_id: string | null;
+  old_seq: number | null;
+  old_city: string | null;
+  old_state: string | null;
+  old_type: ListingType | null;
+  new_seq: number | null;
+  new_city: string | null;
+  new_state: string | null;
+  new_type: ListingType | null;
+  new_expires: string | null;
+}
+
+/** What search matches an ad on: its words and its place (ads_fts columns). */
+export interface AdText {
+  text: string;
+  state_id: string;
+  listing_type: ListingType;
+}
+
+export interface Place {
+  id: string;
+  name: string;
+  slug: string;
+  code?: string;
+}
+
 export class PublicReads {
-  private readonly sqlite: Database.Database;
+  readonly sqlite: Database.Database;
   private readonly cache = new Map<string, Database.Statement>();
-  private readonly places = new Map<string, { name: string; slug: string }>();
+  private readonly places = new Map<string, Place>();
   // Parsed photo lists of recently shown ads: hot ads are shown over and over.
   private readonly photoCache = new Map<string, PhotoDto[]>();
-  private readonly writes: WriteCounter;
-  private seen = { writes: -1, at: 0, version: 0 };
-  /** Counts down: the versions handed out inside transactions, each one unique and negative. */
-  private uncommitted = 0;
 
-  private readonly writer: Database.Database;
-
-  /** Reads through `reader` (committed rows only); learns of changes from the writer's count of writes. */
-  constructor(reader: Database.Database, writer: Database.Database = reader) {
+  /** Reads through `reader`: the read-only connection (committed rows only). */
+  constructor(reader: Database.Database) {
     this.sqlite = reader;
-    this.writer = writer;
-    this.writes = trackWrites(writer);
   }
 
   private stmt(key: string, sql: () => string): Database.Statement {
@@ -77,12 +106,12 @@ export class PublicReads {
     return s;
   }
 
-  private place(kind: 'state' | 'city', id: string): { name: string; slug: string } {
+  place(kind: 'state' | 'city', id: string): Place {
     const key = `${kind}:${id}`;
     let p = this.places.get(key);
     if (!p) {
-      const sql = kind === 'state' ? 'SELECT name, slug FROM states WHERE id = ?' : 'SELECT name, slug FROM cities WHERE id = ?';
-      p = (this.stmt(`place:${kind}`, () => sql).get(id) as { name: string; slug: string } | undefined) ?? { name: '', slug: '' };
+      const sql = kind === 'state' ? 'SELECT id, name, slug, code FROM states WHERE id = ?' : 'SELECT id, name, slug FROM cities WHERE id = ?';
+      p = (this.stmt(`place:${kind}`, () => sql).get(id) as Place | undefined) ?? { id, name: '', slug: '' };
       this.places.set(key, p);
     }
     return p;
@@ -105,79 +134,70 @@ export class PublicReads {
     return r && this.withPlace(r);
   }
 
-  stateBySlug(slug: string): { id: string; enabled: number } | undefined {
-    return this.stmt('state', () => 'SELECT id, enabled FROM states WHERE slug = ?').get(slug) as { id: string; enabled: number } | undefined;
+  /** True for an ad that was published and has since been deleted (its page answers 410). */
+  isGone(id: string): boolean {
+    return this.stmt('gone', () => 'SELECT 1 FROM ads_gone WHERE id = ?').get(id) !== undefined;
   }
 
-  cityBySlug(stateId: string, slug: string): { id: string; enabled: number } | undefined {
-    return this.stmt('city', () => 'SELECT id, enabled FROM cities WHERE state_id = ? AND slug = ?').get(stateId, slug) as
-      { id: string; enabled: number } | undefined;
+  stateBySlug(slug: string): { id: string; name: string; enabled: number } | undefined {
+    return this.stmt('state', () => 'SELECT id, name, enabled FROM states WHERE slug = ?').get(slug) as
+      { id: string; name: string; enabled: number } | undefined;
   }
 
-  private where(f: ListingFilter): { key: string; sql: string; args: string[] } {
-    const parts = ['a.visible = 1'];
-    const args: string[] = [];
-    let key = '';
-    if (f.cityId) {
-      parts.push('a.city_id = ?');
-      args.push(f.cityId);
-      key += 'c';
-    } else if (f.stateId) {
-      parts.push('a.state_id = ?');
-      args.push(f.stateId);
-      key += 's';
-    }
-    if (f.listingType) {
-      parts.push('a.listing_type = ?');
-      args.push(f.listingType);
-      key += 't';
-    }
-    parts.push('a.expires_at > ?');
-    return { key, sql: parts.join(' AND '), args };
+  cityBySlug(stateId: string, slug: string): { id: string; name: string; enabled: number } | undefined {
+    return this.stmt('city', () => 'SELECT id, name, enabled FROM cities WHERE state_id = ? AND slug = ?').get(stateId, slug) as
+      { id: string; name: string; enabled: number } | undefined;
   }
 
-  /** Visible, unexpired ads, newest bump first. */
-  listing(f: ListingFilter, now: string, limit: number, offset: number): AdCoreRow[] {
-    const w = this.where(f);
-    const rows = this.stmt(`list:${w.key}`, () => `SELECT ${LIST_COLS} FROM ads a WHERE ${w.sql} ORDER BY a.bump_seq DESC LIMIT ? OFFSET ?`).all(
-      ...w.args,
-      now,
-      limit,
-      offset,
-    ) as AdRowNoPlace[];
-    return rows.map((r) => this.withPlace(r));
+  /** Enabled states, by name (the public list of states). */
+  enabledStates(): Place[] {
+    return this.stmt('states', () => 'SELECT id, name, slug, code FROM states WHERE enabled = 1 ORDER BY name').all() as Place[];
   }
 
   /**
-   * The number of visible ads for a filter, from the trigger-kept counters (ads_public_counts)
-   * instead of counting rows: O(cities), whatever the number of ads. An ad whose time ran out
-   * leaves the counters when expire-ads runs (hourly), so the total may lead the list by that.
+   * The cards of one page of a list, newest bump first, joined into one JSON array body by SQLite
+   * ('' when there are none). Ads whose time ran out are left out even before expire-ads hides them.
    */
-  listingCount(f: ListingFilter): number {
+  cards(scope: ListingScope, now: string, limit: number, offset: number): { json: string; n: number } {
+    const { key, where, args } = scopeWhere(scope);
+    const r = this.stmt(
+      `cards:${key}`,
+      () =>
+        `SELECT coalesce(group_concat(card, ','), '') AS json, count(*) AS n FROM (
+           SELECT card FROM ads_cards WHERE ${where} AND expires_at > ? ORDER BY bump_seq DESC LIMIT ? OFFSET ?)`,
+    ).get(...args, now, limit, offset) as { json: string; n: number };
+    return r;
+  }
+
+  /**
+   * The number of public ads of a scope, from the trigger-kept counters (ads_public_counts):
+   * O(cities), whatever the number of ads. Ads whose time ran out stay counted until expire-ads
+   * runs; the caller takes those off (ExpiryWindow).
+   */
+  count(scope: ListingScope): number {
     const parts = ['n > 0'];
     const args: string[] = [];
-    if (f.cityId) {
+    if (scope.cityId) {
       parts.push('city_id = ?');
-      args.push(f.cityId);
-    } else if (f.stateId) {
+      args.push(scope.cityId);
+    } else if (scope.stateId) {
       parts.push('state_id = ?');
-      args.push(f.stateId);
+      args.push(scope.stateId);
     }
-    if (f.listingType) {
+    if (scope.listingType) {
       parts.push('listing_type = ?');
-      args.push(f.listingType);
+      args.push(scope.listingType);
     }
-    const key = `${f.cityId ? 'c' : f.stateId ? 's' : ''}${f.listingType ? 't' : ''}`;
-    const r = this.stmt(`count:${key}`, () => `SELECT coalesce(sum(n), 0) AS n FROM ads_public_counts WHERE ${parts.join(' AND ')}`).get(...args) as {
-      n: number;
-    };
-    return r.n;
+    const key = `${scope.cityId ? 'c' : scope.stateId ? 's' : ''}${scope.listingType ? 't' : ''}`;
+    return (
+      this.stmt(`count:${key}`, () => `SELECT coalesce(sum(n), 0) AS n FROM ads_public_counts WHERE ${parts.join(' AND ')}`).get(...args) as { n: number }
+    ).n;
   }
 
   /**
    * Full-text matches in bump order, bounded: ads_fts holds visible ads only and its rowid is the
    * ad's bump_seq, so FTS5 walks its index newest bump first, with no ranking, and stops after
-   * SEARCH_COUNT_CAP matches whatever the word. Returns their bump_seqs (the total is their number).
+   * SEARCH_COUNT_CAP matches whatever the word. Returns their bump_seqs.
    */
   searchSeqs(match: string): number[] {
     return this.stmt('search', () => `SELECT rowid FROM ads_fts WHERE ads_fts MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_COUNT_CAP}`)
@@ -185,47 +205,53 @@ export class PublicReads {
       .all(match) as number[];
   }
 
-  /** The page of a search, read by bump_seq (an ad whose time ran out before the hourly expire-ads job is left out). */
-  adsBySeqs(seqs: number[], now: string): AdCoreRow[] {
-    if (!seqs.length) return [];
-    const rows = this.stmt(
-      'by-seqs',
-      () =>
-        `SELECT ${LIST_COLS} FROM ads a WHERE a.bump_seq IN (SELECT value FROM json_each(?)) AND a.visible = 1 AND a.expires_at > ? ORDER BY a.bump_seq DESC`,
-    ).all(JSON.stringify(seqs), now) as AdRowNoPlace[];
-    return rows.map((r) => this.withPlace(r));
-  }
-
-  /**
-   * Bumped by triggers whenever the public set changes: read-side caches compare it on every hit.
-   * Reading it is a read transaction (file locks and a stat: ~10 µs, more than the rest of a cache
-   * hit), so it is re-read only when it can have changed: after any write on this connection
-   * (trackWrites' counter, kept in JavaScript: no SQLite call on a hit) or after
-   * VERSION_RECHECK_MS (writers outside this process, e.g. a maintenance script).
-   */
-  version(): number {
-    // Only when reads share the writer's connection (an in-memory database): inside a transaction
-    // (a request served between two awaits of a service's transaction) the rows read are uncommitted. A rollback takes the version back and the
-    // next real change brings it to the same number again, so a page cached under it would later
-    // pass for current: such reads get a number no cache entry can ever match.
-    if (this.sqlite === this.writer && this.writer.inTransaction) return --this.uncommitted;
-    const writes = this.writes.n;
-    const t = performance.now();
-    if (writes === this.seen.writes && t - this.seen.at < VERSION_RECHECK_MS) return this.seen.version;
-    const version = (this.stmt('version', () => 'SELECT v FROM ads_public_version WHERE id = 1').get() as { v: number }).v;
-    this.seen = { writes, at: t, version };
-    return version;
-  }
-
-  /** Cities with visible ads of a type (trigger-kept counters: an ad leaves them when expire-ads runs). */
-  aggregate(listingType: ListingType): AggregateRow[] {
+  /** The cards of given bump_seqs, newest first, as one JSON array body (see cards()). */
+  cardsBySeqs(seqs: number[], now: string): { json: string; n: number } {
+    if (!seqs.length) return { json: '', n: 0 };
     return this.stmt(
-      'aggregate',
+      'cards-by-seqs',
       () =>
-        `SELECT x.state_id, s.slug AS state_slug, s.name AS state_name, x.city_id, c.slug AS city_slug, c.name AS city_name, x.n
+        `SELECT coalesce(group_concat(card, ','), '') AS json, count(*) AS n FROM (
+           SELECT card FROM ads_cards WHERE bump_seq IN (SELECT value FROM json_each(?)) AND expires_at > ? ORDER BY bump_seq DESC)`,
+    ).get(JSON.stringify(seqs), now) as { json: string; n: number };
+  }
+
+  /** Public ads whose time runs out by `until` (index ads_public_expiry: a few rows a minute at a million ads). */
+  expiring(until: string): ExpiringRow[] {
+    return this.stmt(
+      'expiring',
+      () => 'SELECT id, city_id, state_id, listing_type, bump_seq, expires_at FROM ads WHERE visible = 1 AND expires_at <= ? ORDER BY expires_at',
+    ).all(until) as ExpiringRow[];
+  }
+
+  /** Changes of the public set after `seq`, oldest first (at most `limit`). */
+  changesAfter(seq: number, limit: number): ChangeRow[] {
+    return this.stmt('changes', () => 'SELECT * FROM ads_public_changes WHERE seq > ? ORDER BY seq LIMIT ?').all(seq, limit) as ChangeRow[];
+  }
+
+  lastChange(): number {
+    return (this.stmt('last-change', () => 'SELECT coalesce(max(seq), 0) AS s FROM ads_public_changes').get() as { s: number }).s;
+  }
+
+  /** The words and place search matches an ad on (see the ads_fts triggers of 0003). */
+  adText(id: string): AdText | undefined {
+    const r = this.stmt('ad-text', () => 'SELECT title, description, city_id, state_id, listing_type FROM ads WHERE id = ?').get(id) as
+      { title: string; description: string; city_id: string; state_id: string; listing_type: ListingType } | undefined;
+    if (!r) return undefined;
+    const c = this.place('city', r.city_id);
+    const s = this.place('state', r.state_id);
+    return { text: `${r.title} ${r.description} ${c.name} ${s.name} ${s.code ?? ''}`, state_id: r.state_id, listing_type: r.listing_type };
+  }
+
+  /** Cities with public ads of a type, in one state or all (trigger-kept counters). */
+  aggregate(listingType: ListingType, stateId?: string): AggregateRow[] {
+    const sql = (where: string) =>
+      `SELECT x.state_id, s.slug AS state_slug, s.name AS state_name, x.city_id, c.slug AS city_slug, c.name AS city_name, x.n
        FROM ads_public_counts x JOIN states s ON s.id = x.state_id JOIN cities c ON c.id = x.city_id
-       WHERE x.listing_type = ? AND x.n > 0 ORDER BY s.name, x.n DESC, c.name`,
-    ).all(listingType) as AggregateRow[];
+       WHERE ${where} AND x.n > 0 ORDER BY s.name, x.n DESC, c.name`;
+    return stateId
+      ? (this.stmt('aggregate-state', () => sql('x.state_id = ? AND x.listing_type = ?')).all(stateId, listingType) as AggregateRow[])
+      : (this.stmt('aggregate', () => sql('x.listing_type = ?')).all(listingType) as AggregateRow[]);
   }
 
   typeCounts(): { listing_type: ListingType; n: number }[] {
@@ -243,4 +269,36 @@ export class PublicReads {
        JOIN states s ON s.id = x.state_id WHERE x.n > 0 ORDER BY x.n DESC, s.name`,
     ).all() as { id: string; slug: string; name: string; n: number }[];
   }
+
+  /** Every (state, city, listing type) with public ads as counted (ads whose time ran out included), for the sitemap. */
+  placesWithAds(): { stateSlug: string; citySlug: string; cityId: string; listingType: ListingType; n: number }[] {
+    return this.stmt(
+      'places-with-ads',
+      () =>
+        `SELECT s.slug AS stateSlug, c.slug AS citySlug, c.id AS cityId, x.listing_type AS listingType, x.n FROM ads_public_counts x
+         JOIN cities c ON c.id = x.city_id JOIN states s ON s.id = x.state_id
+         WHERE x.n > 0 AND c.enabled = 1 AND s.enabled = 1 ORDER BY s.slug, c.slug, x.listing_type`,
+    ).all() as { stateSlug: string; citySlug: string; cityId: string; listingType: ListingType; n: number }[];
+  }
+}
+
+function scopeWhere(scope: ListingScope): { key: string; where: string; args: string[] } {
+  const parts: string[] = [];
+  const args: string[] = [];
+  let key = '';
+  if (scope.cityId) {
+    parts.push('city_id = ?');
+    args.push(scope.cityId);
+    key += 'c';
+  } else if (scope.stateId) {
+    parts.push('state_id = ?');
+    args.push(scope.stateId);
+    key += 's';
+  }
+  if (scope.listingType) {
+    parts.push('listing_type = ?');
+    args.push(scope.listingType);
+    key += 't';
+  }
+  return { key, where: parts.length ? parts.join(' AND ') : '1', args };
 }

@@ -1,6 +1,6 @@
 import { defineRoutes } from '../../core/http.ts';
 import { listingsApi } from '../../../contract/api/listings.ts';
-import { AdCache, PageCache } from './listings.cache.ts';
+import { AnswerCache } from './listings.cache.ts';
 
 /**
  * Public reads (guests included): only publicly visible ads, newest bump first. The handlers are
@@ -10,33 +10,31 @@ import { AdCache, PageCache } from './listings.cache.ts';
  */
 export default defineRoutes((app, deps) => {
   const listings = deps.services.listings;
-  // Guests ask for the same pages again and again; 10 s bounds how long an ad that just expired
-  // can stay on a cached page (any change of the public set drops every page at once).
-  const pages = new PageCache({ clock: deps.clock, version: () => listings.reads.version(), ttlMs: 10_000, maxEntries: 2000 });
-  // Popular ads are opened again and again; an entry is exact while the public set is unchanged.
-  const ads = new AdCache({ clock: deps.clock, version: () => listings.reads.version(), ttlMs: 60_000, maxEntries: 10_000 });
+  const now = () => deps.clock.now().getTime();
+  // Every answer is kept until a change touches what it shows (listings.tags.ts) or its time is
+  // up: its first ad running out, or 60 s (a change made behind the app's back, e.g. by hand).
+  // 32 MB: ~3,500 list pages of 20 cards (9 kB), or ~20,000 ads (1.5 kB).
+  const answers = new AnswerCache({ sync: () => listings.sync(), now, ttlMs: 60_000, maxEntries: 50_000, maxBytes: 32 * 1024 * 1024 });
+  listings.register('api', answers.cache);
 
   app.get('/api/listings', { schema: listingsApi['GET /api/listings'] }, (request, reply) => {
-    pages.send(reply, request.url, () => listings.listings(request.query));
+    answers.send(reply, request.url, () => listings.listings(request.query));
   });
 
   app.get('/api/search', { schema: listingsApi['GET /api/search'] }, (request, reply) => {
-    pages.send(reply, request.url, () => listings.search(request.query));
+    answers.send(reply, request.url, () => listings.search(request.query));
   });
 
   app.get('/api/ads/:id', { schema: listingsApi['GET /api/ads/:id'] }, (request, reply) => {
-    ads.send(reply, request.params.id, () => {
-      const view = listings.adView(request.params.id, request.user);
-      return { body: { ad: view.ad }, publicUntil: view.publicUntil };
-    });
+    answers.send(reply, `ad:${request.params.id}`, () => listings.ad(request.params.id, request.user));
   });
 
   app.get('/api/users-ads-aggregate/us/:listingType', { schema: listingsApi['GET /api/users-ads-aggregate/us/:listingType'] }, (request, reply) => {
-    pages.send(reply, request.url, () => listings.aggregate(request.params.listingType));
+    answers.send(reply, request.url, () => listings.aggregate(request.params.listingType, request.query.state));
   });
 
   app.get('/api/home', { schema: listingsApi['GET /api/home'] }, (request, reply) => {
-    pages.send(reply, request.url, () => listings.home());
+    answers.send(reply, '/api/home', () => listings.home());
   });
 
   // Anyone may report an ad (10 per hour per IP, shared with the other report forms).

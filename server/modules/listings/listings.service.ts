@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../core/deps.ts';
-import { Invalid, NotFound } from '../../core/errors.ts';
+import { AppError, Invalid, NotFound } from '../../core/errors.ts';
 import { RULE_CODES, checkSearchQuery } from '../../../contract/rules.ts';
-import type { AdPage, AggregateLocation, HomeCounts } from '../../../contract/api/listings.ts';
+import type { AggregateLocation, HomeCounts } from '../../../contract/api/listings.ts';
 import type { PublicAd } from '../../../contract/api/ads.ts';
 import { LISTING_TYPES, parseListingType } from '../ads/ads.rules.ts';
 import { toPublicAd } from '../ads/ads.dto.ts';
@@ -10,14 +10,18 @@ import { checkReport, createReport, hashIp, notifyStaff, reportLimiter } from '.
 import type { Report } from '../../../contract/api/reports.ts';
 import type { Actor } from '../../core/policy.ts';
 import { can, type ListedAd } from './listings.policy.ts';
-import { LISTING_COUNT_CAP, PublicReads, SEARCH_COUNT_CAP, type ListingFilter } from './listings.repository.ts';
+import { LISTING_COUNT_CAP, PublicReads, SEARCH_COUNT_CAP, type ListingScope, type Place } from './listings.repository.ts';
+import { PublicChanges } from './listings.changes.ts';
+import { ExpiryWindow } from './listings.expiry.ts';
+import { SearchMatches, queryWords, toMatchExpression } from './listings.search.ts';
+import { TaggedCache, type Answer } from './listings.cache.ts';
+import { COUNTS, PLACES, adTag, countsStateTag, countsTypeTag, scopeTag, searchTag } from './listings.tags.ts';
+
 
 export const DEFAULT_PAGE_SIZE = 20;
-/** Aggregates and the home counts are cached until the public set changes (ads_public_version), and at most this long. */
-const CACHE_MS = 60_000;
-const MAX_TERMS = 8;
-/** Distinct searches kept (each at most SEARCH_COUNT_CAP numbers: 8 kB). */
-const SEARCH_CACHE_ENTRIES = 500;
+/** Aggregates, the home counts and the states are kept at most this long (besides their tags). */
+const VALUE_MS = 60_000;
+const DAY_MS = 86_400_000;
 
 function pageArgs(q: { page?: number; pageSize?: number }, maxOffset: number) {
   const pageSize = Math.min(100, Math.max(1, Math.floor(q.pageSize ?? DEFAULT_PAGE_SIZE)));
@@ -27,72 +31,85 @@ function pageArgs(q: { page?: number; pageSize?: number }, maxOffset: number) {
   return { page, pageSize, offset };
 }
 
-/** The user's words as an FTS5 expression: each word quoted (no operators from input), all required. */
-export function toMatchExpression(query: string, filters: { listingType?: ListingType; stateId?: string }): string | null {
-  const words = (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS);
-  if (!words.length) return null;
-  let expr = `{title description place} : (${words.map((w) => `"${w}"`).join(' ')})`;
-  if (filters.listingType) expr += ` AND tags : "ty${filters.listingType.replace(/_/g, '')}"`;
-  if (filters.stateId) expr += ` AND tags : "st${filters.stateId.replace(/[^a-z0-9]/gi, '')}"`;
-  return expr;
-}
+const names = (p: { name: string; slug: string }) => ({ name: p.name, slug: p.slug });
 
+/**
+ * The public reads: lists, search, an ad, the numbers per place. Every answer says which tags it
+ * depends on and until when it holds (listings.tags.ts), so the caches built on these reads (the
+ * API's, the server-rendered pages') keep it exactly as long as nothing it shows has changed.
+ */
 export class ListingsService {
   private readonly deps: AppDeps;
   readonly reads: PublicReads;
-  private readonly cache = new Map<string, { version: number; at: number; value: unknown }>();
-  private readonly searchCache = new Map<string, { version: number; seqs: number[] }>();
+  readonly changes: PublicChanges;
+  readonly expiry: ExpiryWindow;
+  private readonly matches: SearchMatches;
+  private readonly values = new TaggedCache<unknown>(500, 16 * 1024 * 1024);
+  /** Every cache of answers built on these reads, by name ('values', 'api', 'pages'): tests read their hits and misses. */
+  readonly caches = new Map<string, TaggedCache<unknown>>();
 
   constructor(deps: AppDeps) {
     this.deps = deps;
-    this.reads = new PublicReads(deps.database.reader, deps.database.sqlite);
+    this.reads = new PublicReads(deps.database.reader);
+    this.changes = new PublicChanges(this.reads, deps.database.sqlite);
+    this.expiry = new ExpiryWindow(this.reads, deps.clock);
+    this.matches = new SearchMatches(this.reads);
+    // First listener: it adds the searches a change can alter to the change's tags, for the caches after it.
+    this.changes.subscribe((c) => {
+      this.expiry.onChanges(c.rows, c.all);
+      for (const match of c.all ? this.matches.clear() : this.matches.onChanges(c.rows)) c.tags.add(searchTag(match));
+      this.values.apply(c);
+    });
+    this.caches.set('values', this.values);
+  }
+
+  /** A cache of answers built from these reads: changes are applied to it too (the last one of a name is listed). */
+  register(name: string, cache: TaggedCache<unknown>): void {
+    this.caches.set(name, cache);
+    this.changes.subscribe((c) => cache.apply(c));
+  }
+
+  /** Brings the caches up to date; false when nothing read now may be cached (see PublicChanges.sync). */
+  sync(): boolean {
+    return this.changes.sync();
+  }
+
+  private nowMs(): number {
+    return this.deps.clock.now().getTime();
   }
 
   private nowIso(): string {
     return this.deps.clock.now().toISOString();
   }
 
-  private cached<T>(key: string, compute: () => T): T {
-    const version = this.reads.version();
-    const t = this.deps.clock.now().getTime();
-    const hit = this.cache.get(key);
-    if (hit && hit.version === version && t - hit.at < CACHE_MS) return hit.value as T;
-    const value = compute();
-    this.cache.set(key, { version, at: t, value });
-    return value;
-  }
-
-  /**
-   * The bounded match list of a search, cached until the public set changes (ads_public_version):
-   * the next pages, and everyone else asking the same thing meanwhile, read only their page.
-   */
-  private matches(match: string): number[] {
-    const version = this.reads.version();
-    const hit = this.searchCache.get(match);
-    if (hit && hit.version === version) {
-      this.searchCache.delete(match); // most recently used goes last
-      this.searchCache.set(match, hit);
-      return hit.seqs;
-    }
-    const seqs = this.reads.searchSeqs(match);
-    this.searchCache.delete(match);
-    this.searchCache.set(match, { version, seqs });
-    if (this.searchCache.size > SEARCH_CACHE_ENTRIES) this.searchCache.delete(this.searchCache.keys().next().value!);
-    return seqs;
+  private value<T>(key: string, compute: () => { value: T; tags: readonly string[]; until: number }): { value: T; tags: readonly string[]; until: number } {
+    const consistent = this.sync();
+    const now = this.nowMs();
+    const hit = consistent ? this.values.get(key, now) : undefined;
+    if (hit) return hit as { value: T; tags: readonly string[]; until: number };
+    const v = compute();
+    const until = Math.min(v.until, now + VALUE_MS);
+    if (consistent && until > now) this.values.set(key, { ...v, until });
+    return { ...v, until };
   }
 
   /** 404 for an unknown or disabled state/city: their pages do not exist for the public. */
-  private resolvePlace(stateSlug?: string, citySlug?: string): { stateId?: string; cityId?: string } {
+  private resolvePlace(stateSlug?: string, citySlug?: string): { stateId?: string; cityId?: string; state?: Place; city?: Place } {
     if (!stateSlug) {
       if (citySlug) throw new Invalid('state', 'listings.city_needs_state');
       return {};
     }
     const state = this.reads.stateBySlug(stateSlug);
     if (!state || !state.enabled) throw new NotFound('listings.unknown_state');
-    if (!citySlug) return { stateId: state.id };
+    if (!citySlug) return { stateId: state.id, state: { id: state.id, name: state.name, slug: stateSlug } };
     const city = this.reads.cityBySlug(state.id, citySlug);
     if (!city || !city.enabled) throw new NotFound('listings.unknown_city');
-    return { stateId: state.id, cityId: city.id };
+    return {
+      stateId: state.id,
+      cityId: city.id,
+      state: { id: state.id, name: state.name, slug: stateSlug },
+      city: { id: city.id, name: city.name, slug: citySlug },
+    };
   }
 
   private listingType(v: string | undefined): ListingType | undefined {
@@ -102,38 +119,72 @@ export class ListingsService {
     return t;
   }
 
-  listings(q: { state?: string; city?: string; type?: string; page?: number; pageSize?: number }): AdPage {
-    const { page, pageSize, offset } = pageArgs(q, LISTING_COUNT_CAP);
-    const f: ListingFilter = { ...this.resolvePlace(q.state, q.city), listingType: this.listingType(q.type) };
-    const now = this.nowIso();
-    const rows = this.reads.listing(f, now, pageSize, offset);
-    // The count is skipped when the first page is not full: it is then simply the rows on it.
-    const total = page === 1 && rows.length < pageSize ? rows.length : Math.max(this.reads.listingCount(f), offset + rows.length);
-    return { ads: rows.map(toPublicAd), total, page, pageSize };
+  /** Public ads of a list this scope holds, counted exactly: the counters less the ads whose time ran out. */
+  private liveCount(scope: ListingScope): number {
+    return Math.max(0, this.reads.count(scope) - this.expiry.overdue(scope));
   }
 
-  search(q: { query?: string; state?: string; type?: string; page?: number; pageSize?: number }): AdPage {
+  /**
+   * One page of a list, as its JSON body: the cards come joined by SQLite. A page past the end is
+   * 404 (page 1 of an empty list is not: the place exists, it has no ads yet).
+   */
+  listings(q: { state?: string; city?: string; type?: string; page?: number; pageSize?: number }): Answer {
+    this.sync();
+    const { page, pageSize, offset } = pageArgs(q, LISTING_COUNT_CAP);
+    const place = this.resolvePlace(q.state, q.city);
+    const scope: ListingScope = { stateId: place.stateId, cityId: place.cityId, listingType: this.listingType(q.type) };
+    const { json, n } = this.reads.cards(scope, this.nowIso(), pageSize, offset);
+    if (page > 1 && n === 0) throw new NotFound('listings.page_not_found');
+    // A page that is not full ends the list: its total is exact whatever the counters say.
+    const total = n < pageSize ? offset + n : Math.max(this.liveCount(scope), offset + n);
+    const named = place.state ? `,"place":${JSON.stringify({ state: names(place.state), ...(place.city ? { city: names(place.city) } : {}) })}` : '';
+    return {
+      json: `{"ads":[${json}],"total":${total},"page":${page},"pageSize":${pageSize}${named}}`,
+      tags: [scopeTag(scope)],
+      until: this.expiry.nextChange(scope),
+    };
+  }
+
+  search(q: { query?: string; state?: string; type?: string; page?: number; pageSize?: number }): Answer {
+    const consistent = this.sync();
     const query = q.query ?? '';
     const rule = checkSearchQuery(query);
     if (rule) throw new Invalid('query', RULE_CODES[rule]);
     const { page, pageSize, offset } = pageArgs(q, SEARCH_COUNT_CAP);
     const { stateId } = this.resolvePlace(q.state);
-    const match = toMatchExpression(query, { listingType: this.listingType(q.type), stateId });
+    const filters = { listingType: this.listingType(q.type), stateId };
+    const match = toMatchExpression(query, filters);
     if (!match) throw new Invalid('query', RULE_CODES.searchRequired);
-    const seqs = this.matches(match);
-    const rows = this.reads.adsBySeqs(seqs.slice(offset, offset + pageSize), this.nowIso());
-    return { ads: rows.map(toPublicAd), total: seqs.length, page, pageSize };
+    let seqs = consistent ? this.matches.get(match) : undefined;
+    if (!seqs) {
+      seqs = this.reads.searchSeqs(match);
+      const evicted = consistent ? this.matches.set(match, seqs, queryWords(query), filters) : undefined;
+      if (evicted) for (const c of this.caches.values()) c.drop(searchTag(evicted));
+    }
+    const { overdue, next } = this.expiry.forSeqs(seqs);
+    const live = overdue.size ? seqs.filter((s) => !overdue.has(s)) : seqs;
+    const shown = live.slice(offset, offset + pageSize);
+    if (page > 1 && !shown.length) throw new NotFound('listings.page_not_found');
+    const { json } = this.reads.cardsBySeqs(shown, this.nowIso());
+    return { json: `{"ads":[${json}],"total":${live.length},"page":${page},"pageSize":${pageSize}}`, tags: [searchTag(match)], until: next };
   }
 
   /**
    * A publicly visible ad; its owner and staff also see it while it is not (preview, review).
-   * Also says until when it is public (null when only its owner or staff may see it now).
+   * Anyone else: 410 for an ad that ran out or was deleted after it was published, 404 otherwise
+   * (never published, or hidden for now: offline, disabled, its owner or place suspended).
    */
-  adView(id: string, viewer: Actor): { ad: PublicAd; publicUntil: string | null } {
+  ad(id: string, viewer: Actor): Answer<{ ad: PublicAd }> {
+    this.sync();
     const row = this.reads.adById(id);
-    const ad = row && this.listed(row);
-    if (!row || !ad || !can(viewer, 'view', ad)) throw new NotFound('listings.ad_not_found');
-    return { ad: toPublicAd(row), publicUntil: ad.isPublic ? row.expires_at : null };
+    if (!row) throw this.reads.isGone(id) ? new AppError(410, 'listings.ad_gone') : new NotFound('listings.ad_not_found');
+    const listed = this.listed(row);
+    if (!can(viewer, 'view', listed)) {
+      const ranOut = row.status === 'expired' || (row.status === 'approved' && row.expires_at !== null && row.expires_at <= this.nowIso());
+      throw ranOut ? new AppError(410, 'listings.ad_gone') : new NotFound('listings.ad_not_found');
+    }
+    // Only the public view is kept; an owner's or staff's preview of a hidden ad holds for no time.
+    return { value: { ad: toPublicAd(row) }, tags: [adTag(id)], until: listed.isPublic ? Date.parse(row.expires_at!) : 0 };
   }
 
   /** An ad as the policy sees it: public now when visible (approved, online, owner and place fine) and not expired. */
@@ -141,30 +192,65 @@ export class ListingsService {
     return { ownerId: row.owner_id, isPublic: row.visible === 1 && row.expires_at !== null && row.expires_at > this.nowIso() };
   }
 
-  aggregate(typeParam: string): { locations: AggregateLocation[] } {
+  /** Cities with public ads of a type, in one state or all, with their numbers. */
+  aggregate(typeParam: string, stateSlug?: string): Answer<{ locations: AggregateLocation[] }> {
     const listingType = parseListingType(typeParam);
     if (!listingType) throw new NotFound('listings.unknown_listing_type');
-    return this.cached(`aggregate:${listingType}`, () => ({
-      locations: this.reads.aggregate(listingType).map((r) => ({
-        stateId: r.state_id,
-        stateSlug: r.state_slug,
-        stateName: r.state_name,
-        cityId: r.city_id,
-        citySlug: r.city_slug,
-        cityName: r.city_name,
-        count: r.n,
-      })),
-    }));
-  }
-
-  home(): HomeCounts {
-    return this.cached('home', () => {
-      const counts = new Map(this.reads.typeCounts().map((r) => [r.listing_type, r.n]));
+    const stateId = stateSlug ? this.resolvePlace(stateSlug).stateId : undefined;
+    return this.value(`aggregate:${listingType}:${stateId ?? ''}`, () => {
+      const locations: AggregateLocation[] = [];
+      for (const r of this.reads.aggregate(listingType, stateId)) {
+        const count = r.n - this.expiry.overdue({ cityId: r.city_id, listingType });
+        if (count > 0)
+          locations.push({
+            stateId: r.state_id,
+            stateSlug: r.state_slug,
+            stateName: r.state_name,
+            cityId: r.city_id,
+            citySlug: r.city_slug,
+            cityName: r.city_name,
+            count,
+          });
+      }
       return {
-        types: LISTING_TYPES.map((t) => ({ listingType: t, count: counts.get(t) ?? 0 })),
-        topStates: this.reads.stateCounts().map((s) => ({ stateId: s.id, slug: s.slug, name: s.name, count: s.n })),
+        value: { locations },
+        tags: [stateId ? countsStateTag(stateId) : countsTypeTag(listingType)],
+        until: this.expiry.nextChange({ stateId, listingType }),
       };
     });
+  }
+
+  home(): Answer<HomeCounts> {
+    return this.value('home', () => {
+      const counts = new Map(this.reads.typeCounts().map((r) => [r.listing_type, r.n]));
+      const topStates = this.reads
+        .stateCounts()
+        .map((s) => ({ stateId: s.id, slug: s.slug, name: s.name, count: s.n - this.expiry.overdue({ stateId: s.id }) }))
+        .filter((s) => s.count > 0)
+        .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+      return {
+        value: {
+          types: LISTING_TYPES.map((t) => ({ listingType: t, count: Math.max(0, (counts.get(t) ?? 0) - this.expiry.overdue({ listingType: t })) })),
+          topStates,
+        },
+        tags: [COUNTS],
+        until: this.expiry.nextChange({}),
+      };
+    });
+  }
+
+  /** Every (state, city, listing type) with public ads now, for the sitemap. */
+  placesWithAds(): { stateSlug: string; citySlug: string; listingType: ListingType }[] {
+    this.sync();
+    return this.reads
+      .placesWithAds()
+      .filter((p) => p.n > this.expiry.overdue({ cityId: p.cityId, listingType: p.listingType }))
+      .map(({ stateSlug, citySlug, listingType }) => ({ stateSlug, citySlug, listingType }));
+  }
+
+  /** The enabled states, by name. */
+  states(): Answer<Place[]> {
+    return this.value('states', () => ({ value: this.reads.enabledStates(), tags: [PLACES], until: this.nowMs() + DAY_MS }));
   }
 
   /** Files a report about an ad (any existing ad: a hidden one may still need staff attention). */

@@ -119,3 +119,17 @@ export async function eraseUser(db: Executor, id: string, placeholderHash: strin
   await db.deleteFrom('user_roles').where('user_id', '=', id).execute();
   await db.deleteFrom('email_changes').where('user_id', '=', id).execute();
 }
+
+/**
+ * Closes an account under a legal hold instead of erasing it: signed out for good, no password
+ * that can match, no roles; its personal data stays (evidence) until the hold is released, which
+ * erases it then (moderation.holds.ts completeDeferredDeletions).
+ */
+export async function closeAccount(db: Executor, id: string, placeholderHash: string, now: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ password_hash: placeholderHash, deleted_at: now, updated_at: now, token_version: eb('token_version', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+  await db.deleteFrom('user_roles').where('user_id', '=', id).execute();
+}

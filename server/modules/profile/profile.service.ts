@@ -10,6 +10,7 @@ import { checkEmail, checkNickname, checkPassword } from '../../../contract/rule
 import { assertRule, normalizeEmail } from '../auth/auth.service.ts';
 import { removeUpload, storeUpload, uploadUrl } from '../uploads/uploads.storage.ts';
 import type { Profile } from '../../../contract/api/profile.ts';
+import { beforeAdsOfUserDeleted, isUserHeld } from '../moderation/moderation.holds.ts';
 import { can } from './profile.policy.ts';
 import * as repo from './profile.repository.ts';
 
@@ -77,6 +78,7 @@ export class ProfileService {
       status: u.status,
       roles: await repo.rolesOf(this.deps.db, u.id),
       phone: u.phone,
+      phoneVerified: u.phone !== null && u.phone_verified_at !== null,
       createdAt: u.created_at,
     };
   }
@@ -97,6 +99,7 @@ export class ProfileService {
     const hash = await this.deps.hasher.hash(input.newPassword);
     await repo.updateUser(this.deps.db, userId, { password_hash: hash, updated_at: this.now() }, true);
     this.deps.hub.disconnectUser(userId);
+    await this.deps.services.auth.notifyPasswordChanged(userId);
     return (await loadSessionUser(this.deps.db, userId))!;
   }
 
@@ -177,23 +180,30 @@ export class ProfileService {
     return this.profile(actor);
   }
 
-  /** Erases the account in one transaction: ads gone, personal data replaced, wallets and ledger kept. */
+  /**
+   * Erases the account in one transaction: ads gone, personal data replaced, wallets and ledger
+   * kept. Under a legal hold (moderation.holds.ts) the held ads are kept as copies with their
+   * files, and a held account is closed with its personal data kept, until the hold is released.
+   */
   async deleteAccount(actor: SessionUser, password: string): Promise<void> {
     const u = await this.ownAccount(actor);
     const userId = u.id;
     await this.verifyPassword(u, password, 'password');
     const placeholderHash = `!erased:${randomToken()}`; // not an argon2 hash: no password ever matches it
     const now = this.now();
-    const files = await this.deps.db.transaction().execute(async (trx) => {
+    const { files, held } = await this.deps.db.transaction().execute(async (trx) => {
       const account = { id: userId, roles: await repo.rolesOf(trx, userId), status: u.status, activeMasters: await repo.countActiveMasters(trx) };
       if (!can(actor, 'delete', account)) throw new Conflict('profile.last_master');
-      const adFiles = await repo.deleteAdsOf(trx, userId);
-      await repo.eraseUser(trx, userId, placeholderHash, now);
-      return adFiles;
+      const kept = await beforeAdsOfUserDeleted(trx, userId, 'profile_deletion', now);
+      const adFiles = (await repo.deleteAdsOf(trx, userId)).filter((f) => !kept.has(f));
+      const accountHeld = await isUserHeld(trx, userId);
+      if (accountHeld) await repo.closeAccount(trx, userId, placeholderHash, now);
+      else await repo.eraseUser(trx, userId, placeholderHash, now);
+      return { files: adFiles, held: accountHeld };
     });
     this.deps.hub.disconnectUser(userId);
     const { dataDir } = this.deps.config;
-    removeUpload(dataDir, u.avatar);
+    if (!held) removeUpload(dataDir, u.avatar);
     for (const f of files) removeUpload(dataDir, f);
   }
 }

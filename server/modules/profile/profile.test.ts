@@ -39,6 +39,7 @@ describe('GET /api/user-profile', () => {
       status: 'approved',
       roles: ['PROVIDER_USER', 'ADMIN_USER'],
       phone: null,
+      phoneVerified: false,
       createdAt: '2026-01-15T12:00:00.000Z',
     });
     expect(res.body).not.toMatch(/argon2|password/i);

@@ -15,10 +15,9 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 /**
  * Server events declared before their sender exists. Keep this list short and each entry
  * explained; the test fails once a listed event gets a sender, so it cannot go stale.
- * - invoiceStatusUpdate: the BTCPay webhook will push every invoice event to the invoice's owner
- *   (PRODUCT §5, the Bitcoin payments work); the wallet screen already handles it.
+ * (None today: invoiceStatusUpdate, the last one, is sent by the payments module.)
  */
-const PENDING_SENDER = new Set<string>(['invoiceStatusUpdate']);
+const PENDING_SENDER = new Set<string>([]);
 
 /**
  * Where an event's name reaches a function that sends or handles it, and which argument it is.

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
 import type { ReportKind, ReportStatus } from './reports.tables.ts';
 
@@ -32,13 +33,20 @@ export interface ReportFilter {
   limit: number;
 }
 
-/** Newest first; open and closed alike unless filtered. */
+/** Open urgent reports (trafficking, law enforcement) first, then newest first; open and closed alike unless filtered. */
 export async function listReports(db: Executor, f: ReportFilter): Promise<{ rows: ReportRow[]; total: number }> {
   let q = db.selectFrom('reports');
   if (f.status) q = q.where('status', '=', f.status);
   if (f.kind) q = q.where('kind', '=', f.kind);
   const [rows, count] = await Promise.all([
-    q.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(f.limit).offset(f.offset).execute(),
+    q
+      .selectAll()
+      .orderBy(sql`(status = 'open' AND kind IN ('trafficking', 'law_enforcement'))`, 'desc')
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(f.limit)
+      .offset(f.offset)
+      .execute(),
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows as ReportRow[], total: Number(count.n) };

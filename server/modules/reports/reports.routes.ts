@@ -19,7 +19,7 @@ export default defineRoutes((app, deps) => {
   });
 
   app.post('/api/admin/set-report-status', { schema: reportsApi['POST /api/admin/set-report-status'] }, async (request) => {
-    const { id, status } = request.body;
-    return { report: await reports.setStatus(requireUser(request), id, status) };
+    const { id, status, note } = request.body;
+    return { report: await reports.setStatus(requireUser(request), id, status, note) };
   });
 });

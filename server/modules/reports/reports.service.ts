@@ -10,10 +10,13 @@ import { paging } from '../../core/http.ts';
 import { checkEmail } from '../../../contract/rules.ts';
 import { can } from './reports.policy.ts';
 import * as repo from './reports.repository.ts';
+import { NOTE_MAX, NOTE_MIN } from '../../../contract/api/moderation.ts';
+import { reportAds } from '../moderation/moderation.service.ts';
 import {
   REPORT_CONTACT_MAX,
   REPORT_MESSAGE_MAX,
   REPORT_MESSAGE_MIN,
+  URGENT_REPORT_KINDS,
   type Report,
   type ReportKind,
   type ReportStatus,
@@ -34,7 +37,12 @@ export const toDto = (r: repo.ReportRow): Report => ({
   status: r.status,
   ipHash: r.ip_hash,
   createdAt: r.created_at,
+  urgent: isUrgent(r.kind),
+  ad: null,
 });
+
+/** Trafficking tips and law-enforcement requests: listed first while open, flagged in the staff e-mail. */
+export const isUrgent = (kind: ReportKind): boolean => (URGENT_REPORT_KINDS as readonly string[]).includes(kind);
 
 /** A keyed hash of the sender's IP: staff can spot repeat senders, the address itself is not kept. */
 export function hashIp(secret: string, ip: string): string {
@@ -105,7 +113,7 @@ export async function notifyStaff(deps: Pick<AppDeps, 'config' | 'mailer' | 'log
   try {
     await deps.mailer.send({
       to,
-      subject: `[XG] ${KIND_LABEL[report.kind]} ${report.id}`,
+      subject: `[XG]${report.urgent ? ' URGENT' : ''} ${KIND_LABEL[report.kind]} ${report.id}`,
       text: lines.join('\n'),
       replyTo: report.contact && !checkEmail(report.contact) ? report.contact : undefined,
     });
@@ -144,16 +152,24 @@ export class ReportsService {
   async list(q: { page?: number; pageSize?: number; status?: ReportStatus; kind?: ReportKind }): Promise<ResponseOf<ReportsApi['GET /api/admin/get-reports']>> {
     const { page, pageSize, offset } = paging(q);
     const { rows, total } = await repo.listReports(this.deps.db, { status: q.status, kind: q.kind, offset, limit: pageSize });
-    return { reports: rows.map(toDto), total, page, pageSize };
+    // Each report with the ad it names (photo, title, status, owner), for acting from where it is read.
+    const ads = await reportAds(
+      this.deps,
+      rows.flatMap((r) => (r.ad_id ? [r.ad_id] : [])),
+    );
+    return { reports: rows.map((r) => ({ ...toDto(r), ad: (r.ad_id && ads.get(r.ad_id)) || null })), total, page, pageSize };
   }
 
-  /** Opens or closes a report; audited in the same transaction. */
-  async setStatus(actor: SessionUser, id: string, status: ReportStatus): Promise<Report> {
-    return this.deps.db.transaction().execute(async (trx) => {
+  /** Opens or closes a report, closing with an optional note; audited in the same transaction. */
+  async setStatus(actor: SessionUser, id: string, status: ReportStatus, rawNote?: string): Promise<Report> {
+    const note = rawNote?.replace(/\s+/g, ' ').trim() || undefined;
+    if (note !== undefined && (note.length < NOTE_MIN || note.length > NOTE_MAX))
+      throw new Invalid('note', 'moderation.note_length', { min: NOTE_MIN, max: NOTE_MAX });
+    const report = await this.deps.db.transaction().execute(async (trx) => {
       const before = await repo.findReport(trx, id);
       if (!before) throw new NotFound('reports.not_found');
       if (!can(actor, 'setStatus', before)) throw new Forbidden();
-      if (before.status !== status) {
+      if (before.status !== status || note) {
         await repo.updateReportStatus(trx, id, status);
         await writeAudit(trx, {
           actor: { id: actor.id, email: actor.email },
@@ -161,11 +177,13 @@ export class ReportsService {
           targetType: 'report',
           targetId: id,
           before: { status: before.status },
-          after: { status },
+          after: note ? { status, note } : { status },
           at: this.deps.clock.now().toISOString(),
         });
       }
       return toDto({ ...before, status });
     });
+    const ad = report.adId ? (await reportAds(this.deps, [report.adId])).get(report.adId) : undefined;
+    return { ...report, ad: ad ?? null };
   }
 }

@@ -126,7 +126,12 @@ describe('staff: get-reports and set-report-status', () => {
     const get = (qs: string) => ctx.app.inject({ method: 'GET', url: `/api/admin/get-reports${qs}`, headers: { cookie: admin.cookie } });
     const all = (await get('')).json();
     expect(all.total).toBe(3);
-    expect(all.reports.map((r: { message: string }) => r.message)).toEqual(['Third report message.', 'Second report message.', 'First report message.']);
+    // Open trafficking tips are urgent: first, newest first; then the rest, newest first.
+    expect(all.reports.map((r: { message: string; urgent: boolean }) => [r.message, r.urgent])).toEqual([
+      ['Third report message.', true],
+      ['First report message.', true],
+      ['Second report message.', false],
+    ]);
     const traf = (await get('?kind=trafficking&pageSize=1&page=2')).json();
     expect(traf.total).toBe(2);
     expect(traf.reports.map((r: { message: string }) => r.message)).toEqual(['First report message.']);

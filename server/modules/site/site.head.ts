@@ -36,21 +36,37 @@ function splitLocaleOnly(pathname: string): { locale: SeoLocale } {
   return { locale: (m?.[1] as SeoLocale) ?? 'en' };
 }
 
+/** What a page's data adds to its head: a preview image (absolute URL) and the Open Graph type. */
+export interface HeadExtras {
+  image?: { url: string; width: number; height: number; alt: string };
+  type?: 'article';
+}
+
 /** The tags the server writes at index.html's <!--head--> marker. */
-export function renderHead(h: SeoHead, siteName: string): string {
+export function renderHead(h: SeoHead, siteName: string, extras: HeadExtras = {}): string {
   const e = escapeHtml;
+  const img = extras.image;
   const tags = [
     `<title>${e(h.title)}</title>`,
     `<meta name="description" content="${e(h.description)}" />`,
     `<link rel="canonical" href="${e(h.canonical)}" />`,
     ...h.alternates.map((a) => `<link rel="alternate" hreflang="${e(a.hreflang)}" href="${e(a.href)}" />`),
-    `<meta property="og:type" content="website" />`,
+    `<meta property="og:type" content="${extras.type ?? 'website'}" />`,
     `<meta property="og:site_name" content="${e(siteName)}" />`,
     `<meta property="og:title" content="${e(h.title)}" />`,
     `<meta property="og:description" content="${e(h.description)}" />`,
     `<meta property="og:url" content="${e(h.canonical)}" />`,
     `<meta property="og:locale" content="${OG_LOCALE[h.locale]}" />`,
-    `<meta name="twitter:card" content="summary" />`,
+    ...(img
+      ? [
+          `<meta property="og:image" content="${e(img.url)}" />`,
+          `<meta property="og:image:width" content="${img.width}" />`,
+          `<meta property="og:image:height" content="${img.height}" />`,
+          `<meta property="og:image:alt" content="${e(img.alt)}" />`,
+          `<meta name="twitter:card" content="summary_large_image" />`,
+          `<meta name="twitter:image" content="${e(img.url)}" />`,
+        ]
+      : [`<meta name="twitter:card" content="summary" />`]),
   ];
   if (h.noindex) tags.push('<meta name="robots" content="noindex" />');
   return tags.join('\n    ');

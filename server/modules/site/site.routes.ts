@@ -3,31 +3,31 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { defineRoutes } from '../../core/http.ts';
 import { precompress } from './site.compress.ts';
+import { SsrBuild } from './site.ssr.ts';
 
 /**
- * Serves the built client: hashed assets immutable, index.html never cached, the SPA fallback for
- * page routes only (an unknown /api/... stays a JSON 404) with each page's own head tags, and the
- * sitemap and robots.txt.
+ * Serves the built client: hashed assets immutable; public pages rendered on the server
+ * (dist/.ssr/entry-server.js) with their data, the other page routes as index.html with their
+ * head tags (an unknown /api/... stays a JSON 404); the sitemap and robots.txt.
  */
 export default defineRoutes(async (app, deps) => {
   const site = deps.services.site;
-
   app.get('/sitemap.xml', async (_request, reply) =>
     reply
       .header('cache-control', 'public, max-age=3600')
       .type('application/xml; charset=utf-8')
       .send(await site.sitemap()),
   );
-
   app.get('/robots.txt', async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=86400').type('text/plain; charset=utf-8').send(site.robots()),
   );
-
   const dist = deps.distDir;
   if (!dist) return;
   const indexHtml = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const ssr = await SsrBuild.load(dist, indexHtml);
+  if (ssr) site.useBuild(ssr);
+  else deps.log.warn({ dist }, 'no server renderer in the build (dist/.ssr): pages are served as the client app only; run `npm run build`');
   if (fs.existsSync(path.join(dist, 'assets'))) precompress(path.join(dist, 'assets'), deps.log);
-
   await app.register(fastifyStatic, {
     root: dist,
     wildcard: false,
@@ -39,13 +39,16 @@ export default defineRoutes(async (app, deps) => {
       reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-
   app.get('/*', async (request, reply) => {
     const url = request.url.split('?')[0];
-    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/') || url.startsWith('/uploads/')) {
+    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/') || url.startsWith('/uploads/') || url.startsWith('/.')) {
       return reply.status(404).send({ message: 'Not found.' });
     }
     const page = await site.page(indexHtml, request.url);
-    return reply.status(page.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page.html);
+    reply.status(page.status).header('cache-control', 'no-cache').header('etag', page.etag).header('vary', 'accept-encoding').type('text/html; charset=utf-8');
+    if (request.headers['if-none-match'] === page.etag && page.status === 200) return reply.status(304).send();
+    const { body, encoding } = site.encoded(page, request.headers['accept-encoding']);
+    if (encoding) reply.header('content-encoding', encoding);
+    return reply.send(body);
   });
 });

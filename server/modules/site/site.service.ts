@@ -1,14 +1,62 @@
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { AppDeps } from '../../core/deps.ts';
-import { SEO_LISTING_TYPES, SEO_LOCALES, SITEMAP_STATIC_PATHS, localizedPath, matchSeoRoute, splitSeoLocale, type SeoLocale } from '../../../contract/seo.ts';
-import { escapeHtml, headFor, injectHead, loadSeoTranslations, renderHead, translator } from './site.head.ts';
+import {
+  SEO_LISTING_TYPES,
+  SEO_LOCALES,
+  SITEMAP_STATIC_PATHS,
+  localizedPath,
+  matchSeoRoute,
+  splitSeoLocale,
+  type SeoLocale,
+} from '../../../contract/seo.ts';
+import { escapeHtml, headFor, injectHead, loadSeoTranslations, renderHead, translator, type HeadExtras } from './site.head.ts';
 import * as repo from './site.repository.ts';
+import { splitPreloads, type Rendered, type SsrBuild } from './site.ssr.ts';
+import { ServerSource } from './site.source.ts';
+import { TaggedCache } from '../listings/listings.cache.ts';
 
 // The sitemap protocol's limit per file.
 const SITEMAP_MAX_URLS = 50_000;
 
+/** The query parameters a rendered page reads; the others (utm_…) neither change it nor split its cache entry. */
+const PAGE_PARAMS = ['query', 'state', 'type', 'page'];
+/** A page that depends on no data (FAQ, terms) is rendered again after this long at most. */
+const PAGE_TTL_MS = 3_600_000;
+
+export interface PageAnswer {
+  status: number;
+  html: Buffer;
+  etag: string;
+  /** Compressed copies: brotli made with the page (what browsers ask for), gzip on first demand. */
+  br?: Buffer;
+  gz?: Buffer;
+  /** What a cached page weighs (the page and its brotli copy). */
+  bytes: number;
+}
+
+/** The path and the page's own query parameters, in a fixed order (the cache key and what is rendered). */
+export function pageUrl(url: string): { path: string; search: string } {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (q < 0) return { path, search: '' };
+  const all = new URLSearchParams(url.slice(q + 1));
+  const kept = new URLSearchParams();
+  for (const k of PAGE_PARAMS) {
+    const v = all.get(k);
+    if (v !== null) kept.set(k, v);
+  }
+  return { path, search: kept.toString() };
+}
+
 export class SiteService {
   private readonly deps: AppDeps;
   private readonly translations: Record<SeoLocale, unknown>;
+  private ssr: SsrBuild | null = null;
+  /** Rendered pages that exist, by URL; 404 and 410 pages apart, so junk URLs cannot push real pages out. */
+  readonly pages = new TaggedCache<PageAnswer>(10_000, 32 * 1024 * 1024);
+  private readonly missing = new TaggedCache<PageAnswer>(1000, 4 * 1024 * 1024);
+
   constructor(deps: AppDeps) {
     this.deps = deps;
     this.translations = loadSeoTranslations();
@@ -18,11 +66,109 @@ export class SiteService {
     return this.deps.config.publicUrl;
   }
 
+  /** Renders public pages with this build from now on (site.routes.ts, once the build is loaded). */
+  useBuild(ssr: SsrBuild): void {
+    this.ssr = ssr;
+    // Its stylesheet is inlined in every rendered page (SsrBuild.css); its script makes the page
+    // interactive, not visible: it yields the bandwidth of a slow line to the page's largest image.
+    ssr.template = ssr.template
+      .replace(/<link rel="stylesheet"[^>]*href="\/assets\/[^"]+\.css"[^>]*>\s*/g, '')
+      .replace(/<script type="module" crossorigin src=/, '<script type="module" crossorigin fetchpriority="low" src=');
+    const listings = this.deps.services.listings;
+    listings.register('pages', this.pages);
+    listings.register('missing-pages', this.missing);
+  }
+
   /**
-   * index.html for a page URL, with that page's title and meta tags, and 404 for pages that do
-   * not exist (unknown routes, states and cities) so crawlers do not index soft errors.
+   * A page URL: server-rendered with its data for the public pages (cached until a change touches
+   * what it shows, as the API's answers are), or index.html with the page's head tags for the
+   * others; 404 for pages that do not exist (unknown routes, states, cities, ads, pages past the
+   * end), 410 for an ad that is gone for good, so crawlers do not index soft errors.
    */
-  async page(template: string, url: string): Promise<{ status: number; html: string }> {
+  async page(template: string, url: string): Promise<PageAnswer> {
+    const { path, search } = pageUrl(url);
+    // The browser's router decides which page a path is (the renderer follows it: what is sent is
+    // what hydrates); the pages it renders itself (sign-in, the dashboard) get index.html.
+    if (!this.ssr || this.ssr.module.classify(splitSeoLocale(path).rest) === 'client') return this.answer(await this.shell(template, url));
+    const key = search ? `${path}?${search}` : path;
+    const listings = this.deps.services.listings;
+    const consistent = listings.sync();
+    const now = this.deps.clock.now().getTime();
+    const hit = consistent ? (this.pages.get(key, now) ?? this.missing.get(key, now)) : undefined;
+    if (hit) return hit.value;
+    const batches = listings.changes.syncs;
+    const source = new ServerSource(listings);
+    let r: Rendered;
+    try {
+      r = await this.ssr.module.render(key, source);
+    } catch (err) {
+      // A page that cannot be rendered here is still a page: the browser renders it.
+      this.deps.log.error({ err, url: key }, 'server rendering failed: serving the client app');
+      return this.answer(await this.shell(template, url));
+    }
+    // A path the router reads but the site does not name (another case, a stray segment) is no page of ours.
+    if (matchSeoRoute(splitSeoLocale(safeDecode(path)).rest).notFound && r.status === 200) r.status = 404;
+    const answer = this.answer({ status: r.status, html: this.document(path, r) });
+    const until = Math.min(source.until, now + PAGE_TTL_MS);
+    // Rendering awaits: a change committed meanwhile could not drop this page, not cached yet. It
+    // is kept only if no change came in since the first read.
+    const unchanged = listings.sync() && listings.changes.syncs === batches;
+    if (consistent && unchanged && until > now) {
+      if (answer.html.length >= 1024) this.brotli(answer); // made once, with its weight known
+      (r.status === 200 ? this.pages : this.missing).set(key, { value: answer, until, tags: [...source.tags] });
+    }
+    return answer;
+  }
+
+  private answer(p: { status: number; html: string }): PageAnswer {
+    const html = Buffer.from(p.html);
+    return { status: p.status, html, etag: `"${createHash('sha1').update(html).digest('base64url').slice(0, 22)}"`, bytes: html.length };
+  }
+
+  private brotli(p: PageAnswer): Buffer {
+    if (!p.br) {
+      p.br = brotliCompressSync(p.html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: p.html.length } });
+      p.bytes += p.br.length;
+    }
+    return p.br;
+  }
+
+  /** The page compressed as the browser accepts it (brotli, gzip), made once per cached page. */
+  encoded(p: PageAnswer, accept: string | undefined): { body: Buffer; encoding?: 'br' | 'gzip' } {
+    if (!accept || p.html.length < 1024) return { body: p.html };
+    if (/\bbr\b/.test(accept)) return { body: this.brotli(p), encoding: 'br' };
+    if (/\bgzip\b/.test(accept)) {
+      p.gz ??= gzipSync(p.html, { level: 6 });
+      return { body: p.gz, encoding: 'gzip' };
+    }
+    return { body: p.html };
+  }
+
+  /** The whole document of a rendered page: head tags, inlined CSS, the app's HTML and its data. */
+  private document(path: string, r: Rendered): string {
+    const ssr = this.ssr!;
+    const locale = r.locale as SeoLocale;
+    const found = r.status === 200;
+    const head = found
+      ? headFor(safeDecode(path), this.origin, this.translations, r.head.names ?? {})
+      : headFor(localizedPath('/__not-found__', locale), this.origin, this.translations, {});
+    if (!found) head.canonical = this.origin + path; // a 404 has no other canonical home
+    const siteName = translator(this.translations, locale)('seo.siteName');
+    const extras: HeadExtras = { image: r.head.image && { ...r.head.image, url: this.origin + r.head.image.url }, type: r.head.type };
+    if (found && r.head.title) head.title = `${r.head.title} | ${siteName}`;
+    if (found && r.head.description) head.description = r.head.description;
+    if (r.head.noindex) head.noindex = true;
+    const { preloads, body } = splitPreloads(r.html);
+    const css = ssr.css(r.page);
+    const tags = `${renderHead(head, siteName, extras)}\n    ${preloads}<style>${css.inline}</style>${css.links}`;
+    return injectHead(ssr.template, tags, locale).replace(
+      '<div id="root"></div>',
+      () => `<div id="root">${body}</div><script type="application/json" id="__DATA__">${r.boot}</script>`,
+    );
+  }
+
+  /** index.html with the page's head tags (the pages the browser renders), 404 for unknown states and cities. */
+  private async shell(template: string, url: string): Promise<{ status: number; html: string }> {
     const pathname = safeDecode(url.split('?')[0]);
     const { locale, rest } = splitSeoLocale(pathname);
     const route = matchSeoRoute(rest);
@@ -43,21 +189,24 @@ export class SiteService {
     const head = notFound
       ? headFor(localizedPath('/__not-found__', locale), this.origin, this.translations, {})
       : headFor(pathname, this.origin, this.translations, names);
-    if (notFound) head.canonical = this.origin + pathname; // a 404 has no other canonical home
+    if (notFound) head.canonical = this.origin + pathname;
     const siteName = translator(this.translations, locale)('seo.siteName');
     return { status: notFound ? 404 : 200, html: injectHead(template, renderHead(head, siteName), locale) };
   }
 
-  /** Every public page in every language, with hreflang alternates. */
+  /**
+   * Every public page that answers 200, in every language, with hreflang alternates: the static
+   * pages, the enabled states, and each city page with public ads of its type.
+   */
   async sitemap(): Promise<string> {
     const db = this.deps.db;
     const paths = [...SITEMAP_STATIC_PATHS];
     if (await repo.tableExists(db, 'states')) {
-      for (const slug of await repo.enabledStateSlugs(db)) paths.push(`/listings/us/${slug}`);
-      if ((await repo.tableExists(db, 'ads')) && (await repo.tableExists(db, 'cities'))) {
+      const states = this.deps.services.listings.states().value ?? [];
+      for (const slug of states.map((st) => st.slug).sort()) paths.push(`/listings/us/${slug}`);
+      if (await repo.tableExists(db, 'ads_public_counts')) {
         try {
-          const places = await repo.placesWithAds(db, this.deps.clock.now().toISOString());
-          for (const p of places) {
+          for (const p of this.deps.services.listings.placesWithAds()) {
             const type = SEO_LISTING_TYPES.find((t) => t.code === p.listingType);
             if (type) paths.push(`/listings/us/${p.stateSlug}/${p.citySlug}/${type.slug}`);
           }

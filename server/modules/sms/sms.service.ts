@@ -1,4 +1,19 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { AppDeps } from '../../core/deps.ts';
+import type { Config } from '../../core/config.ts';
+import type { SessionUser } from '../../core/auth.ts';
+import { AppError, Conflict, Invalid, NotFound, ServiceUnavailable } from '../../core/errors.ts';
+import { writeAudit } from '../../core/audit.ts';
+import { DAY_MS } from '../../core/clock.ts';
+import { newId } from '../../core/ids.ts';
+import { paging } from '../../core/http.ts';
+import { normalizeUsPhone } from '../../../contract/rules.ts';
+import type { SmsMessage, TextbeltToken } from '../../../contract/api/sms.ts';
+import { TextbeltClient, TextbeltUnreachable, isTestKey } from './textbelt.client.ts';
+import type { SmsPurpose, SmsStatusValue } from './sms.tables.ts';
+import { PhoneVerification } from './sms.verification.ts';
+import * as repo from './sms.repository.ts';
 
 /** What the health check reads of the SMS gateway. */
 export interface SmsStatus {
@@ -10,15 +25,251 @@ export interface SmsStatus {
   error: string | null;
 }
 
+/** A message to send: `storedText` is what staff may see (a verification code masked). */
+export interface OutgoingSms {
+  to: string;
+  text: string;
+  storedText: string;
+  purpose: SmsPurpose;
+  userId: string | null;
+}
+
+export const DEFAULT_TEST_MESSAGE = 'XG Marketplace: this is a test message.';
+const TOKEN_RE = /^[A-Za-z0-9_-]+$/;
+/** Delivery statuses are asked for messages of the last 7 days, at most this many per refresh. */
+const STATUS_WINDOW_MS = 7 * DAY_MS;
+const STATUS_BATCH = 20;
+
+/** The key as staff see it: its last four characters, and only when that leaves at least four hidden. */
+export function maskToken(token: string | null): string | null {
+  if (!token) return null;
+  return token.length >= 8 ? `••••${token.slice(-4)}` : '••••';
+}
+
+const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/**
+ * Where Textbelt is, or null when it must not be asked. Tests never reach the internet: under
+ * NODE_ENV=test only a TEXTBELT_URL on this machine (the fake Textbelt) is used; otherwise a key set
+ * by a test (the fuzzer, the authorization matrix) leaves the gateway unconfigured: the outbox.
+ */
+export function gatewayUrl(config: Pick<Config, 'nodeEnv' | 'textbeltUrl'>): string | null {
+  if (config.nodeEnv !== 'test') return config.textbeltUrl;
+  try {
+    return isLoopback(new URL(config.textbeltUrl).hostname) ? config.textbeltUrl : null;
+  } catch {
+    return null;
+  }
+}
+
+const lower = (s: string) => s.toLowerCase() as SmsStatusValue;
+
+const toDto = (r: repo.MessageRow): SmsMessage => ({
+  id: r.id,
+  to: r.to_phone,
+  text: r.body,
+  purpose: r.purpose,
+  status: r.status,
+  textId: r.text_id,
+  error: r.error,
+  quotaRemaining: r.quota_remaining,
+  createdAt: r.created_at,
+  statusCheckedAt: r.status_checked_at,
+});
+
 export class SmsService {
   private readonly deps: AppDeps;
+  private readonly client: TextbeltClient | null;
+  /** Phone verification by a texted code (POST /api/phone-verification…). */
+  readonly verification: PhoneVerification;
+
   constructor(deps: AppDeps) {
     this.deps = deps;
+    const url = gatewayUrl(deps.config);
+    this.client = url ? new TextbeltClient(url) : null;
+    this.verification = new PhoneVerification(deps, this);
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  /** The key Textbelt is asked with; null when none is set (or the gateway may not be asked): the outbox. */
+  private async key(): Promise<string | null> {
+    if (!this.client) return null;
+    return (await repo.currentToken(this.deps.db))?.token ?? null;
   }
 
   /** The gateway's state for the health check (asks Textbelt's /quota/{key} when a token is set). */
   async status(): Promise<SmsStatus> {
-    void this.deps;
-    return { configured: false, quotaRemaining: null, error: null };
+    const key = await this.key();
+    if (!key || !this.client) return { configured: false, quotaRemaining: null, error: null };
+    try {
+      const q = await this.client.quota(key);
+      if (!q.success) return { configured: true, quotaRemaining: q.quotaRemaining, error: `Textbelt refused the key: ${q.error}` };
+      return { configured: true, quotaRemaining: q.quotaRemaining, error: null };
+    } catch (err) {
+      if (err instanceof TextbeltUnreachable) return { configured: true, quotaRemaining: null, error: err.message };
+      throw err;
+    }
+  }
+
+  // ---- the key (staff) ----
+
+  async getToken(): Promise<TextbeltToken> {
+    const row = await repo.currentToken(this.deps.db);
+    if (!row) throw new NotFound('sms.token_not_found');
+    return { id: row.id, token: maskToken(row.token) };
+  }
+
+  /** Sets (or, with an empty token, removes) the key. The audit row says what changed, never the key. */
+  async updateToken(actor: SessionUser, id: number, input: string): Promise<TextbeltToken> {
+    const token = input.trim();
+    if (token !== '' && !TOKEN_RE.test(token)) throw new Invalid('token', 'sms.token_invalid');
+    const at = this.now();
+    return this.deps.db.transaction().execute(async (trx) => {
+      const row = await repo.findToken(trx, id);
+      if (!row) throw new NotFound('sms.token_not_found');
+      await repo.setToken(trx, id, { token: token || null, at, by: actor.id });
+      await writeAudit(trx, {
+        actor: { id: actor.id, email: actor.email },
+        action: 'textbelt_token.update',
+        targetType: 'textbelt_token',
+        targetId: String(id),
+        before: { token: maskToken(row.token) },
+        after: { token: maskToken(token || null) },
+        at,
+      });
+      return { id, token: maskToken(token || null) };
+    });
+  }
+
+  /** The key's remaining quota, from Textbelt. */
+  async balance(id: number): Promise<{ quotaRemaining: number }> {
+    const row = await repo.findToken(this.deps.db, id);
+    if (!row) throw new NotFound('sms.token_not_found');
+    if (!row.token || !this.client) throw new Conflict('sms.not_configured');
+    const q = await this.ask(() => this.client!.quota(row.token!));
+    if (!q.success) throw new AppError(502, 'sms.provider_refused', { detail: q.error ?? 'success: false' });
+    if (q.quotaRemaining === null) throw new ServiceUnavailable('sms.provider_unreachable', { detail: 'the answer has no quotaRemaining' });
+    return { quotaRemaining: q.quotaRemaining };
+  }
+
+  // ---- messages ----
+
+  /** Staff: one test message (audited); Textbelt's refusal or absence is in the message's status. */
+  async sendTest(actor: SessionUser, input: { phone: string; message?: string }): Promise<SmsMessage> {
+    const to = normalizeUsPhone(input.phone);
+    if (!to) throw new Invalid('phone', 'phone.invalid');
+    const text = input.message?.trim() || DEFAULT_TEST_MESSAGE;
+    const message = await this.send({ to, text, storedText: text, purpose: 'test', userId: actor.id });
+    await writeAudit(this.deps.db, {
+      actor: { id: actor.id, email: actor.email },
+      action: 'sms.test_send',
+      targetType: 'sms_message',
+      targetId: String(message.id),
+      after: { to, status: message.status },
+      at: message.createdAt,
+    });
+    return message;
+  }
+
+  async list(q: { page?: number; pageSize?: number }) {
+    const { page, pageSize, offset } = paging(q);
+    const { rows, total } = await repo.listMessages(this.deps.db, { offset, limit: pageSize });
+    return { messages: rows.map(toDto), total, page, pageSize, configured: (await this.key()) !== null };
+  }
+
+  /** Asks Textbelt where the recent messages still under way are; those it could not ask about count as failed. */
+  async refreshStatuses(): Promise<{ checked: number; updated: number; failed: number }> {
+    const since = new Date(this.deps.clock.now().getTime() - STATUS_WINDOW_MS).toISOString();
+    const rows = await repo.messagesUnderWay(this.deps.db, since, STATUS_BATCH);
+    const client = this.client;
+    if (!rows.length || !client) return { checked: rows.length, updated: 0, failed: rows.length };
+    const answers = await Promise.all(
+      rows.map(async (r) => {
+        try {
+          return { row: r, status: lower(await client.status(r.text_id!)) };
+        } catch (err) {
+          if (!(err instanceof TextbeltUnreachable)) throw err;
+          this.deps.log.warn({ id: r.id, detail: err.detail }, 'textbelt status could not be asked');
+          return { row: r, status: null };
+        }
+      }),
+    );
+    const at = this.now();
+    let updated = 0;
+    for (const a of answers) {
+      if (!a.status) continue;
+      await repo.setMessageStatus(this.deps.db, a.row.id, a.status, at);
+      if (a.status !== a.row.status) updated++;
+    }
+    return { checked: rows.length, updated, failed: answers.filter((a) => !a.status).length };
+  }
+
+  /**
+   * Sends one message through Textbelt with the admins' key, or writes it to the outbox when none
+   * is set, and stores it. Never throws for Textbelt's refusal or absence: the stored status says.
+   */
+  async send(m: OutgoingSms): Promise<SmsMessage> {
+    const key = await this.key();
+    let status: SmsStatusValue;
+    let textId: string | null = null;
+    let error: string | null = null;
+    let quotaRemaining: number | null = null;
+    if (!key || !this.client) {
+      const file = this.writeOutbox(m);
+      this.deps.log.info({ to: m.to, file, text: m.storedText }, 'text message written to outbox (no Textbelt key set)');
+      status = 'outbox';
+    } else {
+      try {
+        const r = await this.client.send(key, m.to, m.text);
+        quotaRemaining = r.quotaRemaining;
+        if (r.success) {
+          status = isTestKey(key) ? 'test' : 'accepted';
+          textId = r.textId;
+        } else {
+          status = 'refused';
+          error = r.error;
+        }
+      } catch (err) {
+        if (!(err instanceof TextbeltUnreachable)) throw err;
+        status = 'error';
+        error = err.detail;
+      }
+      const level = status === 'accepted' || status === 'test' ? 'info' : 'warn';
+      this.deps.log[level]({ to: m.to, status, textId, error, text: m.storedText }, 'text message sent through Textbelt');
+    }
+    const id = await repo.insertMessage(this.deps.db, {
+      to: m.to,
+      body: m.storedText,
+      purpose: m.purpose,
+      userId: m.userId,
+      status,
+      textId,
+      error,
+      quotaRemaining,
+      at: this.now(),
+    });
+    return toDto((await repo.findMessage(this.deps.db, id))!);
+  }
+
+  /** The message as a text file in DATA_DIR/outbox (the code in clear: the outbox is the delivery). */
+  private writeOutbox(m: OutgoingSms): string {
+    const dir = path.join(this.deps.config.dataDir, 'outbox');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${this.now().replace(/[:.]/g, '-')}-${newId(8)}.sms.txt`);
+    fs.writeFileSync(file, `To: ${m.to}\n\n${m.text}\n`, { mode: 0o600 });
+    return file;
+  }
+
+  /** Runs one call to Textbelt; unreachable becomes a 503 naming what went wrong. */
+  private async ask<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof TextbeltUnreachable) throw new ServiceUnavailable('sms.provider_unreachable', { detail: err.detail });
+      throw err;
+    }
   }
 }

@@ -90,7 +90,7 @@ describe('cron job sweep-orphan-uploads', () => {
 
     await db.updateTable('ads').set({ photos_json: '[{"path": broken' }).where('id', '=', ad.id).execute();
     const refused = await runJob(ctx.app.deps, sweep);
-    expect(refused.outcome).toBe('error');
+    expect(refused.outcome).toBe('failed');
     expect(exists(orphan)).toBe(true);
     expect(exists(legacy)).toBe(true);
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AppDeps } from '../../core/deps.ts';
 import { UPLOAD_PATH_RE, uploadsRoot } from './uploads.storage.ts';
 import { adPhotoPathsAfter, avatarPaths } from './uploads.repository.ts';
+import { heldUploadPaths } from '../moderation/moderation.holds.ts';
 
 /**
  * A post stores its photo files first and its row after; a crash in between leaves files that no
@@ -11,12 +12,12 @@ import { adPhotoPathsAfter, avatarPaths } from './uploads.repository.ts';
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 
 /**
- * Every upload path an ad or an avatar names. Ads are read a chunk at a time with a turn of the
+ * Every upload path an ad, an ad kept under a legal hold (held_ads) or an avatar names. Ads are read a chunk at a time with a turn of the
  * event loop between chunks: better-sqlite3 is synchronous, and at a million ads one query would
  * hold every request for seconds. An ad inserted meanwhile may be missed, but its files are young.
  */
 async function referencedPaths(deps: Pick<AppDeps, 'db'>, chunkSize: number): Promise<Set<string>> {
-  const refs = new Set(await avatarPaths(deps.db));
+  const refs = new Set([...(await avatarPaths(deps.db)), ...(await heldUploadPaths(deps.db))]);
   for (let after: string | null = ''; after !== null;) {
     const chunk = await adPhotoPathsAfter(deps.db, after, chunkSize);
     for (const p of chunk.paths) refs.add(p);

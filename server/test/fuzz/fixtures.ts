@@ -214,6 +214,28 @@ export class Fixtures {
     );
   }
 
+  /** An unused password-reset token of a user of its own (read from the mail the app sent). */
+  async resetToken(): Promise<string> {
+    return this.fixture(
+      'reset-token',
+      async () => {
+        const user = await makeUser(this.w.ctx, { status: 'approved', nickname: `fz_reset_${this.w.next()}` });
+        const res = await this.w.inject({ method: 'POST', url: '/api/password-reset-request', payload: { email: user.email } });
+        this.expectStatus(res, 202, 'POST /api/password-reset-request');
+        const mail = [...this.w.ctx.mailer.sent].reverse().find((m) => m.to === user.email);
+        const token = /token=([^\s&]+)/.exec(mail?.text ?? '')?.[1];
+        if (!token) throw new Error('fuzz fixture: no link in the password reset mail');
+        return decodeURIComponent(token);
+      },
+      (token) => {
+        const r = this.w.sqlite
+          .prepare('SELECT used_at AS u, expires_at AS e FROM password_resets WHERE token_hash = ?')
+          .get(createHash('sha256').update(token).digest('hex')) as { u: string | null; e: string } | undefined;
+        return !!r && r.u === null && r.e > this.w.ctx.clock.now().toISOString();
+      },
+    );
+  }
+
   /** The token of an e-mail change waiting for confirmation (read from the mail the app sent). */
   async emailToken(): Promise<string> {
     return this.fixture(

@@ -147,8 +147,9 @@ export async function defineShard(index: number, count: number): Promise<void> {
         'insert: audit_log +1 row(s)',
         'same-value update: none',
         'rolled back: none',
-        'flag flip in a big table: cities 1 row(s) edited',
-        'flag back: cities 1 row(s) edited',
+        // a place enabled or disabled is logged for the public caches (migration 0011)
+        'flag flip in a big table: cities 1 row(s) edited, ads_public_changes +1 row(s)',
+        'flag back: cities 1 row(s) edited, ads_public_changes +1 row(s)',
         'insert then delete: none',
         'delete: audit_log -1 row(s)',
       ]);

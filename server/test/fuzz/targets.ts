@@ -7,6 +7,7 @@ import { Fresh, sampleValid, type Seed, type Target } from './inputs.ts';
 import { specs as paymentsSpecs } from './targets-payments.ts';
 import { specs as smsSpecs } from './targets-sms.ts';
 import { specs as healthSpecs } from './targets-health.ts';
+import { specs as moderationSpecs } from './targets-moderation.ts';
 
 // What the fuzzer knows about the routes beyond their schemas: which real rows make a request
 // work (an ad of the provider for /api/bump-ad/:id …), and who sends it. A route missing here is
@@ -36,6 +37,7 @@ const SPECS: Record<string, Spec> = {
   ...paymentsSpecs,
   ...smsSpecs,
   ...healthSpecs,
+  ...moderationSpecs,
   // auth and profile
   'POST /api/register': {
     seed: async () => ({ body: { email: freshEmail(), password: 'correct horse battery', nickname: new Fresh(() => `fz_r${++mails}`) } }),
@@ -55,6 +57,8 @@ const SPECS: Record<string, Spec> = {
   },
   'POST /api/email-reset': { actor: 'own', seed: async (_w, own) => ({ body: { newEmail: freshEmail(), password: (await own()).password } }) },
   'POST /api/confirm-email-reset': { seed: async (w) => ({ body: { token: await w.fx.emailToken() } }) },
+  'POST /api/password-reset-request': { actor: 'guest', seed: async () => ({ body: { email: freshEmail() } }) },
+  'POST /api/password-reset': { actor: 'guest', seed: async (w) => ({ body: { token: await w.fx.resetToken(), newPassword: 'a fuzzed new passphrase' } }) },
   'DELETE /api/delete-my-profile': { actor: 'own', seed: async (_w, own) => ({ query: { confirm: true }, body: { password: (await own()).password } }) },
   'POST /api/nickname-update': { seed: async () => ({ body: { nickname: 'fuzz_nick' } }) },
   'POST /api/avatar-update': { form: 'avatar' },
@@ -78,6 +82,11 @@ const SPECS: Record<string, Spec> = {
   },
   // ads
   'POST /api/post-ad': { form: 'ad' },
+  'PUT /api/ads/:id': { form: 'ad', seed: async (w) => ({ params: { id: await w.fx.ad('edit', 'provider', 'unpaid') } }) },
+  'PUT /api/renew-ad/:id': {
+    seed: async (w) => ({ params: { id: await w.fx.ad('renew', 'provider', 'live') }, body: { walletId: await w.fx.usdWallet(await w.actor('provider')) } }),
+  },
+  'DELETE /api/ads/:id': { seed: async (w) => ({ params: { id: await w.fx.ad('ad-delete', 'provider', 'unpaid') } }) },
   'DELETE /api/delete-cart-ad/:id': { seed: async (w) => ({ params: { id: await w.fx.ad('cart-delete', 'provider', 'unpaid') } }) },
   'PUT /api/ad-payment-in-cart/:id': {
     seed: async (w) => ({
@@ -141,6 +150,24 @@ export const REFUSAL_WRITES: { route: string; tables: string[]; status: number; 
     tables: ['screening_log'],
     status: 400,
     why: 'ads refused by screening are logged for staff (GET /api/admin/get-screening-log), by design (ads.service.ts)',
+  },
+  {
+    route: 'PUT /api/ads/:id',
+    tables: ['screening_log'],
+    status: 400,
+    why: 'edits refused by screening are logged for staff too, by design (ads.manage.service.ts)',
+  },
+  {
+    route: 'POST /api/login',
+    tables: ['sign_ins'],
+    status: 401,
+    why: 'a wrong password for an existing account is a sign-in record staff read on the user page (issue #14, auth.service.ts)',
+  },
+  {
+    route: 'POST /api/login',
+    tables: ['sign_ins'],
+    status: 403,
+    why: 'a suspended account signing in is a sign-in record staff read on the user page (issue #14, auth.service.ts)',
   },
 ];
 

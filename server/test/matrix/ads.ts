@@ -18,7 +18,7 @@ function adForm(c: RowContext): FormData {
 
 /** Paying (an ad, a bump) uses the wallet the request names: its owner's only. */
 const walletUsed = (c: RowContext, r: RequestSpec) => c.objects.wallet((r.payload as { walletId: string }).walletId);
-const paying = (action: 'pay' | 'bump'): PolicyLink[] => [
+const paying = (action: 'pay' | 'bump' | 'renew'): PolicyLink[] => [
   ['ads', action],
   ['wallets', 'use', walletUsed],
 ];
@@ -32,6 +32,20 @@ export const rows: MatrixRow[] = [
   { route: 'GET /api/all-ads-by-user', expect: SIGNED_IN, allowed: 200, lists: ['cartAd', 'reviewAd', 'liveAd'] },
 
   { route: 'DELETE /api/delete-cart-ad/:id', target: 'provider.cartAd', expect: OWNER, policy: ['ads', 'deleteFromCart'], allowed: 200 },
+  // Editing: in place while unpaid, as a revision once live (the public keeps the approved text).
+  { route: 'PUT /api/ads/:id', target: 'provider.cartAd', expect: OWNER, policy: ['ads', 'edit'], allowed: 200, mirror: true, request: (c) => ({ payload: adForm(c) }) },
+  { route: 'PUT /api/ads/:id', target: 'provider.liveAd', expect: OWNER, policy: ['ads', 'edit'], allowed: 200, request: (c) => ({ payload: adForm(c) }) },
+  {
+    route: 'PUT /api/renew-ad/:id',
+    target: 'provider.liveAd',
+    expect: OWNER,
+    policy: paying('renew'),
+    allowed: 200,
+    mirror: true,
+    request: (c) => ({ payload: { walletId: c.myWallet('usdWallet') } }),
+  },
+  { route: 'DELETE /api/ads/:id', target: 'provider.cartAd', expect: OWNER, policy: ['ads', 'delete'], allowed: 200, mirror: true },
+  { route: 'DELETE /api/ads/:id', target: 'provider.reviewAd', expect: OWNER, policy: ['ads', 'delete'], allowed: 200, note: 'refunded in full' },
   {
     route: 'DELETE /api/delete-cart-ad/:id',
     target: 'provider.reviewAd',

@@ -18,4 +18,10 @@ export const rows: MatrixRow[] = [
   { route: 'GET /api/session', expect: PUBLIC, allowed: 200, self: true },
   { route: 'GET /api/logout', expect: PUBLIC, allowed: 200 },
   { route: 'POST /api/logout', expect: PUBLIC, allowed: 200 },
+  // The same 202 for any address (an unknown one here: nothing is sent, nothing is stored).
+  { route: 'POST /api/password-reset-request', expect: PUBLIC, allowed: 202, request: (c) => ({ payload: { email: `nobody-${c.unique}@example.com` } }) },
+  // The signed link is the authorization (ads.reminders.test.ts); a wrong one is a 400 for everyone.
+  { route: 'POST /api/unsubscribe', expect: PUBLIC, allowed: 400, request: () => ({ url: '/api/unsubscribe?u=nobody&t=forged', payload: {} }) },
+  // A token is the authorization (tests of it: auth.reset.test.ts); a wrong one is a 400 for everyone.
+  { route: 'POST /api/password-reset', expect: PUBLIC, allowed: 400, request: () => ({ payload: { token: 'not-a-real-token', newPassword: 'a brand new passphrase' } }) },
 ];

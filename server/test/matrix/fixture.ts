@@ -17,8 +17,8 @@ type Kept = { table: string; key: string; id: string | number; row: Row };
 
 const OWNED: Record<Owner, ObjectKind[]> = {
   // In the order they are built: wallets pay for ads, a report is about the live ad.
-  provider: ['usdWallet', 'promoWallet', 'cartAd', 'reviewAd', 'liveAd', 'report', 'personalCode'],
-  otherProvider: ['usdWallet', 'promoWallet', 'cartAd', 'reviewAd', 'liveAd', 'report', 'personalCode'],
+  provider: ['usdWallet', 'promoWallet', 'cartAd', 'reviewAd', 'liveAd', 'report', 'personalCode', 'invoice'],
+  otherProvider: ['usdWallet', 'promoWallet', 'cartAd', 'reviewAd', 'liveAd', 'report', 'personalCode', 'invoice'],
   pendingProvider: ['usdWallet', 'cartAd', 'liveAd'],
   suspendedProvider: ['usdWallet', 'liveAd'], // built before the suspension
 };
@@ -95,12 +95,18 @@ export class Fixture {
       .values({ name: 'expire-ads', started_at: at, finished_at: at, outcome: 'ok', message: 'matrix' })
       .returning('id')
       .executeTakeFirstOrThrow();
+    const check = await db
+      .insertInto('health_checks')
+      .values({ name: 'disk', status: 'ok', message: 'matrix', duration_ms: 1, checked_at: at })
+      .returning('id')
+      .executeTakeFirstOrThrow();
 
     f.world = {
       promoCode: 'MATRIX-CREDIT',
       staffPromoCodeId: staffPromo.json().promoCode.id,
       bumpPriceId: bumpPrice.id,
       cronRunId: run.id,
+      healthCheckId: check.id,
       quietCity: { stateId: quiet.stateId, cityId: quiet.cityId },
       ny,
       otherNyCity: { stateId: otherNy.stateId, cityId: otherNy.cityId },
@@ -110,6 +116,7 @@ export class Fixture {
     await f.keep('promo_codes', 'id', f.world.staffPromoCodeId);
     await f.keep('pricing', 'id', f.world.bumpPriceId);
     await f.keep('cron_runs', 'id', run.id);
+    await f.keep('health_checks', 'id', check.id);
     await f.keep('cities', 'id', quiet.cityId);
     await f.keep('states', 'id', quiet.stateId);
     await f.newApplicant();
@@ -204,9 +211,19 @@ export class Fixture {
     return row ? JSON.stringify(row) : null;
   }
 
+  /** An invoice and its sandbox counterpart (a simulation changes the latter, its webhooks the former). */
+  private async invoiceRow(id: string): Promise<string | null> {
+    const db = this.ctx.app.deps.db;
+    const row = await db.selectFrom('invoices').selectAll().where('btcpay_id', '=', id).executeTakeFirst();
+    const sandbox = await db.selectFrom('sandbox_invoices').selectAll().where('id', '=', id).executeTakeFirst();
+    // An invoice whose 30 minutes ran out (the clock moves on each refresh) is built anew.
+    return row ? JSON.stringify({ row, sandbox, open: row.expires_at > this.ctx.clock.now().toISOString() }) : null;
+  }
+
   /** The database row an object is checked against (null: a wallet, only kept funded). */
   private rowOf(kind: ObjectKind, id: string): Promise<string | null> | null {
     if (kind === 'report') return this.reportRow(id);
+    if (kind === 'invoice') return this.invoiceRow(id);
     if (kind === 'personalCode') return this.codeRow(id);
     return kind.endsWith('Ad') ? this.adRow(id) : null;
   }
@@ -258,6 +275,13 @@ export class Fixture {
         const res = await this.call('admin', 'POST', '/api/admin/approve-pending-ads', { adIds: [id], decision: 'approve' });
         if (res.updated !== 1) throw new Error(`fixture: approving ${ref} changed nothing`);
         return id;
+      }
+      case 'invoice': {
+        const { invoiceId } = await this.call(owner, 'POST', '/api/create-btc-payment-invoice', { amount: '25.00' });
+        // Its InvoiceCreated webhook is processed before the row is taken as the one to keep.
+        await this.ctx.app.deps.services.payments.sandbox?.idle();
+        await this.ctx.app.deps.services.payments.drain();
+        return invoiceId;
       }
       case 'report':
         return (await this.call('guest', 'POST', `/api/report-ad/${this.id(`${owner}.liveAd`)}`, { message: `Matrix report about ${owner}'s ad.` }, 201)).id;
@@ -334,6 +358,9 @@ export class Fixture {
    * funded.
    */
   async refresh(): Promise<void> {
+    // The sandbox's webhooks of an allowed simulation land after its answer: let them, first.
+    await this.ctx.app.deps.services.payments.sandbox?.idle();
+    await this.ctx.app.deps.services.payments.drain();
     this.ctx.clock.advance(61_000);
     await this.refreshActors();
     for (const [ref, o] of this.objects) {

@@ -18,6 +18,7 @@ import { rows as wallets } from './wallets.ts';
 import { rows as payments } from './payments.ts';
 import { rows as sms } from './sms.ts';
 import { rows as health } from './health.ts';
+import { rows as moderation } from './moderation.ts';
 
 /** Every module's rows: one file per folder of server/modules/, named after it. */
 const byModule: Record<string, MatrixRow[]> = {
@@ -40,6 +41,7 @@ const byModule: Record<string, MatrixRow[]> = {
   payments,
   sms,
   health,
+  moderation,
 };
 
 export const matrixRows: (MatrixRow & { file: string })[] = Object.entries(byModule).flatMap(([module, rows]) =>

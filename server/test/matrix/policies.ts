@@ -9,6 +9,8 @@ import * as auth from '../../modules/auth/auth.policy.ts';
 import * as listings from '../../modules/listings/listings.policy.ts';
 import * as locations from '../../modules/locations/locations.policy.ts';
 import * as master from '../../modules/master/master.policy.ts';
+import * as moderation from '../../modules/moderation/moderation.policy.ts';
+import * as payments from '../../modules/payments/payments.policy.ts';
 import * as pricing from '../../modules/pricing/pricing.policy.ts';
 import * as profile from '../../modules/profile/profile.policy.ts';
 import * as reports from '../../modules/reports/reports.policy.ts';
@@ -21,7 +23,7 @@ import type { MatrixRow, ObjectKind, PolicyLink, RequestSpec, RowContext } from 
 // the fixture's objects as they are just before the request.
 
 /** Every module's policy, by the name rows give it. */
-export const POLICIES = { ads, auth, listings, locations, master, pricing, profile, reports, wallets };
+export const POLICIES = { ads, auth, listings, locations, master, moderation, payments, pricing, profile, reports, wallets };
 export type Policies = typeof POLICIES;
 export type PolicyModule = keyof Policies;
 export type ActionOf<M extends PolicyModule> = Policies[M]['ACTIONS'][number];
@@ -65,6 +67,12 @@ export class PolicyObjects {
   code(code: string): { ownerId: string | null } | undefined {
     const r = this.get<{ owner_user_id: string | null }>('SELECT owner_user_id FROM promo_codes WHERE code = ?', code);
     return r && { ownerId: r.owner_user_id };
+  }
+
+  /** A Bitcoin invoice, by BTCPay's id: whose it is (the matrix speaks from 127.0.0.1, the server's own machine). */
+  invoice(id: string): { ownerId: string; fromLoopback: boolean } | undefined {
+    const r = this.get<{ user_id: string }>('SELECT user_id FROM invoices WHERE btcpay_id = ?', id);
+    return r && { ownerId: r.user_id, fromLoopback: true };
   }
 
   report(id: string): { id: string } | undefined {
@@ -112,6 +120,8 @@ export class PolicyObjects {
         return this.code(id);
       case 'report':
         return this.report(id);
+      case 'invoice':
+        return this.invoice(id);
     }
   }
 }

@@ -17,10 +17,11 @@ export const SESSIONLESS: ReadonlySet<Actor> = new Set(['guest', 'suspendedProvi
 
 /** Users that own objects in the fixture. provider and otherProvider own one of each kind. */
 export type Owner = 'provider' | 'otherProvider' | 'pendingProvider' | 'suspendedProvider';
-export type ObjectKind = 'cartAd' | 'reviewAd' | 'liveAd' | 'usdWallet' | 'promoWallet' | 'report' | 'personalCode';
+export type ObjectKind = 'cartAd' | 'reviewAd' | 'liveAd' | 'usdWallet' | 'promoWallet' | 'report' | 'personalCode' | 'invoice';
 /**
  * An owned object of the fixture, e.g. 'provider.cartAd'; its id (a personal promo code: the code).
  * A report is "provider's" when it is about provider's live ad (reports have no owner: staff act on them).
+ * An invoice is a sandbox Bitcoin invoice (its id is BTCPay's, the sandbox's here).
  * pendingProvider owns a usdWallet, a cartAd and a liveAd (approved, hidden while its owner is
  * pending); suspendedProvider a usdWallet and a liveAd (posted before the suspension, now hidden).
  */
@@ -65,6 +66,8 @@ export interface RowContext {
     staffPromoCodeId: string;
     bumpPriceId: string;
     cronRunId: number;
+    /** A recorded health check result (staff may delete it). */
+    healthCheckId: number;
     quietCity: { stateId: string; cityId: string };
     ny: { stateId: string; cityId: string; stateSlug: string; citySlug: string };
     otherNyCity: { stateId: string; cityId: string };
@@ -139,6 +142,8 @@ const liveOwner = (actor: Actor, owner: Owner | null) => actor === owner && !SES
 /** Only the owner of the row's target (with a live session); staff act on ads through /api/admin, never through the owner's routes. */
 export const OWNER: Rule = (actor, owner) => (liveOwner(actor, owner) ? 'allow' : 'deny');
 /** A public read of a non-public object: its owner (signed in) and staff see it, everyone else gets 404. */
+/** The owner (signed in) and staff; anyone else signed in is refused as for an unknown object (the row's notYours). */
+export const OWNER_AND_STAFF: Rule = (actor, owner) => (liveOwner(actor, owner) || actor === 'admin' || actor === 'master' ? 'allow' : 'deny');
 export const OWNER_AND_STAFF_SEE: Rule = (actor, owner) => (liveOwner(actor, owner) || actor === 'admin' || actor === 'master' ? 'allow' : 'hidden');
 
 export function outcomeOf(rule: Rule, actor: Actor, owner: Owner | null): Outcome {

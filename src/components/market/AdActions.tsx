@@ -1,17 +1,198 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import type { OwnerAd } from '../../api/ads';
-import { bumpAd, moveAd } from '../../state/ads';
+import { bumpAd, deleteAd, moveAd, payAd, renewAd } from '../../state/ads';
 import { walletsStore } from '../../state/wallets';
-import { bumpPriceFor, pricingStore } from '../../state/pricing';
+import { adPriceFor, bumpPriceFor, pricingStore } from '../../state/pricing';
 import { errorMessage } from '../../api/client';
+import { formatUsd } from '../../lib/money';
 import { Dialog } from './Dialog';
+import { ConfirmDialog } from './ConfirmDialog';
 import { Money } from './Money';
 import { WalletPicker, defaultWalletId } from './WalletPicker';
 import { StateCityPicker } from './StateCityPicker';
 import { payErrorMessage } from './payError';
+import { dateLabel } from './labels';
 import styles from './market.module.css';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A payment from one of the user's wallets: the price, the wallet picker (short wallets marked),
+ * the refusal in the page's language (a short wallet's 402 gets the advice to choose another).
+ */
+function WalletPayDialog(props: {
+  title: string;
+  priceCents: number | null;
+  confirmLabel: string;
+  children?: ReactNode;
+  /** Pays from the wallet; answers the message to show once done. */
+  pay: (walletId: string) => Promise<string>;
+  onClose: () => void;
+  onDone: (msg: string) => void;
+}) {
+  const { t } = useTranslation('market');
+  const wallets = useSnapshot(walletsStore.state);
+  const [walletId, setWalletId] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!walletsStore.state.data) void walletsStore.load();
+  }, []);
+
+  const chosen = walletId || defaultWalletId(wallets.data, props.priceCents);
+  async function confirm() {
+    if (!chosen) return;
+    setBusy(true);
+    setError(null);
+    try {
+      props.onDone(await props.pay(chosen));
+    } catch (e) {
+      setError(payErrorMessage(t, e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog title={props.title} onClose={props.onClose}>
+      {props.children}
+      <p>
+        {t('cart.price')}{' '}
+        <strong>
+          <Money cents={props.priceCents} />
+        </strong>
+      </p>
+      {wallets.loading && !wallets.data ? <p>{t('loading')}</p> : <WalletPicker wallets={wallets.data ?? []} value={chosen} onChange={setWalletId} needCents={props.priceCents} />}
+      {error && (
+        <div role="alert" className="alert alert-error">
+          {error}
+        </div>
+      )}
+      <div className={styles.actions}>
+        <button type="button" className="btn btn-white" onClick={props.onClose}>
+          {t('cancel')}
+        </button>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={confirm}
+          disabled={busy || !chosen || props.priceCents == null}
+          aria-busy={busy || undefined}
+        >
+          {props.confirmLabel}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** Renew dialog: the ad price adds its duration to max(now, expiry); shows the new expiry before paying. */
+export function RenewDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: string) => void }) {
+  const { t, i18n } = useTranslation('market');
+  const pricing = useSnapshot(pricingStore.state);
+  const price = adPriceFor(pricing.data, ad.listingType);
+  useEffect(() => {
+    if (!pricingStore.state.data) void pricingStore.load();
+  }, []);
+  const days = price?.durationDays ?? 30;
+  const expires = ad.expiresAt ? Date.parse(ad.expiresAt) : 0;
+  const [now] = useState(() => Date.now());
+  const until = new Date(Math.max(now, expires) + days * DAY_MS).toISOString();
+  const lng = i18n.language;
+  return (
+    <WalletPayDialog
+      title={t('myAds.renewTitle', { title: ad.title })}
+      priceCents={price?.priceCents ?? null}
+      confirmLabel={t('myAds.renewConfirm')}
+      pay={async (walletId) => {
+        const renewed = await renewAd(ad.id, walletId);
+        return t('myAds.renewed', { title: ad.title, date: dateLabel(renewed.expiresAt, lng) });
+      }}
+      onClose={onClose}
+      onDone={onDone}
+    >
+      <p>
+        {ad.expiresAt
+          ? t(expires > now ? 'myAds.renewNow' : 'myAds.renewWasExpired', { date: dateLabel(ad.expiresAt, lng) })
+          : null}{' '}
+        {t('myAds.renewAfter', { count: days, date: dateLabel(until, lng) })}
+      </p>
+    </WalletPayDialog>
+  );
+}
+
+/** Pay dialog: an unpaid ad paid from a wallet goes to review (as from the cart). */
+export function PayDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: string) => void }) {
+  const { t } = useTranslation('market');
+  const pricing = useSnapshot(pricingStore.state);
+  useEffect(() => {
+    if (!pricingStore.state.data) void pricingStore.load();
+  }, []);
+  return (
+    <WalletPayDialog
+      title={t('myAds.payTitle', { title: ad.title })}
+      priceCents={adPriceFor(pricing.data, ad.listingType)?.priceCents ?? null}
+      confirmLabel={t('cart.pay')}
+      pay={async (walletId) => {
+        await payAd(ad.id, walletId);
+        return t('cart.paid', { title: ad.title });
+      }}
+      onClose={onClose}
+      onDone={onDone}
+    >
+      <p>{t('myAds.payText')}</p>
+    </WalletPayDialog>
+  );
+}
+
+/**
+ * Delete dialog, saying what happens to the money: an ad in review is refunded in full to the
+ * wallet that paid it; an approved one is removed without refund; unpaid or rejected ones cost nothing more.
+ */
+export function DeleteDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: string) => void }) {
+  const { t } = useTranslation('market');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const refund = ad.status === 'in_review' && ad.priceCents ? ad.priceCents : 0;
+  const text =
+    ad.status === 'in_review'
+      ? refund
+        ? t('myAds.deleteRefund', { title: ad.title, amount: formatUsd(refund) })
+        : t('myAds.deleteUnpaid', { title: ad.title })
+      : ad.status === 'approved' || ad.status === 'expired' || ad.status === 'disabled'
+        ? t('myAds.deleteNoRefund', { title: ad.title })
+        : ad.status === 'rejected'
+          ? t('myAds.deleteRejected', { title: ad.title })
+          : t('myAds.deleteUnpaid', { title: ad.title });
+
+  async function confirm() {
+    setBusy(true);
+    setError(null);
+    try {
+      const refunded = await deleteAd(ad.id);
+      onDone(refunded > 0 ? t('myAds.deletedRefunded', { title: ad.title, amount: formatUsd(refunded) }) : t('myAds.deleted', { title: ad.title }));
+    } catch (e) {
+      setError(errorMessage(e));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <ConfirmDialog title={t('myAds.deleteTitle', { title: ad.title })} confirmLabel={t('myAds.deleteConfirm')} onConfirm={confirm} onCancel={onClose} busy={busy} danger>
+      <p>{text}</p>
+      {ad.revision?.status === 'pending' && <p>{t('myAds.deleteRevisionToo')}</p>}
+      <p>{t('myAds.deleteForever')}</p>
+      {error && (
+        <div role="alert" className="alert alert-error">
+          {error}
+        </div>
+      )}
+    </ConfirmDialog>
+  );
+}
 
 /** Bump dialog: the bump price for the ad's type and the wallet to pay it from. */
 export function BumpDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: string) => void }) {

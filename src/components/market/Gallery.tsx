@@ -2,6 +2,7 @@ import { useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Photo } from '../../api/ads';
 import { Dialog } from './Dialog';
+import { MAIN_SIZES, srcSetOf } from './photos';
 import styles from './market.module.css';
 
 /**
@@ -30,7 +31,16 @@ export function Gallery({ photos, title }: { photos: readonly Photo[]; title: st
   return (
     <div className={styles.gallery}>
       <button type="button" className={styles.mainBtn} onClick={() => setOpen(true)} aria-label={t('gallery.enlarge', { n: index + 1, total: n })}>
-        <img className={styles.mainPhoto} src={current.url} alt={alt(index)} width={current.width} height={current.height} />
+        <img
+          className={styles.mainPhoto}
+          src={current.url}
+          srcSet={srcSetOf(current)}
+          sizes={MAIN_SIZES}
+          alt={alt(index)}
+          width={current.width}
+          height={current.height}
+          fetchPriority={index === 0 ? 'high' : undefined}
+        />
       </button>
       {n > 1 && (
         <ul className={styles.thumbs} aria-label={t('gallery.thumbnails')} onKeyDown={onArrows}>
@@ -42,7 +52,7 @@ export function Gallery({ photos, title }: { photos: readonly Photo[]; title: st
                 aria-label={t('gallery.show', { n: i + 1, total: n })}
                 onClick={() => setIndex(i)}
               >
-                <img src={p.thumbUrl} alt="" loading="lazy" />
+                <img src={p.thumbUrl} alt="" loading="lazy" decoding="async" width={72} height={72} />
               </button>
             </li>
           ))}

@@ -61,9 +61,3 @@ export function Pagination({ page, pageSize, total, hrefFor, onPage }: Props) {
     </nav>
   );
 }
-
-/** Reads ?page= as a positive integer (1 when missing or junk). */
-export function pageParam(search: string): number {
-  const n = Number(new URLSearchParams(search).get('page'));
-  return Number.isInteger(n) && n > 0 ? n : 1;
-}

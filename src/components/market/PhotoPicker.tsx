@@ -8,10 +8,13 @@ interface Props {
   files: File[];
   onChange: (files: File[]) => void;
   error?: string | null;
+  /** How many new files may be added (the edit screen counts the photos it keeps). */
+  max?: number;
+  label?: string;
 }
 
 /** Picks 1–10 photos with previews and a remove button each; files that break a rule are refused with a message. */
-export function PhotoPicker({ files, onChange, error }: Props) {
+export function PhotoPicker({ files, onChange, error, max = PHOTOS_MAX, label }: Props) {
   const { t } = useTranslation('market');
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -24,7 +27,7 @@ export function PhotoPicker({ files, onChange, error }: Props) {
     for (const f of Array.from(list)) {
       const p = photoProblem(f);
       if (p) no.push(t(p.key, p.values));
-      else if (files.length + ok.length >= PHOTOS_MAX) no.push(t('rules.tooManyPhotos', { name: f.name, max: PHOTOS_MAX }));
+      else if (files.length + ok.length >= max) no.push(t('rules.tooManyPhotos', { name: f.name, max: PHOTOS_MAX }));
       else ok.push(f);
     }
     setRefused(no);
@@ -34,7 +37,7 @@ export function PhotoPicker({ files, onChange, error }: Props) {
 
   return (
     <div className="field">
-      <label htmlFor={id}>{t('form.photos')}</label>
+      <label htmlFor={id}>{label ?? t('form.photos')}</label>
       <input
         ref={input}
         id={id}

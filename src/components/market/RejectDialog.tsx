@@ -2,12 +2,14 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from './Dialog';
 import { TextAreaField } from '../forms/TextAreaField';
+import { REJECTION_CATEGORIES } from '../../api/moderation';
+import type { RejectionCategory } from '../../api/admin-ads';
 import styles from './market.module.css';
 
 export const REASON_MIN = 3;
 export const REASON_MAX = 500;
 
-/** Asks for the reason the owner will see when ads are rejected. */
+/** Asks for the reason the owner will see when ads are rejected, and its category (counted by the transparency report). */
 export function RejectDialog({
   count,
   busy,
@@ -18,23 +20,34 @@ export function RejectDialog({
   count: number;
   busy: boolean;
   error: string | null;
-  onConfirm: (reason: string) => void;
+  onConfirm: (reason: string, category: RejectionCategory) => void;
   onCancel: () => void;
 }) {
-  const { t } = useTranslation('admin');
+  const { t } = useTranslation(['admin', 'moderation']);
   const [reason, setReason] = useState('');
+  const [category, setCategory] = useState<RejectionCategory>('other');
   const [tried, setTried] = useState(false);
   const bad = reason.trim().length < REASON_MIN || reason.trim().length > REASON_MAX;
 
   function submit(e: FormEvent) {
     e.preventDefault();
     setTried(true);
-    if (!bad) onConfirm(reason.trim());
+    if (!bad) onConfirm(reason.trim(), category);
   }
 
   return (
     <Dialog title={t('pending.rejectTitle', { count })} onClose={onCancel}>
       <form onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor="reject-category">{t('moderation:reject.category')}</label>
+          <select id="reject-category" value={category} onChange={(e) => setCategory(e.target.value as RejectionCategory)}>
+            {REJECTION_CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {t(`moderation:categories.${c}`)}
+              </option>
+            ))}
+          </select>
+        </div>
         <TextAreaField
           id="reject-reason"
           label={t('pending.reason')}

@@ -1,4 +1,17 @@
 import { DESCRIPTION_MAX, DESCRIPTION_MIN, TITLE_MAX, TITLE_MIN, normalizeUsPhone } from '../../../contract/rules';
+import {
+  RATE_LINES_MAX,
+  RATE_PRICE_MAX_CENTS,
+  RATE_PRICE_MIN_CENTS,
+  WEEKDAYS,
+  parseAvailability,
+  parseRates,
+  type Availability,
+  type RateLine,
+  type Weekday,
+} from '../../../contract/ad-extras';
+import type { AdContent, PostAdFields } from '../../../contract/api/ads';
+import { formatCents, parseDollars } from '../../lib/money';
 import { AGES, LISTING_TYPE_CODES } from './labels';
 
 // The post-ad form's rules, the same ones the server enforces (PRODUCT §10), checked before
@@ -10,6 +23,20 @@ export const PHOTO_MAX_MB = 10;
 export const PHOTO_MAX_BYTES = PHOTO_MAX_MB * 1024 * 1024;
 export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 
+/** One line of the rates as typed: a duration in minutes (a select's value) and a price in dollars. */
+export interface RateRow {
+  minutes: string;
+  price: string;
+}
+
+/** One weekday of the hours as the form holds it (times 'HH:MM'). */
+export interface HoursRow {
+  on: boolean;
+  from: string;
+  to: string;
+}
+export type HoursRows = Record<Weekday, HoursRow>;
+
 export interface AdFormValues {
   listingType: string;
   title: string;
@@ -18,16 +45,112 @@ export interface AdFormValues {
   stateId: string;
   cityId: string;
   phone: string;
+  /** New files to upload. */
   photos: File[];
+  rates: RateRow[];
+  incall: boolean;
+  outcall: boolean;
+  availability: HoursRows;
+}
+
+/** The hours a day gets when it is ticked. */
+export const DEFAULT_HOURS = { from: '10:00', to: '22:00' } as const;
+
+/** Durations offered for a rate (minutes); an ad's own other duration is offered too. */
+export const RATE_DURATIONS = [15, 30, 45, 60, 90, 120, 180, 240, 360, 480, 720, 1440];
+
+export const emptyHours = (): HoursRows => Object.fromEntries(WEEKDAYS.map((d) => [d, { on: false, ...DEFAULT_HOURS }])) as HoursRows;
+
+export const EMPTY_AD_FORM: AdFormValues = {
+  listingType: '',
+  title: '',
+  description: '',
+  age: '',
+  stateId: '',
+  cityId: '',
+  phone: '',
+  photos: [],
+  rates: [],
+  incall: false,
+  outcall: false,
+  availability: emptyHours(),
+};
+
+/** The form's values for an ad's current content (the edit screen); no new photos yet. */
+export function formValuesOf(c: Pick<AdContent, 'listingType' | 'title' | 'description' | 'age' | 'state' | 'city' | 'phone'> & { details?: AdContent['details'] }): AdFormValues {
+  const d = c.details;
+  const availability = emptyHours();
+  for (const day of WEEKDAYS) {
+    const h = d?.availability[day];
+    // A time field cannot show 24:00: an end at midnight is 00:00 (an end before the start runs past midnight), or 23:59 for a whole day.
+    if (h) availability[day] = { on: true, from: h.from, to: h.to === '24:00' ? (h.from === '00:00' ? '23:59' : '00:00') : h.to };
+  }
+  return {
+    listingType: c.listingType,
+    title: c.title,
+    description: c.description,
+    age: c.age,
+    stateId: c.state.id,
+    cityId: c.city.id,
+    phone: c.phone,
+    photos: [],
+    rates: (d?.rates ?? []).map((r) => ({ minutes: String(r.minutes), price: formatCents(r.priceCents) })),
+    incall: d?.incall ?? false,
+    outcall: d?.outcall ?? false,
+    availability,
+  };
 }
 
 export type FieldError = { key: string; values?: Record<string, string | number> };
 export type AdFormErrors = Partial<Record<keyof AdFormValues, FieldError>>;
 
+/** The rates as the server takes them, or null when a line breaks a rule (the server's own check, contract/ad-extras.ts). */
+export function ratesOf(rows: readonly RateRow[]): RateLine[] | null {
+  const lines = rows.map((r) => ({ minutes: Number(r.minutes), priceCents: parseDollars(r.price) ?? NaN }));
+  return parseRates(lines);
+}
+
+/** The hours as the server takes them (ticked days only), or null when a day breaks a rule. */
+export function availabilityOf(rows: HoursRows): Availability | null {
+  const out: Record<string, { from: string; to: string }> = {};
+  for (const day of WEEKDAYS) if (rows[day].on) out[day] = { from: rows[day].from, to: rows[day].to };
+  return parseAvailability(out);
+}
+
+/** Why a rate line is refused (empty duration, price out of range, a duration listed twice), or null. */
+export function rateRowProblem(rows: readonly RateRow[], i: number): FieldError | null {
+  const r = rows[i];
+  const cents = parseDollars(r.price);
+  if (!r.minutes || cents === null || cents < RATE_PRICE_MIN_CENTS || cents > RATE_PRICE_MAX_CENTS) {
+    return { key: 'rules.ratePrice', values: { min: formatCents(RATE_PRICE_MIN_CENTS), max: formatCents(RATE_PRICE_MAX_CENTS, { grouping: true }) } };
+  }
+  if (rows.findIndex((x) => x.minutes === r.minutes) !== i) return { key: 'rules.rateTwice' };
+  return null;
+}
+
+/** The form's text fields as POST /api/post-ad and PUT /api/ads/:id take them (rates, hours and flags included). */
+export function adFieldsOf(v: AdFormValues): PostAdFields {
+  return {
+    listingType: v.listingType,
+    title: v.title.trim(),
+    description: v.description.trim(),
+    age: v.age,
+    stateId: v.stateId,
+    cityId: v.cityId,
+    phone: normalizeUsPhone(v.phone) ?? v.phone,
+    rates: JSON.stringify(ratesOf(v.rates) ?? []),
+    incall: String(v.incall),
+    outcall: String(v.outcall),
+    availability: JSON.stringify(availabilityOf(v.availability) ?? {}),
+  };
+}
+
 export const RULES = {
   title: { key: 'rules.title', values: { min: TITLE_MIN, max: TITLE_MAX } },
   description: { key: 'rules.description', values: { min: DESCRIPTION_MIN, max: DESCRIPTION_MAX } },
   photos: { key: 'rules.photos', values: { min: PHOTOS_MIN, max: PHOTOS_MAX, mb: PHOTO_MAX_MB } },
+  rates: { key: 'rules.rates', values: { max: RATE_LINES_MAX } },
+  hours: { key: 'rules.hours' },
 } as const;
 
 /** Why one photo cannot be uploaded (wrong type or too large), or null. */
@@ -37,7 +160,8 @@ export function photoProblem(f: File): FieldError | null {
   return null;
 }
 
-export function validateAdForm(v: AdFormValues): AdFormErrors {
+/** The form's errors; `kept` counts the current photos the edit screen keeps (they count toward 1–10). */
+export function validateAdForm(v: AdFormValues, kept = 0): AdFormErrors {
   const e: AdFormErrors = {};
   if (!LISTING_TYPE_CODES.includes(v.listingType as never)) e.listingType = { key: 'rules.listingType' };
   const title = v.title.trim().length;
@@ -48,10 +172,14 @@ export function validateAdForm(v: AdFormValues): AdFormErrors {
   if (!v.stateId) e.stateId = { key: 'rules.state' };
   if (!v.cityId) e.cityId = { key: 'rules.city' };
   if (!normalizeUsPhone(v.phone)) e.phone = { key: 'rules.phone' };
-  if (v.photos.length < PHOTOS_MIN || v.photos.length > PHOTOS_MAX) e.photos = RULES.photos;
+  const count = kept + v.photos.length;
+  if (count < PHOTOS_MIN || count > PHOTOS_MAX) e.photos = RULES.photos;
   else {
     const bad = v.photos.map(photoProblem).find(Boolean);
     if (bad) e.photos = bad;
   }
+  if (v.rates.length > RATE_LINES_MAX) e.rates = RULES.rates;
+  else if (!ratesOf(v.rates)) e.rates = v.rates.map((_, i) => rateRowProblem(v.rates, i)).find(Boolean) ?? RULES.rates;
+  if (!availabilityOf(v.availability)) e.availability = RULES.hours;
   return e;
 }

@@ -1,6 +1,7 @@
 // Test fixtures for the marketplace screens (imported by *.test.tsx only). Each is an answer the
 // server could send (the contract's types; tests answer them through apiJson, which checks them).
-import type { OwnerAd, PublicAd, StaffAd } from '../../api/ads';
+import type { AdContent, OwnerAd, PublicAd, Revision, StaffAd } from '../../api/ads';
+import type { AdCard } from '../../../contract/api/ads.ts';
 import { apiJson } from '../../test/contract';
 import type { ApiRoute } from '../../../contract/api/index.ts';
 import { renderError, type ErrorBody, type ErrorCode, type ErrorParams } from '../../../contract/errors/index.ts';
@@ -22,13 +23,35 @@ export function makeAd(over: Partial<PublicAd> = {}): PublicAd {
     state: { id: 'st-ny', name: 'New York', slug: 'new-york' },
     city: { id: 'ct-nyc', name: 'New York City', slug: 'new-york-city' },
     phone: '+12125550123',
+    phoneVerified: false,
     photos: [{ url: `/uploads/ads/p${n}.webp`, width: 800, height: 600, thumbUrl: `/uploads/ads/p${n}-thumb.webp` }],
     status: 'approved',
     online: true,
     bumpedAt: '2025-01-02T10:00:00.000Z',
     publishedAt: '2025-01-01T10:00:00.000Z',
-    expiresAt: '2025-02-01T10:00:00.000Z',
+    // Far ahead: an approved ad past its expiry shows as expired (my ads).
+    expiresAt: '2099-02-01T10:00:00.000Z',
+    details: { rates: [], incall: false, outcall: false, availability: {} },
     ...over,
+  };
+}
+
+/** An ad as the list answers carry it (listings, search): its card, from the same fields as makeAd's ad. */
+export function makeCard(over: Partial<PublicAd> = {}): AdCard {
+  const ad = makeAd(over);
+  const p = ad.photos[0];
+  return {
+    id: ad.id,
+    listingType: ad.listingType,
+    title: ad.title,
+    age: ad.age,
+    state: { name: ad.state.name, slug: ad.state.slug },
+    city: { name: ad.city.name, slug: ad.city.slug },
+    phoneVerified: ad.phoneVerified,
+    photo: p
+      ? { url: p.url, width: p.width, height: p.height, thumbUrl: p.thumbUrl, thumbWidth: 300, thumbHeight: Math.round((300 * p.height) / p.width) }
+      : null,
+    bumpedAt: ad.bumpedAt,
   };
 }
 
@@ -46,6 +69,18 @@ export function makeOwnerAd(over: Partial<OwnerAd> = {}): OwnerAd {
     ...(unpaid || over.status === 'in_review' || over.status === 'rejected' ? { bumpedAt: null, publishedAt: null, expiresAt: null } : {}),
     ...over,
   };
+}
+
+/** An ad's editable content (a revision's, or the live ad's beside it in the review queue). */
+export function contentOf(ad: PublicAd, over: Partial<AdContent> = {}): AdContent {
+  const { listingType, title, description, age, state, city, phone, photos } = ad;
+  const details = ad.details ?? { rates: [], incall: false, outcall: false, availability: {} };
+  return { listingType, title, description, age, state, city, phone, photos, details, ...over };
+}
+
+/** An edit of an approved ad, waiting for review unless told otherwise. */
+export function makeRevision(ad: PublicAd, content: Partial<AdContent> = {}, over: Partial<Revision> = {}): Revision {
+  return { id: `rev-${ad.id}`, status: 'pending', rejectionReason: null, createdAt: '2025-01-05T10:00:00.000Z', content: contentOf(ad, content), ...over };
 }
 
 /** An ad as staff see it in review lists: the owner's view plus who posted it (owner.id is ownerId). */

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import s from './layout.module.css';
+import market from '../market/market.module.css';
 
 /** The two adult-content rating badges (RTA and ASACP), drawn for this product as SVG files. */
 export function Badges() {
@@ -13,5 +14,16 @@ export function Badges() {
         <img src="/badges/asacp.svg" alt={t('footer.asacp')} width={120} height={40} />
       </a>
     </div>
+  );
+}
+
+/** On an ad whose phone is its owner's verified phone (public ad JSON `phoneVerified`): cards and the ad page. */
+export function PhoneVerifiedBadge() {
+  const { t } = useTranslation('public');
+  return (
+    <span className={`${market.badge} ${market.badgeOn}`} title={t('adBadges.phoneVerifiedTitle')} style={{ whiteSpace: 'nowrap' }}>
+      <span aria-hidden="true">✓ </span>
+      {t('adBadges.phoneVerified')}
+    </span>
   );
 }

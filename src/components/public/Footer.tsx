@@ -20,6 +20,7 @@ export const FOOTER_GROUPS: ReadonlyArray<{ title: string; links: ReadonlyArray<
     links: [
       { key: 'about', href: routes.aboutUs }, { key: 'faq', href: routes.faq }, { key: 'contact', href: routes.contactUs },
       { key: 'reportCrime', href: routes.reportCrime }, { key: 'lawEnforcement', href: routes.lawEnforcement },
+      { key: 'transparency', href: routes.transparency },
     ],
   },
   { title: 'legal', links: [{ key: 'terms', href: routes.terms }, { key: 'agreement', href: routes.agreement }, { key: 'login', href: routes.login }, { key: 'register', href: routes.register }] },
@@ -61,7 +62,8 @@ export default function Footer() {
           </div>
         </nav>
         <div className={s.footerBottom}>
-          <p>{t('footer.copyright', { year: new Date().getFullYear() })}</p>
+          {/* A page rendered (and cached) on the server last year may meet this year's browser. */}
+          <p suppressHydrationWarning>{t('footer.copyright', { year: new Date().getFullYear() })}</p>
           <p>{t('footer.adultsNote')}</p>
         </div>
       </div>

@@ -1,28 +1,34 @@
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'wouter';
+import { useLocation, useRouter, useSearch } from 'wouter';
 import { LOCALES, splitLocale, switchLocalePath, type Locale } from '../../app/locale';
 import { useDropdown } from './useDropdown';
 import s from './layout.module.css';
 
 export const FLAGS: Record<Locale, string> = { en: '/flags/us.svg', es: '/flags/co.svg', pt: '/flags/br.svg' };
 
-/** The same page in another language: en (US flag), es (CO flag), pt (BR flag); /faq ↔ /es/faq ↔ /pt/faq. */
-export function languageHref(to: Locale): string {
-  const { pathname, search, hash } = window.location;
-  return switchLocalePath(pathname + search + hash, to);
+/**
+ * The current page (full path, with its query) from the router, not from window.location: the
+ * server renders these links too, and the browser's first render must match.
+ */
+function useCurrentPage(): { path: string; locale: Locale } {
+  const { base } = useRouter();
+  const [rest] = useLocation();
+  const search = useSearch();
+  const path = (base && rest === '/' ? base : base + rest) + (search ? `?${search}` : '');
+  return { path, locale: splitLocale(path).locale };
 }
 
-/** Links to the current page in each language (used by the dropdown and the drawer). */
+/** Links to the current page in each language (used by the dropdown and the drawer); the #hash is kept on click. */
 export function LanguageLinks({ onPick, className }: { onPick?: () => void; className?: string }) {
   const { t } = useTranslation('public');
   const [, navigate] = useLocation();
-  const current = splitLocale(window.location.pathname).locale;
+  const { path, locale: current } = useCurrentPage();
   return (
     <ul className={className}>
       {LOCALES.map((l) => (
         <li key={l}>
           <a
-            href={languageHref(l)}
+            href={switchLocalePath(path, l)}
             hrefLang={l}
             lang={l}
             aria-current={l === current ? 'true' : undefined}
@@ -30,7 +36,7 @@ export function LanguageLinks({ onPick, className }: { onPick?: () => void; clas
               if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
               e.preventDefault();
               onPick?.();
-              navigate(`~${languageHref(l)}`); // '~': outside the current locale's base
+              navigate(`~${switchLocalePath(path + window.location.hash, l)}`); // '~': outside the current locale's base
             }}
           >
             <img className={s.flag} src={FLAGS[l]} alt="" width={22} height={15} />
@@ -45,8 +51,7 @@ export function LanguageLinks({ onPick, className }: { onPick?: () => void; clas
 export function LanguageSwitcher() {
   const { t } = useTranslation('public');
   const { open, setOpen, wrap, button, toggle } = useDropdown();
-  useLocation(); // re-render on navigation: the links point at the current page
-  const current = splitLocale(window.location.pathname).locale;
+  const { locale: current } = useCurrentPage();
   return (
     <div className={s.dropdownWrap} ref={wrap}>
       <button

@@ -59,7 +59,7 @@ describe('public site', () => {
     expect(screen.getByRole('main')).toBeTruthy();
     const footer = await screen.findByRole('contentinfo');
     const hrefs = [...footer.querySelectorAll('a')].map((a) => a.getAttribute('href'));
-    for (const p of ['/', '/listings/us', '/admin/dashboard/create-ads', '/about-us', '/faq', '/contact-us', '/report-crime', '/law-enforcement', '/terms', '/agreement', '/auth/login', '/auth/register']) {
+    for (const p of ['/', '/listings/us', '/admin/dashboard/create-ads', '/about-us', '/faq', '/contact-us', '/report-crime', '/law-enforcement', '/transparency', '/terms', '/agreement', '/auth/login', '/auth/register']) {
       expect(hrefs, p).toContain(p);
     }
     expect(footer.textContent).toContain(`© ${new Date().getFullYear()} XG Marketplace`);

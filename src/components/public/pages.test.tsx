@@ -1,18 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import { server } from '../../test/server';
 import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
-import { sessionStore } from '../../state/session';
 import ReportCrime from '../../pages/public/ReportCrime';
 import ContactUs from '../../pages/public/ContactUs';
 import LawEnforcement from '../../pages/public/LawEnforcement';
 import Home from '../../pages/public/Home';
 import Faq from '../../pages/public/Faq';
-import Reports from '../../pages/admin/Reports';
-import type { Report, ReportStatus } from '../../api/reports';
 import type { ErrorBody } from '../../../contract/errors/index.ts';
 
 // Error answers are checked against the route's 4xx schema at run time (apiJson's static type only
@@ -128,34 +125,6 @@ describe('content pages', () => {
     expect(await screen.findByText('The latest counts could not be loaded.')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Female escorts' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'See all states' }).getAttribute('href')).toBe('/listings/us');
-  });
-});
-
-describe('admin reports screen', () => {
-  it('lists open reports and closes one', async () => {
-    sessionStore.session = { isAuthenticated: true, id: 'a1', email: 'admin@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
-    const queries: string[] = [];
-    const report: Report = { id: 'r1', kind: 'trafficking', adId: 'abc123', message: 'Looks underage.', contact: null, status: 'open', ipHash: 'abcdef0123456789', createdAt: '2026-01-15T12:00:00.000Z' };
-    server.use(
-      http.get('/api/admin/get-reports', ({ request }) => {
-        queries.push(new URL(request.url).search);
-        return apiJson('GET /api/admin/get-reports', { reports: [report], total: 1, page: 1, pageSize: 20 });
-      }),
-      http.post('/api/admin/set-report-status', async ({ request }) => {
-        const body = (await request.json()) as { id: string; status: ReportStatus };
-        return apiJson('POST /api/admin/set-report-status', { report: { ...report, status: body.status } });
-      }),
-    );
-    const user = userEvent.setup();
-    renderAt(<Reports />, '/admin/dashboard/admin/reports');
-    const row = (await screen.findByText('Looks underage.')).closest('tr')!;
-    expect(queries[0]).toBe('?page=1&pageSize=20&status=open');
-    expect(within(row).getByText('anonymous')).toBeTruthy();
-    await user.click(within(row).getByRole('button', { name: /^Close/ }));
-    expect(await within(row).findByText('Closed')).toBeTruthy();
-    expect(screen.getByText('Report r1 is now Closed.')).toBeTruthy();
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Kind' }), 'law_enforcement');
-    await waitFor(() => expect(queries.at(-1)).toBe('?page=1&pageSize=20&status=open&kind=law_enforcement'));
   });
 });
 

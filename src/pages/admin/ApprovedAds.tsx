@@ -12,12 +12,14 @@ import { dateLabel, isOwnAd, ownerLine, statusLabel, typeLabel } from '../../com
 import { useSelection } from '../../components/market/useSelection';
 import { sessionStore } from '../../state/session';
 import styles from '../../components/market/market.module.css';
+import { SearchBox } from '../../components/forms/SearchBox';
+import { UserLink } from '../../components/moderation/ModBadges';
 
 const FILTERS = ['', 'approved', 'disabled', 'expired'] as const;
 
-/** Admin: published ads with a status filter; disable or re-enable them, one or many. */
+/** Admin: published ads with a status filter and a search box; disable or re-enable them, one or many. */
 export default function ApprovedAds() {
-  const { t, i18n } = useTranslation(['admin', 'market']);
+  const { t, i18n } = useTranslation(['admin', 'market', 'moderation']);
   const snap = useSnapshot(adminApprovedAdsStore.state);
   const me = useSnapshot(sessionStore).session.id;
   // The server refuses to disable or enable one's own ad (another admin moderates it): not offered here.
@@ -30,7 +32,7 @@ export default function ApprovedAds() {
 
   useEffect(() => {
     void adminApprovedAdsStore.load();
-  }, [q.page, q.status]);
+  }, [q.page, q.status, q.query]);
 
   async function setStatus(ids: string[], status: 'approved' | 'disabled') {
     if (!ids.length) return;
@@ -54,6 +56,16 @@ export default function ApprovedAds() {
   return (
     <section>
       <h1>{t('approvedAds.title')}</h1>
+      <SearchBox
+        label={t('moderation:search.inList')}
+        submitLabel={t('moderation:search.submit')}
+        initial={q.query}
+        onSearch={(text) => {
+          approvedQuery.query = text;
+          approvedQuery.page = 1;
+          sel.clear();
+        }}
+      />
       <div className={styles.row} style={{ marginBottom: 12 }}>
         <div className="field" style={{ marginBottom: 0 }}>
           <label htmlFor="status-filter">{t('approvedAds.filter')}</label>
@@ -130,7 +142,7 @@ export default function ApprovedAds() {
                     <Link href={pathFor(routes.ad, { id: ad.id })}>{ad.title}</Link>
                     <div className={styles.meta}>
                       {typeLabel(t, ad.listingType)}
-                      {ownerLine(t, ad)}
+                      {ownerLine(t, ad)} · <UserLink id={ad.owner.id} label={t('moderation:user.openShort')} name={ad.owner.email} />
                     </div>
                   </td>
                   <td>

@@ -5,10 +5,11 @@ import { auditLogStore, auditQuery, compactJson, loadAuditLog } from '../../stat
 import { FormError } from '../../components/forms/FormError';
 import { Pager } from '../../components/forms/Pager';
 import { Loading } from '../../components/Loading';
+import { SearchLink, UserLink } from '../../components/moderation/ModBadges';
 
 const jsonCell = { fontFamily: 'ui-monospace, Menlo, Consolas, monospace', fontSize: 12, maxWidth: 320, overflowWrap: 'anywhere' as const };
 
-/** Every staff action, newest first, filterable by action and target type. */
+/** Every staff action, newest first, filterable by action and target type; every user named links to their user screen, every ad to the search. */
 export default function AuditLog() {
   const { t, i18n } = useTranslation('master');
   const { data, loading, error } = useSnapshot(auditLogStore.state);
@@ -78,13 +79,25 @@ export default function AuditLog() {
                   <td style={{ whiteSpace: 'nowrap' }}>
                     <time dateTime={e.at}>{new Date(e.at).toLocaleString(i18n.language)}</time>
                   </td>
-                  <td style={{ overflowWrap: 'anywhere' }}>{e.actorEmail ?? e.actorId ?? t('audit.system')}</td>
+                  <td style={{ overflowWrap: 'anywhere' }}>
+                    {e.actorId ? <UserLink id={e.actorId} label={e.actorEmail ?? e.actorId} /> : (e.actorEmail ?? t('audit.system'))}
+                  </td>
                   <td>
                     <code>{e.action}</code>
                   </td>
                   <td>
                     {e.targetType}
-                    {e.targetId && <small style={{ display: 'block', color: 'var(--gray)' }}>{e.targetId}</small>}
+                    {e.targetId && (
+                      <small style={{ display: 'block', color: 'var(--gray)' }}>
+                        {e.targetType === 'user' ? (
+                          <UserLink id={e.targetId} label={e.targetId} />
+                        ) : e.targetType === 'ad' ? (
+                          <SearchLink query={e.targetId}>{e.targetId}</SearchLink>
+                        ) : (
+                          e.targetId
+                        )}
+                      </small>
+                    )}
                   </td>
                   <td style={jsonCell}>
                     <code>{compactJson(e.before)}</code>

@@ -6,25 +6,34 @@ import i18n from 'i18next';
 import { server } from '../../test/server';
 import { renderAt } from '../../test/render';
 import { apiJson } from '../../test/contract';
-import type { CronRun } from '../../api/cron';
+import type { CronRun, CronSchedule } from '../../api/cron';
 import CronJobs from './CronJobs';
 
-const JOBS = [
-  { name: 'expire-ads', schedule: '0 * * * *' },
-  { name: 'health-check', schedule: '*/5 * * * *' },
+const SCHEDULES: CronSchedule[] = [
+  { name: 'expire-ads', cron: '0 * * * *', nextRunAt: '2025-03-01T11:00:00.000Z', lastOutcome: 'ok' },
+  { name: 'health-checks', cron: '*/5 * * * *', nextRunAt: '2025-03-01T10:10:00.000Z', lastOutcome: 'failed' },
+  { name: 'purge-old-runs', cron: '45 3 * * *', nextRunAt: null, lastOutcome: null },
 ];
 
 const RUNS: CronRun[] = [
-  { id: 3, name: 'health-check', startedAt: '2025-03-01T10:05:00.000Z', finishedAt: '2025-03-01T10:05:02.500Z', outcome: 'error', message: 'SMTP unreachable' },
+  {
+    id: 3,
+    name: 'health-checks',
+    startedAt: '2025-03-01T10:05:00.000Z',
+    finishedAt: '2025-03-01T10:05:02.500Z',
+    outcome: 'failed',
+    message: 'SMTP unreachable',
+  },
   { id: 2, name: 'expire-ads', startedAt: '2025-03-01T10:00:00.000Z', finishedAt: '2025-03-01T10:00:00.120Z', outcome: 'ok', message: '2 ads expired' },
-  { id: 1, name: 'health-check', startedAt: '2025-03-01T09:55:00.000Z', finishedAt: null, outcome: 'running', message: null },
+  { id: 1, name: 'health-checks', startedAt: '2025-03-01T09:55:00.000Z', finishedAt: null, outcome: 'running', message: null },
 ];
 
 /** A fake of the cron API over a mutable list (newest first, as the server sorts); every answer is one the server could send. */
-function cronServer(initial: CronRun[], opts: { goneOnDelete?: boolean } = {}) {
+function cronServer(initial: CronRun[], opts: { goneOnDelete?: boolean; busy?: boolean } = {}) {
   let runs = [...initial];
   const queries: URLSearchParams[] = [];
   const deleted: string[] = [];
+  const ran: string[] = [];
   server.use(
     http.get('/api/admin/get-cron-jobs', ({ request }) => {
       const q = new URL(request.url).searchParams;
@@ -34,7 +43,29 @@ function cronServer(initial: CronRun[], opts: { goneOnDelete?: boolean } = {}) {
       const name = q.get('name');
       const matching = name ? runs.filter((r) => r.name === name) : runs;
       const cronJobs = matching.slice((page - 1) * pageSize, page * pageSize);
-      return apiJson('GET /api/admin/get-cron-jobs', { cronJobs, total: matching.length, page, pageSize, jobs: JOBS });
+      const schedules = SCHEDULES.map((j) => ({ ...j, lastOutcome: runs.find((r) => r.name === j.name)?.outcome ?? j.lastOutcome }));
+      return apiJson('GET /api/admin/get-cron-jobs', { cronJobs, schedules, total: matching.length, page, pageSize });
+    }),
+    http.post('/api/admin/run-cron-job', async ({ request }) => {
+      const route = 'POST /api/admin/run-cron-job';
+      const { name } = (await request.json()) as { name: string };
+      if (opts.busy)
+        return apiJson(
+          route,
+          { message: `The job ${name} is already running. Wait for it to finish, then try again.`, code: 'cron.job_running', params: { name } } as never,
+          409 as never,
+        );
+      ran.push(name);
+      const run: CronRun = {
+        id: 100 + ran.length,
+        name,
+        startedAt: '2025-03-01T10:20:00.000Z',
+        finishedAt: '2025-03-01T10:20:00.040Z',
+        outcome: name === 'health-checks' ? 'failed' : 'ok',
+        message: name === 'health-checks' ? 'timed out after 1 min' : '0 job runs and 0 health check results older than 30 days deleted',
+      };
+      runs = [run, ...runs];
+      return apiJson(route, { cronJob: run });
     }),
     http.delete('/api/admin/delete-cron-job-status-by-id/:id', ({ params }) => {
       const route = 'DELETE /api/admin/delete-cron-job-status-by-id/:id';
@@ -44,7 +75,7 @@ function cronServer(initial: CronRun[], opts: { goneOnDelete?: boolean } = {}) {
       return apiJson(route, { deleted: true });
     }),
   );
-  return { queries, deleted };
+  return { queries, deleted, ran };
 }
 
 const runRows = () =>
@@ -53,13 +84,24 @@ const runRows = () =>
     .slice(1);
 
 describe('admin cron jobs', () => {
-  it('lists the registered jobs and the runs, newest first, with duration and outcome', async () => {
+  it('lists the schedules (next run, last outcome) and the runs, newest first, with duration and outcome', async () => {
     const srv = cronServer(RUNS);
     renderAt(<CronJobs />, '/admin/dashboard/admin/cron-jobs');
 
-    const jobs = await screen.findByRole('table', { name: 'Registered jobs' });
-    expect(within(jobs).getByRole('row', { name: 'health-check */5 * * * *' })).toBeTruthy();
-    expect(within(jobs).getByRole('row', { name: 'expire-ads 0 * * * *' })).toBeTruthy();
+    const jobs = await screen.findByRole('table', { name: 'Schedules' });
+    const scheduleCells = within(jobs)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      );
+    expect(scheduleCells).toEqual([
+      ['expire-ads', '0 * * * *', new Date(SCHEDULES[0].nextRunAt!).toLocaleString('en'), 'OK', 'Run now'],
+      ['health-checks', '*/5 * * * *', new Date(SCHEDULES[1].nextRunAt!).toLocaleString('en'), 'Failed', 'Run now'],
+      ['purge-old-runs', '45 3 * * *', 'Not scheduled (the scheduler is off)', 'Never run', 'Run now'],
+    ]);
 
     const rows = runRows();
     expect(rows).toHaveLength(3);
@@ -68,11 +110,11 @@ describe('admin cron jobs', () => {
         .getAllByRole('cell')
         .map((c) => c.textContent);
     expect(cells(rows[0])).toEqual([
-      'health-check',
+      'health-checks',
       new Date(RUNS[0].startedAt).toLocaleString('en'),
       new Date(RUNS[0].finishedAt!).toLocaleString('en'),
       '2.5 s',
-      'Error',
+      'Failed',
       'SMTP unreachable',
       'Delete',
     ]);
@@ -142,6 +184,38 @@ describe('admin cron jobs', () => {
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('No se encontró la ejecución de la tarea programada.'));
     expect(screen.getByRole('dialog')).toBeTruthy();
     expect(within(screen.getByRole('table', { name: 'Ejecuciones' })).getAllByRole('row')).toHaveLength(4); // header + 3 runs, none removed
+  });
+
+  it('runs a job now, says how it ended, and shows its run first', async () => {
+    const srv = cronServer(RUNS);
+    const user = userEvent.setup();
+    renderAt(<CronJobs />, '/admin/dashboard/admin/cron-jobs');
+    await screen.findByRole('table', { name: 'Runs' });
+
+    await user.click(screen.getByRole('button', { name: 'Run purge-old-runs now' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'Run of purge-old-runs finished: OK. 0 job runs and 0 health check results older than 30 days deleted',
+    );
+    expect(srv.ran).toEqual(['purge-old-runs']);
+    await waitFor(() => expect(runRows()).toHaveLength(4));
+    expect(within(runRows()[0]).getAllByRole('cell')[0].textContent).toBe('purge-old-runs');
+    const schedule = within(screen.getByRole('table', { name: 'Schedules' })).getByRole('row', { name: /^purge-old-runs/ });
+    expect(within(schedule).getAllByRole('cell')[3].textContent).toBe('OK');
+
+    await user.click(screen.getByRole('button', { name: 'Run health-checks now' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Run of health-checks finished: Failed. timed out after 1 min'));
+    expect(screen.getByRole('status').className).toContain('alert-error');
+  });
+
+  it('says so when the job is already running', async () => {
+    const srv = cronServer(RUNS, { busy: true });
+    const user = userEvent.setup();
+    renderAt(<CronJobs />, '/admin/dashboard/admin/cron-jobs');
+    await screen.findByRole('table', { name: 'Runs' });
+    await user.click(screen.getByRole('button', { name: 'Run expire-ads now' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The job expire-ads is already running. Wait for it to finish, then try again.');
+    expect(srv.ran).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Run expire-ads now' }).hasAttribute('disabled')).toBe(false);
   });
 
   it('pages through the runs', async () => {

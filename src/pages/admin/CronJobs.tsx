@@ -2,15 +2,15 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useSnapshot } from 'valtio';
-import { adminCronJobsStore, cronQuery, deleteCronRun, loadCronJobs, runDuration } from '../../state/adminCronJobs';
+import { adminCronJobsStore, cronQuery, deleteCronRun, loadCronJobs, runCronJob, runDuration } from '../../state/adminCronJobs';
 import { errorMessage } from '../../api/client';
-import type { CronRun } from '../../api/cron';
+import type { CronRun, CronSchedule } from '../../api/cron';
 import { ConfirmDialog } from '../../components/market/ConfirmDialog';
 import { Pager } from '../../components/forms/Pager';
 import { LoadState } from '../../components/market/Status';
 import styles from '../../components/market/market.module.css';
 
-const tone: Record<string, string> = { ok: styles.badgeOn, error: styles.badgeBad, running: styles.badgeWarn };
+const tone: Record<string, string> = { ok: styles.badgeOn, failed: styles.badgeBad, running: styles.badgeWarn };
 
 function durationLabel(t: TFunction, lang: string, ms: number | null): string {
   if (ms === null) return '—';
@@ -20,7 +20,15 @@ function durationLabel(t: TFunction, lang: string, ms: number | null): string {
   return t('cronJobs.durationMinutes', { m: Math.floor(seconds / 60), s: Math.round(seconds % 60) });
 }
 
-/** Admin: the in-process jobs with their schedules, and their recorded runs (newest first), deletable one by one. */
+/** An outcome as a word on a coloured label (the colour only repeats what the word says). */
+function Outcome({ outcome }: { outcome: string }) {
+  const { t } = useTranslation('admin');
+  return <span className={`${styles.badge} ${tone[outcome] ?? ''}`}>{t(`cronJobs.outcomes.${outcome}`, { defaultValue: outcome })}</span>;
+}
+
+type Note = { kind: 'ok' | 'failed'; text: string };
+
+/** Admin: the in-process jobs (schedule, next run, last outcome, run now) and their recorded runs, newest first, deletable. */
 export default function CronJobs() {
   const { t, i18n } = useTranslation('admin');
   const { data, loading, error } = useSnapshot(adminCronJobsStore.state);
@@ -28,11 +36,32 @@ export default function CronJobs() {
   const [deleting, setDeleting] = useState<CronRun | null>(null);
   const [busy, setBusy] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
+  const [note, setNote] = useState<Note | null>(null);
+  const [runningName, setRunningName] = useState<string | null>(null);
+  const [runError, setRunError] = useState<string | null>(null);
 
   useEffect(() => {
     void loadCronJobs({ page: 1 });
   }, []);
+
+  const lang = i18n.language;
+  const when = (iso: string) => new Date(iso).toLocaleString(lang);
+
+  async function runNow(name: string) {
+    setRunningName(name);
+    setNote(null);
+    setRunError(null);
+    try {
+      const run = await runCronJob(name);
+      const outcome = t(`cronJobs.outcomes.${run.outcome}`, { defaultValue: run.outcome });
+      const text = t('cronJobs.ran', { name, outcome }) + (run.message ? ` ${run.message}` : '');
+      setNote({ kind: run.outcome === 'ok' ? 'ok' : 'failed', text });
+    } catch (e) {
+      setRunError(errorMessage(e));
+    } finally {
+      setRunningName(null);
+    }
+  }
 
   async function confirmDelete() {
     if (!deleting) return;
@@ -40,7 +69,7 @@ export default function CronJobs() {
     setDeleteError(null);
     try {
       await deleteCronRun(deleting.id);
-      setNote(t('cronJobs.deleted', { name: deleting.name }));
+      setNote({ kind: 'ok', text: t('cronJobs.deleted', { name: deleting.name }) });
       setDeleting(null);
     } catch (e) {
       setDeleteError(errorMessage(e));
@@ -49,38 +78,66 @@ export default function CronJobs() {
     }
   }
 
-  const lang = i18n.language;
-  const when = (iso: string) => new Date(iso).toLocaleString(lang);
-  const jobs = data?.jobs ?? [];
+  const schedules = (data?.schedules ?? []) as readonly CronSchedule[];
   const runs = (data?.cronJobs ?? []) as readonly CronRun[];
 
   return (
     <section aria-labelledby="cron-title">
       <h1 id="cron-title">{t('cronJobs.title')}</h1>
 
-      <h2 style={{ fontSize: 18 }}>{t('cronJobs.registered')}</h2>
-      {data && !jobs.length && <p>{t('cronJobs.noJobs')}</p>}
-      {jobs.length > 0 && (
-        <table className="data" aria-label={t('cronJobs.registered')}>
-          <thead>
-            <tr>
-              <th scope="col">{t('cronJobs.job')}</th>
-              <th scope="col">{t('cronJobs.schedule')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {jobs.map((j) => (
-              <tr key={j.name}>
-                <td>
-                  <code>{j.name}</code>
-                </td>
-                <td>
-                  <code>{j.schedule}</code>
-                </td>
+      {note && (
+        <div role="status" className={`alert ${note.kind === 'ok' ? 'alert-success' : 'alert-error'}`}>
+          {note.text}
+        </div>
+      )}
+      {runError && (
+        <div role="alert" className="alert alert-error">
+          {runError}
+        </div>
+      )}
+
+      <h2 style={{ fontSize: 18 }}>{t('cronJobs.schedules')}</h2>
+      {data && !schedules.length && <p>{t('cronJobs.noJobs')}</p>}
+      {schedules.length > 0 && (
+        <div style={{ overflowX: 'auto' }}>
+          <table className="data" aria-label={t('cronJobs.schedules')}>
+            <thead>
+              <tr>
+                <th scope="col">{t('cronJobs.job')}</th>
+                <th scope="col">{t('cronJobs.schedule')}</th>
+                <th scope="col">{t('cronJobs.nextRun')}</th>
+                <th scope="col">{t('cronJobs.lastOutcome')}</th>
+                <th scope="col">{t('actions')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {schedules.map((j) => (
+                <tr key={j.name}>
+                  <td>
+                    <code>{j.name}</code>
+                  </td>
+                  <td>
+                    <code>{j.cron}</code>
+                  </td>
+                  <td style={{ whiteSpace: 'nowrap' }}>{j.nextRunAt ? <time dateTime={j.nextRunAt}>{when(j.nextRunAt)}</time> : t('cronJobs.notScheduled')}</td>
+                  <td>{j.lastOutcome ? <Outcome outcome={j.lastOutcome} /> : t('cronJobs.never')}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-primary"
+                      aria-label={t('cronJobs.runJob', { name: j.name })}
+                      disabled={runningName !== null}
+                      aria-busy={runningName === j.name || undefined}
+                      onClick={() => void runNow(j.name)}
+                    >
+                      {runningName === j.name ? t('cronJobs.runningNow') : t('cronJobs.runNow')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
 
       <h2 style={{ fontSize: 18, marginTop: 24 }}>{t('cronJobs.runs')}</h2>
@@ -88,18 +145,13 @@ export default function CronJobs() {
         <label htmlFor="cron-name">{t('cronJobs.filter')}</label>
         <select id="cron-name" value={query.name} onChange={(e) => void loadCronJobs({ name: e.target.value, page: 1 })}>
           <option value="">{t('cronJobs.allJobs')}</option>
-          {jobs.map((j) => (
+          {schedules.map((j) => (
             <option key={j.name} value={j.name}>
               {j.name}
             </option>
           ))}
         </select>
       </div>
-      {note && (
-        <div role="status" className="alert alert-success">
-          {note}
-        </div>
-      )}
       <LoadState loading={loading && !data} error={error} />
       {data && !runs.length && <p>{t('cronJobs.empty')}</p>}
       {runs.length > 0 && (
@@ -129,7 +181,7 @@ export default function CronJobs() {
                   <td style={{ whiteSpace: 'nowrap' }}>{r.finishedAt ? <time dateTime={r.finishedAt}>{when(r.finishedAt)}</time> : '—'}</td>
                   <td style={{ whiteSpace: 'nowrap' }}>{durationLabel(t, lang, runDuration(r.startedAt, r.finishedAt))}</td>
                   <td>
-                    <span className={`${styles.badge} ${tone[r.outcome] ?? ''}`}>{t(`cronJobs.outcomes.${r.outcome}`, { defaultValue: r.outcome })}</span>
+                    <Outcome outcome={r.outcome} />
                   </td>
                   <td style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap', maxWidth: 420 }}>{r.message ?? ''}</td>
                   <td>

@@ -5,20 +5,28 @@ import { http } from 'msw';
 import { server } from '../../test/server';
 import { renderAt } from '../../test/render';
 import { apiJson } from '../../test/contract';
-import { makeStaffAd } from '../../components/market/testing';
+import { contentOf, makeStaffAd } from '../../components/market/testing';
 import type { StaffAd } from '../../api/ads';
+import type { DuplicateFlag } from '../../api/moderation';
 import { sessionStore } from '../../state/session';
 import PendingAds from './PendingAds';
 
-function pendingServer(initial: StaffAd[], unpaid: StaffAd[] = []) {
+function pendingServer(initial: StaffAd[], unpaid: StaffAd[] = [], flags: DuplicateFlag[] = []) {
   let list = [...initial];
   const decisions: unknown[] = [];
   const queries: URLSearchParams[] = [];
+  const flagQueries: string[] = [];
   server.use(
+    http.get('/api/admin/get-duplicate-flags', ({ request }) => {
+      const ids = new URL(request.url).searchParams.get('adIds')!.split(',');
+      flagQueries.push(ids.join(','));
+      return apiJson('GET /api/admin/get-duplicate-flags', { flags: flags.filter((f) => ids.includes(f.adId)) });
+    }),
     http.get('/api/admin/get-pending-ads', ({ request }) => {
       const q = new URL(request.url).searchParams;
       queries.push(q);
-      const ads = q.get('includeUnpaid') === 'true' ? [...list, ...unpaid] : list;
+      const all = q.get('includeUnpaid') === 'true' ? [...list, ...unpaid] : list;
+      const ads = all.filter((a) => !q.get('query') || a.title.toLowerCase().includes(q.get('query')!.toLowerCase()));
       return apiJson('GET /api/admin/get-pending-ads', { pendingAds: ads, total: ads.length, page: 1, pageSize: 20 });
     }),
     http.post('/api/admin/approve-pending-ads', async ({ request }) => {
@@ -28,7 +36,7 @@ function pendingServer(initial: StaffAd[], unpaid: StaffAd[] = []) {
       return apiJson('POST /api/admin/approve-pending-ads', { updated: body.adIds.length });
     }),
   );
-  return { decisions, queries };
+  return { decisions, queries, flagQueries };
 }
 
 describe('admin pending ads', () => {
@@ -56,13 +64,14 @@ describe('admin pending ads', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Reject and refund' }));
     expect(within(dialog).getByText('Between 3 and 500 characters.').className).toBe('field-error'); // an empty reason is refused
     await user.type(within(dialog).getByLabelText('Reason (the owner sees it)'), 'Photos do not match the description');
+    await user.selectOptions(within(dialog).getByLabelText('Category (counted in the transparency report)'), 'misleading');
     await user.click(within(dialog).getByRole('button', { name: 'Reject and refund' }));
 
     expect((await screen.findByRole('status')).textContent).toBe('2 ads rejected and refunded.');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(srv.decisions).toEqual([
       { adIds: [a.id], decision: 'approve' },
-      { adIds: [b.id, c.id], decision: 'reject', reason: 'Photos do not match the description' },
+      { adIds: [b.id, c.id], decision: 'reject', reason: 'Photos do not match the description', category: 'misleading' },
     ]);
     expect(screen.getByText('No ads are waiting for review.')).toBeTruthy();
   });
@@ -78,6 +87,61 @@ describe('admin pending ads', () => {
     const unpaid = await screen.findByRole('listitem', { name: 'Still in a cart' });
     expect(within(unpaid).getByText('Unpaid')).toBeTruthy();
     expect(srv.queries.at(-1)!.get('includeUnpaid')).toBe('true');
+    // View only: the server reviews paid ads, so nothing is offered on an unpaid one.
+    expect(within(unpaid).getByText(/^Unpaid: still in its owner’s cart/)).toBeTruthy();
+    expect(within(unpaid).queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(within(unpaid).queryByRole('button', { name: 'Reject' })).toBeNull();
+    expect(within(unpaid).getByRole<HTMLInputElement>('checkbox', { name: 'Select “Still in a cart”' }).disabled).toBe(true);
+    await user.click(screen.getByRole('checkbox', { name: 'Select all on this page' }));
+    expect(screen.getByRole('button', { name: 'Approve selected (1)' })).toBeTruthy();
+  });
+
+  it('searches the queue, and shows other accounts’ ads with the same phone or photo with links to them and their owners', async () => {
+    const ad = makeStaffAd({ status: 'in_review', title: 'Harbour companion', ownerId: 'u1' });
+    const other = makeStaffAd({ status: 'in_review', title: 'Meadow companion', ownerId: 'u2' });
+    const flags: DuplicateFlag[] = [
+      {
+        adId: ad.id,
+        otherAdId: 'zz1',
+        otherAdTitle: 'Older advert, same phone',
+        otherAdStatus: 'approved',
+        otherOwner: { id: 'u9', email: 'twin@example.com', nickname: 'twin' },
+        kind: 'phone',
+        distance: null,
+      },
+      {
+        adId: ad.id,
+        otherAdId: 'zz2',
+        otherAdTitle: null,
+        otherAdStatus: 'deleted',
+        otherOwner: { id: 'u8', email: 'copy@example.com', nickname: 'copy' },
+        kind: 'photo',
+        distance: 3,
+      },
+    ];
+    const srv = pendingServer([ad, other], [], flags);
+    const user = userEvent.setup();
+    renderAt(<PendingAds />, '/admin/dashboard/admin/pending-ads');
+    const item = await screen.findByRole('listitem', { name: 'Harbour companion' });
+    const note = await within(item).findByRole('note');
+    expect(note.textContent).toContain('Possible duplicates (2)');
+    expect(within(note).getByRole('link', { name: 'Older advert, same phone' }).getAttribute('href')).toBe('/admin/dashboard/admin/search-ads?query=zz1');
+    expect(within(note).getByRole('link', { name: 'Open the user screen of twin@example.com' }).getAttribute('href')).toBe('/admin/dashboard/admin/users/u9');
+    expect(within(note).getByText(/Near-identical photo \(3 bits apart\) as/)).toBeTruthy();
+    expect(within(note).getByText(/Deleted \(kept\)/)).toBeTruthy();
+    expect(within(screen.getByRole('listitem', { name: 'Meadow companion' })).queryByRole('note')).toBeNull();
+    expect(
+      within(item)
+        .getByRole('link', { name: `Open the user screen of ${ad.owner.email}` })
+        .getAttribute('href'),
+    ).toBe('/admin/dashboard/admin/users/u1');
+    expect(srv.flagQueries[0]).toBe(`${ad.id},${other.id}`);
+
+    await user.type(screen.getByLabelText('Search this list (ad id, words, phone, owner’s e-mail or nickname)'), 'meadow');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Harbour companion' })).toBeNull());
+    expect(screen.getByRole('listitem', { name: 'Meadow companion' })).toBeTruthy();
+    expect(srv.queries.at(-1)!.get('query')).toBe('meadow');
   });
 
   it('offers no decision on the admin’s own ad, and leaves it out of “select all”', async () => {
@@ -96,5 +160,44 @@ describe('admin pending ads', () => {
     await user.click(screen.getByRole('button', { name: 'Approve selected (1)' }));
     await screen.findByRole('status');
     expect(srv.decisions).toEqual([{ adIds: [theirs.id], decision: 'approve' }]);
+  });
+
+  it('shows an edit of a live ad beside the live ad, changed fields marked, and decides it with its own id', async () => {
+    const live = makeStaffAd({ status: 'approved', title: 'Evenings in the city', ownerId: 'u2' });
+    const revision: StaffAd = {
+      ...live,
+      id: 'rev-1',
+      revisionOf: live.id,
+      previous: contentOf(live),
+      title: 'Evenings and weekends in the city',
+      photos: [...live.photos, { url: '/uploads/ads/new.webp', width: 800, height: 600, thumbUrl: '/uploads/ads/new-thumb.webp' }],
+      details: { rates: [{ minutes: 60, priceCents: 20000 }], incall: true, outcall: false, availability: { fri: { from: '20:00', to: '02:00' } } },
+    };
+    const srv = pendingServer([revision]);
+    const user = userEvent.setup();
+    renderAt(<PendingAds />, '/admin/dashboard/admin/pending-ads');
+
+    const item = await screen.findByRole('listitem', { name: 'Evenings and weekends in the city' });
+    expect(within(item).getByText('Edit of a live ad')).toBeTruthy();
+    expect(within(item).getByRole('link', { name: 'See the live ad' }).getAttribute('href')).toBe(`/ad/${live.id}`);
+    const table = within(item).getByRole('table', { name: 'Live ad and proposed changes (4 fields changed)' });
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Field', 'Live now', 'Proposed']);
+    const row = (name: RegExp) => within(table).getByRole('row', { name });
+    const cells = (r: HTMLElement) => within(r).getAllByRole('cell').map((c) => c.textContent);
+    expect(row(/^Title/).getAttribute('data-changed')).toBe('true');
+    expect(within(row(/^Title/)).getByText('changed')).toBeTruthy();
+    expect(cells(row(/^Title/))).toEqual(['Evenings in the city', 'Evenings and weekends in the city']);
+    expect(cells(row(/^Rates/))).toEqual(['none', '1 hour $200.00 · Incall only']);
+    expect(cells(row(/^Hours/))).toEqual(['none', 'Friday 20:00–02:00']);
+    expect(row(/^Photos/).getAttribute('data-changed')).toBe('true');
+    expect(within(row(/^Photos/)).getByRole('list', { name: 'Proposed photos' }).querySelectorAll('li')).toHaveLength(2);
+    expect(row(/^Age/).getAttribute('data-changed')).toBeNull();
+    expect(within(row(/^Age/)).queryByText('changed')).toBeNull();
+    expect(cells(row(/^Location/))).toEqual(['New York City, New York', 'New York City, New York']);
+    expect(srv.flagQueries[0]).toBe(live.id); // duplicates are the ad's
+
+    await user.click(within(item).getByRole('button', { name: 'Approve' }));
+    expect((await screen.findByRole('status')).textContent).toBe('1 ad approved.');
+    expect(srv.decisions).toEqual([{ adIds: ['rev-1'], decision: 'approve' }]);
   });
 });

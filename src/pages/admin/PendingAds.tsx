@@ -2,24 +2,40 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { ADMIN_PAGE_SIZE, adminPendingAdsStore, decidePendingAds, pendingQuery } from '../../state/adminAds';
+import { duplicatesStore } from '../../state/moderation';
+import type { RejectionCategory } from '../../api/admin-ads';
+import { SearchBox } from '../../components/forms/SearchBox';
+import { DuplicateFlags } from '../../components/moderation/DuplicateFlags';
+import { UserLink } from '../../components/moderation/ModBadges';
 import { errorMessage } from '../../api/client';
-import type { StaffAd } from '../../api/ads';
+import type { AdContent, StaffAd } from '../../api/ads';
+import { pathFor, routes } from '../../app/routes';
 import { Money } from '../../components/market/Money';
 import { Pagination } from '../../components/market/Pagination';
 import { RejectDialog } from '../../components/market/RejectDialog';
+import { RevisionDiff } from '../../components/market/RevisionDiff';
+import { detailsSummary, hoursSummary } from '../../components/market/AdExtras';
 import { LoadState, StatusBadge } from '../../components/market/Status';
 import { ageLabel, dateLabel, isOwnAd, ownerLine, typeLabel } from '../../components/market/labels';
 import { useSelection } from '../../components/market/useSelection';
 import { sessionStore } from '../../state/session';
 import styles from '../../components/market/market.module.css';
 
-/** Admin: ads waiting for review (and unpaid ones on request); approve or reject with a reason, one or many. */
+/**
+ * Admin: ads waiting for review, and unpaid ones on request (view only: they are still in their
+ * owners' carts); approve or reject with a reason and its category, one or many. A search box
+ * narrows the queue; each ad shows other accounts' ads with the same phone or a near-identical
+ * photo, and links to its owner's user screen.
+ */
 export default function PendingAds() {
-  const { t, i18n } = useTranslation(['admin', 'market']);
+  const { t, i18n } = useTranslation(['admin', 'market', 'moderation']);
   const snap = useSnapshot(adminPendingAdsStore.state);
   const me = useSnapshot(sessionStore).session.id;
   // The server refuses a decision on one's own ad (another admin reviews it): not offered here.
   const isMine = (ad: StaffAd) => isOwnAd(ad, me);
+  // Unpaid ads are shown, never decided on: the server reviews paid ads only. An edit of a live ad
+  // (revisionOf) is decided with its own id, like an ad in review.
+  const decidable = (ad: StaffAd) => !isMine(ad) && (ad.status === 'in_review' || !!ad.revisionOf);
   const q = useSnapshot(pendingQuery);
   const sel = useSelection();
   const [rejecting, setRejecting] = useState<string[] | null>(null);
@@ -29,15 +45,22 @@ export default function PendingAds() {
 
   useEffect(() => {
     void adminPendingAdsStore.load();
-  }, [q.page, q.includeUnpaid]);
+  }, [q.page, q.includeUnpaid, q.query]);
+  // Duplicates are recorded against the ad, also for its edits.
+  const flagId = (ad: Pick<StaffAd, 'id' | 'revisionOf'>) => ad.revisionOf ?? ad.id;
+  const shownIds = [...new Set((snap.data?.pendingAds ?? []).map(flagId))].join(',');
+  useEffect(() => {
+    void duplicatesStore.load(shownIds ? shownIds.split(',') : []);
+  }, [shownIds]);
+  const flags = useSnapshot(duplicatesStore.state).data;
 
-  async function decide(ids: string[], decision: 'approve' | 'reject', reason?: string) {
+  async function decide(ids: string[], decision: 'approve' | 'reject', reason?: string, category?: RejectionCategory) {
     if (!ids.length) return;
     setBusy(true);
     setError(null);
     setNote(null);
     try {
-      const n = await decidePendingAds(ids, decision, reason);
+      const n = await decidePendingAds(ids, decision, reason, category);
       setNote(t(decision === 'approve' ? 'pending.approved' : 'pending.rejected', { count: n }));
       sel.clear();
       setRejecting(null);
@@ -49,12 +72,22 @@ export default function PendingAds() {
   }
 
   const ads = (snap.data?.pendingAds ?? []) as readonly StaffAd[];
-  const pageIds = ads.filter((a) => !isMine(a)).map((a) => a.id);
+  const pageIds = ads.filter(decidable).map((a) => a.id);
   const allOn = pageIds.length > 0 && pageIds.every(sel.has);
 
   return (
     <section>
       <h1>{t('pending.title')}</h1>
+      <SearchBox
+        label={t('moderation:search.inList')}
+        submitLabel={t('moderation:search.submit')}
+        initial={q.query}
+        onSearch={(text) => {
+          pendingQuery.query = text;
+          pendingQuery.page = 1;
+          sel.clear();
+        }}
+      />
       <div className={styles.row} style={{ marginBottom: 12 }}>
         <label className={styles.row}>
           <input
@@ -98,7 +131,7 @@ export default function PendingAds() {
             <input
               type="checkbox"
               checked={sel.has(ad.id)}
-              disabled={isMine(ad)}
+              disabled={!decidable(ad)}
               onChange={() => sel.toggle(ad.id)}
               aria-label={t('selectAd', { title: ad.title })}
             />
@@ -115,19 +148,38 @@ export default function PendingAds() {
                   </>
                 )}
                 {ad.createdAt && ` · ${dateLabel(ad.createdAt, i18n.language)}`}
-                {ownerLine(t, ad)}
+                {ownerLine(t, ad)} · <UserLink id={ad.owner.id} label={t('moderation:user.openShort')} name={ad.owner.email} />
               </p>
-              <ul className={styles.thumbs} aria-label={t('photos')}>
-                {ad.photos.map((p, i) => (
-                  <li key={p.url}>
-                    <a href={p.url} target="_blank" rel="noreferrer" aria-label={t('openPhoto', { n: i + 1 })}>
-                      <img src={p.thumbUrl} alt="" />
+              <DuplicateFlags flags={flags?.[flagId(ad)] ?? []} />
+              {ad.revisionOf && ad.previous ? (
+                <>
+                  <p>
+                    <span className={`${styles.badge} ${styles.badgeWarn}`}>{t('revision.badge')}</span> {t('revision.intro')}{' '}
+                    <a href={pathFor(routes.ad, { id: ad.revisionOf })} target="_blank" rel="noreferrer">
+                      {t('revision.openLive')}
                     </a>
-                  </li>
-                ))}
-              </ul>
-              <p style={{ whiteSpace: 'pre-wrap' }}>{ad.description}</p>
-              {isMine(ad) ? (
+                  </p>
+                  <RevisionDiff before={ad.previous as AdContent} after={proposedContent(ad)} />
+                </>
+              ) : (
+                <>
+                  <ul className={styles.thumbs} aria-label={t('photos')}>
+                    {ad.photos.map((p, i) => (
+                      <li key={p.url}>
+                        <a href={p.url} target="_blank" rel="noreferrer" aria-label={t('openPhoto', { n: i + 1 })}>
+                          <img src={p.thumbUrl} alt="" />
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                  <p style={{ whiteSpace: 'pre-wrap' }}>{ad.description}</p>
+                  {detailsSummary(t, ad.details) && <p className={styles.meta}>{detailsSummary(t, ad.details)}</p>}
+                  {hoursSummary(t, ad.details) && <p className={styles.meta}>{hoursSummary(t, ad.details)}</p>}
+                </>
+              )}
+              {ad.status === 'unpaid' ? (
+                <p className={styles.meta}>{t('moderation:pending.unpaidViewOnly')}</p>
+              ) : isMine(ad) ? (
                 <p className={styles.meta}>{t('pending.ownAd')}</p>
               ) : (
                 <div className={styles.row}>
@@ -149,7 +201,7 @@ export default function PendingAds() {
           count={rejecting.length}
           busy={busy}
           error={error}
-          onConfirm={(reason) => decide(rejecting, 'reject', reason)}
+          onConfirm={(reason, category) => decide(rejecting, 'reject', reason, category)}
           onCancel={() => {
             setRejecting(null);
             setError(null);
@@ -158,4 +210,12 @@ export default function PendingAds() {
       )}
     </section>
   );
+}
+
+const NO_DETAILS: AdContent['details'] = { rates: [], incall: false, outcall: false, availability: {} };
+
+/** The content an edit proposes: the queue item's own fields. */
+function proposedContent(ad: StaffAd): AdContent {
+  const { listingType, title, description, age, state, city, phone, photos, details } = ad;
+  return { listingType, title, description, age, state, city, phone, photos, details: details ?? NO_DETAILS };
 }

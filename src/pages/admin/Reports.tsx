@@ -1,24 +1,41 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { adminReportsStore, setReportStatus } from '../../state/reports';
+import { adminReportsStore, closeReport, setReportStatus } from '../../state/reports';
+import { placeHold } from '../../state/moderation';
+import { adminAdsApi } from '../../api/admin-ads';
 import { errorMessage } from '../../api/client';
-import type { ReportKind, ReportStatus } from '../../api/reports';
+import type { Report, ReportKind, ReportStatus } from '../../api/reports';
+import { sessionStore } from '../../state/session';
+import { ConfirmDialog } from '../../components/market/ConfirmDialog';
+import { NoteDialog } from '../../components/moderation/NoteDialog';
+import { HeldBadge, ModStatus, SearchLink, UserLink } from '../../components/moderation/ModBadges';
+import styles from '../../components/market/market.module.css';
 
 const PAGE_SIZE = 20;
 const KINDS: ReportKind[] = ['trafficking', 'ad', 'law_enforcement', 'contact'];
 
-/** Staff's list of visitor reports, newest first, with open/closed filters (admin screen). */
+type Action = { kind: 'disable' | 'hold' | 'close'; report: Report } | null;
+
+/**
+ * Staff's list of visitor reports: open urgent ones (trafficking, law enforcement) first, then
+ * newest first. Each report shows the ad it names beside it (photo, title, status, owner) and is
+ * acted on from here: disable the ad, open the owner's user screen, place a legal hold, close with
+ * a note (audited).
+ */
 export default function Reports() {
-  const { t, i18n } = useTranslation('pages');
+  const { t, i18n } = useTranslation(['pages', 'moderation']);
   const snap = useSnapshot(adminReportsStore.state);
+  const me = useSnapshot(sessionStore).session.id;
   const [status, setStatus] = useState<ReportStatus | ''>('open');
   const [kind, setKind] = useState<ReportKind | ''>('');
   const [page, setPage] = useState(1);
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState<string | null>(null);
+  const [action, setAction] = useState<Action>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
 
+  const query = () => ({ page, pageSize: PAGE_SIZE, status: status || undefined, kind: kind || undefined });
   useEffect(() => {
     void adminReportsStore.load({ page, pageSize: PAGE_SIZE, status: status || undefined, kind: kind || undefined });
   }, [page, status, kind]);
@@ -27,16 +44,36 @@ export default function Reports() {
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const fmt = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
-  const toggle = async (id: string, to: ReportStatus) => {
+  const reopen = async (id: string) => {
     setBusy(id);
     try {
-      await setReportStatus(id, to);
-      setNotice(t('adminReports.updated', { id, status: t(`adminReports.statuses.${to}`) }));
+      await setReportStatus(id, 'open');
+      setNotice(t('adminReports.updated', { id, status: t('adminReports.statuses.open') }));
     } catch (e) {
       setNotice(errorMessage(e));
     } finally {
       setBusy(null);
     }
+  };
+
+  /** Runs a dialog's action, then reloads the list (the ad's status, the hold, the order change). */
+  const act = async (run: () => Promise<unknown>, message: string) => {
+    setActionError(null);
+    setBusy(action?.report.id ?? null);
+    try {
+      await run();
+      setNotice(message);
+      setAction(null);
+      await adminReportsStore.load(query());
+    } catch (e) {
+      setActionError(errorMessage(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const cancel = () => {
+    setAction(null);
+    setActionError(null);
   };
 
   return (
@@ -96,14 +133,14 @@ export default function Reports() {
                 <th scope="col">{t('adminReports.received')}</th>
                 <th scope="col">{t('adminReports.kind')}</th>
                 <th scope="col">{t('adminReports.message')}</th>
-                <th scope="col">{t('adminReports.contact')}</th>
+                <th scope="col">{t('adminReports.ad')}</th>
                 <th scope="col">{t('adminReports.status')}</th>
                 <th scope="col">{t('adminReports.actions')}</th>
               </tr>
             </thead>
             <tbody>
               {snap.data.reports.map((r) => (
-                <tr key={r.id}>
+                <tr key={r.id} aria-label={t('moderation:report.row', { kind: t(`adminReports.kinds.${r.kind}`), date: fmt.format(new Date(r.createdAt)) })}>
                   <td>
                     <time dateTime={r.createdAt}>{fmt.format(new Date(r.createdAt))}</time>
                     {r.ipHash && (
@@ -113,26 +150,81 @@ export default function Reports() {
                     )}
                   </td>
                   <td>
-                    {t(`adminReports.kinds.${r.kind}`)}
-                    {r.adId && (
-                      <div>
-                        <Link href={`~/ad/${r.adId}`}>{t('adminReports.viewAd')}</Link>
+                    {r.urgent && (
+                      <strong className={`${styles.badge} ${styles.badgeBad}`} style={{ display: 'inline-block', marginBottom: 4 }}>
+                        {t('moderation:report.urgent')}
+                      </strong>
+                    )}
+                    <div>{t(`adminReports.kinds.${r.kind}`)}</div>
+                  </td>
+                  <td style={{ whiteSpace: 'pre-wrap', maxWidth: 420 }}>
+                    {r.message}
+                    <small style={{ display: 'block', marginTop: 4 }}>
+                      {t('adminReports.contact')}: {r.contact ?? <em>{t('adminReports.anonymous')}</em>}
+                    </small>
+                  </td>
+                  <td style={{ minWidth: 220 }}>
+                    {r.ad ? (
+                      <div style={{ display: 'flex', gap: 8 }}>
+                        {r.ad.thumbUrl && <img src={r.ad.thumbUrl} alt="" width={72} height={54} style={{ objectFit: 'cover', borderRadius: 4 }} />}
+                        <div>
+                          <SearchLink query={r.ad.id}>{r.ad.title}</SearchLink>
+                          <div>
+                            <ModStatus status={r.ad.status} /> {r.ad.held && <HeldBadge />}
+                          </div>
+                          <small>
+                            <UserLink id={r.ad.ownerId} label={r.ad.ownerEmail} />
+                          </small>
+                        </div>
                       </div>
+                    ) : r.adId ? (
+                      <span>{t('moderation:report.adGone', { id: r.adId })}</span>
+                    ) : (
+                      '—'
                     )}
                   </td>
-                  <td style={{ whiteSpace: 'pre-wrap', maxWidth: 480 }}>{r.message}</td>
-                  <td>{r.contact ?? <em>{t('adminReports.anonymous')}</em>}</td>
                   <td>{t(`adminReports.statuses.${r.status}`)}</td>
                   <td>
-                    <button
-                      type="button"
-                      className={`btn btn-sm ${r.status === 'open' ? 'btn-success' : 'btn-white'}`}
-                      disabled={busy === r.id}
-                      onClick={() => void toggle(r.id, r.status === 'open' ? 'closed' : 'open')}
-                      aria-label={`${r.status === 'open' ? t('adminReports.close') : t('adminReports.reopen')} ${r.id}`}
-                    >
-                      {r.status === 'open' ? t('adminReports.close') : t('adminReports.reopen')}
-                    </button>
+                    <div style={{ display: 'flex', flexDirection: 'column', gap: 6, alignItems: 'flex-start' }}>
+                      {r.ad && r.ad.status === 'approved' && r.ad.ownerId !== me && (
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-danger"
+                          aria-haspopup="dialog"
+                          disabled={busy === r.id}
+                          onClick={() => setAction({ kind: 'disable', report: r })}
+                        >
+                          {t('moderation:report.disableAd')}
+                        </button>
+                      )}
+                      {r.ad && <UserLink id={r.ad.ownerId} label={t('moderation:report.openUser')} name={r.ad.ownerEmail} />}
+                      {r.ad && r.ad.ownerId !== me && (
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-white"
+                          aria-haspopup="dialog"
+                          disabled={busy === r.id}
+                          onClick={() => setAction({ kind: 'hold', report: r })}
+                        >
+                          {t('moderation:holds.place')}
+                        </button>
+                      )}
+                      {r.status === 'open' ? (
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-success"
+                          aria-haspopup="dialog"
+                          disabled={busy === r.id}
+                          onClick={() => setAction({ kind: 'close', report: r })}
+                        >
+                          {t('moderation:report.closeWithNote')}
+                        </button>
+                      ) : (
+                        <button type="button" className="btn btn-sm btn-white" disabled={busy === r.id} onClick={() => void reopen(r.id)}>
+                          {t('adminReports.reopen')}
+                        </button>
+                      )}
+                    </div>
                   </td>
                 </tr>
               ))}
@@ -150,6 +242,61 @@ export default function Reports() {
             {t('adminReports.next')}
           </button>
         </nav>
+      )}
+
+      {action?.kind === 'disable' && action.report.ad && (
+        <ConfirmDialog
+          title={t('moderation:report.disableTitle', { title: action.report.ad.title })}
+          confirmLabel={t('moderation:report.disableConfirm')}
+          danger
+          busy={busy !== null}
+          onCancel={cancel}
+          onConfirm={() => {
+            const ad = action.report.ad!;
+            void act(() => adminAdsApi.setAdStatus([ad.id], 'disabled'), t('moderation:report.disabled', { title: ad.title }));
+          }}
+        >
+          <p>{t('moderation:report.disableEffect', { email: action.report.ad.ownerEmail })}</p>
+          {actionError && (
+            <div role="alert" className="alert alert-error">
+              {actionError}
+            </div>
+          )}
+        </ConfirmDialog>
+      )}
+      {action?.kind === 'hold' && action.report.ad && (
+        <NoteDialog
+          title={t('moderation:holds.placeAdTitle', { title: action.report.ad.title })}
+          label={t('moderation:holds.reasonLabel')}
+          confirmLabel={t('moderation:holds.placeConfirm')}
+          busy={busy !== null}
+          error={actionError}
+          onCancel={cancel}
+          onConfirm={(reason) => {
+            const ad = action.report.ad!;
+            void act(() => placeHold('ad', ad.id, reason), t('moderation:holds.placeAdDone', { title: ad.title }));
+          }}
+        >
+          <p>{t('moderation:holds.explain')}</p>
+        </NoteDialog>
+      )}
+      {action?.kind === 'close' && (
+        <NoteDialog
+          title={t('moderation:report.closeTitle', {
+            kind: t(`adminReports.kinds.${action.report.kind}`),
+            date: fmt.format(new Date(action.report.createdAt)),
+          })}
+          label={t('moderation:report.noteLabel')}
+          confirmLabel={t('moderation:report.closeConfirm')}
+          busy={busy !== null}
+          error={actionError}
+          onCancel={cancel}
+          onConfirm={(note) =>
+            void act(() => closeReport(action.report.id, note), t('adminReports.updated', { id: action.report.id, status: t('adminReports.statuses.closed') }))
+          }
+        >
+          <blockquote style={{ whiteSpace: 'pre-wrap', margin: '0 0 12px' }}>{action.report.message}</blockquote>
+        </NoteDialog>
       )}
     </section>
   );

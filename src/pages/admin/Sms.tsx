@@ -1,5 +1,286 @@
-import { PagePlaceholder } from '../../components/PagePlaceholder';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { useSnapshot } from 'valtio';
+import { normalizeUsPhone } from '../../../contract/rules';
+import {
+  adminTextbeltSmsStore,
+  checkSmsBalance,
+  loadSmsMessages,
+  refreshSmsStatuses,
+  saveTextbeltToken,
+  sendTestSms,
+  smsBalanceStore,
+  smsMessagesStore,
+  smsQuery,
+} from '../../state/sms';
+import type { SmsMessage } from '../../api/sms';
+import { errorMessage } from '../../api/client';
+import { TextField } from '../../components/forms/TextField';
+import { TextAreaField } from '../../components/forms/TextAreaField';
+import { FormError, FormSuccess } from '../../components/forms/FormError';
+import { SubmitButton } from '../../components/forms/SubmitButton';
+import { useFormAction } from '../../components/forms/useFormAction';
+import { Pager } from '../../components/forms/Pager';
+import { LoadState } from '../../components/market/Status';
+import styles from '../../components/market/market.module.css';
 
+const tone: Record<string, string> = {
+  accepted: styles.badgeOn,
+  sent: styles.badgeOn,
+  delivered: styles.badgeOn,
+  sending: styles.badgeWarn,
+  test: styles.badgeWarn,
+  refused: styles.badgeBad,
+  error: styles.badgeBad,
+  failed: styles.badgeBad,
+};
+const statusText = (t: TFunction, status: string) => t(`status.${status}`, { defaultValue: status });
+const KEY_RE = /^[A-Za-z0-9_-]+$/;
+
+/** The Textbelt key: shown masked, replaced or removed (the server audits it). */
+function KeyForm({ current }: { current: string | null }) {
+  const { t } = useTranslation('sms');
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const action = useFormAction();
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const key = value.trim();
+    const problem = !key ? 'key.required' : KEY_RE.test(key) ? null : 'key.invalid';
+    setError(problem && t(problem));
+    if (problem) return document.getElementById('sms-key')?.focus();
+    if (await action.run(() => saveTextbeltToken(key), t('key.saved'))) setValue('');
+  }
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="card" aria-labelledby="sms-key-title">
+      <h2 id="sms-key-title">{t('key.title')}</h2>
+      <FormError message={action.error} />
+      <FormSuccess message={action.success} />
+      <p>
+        {current ? (
+          <>
+            {t('key.current')}: <code data-testid="sms-key-current">{current}</code>
+          </>
+        ) : (
+          t('key.none')
+        )}
+      </p>
+      <TextField
+        id="sms-key"
+        label={t('key.label')}
+        hint={t('key.hint')}
+        autoComplete="off"
+        autoCapitalize="off"
+        spellCheck={false}
+        maxLength={200}
+        value={value}
+        error={error}
+        onChange={setValue}
+      />
+      <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
+        <SubmitButton busy={action.busy} busyLabel={t('key.saving')}>
+          {t('key.save')}
+        </SubmitButton>
+        {current && (
+          <button type="button" className="btn btn-white" disabled={action.busy} onClick={() => void action.run(() => saveTextbeltToken(''), t('key.removed'))}>
+            {t('key.remove')}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/** The key's remaining quota, asked of Textbelt when the admin wants it. */
+function Balance({ hasKey }: { hasKey: boolean }) {
+  const { t, i18n } = useTranslation('sms');
+  const balance = useSnapshot(smsBalanceStore.state);
+  return (
+    <section className="card" aria-labelledby="sms-balance-title">
+      <h2 id="sms-balance-title">{t('balance.title')}</h2>
+      {!hasKey ? (
+        <p>{t('balance.needsKey')}</p>
+      ) : (
+        <>
+          <p aria-live="polite">
+            {balance.data ? t('balance.remaining', { count: balance.data.quotaRemaining.toLocaleString(i18n.language) }) : t('balance.notAsked')}
+          </p>
+          {balance.error && (
+            <div role="alert" className="alert alert-error">
+              {balance.error}
+            </div>
+          )}
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={balance.loading}
+            aria-busy={balance.loading || undefined}
+            onClick={() => void checkSmsBalance()}
+          >
+            {balance.loading ? t('balance.checking') : t('balance.check')}
+          </button>
+        </>
+      )}
+    </section>
+  );
+}
+
+/** One test message to a number; what became of it is said at once, and it heads the list. */
+function TestForm() {
+  const { t } = useTranslation('sms');
+  const [phone, setPhone] = useState('');
+  const [message, setMessage] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const action = useFormAction();
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const to = normalizeUsPhone(phone);
+    setError(to ? null : t('test.phoneInvalid'));
+    if (!to) return document.getElementById('sms-test-phone')?.focus();
+    const sent = await action.run(() => sendTestSms(to, message));
+    if (!sent) return;
+    const status = statusText(t, sent.status);
+    action.setSuccess(sent.error ? t('test.resultError', { to: sent.to, status, error: sent.error }) : t('test.result', { to: sent.to, status }));
+  }
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="card" aria-labelledby="sms-test-title">
+      <h2 id="sms-test-title">{t('test.title')}</h2>
+      <FormError message={action.error} />
+      <FormSuccess message={action.success} />
+      <TextField
+        id="sms-test-phone"
+        label={t('test.phone')}
+        hint={t('test.phoneHint')}
+        type="tel"
+        maxLength={40}
+        required
+        value={phone}
+        error={error}
+        onChange={setPhone}
+      />
+      <TextAreaField
+        id="sms-test-message"
+        label={t('test.message')}
+        hint={t('test.messageHint')}
+        maxLength={320}
+        rows={2}
+        value={message}
+        onChange={setMessage}
+      />
+      <SubmitButton busy={action.busy} busyLabel={t('test.sending')}>
+        {t('test.send')}
+      </SubmitButton>
+    </form>
+  );
+}
+
+/** Admin: the Textbelt key, its balance, a test message, and the messages sent with their delivery status. */
 export default function Sms() {
-  return <PagePlaceholder titleKey="adminSms" />;
+  const { t, i18n } = useTranslation('sms');
+  const token = useSnapshot(adminTextbeltSmsStore.state);
+  const list = useSnapshot(smsMessagesStore.state);
+  const query = useSnapshot(smsQuery);
+  const [refreshing, setRefreshing] = useState(false);
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+
+  useEffect(() => {
+    void adminTextbeltSmsStore.load();
+    void loadSmsMessages({ page: 1 });
+  }, []);
+
+  async function refresh() {
+    setRefreshing(true);
+    setNote(null);
+    try {
+      const r = await refreshSmsStatuses();
+      setNote({ ok: true, text: t('messages.refreshed', r) });
+    } catch (e) {
+      setNote({ ok: false, text: errorMessage(e) });
+    } finally {
+      setRefreshing(false);
+    }
+  }
+
+  const when = (iso: string) => new Date(iso).toLocaleString(i18n.language);
+  const messages = (list.data?.messages ?? []) as readonly SmsMessage[];
+  const current = token.data?.token ?? null;
+
+  return (
+    <section aria-labelledby="sms-title" style={{ display: 'grid', gap: 20 }}>
+      <div>
+        <h1 id="sms-title">{t('title')}</h1>
+        <p>{t('intro')}</p>
+      </div>
+      <LoadState loading={token.loading && !token.data} error={token.error} />
+      {token.data && (
+        <>
+          <KeyForm current={current} />
+          <Balance hasKey={current !== null} />
+        </>
+      )}
+      <TestForm />
+
+      <section aria-labelledby="sms-messages-title">
+        <h2 id="sms-messages-title">{t('messages.title')}</h2>
+        {list.data && !list.data.configured && <p className="alert alert-info">{t('messages.outboxNote')}</p>}
+        <button type="button" className="btn btn-white" disabled={refreshing} aria-busy={refreshing || undefined} onClick={() => void refresh()}>
+          {refreshing ? t('messages.refreshing') : t('messages.refresh')}
+        </button>
+        {note && (
+          <div role={note.ok ? 'status' : 'alert'} className={`alert ${note.ok ? 'alert-success' : 'alert-error'}`} style={{ marginTop: 12 }}>
+            {note.text}
+          </div>
+        )}
+        <LoadState loading={list.loading && !list.data} error={list.error} />
+        {list.data && !messages.length && <p>{t('messages.empty')}</p>}
+        {messages.length > 0 && (
+          <div style={{ overflowX: 'auto', marginTop: 12 }}>
+            <table className="data" aria-busy={list.loading || undefined} aria-label={t('messages.title')}>
+              <caption className="visually-hidden">{t('messages.total', { count: list.data?.total ?? 0 })}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('messages.sentAt')}</th>
+                  <th scope="col">{t('messages.to')}</th>
+                  <th scope="col">{t('messages.purpose')}</th>
+                  <th scope="col">{t('messages.text')}</th>
+                  <th scope="col">{t('messages.status')}</th>
+                  <th scope="col">{t('messages.textId')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {messages.map((m) => (
+                  <tr key={m.id}>
+                    <td style={{ whiteSpace: 'nowrap' }}>
+                      <time dateTime={m.createdAt}>{when(m.createdAt)}</time>
+                    </td>
+                    <td style={{ whiteSpace: 'nowrap' }}>{m.to}</td>
+                    <td>{t(`purpose.${m.purpose}`)}</td>
+                    <td style={{ overflowWrap: 'anywhere', maxWidth: 360 }}>{m.text}</td>
+                    <td>
+                      <span className={`${styles.badge} ${tone[m.status] ?? ''}`}>{statusText(t, m.status)}</span>
+                      {m.error && <div className={styles.meta}>{m.error}</div>}
+                    </td>
+                    <td>{m.textId ? <code>{m.textId}</code> : '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pager
+          label={t('messages.pages')}
+          page={query.page}
+          pageSize={query.pageSize}
+          total={list.data?.total ?? 0}
+          disabled={list.loading}
+          onPage={(page) => void loadSmsMessages({ page })}
+        />
+      </section>
+    </section>
+  );
 }

@@ -80,6 +80,9 @@ export default function Login() {
         </SubmitButton>
       </form>
       <p>
+        <Link href={routes.forgotPassword}>{t('forgot.link')}</Link>
+      </p>
+      <p>
         {t('login.noAccount')}{' '}
         <Link href={redirect ? `${routes.register}?redirect=${encodeURIComponent(redirect)}` : routes.register}>{t('login.registerLink')}</Link>
       </p>

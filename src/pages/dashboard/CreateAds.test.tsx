@@ -129,4 +129,58 @@ describe('post-ad form', () => {
       await i18n.changeLanguage('en');
     }
   });
+
+  it('sends the optional rates, incall / outcall and hours, checked before submit like the server does', async () => {
+    baseHandlers();
+    let form: FormData | null = null;
+    server.use(
+      http.post('/api/post-ad', async ({ request }) => {
+        form = await request.formData();
+        return apiJson('POST /api/post-ad', { ad: makeOwnerAd({ status: 'unpaid' }) }, 201);
+      }),
+    );
+    const user = userEvent.setup();
+    const view = renderAt(<CreateAds />, '/admin/dashboard/create-ads');
+    // The rules of the richer fields are shown before any submit.
+    expect(screen.getByText('Up to 5 lines, each a duration and its price; one price per duration.')).toBeTruthy();
+
+    await user.selectOptions(screen.getByLabelText('Listing type'), 'female_rub');
+    await user.type(screen.getByLabelText('Title'), 'Warm and friendly company');
+    await user.type(screen.getByLabelText('Description'), 'Relaxed evenings, good conversation and a warm welcome every time.');
+    await user.selectOptions(screen.getByLabelText('Age'), '30');
+    await waitFor(() => expect(screen.getByRole('option', { name: 'New York' })).toBeTruthy());
+    await user.selectOptions(screen.getByLabelText('State'), 'st-ny');
+    await waitFor(() => expect(screen.getByRole('option', { name: 'Buffalo' })).toBeTruthy());
+    await user.selectOptions(screen.getByLabelText('City'), 'ct-buf');
+    await user.type(screen.getByLabelText('Phone'), '(212) 555-0123');
+    await user.upload(screen.getByLabelText('Photos'), [jpeg('one.jpg')]);
+
+    // Six lines cannot be added; a price over $10,000 is refused.
+    const add = screen.getByRole('button', { name: 'Add a rate' });
+    for (let i = 0; i < 5; i++) await user.click(add);
+    expect(add).toHaveProperty('disabled', true);
+    for (const n of [5, 4, 3]) await user.click(screen.getByRole('button', { name: `Remove rate ${n}` }));
+    await user.selectOptions(screen.getByLabelText('Duration of rate 1'), '60');
+    await user.type(screen.getByLabelText('Price of rate 1 in US dollars'), '250');
+    await user.selectOptions(screen.getByLabelText('Duration of rate 2'), '1440');
+    await user.type(screen.getByLabelText('Price of rate 2 in US dollars'), '10000.01');
+    await user.click(screen.getByLabelText('Outcall: you go to your clients'));
+    await user.click(screen.getByLabelText('Saturday'));
+    await user.click(screen.getByRole('button', { name: 'Post ad' }));
+    expect(screen.getByText('Each rate needs a duration and a price from $1.00 to $10,000.00.')).toBeTruthy();
+    expect(form).toBeNull();
+
+    await user.clear(screen.getByLabelText('Price of rate 2 in US dollars'));
+    await user.type(screen.getByLabelText('Price of rate 2 in US dollars'), '$1,500');
+    await user.click(screen.getByRole('button', { name: 'Post ad' }));
+    await waitFor(() => expect(view.currentPath()).toBe('/admin/dashboard/my-cart'));
+    const fd = form as unknown as FormData;
+    expect(JSON.parse(fd.get('rates') as string)).toEqual([
+      { minutes: 60, priceCents: 25000 },
+      { minutes: 1440, priceCents: 150000 },
+    ]);
+    expect(fd.get('incall')).toBe('false');
+    expect(fd.get('outcall')).toBe('true');
+    expect(JSON.parse(fd.get('availability') as string)).toEqual({ sat: { from: '10:00', to: '22:00' } });
+  });
 });

@@ -1,31 +1,84 @@
-import { useEffect, useState } from 'react';
-import { Link } from 'wouter';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { loadMyAds, myAdsStore, setAdOnline } from '../../state/ads';
+import { loadMyAds, myAdsFlash, myAdsStore, setAdOnline } from '../../state/ads';
+import { sessionStore } from '../../state/session';
 import { errorMessage } from '../../api/client';
 import type { OwnerAd } from '../../api/ads';
 import { pathFor, routes } from '../../app/routes';
-import { BumpDialog, MoveDialog } from '../../components/market/AdActions';
-import { LoadState, StatusBadge } from '../../components/market/Status';
+import { BumpDialog, DeleteDialog, MoveDialog, PayDialog, RenewDialog } from '../../components/market/AdActions';
+import { detailsSummary } from '../../components/market/AdExtras';
+import { LoadState } from '../../components/market/Status';
+import { actionsFor, adStateOf, type AdState } from '../../components/market/adState';
 import { ageLabel, dateLabel, typeLabel } from '../../components/market/labels';
 import styles from '../../components/market/market.module.css';
 
 type Tab = 'approved' | 'pending';
+type DialogKind = 'bump' | 'move' | 'renew' | 'pay' | 'delete';
 
-/** My ads: approved ads (online toggle, bump, move) and pending ones (in review, rejected with the reason). */
+const tone: Record<AdState, string> = {
+  live: styles.badgeOn,
+  unpaid: styles.badgeWarn,
+  in_review: styles.badgeWarn,
+  offline: '',
+  hidden_account: styles.badgeWarn,
+  expired: '',
+  rejected: styles.badgeBad,
+  disabled: styles.badgeBad,
+};
+
+/**
+ * My ads: every ad of the user in one clear state (unpaid, in review, visible, hidden and why,
+ * rejected with the reason), its edit waiting for review or rejected, its page views of the last 7
+ * and 30 days, and the actions its state allows. E-mails link here with ?renew=<id> (opens the
+ * renew dialog) and ?edit=<id> (goes to the edit screen).
+ */
 export default function MyAds() {
   const { t, i18n } = useTranslation('market');
   const snap = useSnapshot(myAdsStore.state);
+  const { session } = useSnapshot(sessionStore);
+  const flash = useSnapshot(myAdsFlash);
+  const search = useSearch();
+  const [, navigate] = useLocation();
   const [tab, setTab] = useState<Tab>('approved');
-  const [dialog, setDialog] = useState<{ kind: 'bump' | 'move'; ad: OwnerAd } | null>(null);
+  const [dialog, setDialog] = useState<{ kind: DialogKind; ad: OwnerAd } | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const linked = useRef(false);
+  const accountApproved = session.userStatus !== 'pending' && session.userStatus !== 'suspended';
 
   useEffect(() => {
     void loadMyAds();
   }, []);
+
+  // The edit screen's "saved" (shown once).
+  useEffect(() => {
+    if (!myAdsFlash.note) return;
+    setNote(myAdsFlash.note);
+    myAdsFlash.note = null;
+  }, [flash.note]);
+
+  // Links from e-mails: ?edit=<id> goes to the ad's edit screen; ?renew=<id> opens its renew dialog.
+  const params = new URLSearchParams(search);
+  const editId = params.get('edit');
+  const renewId = params.get('renew');
+  useEffect(() => {
+    if (editId) navigate(pathFor(routes.editAd, { id: editId }), { replace: true });
+  }, [editId, navigate]);
+  useEffect(() => {
+    if (!renewId || !snap.data || linked.current) return;
+    linked.current = true;
+    const all = [...snap.data.approvedAds, ...snap.data.pendingAds] as OwnerAd[];
+    const ad = all.find((a) => a.id === renewId);
+    if (!ad) setError(t('myAds.linkGone'));
+    else if (!actionsFor(adStateOf(ad, accountApproved)).includes('renew')) setError(t('myAds.cannotRenew', { title: ad.title }));
+    else {
+      setTab('approved');
+      setDialog({ kind: 'renew', ad });
+    }
+  }, [renewId, snap.data, accountApproved, t]);
 
   async function toggle(ad: OwnerAd) {
     setBusy(ad.id);
@@ -39,12 +92,31 @@ export default function MyAds() {
     }
   }
 
+  const open = (kind: DialogKind, ad: OwnerAd) => {
+    setNote(null);
+    setError(null);
+    setDialog({ kind, ad });
+  };
   const done = (msg: string) => {
     setDialog(null);
     setNote(msg);
   };
   const lists = { approved: snap.data?.approvedAds ?? [], pending: snap.data?.pendingAds ?? [] };
   const list = lists[tab] as readonly OwnerAd[];
+  const lng = i18n.language;
+
+  function stateText(ad: OwnerAd, state: AdState): string {
+    switch (state) {
+      case 'rejected':
+        return `${t('myAds.rejectedReason')} ${ad.rejectionReason || t('myAds.noReason')}`;
+      case 'in_review':
+        return t('myAds.inReview');
+      case 'expired':
+        return ad.expiresAt ? t('myAds.stateText.expiredOn', { date: dateLabel(ad.expiresAt, lng) }) : t('myAds.stateText.expired');
+      default:
+        return t(`myAds.stateText.${state}`);
+    }
+  }
 
   return (
     <section>
@@ -75,38 +147,73 @@ export default function MyAds() {
         )}
         <ul className={styles.list}>
           {list.map((ad) => {
-            const live = ad.status === 'approved';
+            const state = adStateOf(ad, accountApproved);
+            const can = actionsFor(state);
+            const summary = detailsSummary(t, ad.details);
+            const rev = ad.revision;
             return (
               <li key={ad.id} className={styles.item} aria-label={ad.title}>
                 {ad.photos[0] && <img src={ad.photos[0].thumbUrl} alt="" />}
                 <div className={styles.itemBody}>
                   <h2 style={{ fontSize: 17, margin: '0 0 4px' }}>
-                    {live ? <Link href={pathFor(routes.ad, { id: ad.id })}>{ad.title}</Link> : ad.title} <StatusBadge status={ad.status} />
+                    {/* The ad's page: the public's when it shows, the owner's preview otherwise. */}
+                    <Link href={pathFor(routes.ad, { id: ad.id })}>{ad.title}</Link>{' '}
+                    <span className={`${styles.badge} ${tone[state]}`}>{t(`myAds.state.${state}`)}</span>
                   </h2>
                   <p className={styles.meta}>
                     {typeLabel(t, ad.listingType)} · {ad.city.name}, {ad.state.name} · {t('ageShort', { age: ageLabel(t, ad.age) })}
-                    {ad.expiresAt && ` · ${t('myAds.expires', { date: dateLabel(ad.expiresAt, i18n.language) })}`}
+                    {ad.expiresAt && state !== 'expired' && ` · ${t('myAds.expires', { date: dateLabel(ad.expiresAt, lng) })}`}
                   </p>
-                  {ad.status === 'rejected' && (
-                    <p className="alert alert-error">
-                      {t('myAds.rejectedReason')} {ad.rejectionReason || t('myAds.noReason')}
+                  <p className={state === 'rejected' ? 'alert alert-error' : styles.stateText}>{stateText(ad, state)}</p>
+                  {rev && (
+                    <p className={rev.status === 'rejected' ? 'alert alert-error' : 'alert alert-info'}>
+                      {rev.status === 'pending'
+                        ? t('myAds.revisionPending', { date: dateLabel(rev.createdAt, lng) })
+                        : t('myAds.revisionRejected', { reason: rev.rejectionReason || t('myAds.noReason') })}
                     </p>
                   )}
-                  {ad.status === 'in_review' && <p>{t('myAds.inReview')}</p>}
-                  {live && (
-                    <div className={styles.row}>
+                  {summary && <p className={styles.meta}>{summary}</p>}
+                  {(ad.views7 !== undefined || ad.views30 !== undefined) && (
+                    <p className={styles.meta}>{t('myAds.views', { week: ad.views7 ?? 0, month: ad.views30 ?? 0 })}</p>
+                  )}
+                  <div className={styles.row}>
+                    {can.includes('online') && (
                       <label className={styles.row}>
                         <input type="checkbox" role="switch" checked={ad.online} disabled={busy === ad.id} onChange={() => toggle(ad)} />
                         {t('myAds.online')}
                       </label>
-                      <button type="button" className="btn btn-sm btn-info" onClick={() => setDialog({ kind: 'bump', ad })} aria-haspopup="dialog">
+                    )}
+                    {can.includes('pay') && (
+                      <button type="button" className="btn btn-sm btn-success" onClick={() => open('pay', ad)} aria-haspopup="dialog">
+                        {t('myAds.pay')}
+                      </button>
+                    )}
+                    {can.includes('renew') && (
+                      <button type="button" className="btn btn-sm btn-primary" onClick={() => open('renew', ad)} aria-haspopup="dialog">
+                        {t('myAds.renew')}
+                      </button>
+                    )}
+                    {can.includes('bump') && (
+                      <button type="button" className="btn btn-sm btn-info" onClick={() => open('bump', ad)} aria-haspopup="dialog">
                         {t('myAds.bump')}
                       </button>
-                      <button type="button" className="btn btn-sm btn-white" onClick={() => setDialog({ kind: 'move', ad })} aria-haspopup="dialog">
+                    )}
+                    {can.includes('move') && (
+                      <button type="button" className="btn btn-sm btn-white" onClick={() => open('move', ad)} aria-haspopup="dialog">
                         {t('myAds.move')}
                       </button>
-                    </div>
-                  )}
+                    )}
+                    {can.includes('edit') && (
+                      <Link href={pathFor(routes.editAd, { id: ad.id })} className="btn btn-sm btn-white">
+                        {t('myAds.edit')}
+                      </Link>
+                    )}
+                    {can.includes('delete') && (
+                      <button type="button" className="btn btn-sm btn-danger" onClick={() => open('delete', ad)} aria-haspopup="dialog">
+                        {t('myAds.delete')}
+                      </button>
+                    )}
+                  </div>
                 </div>
               </li>
             );
@@ -115,6 +222,9 @@ export default function MyAds() {
       </div>
       {dialog?.kind === 'bump' && <BumpDialog ad={dialog.ad} onClose={() => setDialog(null)} onDone={done} />}
       {dialog?.kind === 'move' && <MoveDialog ad={dialog.ad} onClose={() => setDialog(null)} onDone={done} />}
+      {dialog?.kind === 'renew' && <RenewDialog ad={dialog.ad} onClose={() => setDialog(null)} onDone={done} />}
+      {dialog?.kind === 'pay' && <PayDialog ad={dialog.ad} onClose={() => setDialog(null)} onDone={done} />}
+      {dialog?.kind === 'delete' && <DeleteDialog ad={dialog.ad} onClose={() => setDialog(null)} onDone={done} />}
     </section>
   );
 }

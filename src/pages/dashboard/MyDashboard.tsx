@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { myDashboardStore } from '../../state/myDashboard';
 import { walletsStore } from '../../state/wallets';
-import { sessionStore } from '../../state/session';
+import { isAdmin, sessionStore } from '../../state/session';
+import { adminOverviewStore } from '../../state/health';
 import { formatUsd } from '../../lib/money';
 import { routes } from '../../app/routes';
 import { walletLabel } from '../../components/market/WalletPicker';
@@ -14,7 +15,37 @@ import styles from '../../components/market/market.module.css';
 
 const ORDER = ['approved', 'in_review', 'unpaid', 'rejected', 'disabled', 'expired'] as const;
 
-/** My dashboard: ads by status, wallet balances, and the next things to do. */
+/** Staff: what waits for them (ads to review, open reports, failing health checks), each a link to its screen. */
+function AdminOverview() {
+  const { t } = useTranslation('dashboard');
+  const snap = useSnapshot(adminOverviewStore.state);
+  useEffect(() => {
+    void adminOverviewStore.load();
+  }, []);
+  const items = [
+    { key: 'pendingAds', href: routes.adminPendingAds, count: snap.data?.pendingAds },
+    { key: 'openReports', href: routes.adminReports, count: snap.data?.openReports },
+    { key: 'failingChecks', href: routes.adminHealthCheck, count: snap.data?.failingChecks, alarm: true },
+  ] as const;
+  return (
+    <section aria-labelledby="admin-overview-title">
+      <h2 id="admin-overview-title">{t('overview.title')}</h2>
+      <LoadState loading={snap.loading && !snap.data} error={snap.error} />
+      {snap.data && (
+        <ul className={styles.stats}>
+          {items.map((i) => (
+            <li key={i.key}>
+              <Link href={i.href}>{t(`overview.${i.key}`, { count: i.count ?? 0 })}</Link>
+              {'alarm' in i && (i.count ?? 0) > 0 && <span className={`${styles.badge} ${styles.badgeBad}`}>{t('overview.needsAttention')}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** My dashboard: for staff their overview first; ads by status, wallet balances, and the next things to do. */
 export default function MyDashboard() {
   const { t } = useTranslation('market');
   const snap = useSnapshot(myDashboardStore.state);
@@ -29,6 +60,7 @@ export default function MyDashboard() {
     <section>
       <h1>{t('dash.title')}</h1>
       {session.userStatus === 'pending' && <p className="alert alert-info">{t('dash.pendingUser')}</p>}
+      {isAdmin(session) && <AdminOverview />}
       <LoadState loading={snap.loading && !snap.data} error={snap.error} />
       <h2>{t('dash.ads')}</h2>
       <ul className={styles.stats}>

@@ -19,6 +19,7 @@ const base: Profile = {
   status: 'approved',
   roles: ['PROVIDER_USER'],
   phone: null,
+  phoneVerified: false,
   createdAt: '2025-01-02T03:04:05.000Z',
 };
 

@@ -8,6 +8,7 @@ import { ProfileCard } from './profile/ProfileCard';
 import { NicknameForm } from './profile/NicknameForm';
 import { PasswordForm } from './profile/PasswordForm';
 import { EmailForm } from './profile/EmailForm';
+import { PhoneSection } from './profile/PhoneSection';
 import { AvatarForm } from './profile/AvatarForm';
 import { DeleteAccount } from './profile/DeleteAccount';
 
@@ -30,6 +31,7 @@ export default function MyProfile() {
           <AvatarForm />
           <NicknameForm current={profile.nickname} />
           <EmailForm current={profile.email} />
+          <PhoneSection phone={profile.phone} verified={profile.phoneVerified} />
           <PasswordForm />
           <DeleteAccount />
         </>

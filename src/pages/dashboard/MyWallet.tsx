@@ -1,18 +1,41 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { addPromoCode, createPromoWallet, emailWelcomePromoCode, promoWalletOf, walletsStore } from '../../state/wallets';
+import {
+  amountText,
+  createTopUp,
+  currentInvoice,
+  currentPhase,
+  followInvoice,
+  invoicesQuery,
+  isOpenPhase,
+  loadInvoices,
+  loadTransactions,
+  myInvoicesStore,
+  paymentModeStore,
+  phaseOfStatus,
+  refreshPayments,
+  restoreCurrentInvoice,
+  transactionsQuery,
+  transactionsStore,
+  watchInvoice,
+} from '../../state/payments';
+import { socketStore } from '../../state/socket';
 import { checkPromoCode } from '../../../contract/rules';
+import { TOP_UP_MAX_CENTS, TOP_UP_MIN_CENTS, TOP_UP_PRESETS, centsToDecimal, topUpCents } from '../../../contract/amount';
 import { formatUsd } from '../../lib/money';
 import { TextField } from '../../components/forms/TextField';
 import { SubmitButton } from '../../components/forms/SubmitButton';
 import { FormError, FormSuccess } from '../../components/forms/FormError';
 import { useFormAction } from '../../components/forms/useFormAction';
+import { Pager } from '../../components/forms/Pager';
 import { walletLabel } from '../../components/market/WalletPicker';
+import { dateTimeLabel } from '../../components/market/labels';
 import { LoadState } from '../../components/market/Status';
 import styles from '../../components/market/market.module.css';
 
-/** My wallet: balances, the promo wallet and its codes, and the slot for Bitcoin top-up. */
+/** My wallet: balances, Bitcoin top-up with its live invoice, the invoices, the history, and the promo wallet. */
 export default function MyWallet() {
   const { t } = useTranslation(['market', 'validation']);
   const snap = useSnapshot(walletsStore.state);
@@ -24,6 +47,10 @@ export default function MyWallet() {
 
   useEffect(() => {
     void walletsStore.load();
+    if (!paymentModeStore.state.data) void paymentModeStore.load();
+    restoreCurrentInvoice(); // first, so the invoices read next fill its status
+    void loadInvoices({ page: 1 });
+    void loadTransactions({ page: 1 });
   }, []);
 
   const promo = promoWalletOf(snap.data as never);
@@ -55,6 +82,10 @@ export default function MyWallet() {
           </li>
         ))}
       </ul>
+
+      <BitcoinTopUp />
+      <Invoices />
+      <History />
 
       <section className="card" aria-labelledby="promo-h" style={{ marginTop: 20 }}>
         <h2 id="promo-h">{t('wallet.promoTitle')}</h2>
@@ -101,11 +132,314 @@ export default function MyWallet() {
         <FormError message={mail.error} />
         <FormSuccess message={mail.success} />
       </section>
+    </section>
+  );
+}
 
-      <section id="bitcoin-topup" className="card" aria-labelledby="btc-h" style={{ marginTop: 20 }}>
-        <h2 id="btc-h">{t('wallet.bitcoinTitle')}</h2>
-        <p className="alert alert-info">{t('wallet.bitcoinSoon')}</p>
-      </section>
+/**
+ * A tab for the checkout, opened now, inside the click's own task (a popup blocker lets that
+ * through; one opened after the invoice request would be blocked), and pointed at the checkout
+ * once the invoice exists. Null when the browser refused.
+ */
+function openBlankTab(waiting: string): Window | null {
+  let tab: Window | null;
+  try {
+    tab = window.open('', '_blank');
+  } catch {
+    return null;
+  }
+  if (!tab) return null;
+  try {
+    tab.opener = null; // the checkout (another site) gets no handle on this page
+    tab.document.title = waiting;
+    tab.document.body.textContent = waiting;
+  } catch {
+    // not ours to write into: it is still pointed at the checkout below
+  }
+  return tab;
+}
+
+const money = (cents: number) => formatUsd(cents);
+
+/** Amount (with presets), "Pay with Bitcoin", and the status of the invoice being paid. */
+function BitcoinTopUp() {
+  const { t } = useTranslation(['payments', 'market']);
+  const mode = useSnapshot(paymentModeStore.state).data;
+  const [amount, setAmount] = useState('');
+  const [tried, setTried] = useState(false);
+  const [blocked, setBlocked] = useState(false);
+  const form = useFormAction();
+  const cents = topUpCents(amountText(amount));
+  const limits = { min: money(TOP_UP_MIN_CENTS), max: money(TOP_UP_MAX_CENTS) };
+  const amountError = tried && cents === null ? t('topUp.amountInvalid', limits) : null;
+  const field = useRef<HTMLDivElement>(null);
+
+  async function pay(e: FormEvent) {
+    e.preventDefault();
+    setTried(true);
+    if (cents === null) {
+      field.current?.querySelector('input')?.focus();
+      return;
+    }
+    if (form.busy) return;
+    setBlocked(false);
+    const tab = openBlankTab(t('topUp.opening'));
+    const created = await form.run(() => createTopUp(centsToDecimal(cents)));
+    if (!created) {
+      tab?.close();
+      return;
+    }
+    let opened = false;
+    if (tab && !tab.closed) {
+      try {
+        tab.location.href = created.checkoutLink;
+        opened = true;
+      } catch {
+        opened = false;
+      }
+    }
+    setBlocked(!opened);
+    setAmount('');
+    setTried(false);
+  }
+
+  return (
+    <section id="bitcoin-topup" className="card" aria-labelledby="btc-h" style={{ marginTop: 20 }}>
+      <h2 id="btc-h">{t('market:wallet.bitcoinTitle')}</h2>
+      <p>{t('topUp.intro')}</p>
+      {mode === 'sandbox' && <p className="alert alert-info">{t('topUp.sandboxNote')}</p>}
+      <form onSubmit={pay} noValidate>
+        <div ref={field}>
+          <TextField
+            label={t('topUp.amount')}
+            value={amount}
+            onChange={setAmount}
+            inputMode="decimal"
+            autoComplete="off"
+            maxLength={20}
+            hint={t('topUp.amountHint', limits)}
+            error={amountError}
+          />
+        </div>
+        <div role="group" aria-label={t('topUp.presets')} style={{ display: 'flex', gap: 8, flexWrap: 'wrap', marginBottom: 12 }}>
+          {TOP_UP_PRESETS.map((p) => {
+            const text = centsToDecimal(p * 100);
+            return (
+              <button key={p} type="button" className="btn btn-sm btn-white" aria-pressed={cents === p * 100} onClick={() => setAmount(text)}>
+                ${p}
+              </button>
+            );
+          })}
+        </div>
+        <FormError message={form.error} />
+        <SubmitButton busy={form.busy} busyLabel={t('topUp.creating')} variant="warning">
+          {t('topUp.pay')}
+        </SubmitButton>
+      </form>
+      {blocked && (
+        <p role="alert" className="alert alert-info">
+          {t('topUp.popupBlocked')}
+        </p>
+      )}
+      <CurrentInvoice />
+    </section>
+  );
+}
+
+/** The watched invoice: its status in words, following the socket's events live. */
+function CurrentInvoice() {
+  const { t, i18n } = useTranslation('payments');
+  const cur = useSnapshot(currentInvoice);
+  const { invoiceUpdate, connected } = useSnapshot(socketStore);
+  const wasConnected = useRef<boolean | null>(null);
+
+  // Events sent while the socket was down are lost: read the invoice again once it is back.
+  useEffect(() => {
+    if (connected && wasConnected.current === false) void refreshPayments();
+    if (connected || wasConnected.current !== null) wasConnected.current = connected;
+  }, [connected]);
+
+  // Back from the checkout tab: read it again, in case an event was missed.
+  useEffect(() => {
+    const onShown = () => {
+      if (document.visibilityState === 'visible' && currentInvoice.id) void refreshPayments();
+    };
+    document.addEventListener('visibilitychange', onShown);
+    return () => document.removeEventListener('visibilitychange', onShown);
+  }, []);
+
+  if (!cur.id) return null;
+  const update = invoiceUpdate && invoiceUpdate.invoiceId === cur.id ? invoiceUpdate : null;
+  const phase = currentPhase(cur.invoice, update, cur.fresh);
+  const link = cur.checkoutLink ?? cur.invoice?.checkoutLink ?? null;
+  const tone = phase === 'settled' ? 'alert-success' : phase === 'expired' || phase === 'expiredPartial' || phase === 'invalid' ? 'alert-error' : 'alert-info';
+
+  return (
+    <section aria-labelledby="current-invoice-h" style={{ marginTop: 16 }}>
+      <h3 id="current-invoice-h" style={{ marginBottom: 4 }}>
+        {t('invoice.title')}
+      </h3>
+      <p role="status" aria-label={t('invoice.statusLabel')} className={`alert ${tone}`}>
+        {phase ? t(`phaseText.${phase}`) : t('invoice.checking')}
+      </p>
+      <dl style={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '4px 12px', margin: '8px 0' }}>
+        {cur.invoice && (
+          <>
+            <dt>{t('invoice.amount')}</dt>
+            <dd style={{ margin: 0 }}>{money(cur.invoice.amountCents)}</dd>
+          </>
+        )}
+        <dt>{t('invoice.id')}</dt>
+        <dd style={{ margin: 0 }}>
+          <code>{cur.id}</code>
+        </dd>
+        {cur.invoice && isOpenPhase(phase) && (
+          <>
+            <dt>{t('invoice.expires')}</dt>
+            <dd style={{ margin: 0 }}>
+              <time dateTime={cur.invoice.expiresAt}>{dateTimeLabel(cur.invoice.expiresAt, i18n.language)}</time>
+            </dd>
+          </>
+        )}
+      </dl>
+      <p style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
+        {link && isOpenPhase(phase) && (
+          <a className="btn btn-primary" href={link} target="_blank" rel="noopener noreferrer">
+            {t('invoice.openCheckout')}
+          </a>
+        )}
+        <button type="button" className="btn btn-white" onClick={() => watchInvoice(null)}>
+          {t('invoice.forget')}
+        </button>
+      </p>
+    </section>
+  );
+}
+
+const cellNoWrap = { whiteSpace: 'nowrap' } as const;
+
+/** The user's Bitcoin invoices, newest first, paginated. */
+function Invoices() {
+  const { t, i18n } = useTranslation('payments');
+  const { data, loading, error } = useSnapshot(myInvoicesStore.state);
+  const query = useSnapshot(invoicesQuery);
+  const invoices = data?.invoices ?? [];
+  return (
+    <section className="card" aria-labelledby="invoices-h" style={{ marginTop: 20 }}>
+      <h2 id="invoices-h">{t('invoices.title')}</h2>
+      <LoadState loading={loading && !data} error={error} />
+      {data && !invoices.length && <p>{t('invoices.empty')}</p>}
+      {invoices.length > 0 && (
+        <div style={{ overflowX: 'auto' }}>
+          <table className="data" aria-labelledby="invoices-h" aria-busy={loading || undefined}>
+            <caption className="visually-hidden">{t('invoices.caption', { total: data?.total ?? 0 })}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('invoices.date')}</th>
+                <th scope="col">{t('invoices.amount')}</th>
+                <th scope="col">{t('invoices.status')}</th>
+                <th scope="col">{t('invoices.invoice')}</th>
+                <th scope="col">{t('invoices.checkout')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {invoices.map((inv) => {
+                const phase = phaseOfStatus(inv.status, inv.additionalStatus);
+                return (
+                  <tr key={inv.invoiceId}>
+                    <td style={cellNoWrap}>
+                      <time dateTime={inv.createdAt}>{dateTimeLabel(inv.createdAt, i18n.language)}</time>
+                    </td>
+                    <td style={cellNoWrap}>{money(inv.amountCents)}</td>
+                    <td>{t(`phase.${phase}`)}</td>
+                    <td>
+                      <code>{inv.invoiceId}</code>
+                    </td>
+                    <td>
+                      {isOpenPhase(phase) ? (
+                        <a
+                          href={inv.checkoutLink}
+                          target="_blank"
+                          rel="noopener noreferrer"
+                          aria-label={`${t('invoice.openCheckout')} ${inv.invoiceId}`}
+                          onClick={() => followInvoice(inv)}
+                        >
+                          {t('invoice.openCheckout')}
+                        </a>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager
+        label={t('invoices.pages')}
+        page={query.page}
+        pageSize={query.pageSize}
+        total={data?.total ?? 0}
+        disabled={loading}
+        onPage={(page) => void loadInvoices({ page })}
+      />
+    </section>
+  );
+}
+
+/** Every ledger entry of the user's wallets: date, kind, amount, balance after; paginated. */
+function History() {
+  const { t, i18n } = useTranslation(['payments', 'market']);
+  const { data, loading, error } = useSnapshot(transactionsStore.state);
+  const query = useSnapshot(transactionsQuery);
+  const rows = data?.transactions ?? [];
+  return (
+    <section className="card" aria-labelledby="history-h" style={{ marginTop: 20 }}>
+      <h2 id="history-h">{t('history.title')}</h2>
+      <p>{t('history.intro')}</p>
+      <LoadState loading={loading && !data} error={error} />
+      {data && !rows.length && <p>{t('history.empty')}</p>}
+      {rows.length > 0 && (
+        <div style={{ overflowX: 'auto' }}>
+          <table className="data" aria-labelledby="history-h" aria-busy={loading || undefined}>
+            <caption className="visually-hidden">{t('history.caption', { total: data?.total ?? 0 })}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('history.date')}</th>
+                <th scope="col">{t('history.kind')}</th>
+                <th scope="col">{t('history.wallet')}</th>
+                <th scope="col">{t('history.amount')}</th>
+                <th scope="col">{t('history.balanceAfter')}</th>
+                <th scope="col">{t('history.reference')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((tx) => (
+                <tr key={tx.id}>
+                  <td style={cellNoWrap}>
+                    <time dateTime={tx.createdAt}>{dateTimeLabel(tx.createdAt, i18n.language)}</time>
+                  </td>
+                  <td>{t(`kinds.${tx.kind}`, { defaultValue: tx.kind })}</td>
+                  <td>{walletLabel((k) => t(`market:${k}`), tx)}</td>
+                  <td style={cellNoWrap}>{tx.amountCents > 0 ? `+${money(tx.amountCents)}` : money(tx.amountCents)}</td>
+                  <td style={cellNoWrap}>{money(tx.balanceAfterCents)}</td>
+                  <td style={{ overflowWrap: 'anywhere' }}>{tx.reference ? <code>{tx.reference}</code> : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager
+        label={t('history.pages')}
+        page={query.page}
+        pageSize={query.pageSize}
+        total={data?.total ?? 0}
+        disabled={loading}
+        onPage={(page) => void loadTransactions({ page })}
+      />
     </section>
   );
 }

@@ -1,21 +1,28 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { approvedUsersStore, loadApprovedUsers, rolesWith, setApprovedUserStatus, setUserRoles, STAFF_ROLES, usersQuery } from '../../state/users';
+import { approvedUsersStore, loadApprovedUsers, rolesWith, saveUserChanges, STAFF_ROLES, usersQuery } from '../../state/users';
 import { sessionStore } from '../../state/session';
 import type { UserStatus } from '../../api/profile';
+import type { ManagedUser, StaffRole } from '../../api/users';
 import { FormError, FormSuccess } from '../../components/forms/FormError';
 import { Pager } from '../../components/forms/Pager';
 import { SearchBox } from '../../components/forms/SearchBox';
 import { Loading } from '../../components/Loading';
+import { ConfirmDialog } from '../../components/market/ConfirmDialog';
+import { UserLink } from '../../components/moderation/ModBadges';
 import { useRowAction } from './useRowAction';
 
 const STATUSES: UserStatus[] = ['approved', 'pending', 'suspended'];
 
+type Draft = { roles: StaffRole[]; status: UserStatus };
+const sameRoles = (a: readonly StaffRole[], b: readonly StaffRole[]) => [...a].sort().join() === [...b].sort().join();
+
 /**
- * Approved accounts: a master grants or removes the staff roles and changes status. The server
+ * Approved accounts: a master changes the staff roles and the status of a row, then saves it
+ * explicitly; a confirmation names the user and every change before anything is sent. The server
  * refuses what would lock the site out (own master role, self-suspension, last master); its
- * message is shown and the controls, which mirror the stored data, stay as they were.
+ * message is shown and the row goes back to what is stored.
  */
 export default function ApprovedUsers() {
   const { t, i18n } = useTranslation(['master', 'profile']);
@@ -23,12 +30,51 @@ export default function ApprovedUsers() {
   const query = useSnapshot(usersQuery).approved;
   const me = useSnapshot(sessionStore).session.id;
   const row = useRowAction();
+  const [drafts, setDrafts] = useState<Record<string, Draft>>({});
+  const [confirming, setConfirming] = useState<ManagedUser | null>(null);
 
   useEffect(() => {
     void loadApprovedUsers({ page: 1, query: '' });
   }, []);
 
-  const users = data?.approvedUsers ?? [];
+  const users = (data?.approvedUsers ?? []) as readonly ManagedUser[];
+  const draftOf = (u: ManagedUser): Draft => drafts[u.id] ?? { roles: [...u.roles], status: u.status };
+  const changed = (u: ManagedUser) => {
+    const d = draftOf(u);
+    return !sameRoles(d.roles, u.roles) || d.status !== u.status;
+  };
+  const edit = (u: ManagedUser, change: Partial<Draft>) => setDrafts((all) => ({ ...all, [u.id]: { ...draftOf(u), ...change } }));
+  const discard = (id: string) =>
+    setDrafts((all) => {
+      const { [id]: _gone, ...rest } = all;
+      void _gone;
+      return rest;
+    });
+
+  /** The changes of a row, one line each, in words. */
+  const changesOf = (u: ManagedUser): string[] => {
+    const d = draftOf(u);
+    const lines: string[] = [];
+    for (const role of STAFF_ROLES) {
+      const before = u.roles.includes(role);
+      const after = d.roles.includes(role);
+      if (before !== after) lines.push(t(after ? 'confirm.roleAdded' : 'confirm.roleRemoved', { role: t(`profile:roles.${role}`) }));
+    }
+    if (d.status !== u.status) lines.push(t('confirm.statusChange', { from: t(`profile:status.${u.status}`), to: t(`profile:status.${d.status}`) }));
+    return lines;
+  };
+
+  const save = async (u: ManagedUser) => {
+    const d = draftOf(u);
+    setConfirming(null);
+    await row.run(
+      u.id,
+      () => saveUserChanges(u, { roles: sameRoles(d.roles, u.roles) ? undefined : d.roles, status: d.status === u.status ? undefined : d.status }),
+      t('approved.saved', { email: u.email }),
+    );
+    discard(u.id); // saved, or refused: the row shows what is stored again
+  };
+
   return (
     <section aria-labelledby="approved-users-title">
       <h1 id="approved-users-title">{t('approved.title')}</h1>
@@ -53,56 +99,80 @@ export default function ApprovedUsers() {
                 <th scope="col">{t('columns.registered')}</th>
                 <th scope="col">{t('columns.roles')}</th>
                 <th scope="col">{t('columns.status')}</th>
+                <th scope="col">{t('columns.actions')}</th>
               </tr>
             </thead>
             <tbody>
-              {users.map((u) => (
-                <tr key={u.id} aria-busy={row.busyId === u.id || undefined}>
-                  <th scope="row" style={{ fontWeight: 400, overflowWrap: 'anywhere' }}>
-                    {u.email}
-                    {u.id === me && <small> ({t('approved.you')})</small>}
-                  </th>
-                  <td>{u.nickname}</td>
-                  <td>{new Date(u.createdAt).toLocaleDateString(i18n.language)}</td>
-                  <td>
-                    <fieldset style={{ border: 0, margin: 0, padding: 0, display: 'flex', gap: 12, flexWrap: 'wrap' }}>
-                      <legend className="visually-hidden">{t('approved.rolesOf', { email: u.email })}</legend>
-                      {STAFF_ROLES.map((role) => (
-                        <label key={role} style={{ whiteSpace: 'nowrap' }}>
-                          <input
-                            type="checkbox"
-                            checked={u.roles.includes(role)}
-                            disabled={row.busyId !== null}
-                            onChange={(e) =>
-                              row.run(u.id, () => setUserRoles(u.id, rolesWith(u.roles, role, e.target.checked)), t('approved.rolesSaved', { email: u.email }))
-                            }
-                          />{' '}
-                          {t(`profile:roles.${role}`)}
-                        </label>
-                      ))}
-                    </fieldset>
-                  </td>
-                  <td>
-                    <label className="visually-hidden" htmlFor={`status-${u.id}`}>
-                      {t('approved.statusOf', { email: u.email })}
-                    </label>
-                    <select
-                      id={`status-${u.id}`}
-                      value={u.status}
-                      disabled={row.busyId !== null}
-                      onChange={(e) =>
-                        row.run(u.id, () => setApprovedUserStatus(u.id, e.target.value as UserStatus), t('approved.statusSaved', { email: u.email }))
-                      }
-                    >
-                      {STATUSES.map((s) => (
-                        <option key={s} value={s}>
-                          {t(`profile:status.${s}`)}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                </tr>
-              ))}
+              {users.map((u) => {
+                const d = draftOf(u);
+                const dirty = changed(u);
+                return (
+                  <tr key={u.id} aria-busy={row.busyId === u.id || undefined}>
+                    <th scope="row" style={{ fontWeight: 400, overflowWrap: 'anywhere' }}>
+                      <UserLink id={u.id} label={u.email} />
+                      {u.id === me && <small> ({t('approved.you')})</small>}
+                    </th>
+                    <td>{u.nickname}</td>
+                    <td>{new Date(u.createdAt).toLocaleDateString(i18n.language)}</td>
+                    <td>
+                      <fieldset style={{ border: 0, margin: 0, padding: 0, display: 'flex', gap: 12, flexWrap: 'wrap' }}>
+                        <legend className="visually-hidden">{t('approved.rolesOf', { email: u.email })}</legend>
+                        {STAFF_ROLES.map((role) => (
+                          <label key={role} style={{ whiteSpace: 'nowrap' }}>
+                            <input
+                              type="checkbox"
+                              checked={d.roles.includes(role)}
+                              disabled={row.busyId !== null}
+                              onChange={(e) => edit(u, { roles: rolesWith(d.roles, role, e.target.checked) })}
+                            />{' '}
+                            {t(`profile:roles.${role}`)}
+                          </label>
+                        ))}
+                      </fieldset>
+                    </td>
+                    <td>
+                      <label className="visually-hidden" htmlFor={`status-${u.id}`}>
+                        {t('approved.statusOf', { email: u.email })}
+                      </label>
+                      <select
+                        id={`status-${u.id}`}
+                        value={d.status}
+                        disabled={row.busyId !== null}
+                        onChange={(e) => edit(u, { status: e.target.value as UserStatus })}
+                      >
+                        {STATUSES.map((s) => (
+                          <option key={s} value={s}>
+                            {t(`profile:status.${s}`)}
+                          </option>
+                        ))}
+                      </select>
+                    </td>
+                    <td style={{ whiteSpace: 'nowrap' }}>
+                      {dirty && <small style={{ display: 'block' }}>{t('approved.unsaved')}</small>}
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-primary"
+                        disabled={!dirty || row.busyId !== null}
+                        aria-haspopup="dialog"
+                        aria-label={t('approved.saveFor', { email: u.email })}
+                        onClick={() => setConfirming(u)}
+                      >
+                        {t('approved.save')}
+                      </button>{' '}
+                      {dirty && (
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-white"
+                          aria-label={t('approved.discardFor', { email: u.email })}
+                          onClick={() => discard(u.id)}
+                        >
+                          {t('approved.discard')}
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>
@@ -115,6 +185,20 @@ export default function ApprovedUsers() {
         disabled={loading}
         onPage={(page) => void loadApprovedUsers({ page })}
       />
+      {confirming && (
+        <ConfirmDialog
+          title={t('confirm.title', { email: confirming.email, nickname: confirming.nickname })}
+          confirmLabel={t('confirm.save')}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => void save(confirming)}
+        >
+          <ul>
+            {changesOf(confirming).map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </ConfirmDialog>
+      )}
     </section>
   );
 }

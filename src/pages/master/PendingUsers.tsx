@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { loadPendingUsers, pendingUsersStore, setPendingUserStatus, usersQuery } from '../../state/users';
@@ -6,20 +6,28 @@ import { FormError, FormSuccess } from '../../components/forms/FormError';
 import { Pager } from '../../components/forms/Pager';
 import { SearchBox } from '../../components/forms/SearchBox';
 import { Loading } from '../../components/Loading';
+import { ConfirmDialog } from '../../components/market/ConfirmDialog';
+import { UserLink } from '../../components/moderation/ModBadges';
+import type { ManagedUser } from '../../api/users';
 import { useRowAction } from './useRowAction';
 
-/** New accounts waiting for a master: approve (their ads may go live) or suspend. */
+/** New accounts waiting for a master: approve (their ads may go live) or suspend, each after a confirmation naming the user and the change. */
 export default function PendingUsers() {
-  const { t, i18n } = useTranslation('master');
+  const { t, i18n } = useTranslation(['master', 'profile']);
   const { data, loading, error } = useSnapshot(pendingUsersStore.state);
   const query = useSnapshot(usersQuery).pending;
   const row = useRowAction();
+  const [confirming, setConfirming] = useState<{ user: ManagedUser; to: 'approved' | 'suspended' } | null>(null);
 
   useEffect(() => {
     void loadPendingUsers({ page: 1, query: '' });
   }, []);
 
-  const users = data?.pendingUsers ?? [];
+  const users = (data?.pendingUsers ?? []) as readonly ManagedUser[];
+  const apply = (user: ManagedUser, to: 'approved' | 'suspended') => {
+    setConfirming(null);
+    void row.run(user.id, () => setPendingUserStatus(user.id, to), t(to === 'approved' ? 'pending.approved' : 'pending.suspended', { email: user.email }));
+  };
   return (
     <section aria-labelledby="pending-users-title">
       <h1 id="pending-users-title">{t('pending.title')}</h1>
@@ -50,7 +58,7 @@ export default function PendingUsers() {
               {users.map((u) => (
                 <tr key={u.id}>
                   <th scope="row" style={{ fontWeight: 400, overflowWrap: 'anywhere' }}>
-                    {u.email}
+                    <UserLink id={u.id} label={u.email} />
                   </th>
                   <td>{u.nickname}</td>
                   <td>{new Date(u.createdAt).toLocaleDateString(i18n.language)}</td>
@@ -60,7 +68,8 @@ export default function PendingUsers() {
                       className="btn btn-sm btn-success"
                       disabled={row.busyId !== null}
                       aria-label={t('pending.approveUser', { email: u.email })}
-                      onClick={() => row.run(u.id, () => setPendingUserStatus(u.id, 'approved'), t('pending.approved', { email: u.email }))}
+                      aria-haspopup="dialog"
+                      onClick={() => setConfirming({ user: u, to: 'approved' })}
                     >
                       {t('pending.approve')}
                     </button>
@@ -69,7 +78,8 @@ export default function PendingUsers() {
                       className="btn btn-sm btn-danger"
                       disabled={row.busyId !== null}
                       aria-label={t('pending.suspendUser', { email: u.email })}
-                      onClick={() => row.run(u.id, () => setPendingUserStatus(u.id, 'suspended'), t('pending.suspended', { email: u.email }))}
+                      aria-haspopup="dialog"
+                      onClick={() => setConfirming({ user: u, to: 'suspended' })}
                     >
                       {t('pending.suspend')}
                     </button>
@@ -88,6 +98,19 @@ export default function PendingUsers() {
         disabled={loading}
         onPage={(page) => void loadPendingUsers({ page })}
       />
+      {confirming && (
+        <ConfirmDialog
+          title={t('confirm.title', { email: confirming.user.email, nickname: confirming.user.nickname })}
+          confirmLabel={t(confirming.to === 'approved' ? 'pending.approve' : 'pending.suspend')}
+          danger={confirming.to === 'suspended'}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => apply(confirming.user, confirming.to)}
+        >
+          <ul>
+            <li>{t('confirm.statusChange', { from: t('profile:status.pending'), to: t(`profile:status.${confirming.to}`) })}</li>
+          </ul>
+        </ConfirmDialog>
+      )}
     </section>
   );
 }

@@ -57,10 +57,21 @@ describe('PendingUsers', () => {
     expect(screen.queryByText('user21@example.com')).toBeTruthy();
     expect(queries.at(-1)).toEqual({ page: '1', pageSize: '20', query: 'user2' });
 
+    // Each change is confirmed first, in a dialog naming the user and the change.
     await ue.click(screen.getByRole('button', { name: 'Approve user2@example.com' }));
+    const approve = screen.getByRole('dialog', { name: 'Change user2@example.com (user2)?' });
+    expect(within(approve).getByText('Status: Pending → Approved')).toBeTruthy();
+    expect(updates).toEqual([]);
+    await ue.click(within(approve).getByRole('button', { name: 'Approve' }));
     expect((await screen.findByRole('status')).textContent).toBe('user2@example.com is approved.');
     await waitFor(() => expect(screen.queryByText('user2@example.com')).toBeNull());
     await ue.click(screen.getByRole('button', { name: 'Suspend user23@example.com' }));
+    await ue.click(within(screen.getByRole('dialog', { name: 'Change user23@example.com (user23)?' })).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await ue.click(screen.getByRole('button', { name: 'Suspend user23@example.com' }));
+    const suspend = screen.getByRole('dialog', { name: 'Change user23@example.com (user23)?' });
+    expect(within(suspend).getByText('Status: Pending → Suspended')).toBeTruthy();
+    await ue.click(within(suspend).getByRole('button', { name: 'Suspend' }));
     await waitFor(() => expect(screen.queryByText('user23@example.com')).toBeNull());
     expect(updates).toEqual([
       { userId: 'u2', status: 'approved' },
@@ -88,6 +99,7 @@ describe('PendingUsers paging', () => {
     renderAt(<PendingUsers />, '/admin/dashboard/master/pending-users');
     await ue.click(await screen.findByRole('button', { name: 'Next' }));
     await ue.click(await screen.findByRole('button', { name: 'Approve user21@example.com' }));
+    await ue.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText('user1@example.com')).toBeTruthy();
     expect(screen.queryByText('No user is waiting for approval.')).toBeNull();
   });
@@ -127,18 +139,40 @@ describe('ApprovedUsers', () => {
     const ue = userEvent.setup();
     renderAt(<ApprovedUsers />, '/admin/dashboard/master/approved-users');
     const row2 = (await screen.findByText('user2@example.com')).closest('tr')!;
+    const save2 = within(row2).getByRole('button', { name: 'Save the changes for user2@example.com' }) as HTMLButtonElement;
+    expect(save2.disabled).toBe(true); // nothing changed yet
+    // Clicking a role or a status changes the row only: nothing is sent before an explicit save.
     await ue.click(within(row2).getByRole('checkbox', { name: 'Admin' }));
-    await waitFor(() => expect((within(row2).getByRole('checkbox', { name: 'Admin' }) as HTMLInputElement).checked).toBe(true));
-    expect(roleCalls).toEqual([{ userId: 'u2', roles: ['PROVIDER_USER', 'ADMIN_USER'] }]);
-
     await ue.selectOptions(within(row2).getByLabelText('Status of user2@example.com'), 'suspended');
-    await waitFor(() => expect((within(row2).getByLabelText('Status of user2@example.com') as HTMLSelectElement).value).toBe('suspended'));
+    expect(within(row2).getByText('Not saved yet')).toBeTruthy();
+    expect([roleCalls, statusCalls]).toEqual([[], []]);
+    await ue.click(save2);
+    const dialog = screen.getByRole('dialog', { name: 'Change user2@example.com (user2)?' });
+    expect(
+      within(dialog)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Role added: Admin', 'Status: Approved → Suspended']);
+    await ue.click(within(dialog).getByRole('button', { name: 'Save the changes' }));
+    expect((await screen.findByRole('status')).textContent).toBe('The changes for user2@example.com have been saved.');
+    expect(roleCalls).toEqual([{ userId: 'u2', roles: ['PROVIDER_USER', 'ADMIN_USER'] }]);
     expect(statusCalls).toEqual([{ userId: 'u2', status: 'suspended' }]);
+    await waitFor(() => expect((within(row2).getByLabelText('Status of user2@example.com') as HTMLSelectElement).value).toBe('suspended'));
+    expect((within(row2).getByRole('checkbox', { name: 'Admin' }) as HTMLInputElement).checked).toBe(true);
+    expect(save2.disabled).toBe(true);
+
+    // Undo puts a row back without sending anything.
+    await ue.click(within(row2).getByRole('checkbox', { name: 'Master' }));
+    await ue.click(within(row2).getByRole('button', { name: 'Undo the changes for user2@example.com' }));
+    expect((within(row2).getByRole('checkbox', { name: 'Master' }) as HTMLInputElement).checked).toBe(false);
 
     const me = screen.getByText('boss@example.com').closest('tr')!;
     const master = within(me).getByRole('checkbox', { name: 'Master' }) as HTMLInputElement;
     await ue.click(master);
+    await ue.click(within(me).getByRole('button', { name: 'Save the changes for boss@example.com' }));
+    expect(within(screen.getByRole('dialog', { name: 'Change boss@example.com (user1)?' })).getByText('Role removed: Master')).toBeTruthy();
+    await ue.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Save the changes' }));
     expect((await screen.findByRole('alert')).textContent).toBe('You cannot remove your own MASTER_USER role.');
-    expect(master.checked).toBe(true); // the control still shows what is stored
+    await waitFor(() => expect(master.checked).toBe(true)); // the control shows what is stored again
   });
 });

@@ -1,13 +1,20 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { useSnapshot } from 'valtio';
-import { adDetailStore } from '../../state/listings';
+import { subscribe } from 'valtio';
+import { LOADERS } from '../../app/loaders';
+import { useRouteData } from '../../app/routeData';
 import { pathFor, routes } from '../../app/routes';
+import { publicSource } from '../../api/publicSource';
+import { listingsApi } from '../../api/listings';
+import type { Ad } from '../../api/ads';
+import { sessionStore } from '../../state/session';
 import { Gallery } from '../../components/market/Gallery';
 import { ReportDialog } from '../../components/market/ReportDialog';
 import { LoadState, StatusBadge } from '../../components/market/Status';
 import { ageLabel, dateLabel, typeLabel, typeSlug } from '../../components/market/labels';
+import { PhoneVerifiedBadge } from '../../components/public/Badges';
+import { AdDetailsView, ContactButtons } from '../../components/market/AdExtras';
 import styles from '../../components/market/market.module.css';
 
 /** Shows +12125550123 as (212) 555-0123; the tel: link keeps the E.164 form. */
@@ -16,23 +23,53 @@ function displayPhone(e164: string): string {
   return m ? `(${m[1]}) ${m[2]}-${m[3]}` : e164;
 }
 
+/**
+ * The page (server-rendered) says a hidden ad does not exist; its owner and staff may still see it
+ * (preview, review): once the session says someone is signed in, the ad is asked for with it.
+ */
+function usePreview(id: string, hidden: boolean): Ad | null {
+  const [preview, setPreview] = useState<Ad | null>(null);
+  useEffect(() => {
+    if (!hidden) return;
+    let live = true;
+    const ask = () => {
+      if (!sessionStore.session.isAuthenticated) return;
+      listingsApi.ad(id).then(
+        (r) => live && setPreview(r.ad),
+        () => undefined,
+      );
+    };
+    let unsubscribe: (() => void) | undefined;
+    if (sessionStore.loaded) ask();
+    else
+      unsubscribe = subscribe(sessionStore, () => {
+        if (!sessionStore.loaded) return;
+        unsubscribe?.();
+        ask();
+      });
+    return () => {
+      live = false;
+      unsubscribe?.();
+    };
+  }, [id, hidden]);
+  return preview?.id === id ? preview : null;
+}
+
 /** /ad/:id: photos, details, phone and a way to report the ad. */
 export default function AdDetail() {
   const { t, i18n } = useTranslation('market');
-  const { id = '' } = useParams<{ id: string }>();
-  const snap = useSnapshot(adDetailStore.state);
+  const params = useParams<{ id: string }>();
+  const id = params.id ?? '';
+  const loader = LOADERS.ad;
+  const { result, loading } = useRouteData(loader.key(params, ''), () => loader.load(params, '', publicSource));
   const [reporting, setReporting] = useState(false);
+  const preview = usePreview(id, !!result && result.status !== 200);
 
-  useEffect(() => {
-    adDetailStore.reset(); // never show the previous ad while this one loads
-    void adDetailStore.load(id);
-  }, [id]);
-
-  const ad = snap.data;
-  if (!ad || ad.id !== id)
+  const ad = result?.status === 200 ? result.data : preview;
+  if (!ad)
     return (
       <div className={styles.panel}>
-        <LoadState loading={snap.loading || !snap.error} error={snap.error ? t('ad.notAvailable') : null} />
+        <LoadState loading={loading && !result} error={result ? t('ad.notAvailable') : null} />
       </div>
     );
 
@@ -49,7 +86,7 @@ export default function AdDetail() {
           <StatusBadge status={ad.status} />
         </p>
       )}
-      <div style={{ display: 'grid', gap: 24, gridTemplateColumns: 'repeat(auto-fit, minmax(280px, 1fr))' }}>
+      <div className={styles.adColumns}>
         <Gallery photos={ad.photos} title={ad.title} />
         <div>
           <dl>
@@ -64,15 +101,26 @@ export default function AdDetail() {
             <dt>{t('ad.phone')}</dt>
             <dd>
               <a href={`tel:${ad.phone}`}>{displayPhone(ad.phone)}</a>
+              {ad.phoneVerified && (
+                <>
+                  {' '}
+                  <PhoneVerifiedBadge />
+                </>
+              )}
             </dd>
             {ad.bumpedAt && (
               <>
                 <dt>{t('ad.updated')}</dt>
-                <dd>{dateLabel(ad.bumpedAt, i18n.language)}</dd>
+                {/* In UTC: the server renders it, and its time zone is not the reader's. */}
+                <dd>
+                  <time dateTime={ad.bumpedAt}>{dateLabel(ad.bumpedAt, i18n.language, true)}</time>
+                </dd>
               </>
             )}
           </dl>
+          <ContactButtons phone={ad.phone} />
           <p style={{ whiteSpace: 'pre-wrap' }}>{ad.description}</p>
+          <AdDetailsView details={ad.details} />
           <div className={styles.actions} style={{ justifyContent: 'flex-start' }}>
             <button type="button" className="btn btn-danger btn-sm" onClick={() => setReporting(true)} aria-haspopup="dialog">
               {t('report.open')}

@@ -1,21 +1,20 @@
-import { useEffect } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { useSnapshot } from 'valtio';
-import { homeStore } from '../../state/home';
 import { LISTING_TYPES, routes } from '../../app/routes';
+import { LOADERS } from '../../app/loaders';
+import { useRouteData } from '../../app/routeData';
+import { publicSource } from '../../api/publicSource';
 import { tList } from '../../components/public/i18nList';
 import s from '../../components/public/page.module.css';
 
 export default function Home() {
   const { t } = useTranslation('public');
-  const snap = useSnapshot(homeStore.state);
-  useEffect(() => {
-    void homeStore.load();
-  }, []);
+  const loader = LOADERS.home;
+  const { result, loading } = useRouteData(loader.key({}, ''), () => loader.load({}, '', publicSource));
   // Counts are a bonus: without them (API missing, error) the page still offers every way in.
-  const count = (code: string) => snap.data?.types.find((x) => x.listingType === code)?.count;
-  const top = snap.data?.topStates ?? [];
+  const counts = result?.status === 200 ? result.data.counts : null;
+  const count = (code: string) => counts?.types.find((x) => x.listingType === code)?.count;
+  const top = counts?.topStates ?? [];
 
   return (
     <>
@@ -31,10 +30,10 @@ export default function Home() {
       <section aria-labelledby="home-types">
         <h2 id="home-types" className={s.sectionTitle}>{t('home.typesTitle')}</h2>
         <div className={s.grid3}>
-          {LISTING_TYPES.map(({ code }) => {
+          {LISTING_TYPES.map(({ code, slug }) => {
             const n = count(code);
             return (
-              <Link key={code} href={routes.listingsUs} className={s.tile}>
+              <Link key={code} href={`${routes.listingsUs}?type=${slug}`} className={s.tile}>
                 <h3>{t(`seo.types.${code}`)}</h3>
                 <p>{t(`home.typeDesc.${code}`)}</p>
                 {n !== undefined && <span className={s.count}>{t('home.adsCount', { count: n })}</span>}
@@ -44,7 +43,7 @@ export default function Home() {
         </div>
       </section>
 
-      <section aria-labelledby="home-states" aria-busy={snap.loading}>
+      <section aria-labelledby="home-states" aria-busy={loading && !result}>
         <h2 id="home-states" className={s.sectionTitle}>{t('home.statesTitle')}</h2>
         {top.length > 0 ? (
           <ul className={s.states}>
@@ -58,7 +57,7 @@ export default function Home() {
             ))}
           </ul>
         ) : (
-          !snap.loading && <p className="alert alert-info">{snap.error ? t('home.loadError') : t('home.statesEmpty')}</p>
+          result && <p className="alert alert-info">{counts ? t('home.statesEmpty') : t('home.loadError')}</p>
         )}
         <p>
           <Link href={routes.listingsUs} className="btn btn-white btn-sm">{t('home.allStates')}</Link>

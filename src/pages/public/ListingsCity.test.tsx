@@ -6,11 +6,11 @@ import { server } from '../../test/server';
 import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
 import { Route } from 'wouter';
-import { makeAd } from '../../components/market/testing';
+import { makeCard } from '../../components/market/testing';
 import ListingsCity from './ListingsCity';
 
 const PAGE_SIZE = 2;
-const all = [makeAd({ title: 'Newest bump ad here' }), makeAd({ title: 'Second newest ad' }), makeAd({ title: 'Oldest bump ad here' })];
+const all = [makeCard({ title: 'Newest bump ad here' }), makeCard({ title: 'Second newest ad' }), makeCard({ title: 'Oldest bump ad here' })];
 
 describe('city listing page', () => {
   it('lists the ads of one type in a city, newest bump first, with pagination through ?page=', async () => {

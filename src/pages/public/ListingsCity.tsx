@@ -1,27 +1,29 @@
-import { useEffect } from 'react';
 import { Link, useParams, useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { useSnapshot } from 'valtio';
-import { cityListingsStore, aggregateStore, unslug } from '../../state/listings';
 import { LISTING_TYPES, pathFor, routes } from '../../app/routes';
+import { LOADERS, pageParam, typeFromSlug } from '../../app/loaders';
+import { useRouteData } from '../../app/routeData';
+import { publicSource } from '../../api/publicSource';
+import { humanizeSlug } from '../../../contract/seo';
 import { AdGrid } from '../../components/market/AdCard';
-import { Pagination, pageParam } from '../../components/market/Pagination';
+import { Pagination } from '../../components/market/Pagination';
 import { LoadState } from '../../components/market/Status';
-import { typeFromSlug, typeLabel } from '../../components/market/labels';
+import { typeLabel } from '../../components/market/labels';
+import NotFound from './NotFound';
 import styles from '../../components/market/market.module.css';
+
+/** Cards whose photos load at once: the first row or two, where the page's largest paint is. */
+const EAGER_CARDS = 4;
 
 /** /listings/us/:state/:city/:type: the city's live ads of one type, newest bump first, paginated. */
 export default function ListingsCity() {
   const { t } = useTranslation('market');
-  const { state = '', city = '', type = '' } = useParams<{ state: string; city: string; type: string }>();
-  const page = pageParam(useSearch());
+  const params = useParams<{ state: string; city: string; type: string }>();
+  const search = useSearch();
+  const { state = '', city = '', type = '' } = params;
   const code = typeFromSlug(type);
-  const snap = useSnapshot(cityListingsStore.state);
-  const agg = useSnapshot(aggregateStore.state);
-
-  useEffect(() => {
-    if (code) void cityListingsStore.load({ state, city, type: code, page });
-  }, [state, city, code, page]);
+  const loader = LOADERS.listingsCity;
+  const { result, loading, error } = useRouteData(loader.key(params, search), () => loader.load(params, search, publicSource));
 
   if (!code)
     return (
@@ -29,13 +31,13 @@ export default function ListingsCity() {
         {t('city.unknownType')}
       </p>
     );
+  if (result && result.status !== 200) return <NotFound />;
 
-  const data = snap.data;
-  const first = data?.ads[0];
-  const known = agg.data?.flatMap((p) => p.rows).find((r) => r.stateSlug === state && r.citySlug === city);
-  const cityName = first?.city.name ?? known?.cityName ?? unslug(city);
-  const stateName = first?.state.name ?? known?.stateName ?? unslug(state);
+  const data = result?.data.page;
+  const cityName = data?.place?.city?.name ?? humanizeSlug(city);
+  const stateName = data?.place?.state?.name ?? humanizeSlug(state);
   const base = pathFor(routes.listingsCity, { state, city, type });
+  const page = data?.page ?? pageParam(search);
 
   return (
     <section className={styles.panel}>
@@ -47,7 +49,9 @@ export default function ListingsCity() {
       <nav aria-label={t('city.otherTypes')} className={styles.row}>
         {LISTING_TYPES.map((lt) =>
           lt.code === code ? (
-            <strong key={lt.code} aria-current="page">{typeLabel(t, lt.code)}</strong>
+            <strong key={lt.code} aria-current="page">
+              {typeLabel(t, lt.code)}
+            </strong>
           ) : (
             <Link key={lt.code} href={pathFor(routes.listingsCity, { state, city, type: lt.slug })}>
               {typeLabel(t, lt.code)}
@@ -55,12 +59,13 @@ export default function ListingsCity() {
           ),
         )}
       </nav>
-      <LoadState loading={snap.loading} error={snap.error} />
-      {data && !snap.loading && (
+      <LoadState loading={loading && !data} error={error} />
+      {data && (
         <>
-          <p className={styles.meta}>{t('adsCount', { count: data.total })}</p>
-          {data.ads.length ? <AdGrid ads={data.ads} /> : <p>{t('city.empty')}</p>}
-          <Pagination page={data.page || page} pageSize={data.pageSize} total={data.total} hrefFor={(p) => (p > 1 ? `${base}?page=${p}` : base)} />
+          {/* The list's heading: the cards' titles (h3) come under it. */}
+          <h2 className={styles.listCount}>{t('adsCount', { count: data.total })}</h2>
+          {data.ads.length ? <AdGrid ads={data.ads} eager={EAGER_CARDS} /> : <p>{t('city.empty')}</p>}
+          <Pagination page={page} pageSize={data.pageSize} total={data.total} hrefFor={(p) => (p > 1 ? `${base}?page=${p}` : base)} />
         </>
       )}
     </section>

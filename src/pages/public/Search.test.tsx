@@ -6,7 +6,7 @@ import { http } from 'msw';
 import { server } from '../../test/server';
 import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
-import { STATES, makeAd } from '../../components/market/testing';
+import { STATES, makeCard } from '../../components/market/testing';
 import type { ErrorBody } from '../../../contract/errors/index.ts';
 import Search from './Search';
 
@@ -18,7 +18,7 @@ describe('search page', () => {
       http.get('/api/search', ({ request }) => {
         const q = new URL(request.url).searchParams;
         seen.push(q);
-        return apiJson('GET /api/search', { ads: [makeAd({ title: 'Blonde and friendly in Texas' })], total: 1, page: 1, pageSize: 20 });
+        return apiJson('GET /api/search', { ads: [makeCard({ title: 'Blonde and friendly in Texas' })], total: 1, page: 1, pageSize: 20 });
       }),
     );
     const user = userEvent.setup();

@@ -1,16 +1,17 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { useSnapshot } from 'valtio';
-import { searchStore } from '../../state/listings';
-import { statesStore } from '../../state/locations';
 import { checkSearchQuery, SEARCH_QUERY_MAX } from '../../../contract/rules';
 import { routes } from '../../app/routes';
+import { LOADERS, searchParams } from '../../app/loaders';
+import { useRouteData } from '../../app/routeData';
+import { publicSource } from '../../api/publicSource';
 import { TextField } from '../../components/forms/TextField';
 import { AdGrid } from '../../components/market/AdCard';
-import { Pagination, pageParam } from '../../components/market/Pagination';
+import { Pagination } from '../../components/market/Pagination';
 import { LoadState } from '../../components/market/Status';
-import { LISTING_TYPE_CODES, typeFromSlug, typeLabel } from '../../components/market/labels';
+import { LISTING_TYPE_CODES, typeLabel } from '../../components/market/labels';
+import NotFound from './NotFound';
 import styles from '../../components/market/market.module.css';
 
 function searchHref(q: { query: string; state?: string; type?: string; page?: number }): string {
@@ -26,34 +27,21 @@ export default function Search() {
   const { t } = useTranslation(['market', 'validation']);
   const search = useSearch();
   const [, navigate] = useLocation();
-  const params = new URLSearchParams(search);
-  const urlQuery = params.get('query') ?? '';
-  const urlState = params.get('state') ?? '';
-  const urlType = typeFromSlug(params.get('type') ?? '') ?? '';
-  const page = pageParam(search);
-  const snap = useSnapshot(searchStore.state);
-  const states = useSnapshot(statesStore.state);
-  const [query, setQuery] = useState(urlQuery);
-  const [state, setState] = useState(urlState);
-  const [type, setType] = useState<string>(urlType);
-  const urlValid = !checkSearchQuery(urlQuery);
+  const url = searchParams(search);
+  const loader = LOADERS.search;
+  const { result, loading, error } = useRouteData(loader.key({}, search), () => loader.load({}, search, publicSource));
+  const [query, setQuery] = useState(url.query);
+  const [state, setState] = useState(url.state);
+  const [type, setType] = useState<string>(url.type);
   // A new search or page in the address puts its values back in the form, set while rendering
   // (React's way for state that follows a prop) rather than one render late.
-  const [shown, setShown] = useState({ urlQuery, urlState, urlType, page });
-  if (shown.urlQuery !== urlQuery || shown.urlState !== urlState || shown.urlType !== urlType || shown.page !== page) {
-    setShown({ urlQuery, urlState, urlType, page });
-    setQuery(urlQuery);
-    setState(urlState);
-    setType(urlType);
+  const [shown, setShown] = useState(url);
+  if (shown.query !== url.query || shown.state !== url.state || shown.type !== url.type || shown.page !== url.page) {
+    setShown(url);
+    setQuery(url.query);
+    setState(url.state);
+    setType(url.type);
   }
-
-  useEffect(() => {
-    if (!statesStore.state.data) void statesStore.load();
-  }, []);
-  useEffect(() => {
-    if (urlValid) void searchStore.load({ query: urlQuery.trim(), state: urlState || undefined, type: urlType || undefined, page });
-    else searchStore.reset();
-  }, [urlQuery, urlState, urlType, page, urlValid]);
 
   const rule = checkSearchQuery(query);
   function submit(e: FormEvent) {
@@ -62,7 +50,9 @@ export default function Search() {
     navigate(searchHref({ query, state, type }));
   }
 
-  const data = snap.data;
+  if (result && result.status !== 200) return <NotFound />;
+  const data = result?.data;
+  const results = data?.results;
   return (
     <section className={styles.panel}>
       <h1>{t('search.title')}</h1>
@@ -80,7 +70,7 @@ export default function Search() {
             <label htmlFor="search-state">{t('search.state')}</label>
             <select id="search-state" value={state} onChange={(e) => setState(e.target.value)}>
               <option value="">{t('search.anyState')}</option>
-              {states.data?.map((s) => (
+              {data?.states.map((s) => (
                 <option key={s.id} value={s.slug}>
                   {s.name}
                 </option>
@@ -103,16 +93,19 @@ export default function Search() {
           {t('search.submit')}
         </button>
       </form>
-      {urlValid && <LoadState loading={snap.loading} error={snap.error} />}
-      {urlValid && data && !snap.loading && (
+      {url.valid && <LoadState loading={loading && !results} error={error} />}
+      {url.valid && results && (
         <>
-          <p role="status">{t('search.results', { count: data.total, query: urlQuery })}</p>
-          {data.ads.length > 0 && <AdGrid ads={data.ads} />}
+          {/* The results' heading (the cards' titles, h3, come under it), announced when it changes. */}
+          <h2 className={styles.listCount}>
+            <span role="status">{t('search.results', { count: results.total, query: url.query })}</span>
+          </h2>
+          {results.ads.length > 0 && <AdGrid ads={results.ads} eager={4} />}
           <Pagination
-            page={data.page || page}
-            pageSize={data.pageSize}
-            total={data.total}
-            hrefFor={(p) => searchHref({ query: urlQuery, state: urlState, type: urlType, page: p })}
+            page={results.page || url.page}
+            pageSize={results.pageSize}
+            total={results.total}
+            hrefFor={(p) => searchHref({ query: url.query, state: url.state, type: url.type, page: p })}
           />
         </>
       )}

@@ -1,0 +1,13 @@
+/** Errors of the moderation module (English templates; es/pt in src/i18n/locales/{es,pt}/errors/moderation.json). */
+export const moderationErrors = {
+  'moderation.user_not_found': 'User not found.',
+  'moderation.subject_not_found': 'No account and no ad has this id.',
+  'moderation.hold_reason_length': 'The reason must be {{min}} to {{max}} characters.',
+  'moderation.note_length': 'The note must be {{min}} to {{max}} characters.',
+  'moderation.not_held': 'There is no legal hold in force on this.',
+  'moderation.own_hold': 'You cannot place or release a legal hold on your own account or ads: another staff member must.',
+  'moderation.own_record': 'You cannot export your own evidence record: another staff member must.',
+  'moderation.too_many_ids': 'At most {{max}} ads at once.',
+  'field.note': 'note',
+  'field.category': 'category',
+} as const;

@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import type { APIRequestContext, Browser, Page } from 'playwright-core';
+import { launchBrowser, newContext, startServer, type RunningServer } from './harness.ts';
+
+// Public pages come rendered by the server (issue #15): Chromium hydrates each of them with no
+// warning and no second fetch of its data, nothing moves as it loads, and client-side navigation
+// runs the same loaders through the API.
+
+const stamp = Date.now().toString(36);
+const TITLE = `Harbour evenings ${stamp} in Buffalo`;
+const WORD = `harbour${stamp}`;
+const provider = { email: `ssr-${stamp}@e2e.test`, nickname: `ssr_${stamp}`, password: 'provider-password-e2e' };
+
+let server: RunningServer;
+let browser: Browser;
+let adId: string;
+
+/** A JSON call (state changes carry our Origin, as the app's own calls do). */
+async function api(request: APIRequestContext, method: 'GET' | 'POST' | 'PUT', url: string, data?: unknown, status = 200) {
+  const res = await request.fetch(url, { method, headers: { origin: server.url }, ...(data === undefined ? {} : { data }) });
+  expect(res.status(), `${method} ${url}: ${await res.text()}`).toBe(status);
+  return res.json();
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  // A live ad in Buffalo, with a photo, set up through the API.
+  const staff = await (await newContext(browser, server)).newPage();
+  const prov = await (await newContext(browser, server)).newPage();
+  await api(staff.request, 'POST', '/api/login', { email: server.master.email, password: server.master.password });
+  const promo = `SSR-${stamp.toUpperCase()}`;
+  await api(staff.request, 'POST', '/api/admin/set-promo-code-by-id', { code: promo, amountCents: 5000, maxUses: 1, active: true, expiresAt: null }, 201);
+  const me = await api(prov.request, 'POST', '/api/register', provider, 201);
+  const wallet = (await api(prov.request, 'POST', '/api/create-promo-wallet', {})).wallet;
+  await api(prov.request, 'POST', '/api/add-promo-code-to-promo-wallet', { code: promo });
+  const buffalo = (await api(prov.request, 'GET', '/api/cities-from-state/ny')).cities.find((c: { name: string }) => c.name === 'Buffalo');
+  const photo = await sharp({ create: { width: 1200, height: 900, channels: 3, background: { r: 90, g: 60, b: 150 } } })
+    .jpeg()
+    .toBuffer();
+  const posted = await prov.request.post('/api/post-ad', {
+    headers: { origin: server.url },
+    multipart: {
+      listingType: 'female_esc',
+      title: TITLE,
+      description: `Quiet dinners by the harbour, long walks and good conversation. Friendly and discreet. ${WORD}`,
+      age: '29',
+      stateId: 'ny',
+      cityId: buffalo.id,
+      phone: '(716) 555-0177',
+      photos: { name: 'photo.jpg', mimeType: 'image/jpeg', buffer: photo },
+    },
+  });
+  expect(posted.status(), await posted.text()).toBe(201);
+  adId = (await posted.json()).ad.id;
+  await api(prov.request, 'PUT', `/api/ad-payment-in-cart/${adId}`, { walletId: wallet.id });
+  await api(staff.request, 'POST', '/api/admin/approve-pending-ads', { adIds: [adId], decision: 'approve' });
+  await api(staff.request, 'POST', '/api/master/update-user-status', { userId: me.id, status: 'approved' });
+  await staff.context().close();
+  await prov.context().close();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const PUBLIC_DATA = /\/api\/(listings|search|ads\/|home|users-ads-aggregate|states-from-country)/;
+
+/** Opens `url` and reports what the console said and which data the page asked the API for. */
+async function visit(page: Page, url: string) {
+  const messages: string[] = [];
+  const dataCalls: string[] = [];
+  page.on('console', (m) => {
+    // A page that does not exist answers 404 on purpose; Chromium says so about the document.
+    const document = m.location().url === new URL(url, server.url).href && m.text().startsWith('Failed to load resource');
+    if ((m.type() === 'error' || m.type() === 'warning') && !document) messages.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => messages.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => {
+    if (PUBLIC_DATA.test(r.url())) dataCalls.push(r.url());
+  });
+  const res = await page.goto(url); // waits for hydration (harness)
+  await page.waitForLoadState('networkidle');
+  return { status: res?.status(), messages, dataCalls };
+}
+
+describe('server-rendered pages', () => {
+  it('curl sees an ad page with its title, description and photos, a city page with its ads, and 404 for a missing ad', async () => {
+    const ctx = await newContext(browser, server);
+    const adHtml = await (await ctx.request.get(`/ad/${adId}`)).text();
+    expect(adHtml).toContain(`<title>${TITLE} | XG Marketplace</title>`);
+    expect(adHtml).toContain(`<meta property="og:image" content="${server.url}/uploads/ads/`);
+    expect(adHtml).toContain(`<h1>${TITLE}</h1>`);
+    expect(adHtml).toContain('Quiet dinners by the harbour');
+    expect(adHtml).toMatch(/<img [^>]*src="\/uploads\/ads\/[^"]+\.webp" srcSet="[^"]+ 400w, [^"]+ 1200w"/);
+    const city = await (await ctx.request.get('/listings/us/new-york/buffalo/female-escorts')).text();
+    expect(city).toContain(`<h3>${TITLE}</h3>`);
+    const missing = await ctx.request.get('/ad/nosuchad123');
+    expect(missing.status()).toBe(404);
+    await ctx.close();
+  });
+
+  it('every public page hydrates in Chromium with no warning or error, and without fetching its data again', async () => {
+    const ctx = await newContext(browser, server);
+    for (const [url, status] of [
+      ['/', 200],
+      ['/listings/us', 200],
+      ['/listings/us?type=female-escorts', 200],
+      ['/listings/us/new-york', 200],
+      ['/listings/us/new-york/buffalo/female-escorts', 200],
+      [`/ad/${adId}`, 200],
+      [`/search?query=${WORD}`, 200],
+      ['/faq', 200],
+      ['/report-crime', 200],
+      ['/es/listings/us/new-york/buffalo/female-escorts', 200],
+      [`/pt/ad/${adId}`, 200],
+      ['/ad/nosuchad123', 404],
+      ['/no-such-page', 404],
+    ] as const) {
+      const page = await ctx.newPage();
+      const r = await visit(page, url);
+      expect(r.status, url).toBe(status);
+      expect(r.messages, url).toEqual([]);
+      expect(r.dataCalls, url).toEqual([]);
+      await page.close();
+    }
+    await ctx.close();
+  });
+
+  it('nothing moves while a listing or an ad page loads on a phone (CLS)', async () => {
+    const ctx = await newContext(browser, server, { viewport: { width: 375, height: 740 } });
+    await ctx.addInitScript(() => {
+      (window as unknown as { cls: number }).cls = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>) {
+          if (!e.hadRecentInput) (window as unknown as { cls: number }).cls += e.value;
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    for (const url of ['/', '/listings/us/new-york/buffalo/female-escorts', `/ad/${adId}`, '/listings/us/new-york']) {
+      const page = await ctx.newPage();
+      await page.goto(url);
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(300);
+      const cls = await page.evaluate(() => (window as unknown as { cls: number }).cls);
+      expect(cls, url).toBeLessThanOrEqual(0.05);
+      await page.close();
+    }
+    await ctx.close();
+  });
+
+  it('client-side navigation loads the next page through the API, with its own title', async () => {
+    const ctx = await newContext(browser, server);
+    const page = await ctx.newPage();
+    await page.goto('/listings/us/new-york/buffalo/female-escorts');
+    const asked = page.waitForRequest((r) => r.url().includes(`/api/ads/${adId}`));
+    await page.getByRole('link', { name: new RegExp(TITLE) }).click();
+    await asked;
+    await page.getByRole('heading', { level: 1, name: TITLE }).waitFor();
+    await expect.poll(() => page.title()).toBe(`${TITLE} | XG Marketplace`);
+    await page.goBack();
+    await page.getByRole('heading', { level: 3, name: TITLE }).waitFor();
+    await ctx.close();
+  });
+});

@@ -1,0 +1,59 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+// Preloaded into the server by scripts/bench.ts (`node --import ./scripts/bench-probe.ts
+// server/main.ts`, spawned with an IPC channel), so the server's own event loop and memory are
+// measured without a line of server code changing. On {probe: 'reset'} it starts a new window; on
+// {probe: 'report'} it answers the window's event-loop delay (how late a 5 ms timer fires: the
+// histogram's intervals minus the 5 ms) and resident memory (now, the window's peak, the run's
+// peak), sampled every 100 ms. Without an IPC channel (started any other way) it does nothing.
+
+export interface ProbeReport {
+  probe: 'report';
+  /** Event-loop delay quantiles and maximum over the window, ms. */
+  delayP50: number;
+  delayP99: number;
+  delayMax: number;
+  samples: number;
+  rss: number;
+  rssPeak: number;
+  rssRunPeak: number;
+}
+
+const send = process.send?.bind(process);
+if (send) {
+  const RESOLUTION_MS = 5;
+  const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  histogram.enable();
+  let windowPeak = 0;
+  let runPeak = 0;
+  const sample = () => {
+    const rss = process.memoryUsage.rss();
+    windowPeak = Math.max(windowPeak, rss);
+    runPeak = Math.max(runPeak, rss);
+    return rss;
+  };
+  setInterval(sample, 100).unref();
+  const late = (ns: number) => Math.max(0, ns / 1e6 - RESOLUTION_MS);
+  process.on('message', (m: { probe?: string }) => {
+    if (m?.probe === 'reset') {
+      histogram.reset();
+      windowPeak = 0;
+      sample();
+    } else if (m?.probe === 'report') {
+      const rss = sample();
+      const report: ProbeReport = {
+        probe: 'report',
+        delayP50: late(histogram.percentile(50)),
+        delayP99: late(histogram.percentile(99)),
+        delayMax: late(histogram.max),
+        samples: histogram.count,
+        rss,
+        rssPeak: windowPeak,
+        rssRunPeak: runPeak,
+      };
+      send(report);
+    }
+  });
+  // The channel must not keep the server alive once it wants to exit.
+  process.channel?.unref();
+}

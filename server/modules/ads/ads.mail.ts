@@ -1,0 +1,34 @@
+import type { AppDeps } from '../../core/deps.ts';
+import { composeMail, type TemplateName } from '../../core/mail-templates.ts';
+
+/** What an e-mail about an ad needs. */
+export interface AdMail {
+  ownerId: string;
+  adId: string;
+  template: Extract<TemplateName, 'adApproved' | 'adRejected' | 'revisionApproved' | 'revisionRejected'>;
+  title: string;
+  reason?: string;
+  expiresAt?: string | null;
+}
+
+/**
+ * Tells owners about decisions on their ads (after the transaction committed), each in the
+ * language the owner last used, with a link to the ad (approved) or to edit it (rejected). A
+ * failing mail is logged; the decision stands.
+ */
+export async function mailOwners(deps: AppDeps, mails: AdMail[]): Promise<void> {
+  for (const m of mails) {
+    const u = await deps.db.selectFrom('users').select(['email', 'locale']).where('id', '=', m.ownerId).where('deleted_at', 'is', null).executeTakeFirst();
+    if (!u) continue;
+    const prefix = u.locale === 'en' ? '' : `/${u.locale}`;
+    const link =
+      m.template === 'adApproved' || m.template === 'revisionApproved'
+        ? `${deps.config.publicUrl}${prefix}/ad/${m.adId}`
+        : `${deps.config.publicUrl}${prefix}/admin/dashboard/my-ads?edit=${m.adId}`;
+    try {
+      await deps.mailer.send(composeMail(m.template, u.locale, u.email, { title: m.title, reason: m.reason ?? '', date: (m.expiresAt ?? '').slice(0, 10), link }));
+    } catch (err) {
+      deps.log.error({ err, adId: m.adId, template: m.template }, 'could not e-mail the owner about a decision on their ad');
+    }
+  }
+}

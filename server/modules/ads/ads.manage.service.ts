@@ -1,0 +1,194 @@
+import type { AppDeps } from '../../core/deps.ts';
+import type { SessionUser } from '../../core/auth.ts';
+import { Conflict, Invalid } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { DAY_MS } from '../../core/clock.ts';
+import { postToLedger } from '../wallets/ledger.service.ts';
+import { usableWallet, toWalletDto, type WalletDto } from '../wallets/wallets.service.ts';
+import { currentPrice } from '../pricing/pricing.service.ts';
+import { uploadUrl } from '../uploads/uploads.storage.ts';
+import { beforeAdDeleted } from '../moderation/moderation.holds.ts';
+import { fingerprintAd, recordFingerprint } from '../moderation/moderation.duplicates.ts';
+import type { Revision } from '../../../contract/api/ads.ts';
+import { checkAdDetails, checkAdFields, MAX_PHOTOS, type AdFieldsInput } from './ads.rules.ts';
+import { encodeAdPhotos, removeAdPhotos } from './ads.images.ts';
+import { toOwnerAd, type OwnerAdDto, type StoredPhoto } from './ads.dto.ts';
+import { adFor, assertPlace, screenOrRefuse } from './ads.service.ts';
+import { dropPhotos } from './ads.photos.ts';
+import { contentOf, paymentKey, recordVersion } from './ads.versions.ts';
+import * as repo from './ads.repository.ts';
+import * as revisionsRepo from './ads.revisions.ts';
+
+/** A renewal within this time of the last one is refused: a double click must not pay twice. */
+export const RENEW_COOLDOWN_MS = 60_000;
+
+/** The edit form: post-ad's fields plus the photos to keep (a JSON array of current photo URLs). */
+export type EditAdInput = AdFieldsInput & { keepPhotos?: string };
+
+/**
+ * What providers do with their own ads after posting them (issue 13): edit (in place while unpaid
+ * or in review; back to the cart when rejected; as a revision reviewed before it shows when the ad
+ * is live), renew, delete, and the truthful list of "my ads" (the open revision, page views).
+ */
+export class AdManageService {
+  private readonly deps: AppDeps;
+  constructor(deps: AppDeps) {
+    this.deps = deps;
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  async edit(actor: SessionUser, id: string, input: EditAdInput, newPhotos: Buffer[], ip: string | null): Promise<OwnerAdDto> {
+    const ad = await adFor(this.deps.db, actor, 'edit', id);
+    if (ad.status === 'disabled') throw new Conflict('ad.edit_not_allowed');
+    const f = checkAdFields(input);
+    const details = checkAdDetails(input);
+    const live = ad.status === 'approved' || ad.status === 'expired';
+    // The photos the owner sees in the form: the pending edit's, when there is one, else the ad's.
+    const pending = live ? await revisionsRepo.pendingRevisionOf(this.deps.db, id) : undefined;
+    const base = JSON.parse(pending?.photos_json ?? ad.photos_json) as StoredPhoto[];
+    let keepUrls: unknown;
+    try {
+      keepUrls = input.keepPhotos === undefined || input.keepPhotos === '' ? [] : JSON.parse(input.keepPhotos);
+    } catch {
+      throw new Invalid('keepPhotos', 'ad.keep_photo_unknown');
+    }
+    if (!Array.isArray(keepUrls) || keepUrls.length > MAX_PHOTOS) throw new Invalid('keepPhotos', 'ad.keep_photo_unknown');
+    const kept: StoredPhoto[] = [];
+    for (const url of keepUrls) {
+      const p = base.find((b) => uploadUrl(b.path) === url);
+      if (!p) throw new Invalid('keepPhotos', 'ad.keep_photo_unknown');
+      if (!kept.includes(p)) kept.push(p);
+    }
+    const count = kept.length + newPhotos.length;
+    if (count < 1 || count > MAX_PHOTOS) throw new Invalid('photos', 'ad.photos_count', { min: 1, max: MAX_PHOTOS });
+    await screenOrRefuse(this.deps, { userId: actor.id, adId: id, title: f.title, description: f.description, ip });
+    await assertPlace(this.deps.db, f.stateId, f.cityId);
+
+    const { photos: added, hashes } = newPhotos.length ? await encodeAdPhotos(this.deps, newPhotos) : { photos: [], hashes: [] };
+    const photos = [...kept, ...added];
+    const content = { ...f, photosJson: JSON.stringify(photos), details };
+    let dropped: StoredPhoto[] = [];
+    try {
+      // Other accounts' ads with the same phone or near-identical new photos, for the reviewer.
+      const fingerprint = await fingerprintAd(this.deps.db, { adId: id, ownerId: ad.owner_id, phone: f.phone, hashes: added.map((p, i) => ({ path: p.path, hash: hashes[i] })) });
+      await this.deps.db.transaction().execute(async (trx) => {
+        const at = this.now();
+        if (live) {
+          const superseded = await repo.insertRevision(trx, { id: newId(), adId: id, ownerId: ad.owner_id, content, at });
+          // The replaced edit's own photos (in neither the live ad nor this edit) go.
+          if (superseded) dropped = revisionsRepo.photosNotIn(superseded.photos_json, JSON.stringify([...photos, ...(JSON.parse(ad.photos_json) as StoredPhoto[])]));
+        } else {
+          if (!(await repo.updateContent(trx, id, ad.status, content, at))) throw new Conflict('ad.edit_not_allowed');
+          await repo.refreshVisibility(trx, [id]);
+          await recordVersion(trx, id, 'edited', at);
+          dropped = base.filter((b) => !kept.includes(b));
+        }
+        await recordFingerprint(trx, fingerprint, at);
+      });
+    } catch (e) {
+      removeAdPhotos(this.deps.config.dataDir, added);
+      throw e;
+    }
+    await dropPhotos(this.deps, id, ad.owner_id, dropped);
+    const after = (await repo.findAd(this.deps.db, id))!;
+    if (after.status !== ad.status) this.deps.hub.sendToUser(ad.owner_id, 'adStatusUpdate', { adId: id, status: after.status });
+    return { ...toOwnerAd(after), revision: (await this.revisions([id])).get(id) ?? null };
+  }
+
+  /**
+   * Renews an approved or expired ad for the ad price: expiresAt = max(now, expiresAt) + the
+   * duration. The debit (key ad-renew:<id>:<old expiresAt>, once per term) and the new term commit
+   * together; 402 when the wallet is short, nothing charged. An expired ad shows again at once.
+   */
+  async renew(actor: SessionUser, id: string, walletId: string): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
+    const now = this.deps.clock.now();
+    const at = now.toISOString();
+    const result = await this.deps.db.transaction().execute(async (trx) => {
+      const ad = await adFor(trx, actor, 'renew', id);
+      if (ad.status !== 'approved' && ad.status !== 'expired') throw new Conflict('ad.renew_not_allowed');
+      if (ad.renewed_at && now.getTime() - Date.parse(ad.renewed_at) < RENEW_COOLDOWN_MS) throw new Conflict('ad.renew_too_soon');
+      await usableWallet(trx, actor, walletId);
+      const price = await currentPrice(trx, 'ad', ad.listing_type);
+      const from = Math.max(now.getTime(), ad.expires_at ? Date.parse(ad.expires_at) : 0);
+      const expiresAt = new Date(from + (price.durationDays ?? 30) * DAY_MS).toISOString();
+      if (price.priceCents > 0) {
+        await postToLedger(trx, {
+          walletId,
+          amountCents: -price.priceCents,
+          kind: 'ad_payment',
+          reference: id,
+          idempotencyKey: `ad-renew:${id}:${ad.expires_at ?? 'none'}`,
+          at,
+        });
+      }
+      if (!(await repo.renew(trx, id, expiresAt, at))) throw new Conflict('ad.renew_not_allowed');
+      await repo.refreshVisibility(trx, [id]);
+      return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, actor, walletId)) };
+    });
+    this.deps.hub.sendToUser(actor.id, 'adStatusUpdate', { adId: id, status: result.ad.status });
+    return result;
+  }
+
+  /**
+   * Deletes an own ad in any status. One in review (paid, not yet decided) is refunded in full to
+   * the wallet that paid it; a live one is removed without refund; a rejected one was refunded at
+   * rejection. Under a legal hold a copy and the photos are kept, invisibly (moderation.holds.ts).
+   */
+  async remove(actor: SessionUser, id: string): Promise<{ deleted: true; refundedCents: number }> {
+    const at = this.now();
+    const out = await this.deps.db.transaction().execute(async (trx) => {
+      const ad = await adFor(trx, actor, 'delete', id);
+      let refundedCents = 0;
+      if (ad.status === 'in_review' && ad.paid_wallet_id && ad.price_cents && ad.price_cents > 0) {
+        await postToLedger(trx, {
+          walletId: ad.paid_wallet_id,
+          amountCents: ad.price_cents,
+          kind: 'ad_refund',
+          reference: id,
+          idempotencyKey: paymentKey('ad-refund', id, ad.pay_attempt),
+          at,
+        });
+        refundedCents = ad.price_cents;
+      }
+      const revisionPhotos = await trx.selectFrom('ad_revisions').select('photos_json').where('ad_id', '=', id).where('status', '=', 'pending').execute();
+      const held = await beforeAdDeleted(trx, { id, ownerId: ad.owner_id }, 'ad_deletion', at);
+      if (!(await repo.deleteAd(trx, ad.owner_id, id, at))) throw new Conflict('ad.delete_not_allowed');
+      const photos = [...(JSON.parse(ad.photos_json) as StoredPhoto[]), ...revisionPhotos.flatMap((r) => JSON.parse(r.photos_json) as StoredPhoto[])];
+      return { refundedCents, held, photos };
+    });
+    if (!out.held) removeAdPhotos(this.deps.config.dataDir, out.photos);
+    return { deleted: true, refundedCents: out.refundedCents };
+  }
+
+  /** Every ad of the user, each with its open revision and its page views of the last 7 and 30 days. */
+  async mine(userId: string): Promise<{ approvedAds: OwnerAdDto[]; pendingAds: OwnerAdDto[] }> {
+    const rows = await repo.listOwnAds(this.deps.db, userId, ['unpaid', 'in_review', 'rejected', 'approved', 'disabled', 'expired']);
+    const ids = rows.map((r) => r.id);
+    const now = this.deps.clock.now().getTime();
+    const [revisions, views] = await Promise.all([
+      this.revisions(ids),
+      repo.viewsOf(this.deps.db, ids, new Date(now - 7 * DAY_MS).toISOString(), new Date(now - 30 * DAY_MS).toISOString()),
+    ]);
+    const ads = rows.map((r) => ({ ...toOwnerAd(r), revision: revisions.get(r.id) ?? null, ...(views.get(r.id) ?? { views7: 0, views30: 0 }) }));
+    const wasApproved = (s: string) => s === 'approved' || s === 'disabled' || s === 'expired';
+    return { approvedAds: ads.filter((a) => wasApproved(a.status)), pendingAds: ads.filter((a) => !wasApproved(a.status)) };
+  }
+
+  private async revisions(adIds: string[]): Promise<Map<string, Revision>> {
+    const open = await revisionsRepo.openRevisionsOf(this.deps.db, adIds);
+    const out = new Map<string, Revision>();
+    for (const [adId, r] of open) {
+      out.set(adId, {
+        id: r.id,
+        status: r.status === 'pending' ? 'pending' : 'rejected',
+        rejectionReason: r.rejection_reason,
+        createdAt: r.created_at,
+        content: await contentOf(this.deps.db, r),
+      });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,246 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { asAdmin, cookieOf, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { DAY_MS } from '../../core/clock.ts';
+import { ledgerDiscrepancies } from '../wallets/ledger.service.ts';
+import { adForm, decide, fundedUsd, goodFields, liveAd, pay, placeIn, postAd, walletsOf, type Place } from './ads.testkit.ts';
+
+let ctx: TestContext;
+let owner: TestUser;
+let other: TestUser;
+let admin: TestUser;
+let ny: Place;
+beforeEach(async () => {
+  ctx = await createTestApp();
+  owner = await makeUser(ctx, { status: 'approved' });
+  other = await makeUser(ctx, { status: 'approved' });
+  admin = await asAdmin(ctx);
+  ny = await placeIn(ctx, 'ny');
+});
+afterEach(async () => {
+  expect(await ledgerDiscrepancies(ctx.app.deps.db)).toEqual([]);
+  await ctx.close();
+});
+
+const photo = (color: string) =>
+  sharp({ create: { width: 80, height: 60, channels: 3, background: color } })
+    .jpeg()
+    .toBuffer();
+const edit = async (u: TestUser, id: string, fields: Record<string, string>, photos: Buffer[] = []) =>
+  ctx.app.inject({ method: 'PUT', url: `/api/ads/${id}`, headers: { cookie: u.cookie }, payload: adForm(fields, photos) });
+const row = (id: string) => ctx.app.deps.db.selectFrom('ads').selectAll().where('id', '=', id).executeTakeFirst();
+const publicAd = (id: string) => ctx.app.inject({ method: 'GET', url: `/api/ads/${id}` });
+const usd = async (u: TestUser) => (await walletsOf(ctx, u)).find((w) => w.walletType === 'USD')!.amountCents;
+const photoUrls = (ad: { photos: { url: string }[] }) => JSON.stringify(ad.photos.map((p) => p.url));
+const fileOf = (url: string) => path.join(ctx.config.dataDir, 'uploads', url.replace(/^\/uploads\//, ''));
+const renew = (u: TestUser, id: string, walletId: string) => ctx.app.inject({ method: 'PUT', url: `/api/renew-ad/${id}`, headers: { cookie: u.cookie }, payload: { walletId } });
+const del = (u: TestUser, id: string) => ctx.app.inject({ method: 'DELETE', url: `/api/ads/${id}`, headers: { cookie: u.cookie } });
+const mine = async (u: TestUser) => (await ctx.app.inject({ method: 'GET', url: '/api/all-ads-by-user', headers: { cookie: u.cookie } })).json();
+
+describe('editing an ad', () => {
+  it("is the owner's alone: anyone else gets 404 and nothing changes", async () => {
+    const ad = await postAd(ctx, owner, ny);
+    const before = JSON.stringify(await row(ad.id));
+    for (const u of [other, admin]) {
+      const res = await edit(u, ad.id, { ...goodFields(ny, { title: 'Somebody else wrote this' }), keepPhotos: photoUrls(ad as never) });
+      expect(res.statusCode).toBe(404);
+    }
+    expect(JSON.stringify(await row(ad.id))).toBe(before);
+  });
+
+  it('changes an unpaid ad in place, keeps and adds photos, removes dropped files, and screens the text', async () => {
+    const ad = (await postAd(ctx, owner, ny)) as unknown as { id: string; photos: { url: string }[] };
+    const oldFile = fileOf(ad.photos[0].url);
+    expect(fs.existsSync(oldFile)).toBe(true);
+    const res = await edit(owner, ad.id, { ...goodFields(ny, { title: 'A brand new title here' }), keepPhotos: '[]' }, [await photo('#123'), await photo('#456')]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().ad).toMatchObject({ status: 'unpaid', title: 'A brand new title here' });
+    expect(res.json().ad.photos).toHaveLength(2);
+    expect(fs.existsSync(oldFile)).toBe(false);
+    const screened = await edit(owner, ad.id, { ...goodFields(ny, { title: 'Young teen new in town' }), keepPhotos: JSON.stringify([res.json().ad.photos[0].url]) });
+    expect(screened.statusCode).toBe(400);
+    expect(screened.json().code).toBe('ad.screened_wording');
+    expect((await row(ad.id))!.title).toBe('A brand new title here');
+    const log = await ctx.app.deps.db.selectFrom('screening_log').selectAll().execute();
+    expect(log.map((l) => [l.ad_id, l.user_id])).toEqual([[ad.id, owner.id]]);
+    for (const keep of ['[]', JSON.stringify(['/uploads/ads/not-mine.webp']), 'not json']) {
+      const bad = await edit(owner, ad.id, { ...goodFields(ny), keepPhotos: keep });
+      expect(bad.statusCode, keep).toBe(400);
+    }
+    const versions = await ctx.app.deps.db.selectFrom('ad_versions').select('source').where('ad_id', '=', ad.id).orderBy('id').execute();
+    expect(versions.map((v) => v.source)).toEqual(['posted', 'edited']);
+  });
+
+  it('sends a rejected ad back to the cart, unpaid; paying again charges again, and a second rejection refunds again', async () => {
+    const ad = await postAd(ctx, owner, ny);
+    const walletId = await fundedUsd(ctx, owner, 3000);
+    expect((await pay(ctx, owner, ad.id, walletId)).statusCode).toBe(200);
+    expect((await decide(ctx, admin, [ad.id], 'reject', 'Photos do not match')).json()).toEqual({ updated: 1 });
+    expect(await usd(owner)).toBe(3000);
+    const fixed = await edit(owner, ad.id, { ...goodFields(ny, { title: 'Corrected title, new photos' }), keepPhotos: photoUrls(ad as never) });
+    expect(fixed.json().ad).toMatchObject({ status: 'unpaid', rejectionReason: null, priceCents: null });
+    expect((await pay(ctx, owner, ad.id, walletId)).statusCode).toBe(200);
+    expect(await usd(owner)).toBe(1500);
+    expect((await decide(ctx, admin, [ad.id], 'reject', 'Still not right')).json()).toEqual({ updated: 1 });
+    expect(await usd(owner)).toBe(3000);
+    await edit(owner, ad.id, { ...goodFields(ny, { title: 'Third time lucky, really' }), keepPhotos: photoUrls(ad as never) });
+    expect((await pay(ctx, owner, ad.id, walletId)).statusCode).toBe(200);
+    expect((await decide(ctx, admin, [ad.id], 'approve')).json()).toEqual({ updated: 1 });
+    expect(await usd(owner)).toBe(1500);
+    const keys = (await ctx.app.deps.db.selectFrom('ledger_entries').select('idempotency_key').where('reference', '=', ad.id).orderBy('id').execute()).map((e) => e.idempotency_key);
+    expect(keys).toEqual([`ad-payment:${ad.id}`, `ad-refund:${ad.id}`, `ad-payment:${ad.id}:1`, `ad-refund:${ad.id}:1`, `ad-payment:${ad.id}:2`]);
+  });
+
+  it('makes a revision of a live ad: the public sees the approved text until staff approve it; rejecting it leaves the ad as it was', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny, { title: 'The approved original title' });
+    const res = await edit(owner, ad.id, { ...goodFields(ny, { title: 'The revised and better title' }), keepPhotos: photoUrls(ad as never) }, [await photo('#0a0')]);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().ad).toMatchObject({ status: 'approved', title: 'The approved original title', revision: { status: 'pending', content: { title: 'The revised and better title' } } });
+    expect((await publicAd(ad.id)).json().ad.title).toBe('The approved original title');
+
+    const queue = (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-pending-ads', headers: { cookie: admin.cookie } })).json();
+    const item = queue.pendingAds.find((a: { revisionOf?: string }) => a.revisionOf === ad.id);
+    expect(item).toMatchObject({ title: 'The revised and better title', previous: { title: 'The approved original title' } });
+    expect(item.photos).toHaveLength(2);
+    expect(item.previous.photos).toHaveLength(1);
+    expect((await decide(ctx, admin, [item.id], 'reject', 'Second photo shows a face')).json()).toEqual({ updated: 1 });
+    expect((await publicAd(ad.id)).json().ad.title).toBe('The approved original title');
+    const rejected = (await mine(owner)).approvedAds[0];
+    expect(rejected.revision).toMatchObject({ status: 'rejected', rejectionReason: 'Second photo shows a face' });
+    expect(fs.existsSync(fileOf(item.photos[1].url))).toBe(false); // the rejected edit's own photo
+    expect(fs.existsSync(fileOf(item.photos[0].url))).toBe(true); // the live ad's
+
+    const again = await edit(owner, ad.id, { ...goodFields(ny, { title: 'The revised title, second try' }), keepPhotos: photoUrls(ad as never) });
+    const second = (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-pending-ads', headers: { cookie: admin.cookie } })).json().pendingAds[0];
+    expect(again.json().ad.revision.status).toBe('pending');
+    expect((await decide(ctx, admin, [second.id], 'approve')).json()).toEqual({ updated: 1 });
+    const live = (await publicAd(ad.id)).json().ad;
+    expect(live).toMatchObject({ title: 'The revised title, second try', status: 'approved' });
+    expect((await mine(owner)).approvedAds[0].revision).toBeNull();
+    const sources = (await ctx.app.deps.db.selectFrom('ad_versions').select('source').where('ad_id', '=', ad.id).orderBy('id').execute()).map((v) => v.source);
+    expect(sources).toEqual(['posted', 'revision_approved']);
+    const subjects = ctx.mailer.sent.filter((m) => m.to === owner.email).map((m) => m.subject);
+    expect(subjects).toEqual([
+      'Your ad is approved: The approved original title',
+      'Your changes were not approved: The revised and better title',
+      'Your changes are live: The revised title, second try',
+    ]);
+  });
+
+  it('stores rates, incall / outcall and hours, checked like every field, and shows them on the public ad', async () => {
+    const rates = JSON.stringify([
+      { minutes: 120, priceCents: 50000 },
+      { minutes: 60, priceCents: 30000 },
+    ]);
+    const availability = JSON.stringify({ fri: { from: '20:00', to: '02:00' }, mon: { from: '10:00', to: '18:00' } });
+    const ad = await liveAd(ctx, owner, admin, ny, { rates, availability, incall: 'true', outcall: 'false' });
+    expect((await publicAd(ad.id)).json().ad.details).toEqual({
+      rates: [
+        { minutes: 60, priceCents: 30000 },
+        { minutes: 120, priceCents: 50000 },
+      ],
+      incall: true,
+      outcall: false,
+      availability: { mon: { from: '10:00', to: '18:00' }, fri: { from: '20:00', to: '02:00' } },
+    });
+    const bad: [string, string][] = [
+      ['rates', JSON.stringify(Array.from({ length: 6 }, (_, i) => ({ minutes: 30 + i, priceCents: 1000 })))],
+      ['rates', JSON.stringify([{ minutes: 5, priceCents: 1000 }])],
+      ['rates', JSON.stringify([{ minutes: 60, priceCents: 1000, extra: 1 }])],
+      ['rates', '{not json'],
+      ['availability', JSON.stringify({ funday: { from: '10:00', to: '12:00' } })],
+      ['availability', JSON.stringify({ mon: { from: '25:00', to: '12:00' } })],
+      ['incall', 'maybe'],
+    ];
+    for (const [field, value] of bad) {
+      const res = await ctx.app.inject({ method: 'POST', url: '/api/post-ad', headers: { cookie: owner.cookie }, payload: adForm({ ...goodFields(ny), [field]: value }, [await photo('#333')]) });
+      expect(res.statusCode, `${field}=${value}`).toBe(400);
+      expect(res.json().params.field).toBe(field);
+    }
+  });
+});
+
+describe('renewing an ad', () => {
+  it('charges the price once and extends from the later of now and the current end', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const walletId = await fundedUsd(ctx, owner, 3000);
+    const end = Date.parse((await row(ad.id))!.expires_at!);
+    ctx.clock.set(new Date(end - 10 * DAY_MS));
+    const res = await renew(owner, ad.id, walletId);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().ad.expiresAt).toBe(new Date(end + 30 * DAY_MS).toISOString());
+    expect(res.json().wallet.amountCents).toBe(1500);
+    const twice = await renew(owner, ad.id, walletId);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().code).toBe('ad.renew_too_soon');
+    expect(await usd(owner)).toBe(1500);
+
+    // Expired: back at once, from now, without a new review.
+    ctx.clock.set(new Date(end + 40 * DAY_MS));
+    await ctx.app.deps.db.updateTable('ads').set({ status: 'expired' }).where('id', '=', ad.id).execute();
+    expect((await publicAd(ad.id)).statusCode).toBeGreaterThanOrEqual(404);
+    // Seventy days on, the session cookie has lapsed: sign in again.
+    const login = await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: owner.email, password: owner.password } });
+    owner = { ...owner, cookie: cookieOf(login) };
+    const back = await renew(owner, ad.id, walletId);
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json().ad).toMatchObject({ status: 'approved', expiresAt: new Date(end + 70 * DAY_MS).toISOString() });
+    expect((await publicAd(ad.id)).statusCode).toBe(200);
+    expect(await usd(owner)).toBe(0);
+  });
+
+  it('is a 402 without enough money and a 404 on another user’s ad; nothing is charged', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const poor = await fundedUsd(ctx, owner, 1000);
+    const short = await renew(owner, ad.id, poor);
+    expect(short.statusCode).toBe(402);
+    expect(await usd(owner)).toBe(1000);
+    const theirs = await renew(other, ad.id, await fundedUsd(ctx, other, 5000));
+    expect(theirs.statusCode).toBe(404);
+    expect(await usd(other)).toBe(5000);
+    const cart = await postAd(ctx, owner, ny);
+    expect((await renew(owner, cart.id, poor)).json().code).toBe('ad.renew_not_allowed');
+  });
+});
+
+describe('deleting an ad', () => {
+  it('refunds an ad in review to the wallet that paid, removes a live one without refund, and is the owner’s alone', async () => {
+    const inReview = await postAd(ctx, owner, ny);
+    const walletId = await fundedUsd(ctx, owner, 1500);
+    await pay(ctx, owner, inReview.id, walletId);
+    expect(await usd(owner)).toBe(0);
+    expect((await del(other, inReview.id)).statusCode).toBe(404);
+    const res = await del(owner, inReview.id);
+    expect(res.json()).toEqual({ deleted: true, refundedCents: 1500 });
+    expect(await usd(owner)).toBe(1500);
+    expect(await row(inReview.id)).toBeUndefined();
+
+    const live = (await liveAd(ctx, owner, admin, ny)) as unknown as { id: string; photos: { url: string }[] };
+    const file = fileOf(live.photos[0].url);
+    const before = await usd(owner);
+    expect((await del(owner, live.id)).json()).toEqual({ deleted: true, refundedCents: 0 });
+    expect(await usd(owner)).toBe(before);
+    expect(fs.existsSync(file)).toBe(false);
+    expect((await publicAd(live.id)).statusCode).toBeGreaterThanOrEqual(404);
+  });
+});
+
+describe('my ads', () => {
+  it('counts the page views of each ad over 7 and 30 days', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const at = (daysAgo: number) => new Date(ctx.clock.now().getTime() - daysAgo * DAY_MS).toISOString();
+    await ctx.app.deps.db
+      .insertInto('page_views')
+      .values([
+        { path: `/ad/${ad.id}`, locale: 'en', at: at(1) },
+        { path: `/es/ad/${ad.id}`, locale: 'es', at: at(3) },
+        { path: `/ad/${ad.id}`, locale: 'en', at: at(10) },
+        { path: `/ad/${ad.id}`, locale: 'en', at: at(40) },
+        { path: `/ad/other`, locale: 'en', at: at(1) },
+      ])
+      .execute();
+    expect((await mine(owner)).approvedAds[0]).toMatchObject({ id: ad.id, views7: 2, views30: 3 });
+  });
+});

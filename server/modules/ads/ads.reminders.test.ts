@@ -1,0 +1,88 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { asAdmin, createTestApp, makeUser, rawInject, type TestContext, type TestUser } from '../../test/harness.ts';
+import { startSmtpSink, type SmtpSink } from '../../test/fakes/smtp.ts';
+import { DAY_MS } from '../../core/clock.ts';
+import { liveAd, placeIn } from './ads.testkit.ts';
+import { renewalReminders } from './ads.reminders.ts';
+
+// Renewal reminders over a real SMTP server: three days before the end of a term, and once the
+// ad has expired; once per ad and term; in the owner's language; with a signed one-click link
+// (List-Unsubscribe) that turns them off.
+
+let ctx: TestContext;
+let smtp: SmtpSink;
+let owner: TestUser;
+let staff: TestUser;
+beforeEach(async () => {
+  smtp = await startSmtpSink();
+  ctx = await createTestApp({ mail: 'smtp', env: { SMTP_URL: smtp.url, MAIL_FROM: 'XG <no-reply@xg.test>' } });
+  owner = await makeUser(ctx, { status: 'approved' });
+  staff = await asAdmin(ctx);
+});
+afterEach(async () => {
+  await ctx.close();
+  await smtp.close();
+});
+
+const reminders = () => smtp.mails.filter((m) => /expires on|has expired|vence|venceu|venció/.test(m.subject));
+const run = () => renewalReminders(ctx.app.deps);
+
+describe('renewal-reminders', () => {
+  it('e-mails once per ad and term, three days ahead, then once when it expired', async () => {
+    const place = await placeIn(ctx, 'ny');
+    const ad = await liveAd(ctx, owner, staff, place, { title: 'Reminder test ad, downtown' });
+    const row = await ctx.app.deps.db.selectFrom('ads').select('expires_at').where('id', '=', ad.id).executeTakeFirstOrThrow();
+    const ends = Date.parse(row.expires_at!);
+
+    ctx.clock.set(new Date(ends - 4 * DAY_MS));
+    expect(await run()).toBe('0 reminder(s) sent');
+    ctx.clock.set(new Date(ends - 3 * DAY_MS + 60_000));
+    expect(await run()).toBe('1 reminder(s) sent');
+    expect(await run()).toBe('0 reminder(s) sent');
+    await smtp.waitFor(1);
+    const [mail] = reminders();
+    expect(mail.to).toEqual([owner.email]);
+    expect(mail.subject).toBe(`Your ad expires on ${row.expires_at!.slice(0, 10)}: Reminder test ad, downtown`);
+    expect(mail.text).toContain(`${ctx.config.publicUrl}/admin/dashboard/my-ads?renew=${ad.id}`);
+    expect(mail.html).toContain('Renew the ad');
+    expect(mail.headers['list-unsubscribe']).toMatch(new RegExp(`^<${ctx.config.publicUrl}/api/unsubscribe\\?u=${owner.id}&t=[\\w-]+>$`));
+    expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    expect(mail.text).toMatch(/Stop reminder e-mails: http:\/\/\S+\/unsubscribe\?u=/);
+
+    ctx.clock.set(new Date(ends + 60_000));
+    await ctx.app.deps.db.updateTable('ads').set({ status: 'expired' }).where('id', '=', ad.id).execute();
+    expect(await run()).toBe('1 reminder(s) sent');
+    expect(await run()).toBe('0 reminder(s) sent');
+    await smtp.waitFor(2);
+    expect(reminders().map((m) => m.subject)).toEqual([mail.subject, 'Your ad has expired: Reminder test ad, downtown']);
+    // Long expired ads get nothing (a restore does not mail every old ad).
+    ctx.clock.set(new Date(ends + 5 * DAY_MS));
+    await ctx.app.deps.db.updateTable('ads').set({ expired_notice_for: null }).where('id', '=', ad.id).execute();
+    expect(await run()).toBe('0 reminder(s) sent');
+  });
+
+  it('speaks the language the owner last used, and stops after the one-click unsubscribe', async () => {
+    const place = await placeIn(ctx, 'ny');
+    const ad = await liveAd(ctx, owner, staff, place, { title: 'Anuncio de prueba, centro' });
+    await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: owner.email, password: owner.password }, headers: { 'x-locale': 'es' } });
+    const row = await ctx.app.deps.db.selectFrom('ads').select('expires_at').where('id', '=', ad.id).executeTakeFirstOrThrow();
+    ctx.clock.set(new Date(Date.parse(row.expires_at!) - DAY_MS));
+    await run();
+    const mails = await smtp.waitFor(1);
+    const mail = reminders()[0] ?? mails[0];
+    expect(mail.subject).toBe(`Tu anuncio vence el ${row.expires_at!.slice(0, 10)}: Anuncio de prueba, centro`);
+    expect(mail.text).toContain(`${ctx.config.publicUrl}/es/admin/dashboard/my-ads?renew=${ad.id}`);
+    const oneClick = /^<([^>]+)>$/.exec(mail.headers['list-unsubscribe'])![1].replace(ctx.config.publicUrl, '');
+
+    // A mail provider's one-click POST: cross-site, form body, no cookie.
+    const bad = await rawInject(ctx.app, { method: 'POST', url: oneClick.replace(/t=[\w-]+/, 't=forged'), headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, payload: 'List-Unsubscribe=One-Click' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe('auth.unsubscribe_link_invalid');
+    const ok = await rawInject(ctx.app, { method: 'POST', url: oneClick, headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, payload: 'List-Unsubscribe=One-Click' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect((await ctx.app.deps.db.selectFrom('users').select('reminders_opt_out').where('id', '=', owner.id).executeTakeFirstOrThrow()).reminders_opt_out).toBe(1);
+
+    await ctx.app.deps.db.updateTable('ads').set({ reminded_for: null }).where('id', '=', ad.id).execute();
+    expect(await run()).toBe('0 reminder(s) sent');
+  });
+});

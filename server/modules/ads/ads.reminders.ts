@@ -1,0 +1,82 @@
+import type { AppDeps } from '../../core/deps.ts';
+import { composeMail, type MailLocale, type TemplateName } from '../../core/mail-templates.ts';
+import { unsubscribeApiUrl, unsubscribePageUrl } from '../../core/unsubscribe.ts';
+import { DAY_MS } from '../../core/clock.ts';
+
+/** Reminders go out this long before an ad expires. */
+export const REMIND_BEFORE_MS = 3 * DAY_MS;
+/** An expiry notice is sent for ads that expired within this window (not for old ones after a restore). */
+const EXPIRED_NOTICE_WINDOW_MS = 2 * DAY_MS;
+
+type Due = { id: string; title: string; expires_at: string; owner_id: string; email: string; locale: MailLocale };
+
+/** The day an ad's term ends, in the reader's words (UTC date). */
+const dayOf = (iso: string) => iso.slice(0, 10);
+
+/**
+ * Cron job renewal-reminders: e-mails the owner of each approved ad that expires within three days
+ * ("renew it"), and of each ad that expired within the last two days ("it expired, renew it"),
+ * once per ad and term (the term's expires_at is stored with the ad when the mail is taken), in
+ * the owner's language, with the signed one-click link that turns these e-mails off.
+ */
+export async function renewalReminders(deps: AppDeps): Promise<string> {
+  const now = deps.clock.now();
+  const nowIso = now.toISOString();
+  const db = deps.db;
+  const base = () =>
+    db
+      .selectFrom('ads')
+      .innerJoin('users', 'users.id', 'ads.owner_id')
+      .select(['ads.id', 'ads.title', 'ads.expires_at', 'ads.owner_id', 'users.email', 'users.locale'])
+      .where('users.deleted_at', 'is', null)
+      .where('users.reminders_opt_out', '=', 0)
+      .where('ads.expires_at', 'is not', null);
+  const expiring = (await base()
+    .where('ads.status', '=', 'approved')
+    .where('ads.expires_at', '>', nowIso)
+    .where('ads.expires_at', '<=', new Date(now.getTime() + REMIND_BEFORE_MS).toISOString())
+    .where((eb) => eb.or([eb('ads.reminded_for', 'is', null), eb('ads.reminded_for', '<>', eb.ref('ads.expires_at'))]))
+    .limit(500)
+    .execute()) as Due[];
+  const expired = (await base()
+    .where('ads.status', '=', 'expired')
+    .where('ads.expires_at', '<=', nowIso)
+    .where('ads.expires_at', '>', new Date(now.getTime() - EXPIRED_NOTICE_WINDOW_MS).toISOString())
+    .where((eb) => eb.or([eb('ads.expired_notice_for', 'is', null), eb('ads.expired_notice_for', '<>', eb.ref('ads.expires_at'))]))
+    .limit(500)
+    .execute()) as Due[];
+
+  let sent = 0;
+  let failed = 0;
+  const send = async (ad: Due, template: TemplateName, column: 'reminded_for' | 'expired_notice_for') => {
+    // Taken first (only one run, or one process, gets it), given back when the mail fails.
+    const took = await db
+      .updateTable('ads')
+      .set({ [column]: ad.expires_at })
+      .where('id', '=', ad.id)
+      .where('expires_at', '=', ad.expires_at)
+      .where((eb) => eb.or([eb(column, 'is', null), eb(column, '<>', ad.expires_at)]))
+      .executeTakeFirst();
+    if (Number(took.numUpdatedRows) !== 1) return;
+    const prefix = ad.locale === 'en' ? '' : `/${ad.locale}`;
+    try {
+      await deps.mailer.send(
+        composeMail(
+          template,
+          ad.locale,
+          ad.email,
+          { title: ad.title, date: dayOf(ad.expires_at), link: `${deps.config.publicUrl}${prefix}/admin/dashboard/my-ads?renew=${ad.id}` },
+          { unsubscribeUrl: unsubscribePageUrl(deps.config, ad.owner_id, ad.locale), oneClickUrl: unsubscribeApiUrl(deps.config, ad.owner_id) },
+        ),
+      );
+      sent++;
+    } catch (err) {
+      failed++;
+      deps.log.error({ err, adId: ad.id, template }, 'could not e-mail a renewal reminder; the next run tries again');
+      await db.updateTable('ads').set({ [column]: null }).where('id', '=', ad.id).execute();
+    }
+  };
+  for (const ad of expiring) await send(ad, 'adExpiring', 'reminded_for');
+  for (const ad of expired) await send(ad, 'adExpired', 'expired_notice_for');
+  return `${sent} reminder(s) sent${failed ? `, ${failed} failed (retried next run)` : ''}`;
+}

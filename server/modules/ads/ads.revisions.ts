@@ -1,0 +1,115 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../core/db.ts';
+import type { StaffAdDto, StoredPhoto } from './ads.dto.ts';
+import { toStaffAd } from './ads.dto.ts';
+import * as repo from './ads.repository.ts';
+import { contentOf, recordVersion } from './ads.versions.ts';
+import type { MarketTables } from './ads.tables.ts';
+
+export type RevisionRow = MarketTables['ad_revisions'];
+
+export function findPendingRevision(db: Executor, id: string) {
+  return db.selectFrom('ad_revisions').selectAll().where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
+}
+
+export function pendingRevisionOf(db: Executor, adId: string) {
+  return db.selectFrom('ad_revisions').selectAll().where('ad_id', '=', adId).where('status', '=', 'pending').executeTakeFirst();
+}
+
+/** The latest revision of each of these ads, when it did not go live (pending or rejected); approved or superseded ones close it. */
+export async function openRevisionsOf(db: Executor, adIds: string[]): Promise<Map<string, RevisionRow>> {
+  if (!adIds.length) return new Map();
+  const rows = await db
+    .selectFrom('ad_revisions')
+    .selectAll()
+    .where('ad_id', 'in', adIds)
+    .orderBy('ad_id')
+    .orderBy('created_at')
+    .orderBy(sql`rowid`)
+    .execute();
+  const latest = new Map<string, RevisionRow>();
+  for (const r of rows) latest.set(r.ad_id, r);
+  for (const [id, r] of latest) if (r.status !== 'pending' && r.status !== 'rejected') latest.delete(id);
+  return latest;
+}
+
+export async function countPending(db: Executor): Promise<number> {
+  const r = await db.selectFrom('ad_revisions').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Pending revisions for the review queue, oldest first: each as the ad it would become, marked with revisionOf and the live content beside it. */
+export async function pendingForStaff(db: Executor, o: { offset: number; limit: number }): Promise<StaffAdDto[]> {
+  if (o.limit <= 0) return [];
+  const revs = await db.selectFrom('ad_revisions').selectAll().where('status', '=', 'pending').orderBy('created_at').orderBy('id').limit(o.limit).offset(o.offset).execute();
+  const out: StaffAdDto[] = [];
+  for (const rev of revs) {
+    const live = await repo.selectAdsWithOwner(db).where('ads.id', '=', rev.ad_id).executeTakeFirst();
+    if (!live) continue;
+    const place = await db
+      .selectFrom('cities')
+      .innerJoin('states', 'states.id', 'cities.state_id')
+      .select(['states.name as state_name', 'states.slug as state_slug', 'cities.name as city_name', 'cities.slug as city_slug'])
+      .where('cities.id', '=', rev.city_id)
+      .executeTakeFirst();
+    const proposed = toStaffAd({
+      ...live,
+      listing_type: rev.listing_type,
+      title: rev.title,
+      description: rev.description,
+      age: rev.age,
+      state_id: rev.state_id,
+      city_id: rev.city_id,
+      phone: rev.phone,
+      photos_json: rev.photos_json,
+      rates_json: rev.rates_json,
+      incall: rev.incall,
+      outcall: rev.outcall,
+      availability_json: rev.availability_json,
+      ...(place ?? {}),
+    });
+    out.push({ ...proposed, id: rev.id, revisionOf: rev.ad_id, previous: await contentOf(db, live), createdAt: rev.created_at });
+  }
+  return out;
+}
+
+/** Makes a pending revision the live ad (in the caller's transaction); returns the live photos no longer used. */
+export async function applyRevision(trx: Executor, rev: RevisionRow, by: string, at: string): Promise<StoredPhoto[]> {
+  const live = await trx.selectFrom('ads').select('photos_json').where('id', '=', rev.ad_id).executeTakeFirstOrThrow();
+  await trx
+    .updateTable('ads')
+    .set({
+      listing_type: rev.listing_type,
+      title: rev.title,
+      description: rev.description,
+      age: rev.age,
+      state_id: rev.state_id,
+      city_id: rev.city_id,
+      phone: rev.phone,
+      photos_json: rev.photos_json,
+      rates_json: rev.rates_json,
+      incall: rev.incall,
+      outcall: rev.outcall,
+      availability_json: rev.availability_json,
+      updated_at: at,
+    })
+    .where('id', '=', rev.ad_id)
+    .execute();
+  await trx.updateTable('ad_revisions').set({ status: 'approved', decided_at: at, decided_by: by }).where('id', '=', rev.id).execute();
+  await repo.refreshVisibility(trx, [rev.ad_id]);
+  await recordVersion(trx, rev.ad_id, 'revision_approved', at);
+  return photosNotIn(live.photos_json, rev.photos_json);
+}
+
+/** Rejects a pending revision; returns its photos that the live ad does not use. */
+export async function rejectRevision(trx: Executor, rev: RevisionRow, reason: string, by: string, at: string): Promise<StoredPhoto[]> {
+  await trx.updateTable('ad_revisions').set({ status: 'rejected', rejection_reason: reason, decided_at: at, decided_by: by }).where('id', '=', rev.id).execute();
+  const live = await trx.selectFrom('ads').select('photos_json').where('id', '=', rev.ad_id).executeTakeFirst();
+  return photosNotIn(rev.photos_json, live?.photos_json ?? '[]');
+}
+
+/** The photos of `a` that `b` does not have (by stored path). */
+export function photosNotIn(a: string, b: string): StoredPhoto[] {
+  const keep = new Set((JSON.parse(b) as StoredPhoto[]).map((p) => p.path));
+  return (JSON.parse(a) as StoredPhoto[]).filter((p) => !keep.has(p.path));
+}

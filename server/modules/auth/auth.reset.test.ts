@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { TEMPLATES, MAIL_LOCALES } from '../../core/mail-templates.ts';
+
+let ctx: TestContext;
+let user: TestUser;
+beforeEach(async () => {
+  ctx = await createTestApp({ limits: { authAttemptsPerWindow: 10 } });
+  user = await makeUser(ctx, { status: 'approved' });
+});
+afterEach(async () => ctx.close());
+
+const ask = (email: string, headers: Record<string, string> = {}, remoteAddress?: string) =>
+  ctx.app.inject({ method: 'POST', url: '/api/password-reset-request', payload: { email }, headers, remoteAddress });
+const reset = (token: string, newPassword = 'a brand new passphrase') => ctx.app.inject({ method: 'POST', url: '/api/password-reset', payload: { token, newPassword } });
+const tokenOf = (text: string) => /reset-password\?token=([\w-]+)/.exec(text)?.[1] ?? '';
+const login = (password: string) => ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password } });
+
+describe('forgot password', () => {
+  it('gives the same 202 for a known and an unknown address; only the known one gets an e-mail with a link', async () => {
+    const known = await ask(user.email.toUpperCase());
+    const unknown = await ask('nobody-here@example.com');
+    expect([known.statusCode, unknown.statusCode]).toEqual([202, 202]);
+    expect(known.body).toBe(unknown.body);
+    expect(ctx.mailer.sent.map((m) => m.to)).toEqual([user.email]);
+    const mail = ctx.mailer.sent[0];
+    expect(mail.subject).toBe('Reset your XG Marketplace password');
+    expect(mail.text).toContain(`${ctx.config.publicUrl}/auth/reset-password?token=`);
+    expect(mail.html).toContain('Choose a new password');
+    // Only a hash of the token is stored.
+    const rows = await ctx.app.deps.db.selectFrom('password_resets').selectAll().execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0].token_hash).not.toContain(tokenOf(mail.text));
+  });
+
+  it('writes the e-mail in the language of the page (X-Locale), with the link under it', async () => {
+    await ask(user.email, { 'x-locale': 'pt' });
+    expect(ctx.mailer.sent[0].subject).toBe('Redefina sua senha do XG Marketplace');
+    expect(ctx.mailer.sent[0].text).toContain(`${ctx.config.publicUrl}/pt/auth/reset-password?token=`);
+  });
+
+  it('sets the password once, ends every older session, and e-mails that it changed', async () => {
+    await ask(user.email);
+    const token = tokenOf(ctx.mailer.sent[0].text);
+    const before = await ctx.app.inject({ method: 'GET', url: '/api/session', headers: { cookie: user.cookie } });
+    expect(before.json().isAuthenticated).toBe(true);
+    const res = await reset(token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ reset: true });
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/session', headers: { cookie: user.cookie } })).json().isAuthenticated).toBe(false);
+    expect((await login(user.password)).statusCode).toBe(401);
+    expect((await login('a brand new passphrase')).statusCode).toBe(200);
+    expect(ctx.mailer.sent.at(-1)!.subject).toBe('Your XG Marketplace password was changed');
+    const again = await reset(token, 'yet another passphrase');
+    expect(again.statusCode).toBe(400);
+    expect(again.json().code).toBe('auth.reset_token_invalid');
+    expect((await login('a brand new passphrase')).statusCode).toBe(200);
+  });
+
+  it('refuses an expired link, a wrong one, and a link made stale by a newer one', async () => {
+    await ask(user.email);
+    const first = tokenOf(ctx.mailer.sent[0].text);
+    ctx.clock.advance(61 * 60 * 1000);
+    expect((await reset(first)).json().code).toBe('auth.reset_token_invalid');
+    await ask(user.email);
+    const second = tokenOf(ctx.mailer.sent[1].text);
+    await ask(user.email);
+    const third = tokenOf(ctx.mailer.sent[2].text);
+    expect((await reset(second)).json().code).toBe('auth.reset_token_invalid');
+    expect((await reset('not-a-token')).statusCode).toBe(400);
+    expect((await reset(third, user.email)).json()).toMatchObject({ code: 'validation.password_is_email', params: { field: 'newPassword' } });
+    expect((await reset(third, 'short')).json().params.field).toBe('newPassword');
+    // A refused password did not use the link up.
+    expect((await reset(third)).statusCode).toBe(200);
+  });
+
+  it('limits requests per address (3 an hour) and per IP, without telling which addresses exist', async () => {
+    for (let i = 0; i < 3; i++) expect((await ask(user.email, {}, `198.51.100.${i}`)).statusCode).toBe(202);
+    const fourth = await ask(user.email, {}, '198.51.100.9');
+    expect(fourth.statusCode).toBe(429);
+    for (let i = 0; i < 3; i++) await ask('ghost@example.com', {}, `198.51.100.${20 + i}`);
+    expect((await ask('ghost@example.com', {}, '198.51.100.30')).statusCode).toBe(429);
+    expect(ctx.mailer.sent).toHaveLength(3);
+    const ip = '203.0.113.50';
+    const codes = [];
+    for (let i = 0; i < 11; i++) codes.push((await ask(`someone${i}@example.com`, {}, ip)).statusCode);
+    expect(codes.filter((c) => c === 429)).toHaveLength(1);
+    ctx.clock.advance(61 * 60 * 1000);
+    expect((await ask(user.email, {}, ip)).statusCode).toBe(202);
+  });
+
+  it('tells the owner by e-mail when the password is changed from the profile too', async () => {
+    const res = await ctx.app.inject({ method: 'POST', url: '/api/password-update', headers: { cookie: user.cookie }, payload: { currentPassword: user.password, newPassword: 'another fine passphrase' } });
+    expect(res.statusCode).toBe(200);
+    expect(ctx.mailer.sent.map((m) => [m.to, m.subject])).toEqual([[user.email, 'Your XG Marketplace password was changed']]);
+    expect(ctx.mailer.sent[0].text).toContain(`${ctx.config.publicUrl}/auth/forgot-password`);
+  });
+
+  it('sends nothing for a suspended account (same answer)', async () => {
+    await ctx.app.deps.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', user.id).execute();
+    expect((await ask(user.email)).statusCode).toBe(202);
+    expect(ctx.mailer.sent).toEqual([]);
+  });
+
+  it('has every e-mail template in English, Spanish and Portuguese, each its own', () => {
+    for (const [name, t] of Object.entries(TEMPLATES)) {
+      for (const l of MAIL_LOCALES) expect(t[l].subject, `${name}.${l}`).toBeTruthy();
+      expect(new Set(MAIL_LOCALES.map((l) => t[l].subject)).size, name).toBe(3);
+    }
+  });
+});

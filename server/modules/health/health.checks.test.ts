@@ -1,0 +1,209 @@
+import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SMTPServer } from 'smtp-server';
+import pino from 'pino';
+import { createMailer } from '../../core/mailer.ts';
+import type { PaymentServerHealth } from '../../../contract/api/payments.ts';
+import { CheckTimeout, checkDisk, checkSmtp, diskOutcome, formatMs, paymentServerOutcome, smsOutcome, withTimeout } from './health.checks.ts';
+
+const log = pino({ level: 'silent' });
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+const GB = 1024 ** 3;
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-health-'));
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A port nothing listens on (taken, then released). */
+async function closedPort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+/** A server that accepts connections and never says a word (an SMTP server that hangs). */
+async function silentServer(): Promise<number> {
+  const sockets = new Set<net.Socket>();
+  const s = net.createServer((socket) => sockets.add(socket));
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  cleanups.push(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((r) => s.close(() => r()));
+  });
+  return (s.address() as AddressInfo).port;
+}
+
+async function realSmtp(): Promise<number> {
+  const server = new SMTPServer({ secure: false, authOptional: true, disabledCommands: ['STARTTLS'], logger: false });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return (server.server.address() as AddressInfo).port;
+}
+
+const btcpay = (over: Partial<PaymentServerHealth> = {}): PaymentServerHealth => ({
+  mode: 'btcpay',
+  reachable: true,
+  synchronized: true,
+  version: '2.4.1',
+  storeId: 'Store1',
+  webhookRegistered: true,
+  lastWebhookAt: '2026-01-15T11:58:00.000Z',
+  openInvoices: 2,
+  checkedAt: '2026-01-15T12:00:00.000Z',
+  message: 'ok',
+  ...over,
+});
+
+describe('disk check', () => {
+  const t = { degradedBelow: 0.1, failingBelow: 0.02 };
+  it('is ok above 10 % free, degraded under it, failing under 2 %', () => {
+    expect(diskOutcome(50 * GB, 100 * GB, t)).toEqual({ status: 'ok', message: '50.0 GB free of 100.0 GB (50 %)' });
+    expect(diskOutcome(10 * GB, 100 * GB, t).status).toBe('ok');
+    expect(diskOutcome(9 * GB, 100 * GB, t)).toEqual({ status: 'degraded', message: '9.0 GB free of 100.0 GB (9.0 %): under 10 %' });
+    expect(diskOutcome(2 * GB, 100 * GB, t).status).toBe('degraded');
+    expect(diskOutcome(1.5 * GB, 100 * GB, t)).toEqual({
+      status: 'failing',
+      message: '1.5 GB free of 100.0 GB (1.5 %): under 2.0 %, writes will soon fail',
+    });
+    expect(diskOutcome(0, 0, t).status).toBe('failing');
+    expect(diskOutcome(300 * 1024 ** 2, 1 * GB, t).message).toBe('300 MB free of 1.0 GB (29 %)');
+  });
+
+  it('reads the data directory’s real volume; a full disk is simulated by raising the thresholds', () => {
+    const dir = tempDir();
+    const s = fs.statfsSync(dir);
+    const free = s.bavail / s.blocks;
+    const none = { degradedBelow: 0, failingBelow: 0 };
+    expect(checkDisk(dir, none)).toEqual(diskOutcome(s.bavail * s.bsize, s.blocks * s.bsize, none));
+    expect(checkDisk(dir, { degradedBelow: free + 0.01, failingBelow: 0 }).status).toBe('degraded');
+    expect(checkDisk(dir, { degradedBelow: 1.01, failingBelow: 1.01 }).status).toBe('failing');
+    expect(() => checkDisk(path.join(dir, 'gone'), t)).toThrow(/ENOENT/);
+  });
+});
+
+describe('payment server check', () => {
+  it('says sandbox mode is ok, with no real payments', () => {
+    expect(paymentServerOutcome(btcpay({ mode: 'sandbox', message: 'Sandbox mode' }))).toEqual({
+      status: 'ok',
+      message: 'sandbox mode: no real payments (BTCPAY_URL is not set)',
+    });
+  });
+  it('is ok when BTCPay is reachable, synchronized, knows our key and has our webhook', () => {
+    expect(paymentServerOutcome(btcpay())).toEqual({
+      status: 'ok',
+      message: 'BTCPay Server 2.4.1 synchronized, store Store1, 2 open invoices, last webhook 2026-01-15T11:58:00.000Z',
+    });
+    expect(paymentServerOutcome(btcpay({ openInvoices: 1, lastWebhookAt: null })).message).toBe(
+      'BTCPay Server 2.4.1 synchronized, store Store1, 1 open invoice',
+    );
+  });
+  it('fails when BTCPay cannot be reached, or does not answer to our key', () => {
+    expect(
+      paymentServerOutcome(btcpay({ reachable: false, synchronized: false, version: null, message: 'Payment server unreachable: could not connect' })),
+    ).toEqual({
+      status: 'failing',
+      message: 'Payment server unreachable: could not connect',
+    });
+    expect(paymentServerOutcome(btcpay({ reachable: false, message: 'ok' })).message).toBe('BTCPay Server is unreachable');
+    expect(paymentServerOutcome(btcpay({ version: null, webhookRegistered: false, message: 'BTCPay refused our API key: 401' }))).toEqual({
+      status: 'failing',
+      message: 'BTCPay refused our API key: 401',
+    });
+  });
+  it('degrades while BTCPay is not synchronized, or our webhook is missing', () => {
+    expect(paymentServerOutcome(btcpay({ synchronized: false, message: 'ok' }))).toEqual({
+      status: 'degraded',
+      message: 'BTCPay Server 2.4.1 is not synchronized with the Bitcoin network',
+    });
+    expect(paymentServerOutcome(btcpay({ webhookRegistered: false, message: 'ok' }))).toEqual({
+      status: 'degraded',
+      message: 'no webhook registered for store Store1: payments are only seen when reconcile-invoices runs',
+    });
+    expect(paymentServerOutcome(btcpay({ webhookRegistered: false, message: 'no enabled webhook to http://x/api/webhooks/btcpay' })).message).toBe(
+      'no enabled webhook to http://x/api/webhooks/btcpay',
+    );
+  });
+});
+
+describe('sms check', () => {
+  it('without a token, is ok and says messages go to the outbox', () => {
+    expect(smsOutcome({ configured: false, quotaRemaining: null, error: null })).toEqual({ status: 'ok', message: 'no token: messages go to the outbox' });
+  });
+  it('is ok with 50 or more messages left, degraded under 50, failing at 0', () => {
+    expect(smsOutcome({ configured: true, quotaRemaining: 50, error: null })).toEqual({ status: 'ok', message: '50 SMS left' });
+    expect(smsOutcome({ configured: true, quotaRemaining: 49, error: null })).toEqual({
+      status: 'degraded',
+      message: '49 SMS left (under 50): top up the Textbelt key',
+    });
+    expect(smsOutcome({ configured: true, quotaRemaining: 1, error: null }).status).toBe('degraded');
+    expect(smsOutcome({ configured: true, quotaRemaining: 0, error: null })).toEqual({
+      status: 'failing',
+      message: 'no SMS left on the Textbelt key: phone codes cannot be sent',
+    });
+  });
+  it('fails on a bad key or an unreachable Textbelt; degrades when no quota is said', () => {
+    expect(smsOutcome({ configured: true, quotaRemaining: 0, error: 'Textbelt refused the key: Invalid API key' })).toEqual({
+      status: 'failing',
+      message: 'Textbelt: Textbelt refused the key: Invalid API key',
+    });
+    expect(smsOutcome({ configured: true, quotaRemaining: null, error: 'no answer within 10000 ms' }).status).toBe('failing');
+    expect(smsOutcome({ configured: true, quotaRemaining: null, error: null }).status).toBe('degraded');
+  });
+});
+
+describe('smtp check', () => {
+  const mailerFor = (smtpUrl: string | null) => createMailer({ smtpUrl, mailFrom: 'XG <no-reply@xg.test>', dataDir: tempDir() }, log);
+
+  it('is ok when a real SMTP server greets us, naming the host and never the password', async () => {
+    const port = await realSmtp();
+    const url = `smtp://127.0.0.1:${port}`;
+    expect(await checkSmtp(mailerFor(url), `smtp://ann:s3cret@127.0.0.1:${port}`)).toEqual({
+      status: 'ok',
+      message: `127.0.0.1:${port} accepted the connection and login`,
+    });
+  });
+
+  it('without SMTP_URL, is ok while the outbox is writable', async () => {
+    expect(await checkSmtp(mailerFor(null), null)).toEqual({
+      status: 'ok',
+      message: 'SMTP_URL is not set: mail is written to the outbox folder, which is writable',
+    });
+  });
+
+  it('throws (failing) when nothing listens', async () => {
+    const port = await closedPort();
+    await expect(checkSmtp(mailerFor(`smtp://127.0.0.1:${port}`), null)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('times out (failing) on a server that never answers', async () => {
+    const port = await silentServer();
+    const t0 = performance.now();
+    const err = await withTimeout(() => checkSmtp(mailerFor(`smtp://127.0.0.1:${port}`), null), 200).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CheckTimeout);
+    expect((err as Error).message).toBe('no answer in 200 ms');
+    expect(performance.now() - t0).toBeLessThan(2000);
+  });
+});
+
+describe('withTimeout', () => {
+  it('answers what the work answers, or throws what it throws, within the limit', async () => {
+    expect(await withTimeout(() => 7, 50)).toBe(7);
+    await expect(
+      withTimeout(() => {
+        throw new Error('sync');
+      }, 50),
+    ).rejects.toThrow('sync');
+    await expect(withTimeout(() => new Promise(() => {}), 30)).rejects.toThrow('no answer in 30 ms');
+    expect([formatMs(12.4), formatMs(1000), formatMs(1500), formatMs(61_000)]).toEqual(['12 ms', '1 s', '1.5 s', '61 s']);
+  });
+});

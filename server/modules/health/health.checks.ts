@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import type { HealthStatus } from '../../../contract/api/health.ts';
+import type { PaymentServerHealth } from '../../../contract/api/payments.ts';
+import type { Mailer } from '../../core/mailer.ts';
+import type { SmsStatus } from '../sms/sms.service.ts';
+
+// What each check reports, as pure functions of what its dependency said (tested with hand-made
+// values), and the checks that ask the dependencies (tested against real local servers).
+
+export interface CheckOutcome {
+  status: HealthStatus;
+  message: string;
+}
+
+/** Free space of the data directory's volume, as a fraction of its size, under which the disk check degrades or fails. */
+export interface DiskThresholds {
+  degradedBelow: number;
+  failingBelow: number;
+}
+export const DEFAULT_DISK_THRESHOLDS: DiskThresholds = { degradedBelow: 0.1, failingBelow: 0.02 };
+
+/** SMS left on the Textbelt key under which the sms check degrades (0 fails). */
+export const SMS_LOW_QUOTA = 50;
+
+const GB = 1024 ** 3;
+const size = (bytes: number) => (bytes >= GB ? `${(bytes / GB).toFixed(1)} GB` : `${Math.round(bytes / 1024 ** 2)} MB`);
+const percent = (f: number) => `${(f * 100).toFixed(f < 0.1 ? 1 : 0)} %`;
+
+export function diskOutcome(freeBytes: number, totalBytes: number, t: DiskThresholds): CheckOutcome {
+  const free = totalBytes > 0 ? freeBytes / totalBytes : 0;
+  const words = `${size(freeBytes)} free of ${size(totalBytes)} (${percent(free)})`;
+  if (free < t.failingBelow) return { status: 'failing', message: `${words}: under ${percent(t.failingBelow)}, writes will soon fail` };
+  if (free < t.degradedBelow) return { status: 'degraded', message: `${words}: under ${percent(t.degradedBelow)}` };
+  return { status: 'ok', message: words };
+}
+
+/** The data directory's volume (statfs: blocks an unprivileged process may still use). */
+export function checkDisk(dataDir: string, t: DiskThresholds): CheckOutcome {
+  const s = fs.statfsSync(dataDir);
+  return diskOutcome(s.bavail * s.bsize, s.blocks * s.bsize, t);
+}
+
+export function paymentServerOutcome(h: PaymentServerHealth): CheckOutcome {
+  if (h.mode === 'sandbox') return { status: 'ok', message: 'sandbox mode: no real payments (BTCPAY_URL is not set)' };
+  // The payments service says what is wrong in plain words; 'ok' when nothing is.
+  const said = (fallback: string) => (h.message && h.message !== 'ok' ? h.message : fallback);
+  if (!h.reachable) return { status: 'failing', message: said('BTCPay Server is unreachable') };
+  // No server info: our API key was refused (or the store could not be read): no invoice can be made.
+  if (h.version === null) return { status: 'failing', message: said('BTCPay Server answered, but not to our API key') };
+  if (!h.synchronized) return { status: 'degraded', message: said(`BTCPay Server ${h.version} is not synchronized with the Bitcoin network`) };
+  if (!h.webhookRegistered)
+    return { status: 'degraded', message: said(`no webhook registered for store ${h.storeId ?? '?'}: payments are only seen when reconcile-invoices runs`) };
+  const lastWebhook = h.lastWebhookAt ? `, last webhook ${h.lastWebhookAt}` : '';
+  return {
+    status: 'ok',
+    message: `BTCPay Server ${h.version} synchronized, store ${h.storeId ?? '?'}, ${h.openInvoices} open invoice${h.openInvoices === 1 ? '' : 's'}${lastWebhook}`,
+  };
+}
+
+export function smsOutcome(s: SmsStatus): CheckOutcome {
+  // Without a token the product works as designed (codes go to the outbox), so it is not a fault.
+  if (!s.configured) return { status: 'ok', message: 'no token: messages go to the outbox' };
+  if (s.error) return { status: 'failing', message: `Textbelt: ${s.error}` };
+  if (s.quotaRemaining === null) return { status: 'degraded', message: 'Textbelt did not say how many messages are left' };
+  if (s.quotaRemaining <= 0) return { status: 'failing', message: 'no SMS left on the Textbelt key: phone codes cannot be sent' };
+  const left = `${s.quotaRemaining} SMS left`;
+  if (s.quotaRemaining < SMS_LOW_QUOTA) return { status: 'degraded', message: `${left} (under ${SMS_LOW_QUOTA}): top up the Textbelt key` };
+  return { status: 'ok', message: left };
+}
+
+/** The mail transport: the SMTP server's greeting and login, or the outbox folder writable. */
+export async function checkSmtp(mailer: Mailer, smtpUrl: string | null): Promise<CheckOutcome> {
+  await mailer.verify();
+  if (mailer.kind === 'outbox') return { status: 'ok', message: 'SMTP_URL is not set: mail is written to the outbox folder, which is writable' };
+  let host = 'the SMTP server';
+  try {
+    if (smtpUrl) host = new URL(smtpUrl).host; // never the credentials
+  } catch {
+    // keep the generic words
+  }
+  return { status: 'ok', message: `${host} accepted the connection and login` };
+}
+
+/** A failing outcome from whatever a check threw, in plain words. */
+export function thrownOutcome(err: unknown): CheckOutcome {
+  const words = err instanceof Error ? err.message : String(err);
+  return { status: 'failing', message: words || 'failed without a message' };
+}
+
+export class CheckTimeout extends Error {}
+
+/** The check's answer, or a CheckTimeout after `ms` (the check is abandoned, not stopped). */
+export async function withTimeout<T>(work: () => Promise<T> | T, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      Promise.resolve().then(work),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new CheckTimeout(`no answer in ${formatMs(ms)}`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms % 1000 ? 1 : 0)} s`;
+}

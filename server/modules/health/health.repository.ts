@@ -1,0 +1,96 @@
+import { sql } from 'kysely';
+import type Database from 'better-sqlite3';
+import type { Executor } from '../../core/db.ts';
+import type { HealthStatus } from '../../../contract/api/health.ts';
+
+export interface NewCheckRow {
+  name: string;
+  status: HealthStatus;
+  message: string;
+  duration_ms: number;
+  checked_at: string;
+}
+
+export async function insertChecks(db: Executor, rows: NewCheckRow[]) {
+  return db.insertInto('health_checks').values(rows).returningAll().execute();
+}
+
+/** The latest result of each check (one row per name). */
+export function latestByName(db: Executor, names?: readonly string[]) {
+  let newest = db
+    .selectFrom('health_checks')
+    .select(sql<number>`max(id)`.as('id'))
+    .groupBy('name');
+  if (names) newest = newest.where('name', 'in', names);
+  return db.selectFrom('health_checks').selectAll().where('id', 'in', newest).execute();
+}
+
+export async function listChecks(db: Executor, o: { name?: string; offset: number; limit: number }) {
+  let base = db.selectFrom('health_checks');
+  if (o.name) base = base.where('name', '=', o.name);
+  const [rows, total] = await Promise.all([
+    base.selectAll().orderBy('id', 'desc').limit(o.limit).offset(o.offset).execute(),
+    base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+export function findCheck(db: Executor, id: number) {
+  return db.selectFrom('health_checks').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function deleteCheck(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('health_checks').where('id', '=', id).execute();
+}
+
+/** Deletes results checked before `before`; how many. */
+export async function purgeChecks(db: Executor, before: string): Promise<number> {
+  const r = await db.deleteFrom('health_checks').where('checked_at', '<', before).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** Where failing checks are mailed: every approved admin and master. */
+export async function staffEmails(db: Executor): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users')
+    .innerJoin('user_roles', 'user_roles.user_id', 'users.id')
+    .select('users.email')
+    .distinct()
+    .where('user_roles.role', 'in', ['ADMIN_USER', 'MASTER_USER'])
+    .where('users.status', '=', 'approved')
+    .where('users.deleted_at', 'is', null)
+    .orderBy('users.email')
+    .execute();
+  return rows.map((r) => r.email);
+}
+
+/** The admin overview's counts (reads of the ads and reports modules' tables, by their indexes). */
+export async function overviewCounts(db: Executor) {
+  const count = (table: 'ads' | 'reports', status: string) =>
+    db
+      .selectFrom(table)
+      .select(sql<number>`count(*)`.as('n'))
+      .where('status', '=', status as never)
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  const [pendingAds, openReports, failing] = await Promise.all([
+    count('ads', 'in_review'),
+    count('reports', 'open'),
+    latestByName(db).then((rows) => rows.filter((r) => r.status === 'failing').length),
+  ]);
+  return { pendingAds, openReports, failingChecks: failing };
+}
+
+/**
+ * Whether the latest database or disk result is failing, read on the read-only connection (no wait
+ * behind a write transaction). Throws when the database cannot be read at all.
+ */
+export function coreCheckFailing(reader: Database.Database): boolean {
+  const row = reader
+    .prepare(
+      `SELECT count(*) AS n FROM health_checks
+       WHERE id IN (SELECT max(id) FROM health_checks WHERE name IN ('database', 'disk') GROUP BY name) AND status = 'failing'`,
+    )
+    .get() as { n: number };
+  return row.n > 0;
+}

@@ -1,0 +1,364 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { asAdmin, asMaster, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { openDatabase } from '../../core/db.ts';
+import { FakeBtcpay } from '../../test/fakes/btcpay.ts';
+import { startFakeTextbelt } from '../../test/fakes/textbelt.ts';
+import { pay, fundedUsd, placeIn, postAd } from '../ads/ads.testkit.ts';
+import type { HealthCheck } from '../../../contract/api/health.ts';
+import { DEFAULT_HEALTH_OPTIONS, type HealthOptions } from './health.service.ts';
+import { checkDatabase, quickCheck } from './health.database.ts';
+
+let ctx: TestContext;
+let admin: TestUser;
+const cleanups: (() => Promise<void> | void)[] = [];
+beforeEach(async () => {
+  ctx = await createTestApp();
+  admin = await asAdmin(ctx);
+});
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+  await ctx.close();
+});
+
+// Thresholds that no real disk crosses (or every one does): the tests do not depend on this machine's disk.
+const DISK_FINE = { degradedBelow: 0, failingBelow: 0 };
+const DISK_FULL = { degradedBelow: 1.01, failingBelow: 1.01 };
+function tune(c: TestContext, over: Partial<HealthOptions>) {
+  c.app.deps.services.health.options = { ...DEFAULT_HEALTH_OPTIONS, disk: DISK_FINE, ...over };
+}
+
+const runChecks = (c: TestContext = ctx, cookie = admin.cookie) =>
+  c.app.inject({ method: 'POST', url: '/api/admin/run-health-check', headers: { cookie }, payload: {} });
+const byName = (rows: HealthCheck[]) => Object.fromEntries(rows.map((r) => [r.name, r]));
+const rows = (c: TestContext = ctx) => c.app.deps.db.selectFrom('health_checks').selectAll().orderBy('id').execute();
+
+async function appWith(env: Record<string, string>): Promise<TestContext> {
+  const c = await createTestApp({ env });
+  cleanups.push(() => c.close());
+  return c;
+}
+async function closedPort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+const btcpayEnv = (url: string, storeId = 'Store1', apiKey = 'k'.repeat(40)) => ({
+  BTCPAY_URL: url,
+  BTCPAY_STORE_ID: storeId,
+  BTCPAY_API_KEY: apiKey,
+  BTCPAY_WEBHOOK_SECRET: 'w'.repeat(32),
+});
+async function fakeBtcpay(opts: { delayMs?: number; synchronized?: boolean } = {}) {
+  const fake = new FakeBtcpay();
+  if (opts.delayMs) fake.app.addHook('onRequest', () => new Promise((r) => setTimeout(r, opts.delayMs)));
+  fake.synchronized = opts.synchronized ?? true;
+  await fake.start();
+  cleanups.push(() => fake.stop());
+  return fake;
+}
+async function paymentCheck(c: TestContext): Promise<HealthCheck> {
+  const res = await runChecks(c, (await asAdmin(c)).cookie);
+  expect(res.statusCode).toBe(200);
+  return byName(res.json().healthChecks)['payment-server'];
+}
+
+describe('health checks', () => {
+  it('run now: every check with its dependency up, one row each, newest first, the latest of each on top; audited', async () => {
+    tune(ctx, {});
+    const res = await runChecks();
+    expect(res.statusCode).toBe(200);
+    const run: HealthCheck[] = res.json().healthChecks;
+    expect(run.map((r) => [r.name, r.status])).toEqual([
+      ['database', 'ok'],
+      ['disk', 'ok'],
+      ['smtp', 'ok'],
+      ['payment-server', 'ok'],
+      ['sms', 'ok'],
+    ]);
+    const c = byName(run);
+    expect(c.database.message).toMatch(/^integrity ok; a write took \d+ ms$/);
+    expect(c.disk.message).toMatch(/ free of .* \(\d+ %\)$/);
+    expect(c.smtp.message).toBe('SMTP_URL is not set: mail is written to the outbox folder, which is writable');
+    expect(c['payment-server'].message).toBe('sandbox mode: no real payments (BTCPAY_URL is not set)');
+    expect(c.sms.message).toBe('no token: messages go to the outbox');
+    for (const r of run) {
+      expect(r.checkedAt).toBe(ctx.clock.now().toISOString());
+      expect(r.durationMs).toBeGreaterThanOrEqual(0);
+    }
+    // The write probe left no row behind.
+    expect((await rows()).map((r) => r.name).sort()).toEqual(['database', 'disk', 'payment-server', 'sms', 'smtp']);
+
+    ctx.clock.advance(5 * 60_000);
+    tune(ctx, { disk: { degradedBelow: 1.01, failingBelow: 0 } });
+    const second: HealthCheck[] = (await runChecks()).json().healthChecks;
+    expect(byName(second).disk.status).toBe('degraded');
+
+    const list = await ctx.app.inject({ method: 'GET', url: '/api/admin/get-health-check?pageSize=7', headers: { cookie: admin.cookie } });
+    expect(list.statusCode).toBe(200);
+    const body = list.json();
+    expect(body).toMatchObject({ total: 10, page: 1, pageSize: 7 });
+    expect(body.healthChecks.map((r: HealthCheck) => r.id)).toEqual(
+      [...second, ...run]
+        .map((r) => r.id)
+        .sort((a, b) => b - a)
+        .slice(0, 7),
+    );
+    expect(body.latest).toEqual(second);
+    const disk = await ctx.app.inject({ method: 'GET', url: '/api/admin/get-health-check?name=disk', headers: { cookie: admin.cookie } });
+    expect(disk.json().healthChecks.map((r: HealthCheck) => r.status)).toEqual(['degraded', 'ok']);
+
+    const audit = await ctx.app.deps.db.selectFrom('audit_log').selectAll().execute();
+    expect(audit.map((a) => [a.action, a.actor_id])).toEqual([
+      ['health_check.run', admin.id],
+      ['health_check.run', admin.id],
+    ]);
+    expect(JSON.parse(audit[0].after_json!)).toEqual(run.map((r) => ({ id: r.id, name: r.name, status: r.status })));
+    const provider = await makeUser(ctx, { status: 'approved' });
+    expect((await runChecks(ctx, provider.cookie)).statusCode).toBe(403);
+    expect(await rows()).toHaveLength(10);
+  });
+
+  it('two runs asked at once are one run', async () => {
+    tune(ctx, {});
+    const health = ctx.app.deps.services.health;
+    const [a, b] = await Promise.all([health.run(), health.run()]);
+    expect(b).toBe(a);
+    expect(await rows()).toHaveLength(5);
+  });
+
+  it('a full disk fails; approved admins and masters get one e-mail when a check turns failing, not one per run', async () => {
+    const master = await asMaster(ctx);
+    await makeUser(ctx, { roles: ['ADMIN_USER'] }); // pending: not mailed
+    await makeUser(ctx, { roles: ['ADMIN_USER'], status: 'suspended' });
+    await makeUser(ctx, { status: 'approved' }); // a provider
+    const mails = () => ctx.mailer.sent.map((m) => [m.to, m.subject]);
+
+    tune(ctx, { disk: DISK_FULL });
+    const first: HealthCheck[] = (await runChecks()).json().healthChecks;
+    expect(byName(first).disk).toMatchObject({ status: 'failing', message: expect.stringMatching(/under 101 %, writes will soon fail$/) });
+    expect(mails().sort()).toEqual(
+      [
+        [admin.email, '[XG] Health check failing: disk'],
+        [master.email, '[XG] Health check failing: disk'],
+      ].sort(),
+    );
+    const text = ctx.mailer.sent[0].text;
+    expect(text).toContain(`- disk: ${byName(first).disk.message}`);
+    expect(text).toContain('http://localhost:3000/admin/dashboard/admin/health-check');
+
+    await runChecks(); // still failing: no new mail
+    await ctx.app.deps.services.health.run();
+    expect(ctx.mailer.sent).toHaveLength(2);
+    tune(ctx, {});
+    await runChecks(); // recovered
+    expect(ctx.mailer.sent).toHaveLength(2);
+    tune(ctx, { disk: DISK_FULL });
+    await runChecks(); // failing again: a new transition
+    expect(ctx.mailer.sent).toHaveLength(4);
+  });
+
+  it('deletes one result, audited; an unknown id is 404', async () => {
+    tune(ctx, {});
+    const [first] = (await runChecks()).json().healthChecks as HealthCheck[];
+    const del = (id: number | string) =>
+      ctx.app.inject({ method: 'DELETE', url: `/api/admin/delete-health-check-by-id/${id}`, headers: { cookie: admin.cookie } });
+    expect((await del(first.id)).json()).toEqual({ deleted: true });
+    expect((await rows()).map((r) => r.id)).not.toContain(first.id);
+    const again = await del(first.id);
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toEqual({ message: 'Health check result not found.', code: 'health.check_not_found' });
+    expect((await del('x')).statusCode).toBe(400);
+    const audit = await ctx.app.deps.db.selectFrom('audit_log').selectAll().where('action', '=', 'health_check.delete').execute();
+    expect(audit).toEqual([expect.objectContaining({ target_type: 'health_check', target_id: String(first.id), actor_id: admin.id })]);
+    expect(JSON.parse(audit[0].before_json!)).toEqual(first);
+  });
+});
+
+describe('GET /api/health', () => {
+  const probe = () => ctx.app.inject({ method: 'GET', url: '/api/health' });
+
+  it('answers ok to anyone, 503 while the latest database or disk result is failing, never details', async () => {
+    expect((await probe()).statusCode).toBe(200); // no check has run yet: nothing says it is failing
+    expect((await probe()).json()).toEqual({ status: 'ok' });
+    expect((await probe()).headers['cache-control']).toBe('no-store');
+
+    tune(ctx, { disk: DISK_FULL });
+    await runChecks();
+    const down = await probe();
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toEqual({ status: 'failing' });
+
+    tune(ctx, {});
+    await runChecks();
+    expect((await probe()).statusCode).toBe(200);
+
+    // An outside provider failing is for staff to fix, not a reason to take the server out of rotation.
+    await ctx.app.deps.db
+      .insertInto('health_checks')
+      .values({ name: 'smtp', status: 'failing', message: 'down', duration_ms: 1, checked_at: ctx.clock.now().toISOString() })
+      .execute();
+    expect((await probe()).statusCode).toBe(200);
+  });
+
+  it('is 503 when the database cannot be read', async () => {
+    ctx.app.deps.database.reader.close();
+    const res = await probe();
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ status: 'failing' });
+  });
+});
+
+describe('the database check', () => {
+  it('fails on a damaged file, and when the integrity check does not answer in time', async () => {
+    const dir = fs.mkdtempSync(`${ctx.dataDir}/damaged-`);
+    const file = `${dir}/x.sqlite`;
+    const d = openDatabase(file);
+    d.sqlite.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body TEXT); CREATE INDEX t_body ON t (body);');
+    const insert = d.sqlite.prepare('INSERT INTO t (body) VALUES (?)');
+    d.sqlite.transaction(() => {
+      for (let i = 0; i < 3000; i++) insert.run(`row ${i} ${'x'.repeat(50)}`);
+    })();
+    d.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    await d.close();
+    const bytes = fs.readFileSync(file);
+    bytes.fill(0x5a, 4096 * 5, 4096 * 8); // three pages of the table and its index turned to noise
+    fs.writeFileSync(file, bytes);
+    const damaged = openDatabase(file);
+    try {
+      for (const workerAboveBytes of [Infinity, 0]) {
+        // In this thread (a small file), and in a worker (what a large one gets).
+        const out = await checkDatabase(damaged, { at: ctx.clock.now().toISOString(), timeoutMs: 5000, workerAboveBytes });
+        expect(out.status).toBe('failing');
+        expect(out.message).toMatch(/^integrity check (found problems|could not read the file): .*malformed/);
+      }
+    } finally {
+      await damaged.close();
+    }
+    await expect(quickCheck(ctx.app.deps.database, 1, 0)).rejects.toThrow('integrity check gave no answer in 1 ms');
+    expect(await quickCheck(ctx.app.deps.database, 5000, 0)).toEqual(['ok']);
+    expect(await quickCheck(ctx.app.deps.database, 5000)).toEqual(['ok']);
+  });
+});
+
+describe('the payment server check, through the payments service', () => {
+  it('is ok in sandbox mode', async () => {
+    tune(ctx, {});
+    expect(byName((await runChecks()).json().healthChecks)['payment-server']).toMatchObject({ status: 'ok' });
+  });
+
+  it('is ok when BTCPay answers and degraded while it is not synchronized', async () => {
+    const fake = await fakeBtcpay();
+    const c = await appWith(btcpayEnv(fake.url, fake.storeId, fake.apiKey));
+    fake.webhooks.push({
+      id: 'wh1',
+      enabled: true,
+      automaticRedelivery: true,
+      url: `${c.config.publicUrl}/api/webhooks/btcpay`,
+      authorizedEvents: { everything: true, specificEvents: [] },
+    });
+    tune(c, {});
+    expect(await paymentCheck(c)).toMatchObject({ status: 'ok', message: expect.stringMatching(/^BTCPay Server 2\.4\.1 synchronized, store /) });
+    fake.synchronized = false;
+    expect(await paymentCheck(c)).toMatchObject({ status: 'degraded' });
+  });
+
+  it('is degraded when BTCPay answers slowly, failing when it does not answer in time', async () => {
+    const slow = await fakeBtcpay({ delayMs: 120 });
+    const c = await appWith(btcpayEnv(slow.url, slow.storeId, slow.apiKey));
+    slow.webhooks.push({
+      id: 'wh1',
+      enabled: true,
+      automaticRedelivery: true,
+      url: `${c.config.publicUrl}/api/webhooks/btcpay`,
+      authorizedEvents: { everything: true, specificEvents: [] },
+    });
+    tune(c, { slowMs: 100, timeoutMs: 5000 });
+    expect(await paymentCheck(c)).toMatchObject({ status: 'degraded', message: expect.stringMatching(/ \(slow: \d+ ms\)$/) });
+
+    // A server that takes every connection and never answers.
+    const hanging = new Set<http.ServerResponse>();
+    const mute = http.createServer((_req, res) => hanging.add(res));
+    await new Promise<void>((r) => mute.listen(0, '127.0.0.1', () => r()));
+    cleanups.push(() => {
+      for (const res of hanging) res.destroy();
+      mute.closeAllConnections();
+      return new Promise<void>((r) => mute.close(() => r()));
+    });
+    const m = await appWith(btcpayEnv(`http://127.0.0.1:${(mute.address() as AddressInfo).port}`));
+    tune(m, { timeoutMs: 300 });
+    const check = await paymentCheck(m);
+    expect(check).toMatchObject({ status: 'failing', message: 'no answer in 300 ms' });
+    expect(check.durationMs).toBeGreaterThanOrEqual(290);
+    expect(check.durationMs).toBeLessThan(2000);
+  });
+
+  it('is failing when BTCPay is down (nothing listens at BTCPAY_URL)', async () => {
+    const c = await appWith(btcpayEnv(`http://127.0.0.1:${await closedPort()}`));
+    tune(c, { timeoutMs: 5000 });
+    const check = await paymentCheck(c);
+    expect(check.status).toBe('failing');
+    expect(check.message).not.toBe('');
+    expect(c.mailer.sent.map((m) => m.subject)).toEqual(['[XG] Health check failing: payment-server']);
+  });
+});
+
+describe('the sms check, through the sms service', () => {
+  it('is ok without a token; with one, follows the quota a local Textbelt reports, and fails when it does not answer', async () => {
+    tune(ctx, {});
+    expect(byName((await runChecks()).json().healthChecks).sms).toMatchObject({ status: 'ok', message: 'no token: messages go to the outbox' });
+
+    const textbelt = await startFakeTextbelt({ keys: { xgkey1: 120 } });
+    cleanups.push(() => textbelt.stop());
+    const c = await appWith({ TEXTBELT_URL: textbelt.url });
+    tune(c, { timeoutMs: 300 });
+    const cookie = (await asAdmin(c)).cookie;
+    const sms = async () => byName((await runChecks(c, cookie)).json().healthChecks).sms;
+    const setKey = (token: string) => c.app.deps.db.updateTable('textbelt_tokens').set({ token }).where('id', '=', 1).execute();
+
+    await setKey('xgkey1');
+    expect(await sms()).toMatchObject({ status: 'ok', message: '120 SMS left' });
+    textbelt.quota.set('xgkey1', 12);
+    expect(await sms()).toMatchObject({ status: 'degraded', message: '12 SMS left (under 50): top up the Textbelt key' });
+    textbelt.quota.set('xgkey1', 0);
+    expect((await sms()).status).toBe('failing');
+    await setKey('nosuchkey');
+    expect((await sms()).status).toBe('failing');
+    await setKey('xgkey1');
+    textbelt.quota.set('xgkey1', 80);
+    textbelt.failNext('hang');
+    expect(await sms()).toMatchObject({ status: 'failing', message: 'no answer in 300 ms' });
+  });
+});
+
+describe('admin overview', () => {
+  it('counts ads waiting for review, open reports and failing checks, for staff only', async () => {
+    const overview = () => ctx.app.inject({ method: 'GET', url: '/api/admin/get-overview', headers: { cookie: admin.cookie } });
+    expect((await overview()).json()).toEqual({ pendingAds: 0, openReports: 0, failingChecks: 0 });
+
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const ny = await placeIn(ctx, 'ny');
+    const walletId = await fundedUsd(ctx, owner, 5000);
+    for (let i = 0; i < 2; i++) {
+      const ad = await postAd(ctx, owner, ny);
+      expect((await pay(ctx, owner, ad.id, walletId)).statusCode).toBe(200);
+    }
+    await postAd(ctx, owner, ny); // unpaid: not waiting for review
+    const report = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/reports',
+      payload: { kind: 'contact', message: 'A question about an advert, please.', contact: 'ann@example.com' },
+    });
+    expect(report.statusCode).toBe(201);
+    tune(ctx, { disk: DISK_FULL });
+    await runChecks();
+    expect((await overview()).json()).toEqual({ pendingAds: 2, openReports: 1, failingChecks: 1 });
+
+    const provider = await makeUser(ctx, { status: 'approved' });
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/get-overview', headers: { cookie: provider.cookie } })).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,94 @@
+import type { Clock } from '../../core/clock.ts';
+import type { ChangeRow, ExpiringRow, ListingScope, PublicReads } from './listings.repository.ts';
+import { scopeTag, scopeTags } from './listings.tags.ts';
+
+/** How far ahead upcoming expiries are read. */
+const SPAN_MS = 60_000;
+
+/**
+ * Ads leave the public set when their time runs out, with no write: the hourly expire-ads job
+ * hides them later (and takes them off the trigger-kept counters then). To keep every total exact
+ * and every cached answer honest meanwhile, this keeps the public ads whose time ran out (still
+ * counted) or runs out within the next minute: a few dozen rows at a million ads, read through a
+ * partial index. It says how many counted ads of a list are overdue (taken off its total) and when
+ * the next one of that list runs out (until when an answer for it holds).
+ */
+export class ExpiryWindow {
+  private readonly reads: PublicReads;
+  private readonly clock: Clock;
+  private end = 0;
+  private dirty = true;
+  private ids = new Set<string>();
+  private byTag = new Map<string, number[]>();
+  private seqs = new Map<number, number>();
+
+  constructor(reads: PublicReads, clock: Clock) {
+    this.reads = reads;
+    this.clock = clock;
+  }
+
+  /** A change can bring an ad into the window or take one out: read it again on next use. */
+  onChanges(rows: readonly ChangeRow[], all: boolean): void {
+    if (all) this.dirty = true;
+    for (const r of rows) {
+      if ((r.ad_id && this.ids.has(r.ad_id)) || (r.new_expires && Date.parse(r.new_expires) <= this.end)) this.dirty = true;
+    }
+  }
+
+  private fresh(now: number): void {
+    if (!this.dirty && now < this.end) return;
+    this.end = now + SPAN_MS;
+    const rows: ExpiringRow[] = this.reads.expiring(new Date(this.end).toISOString());
+    this.ids = new Set(rows.map((r) => r.id));
+    this.byTag = new Map();
+    this.seqs = new Map();
+    for (const r of rows) {
+      const at = Date.parse(r.expires_at);
+      this.seqs.set(r.bump_seq, at);
+      for (const tag of scopeTags(r.city_id, r.state_id, r.listing_type)) {
+        let list = this.byTag.get(tag);
+        if (!list) this.byTag.set(tag, (list = []));
+        list.push(at); // rows come in expiry order
+      }
+    }
+    this.dirty = false;
+  }
+
+  /** How many ads of a list the counters still count though their time ran out. */
+  overdue(scope: ListingScope): number {
+    const now = this.clock.now().getTime();
+    this.fresh(now);
+    const list = this.byTag.get(scopeTag(scope));
+    if (!list) return 0;
+    let n = 0;
+    while (n < list.length && list[n] <= now) n++;
+    return n;
+  }
+
+  /** When the next ad of a list runs out (at the latest, the end of the window). */
+  nextChange(scope: ListingScope): number {
+    const now = this.clock.now().getTime();
+    this.fresh(now);
+    const list = this.byTag.get(scopeTag(scope));
+    return list?.find((at) => at > now) ?? this.end;
+  }
+
+  /**
+   * For a search's matches (bump_seqs): the ones whose time ran out, and when the next one runs
+   * out (at the latest, the end of the window).
+   */
+  forSeqs(seqs: readonly number[]): { overdue: Set<number>; next: number } {
+    const now = this.clock.now().getTime();
+    this.fresh(now);
+    const overdue = new Set<number>();
+    let next = this.end;
+    if (!this.seqs.size) return { overdue, next };
+    for (const s of seqs) {
+      const at = this.seqs.get(s);
+      if (at === undefined) continue;
+      if (at <= now) overdue.add(s);
+      else if (at < next) next = at;
+    }
+    return { overdue, next };
+  }
+}

@@ -1,0 +1,99 @@
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { goodFields, placeIn, postAdRaw, type Place } from '../ads/ads.testkit.ts';
+import { dHash, hamming, isDistinctive, PHOTO_DISTANCE_MAX } from './moderation.phash.ts';
+import { blockPhoto, getAs } from './moderation.testkit.ts';
+
+describe('dHash', () => {
+  it('keeps a re-encoded, resized copy within the threshold and a different picture far outside it', async () => {
+    const original = await blockPhoto(7);
+    const reencoded = await sharp(original).jpeg({ quality: 35 }).toBuffer();
+    const resized = await sharp(original).resize(317).jpeg({ quality: 60 }).toBuffer();
+    const asWebp = await sharp(original).resize(1000).webp({ quality: 50 }).toBuffer();
+    const h = await dHash(original);
+    expect(h).toMatch(/^[0-9a-f]{16}$/);
+    expect(isDistinctive(h)).toBe(true);
+    for (const copy of [reencoded, resized, asWebp]) expect(hamming(h, await dHash(copy))).toBeLessThanOrEqual(3);
+    for (const seed of [8, 9, 10, 11]) expect(hamming(h, await dHash(await blockPhoto(seed)))).toBeGreaterThan(PHOTO_DISTANCE_MAX);
+  });
+
+  it('gives a plain picture the all-zero hash, never compared', async () => {
+    const plain = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#3a6' } })
+      .jpeg({ quality: 50 })
+      .toBuffer();
+    expect(await dHash(plain)).toBe('0000000000000000');
+    expect(isDistinctive('0000000000000000')).toBe(false);
+    expect(hamming('ffff0000ffff0000', '0000ffff0000ffff')).toBe(64);
+    expect(hamming('00000000000000f1', '0000000000000001')).toBe(4);
+  });
+});
+
+describe('duplicate flags at post time', () => {
+  let ctx: TestContext;
+  let admin: TestUser;
+  let place: Place;
+  beforeEach(async () => {
+    ctx = await createTestApp();
+    admin = await asAdmin(ctx);
+    place = await placeIn(ctx, 'ny');
+  });
+  afterEach(() => ctx.close());
+
+  const post = async (u: TestUser, phone: string, photo: Buffer) => {
+    const res = await postAdRaw(ctx, u, goodFields(place, { phone }), [photo]);
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().ad.id as string;
+  };
+  const flags = async (ids: string[]) => {
+    const r = await getAs(ctx, admin, `/api/admin/get-duplicate-flags?adIds=${ids.join(',')}`);
+    expect(r.status).toBe(200);
+    return r.body.flags as { adId: string; otherAdId: string; kind: string; distance: number | null; otherOwner: { id: string } }[];
+  };
+
+  it('flags other accounts’ ads with the same phone or a near-identical photo, both ways, none for a different photo', async () => {
+    const [alice, bob, carol, dave] = [await makeUser(ctx), await makeUser(ctx), await makeUser(ctx), await makeUser(ctx)];
+    const photo = await blockPhoto(21);
+    const a1 = await post(alice, '(212) 555-0131', photo);
+    const a2 = await post(alice, '(212) 555-0131', photo); // the same account again: not a duplicate
+    const copy = await sharp(photo).resize(480).jpeg({ quality: 40 }).toBuffer(); // re-encoded and resized
+    const b1 = await post(bob, '(917) 555-0132', copy);
+    const c1 = await post(carol, '+1 212 555 0131', await blockPhoto(99)); // same phone, another picture
+    const d1 = await post(dave, '(646) 555-0133', await blockPhoto(1234)); // nothing in common
+
+    const byAd = (all: Awaited<ReturnType<typeof flags>>, id: string) =>
+      all
+        .filter((f) => f.adId === id)
+        .map((f) => [f.kind, f.otherAdId, f.otherOwner.id])
+        .sort();
+    const all = await flags([a1, a2, b1, c1, d1]);
+    expect(byAd(all, b1)).toEqual(
+      [
+        ['photo', a1, alice.id],
+        ['photo', a2, alice.id],
+      ].sort(),
+    );
+    expect(byAd(all, c1)).toEqual(
+      [
+        ['phone', a1, alice.id],
+        ['phone', a2, alice.id],
+      ].sort(),
+    );
+    expect(byAd(all, a1)).toEqual(
+      [
+        ['phone', c1, carol.id],
+        ['photo', b1, bob.id],
+      ].sort(),
+    );
+    expect(byAd(all, d1)).toEqual([]);
+    expect(all.filter((f) => f.kind === 'photo').every((f) => f.distance !== null && f.distance <= PHOTO_DISTANCE_MAX)).toBe(true);
+    expect(all.filter((f) => f.kind === 'phone').every((f) => f.distance === null)).toBe(true);
+    // Every photo has its hash stored with the ad.
+    const stored = await ctx.app.deps.db.selectFrom('photo_hashes').select(['ad_id', 'hash']).where('ad_id', 'in', [a1, b1]).execute();
+    expect(stored).toHaveLength(2);
+    expect(hamming(stored[0].hash, stored[1].hash)).toBeLessThanOrEqual(PHOTO_DISTANCE_MAX);
+
+    const tooMany = await getAs(ctx, admin, `/api/admin/get-duplicate-flags?adIds=${Array.from({ length: 101 }, (_, i) => `a${i}`).join(',')}`);
+    expect(tooMany.body).toMatchObject({ code: 'moderation.too_many_ids', params: { field: 'adIds', max: 100 } });
+  });
+});

@@ -1,0 +1,88 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../core/db.ts';
+import { hamming, isDistinctive, PHOTO_DISTANCE_MAX } from './moderation.phash.ts';
+
+/** What a new ad looks like to the duplicate check, worked out before its transaction. */
+export interface AdFingerprint {
+  adId: string;
+  ownerId: string;
+  hashes: { path: string; hash: string }[];
+  samePhone: { adId: string; ownerId: string }[];
+  similarPhoto: { adId: string; ownerId: string; distance: number }[];
+}
+
+/** Flags found for one ad are capped: a phone shared by hundreds of ads needs one look, not hundreds of rows. */
+const MAX_FLAGS = 50;
+
+/**
+ * Finds, for a new ad with its photos' hashes (taken when they were encoded, ads.images.ts),
+ * other accounts' ads (live, or kept under a hold) with the same phone or a near-identical photo. Reads only: the caller stores the result with the ad
+ * (recordFingerprint), in its transaction, so the write lock is never held during the scan.
+ * The photo scan reads every distinctive hash of other owners: fine at tens of thousands of
+ * ads; a much larger site would index the hashes (multi-index hashing, a BK-tree).
+ */
+export async function fingerprintAd(
+  db: Executor,
+  ad: { adId: string; ownerId: string; phone: string; hashes: { path: string; hash: string }[] },
+): Promise<AdFingerprint> {
+  const { hashes } = ad;
+  const samePhone = await sql<{ id: string; owner_id: string }>`
+    SELECT id, owner_id FROM ads WHERE phone = ${ad.phone} AND owner_id != ${ad.ownerId} AND id != ${ad.adId}
+    UNION SELECT id, owner_id FROM held_ads WHERE phone = ${ad.phone} AND owner_id != ${ad.ownerId}
+    LIMIT ${MAX_FLAGS}`.execute(db);
+  const mine = hashes.filter((h) => isDistinctive(h.hash));
+  const best = new Map<string, { adId: string; ownerId: string; distance: number }>();
+  if (mine.length) {
+    const others = await db.selectFrom('photo_hashes').select(['ad_id', 'owner_id', 'hash']).where('owner_id', '!=', ad.ownerId).execute();
+    for (const o of others) {
+      if (!isDistinctive(o.hash)) continue;
+      const distance = Math.min(...mine.map((h) => hamming(h.hash, o.hash)));
+      if (distance > PHOTO_DISTANCE_MAX) continue;
+      const seen = best.get(o.ad_id);
+      if (!seen || distance < seen.distance) best.set(o.ad_id, { adId: o.ad_id, ownerId: o.owner_id, distance });
+    }
+  }
+  return {
+    adId: ad.adId,
+    ownerId: ad.ownerId,
+    hashes,
+    samePhone: samePhone.rows.map((r) => ({ adId: r.id, ownerId: r.owner_id })),
+    similarPhoto: [...best.values()].sort((a, b) => a.distance - b.distance).slice(0, MAX_FLAGS),
+  };
+}
+
+/** Stores an ad's photo hashes and its duplicate flags, both ways (the other ad's reviewer sees this one too). */
+export async function recordFingerprint(trx: Executor, f: AdFingerprint, at: string): Promise<void> {
+  if (f.hashes.length) {
+    await trx
+      .insertInto('photo_hashes')
+      .values(f.hashes.map((h) => ({ ad_id: f.adId, owner_id: f.ownerId, path: h.path, hash: h.hash, created_at: at })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+  const flags = [
+    ...f.samePhone.map((o) => ({ other: o, kind: 'phone' as const, distance: null })),
+    ...f.similarPhoto.map((o) => ({ other: o, kind: 'photo' as const, distance: o.distance })),
+  ];
+  if (!flags.length) return;
+  await trx
+    .insertInto('duplicate_flags')
+    .values(
+      flags.flatMap(({ other, kind, distance }) => [
+        { ad_id: f.adId, other_ad_id: other.adId, other_owner_id: other.ownerId, kind, distance, created_at: at },
+        { ad_id: other.adId, other_ad_id: f.adId, other_owner_id: f.ownerId, kind, distance, created_at: at },
+      ]),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** Forgets the hashes and flags of ads deleted for good (nothing of a deleted ad is compared any more). */
+export async function forgetFingerprints(trx: Executor, adIds: readonly string[]): Promise<void> {
+  for (let i = 0; i < adIds.length; i += 500) {
+    const chunk = adIds.slice(i, i + 500);
+    await trx.deleteFrom('photo_hashes').where('ad_id', 'in', chunk).execute();
+    await trx.deleteFrom('duplicate_flags').where('ad_id', 'in', chunk).execute();
+    await trx.deleteFrom('duplicate_flags').where('other_ad_id', 'in', chunk).execute();
+  }
+}

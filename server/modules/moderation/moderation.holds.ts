@@ -1,0 +1,148 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../core/db.ts';
+import { eraseUser } from '../profile/profile.repository.ts';
+import { forgetFingerprints } from './moderation.duplicates.ts';
+import type { HeldAdDeletion } from './moderation.tables.ts';
+
+// Legal holds as the deletion paths see them. While a hold is in force nothing of its subject is
+// deleted: an ad deleted from the cart or with its owner's profile is copied to held_ads (the row
+// as it was, its photo files left on disk) before its row goes; a held account that deletes
+// itself is closed (signed out for good, no roles, no password) but keeps its personal data; the
+// sign-in purge keeps the held account's sign-ins. When the last hold is released, the deletions
+// that were asked for meanwhile are completed (completeDeferredDeletions).
+//
+// A hold on an ad covers that ad and its owner's account record (who posted it is part of the
+// evidence); a hold on an account covers the account and every ad of it.
+
+/** Any hold in force on the account or on one of its ads. */
+export async function isUserHeld(db: Executor, userId: string): Promise<boolean> {
+  const r = await db.selectFrom('legal_holds').select('id').where('user_id', '=', userId).where('released_at', 'is', null).limit(1).executeTakeFirst();
+  return r !== undefined;
+}
+
+/** A hold in force on the ad, or on its owner. */
+export async function isAdHeld(db: Executor, adId: string, ownerId: string): Promise<boolean> {
+  const r = await db
+    .selectFrom('legal_holds')
+    .select('id')
+    .where('released_at', 'is', null)
+    .where((eb) =>
+      eb.or([eb.and([eb('target_type', '=', 'ad'), eb('target_id', '=', adId)]), eb.and([eb('target_type', '=', 'user'), eb('target_id', '=', ownerId)])]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+/** Copies an ads row to held_ads (the caller deletes the row, and must leave its files). */
+async function copyToHeld(trx: Executor, adId: string, how: HeldAdDeletion, at: string): Promise<string[]> {
+  const row = await trx.selectFrom('ads').selectAll().where('id', '=', adId).executeTakeFirst();
+  if (!row) return [];
+  await trx
+    .insertInto('held_ads')
+    .values({
+      id: row.id,
+      owner_id: row.owner_id,
+      listing_type: row.listing_type,
+      title: row.title,
+      description: row.description,
+      phone: row.phone,
+      state_id: row.state_id,
+      city_id: row.city_id,
+      photos_json: row.photos_json,
+      status_before: row.status,
+      row_json: JSON.stringify(row),
+      created_at: row.created_at,
+      deleted_at: at,
+      deleted_by: how,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  return photoPaths(row.photos_json);
+}
+
+/** The upload paths of an ad's photos record (large and thumbnail). */
+export function photoPaths(photosJson: string): string[] {
+  try {
+    return (JSON.parse(photosJson) as { path?: string; thumbPath?: string }[])
+      .flatMap((p) => [p.path, p.thumbPath])
+      .filter((p): p is string => typeof p === 'string');
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Before one ad's row is deleted (the cart): when it is held, keeps a copy and returns true (its
+ * files must stay); otherwise forgets its fingerprints and returns false.
+ */
+export async function beforeAdDeleted(trx: Executor, ad: { id: string; ownerId: string }, how: HeldAdDeletion, at: string): Promise<boolean> {
+  if (await isAdHeld(trx, ad.id, ad.ownerId)) {
+    await copyToHeld(trx, ad.id, how, at);
+    return true;
+  }
+  await forgetFingerprints(trx, [ad.id]);
+  return false;
+}
+
+/**
+ * Before every ad of an account is deleted (profile deletion): keeps a copy of each held one and
+ * returns the upload paths that must stay on disk; the others' fingerprints are forgotten.
+ */
+export async function beforeAdsOfUserDeleted(trx: Executor, ownerId: string, how: HeldAdDeletion, at: string): Promise<Set<string>> {
+  const kept = new Set<string>();
+  const ads = await trx.selectFrom('ads').select('id').where('owner_id', '=', ownerId).execute();
+  const gone: string[] = [];
+  for (const { id } of ads) {
+    if (await isAdHeld(trx, id, ownerId)) for (const p of await copyToHeld(trx, id, how, at)) kept.add(p);
+    else gone.push(id);
+  }
+  await forgetFingerprints(trx, gone);
+  return kept;
+}
+
+/** Every upload path held ads name: the orphan sweep must not take them. */
+export async function heldUploadPaths(db: Executor): Promise<string[]> {
+  const rows = await db.selectFrom('held_ads').select('photos_json').execute();
+  return rows.flatMap((r) => photoPaths(r.photos_json));
+}
+
+const ERASED_EMAIL = sql<boolean>`email LIKE 'deleted-%@deleted.invalid'`;
+
+/**
+ * After a release, in its transaction: the deletions held back are done now, for what no other
+ * hold still covers. Copies of deleted ads go (with their fingerprints), and an account closed
+ * while held is erased as any deleted account is. Returns the upload paths to remove after commit.
+ */
+export async function completeDeferredDeletions(
+  trx: Executor,
+  userId: string,
+  placeholderHash: string,
+  at: string,
+): Promise<{ files: string[]; ads: number; erased: boolean }> {
+  const files: string[] = [];
+  const done: string[] = [];
+  for (const h of await trx.selectFrom('held_ads').select(['id', 'owner_id', 'photos_json']).where('owner_id', '=', userId).execute()) {
+    if (await isAdHeld(trx, h.id, h.owner_id)) continue;
+    await trx.deleteFrom('held_ads').where('id', '=', h.id).execute();
+    files.push(...photoPaths(h.photos_json));
+    done.push(h.id);
+  }
+  await forgetFingerprints(trx, done);
+  let erased = false;
+  if (!(await isUserHeld(trx, userId))) {
+    const closed = await trx
+      .selectFrom('users')
+      .select(['avatar'])
+      .where('id', '=', userId)
+      .where('deleted_at', 'is not', null)
+      .where(sql<boolean>`NOT (${ERASED_EMAIL})`)
+      .executeTakeFirst();
+    if (closed) {
+      await eraseUser(trx, userId, placeholderHash, at);
+      if (closed.avatar) files.push(closed.avatar);
+      erased = true;
+    }
+  }
+  return { files, ads: done.length, erased };
+}

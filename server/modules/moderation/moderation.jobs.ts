@@ -1,0 +1,20 @@
+import { sql } from 'kysely';
+import type { AppDeps } from '../../core/deps.ts';
+import { DAY_MS } from '../../core/clock.ts';
+
+/** Sign-ins are kept this long (issue #14), longer for an account under a legal hold. */
+export const SIGN_IN_RETENTION_MS = 180 * DAY_MS;
+
+/**
+ * Cron job purge-old-sign-ins (daily): deletes sign-in records older than 180 days, except those
+ * of accounts with a legal hold in force (on the account or one of its ads), which are kept
+ * whatever their age. Register it in server/modules/cron/cron.jobs.ts CRON_JOBS.
+ */
+export async function purgeOldSignIns(deps: Pick<AppDeps, 'db' | 'clock'>): Promise<string> {
+  const before = new Date(deps.clock.now().getTime() - SIGN_IN_RETENTION_MS).toISOString();
+  const r = await sql`
+    DELETE FROM sign_ins WHERE at < ${before}
+      AND user_id NOT IN (SELECT user_id FROM legal_holds WHERE released_at IS NULL)`.execute(deps.db);
+  const n = Number(r.numAffectedRows ?? 0);
+  return `${n} sign-in record${n === 1 ? '' : 's'} older than 180 days deleted (accounts under a legal hold kept)`;
+}

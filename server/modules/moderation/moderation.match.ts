@@ -1,0 +1,62 @@
+import { sql, type RawBuilder } from 'kysely';
+
+/** A staff search, read once: the whole text, its words, and the digits of a phone number when it holds one. */
+export interface StaffQuery {
+  text: string;
+  words: string[];
+  digits: string | null;
+}
+
+/** At most this many words are matched (the rest of a pasted paragraph is ignored). */
+const MAX_WORDS = 10;
+
+/**
+ * Reads what staff typed. Phone digits count when the text is a phone number written any way
+ * ("(212) 555-0142", "+1 212.555.0142", "5550142") or holds at least seven digits: four digits
+ * alone in a sentence ("room 2024") are words, not a phone.
+ */
+export function parseStaffQuery(raw: string | undefined): StaffQuery | null {
+  const text = (raw ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+  if (!text) return null;
+  const words = [...new Set(text.split(' '))].slice(0, MAX_WORDS);
+  const digits = text.replace(/\D/g, '');
+  const phoneLike = /^[\d\s().+-]+$/.test(text);
+  return { text, words, digits: digits.length >= 7 || (phoneLike && digits.length >= 4) ? digits : null };
+}
+
+/** The columns a match reads, as SQL references ('ads.title', 'users.email' …). */
+export interface MatchColumns {
+  id: string;
+  title: string;
+  description: string;
+  phone: string;
+  ownerEmail: string;
+  ownerNickname: string;
+  ownerPhone: string;
+}
+
+/**
+ * The SQL condition of a staff search: the ad's id, or every word in its title or description,
+ * or the phone's digits inside the ad's phone (stored E.164, "+12125550142") or the owner's, or
+ * the text inside the owner's e-mail or nickname. instr() has no wildcards, so nothing typed is
+ * a pattern. Case-insensitive for ASCII (SQLite's lower()).
+ */
+export function staffMatch(q: StaffQuery, c: MatchColumns): RawBuilder<boolean> {
+  const ref = (col: string) => sql.ref(col);
+  const text = sql`lower(${ref(c.title)} || ' ' || ${ref(c.description)})`;
+  const everyWord = sql.join(
+    q.words.map((w) => sql`instr(${text}, ${w}) > 0`),
+    sql` AND `,
+  );
+  const parts = [
+    sql`${ref(c.id)} = ${q.text}`,
+    sql`(${everyWord})`,
+    sql`instr(lower(${ref(c.ownerEmail)}), ${q.text}) > 0`,
+    sql`instr(lower(${ref(c.ownerNickname)}), ${q.text}) > 0`,
+  ];
+  if (q.digits) {
+    parts.push(sql`instr(replace(${ref(c.phone)}, '+', ''), ${q.digits}) > 0`);
+    parts.push(sql`instr(replace(coalesce(${ref(c.ownerPhone)}, ''), '+', ''), ${q.digits}) > 0`);
+  }
+  return sql<boolean>`(${sql.join(parts, sql` OR `)})`;
+}

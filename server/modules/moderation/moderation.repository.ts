@@ -1,0 +1,331 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Executor } from '../../core/db.ts';
+import type { SearchStatus } from '../../../contract/api/ads.ts';
+import { staffMatch, type StaffQuery } from './moderation.match.ts';
+import type { HoldTarget } from './moderation.tables.ts';
+
+// The moderation module reads every module's tables (ads, users, reports, wallets, invoices,
+// sign-ins, audit) and writes only its own: legal_holds, held_ads, photo_hashes, duplicate_flags.
+
+/** An ad as staff search and the user page read it: live (ads) or kept under a hold (held_ads). */
+export interface ModAdRow {
+  id: string;
+  owner_id: string;
+  listing_type: string;
+  title: string;
+  phone: string;
+  status: SearchStatus;
+  photos_json: string;
+  created_at: string;
+  published_at: string | null;
+  expires_at: string | null;
+  rejection_reason: string | null;
+  rejection_category: string | null;
+  deleted_at: string | null;
+  owner_email: string;
+  owner_nickname: string;
+  owner_status: 'pending' | 'approved' | 'suspended';
+  owner_deleted_at: string | null;
+  city_name: string | null;
+  state_code: string | null;
+  held: number;
+}
+
+/** Both kinds of ad in one shape: the live ones and the copies kept under a hold. */
+const EVERY_AD = sql`(
+  SELECT id, owner_id, listing_type, title, description, phone, status, photos_json, created_at, published_at, expires_at,
+         rejection_reason, rejection_category, NULL AS deleted_at, city_id, state_id
+  FROM ads
+  UNION ALL
+  SELECT id, owner_id, listing_type, title, description, phone, 'deleted', photos_json, created_at,
+         json_extract(row_json, '$.published_at'), json_extract(row_json, '$.expires_at'),
+         json_extract(row_json, '$.rejection_reason'), json_extract(row_json, '$.rejection_category'), deleted_at, city_id, state_id
+  FROM held_ads
+)`;
+
+const HELD_AD = sql<number>`EXISTS (SELECT 1 FROM legal_holds l WHERE l.released_at IS NULL
+  AND ((l.target_type = 'ad' AND l.target_id = a.id) OR (l.target_type = 'user' AND l.target_id = a.owner_id)))`;
+
+const AD_COLUMNS = sql`a.id, a.owner_id, a.listing_type, a.title, a.phone, a.status, a.photos_json, a.created_at, a.published_at,
+  a.expires_at, a.rejection_reason, a.rejection_category, a.deleted_at, u.email AS owner_email, u.nickname AS owner_nickname,
+  u.status AS owner_status, u.deleted_at AS owner_deleted_at, c.name AS city_name, s.code AS state_code, ${HELD_AD} AS held`;
+
+const FROM_ADS = sql`FROM ${EVERY_AD} a JOIN users u ON u.id = a.owner_id
+  LEFT JOIN cities c ON c.id = a.city_id LEFT JOIN states s ON s.id = a.state_id`;
+
+const SEARCH_COLUMNS = {
+  id: 'a.id',
+  title: 'a.title',
+  description: 'a.description',
+  phone: 'a.phone',
+  ownerEmail: 'u.email',
+  ownerNickname: 'u.nickname',
+  ownerPhone: 'u.phone',
+};
+
+/** Every ad in every status matching the search, newest first. */
+export async function searchAds(db: Executor, o: { query: StaffQuery | null; status?: SearchStatus; offset: number; limit: number }) {
+  const conditions: RawBuilder<unknown>[] = [sql`1 = 1`];
+  if (o.status) conditions.push(sql`a.status = ${o.status}`);
+  if (o.query) conditions.push(staffMatch(o.query, SEARCH_COLUMNS));
+  const where = sql.join(conditions, sql` AND `);
+  const [rows, total] = await Promise.all([
+    sql<ModAdRow>`SELECT ${AD_COLUMNS} ${FROM_ADS} WHERE ${where} ORDER BY a.created_at DESC, a.id LIMIT ${o.limit} OFFSET ${o.offset}`.execute(db),
+    sql<{ n: number }>`SELECT count(*) AS n FROM ${EVERY_AD} a JOIN users u ON u.id = a.owner_id WHERE ${where}`.execute(db),
+  ]);
+  return { rows: rows.rows, total: Number(total.rows[0].n) };
+}
+
+/** Every ad of one account (live and kept), newest first. */
+export async function adsOfUser(db: Executor, userId: string, limit: number): Promise<ModAdRow[]> {
+  return (await sql<ModAdRow>`SELECT ${AD_COLUMNS} ${FROM_ADS} WHERE a.owner_id = ${userId} ORDER BY a.created_at DESC, a.id LIMIT ${limit}`.execute(db)).rows;
+}
+
+/** Some ads by id (live or kept), for the reports screen and the duplicate flags. */
+export async function adsById(db: Executor, ids: readonly string[]): Promise<ModAdRow[]> {
+  if (!ids.length) return [];
+  return (await sql<ModAdRow>`SELECT ${AD_COLUMNS} ${FROM_ADS} WHERE a.id IN (${sql.join([...ids])})`.execute(db)).rows;
+}
+
+/** The ids of every ad of an account, live or kept. */
+export async function adIdsOfUser(db: Executor, userId: string): Promise<string[]> {
+  const r = await sql<{ id: string }>`SELECT id FROM ads WHERE owner_id = ${userId} UNION SELECT id FROM held_ads WHERE owner_id = ${userId}`.execute(db);
+  return r.rows.map((x) => x.id);
+}
+
+/** The owner of an ad, live or kept. */
+export async function ownerOfAd(db: Executor, adId: string): Promise<string | undefined> {
+  const r = await sql<{
+    owner_id: string;
+  }>`SELECT owner_id FROM ads WHERE id = ${adId} UNION ALL SELECT owner_id FROM held_ads WHERE id = ${adId} LIMIT 1`.execute(db);
+  return r.rows[0]?.owner_id;
+}
+
+export function findUser(db: Executor, id: string) {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function rolesOf(db: Executor, userId: string) {
+  return (await db.selectFrom('user_roles').select('role').where('user_id', '=', userId).execute()).map((r) => r.role);
+}
+
+export function walletsOf(db: Executor, userId: string) {
+  return db.selectFrom('wallets').select(['id', 'wallet_type', 'balance_cents', 'created_at']).where('user_id', '=', userId).orderBy('created_at').execute();
+}
+
+export function ledgerOf(db: Executor, userId: string, limit: number) {
+  return db
+    .selectFrom('ledger_entries')
+    .innerJoin('wallets', 'wallets.id', 'ledger_entries.wallet_id')
+    .select([
+      'ledger_entries.id',
+      'ledger_entries.wallet_id',
+      'wallets.wallet_type',
+      'ledger_entries.amount_cents',
+      'ledger_entries.kind',
+      'ledger_entries.reference',
+      'ledger_entries.idempotency_key',
+      'ledger_entries.created_at',
+    ])
+    .where('wallets.user_id', '=', userId)
+    .orderBy('ledger_entries.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export function invoicesOf(db: Executor, userId: string, limit: number) {
+  return db
+    .selectFrom('invoices')
+    .select(['id', 'btcpay_id', 'provider', 'wallet_id', 'amount_cents', 'status', 'additional_status', 'created_at', 'expires_at', 'credited_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export function signInsOf(db: Executor, userId: string, limit: number) {
+  return db
+    .selectFrom('sign_ins')
+    .select(['at', 'ip', 'user_agent', 'success', 'failure'])
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Reports about these ads, newest first. */
+export async function reportsAbout(db: Executor, adIds: readonly string[], limit: number) {
+  if (!adIds.length) return [];
+  return db
+    .selectFrom('reports')
+    .selectAll()
+    .where('ad_id', 'in', [...adIds])
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Staff actions on the account and on its ads, newest first. */
+export async function auditAbout(db: Executor, userId: string, adIds: readonly string[], limit: number) {
+  return db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('target_type', '=', 'user'), eb('target_id', '=', userId)]),
+        ...(adIds.length ? [eb.and([eb('target_type', '=', 'ad'), eb('target_id', 'in', [...adIds])])] : []),
+      ]),
+    )
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export function screeningOf(db: Executor, userId: string, limit: number) {
+  return db
+    .selectFrom('screening_log')
+    .leftJoin('users', 'users.id', 'screening_log.user_id')
+    .selectAll('screening_log')
+    .select('users.email as user_email')
+    .where('screening_log.user_id', '=', userId)
+    .orderBy('screening_log.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Other accounts related to this one: sharing a phone (duplicate flags, or a live ad with one of
+ * its phones), a near-identical photo (flags), or an address it signed in from successfully.
+ */
+export async function relatedAccounts(db: Executor, userId: string, limit: number) {
+  const r = await sql<{ id: string; email: string; nickname: string; reason: 'phone' | 'photo' | 'ip' }>`
+    WITH mine AS (SELECT id FROM ads WHERE owner_id = ${userId} UNION SELECT id FROM held_ads WHERE owner_id = ${userId}),
+    found AS (
+      SELECT other_owner_id AS user_id, kind AS reason FROM duplicate_flags WHERE ad_id IN (SELECT id FROM mine)
+      UNION SELECT owner_id, 'phone' FROM ads WHERE phone IN (SELECT phone FROM ads WHERE owner_id = ${userId}) AND owner_id != ${userId}
+      UNION SELECT s2.user_id, 'ip' FROM sign_ins s1 JOIN sign_ins s2 ON s2.ip = s1.ip AND s2.user_id != s1.user_id AND s2.success = 1
+        WHERE s1.user_id = ${userId} AND s1.success = 1
+    )
+    SELECT u.id, u.email, u.nickname, f.reason FROM found f JOIN users u ON u.id = f.user_id WHERE u.id != ${userId}
+    ORDER BY u.email LIMIT ${limit * 3}`.execute(db);
+  const byUser = new Map<string, { id: string; email: string; nickname: string; reasons: ('phone' | 'photo' | 'ip')[] }>();
+  for (const row of r.rows) {
+    const u = byUser.get(row.id) ?? { id: row.id, email: row.email, nickname: row.nickname, reasons: [] };
+    if (!u.reasons.includes(row.reason)) u.reasons.push(row.reason);
+    byUser.set(row.id, u);
+  }
+  return [...byUser.values()].slice(0, limit).map((u) => ({ ...u, reasons: (['phone', 'photo', 'ip'] as const).filter((x) => u.reasons.includes(x)) }));
+}
+
+// ---- legal holds ----------------------------------------------------------------------------
+
+export type HoldRow = Awaited<ReturnType<typeof holdsOfUser>>[number];
+
+export function holdsOfUser(db: Executor, userId: string) {
+  return db.selectFrom('legal_holds').selectAll().where('user_id', '=', userId).orderBy('placed_at', 'desc').orderBy('id').execute();
+}
+
+export async function listHolds(db: Executor, o: { active?: boolean; offset: number; limit: number }) {
+  let q = db.selectFrom('legal_holds');
+  if (o.active === true) q = q.where('released_at', 'is', null);
+  if (o.active === false) q = q.where('released_at', 'is not', null);
+  const [rows, total] = await Promise.all([
+    q.selectAll().orderBy('placed_at', 'desc').orderBy('id').limit(o.limit).offset(o.offset).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+export async function insertHold(
+  db: Executor,
+  h: { id: string; targetType: HoldTarget; targetId: string; userId: string; reason: string; by: { id: string; email: string }; at: string },
+) {
+  await db
+    .insertInto('legal_holds')
+    .values({
+      id: h.id,
+      target_type: h.targetType,
+      target_id: h.targetId,
+      user_id: h.userId,
+      reason: h.reason,
+      placed_by: h.by.id,
+      placed_by_email: h.by.email,
+      placed_at: h.at,
+    })
+    .execute();
+  return db.selectFrom('legal_holds').selectAll().where('id', '=', h.id).executeTakeFirstOrThrow();
+}
+
+export function activeHoldsOn(db: Executor, targetType: HoldTarget, targetId: string) {
+  return db
+    .selectFrom('legal_holds')
+    .selectAll()
+    .where('target_type', '=', targetType)
+    .where('target_id', '=', targetId)
+    .where('released_at', 'is', null)
+    .execute();
+}
+
+export async function releaseHolds(db: Executor, ids: readonly string[], by: { id: string; email: string }, note: string, at: string): Promise<void> {
+  await db
+    .updateTable('legal_holds')
+    .set({ released_at: at, released_by: by.email, release_note: note })
+    .where('id', 'in', [...ids])
+    .where('released_at', 'is', null)
+    .execute();
+}
+
+// ---- duplicate flags ------------------------------------------------------------------------
+
+export function flagsOf(db: Executor, adIds: readonly string[]) {
+  return db
+    .selectFrom('duplicate_flags')
+    .innerJoin('users', 'users.id', 'duplicate_flags.other_owner_id')
+    .select([
+      'duplicate_flags.ad_id',
+      'duplicate_flags.other_ad_id',
+      'duplicate_flags.kind',
+      'duplicate_flags.distance',
+      'users.id as other_owner_id',
+      'users.email as other_owner_email',
+      'users.nickname as other_owner_nickname',
+    ])
+    .where('duplicate_flags.ad_id', 'in', [...adIds])
+    .orderBy('duplicate_flags.ad_id')
+    .orderBy('duplicate_flags.kind')
+    .orderBy('duplicate_flags.other_ad_id')
+    .execute();
+}
+
+// ---- evidence --------------------------------------------------------------------------------
+
+/** The rows of ads as they are (every column), live ones and kept copies, for the evidence file. */
+export async function adRecords(db: Executor, ids: readonly string[]) {
+  if (!ids.length) return { live: [], held: [] };
+  const live = await db
+    .selectFrom('ads')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
+  const held = await db
+    .selectFrom('held_ads')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
+  return { live, held };
+}
+
+export function screeningLogOf(db: Executor, userId: string) {
+  return db.selectFrom('screening_log').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+}
+
+export function flagsAbout(db: Executor, adIds: readonly string[]) {
+  if (!adIds.length) return Promise.resolve([]);
+  return db
+    .selectFrom('duplicate_flags')
+    .selectAll()
+    .where('ad_id', 'in', [...adIds])
+    .orderBy('ad_id')
+    .execute();
+}

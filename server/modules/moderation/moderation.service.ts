@@ -1,0 +1,352 @@
+import { createHash } from 'node:crypto';
+import type { AppDeps } from '../../core/deps.ts';
+import type { SessionUser } from '../../core/auth.ts';
+import { writeAudit } from '../../core/audit.ts';
+import { Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
+import { newId, randomToken } from '../../core/ids.ts';
+import { paging } from '../../core/http.ts';
+import { isOwner } from '../../core/policy.ts';
+import { photosOf } from '../ads/ads.dto.ts';
+import { removeUpload, uploadUrl } from '../uploads/uploads.storage.ts';
+import type { SearchStatus } from '../../../contract/api/ads.ts';
+import type { ReportAd } from '../../../contract/api/reports.ts';
+import {
+  HOLD_REASON_MAX,
+  HOLD_REASON_MIN,
+  NOTE_MAX,
+  NOTE_MIN,
+  type DuplicateFlag,
+  type HoldTarget,
+  type LegalHold,
+  type ModAd,
+  type Transparency,
+  type UserDetail,
+} from '../../../contract/api/moderation.ts';
+import { can, type ModerationAction } from './moderation.policy.ts';
+import { parseStaffQuery } from './moderation.match.ts';
+import { completeDeferredDeletions } from './moderation.holds.ts';
+import { evidenceFiles, type EvidenceSubject } from './moderation.export.ts';
+import { buildZip } from './moderation.zip.ts';
+import { computeTransparency, transparencyVersion } from './moderation.transparency.ts';
+import * as repo from './moderation.repository.ts';
+
+/** The user page's lists stop here (the evidence export has everything). */
+const LIST_LIMIT = 200;
+const MAX_FLAG_IDS = 100;
+
+const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+export function toModAd(r: repo.ModAdRow): ModAd {
+  const photos = photosOf(r.photos_json);
+  return {
+    id: r.id,
+    title: r.title,
+    status: r.status,
+    listingType: r.listing_type as ModAd['listingType'],
+    phone: r.phone,
+    place: r.city_name && r.state_code ? `${r.city_name}, ${r.state_code}` : null,
+    thumbUrl: photos[0]?.thumbUrl ?? null,
+    photoCount: photos.length,
+    createdAt: r.created_at,
+    publishedAt: r.published_at,
+    expiresAt: r.expires_at,
+    rejectionReason: r.rejection_reason,
+    rejectionCategory: r.rejection_category as ModAd['rejectionCategory'],
+    deletedAt: r.deleted_at,
+    owner: { id: r.owner_id, email: r.owner_email, nickname: r.owner_nickname, status: r.owner_status, deleted: r.owner_deleted_at !== null },
+    held: r.held === 1,
+  };
+}
+
+export function toHold(h: repo.HoldRow): LegalHold {
+  return {
+    id: h.id,
+    targetType: h.target_type,
+    targetId: h.target_id,
+    userId: h.user_id,
+    reason: h.reason,
+    placedBy: h.placed_by_email,
+    placedAt: h.placed_at,
+    releasedAt: h.released_at,
+    releasedBy: h.released_by,
+    releaseNote: h.release_note,
+    active: h.released_at === null,
+  };
+}
+
+const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
+
+/** The ad a report names, as the reports screen shows it (reports.service.ts asks). */
+export async function reportAds(deps: Pick<AppDeps, 'db'>, adIds: readonly string[]): Promise<Map<string, ReportAd>> {
+  const rows = await repo.adsById(deps.db, [...new Set(adIds)]);
+  return new Map(
+    rows.map((r) => {
+      const ad = toModAd(r);
+      return [
+        r.id,
+        {
+          id: ad.id,
+          title: ad.title,
+          status: ad.status,
+          thumbUrl: ad.thumbUrl,
+          ownerId: ad.owner.id,
+          ownerEmail: ad.owner.email,
+          ownerNickname: ad.owner.nickname,
+          held: ad.held,
+        },
+      ];
+    }),
+  );
+}
+
+export class ModerationService {
+  private readonly deps: AppDeps;
+  private transparencyCache: { version: string; value: Transparency } | null = null;
+
+  constructor(deps: AppDeps) {
+    this.deps = deps;
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  /** Asks the policy; a staff member acting about themselves gets 409 (a 403 would send the browser to sign-in). */
+  private may(actor: SessionUser, action: ModerationAction, userId?: string): void {
+    if (can(actor, action, userId === undefined ? undefined : { userId })) return;
+    if (userId !== undefined && isOwner(actor, userId)) throw new Conflict(action === 'export' ? 'moderation.own_record' : 'moderation.own_hold');
+    throw new Forbidden();
+  }
+
+  async search(actor: SessionUser, q: { query?: string; status?: SearchStatus; page?: number; pageSize?: number }) {
+    this.may(actor, 'search');
+    const { page, pageSize, offset } = paging(q);
+    const { rows, total } = await repo.searchAds(this.deps.db, { query: parseStaffQuery(q.query), status: q.status, offset, limit: pageSize });
+    return { ads: rows.map(toModAd), total, page, pageSize };
+  }
+
+  /** One user, whole: in one read transaction, so every part describes the same moment. */
+  async user(actor: SessionUser, id: string): Promise<UserDetail> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const u = await repo.findUser(trx, id);
+      if (!u) throw new NotFound('moderation.user_not_found');
+      this.may(actor, 'viewUser', u.id);
+      const adIds = await repo.adIdsOfUser(trx, id);
+      const [roles, ads, reports, wallets, ledger, invoices, signIns, holds, related, screening, audit] = [
+        await repo.rolesOf(trx, id),
+        await repo.adsOfUser(trx, id, LIST_LIMIT),
+        await repo.reportsAbout(trx, adIds, LIST_LIMIT),
+        await repo.walletsOf(trx, id),
+        await repo.ledgerOf(trx, id, LIST_LIMIT),
+        await repo.invoicesOf(trx, id, LIST_LIMIT),
+        await repo.signInsOf(trx, id, LIST_LIMIT),
+        await repo.holdsOfUser(trx, id),
+        await repo.relatedAccounts(trx, id, 50),
+        await repo.screeningOf(trx, id, 50),
+        await repo.auditAbout(trx, id, adIds, 100),
+      ];
+      const order = ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'] as const;
+      return {
+        user: {
+          id: u.id,
+          email: u.email,
+          nickname: u.nickname,
+          status: u.status,
+          deleted: u.deleted_at !== null,
+          roles: order.filter((r) => roles.includes(r)),
+          phone: u.phone,
+          phoneVerified: u.phone !== null && u.phone_verified_at !== null,
+          avatarUrl: uploadUrl(u.avatar),
+          createdAt: u.created_at,
+          deletedAt: u.deleted_at,
+          held: holds.some((h) => h.released_at === null),
+        },
+        ads: ads.map(toModAd),
+        reports: reports.map((r) => ({ id: r.id, kind: r.kind, adId: r.ad_id, message: r.message, status: r.status, createdAt: r.created_at })),
+        wallets: wallets.map((w) => ({ id: w.id, walletType: w.wallet_type, balanceCents: w.balance_cents })),
+        ledger: ledger.map((l) => ({
+          id: l.id,
+          walletId: l.wallet_id,
+          walletType: l.wallet_type,
+          amountCents: l.amount_cents,
+          kind: l.kind,
+          reference: l.reference,
+          createdAt: l.created_at,
+        })),
+        invoices: invoices.map((i) => ({
+          id: i.id,
+          invoiceId: i.btcpay_id,
+          amountCents: i.amount_cents,
+          status: i.status,
+          createdAt: i.created_at,
+          creditedAt: i.credited_at,
+        })),
+        signIns: signIns.map((s) => ({ at: s.at, ip: s.ip, userAgent: s.user_agent, success: s.success === 1, failure: s.failure })),
+        holds: holds.map(toHold),
+        related,
+        screening: screening.map((r) => ({
+          id: r.id,
+          userId: r.user_id,
+          userEmail: r.user_email,
+          field: r.field,
+          term: r.term,
+          title: r.title,
+          description: r.description,
+          createdAt: r.created_at,
+        })),
+        audit: audit.map((r) => ({
+          id: r.id,
+          actorId: r.actor_id,
+          actorEmail: r.actor_email,
+          action: r.action,
+          targetType: r.target_type,
+          targetId: r.target_id,
+          before: parse(r.before_json),
+          after: parse(r.after_json),
+          at: r.at,
+        })),
+      };
+    });
+  }
+
+  /** The account a hold or an export is about: the user itself, or the ad's owner (live or kept). */
+  private async subjectOf(db: AppDeps['db'], targetType: HoldTarget, targetId: string): Promise<string> {
+    if (targetType === 'user') {
+      const u = await repo.findUser(db, targetId);
+      if (!u) throw new NotFound('moderation.user_not_found');
+      return u.id;
+    }
+    const owner = await repo.ownerOfAd(db, targetId);
+    if (!owner) throw new NotFound('ad.not_found');
+    return owner;
+  }
+
+  /** Places a legal hold (audited in the same transaction). Several holds may cover one subject (one per legal request). */
+  async placeHold(actor: SessionUser, input: { targetType: HoldTarget; targetId: string; reason: string }): Promise<LegalHold> {
+    const reason = clean(input.reason);
+    if (reason.length < HOLD_REASON_MIN || reason.length > HOLD_REASON_MAX) {
+      throw new Invalid('reason', 'moderation.hold_reason_length', { min: HOLD_REASON_MIN, max: HOLD_REASON_MAX });
+    }
+    const at = this.now();
+    return this.deps.db.transaction().execute(async (trx) => {
+      const userId = await this.subjectOf(trx, input.targetType, input.targetId);
+      this.may(actor, 'hold', userId);
+      const row = await repo.insertHold(trx, { id: newId(), targetType: input.targetType, targetId: input.targetId, userId, reason, by: actor, at });
+      await writeAudit(trx, {
+        actor: { id: actor.id, email: actor.email },
+        action: 'legal_hold.place',
+        targetType: input.targetType,
+        targetId: input.targetId,
+        after: { holdId: row.id, reason },
+        at,
+      });
+      return toHold(row);
+    });
+  }
+
+  /**
+   * Releases every hold in force on the subject, with a note (audited). Deletions asked for while
+   * it was held are completed now, for whatever no other hold still covers.
+   */
+  async releaseHold(actor: SessionUser, input: { targetType: HoldTarget; targetId: string; note: string }): Promise<{ released: number }> {
+    const note = clean(input.note);
+    if (note.length < NOTE_MIN || note.length > NOTE_MAX) throw new Invalid('note', 'moderation.note_length', { min: NOTE_MIN, max: NOTE_MAX });
+    const at = this.now();
+    const { released, files } = await this.deps.db.transaction().execute(async (trx) => {
+      const holds = await repo.activeHoldsOn(trx, input.targetType, input.targetId);
+      if (!holds.length) {
+        await this.subjectOf(trx, input.targetType, input.targetId); // 404 for an unknown subject
+        throw new Conflict('moderation.not_held');
+      }
+      const userId = holds[0].user_id;
+      this.may(actor, 'release', userId);
+      await repo.releaseHolds(
+        trx,
+        holds.map((h) => h.id),
+        actor,
+        note,
+        at,
+      );
+      const done = await completeDeferredDeletions(trx, userId, `!erased:${randomToken()}`, at);
+      await writeAudit(trx, {
+        actor: { id: actor.id, email: actor.email },
+        action: 'legal_hold.release',
+        targetType: input.targetType,
+        targetId: input.targetId,
+        before: { holdIds: holds.map((h) => h.id) },
+        after: { note, deletedAds: done.ads, accountErased: done.erased },
+        at,
+      });
+      return { released: holds.length, files: done.files };
+    });
+    for (const f of files) removeUpload(this.deps.config.dataDir, f);
+    return { released };
+  }
+
+  async holds(actor: SessionUser, q: { active?: boolean; page?: number; pageSize?: number }) {
+    this.may(actor, 'search');
+    const { page, pageSize, offset } = paging(q);
+    const { rows, total } = await repo.listHolds(this.deps.db, { active: q.active, offset, limit: pageSize });
+    return { holds: rows.map(toHold), total, page, pageSize };
+  }
+
+  async duplicateFlags(actor: SessionUser, adIdsCsv: string): Promise<{ flags: DuplicateFlag[] }> {
+    this.may(actor, 'search');
+    const ids = [...new Set(adIdsCsv.split(',').map((s) => s.trim()))].filter(Boolean);
+    if (ids.length > MAX_FLAG_IDS) throw new Invalid('adIds', 'moderation.too_many_ids', { max: MAX_FLAG_IDS });
+    if (!ids.length) return { flags: [] };
+    const rows = await repo.flagsOf(this.deps.db, ids);
+    const others = new Map((await repo.adsById(this.deps.db, [...new Set(rows.map((r) => r.other_ad_id))])).map((a) => [a.id, a]));
+    return {
+      flags: rows.map((r) => ({
+        adId: r.ad_id,
+        otherAdId: r.other_ad_id,
+        otherAdTitle: others.get(r.other_ad_id)?.title ?? null,
+        otherAdStatus: others.get(r.other_ad_id)?.status ?? null,
+        otherOwner: { id: r.other_owner_id, email: r.other_owner_email, nickname: r.other_owner_nickname },
+        kind: r.kind,
+        distance: r.distance,
+      })),
+    };
+  }
+
+  /**
+   * The evidence file of an account or an ad (the id of either): one ZIP (moderation.export.ts).
+   * Audited after it is built, with its SHA-256, so the log says exactly which file was handed out.
+   */
+  async exportEvidence(actor: SessionUser, id: string): Promise<{ fileName: string; zip: Buffer }> {
+    const db = this.deps.db;
+    const adOwner = await repo.ownerOfAd(db, id);
+    const user = adOwner ? undefined : await repo.findUser(db, id);
+    if (!adOwner && !user) throw new NotFound('moderation.subject_not_found');
+    const subject: EvidenceSubject = adOwner ? { type: 'ad', id, userId: adOwner } : { type: 'user', id, userId: user!.id };
+    this.may(actor, 'export', subject.userId);
+    const at = this.deps.clock.now();
+    const files = await evidenceFiles(this.deps, subject, { id: actor.id, email: actor.email }, at);
+    const zip = buildZip(files, at);
+    const sha256 = createHash('sha256').update(zip).digest('hex');
+    const stamp = at.toISOString().replace(/[-:]/g, '').slice(0, 15);
+    const fileName = `evidence-${subject.type}-${subject.id}-${stamp}Z.zip`;
+    await db.transaction().execute((trx) =>
+      writeAudit(trx, {
+        actor: { id: actor.id, email: actor.email },
+        action: 'evidence.export',
+        targetType: subject.type,
+        targetId: subject.id,
+        after: { fileName, bytes: zip.length, sha256, files: files.length, userId: subject.userId },
+        at: at.toISOString(),
+      }),
+    );
+    return { fileName, zip };
+  }
+
+  /** The public transparency report, computed again only when its records moved (or the month turned). */
+  async transparency(): Promise<Transparency> {
+    const now = this.deps.clock.now();
+    const version = await transparencyVersion(this.deps.db, now);
+    if (this.transparencyCache?.version !== version) {
+      this.transparencyCache = { version, value: await computeTransparency(this.deps.db, now) };
+    }
+    return this.transparencyCache.value;
+  }
+}

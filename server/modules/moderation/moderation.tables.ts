@@ -1,0 +1,47 @@
+export type HoldTarget = 'user' | 'ad';
+export type DuplicateKind = 'phone' | 'photo';
+export type HeldAdDeletion = 'cart_deletion' | 'profile_deletion' | 'ad_deletion';
+
+/** The moderation module's tables (migration 0010), as Kysely sees them. */
+export interface ModerationTables {
+  legal_holds: {
+    id: string;
+    target_type: HoldTarget;
+    target_id: string;
+    /** The account concerned: the user held, or the held ad's owner. */
+    user_id: string;
+    reason: string;
+    placed_by: string | null;
+    placed_by_email: string | null;
+    placed_at: string;
+    released_at: string | null;
+    released_by: string | null;
+    release_note: string | null;
+  };
+  /** Ads deleted while held: the row as it was (row_json), its files kept. */
+  held_ads: {
+    id: string;
+    owner_id: string;
+    listing_type: string;
+    title: string;
+    description: string;
+    phone: string;
+    state_id: string;
+    city_id: string;
+    photos_json: string;
+    status_before: string;
+    row_json: string;
+    created_at: string;
+    deleted_at: string;
+    deleted_by: HeldAdDeletion;
+  };
+  photo_hashes: { ad_id: string; owner_id: string; path: string; hash: string; created_at: string };
+  duplicate_flags: {
+    ad_id: string;
+    other_ad_id: string;
+    other_owner_id: string;
+    kind: DuplicateKind;
+    distance: number | null;
+    created_at: string;
+  };
+}

@@ -1,0 +1,210 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../core/db.ts';
+import type { InvoiceStatus } from '../../../contract/api/payments.ts';
+import type { PaymentsTables } from './payments.tables.ts';
+
+export type InvoiceRow = PaymentsTables['invoices'];
+export type DeliveryRow = PaymentsTables['webhook_deliveries'];
+
+/** Statuses in which an invoice may still be paid. */
+export const OPEN_STATUSES = ['New', 'Processing'] as const;
+
+export function insertInvoice(db: Executor, row: InvoiceRow) {
+  return db.insertInto('invoices').values(row).execute();
+}
+
+export function findInvoice(db: Executor, id: string) {
+  return db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findByBtcpayId(db: Executor, btcpayId: string) {
+  return db.selectFrom('invoices').selectAll().where('btcpay_id', '=', btcpayId).executeTakeFirst();
+}
+
+export function deleteCreating(db: Executor, id: string) {
+  return db.deleteFrom('invoices').where('id', '=', id).where('status', '=', 'Creating').execute();
+}
+
+/** Unpaid invoices of the user that can still be paid (and intents being created). */
+export async function countOpen(db: Executor, userId: string, now: string): Promise<number> {
+  const r = await db
+    .selectFrom('invoices')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('status', 'in', ['Creating', 'New'])
+    .where('expires_at', '>', now)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Fills in what BTCPay answered; the status only while nothing (a webhook) moved it on. */
+export function completeCreation(db: Executor, id: string, v: { btcpayId: string; status: InvoiceStatus; additionalStatus: string; checkoutLink: string; expiresAt: string; at: string }) {
+  return db
+    .updateTable('invoices')
+    .set({
+      btcpay_id: v.btcpayId,
+      status: sql<InvoiceStatus>`CASE WHEN status = 'Creating' THEN ${v.status} ELSE status END`,
+      additional_status: sql<string>`CASE WHEN status = 'Creating' THEN ${v.additionalStatus} ELSE additional_status END`,
+      checkout_link: v.checkoutLink,
+      expires_at: v.expiresAt,
+      updated_at: v.at,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** A signed webhook named an invoice we asked for but have not heard back about (a crash, or the webhook overtook the answer). */
+export async function adoptCreating(db: Executor, orderId: string, btcpayId: string, at: string): Promise<boolean> {
+  const r = await db
+    .updateTable('invoices')
+    .set({ btcpay_id: btcpayId, status: 'New', updated_at: at })
+    .where('id', '=', orderId)
+    .where('status', '=', 'Creating')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export function setStatus(db: Executor, id: string, v: { status: InvoiceStatus; additionalStatus: string; at: string }) {
+  return db
+    .updateTable('invoices')
+    .set({ status: v.status, additional_status: v.additionalStatus, checked_at: v.at, updated_at: v.at })
+    .where('id', '=', id)
+    .execute();
+}
+
+export function markCredited(db: Executor, id: string, at: string) {
+  return db.updateTable('invoices').set({ credited_at: at }).where('id', '=', id).where('credited_at', 'is', null).execute();
+}
+
+/** Stores a delivery once per originalDeliveryId; false when it was there already (a redelivery). */
+export async function insertDelivery(db: Executor, d: { originalDeliveryId: string; deliveryId: string; invoiceId: string; type: string; body: string | null; at: string }): Promise<boolean> {
+  const r = await db
+    .insertInto('webhook_deliveries')
+    .values({ original_delivery_id: d.originalDeliveryId, delivery_id: d.deliveryId, invoice_id: d.invoiceId, type: d.type, body: d.body, received_at: d.at })
+    .onConflict((oc) => oc.column('original_delivery_id').doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
+
+export function noteRedelivery(db: Executor, originalDeliveryId: string, deliveryId: string) {
+  return db
+    .updateTable('webhook_deliveries')
+    .set({ delivery_id: deliveryId, redeliveries: sql<number>`redeliveries + 1` })
+    .where('original_delivery_id', '=', originalDeliveryId)
+    .execute();
+}
+
+export function findDelivery(db: Executor, id: string) {
+  return db.selectFrom('webhook_deliveries').selectAll().where('original_delivery_id', '=', id).executeTakeFirst();
+}
+
+export function finishDelivery(db: Executor, id: string, v: { status: string | null; outcome: string; at: string }) {
+  return db
+    .updateTable('webhook_deliveries')
+    .set({ processed_at: v.at, status: v.status, outcome: v.outcome, attempts: sql<number>`attempts + 1`, last_error: null })
+    .where('original_delivery_id', '=', id)
+    .execute();
+}
+
+export function failDelivery(db: Executor, id: string, error: string) {
+  return db
+    .updateTable('webhook_deliveries')
+    .set({ attempts: sql<number>`attempts + 1`, last_error: error.slice(0, 500) })
+    .where('original_delivery_id', '=', id)
+    .execute();
+}
+
+/** Deliveries stored but not processed (a crash, or BTCPay could not be asked), oldest first. */
+export async function pendingDeliveries(db: Executor, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom('webhook_deliveries').select('original_delivery_id').where('processed_at', 'is', null).orderBy('received_at').limit(limit).execute();
+  return rows.map((r) => r.original_delivery_id);
+}
+
+/** Open invoices (and settled ones not yet credited) to ask BTCPay about: least recently checked first. */
+export function invoicesToReconcile(db: Executor, v: { expiresAfter: string; expiresBefore: string | null; limit: number }) {
+  let q = db
+    .selectFrom('invoices')
+    .selectAll()
+    .where((eb) => eb.or([eb('status', 'in', [...OPEN_STATUSES]), eb.and([eb('status', '=', 'Settled'), eb('credited_at', 'is', null)])]))
+    .where('expires_at', '>', v.expiresAfter);
+  if (v.expiresBefore) q = q.where('expires_at', '<=', v.expiresBefore);
+  return q.orderBy(sql`coalesce(checked_at, '')`).limit(v.limit).execute();
+}
+
+export function staleCreating(db: Executor, createdBefore: string) {
+  return db.selectFrom('invoices').selectAll().where('status', '=', 'Creating').where('created_at', '<=', createdBefore).limit(100).execute();
+}
+
+export async function countOpenAll(db: Executor, now: string): Promise<number> {
+  const r = await db
+    .selectFrom('invoices')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', 'in', ['New', 'Processing'])
+    .where('expires_at', '>', now)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export async function lastWebhookAt(db: Executor): Promise<string | null> {
+  const r = await db.selectFrom('webhook_deliveries').select((eb) => eb.fn.max('received_at').as('at')).where('type', '<>', 'Reconciled').executeTakeFirst();
+  return (r?.at as string | null | undefined) ?? null;
+}
+
+export async function listForUser(db: Executor, userId: string, v: { offset: number; limit: number }) {
+  const base = db.selectFrom('invoices').where('user_id', '=', userId).where('status', '<>', 'Creating');
+  const [rows, total] = await Promise.all([
+    base.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(v.limit).offset(v.offset).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+export async function listForStaff(db: Executor, v: { query?: string; status?: InvoiceStatus; offset: number; limit: number }) {
+  let base = db.selectFrom('invoices as i').leftJoin('users as u', 'u.id', 'i.user_id').where('i.status', '<>', 'Creating');
+  if (v.status) base = base.where('i.status', '=', v.status);
+  const q = v.query?.trim();
+  if (q) {
+    const needle = q.toLowerCase();
+    base = base.where((eb) => eb.or([eb('i.btcpay_id', '=', q), eb('i.id', '=', q), eb('i.user_id', '=', q), eb('u.email', '=', needle)]));
+  }
+  const [rows, total] = await Promise.all([
+    base.selectAll('i').select('u.email as user_email').orderBy('i.created_at', 'desc').orderBy('i.id').limit(v.limit).offset(v.offset).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+export function eventsOf(db: Executor, invoiceIds: string[]) {
+  if (!invoiceIds.length) return Promise.resolve([]);
+  return db
+    .selectFrom('webhook_deliveries')
+    .select(['invoice_id', 'type', 'status', 'received_at', 'processed_at', 'outcome'])
+    .where('invoice_id', 'in', invoiceIds)
+    .orderBy('received_at')
+    .orderBy('original_delivery_id')
+    .execute();
+}
+
+/** The user's ledger entries, newest first, each with its wallet's balance right after it. */
+export async function transactions(db: Executor, v: { userId: string; walletId?: string; offset: number; limit: number }) {
+  const walletFilter = v.walletId ? sql`AND w.id = ${v.walletId}` : sql``;
+  const rows = await sql<{
+    id: number;
+    wallet_id: string;
+    wallet_type: 'USD' | 'XG-PROMO-WALLET';
+    kind: string;
+    amount_cents: number;
+    balance_after: number;
+    reference: string | null;
+    created_at: string;
+  }>`
+    SELECT e.id, e.wallet_id, w.wallet_type, e.kind, e.amount_cents, e.reference, e.created_at,
+           sum(e.amount_cents) OVER (PARTITION BY e.wallet_id ORDER BY e.id) AS balance_after
+    FROM ledger_entries e JOIN wallets w ON w.id = e.wallet_id
+    WHERE w.user_id = ${v.userId} ${walletFilter}
+    ORDER BY e.id DESC LIMIT ${v.limit} OFFSET ${v.offset}`.execute(db);
+  const total = await sql<{ n: number }>`
+    SELECT count(*) AS n FROM ledger_entries e JOIN wallets w ON w.id = e.wallet_id
+    WHERE w.user_id = ${v.userId} ${walletFilter}`.execute(db);
+  return { rows: rows.rows, total: Number(total.rows[0]?.n ?? 0) };
+}

@@ -1,0 +1,257 @@
+import { createHmac } from 'node:crypto';
+import type { AppDeps } from '../../core/deps.ts';
+import { newId } from '../../core/ids.ts';
+import { Conflict } from '../../core/errors.ts';
+import { decimalToCents } from '../../../contract/amount.ts';
+import type { SandboxAction } from '../../../contract/api/payments.ts';
+import { toInvoice } from './btcpay.client.ts';
+import type { CreateInvoiceRequest, GreenfieldInvoice, GreenfieldWebhook, PaymentProvider } from './provider.ts';
+
+export const SANDBOX_STORE_ID = 'sandbox-store';
+const WEBHOOK_ID = 'sandbox-webhook';
+
+/** Sends one signed delivery to our webhook endpoint (the routes plugin wires it to app.inject). */
+export type Deliver = (rawBody: string, signature: string) => Promise<number>;
+
+/** BTCPay's signature header value: HMAC-SHA256 of the raw body with the secret's UTF-8 bytes. */
+export function signBody(secret: string, rawBody: string | Buffer): string {
+  return `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(rawBody).digest('hex')}`;
+}
+
+/**
+ * A webhook body as BTCPay Server sends it: the event's own fields first, then the common ones,
+ * serialised with 2-space indentation and no trailing newline.
+ */
+export function webhookBody(e: {
+  type: string;
+  deliveryId: string;
+  originalDeliveryId?: string;
+  isRedelivery?: boolean;
+  timestamp: number;
+  storeId: string;
+  invoiceId: string;
+  metadata: Record<string, unknown>;
+  extra?: Record<string, unknown>;
+}): string {
+  return JSON.stringify(
+    {
+      ...e.extra,
+      deliveryId: e.deliveryId,
+      webhookId: WEBHOOK_ID,
+      originalDeliveryId: e.originalDeliveryId ?? e.deliveryId,
+      isRedelivery: e.isRedelivery ?? false,
+      type: e.type,
+      timestamp: e.timestamp,
+      storeId: e.storeId,
+      invoiceId: e.invoiceId,
+      metadata: e.metadata,
+    },
+    null,
+    2,
+  );
+}
+
+type Row = {
+  id: string;
+  store_id: string;
+  order_id: string;
+  amount: string;
+  paid_cents: number;
+  status: string;
+  additional_status: string;
+  metadata_json: string;
+  redirect_url: string;
+  created_time: number;
+  expiration_time: number;
+};
+
+/**
+ * The payment provider when BTCPay is not configured (development, a fresh `npm start`): the same
+ * invoices, kept in our database, and the same signed webhooks, delivered to the same endpoint in
+ * the order BTCPay sends them. Its checkout page (/sandbox/checkout/:id) offers "simulate
+ * payment", "simulate partial payment" and "simulate expiry". Refused in production (config.ts).
+ */
+export class SandboxProvider implements PaymentProvider {
+  readonly mode = 'sandbox' as const;
+  private readonly deps: AppDeps;
+  private deliver: Deliver | null = null;
+  /** Deliveries go one after another, as BTCPay sends them to one webhook. */
+  private queue: Promise<void> = Promise.resolve();
+  private readonly settleDelayMs: number;
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+
+  constructor(deps: AppDeps, opts: { settleDelayMs: number }) {
+    this.deps = deps;
+    this.settleDelayMs = opts.settleDelayMs;
+  }
+
+  setDeliverer(d: Deliver | null): void {
+    this.deliver = d;
+  }
+
+  /** Resolves when every delivery asked for so far has been made. */
+  async idle(): Promise<void> {
+    for (;;) {
+      const q = this.queue;
+      await q;
+      if (q === this.queue && this.timers.size === 0) return;
+      if (this.timers.size) await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  close(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.deps.clock.now().getTime() / 1000);
+  }
+
+  private row(id: string): Promise<Row | undefined> {
+    return this.deps.db.selectFrom('sandbox_invoices').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  private toGreenfield(r: Row): GreenfieldInvoice {
+    // Like BTCPay, an unpaid invoice is Expired once its time is up, whether or not anyone looked.
+    const expired = r.status === 'New' && this.nowSeconds() >= r.expiration_time;
+    return toInvoice({
+      id: r.id,
+      storeId: r.store_id,
+      amount: r.amount,
+      paidAmount: (r.paid_cents / 100).toFixed(2),
+      currency: 'USD',
+      status: expired ? 'Expired' : r.status,
+      additionalStatus: r.additional_status,
+      checkoutLink: `${this.deps.config.publicUrl}/sandbox/checkout/${r.id}`,
+      createdTime: r.created_time,
+      expirationTime: r.expiration_time,
+      metadata: JSON.parse(r.metadata_json),
+    });
+  }
+
+  async createInvoice(req: CreateInvoiceRequest): Promise<GreenfieldInvoice> {
+    const now = this.nowSeconds();
+    const row: Row = {
+      id: newId(22),
+      store_id: SANDBOX_STORE_ID,
+      order_id: req.metadata.orderId,
+      amount: req.amount,
+      paid_cents: 0,
+      status: 'New',
+      additional_status: 'None',
+      metadata_json: JSON.stringify(req.metadata),
+      redirect_url: req.checkout.redirectURL,
+      created_time: now,
+      expiration_time: now + req.checkout.expirationMinutes * 60,
+    };
+    await this.deps.db.insertInto('sandbox_invoices').values(row).execute();
+    this.send(row, 'InvoiceCreated');
+    return this.toGreenfield(row);
+  }
+
+  async getInvoice(invoiceId: string): Promise<GreenfieldInvoice | null> {
+    const r = await this.row(invoiceId);
+    return r ? this.toGreenfield(r) : null;
+  }
+
+  async findInvoicesByOrderId(orderId: string): Promise<GreenfieldInvoice[]> {
+    const rows = await this.deps.db.selectFrom('sandbox_invoices').selectAll().where('order_id', '=', orderId).execute();
+    return rows.map((r) => this.toGreenfield(r));
+  }
+
+  async health() {
+    return { synchronized: true };
+  }
+
+  async serverInfo() {
+    return { version: 'sandbox' };
+  }
+
+  async listWebhooks(): Promise<GreenfieldWebhook[]> {
+    return [{ id: WEBHOOK_ID, enabled: true, automaticRedelivery: false, url: `${this.deps.config.publicUrl}/api/webhooks/btcpay` }];
+  }
+
+  /** The redirect URL the invoice was created with (the wallet page). */
+  async redirectUrl(invoiceId: string): Promise<string | null> {
+    return (await this.row(invoiceId))?.redirect_url ?? null;
+  }
+
+  /**
+   * Plays a payer: 'pay' (received → processing, then settled after a moment, as a confirmation
+   * would), 'partial' (half of what is due: the invoice stays New, PaidPartial), 'expire'.
+   */
+  async simulate(invoiceId: string, action: SandboxAction): Promise<GreenfieldInvoice> {
+    const r = await this.row(invoiceId);
+    if (!r) throw new Error('sandbox: unknown invoice');
+    if (this.toGreenfield(r).status !== 'New') throw new Conflict('payment.sandbox_invoice_closed');
+    const due = decimalToCents(r.amount)!;
+    const update = async (set: Partial<Row>) => {
+      await this.deps.db.updateTable('sandbox_invoices').set(set).where('id', '=', r.id).execute();
+      return (await this.row(r.id))!;
+    };
+    if (action === 'expire') {
+      const now = await update({ status: 'Expired', additional_status: r.paid_cents > 0 ? 'PaidPartial' : 'None' });
+      this.send(now, 'InvoiceExpired', { partiallyPaid: r.paid_cents > 0 });
+      return this.toGreenfield(now);
+    }
+    if (action === 'partial') {
+      const part = Math.max(1, Math.floor((due - r.paid_cents) / 2));
+      const now = await update({ paid_cents: r.paid_cents + part, additional_status: 'PaidPartial' });
+      this.send(now, 'InvoiceReceivedPayment', this.payment(part));
+      return this.toGreenfield(now);
+    }
+    const rest = due - r.paid_cents;
+    const now = await update({ paid_cents: due, status: 'Processing', additional_status: 'None' });
+    this.send(now, 'InvoiceReceivedPayment', this.payment(rest));
+    this.send(now, 'InvoiceProcessing', { overPaid: false });
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void (async () => {
+        const settled = await update({ status: 'Settled' });
+        this.send(settled, 'InvoicePaymentSettled', this.payment(rest));
+        this.send(settled, 'InvoiceSettled', { manuallyMarked: false, overPaid: false });
+      })().catch((err: unknown) => this.deps.log.error({ err }, 'sandbox: settling failed'));
+    }, this.settleDelayMs);
+    timer.unref();
+    this.timers.add(timer);
+    return this.toGreenfield(now);
+  }
+
+  private payment(cents: number) {
+    return {
+      afterExpiration: false,
+      paymentMethodId: 'BTC-CHAIN',
+      payment: {
+        id: newId(16),
+        receivedDate: this.nowSeconds(),
+        value: (cents / 100).toFixed(2),
+        fee: '0.00',
+        status: 'Settled',
+        destination: 'sandbox-address',
+      },
+    };
+  }
+
+  private send(r: Row, type: string, extra?: Record<string, unknown>): void {
+    const body = webhookBody({
+      type,
+      deliveryId: newId(22),
+      timestamp: this.nowSeconds(),
+      storeId: r.store_id,
+      invoiceId: r.id,
+      metadata: JSON.parse(r.metadata_json),
+      extra,
+    });
+    const signature = signBody(this.deps.config.btcpay.webhookSecret, body);
+    this.queue = this.queue.then(async () => {
+      if (!this.deliver) return;
+      try {
+        const status = await this.deliver(body, signature);
+        if (status < 200 || status > 299) this.deps.log.warn({ status, type }, 'sandbox: webhook delivery refused');
+      } catch (err) {
+        this.deps.log.warn({ err, type }, 'sandbox: webhook delivery failed');
+      }
+    });
+  }
+}

@@ -1,0 +1,282 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { clientBuild } from '../../test/client-build.ts';
+import { DAY_MS } from '../../core/clock.ts';
+import { decide, fundedUsd, goodFields, jpegWithGps, liveAd, pay, placeIn, postAdRaw, type Place } from '../ads/ads.testkit.ts';
+
+// Public pages rendered on the server from the real build (dist/.ssr/entry-server.js): what a
+// crawler or a link preview reads without running script, and the status each page answers.
+
+let dist: string;
+beforeAll(() => {
+  dist = clientBuild();
+}, 180_000);
+
+let ctx: TestContext;
+let owner: TestUser;
+let admin: TestUser;
+let ny: Place;
+beforeEach(async () => {
+  ctx = await createTestApp({ distDir: dist, env: { PUBLIC_URL: 'https://xg.example' } });
+  owner = await makeUser(ctx, { status: 'approved' });
+  admin = await asAdmin(ctx);
+  ny = await placeIn(ctx, 'ny');
+});
+afterEach(async () => ctx.close());
+
+const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
+const title = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+const meta = (html: string, key: string) => new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)"`).exec(html)?.[1];
+/** The page's embedded data (the browser hydrates from it). */
+const boot = (html: string) => JSON.parse(/<script type="application\/json" id="__DATA__">([^<]*)<\/script>/.exec(html)![1]);
+const rootOf = (html: string) => /<div id="root">([\s\S]*)<\/div><script type="application\/json"/.exec(html)?.[1] ?? '';
+
+const TITLE = 'Sunny afternoons by the lake';
+const DESCRIPTION = 'Quiet dinners, long walks along the lake and good conversation. Friendly, discreet and punctual, by appointment only.';
+
+/** A live ad with a photo large enough for two sizes (1000 × 750: a 400 px thumbnail). */
+async function liveAdWithLargePhoto(fields: Record<string, string>) {
+  const posted = await postAdRaw(ctx, owner, goodFields(ny, fields), [await jpegWithGps('#36c', 1000, 750)]);
+  expect(posted.statusCode, posted.body).toBe(201);
+  const ad = posted.json().ad as { id: string };
+  expect((await pay(ctx, owner, ad.id, await fundedUsd(ctx, owner, 1500))).statusCode).toBe(200);
+  expect((await decide(ctx, admin, [ad.id], 'approve')).statusCode).toBe(200);
+  return ad;
+}
+
+describe('an ad page', () => {
+  it('is rendered with its title, description, photos and Open Graph tags, and its data for the browser', async () => {
+    const ad = await liveAdWithLargePhoto({ title: TITLE, description: `${DESCRIPTION} <script>alert(1)</script>` });
+    const res = await get(`/ad/${ad.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    const html = res.body;
+    expect(title(html)).toBe(`${TITLE} | XG Marketplace`);
+    expect(meta(html, 'description')!.startsWith('Quiet dinners, long walks')).toBe(true);
+    expect(meta(html, 'description')!.length).toBeLessThanOrEqual(160);
+    expect(meta(html, 'og:title')).toBe(`${TITLE} | XG Marketplace`);
+    expect(meta(html, 'og:type')).toBe('article');
+    const detail = (await get(`/api/ads/${ad.id}`)).json().ad;
+    const photo = detail.photos[0];
+    expect(meta(html, 'og:image')).toBe(`https://xg.example${photo.url}`);
+    expect(meta(html, 'og:image:width')).toBe(String(photo.width));
+    expect(meta(html, 'twitter:card')).toBe('summary_large_image');
+    expect(html).toContain(`<link rel="canonical" href="https://xg.example/ad/${ad.id}" />`);
+    expect(html).not.toContain('noindex');
+    // the content itself, as the browser will show it
+    const root = rootOf(html);
+    expect(root).toContain(`<h1>${TITLE}</h1>`);
+    expect(root).toContain('Quiet dinners, long walks along the lake');
+    expect(root).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(root).not.toContain('<script>alert(1)');
+    expect([photo.width, photo.thumbWidth]).toEqual([1000, 400]);
+    expect(root).toMatch(new RegExp(`<img [^>]*src="${photo.url}" srcSet="${photo.thumbUrl} 400w, ${photo.url} 1000w" sizes="[^"]+"`));
+    expect(root).toMatch(new RegExp(`<img [^>]*width="${photo.width}" height="${photo.height}"`));
+    expect(root).toContain('href="tel:+12125550142"');
+    // the largest image is asked for first, from the head
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head).toMatch(new RegExp(`<link rel="preload" as="image" [^>]*imageSrcSet="${photo.thumbUrl} ${photo.thumbWidth}w`, 'i'));
+    // its data, once, with < escaped (no way out of the script element)
+    const data = boot(html);
+    expect(data).toMatchObject({ page: 'ad', key: `ad:${ad.id}`, result: { status: 200, data: { id: ad.id, title: TITLE } } });
+    expect(data.ns).toEqual(expect.arrayContaining(['common', 'public', 'market']));
+    expect(html.match(/id="__DATA__"/g)).toHaveLength(1);
+    expect(/<script type="application\/json" id="__DATA__">[^<]*<\/script>/.exec(html)![0]).toContain('\\u003cscript>alert(1)');
+  });
+
+  it('is rendered in the page language', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny, { title: TITLE });
+    const html = (await get(`/es/ad/${ad.id}`)).body;
+    expect(html).toContain('<html lang="es">');
+    expect(rootOf(html)).toContain('Tipo de anuncio');
+    expect(boot(html).ns).toContain('market');
+  });
+
+  it('answers 404 for an unknown or hidden ad and 410 for one that ran out or was deleted', async () => {
+    const missing = await get('/ad/nope123');
+    expect(missing.statusCode).toBe(404);
+    expect(title(missing.body)).toBe('Page not found | XG Marketplace');
+    expect(missing.body).toContain('<meta name="robots" content="noindex" />');
+    expect(rootOf(missing.body)).toContain('This ad is not available.');
+
+    const offline = await liveAd(ctx, owner, admin, ny);
+    await ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${offline.id}`, headers: { cookie: owner.cookie }, payload: { online: false } });
+    expect((await get(`/ad/${offline.id}`)).statusCode).toBe(404);
+
+    const deleted = await liveAd(ctx, owner, admin, ny);
+    await ctx.app.deps.db.deleteFrom('ads').where('id', '=', deleted.id).execute();
+    expect((await get(`/ad/${deleted.id}`)).statusCode).toBe(410);
+    expect((await get(`/api/ads/${deleted.id}`)).json()).toEqual({ code: 'listings.ad_gone', message: 'This ad has been removed.' });
+
+    const expiring = await liveAd(ctx, owner, admin, ny);
+    expect((await get(`/ad/${expiring.id}`)).statusCode).toBe(200);
+    ctx.clock.advance(30 * DAY_MS + 1);
+    const gone = await get(`/ad/${expiring.id}`);
+    expect(gone.statusCode).toBe(410);
+    expect(gone.body).toContain('<meta name="robots" content="noindex" />');
+    expect((await get(`/api/ads/${expiring.id}`)).statusCode).toBe(410);
+  });
+});
+
+describe('listing pages', () => {
+  it('a city page lists its ads, with real names, and 404 past its last page', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny, { title: TITLE });
+    const url = `/listings/us/new-york/${ny.citySlug}/female-escorts`;
+    const res = await get(url);
+    expect(res.statusCode).toBe(200);
+    const cityName = (await get(`/api/ads/${ad.id}`)).json().ad.city.name as string;
+    expect(title(res.body)).toBe(`Female escorts in ${cityName}, New York | XG Marketplace`);
+    const root = rootOf(res.body);
+    expect(root).toContain(`<h3>${TITLE}</h3>`);
+    expect(root).toContain(`href="/ad/${ad.id}"`);
+    expect(root).toContain('1 ad');
+    expect(boot(res.body).result.data.page).toMatchObject({ total: 1, page: 1 });
+    expect((await get(`${url}?page=2`)).statusCode).toBe(404);
+    expect((await get(`/api/listings?state=new-york&city=${ny.citySlug}&type=female-escorts&page=2`)).statusCode).toBe(404);
+    // an empty list exists (the place does) but is not worth indexing
+    const empty = await get(`/listings/us/new-york/${ny.citySlug}/shemale-escorts`);
+    expect(empty.statusCode).toBe(200);
+    expect(empty.body).toContain('<meta name="robots" content="noindex" />');
+  });
+
+  it('answers 404 for a path the browser routes but the site does not name, with the page the browser will hydrate', async () => {
+    const type = await get(`/listings/us/new-york/${ny.citySlug}/robots`);
+    expect(type.statusCode).toBe(404);
+    expect(rootOf(type.body)).toContain('This listing type does not exist.');
+    expect(boot(type.body).page).toBe('listingsCity');
+    const upper = await get('/FAQ');
+    expect(upper.statusCode).toBe(404);
+    expect(boot(upper.body).page).toBe('faq');
+    expect(upper.body).toContain('<meta name="robots" content="noindex" />');
+  });
+
+  it('unknown states, cities and listing types are 404', async () => {
+    for (const url of [
+      '/listings/us/atlantis',
+      '/listings/us/new-york/atlantis/female-escorts',
+      '/listings/us/new-york/buffalo/robots',
+      '/es/listings/us/atlantis',
+    ]) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body, url).toContain('<meta name="robots" content="noindex" />');
+    }
+  });
+
+  it('the state page lists its cities with ads, largest first; the home page links each type to its own list', async () => {
+    await liveAd(ctx, owner, admin, ny);
+    const state = await get('/listings/us/new-york');
+    expect(state.statusCode).toBe(200);
+    expect(rootOf(state.body)).toContain(`href="/listings/us/new-york/${ny.citySlug}/female-escorts"`);
+    const home = rootOf((await get('/')).body);
+    expect(home).toContain('href="/listings/us?type=female-escorts"');
+    expect(home).toContain('href="/listings/us?type=female-bodyrubs"');
+    const us = rootOf((await get('/listings/us?type=female-escorts')).body);
+    expect(us).toContain('href="/listings/us/new-york?type=female-escorts"');
+    expect((await get('/listings/us?type=dogs')).statusCode).toBe(404);
+  });
+});
+
+describe('the document', () => {
+  it('has no render-blocking stylesheet (its CSS is inline), and is sent compressed, with an ETag', async () => {
+    const res = await get('/faq', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    const html = brotliDecompressSync(res.rawPayload).toString();
+    expect(html).toContain('<style>');
+    expect(html).not.toMatch(/<link rel="stylesheet"(?![^>]*disabled)[^>]*>/);
+    expect(rootOf(html)).toContain('<footer');
+    // every part of a large page is written in place: no inline script (the CSP refuses them)
+    const states = (await get('/listings/us')).body;
+    expect(states.length).toBeGreaterThan(20_000);
+    expect(rootOf(states)).not.toMatch(/<script|<template/);
+    const gz = await get('/faq', { 'accept-encoding': 'gzip' });
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(html);
+    expect((await get('/faq', { 'if-none-match': res.headers.etag as string })).statusCode).toBe(304);
+    // the private files of the build are not served
+    expect((await get('/.ssr/entry-server.js')).statusCode).toBe(404);
+    expect((await get('/.vite/manifest.json')).statusCode).toBe(404);
+  });
+
+  it('a page the server cannot render is served as the client app', async () => {
+    ctx.app.deps.database.sqlite.exec('DROP TABLE ads_cards');
+    const res = await get(`/listings/us/new-york/${ny.citySlug}/female-escorts`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<div id="root"></div>');
+    expect(title(res.body)).toMatch(/^Female escorts in /);
+  });
+
+  it('sign-in and the dashboard stay client-rendered', async () => {
+    for (const url of ['/auth/login', '/admin/dashboard/my-ads']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toContain('<div id="root"></div>');
+      expect(res.body, url).not.toContain('__DATA__');
+    }
+  });
+});
+
+describe('the sitemap', () => {
+  it('lists only pages that answer 200', async () => {
+    await liveAd(ctx, owner, admin, ny);
+    const hidden = await liveAd(ctx, owner, admin, await placeIn(ctx, 'tx'), { listingType: 'female_rub' });
+    await ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${hidden.id}`, headers: { cookie: owner.cookie }, payload: { online: false } });
+    const xml = (await get('/sitemap.xml')).body;
+    const locs = [...xml.matchAll(/<loc>https:\/\/xg\.example([^<]*)<\/loc>/g)].map((m) => m[1].replace(/&amp;/g, '&'));
+    expect(locs).toContain(`/listings/us/new-york/${ny.citySlug}/female-escorts`);
+    expect(locs.some((l) => l.includes('female-bodyrubs'))).toBe(false);
+    for (const loc of locs.filter((l, i) => i % 7 === 0 || l.includes('/listings/us/new-york/'))) {
+      expect((await get(loc)).statusCode, loc).toBe(200);
+    }
+  });
+});
+
+describe('the page cache', () => {
+  it('keeps pages while other places change, and drops exactly what a change touches', async () => {
+    const tx = await placeIn(ctx, 'tx');
+    const inNy = await liveAd(ctx, owner, admin, ny, { title: 'An ad in New York state' });
+    const inTx = await liveAd(ctx, owner, admin, tx, { title: 'An ad in Texas state here' });
+    const pages = ctx.app.deps.services.listings.caches.get('pages')!.stats;
+    const nyUrl = `/listings/us/new-york/${ny.citySlug}/female-escorts`;
+    const txUrl = `/listings/us/texas/${tx.citySlug}/female-escorts`;
+    const seen = async (url: string, title: string) => rootOf((await get(url)).body).includes(title);
+
+    expect(await seen(nyUrl, 'An ad in New York state')).toBe(true);
+    expect(await seen(txUrl, 'An ad in Texas state here')).toBe(true);
+    expect(await seen(`/ad/${inTx.id}`, 'An ad in Texas state here')).toBe(true);
+    const before = { ...pages };
+    await get(nyUrl);
+    await get(txUrl);
+    expect(pages.hits - before.hits).toBe(2);
+
+    // New York's ad goes offline: its page and its city's list change, Texas's do not.
+    await ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${inNy.id}`, headers: { cookie: owner.cookie }, payload: { online: false } });
+    const after = { ...pages };
+    expect(await seen(txUrl, 'An ad in Texas state here')).toBe(true);
+    expect(await seen(`/ad/${inTx.id}`, 'An ad in Texas state here')).toBe(true);
+    expect(pages.hits - after.hits).toBe(2);
+    expect(pages.misses - after.misses).toBe(0);
+    expect(await seen(nyUrl, 'An ad in New York state')).toBe(false);
+    expect(pages.misses - after.misses).toBe(1);
+
+    // the API's answers follow the same rule
+    const api = ctx.app.deps.services.listings.caches.get('api')!.stats;
+    const txApi = `/api/listings?state=texas&city=${tx.citySlug}&type=female-escorts`;
+    await get(txApi);
+    await ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${inNy.id}`, headers: { cookie: owner.cookie }, payload: { online: true } });
+    const hits = api.hits;
+    expect((await get(txApi)).json().ads).toHaveLength(1);
+    expect(api.hits - hits).toBe(1);
+    expect(await seen(nyUrl, 'An ad in New York state')).toBe(true);
+  });
+
+  it('a static page is rendered once', async () => {
+    const pages = ctx.app.deps.services.listings.caches.get('pages')!.stats;
+    await get('/terms');
+    const hits = pages.hits;
+    await get('/terms?utm_source=newsletter');
+    expect(pages.hits - hits).toBe(1);
+  });
+});

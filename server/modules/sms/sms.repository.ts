@@ -1,0 +1,150 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../core/db.ts';
+import type { SmsPurpose, SmsStatusValue } from './sms.tables.ts';
+
+// The sms module's SQL. It owns textbelt_tokens, sms_messages, phone_codes, and the verified
+// phone of an account (users.phone, users.phone_verified_at), written only by a confirmed code.
+
+// ---- the Textbelt key ----
+
+export function findToken(db: Executor, id: number) {
+  return db.selectFrom('textbelt_tokens').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The one key record (the migration made it); its id is what the seed's routes name. */
+export function currentToken(db: Executor) {
+  return db.selectFrom('textbelt_tokens').selectAll().orderBy('id').limit(1).executeTakeFirst();
+}
+
+export async function setToken(db: Executor, id: number, t: { token: string | null; at: string; by: string }): Promise<void> {
+  await db.updateTable('textbelt_tokens').set({ token: t.token, updated_at: t.at, updated_by: t.by }).where('id', '=', id).execute();
+}
+
+// ---- messages ----
+
+export async function insertMessage(
+  db: Executor,
+  m: {
+    to: string;
+    body: string;
+    purpose: SmsPurpose;
+    userId: string | null;
+    status: SmsStatusValue;
+    textId: string | null;
+    error: string | null;
+    quotaRemaining: number | null;
+    at: string;
+  },
+): Promise<number> {
+  const r = await db
+    .insertInto('sms_messages')
+    .values({
+      to_phone: m.to,
+      body: m.body,
+      purpose: m.purpose,
+      user_id: m.userId,
+      status: m.status,
+      text_id: m.textId,
+      error: m.error,
+      quota_remaining: m.quotaRemaining,
+      created_at: m.at,
+    })
+    .executeTakeFirstOrThrow();
+  return Number(r.insertId);
+}
+
+export function findMessage(db: Executor, id: number) {
+  return db.selectFrom('sms_messages').selectAll().where('id', '=', id).executeTakeFirst();
+}
+export type MessageRow = NonNullable<Awaited<ReturnType<typeof findMessage>>>;
+
+export async function listMessages(db: Executor, o: { offset: number; limit: number }) {
+  const [rows, total] = await Promise.all([
+    db.selectFrom('sms_messages').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(o.limit).offset(o.offset).execute(),
+    db
+      .selectFrom('sms_messages')
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+/** Messages Textbelt took whose delivery is not settled yet (delivered and failed are final), newest first. */
+export function messagesUnderWay(db: Executor, since: string, limit: number) {
+  return db
+    .selectFrom('sms_messages')
+    .select(['id', 'text_id', 'status'])
+    .where('text_id', 'is not', null)
+    .where('status', 'in', ['accepted', 'sending', 'sent', 'unknown'])
+    .where('created_at', '>', since)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function setMessageStatus(db: Executor, id: number, status: SmsStatusValue, at: string): Promise<void> {
+  await db.updateTable('sms_messages').set({ status, status_checked_at: at }).where('id', '=', id).execute();
+}
+
+// ---- accounts ----
+
+export function findLiveUser(db: Executor, id: string) {
+  return db.selectFrom('users').select(['id', 'phone', 'phone_verified_at']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+export async function setVerifiedPhone(db: Executor, userId: string, phone: string, at: string): Promise<void> {
+  await db.updateTable('users').set({ phone, phone_verified_at: at, updated_at: at }).where('id', '=', userId).execute();
+}
+
+// ---- verification codes ----
+
+/** How many codes were asked for since `since` by this user and for this number, and when the oldest of each was. */
+export async function codesSince(db: Executor, o: { userId: string; phone: string; since: string }) {
+  const count = (col: 'user_id' | 'phone', v: string) =>
+    db
+      .selectFrom('phone_codes')
+      .select([sql<number>`count(*)`.as('n'), sql<string | null>`min(created_at)`.as('oldest')])
+      .where(col, '=', v)
+      .where('created_at', '>', o.since)
+      .executeTakeFirstOrThrow();
+  const [user, phone] = await Promise.all([count('user_id', o.userId), count('phone', o.phone)]);
+  return { user: { n: Number(user.n), oldest: user.oldest }, phone: { n: Number(phone.n), oldest: phone.oldest } };
+}
+
+/** A new code supersedes the user's earlier ones. */
+export async function burnOpenCodes(db: Executor, userId: string, at: string): Promise<void> {
+  await db
+    .updateTable('phone_codes')
+    .set({ burned_at: at })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .where('burned_at', 'is', null)
+    .execute();
+}
+
+export async function insertCode(db: Executor, c: { userId: string; phone: string; codeHash: string; at: string; expiresAt: string }): Promise<number> {
+  const r = await db
+    .insertInto('phone_codes')
+    .values({ user_id: c.userId, phone: c.phone, code_hash: c.codeHash, created_at: c.at, expires_at: c.expiresAt })
+    .executeTakeFirstOrThrow();
+  return Number(r.insertId);
+}
+
+/** A code whose text could not be sent: it was never the user's, and does not count against the limits. */
+export async function deleteCode(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('phone_codes').where('id', '=', id).execute();
+}
+
+/** The user's latest code, whatever its state (only the latest can ever be confirmed). */
+export function latestCode(db: Executor, userId: string) {
+  return db.selectFrom('phone_codes').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+export async function recordWrongTry(db: Executor, id: number, attempts: number, burnedAt: string | null): Promise<void> {
+  await db.updateTable('phone_codes').set({ attempts, burned_at: burnedAt }).where('id', '=', id).execute();
+}
+
+export async function markCodeUsed(db: Executor, id: number, at: string): Promise<void> {
+  await db.updateTable('phone_codes').set({ used_at: at }).where('id', '=', id).execute();
+}

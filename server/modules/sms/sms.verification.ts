@@ -1,0 +1,110 @@
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import type { AppDeps } from '../../core/deps.ts';
+import type { SessionUser } from '../../core/auth.ts';
+import type { Executor } from '../../core/db.ts';
+import { Conflict, Invalid, NotFound, ServiceUnavailable, TooManyRequests } from '../../core/errors.ts';
+import { normalizeUsPhone } from '../../../contract/rules.ts';
+import { can } from '../profile/profile.policy.ts';
+import type { SmsService } from './sms.service.ts';
+import * as repo from './sms.repository.ts';
+
+// Phone verification (PRODUCT §7, §11): a 6-digit code by text message, living 10 minutes; five
+// wrong tries burn it; three codes an hour per user and per number. Only an HMAC of the code is
+// stored (keyed with the server's secret, so the table alone does not give the codes away), and it
+// is compared in constant time. The limits count the stored codes inside the transaction that adds
+// one (BEGIN IMMEDIATE), so they hold across restarts and between two processes on one file.
+
+export const CODE_TTL_MS = 10 * 60_000;
+export const CODES_PER_HOUR = 3;
+export const MAX_TRIES = 5;
+const HOUR_MS = 60 * 60_000;
+/** How a code is shown where staff can read it (the stored message, the log). */
+export const MASKED_CODE = '••••••';
+
+export const codeText = (code: string) => `XG Marketplace: your verification code is ${code}. It expires in 10 minutes.`;
+
+type Outcome = { kind: 'ok'; phone: string } | { kind: 'none' } | { kind: 'wrong'; left: number } | { kind: 'burned' };
+
+export class PhoneVerification {
+  private readonly deps: AppDeps;
+  private readonly sms: SmsService;
+  constructor(deps: AppDeps, sms: SmsService) {
+    this.deps = deps;
+    this.sms = sms;
+  }
+
+  private hash(userId: string, phone: string, code: string): Buffer {
+    return createHmac('sha256', this.deps.config.jwtSecret).update(`phone-code\0${userId}\0${phone}\0${code}`).digest();
+  }
+
+  /** The actor's own live account, when the profile policy lets them manage it (as every profile route asks). */
+  private async account(db: Executor, actor: SessionUser) {
+    const row = await repo.findLiveUser(db, actor.id);
+    if (!row || !can(actor, 'manage', { id: row.id })) throw new NotFound('profile.user_not_found');
+    return row;
+  }
+
+  /** Texts a new code to `phoneInput` (superseding the user's earlier codes). */
+  async request(actor: SessionUser, phoneInput: string): Promise<{ phone: string; expiresAt: string }> {
+    const phone = normalizeUsPhone(phoneInput);
+    if (!phone) throw new Invalid('phone', 'phone.invalid');
+    const now = this.deps.clock.now();
+    const at = now.toISOString();
+    const expiresAt = new Date(now.getTime() + CODE_TTL_MS).toISOString();
+    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const codeId = await this.deps.db.transaction().execute(async (trx) => {
+      const user = await this.account(trx, actor);
+      if (user.phone === phone && user.phone_verified_at) throw new Conflict('phone.already_verified');
+      const since = new Date(now.getTime() - HOUR_MS).toISOString();
+      const counts = await repo.codesSince(trx, { userId: user.id, phone, since });
+      const full = [counts.user, counts.phone].filter((c) => c.n >= CODES_PER_HOUR);
+      if (full.length) {
+        // Free again when the oldest code of each full window is an hour old.
+        const freeAt = Math.max(...full.map((c) => Date.parse(c.oldest!) + HOUR_MS));
+        throw new TooManyRequests('phone.too_many_codes', { minutes: Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000)) });
+      }
+      await repo.burnOpenCodes(trx, user.id, at);
+      return repo.insertCode(trx, { userId: user.id, phone, codeHash: this.hash(user.id, phone, code).toString('hex'), at, expiresAt });
+    });
+    // Sent after the commit: no write lock is held across a call to Textbelt.
+    const sent = await this.sms.send({ to: phone, text: codeText(code), storedText: codeText(MASKED_CODE), purpose: 'verification', userId: actor.id });
+    if (sent.status === 'refused' || sent.status === 'error') {
+      await repo.deleteCode(this.deps.db, codeId);
+      throw new ServiceUnavailable('phone.sms_failed');
+    }
+    return { phone, expiresAt };
+  }
+
+  /** Checks the code of the user's latest text; right, the number becomes their verified phone. */
+  async confirm(actor: SessionUser, codeInput: string): Promise<{ phone: string; phoneVerified: true }> {
+    const code = codeInput.trim();
+    if (!/^\d{6}$/.test(code)) throw new Invalid('code', 'phone.code_format');
+    const at = this.deps.clock.now().toISOString();
+    // A wrong try is written before the answer, so the transaction returns what happened instead of
+    // throwing (a throw would roll the count back).
+    const outcome = await this.deps.db.transaction().execute(async (trx): Promise<Outcome> => {
+      const user = await this.account(trx, actor);
+      const c = await repo.latestCode(trx, user.id);
+      if (!c || c.used_at || c.burned_at || c.expires_at <= at) return { kind: 'none' };
+      if (!timingSafeEqual(Buffer.from(c.code_hash, 'hex'), this.hash(user.id, c.phone, code))) {
+        const attempts = c.attempts + 1;
+        const burned = attempts >= MAX_TRIES;
+        await repo.recordWrongTry(trx, c.id, attempts, burned ? at : null);
+        return burned ? { kind: 'burned' } : { kind: 'wrong', left: MAX_TRIES - attempts };
+      }
+      await repo.markCodeUsed(trx, c.id, at);
+      await repo.setVerifiedPhone(trx, user.id, c.phone, at);
+      return { kind: 'ok', phone: c.phone };
+    });
+    switch (outcome.kind) {
+      case 'ok':
+        return { phone: outcome.phone, phoneVerified: true };
+      case 'none':
+        throw new Invalid('code', 'phone.code_expired');
+      case 'wrong':
+        throw new Invalid('code', 'phone.code_wrong', { triesLeft: outcome.left });
+      case 'burned':
+        throw new Invalid('code', 'phone.code_burned');
+    }
+  }
+}

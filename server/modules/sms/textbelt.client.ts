@@ -1,0 +1,90 @@
+// The Textbelt API as INTEGRATIONS.md describes the hosted service: POST /text, GET /quota/{key},
+// GET /status/{textId}. Every answer of the service is HTTP 200, success or not; any other status,
+// no answer in time, or a body that is not the expected JSON is a transport failure
+// (TextbeltUnreachable). One request per call, never retried here: a retried send could text twice.
+
+export type TextbeltDelivery = 'DELIVERED' | 'SENT' | 'SENDING' | 'FAILED' | 'UNKNOWN';
+const DELIVERIES: readonly string[] = ['DELIVERED', 'SENT', 'SENDING', 'FAILED', 'UNKNOWN'];
+
+/** Textbelt could not be asked: network error, timeout, a status other than 200, or an answer that is not its JSON. */
+export class TextbeltUnreachable extends Error {
+  /** Plain words for staff and the health check, e.g. "no answer in 10 s", "HTTP 502". */
+  readonly detail: string;
+  constructor(detail: string) {
+    super(`Textbelt could not be reached: ${detail}`);
+    this.detail = detail;
+  }
+}
+
+export type SendResult =
+  { success: true; textId: string | null; quotaRemaining: number | null } | { success: false; error: string; quotaRemaining: number | null };
+
+export interface QuotaResult {
+  success: boolean;
+  quotaRemaining: number | null;
+  error: string | null;
+}
+
+/** Keys ending in `_test` validate the request without sending a text or using quota. */
+export const isTestKey = (key: string) => key.endsWith('_test');
+
+const quotaOf = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : null);
+
+/** Textbelt sends ids as numbers or strings: we keep a string. */
+function textIdOf(v: unknown): string | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v === 'string' && v.trim() !== '' && v.length <= 200) return v;
+  return null;
+}
+
+const errorOf = (v: unknown, fallback: string): string => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 500) : fallback);
+
+export class TextbeltClient {
+  private readonly base: string;
+  private readonly timeoutMs: number;
+  constructor(baseUrl: string, opts: { timeoutMs?: number } = {}) {
+    this.base = baseUrl.replace(/\/+$/, '');
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+  }
+
+  /** One message; `phone` in E.164 (+1 and ten digits) or ten digits. */
+  async send(key: string, phone: string, message: string): Promise<SendResult> {
+    const body = await this.call('/text', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone, message, key }) });
+    if (body.success === true) return { success: true, textId: textIdOf(body.textId), quotaRemaining: quotaOf(body.quotaRemaining) };
+    return { success: false, error: errorOf(body.error, 'Textbelt did not send the message'), quotaRemaining: quotaOf(body.quotaRemaining) };
+  }
+
+  async quota(key: string): Promise<QuotaResult> {
+    const body = await this.call(`/quota/${encodeURIComponent(key)}`, { method: 'GET' });
+    const success = body.success === true;
+    return { success, quotaRemaining: quotaOf(body.quotaRemaining), error: success ? null : errorOf(body.error, 'Textbelt did not accept the key') };
+  }
+
+  /** Where a sent message is; an answer Textbelt does not document counts as UNKNOWN. */
+  async status(textId: string): Promise<TextbeltDelivery> {
+    const body = await this.call(`/status/${encodeURIComponent(textId)}`, { method: 'GET' });
+    return typeof body.status === 'string' && DELIVERIES.includes(body.status) ? (body.status as TextbeltDelivery) : 'UNKNOWN';
+  }
+
+  private async call(path: string, init: RequestInit): Promise<Record<string, unknown>> {
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(this.base + path, { ...init, redirect: 'error', signal: AbortSignal.timeout(this.timeoutMs) });
+      text = await res.text();
+    } catch (err) {
+      const e = err as Error & { cause?: { code?: string } };
+      if (e.name === 'TimeoutError' || e.name === 'AbortError') throw new TextbeltUnreachable(`no answer in ${this.timeoutMs / 1000} s`);
+      throw new TextbeltUnreachable(e.cause?.code ?? (e.message || 'network error'));
+    }
+    if (res.status !== 200) throw new TextbeltUnreachable(`HTTP ${res.status}`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new TextbeltUnreachable('the answer is not JSON');
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new TextbeltUnreachable('the answer is not a JSON object');
+    return body as Record<string, unknown>;
+  }
+}

@@ -1,0 +1,53 @@
+import type { PublicAd } from '../../contract/api/ads.ts';
+import type { CityData, Loaded, StateData } from './loaders';
+
+/**
+ * What a page's data adds to its head (contract/seo.ts gives the rest from its path): an ad's own
+ * title, description and photo (Open Graph), the real names of a state and city, and noindex for
+ * a list with nothing in it. The server writes it into the page; the browser applies it on
+ * client-side navigation (seo.tsx).
+ */
+export interface PageHead {
+  /** The page's own title, when its data names it (the site's name follows it). */
+  title?: string;
+  description?: string;
+  image?: { url: string; width: number; height: number; alt: string };
+  names?: { state?: string; city?: string };
+  noindex?: boolean;
+  type?: 'article';
+}
+
+/** A description for previews: one line of at most 160 characters, cut at a word. */
+export function excerpt(text: string, max = 160): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2)).trimEnd()}…`;
+}
+
+export function pageHead(page: string, result: Loaded<unknown>): PageHead {
+  if (result.status !== 200) return { noindex: true };
+  switch (page) {
+    case 'ad': {
+      const ad = result.data as PublicAd;
+      const photo = ad.photos[0];
+      return {
+        title: ad.title,
+        description: excerpt(ad.description),
+        image: photo ? { url: photo.url, width: photo.width, height: photo.height, alt: ad.title } : undefined,
+        names: { state: ad.state.name, city: ad.city.name },
+        type: 'article',
+      };
+    }
+    case 'listingsCity': {
+      const { page: p } = result.data as CityData;
+      return { names: { state: p.place?.state?.name, city: p.place?.city?.name }, noindex: p.total === 0 };
+    }
+    case 'listingsState': {
+      const d = result.data as StateData;
+      return { names: { state: d.state.name }, noindex: d.cities.length === 0 };
+    }
+    default:
+      return {};
+  }
+}

@@ -1,0 +1,62 @@
+import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
+import type { Loaded } from './loaders';
+import { entryOf as get, put, subscribe } from './routeStore';
+
+// The data of the page being shown, by loader key (loaders.ts). The server renders with the data
+// in a context (SsrData); the browser starts from the same data, embedded in the page and put in
+// the store before hydration (routeStore.ts seedRouteData), so the first render matches the
+// server's and nothing is fetched again. Later pages load through their loader when first rendered.
+
+/** The data a server render uses (the browser never provides it). */
+export const SsrData = createContext<{ key: string; result: Loaded<unknown> } | null>(null);
+
+/** How long loaded data is shown again without asking (navigating back and forth). */
+const FRESH_MS = 60_000;
+
+function start(key: string, load: () => Promise<Loaded<unknown>>): void {
+  const prev = get(key);
+  if (prev?.loading) return;
+  put(key, { result: prev?.result ?? null, error: null, at: prev?.at ?? 0, loading: true });
+  load().then(
+    (result) => put(key, { result, error: null, at: Date.now(), loading: false }),
+    (e: unknown) =>
+      put(key, { result: prev?.result ?? null, error: e instanceof Error && e.message ? e.message : 'Something went wrong.', at: Date.now(), loading: false }),
+  );
+}
+
+export interface RouteDataState<T> {
+  result: Loaded<T> | null;
+  loading: boolean;
+  error: string | null;
+}
+
+/**
+ * The data of `key`, loaded by `load` when it is not here yet (or no longer fresh). While it
+ * loads, `result` is the previous data of the same key, if any.
+ */
+export function useRouteData<T>(key: string, load: () => Promise<Loaded<T>>): RouteDataState<T> {
+  const ssr = useContext(SsrData);
+  const entry = useSyncExternalStore(
+    subscribe,
+    () => get(key),
+    () => get(key),
+  );
+  useEffect(() => {
+    const e = get(key);
+    if (!e || (!e.loading && !e.error && Date.now() - e.at > FRESH_MS)) start(key, load as () => Promise<Loaded<unknown>>);
+    // `load` is the same loader for the same key
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  if (ssr && ssr.key === key) return { result: ssr.result as Loaded<T>, loading: false, error: null };
+  return { result: (entry?.result as Loaded<T> | null) ?? null, loading: !entry || entry.loading, error: entry?.error ?? null };
+}
+
+/** The data of `key` when it is here (the head tags of a page follow its data: seo.tsx). */
+export function useLoadedData(key: string | null): Loaded<unknown> | null {
+  const entry = useSyncExternalStore(
+    subscribe,
+    () => (key ? get(key) : undefined),
+    () => undefined,
+  );
+  return entry?.result ?? null;
+}

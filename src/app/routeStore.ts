@@ -1,0 +1,42 @@
+import type { Loaded } from './loaders';
+
+// The data of the pages shown, by loader key (loaders.ts): what main.tsx puts here before
+// hydrating (the server's data for the first page) and what useRouteData (routeData.ts) loads
+// later. Part of the first paint: no React, no store library, no HTTP client.
+
+export interface Entry {
+  result: Loaded<unknown> | null;
+  error: string | null;
+  at: number;
+  loading: boolean;
+}
+
+const MAX_ENTRIES = 30;
+
+const entries = new Map<string, Entry>();
+const listeners = new Set<() => void>();
+
+export const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => listeners.delete(l);
+};
+
+export const entryOf = (key: string): Entry | undefined => entries.get(key);
+
+export function put(key: string, e: Entry): void {
+  entries.delete(key);
+  entries.set(key, e);
+  if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+  listeners.forEach((l) => l());
+}
+
+/** The server's data for the first page (from the page's embedded JSON). */
+export function seedRouteData(key: string, result: Loaded<unknown>): void {
+  put(key, { result, error: null, at: Date.now(), loading: false });
+}
+
+/** Forgets every page's data (tests; a sign-out keeps it: it is public). */
+export function clearRouteData(): void {
+  entries.clear();
+  listeners.forEach((l) => l());
+}

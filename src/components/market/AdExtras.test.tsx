@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import i18n from 'i18next';
+import { renderAt } from '../../test/render';
+import { AdDetailsView, ContactButtons } from './AdExtras';
+
+const DETAILS = {
+  rates: [
+    { minutes: 30, priceCents: 12000 },
+    { minutes: 90, priceCents: 30000 },
+    { minutes: 1440, priceCents: 150000 },
+  ],
+  incall: true,
+  outcall: true,
+  availability: { mon: { from: '10:00', to: '22:00' }, sat: { from: '20:00', to: '02:00' } },
+};
+
+describe('an ad’s rates, hours and contact buttons', () => {
+  it('shows the rates, incall / outcall and the hours of the available days', () => {
+    renderAt(<AdDetailsView details={DETAILS} />);
+    const section = screen.getByRole('region', { name: 'Rates and hours' });
+    const rows = within(section)
+      .getAllByRole('row')
+      .map((r) => within(r).queryAllByRole('cell').map((c) => c.textContent));
+    expect(rows.slice(1)).toEqual([
+      ['30 minutes', '$120.00'],
+      ['1 h 30 min', '$300.00'],
+      ['24 hours', '$1,500.00'],
+    ]);
+    expect(within(section).getByText('Incall and outcall')).toBeTruthy();
+    expect([...section.querySelectorAll('dt')].map((d) => `${d.textContent} ${d.nextElementSibling?.textContent}`)).toEqual([
+      'Monday 10:00–22:00',
+      'Saturday 20:00–02:00',
+    ]);
+  });
+
+  it('shows nothing for an ad without any of them', () => {
+    const view = renderAt(<AdDetailsView details={{ rates: [], incall: false, outcall: false, availability: {} }} />);
+    expect(view.container.innerHTML).toBe('');
+  });
+
+  it('calls and texts the ad’s number, with names in the page’s language', async () => {
+    const view = renderAt(<ContactButtons phone="+12125550123" />);
+    expect(screen.getByRole('link', { name: 'Call' }).getAttribute('href')).toBe('tel:+12125550123');
+    expect(screen.getByRole('link', { name: 'Text' }).getAttribute('href')).toBe('sms:+12125550123');
+    view.unmount();
+    await i18n.changeLanguage('pt');
+    renderAt(<ContactButtons phone="+12125550123" />);
+    expect(screen.getByRole('link', { name: 'Ligar' }).getAttribute('href')).toBe('tel:+12125550123');
+    expect(screen.getByRole('link', { name: 'Enviar SMS' }).getAttribute('href')).toBe('sms:+12125550123');
+  });
+});

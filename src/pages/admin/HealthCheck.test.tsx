@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http } from 'msw';
+import i18n from 'i18next';
+import { server } from '../../test/server';
+import { renderAt } from '../../test/render';
+import { apiJson } from '../../test/contract';
+import type { HealthCheck as Check } from '../../api/health';
+import HealthCheck from './HealthCheck';
+
+const at = (min: number) => new Date(Date.UTC(2025, 2, 1, 10, min)).toISOString();
+const run = (min: number, firstId: number, statuses: Check['status'][] = ['ok', 'ok', 'ok', 'ok', 'ok']): Check[] =>
+  (['database', 'disk', 'smtp', 'payment-server', 'sms'] as const).map((name, i) => ({
+    id: firstId + i,
+    name,
+    status: statuses[i],
+    message: `${name} said ${statuses[i]} at ${min}`,
+    durationMs: name === 'payment-server' ? 1500 : 12,
+    checkedAt: at(min),
+  }));
+
+/** A fake of the health API over a mutable list of rows; every answer is one the server could send. */
+function healthServer(initial: Check[], opts: { goneOnDelete?: boolean; nextRun?: Check['status'][] } = {}) {
+  let rows = [...initial];
+  const queries: URLSearchParams[] = [];
+  const deleted: string[] = [];
+  let runs = 0;
+  const newestFirst = () => [...rows].sort((a, b) => b.id - a.id);
+  const latest = () => {
+    const seen = new Map<string, Check>();
+    for (const r of newestFirst()) if (!seen.has(r.name)) seen.set(r.name, r);
+    const order = ['database', 'disk', 'smtp', 'payment-server', 'sms'];
+    return [...seen.values()].sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  };
+  server.use(
+    http.get('/api/admin/get-health-check', ({ request }) => {
+      const q = new URL(request.url).searchParams;
+      queries.push(q);
+      const page = Number(q.get('page') ?? 1);
+      const pageSize = Number(q.get('pageSize') ?? 25);
+      const name = q.get('name');
+      const matching = newestFirst().filter((r) => !name || r.name === name);
+      const healthChecks = matching.slice((page - 1) * pageSize, page * pageSize);
+      return apiJson('GET /api/admin/get-health-check', { healthChecks, latest: latest(), total: matching.length, page, pageSize });
+    }),
+    http.post('/api/admin/run-health-check', () => {
+      runs++;
+      const fresh = run(30, 1000 + runs * 10, opts.nextRun);
+      rows = [...rows, ...fresh];
+      return apiJson('POST /api/admin/run-health-check', { healthChecks: fresh });
+    }),
+    http.delete('/api/admin/delete-health-check-by-id/:id', ({ params }) => {
+      const route = 'DELETE /api/admin/delete-health-check-by-id/:id';
+      if (opts.goneOnDelete) return apiJson(route, { message: 'Health check result not found.', code: 'health.check_not_found' } as never, 404 as never);
+      deleted.push(String(params.id));
+      rows = rows.filter((r) => String(r.id) !== params.id);
+      return apiJson(route, { deleted: true });
+    }),
+  );
+  return { queries, deleted, runs: () => runs };
+}
+
+const cellsOf = (table: HTMLElement) =>
+  within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    );
+
+describe('admin health check', () => {
+  it('shows the latest status of each check on top, in words, and the history below, newest first', async () => {
+    healthServer([...run(0, 1), ...run(5, 6, ['ok', 'degraded', 'ok', 'failing', 'ok'])]);
+    renderAt(<HealthCheck />, '/admin/dashboard/admin/health-check');
+
+    const latest = await screen.findByRole('table', { name: 'Latest status' });
+    const rows = within(latest).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getByRole('rowheader').textContent)).toEqual([
+      'Database',
+      'Disk space',
+      'E-mail (SMTP)',
+      'Payment server',
+      'SMS (Textbelt)',
+    ]);
+    expect(cellsOf(latest)[1]).toEqual(['Degraded', 'disk said degraded at 5', new Date(at(5)).toLocaleString('en')]);
+    expect(cellsOf(latest)[3].slice(0, 2)).toEqual(['Failing', 'payment-server said failing at 5']);
+
+    const history = screen.getByRole('table', { name: 'History' });
+    const h = cellsOf(history);
+    expect(h).toHaveLength(10);
+    expect(h[0]).toEqual([new Date(at(5)).toLocaleString('en'), 'SMS (Textbelt)', 'OK', 'sms said ok at 5', '12 ms', 'Delete']);
+    expect(h[1].slice(1, 5)).toEqual(['Payment server', 'Failing', 'payment-server said failing at 5', '1.5 s']);
+    expect(h[9].slice(1, 3)).toEqual(['Database', 'OK']);
+  });
+
+  it('says so before any check has run, and runs them now', async () => {
+    const srv = healthServer([], { nextRun: ['ok', 'ok', 'failing', 'ok', 'ok'] });
+    const user = userEvent.setup();
+    renderAt(<HealthCheck />, '/admin/dashboard/admin/health-check');
+    expect(await screen.findByText('No check has run yet. Run the checks to see how the server is doing.')).toBeTruthy();
+    expect(screen.getByText('No results recorded.')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Run the checks now' }));
+    expect((await screen.findByRole('status')).textContent).toBe(`The checks ran at ${new Date(at(30)).toLocaleString('en')}.`);
+    expect(srv.runs()).toBe(1);
+    const latest = await screen.findByRole('table', { name: 'Latest status' });
+    expect(cellsOf(latest).map((c) => c[0])).toEqual(['OK', 'OK', 'Failing', 'OK', 'OK']);
+    expect(cellsOf(screen.getByRole('table', { name: 'History' }))).toHaveLength(5);
+  });
+
+  it('filters the history by check', async () => {
+    const srv = healthServer([...run(0, 1), ...run(5, 6)]);
+    const user = userEvent.setup();
+    renderAt(<HealthCheck />, '/admin/dashboard/admin/health-check');
+    await screen.findByRole('table', { name: 'History' });
+    await user.selectOptions(screen.getByLabelText('Check'), 'Disk space');
+    await waitFor(() => expect(cellsOf(screen.getByRole('table', { name: 'History' }))).toHaveLength(2));
+    expect(srv.queries.at(-1)!.get('name')).toBe('disk');
+    expect(srv.queries.at(-1)!.get('page')).toBe('1');
+  });
+
+  it('deletes a result only after confirming, then reloads the history', async () => {
+    const srv = healthServer(run(0, 1));
+    const user = userEvent.setup();
+    renderAt(<HealthCheck />, '/admin/dashboard/admin/health-check');
+    await screen.findByRole('table', { name: 'History' });
+    const when = new Date(at(0)).toLocaleString('en');
+
+    await user.click(screen.getByRole('button', { name: `Delete the Disk space result of ${when}` }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete this result?' });
+    expect(within(dialog).getByText(`The Disk space result of ${when} will be deleted. This cannot be undone.`)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(srv.deleted).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: `Delete the Disk space result of ${when}` }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Delete this result?' })).getByRole('button', { name: 'Delete' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Result of Disk space deleted.');
+    expect(srv.deleted).toEqual(['2']);
+    await waitFor(() => expect(cellsOf(screen.getByRole('table', { name: 'History' }))).toHaveLength(4));
+  });
+
+  it('shows a refusal in Spanish', async () => {
+    healthServer(run(0, 1), { goneOnDelete: true });
+    const user = userEvent.setup();
+    renderAt(<HealthCheck />, '/admin/dashboard/admin/health-check');
+    await screen.findByRole('table', { name: 'History' });
+    await i18n.changeLanguage('es');
+    const when = new Date(at(0)).toLocaleString('es');
+    await user.click(screen.getByRole('button', { name: `Eliminar el resultado de Base de datos del ${when}` }));
+    await user.click(within(screen.getByRole('dialog', { name: '¿Eliminar este resultado?' })).getByRole('button', { name: 'Eliminar' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('No se encontró el resultado de la comprobación de estado.');
+    expect(screen.getByRole('table', { name: 'Estado actual' })).toBeTruthy();
+    expect(within(screen.getByRole('table', { name: 'Estado actual' })).getAllByText('Correcto')).toHaveLength(5);
+  });
+
+  it('pages through the history', async () => {
+    const many = Array.from({ length: 6 }, (_, i) => run(i * 5, 1 + i * 5)).flat(); // 30 rows
+    const srv = healthServer(many);
+    const user = userEvent.setup();
+    renderAt(<HealthCheck />, '/admin/dashboard/admin/health-check');
+    await screen.findByRole('table', { name: 'History' });
+    expect(cellsOf(screen.getByRole('table', { name: 'History' }))).toHaveLength(25);
+    await user.click(within(screen.getByRole('navigation', { name: 'Health check result pages' })).getByRole('button', { name: /next/i }));
+    await waitFor(() => expect(cellsOf(screen.getByRole('table', { name: 'History' }))).toHaveLength(5));
+    expect(srv.queries.at(-1)!.get('page')).toBe('2');
+  });
+});

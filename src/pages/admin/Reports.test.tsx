@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http } from 'msw';
+import { server } from '../../test/server';
+import { apiJson } from '../../test/contract';
+import { renderAt } from '../../test/render';
+import { sessionStore } from '../../state/session';
+import type { Report } from '../../api/reports';
+import Reports from './Reports';
+
+const adReport: Report = {
+  id: 'r2',
+  kind: 'ad',
+  adId: 'ad1',
+  message: 'This advert looks wrong.',
+  contact: null,
+  status: 'open',
+  ipHash: 'abcdef0123456789',
+  createdAt: '2026-01-15T12:00:00.000Z',
+  urgent: false,
+  ad: {
+    id: 'ad1',
+    title: 'Harbour companion',
+    status: 'approved',
+    thumbUrl: '/uploads/ads/t1.webp',
+    ownerId: 'u7',
+    ownerEmail: 'owner@example.com',
+    ownerNickname: 'owner',
+    held: false,
+  },
+};
+const tip: Report = {
+  id: 'r1',
+  kind: 'trafficking',
+  adId: null,
+  message: 'Looks underage.',
+  contact: null,
+  status: 'open',
+  ipHash: null,
+  createdAt: '2026-01-15T13:00:00.000Z',
+  urgent: true,
+  ad: null,
+};
+
+function reportsServer() {
+  let reports = [tip, adReport];
+  const queries: string[] = [];
+  const calls: unknown[] = [];
+  server.use(
+    http.get('/api/admin/get-reports', ({ request }) => {
+      queries.push(new URL(request.url).search);
+      return apiJson('GET /api/admin/get-reports', { reports, total: reports.length, page: 1, pageSize: 20 });
+    }),
+    http.post('/api/admin/set-report-status', async ({ request }) => {
+      const body = (await request.json()) as { id: string; status: Report['status']; note?: string };
+      calls.push({ setStatus: body });
+      reports = reports.map((r) => (r.id === body.id ? { ...r, status: body.status } : r));
+      return apiJson('POST /api/admin/set-report-status', { report: reports.find((r) => r.id === body.id)! });
+    }),
+    http.post('/api/admin/set-status-approved-ads', async ({ request }) => {
+      const body = (await request.json()) as { adIds: string[]; status: string };
+      calls.push({ adStatus: body });
+      reports = reports.map((r) => (r.ad && body.adIds.includes(r.ad.id) ? { ...r, ad: { ...r.ad, status: 'disabled' } } : r));
+      return apiJson('POST /api/admin/set-status-approved-ads', { updated: 1 });
+    }),
+    http.post('/api/admin/place-legal-hold', async ({ request }) => {
+      const body = (await request.json()) as { targetType: 'ad'; targetId: string; reason: string };
+      calls.push({ hold: body });
+      reports = reports.map((r) => (r.ad?.id === body.targetId ? { ...r, ad: { ...r.ad, held: true } } : r));
+      return apiJson(
+        'POST /api/admin/place-legal-hold',
+        {
+          hold: {
+            id: 'h1',
+            ...body,
+            userId: 'u7',
+            placedBy: 'admin@example.com',
+            placedAt: '2026-01-15T14:00:00.000Z',
+            releasedAt: null,
+            releasedBy: null,
+            releaseNote: null,
+            active: true,
+          },
+        },
+        201,
+      );
+    }),
+  );
+  return { queries, calls };
+}
+
+describe('admin reports screen', () => {
+  it('shows each report with its ad, urgent ones marked, and acts from there', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'a1', email: 'admin@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    const srv = reportsServer();
+    const user = userEvent.setup();
+    renderAt(<Reports />, '/admin/dashboard/admin/reports');
+
+    const urgent = (await screen.findByText('Looks underage.')).closest('tr')!;
+    expect(within(urgent).getByText('Urgent')).toBeTruthy();
+    expect(within(urgent).getByText('anonymous')).toBeTruthy();
+    expect(srv.queries[0]).toBe('?page=1&pageSize=20&status=open');
+    const row = screen.getByText('This advert looks wrong.').closest('tr')!;
+    expect(within(row).queryByText('Urgent')).toBeNull();
+    expect(within(row).getByRole('link', { name: 'Harbour companion' }).getAttribute('href')).toBe('/admin/dashboard/admin/search-ads?query=ad1');
+    expect(within(row).getByText('Approved')).toBeTruthy();
+    expect(row.querySelector('img')!.getAttribute('src')).toBe('/uploads/ads/t1.webp');
+    const owners = within(row).getAllByRole('link', { name: 'Open the user screen of owner@example.com' });
+    expect(owners.map((a) => a.getAttribute('href'))).toEqual(['/admin/dashboard/admin/users/u7', '/admin/dashboard/admin/users/u7']);
+
+    // Disable the ad (confirmed first).
+    await user.click(within(row).getByRole('button', { name: 'Disable ad' }));
+    const confirm = screen.getByRole('dialog', { name: 'Disable the ad “Harbour companion”?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Disable the ad' }));
+    expect(await screen.findByText('“Harbour companion” is disabled.')).toBeTruthy();
+    await waitFor(() => expect(within(screen.getByText('This advert looks wrong.').closest('tr')!).getByText('Disabled')).toBeTruthy());
+
+    // Place a legal hold with a reason.
+    await user.click(within(screen.getByText('This advert looks wrong.').closest('tr')!).getByRole('button', { name: 'Place a legal hold' }));
+    const hold = screen.getByRole('dialog', { name: 'Place a legal hold on the ad “Harbour companion”' });
+    await user.click(within(hold).getByRole('button', { name: 'Place the hold' }));
+    expect(within(hold).getByText('Between 3 and 1000 characters.').className).toBe('field-error');
+    await user.type(within(hold).getByLabelText('Reason (e.g. the legal request’s reference)'), 'NCMEC report 5501');
+    await user.click(within(hold).getByRole('button', { name: 'Place the hold' }));
+    await waitFor(() => expect(within(screen.getByText('This advert looks wrong.').closest('tr')!).getByText('Legal hold')).toBeTruthy());
+
+    // Close with a note.
+    await user.click(within(screen.getByText('This advert looks wrong.').closest('tr')!).getByRole('button', { name: 'Close with a note' }));
+    const close = screen.getByRole('dialog', { name: /^Close the report: Ad report received/ });
+    await user.type(within(close).getByLabelText('Note (what was done; kept in the audit log)'), 'Ad disabled, evidence kept.');
+    await user.click(within(close).getByRole('button', { name: 'Close the report' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(srv.calls).toEqual([
+      { adStatus: { adIds: ['ad1'], status: 'disabled' } },
+      { hold: { targetType: 'ad', targetId: 'ad1', reason: 'NCMEC report 5501' } },
+      { setStatus: { id: 'r2', status: 'closed', note: 'Ad disabled, evidence kept.' } },
+    ]);
+    expect(screen.getByText('Report r2 is now Closed.')).toBeTruthy();
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Kind' }), 'law_enforcement');
+    await waitFor(() => expect(srv.queries.at(-1)).toBe('?page=1&pageSize=20&status=open&kind=law_enforcement'));
+  });
+
+  it('offers no action on the admin’s own ad', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'u7', email: 'owner@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    reportsServer();
+    renderAt(<Reports />, '/admin/dashboard/admin/reports');
+    const row = (await screen.findByText('This advert looks wrong.')).closest('tr')!;
+    expect(within(row).queryByRole('button', { name: 'Disable ad' })).toBeNull();
+    expect(within(row).queryByRole('button', { name: 'Place a legal hold' })).toBeNull();
+    expect(within(row).getByRole('button', { name: 'Close with a note' })).toBeTruthy();
+  });
+});

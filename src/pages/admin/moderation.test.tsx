@@ -1,0 +1,333 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http } from 'msw';
+import { Route } from 'wouter';
+import { server } from '../../test/server';
+import { apiJson } from '../../test/contract';
+import { renderAt } from '../../test/render';
+import { sessionStore } from '../../state/session';
+import type { ModAd, UserDetail as Detail } from '../../api/moderation';
+import SearchAds from './SearchAds';
+import UserDetail from './UserDetail';
+import ScreeningLog from './ScreeningLog';
+import PageViews, { fillDays } from './PageViews';
+
+const modAd = (over: Partial<ModAd> = {}): ModAd => ({
+  id: 'ad1',
+  title: 'Harbour companion',
+  status: 'approved',
+  listingType: 'female_esc',
+  phone: '+12125550142',
+  place: 'New York City, NY',
+  thumbUrl: '/uploads/ads/t1.webp',
+  photoCount: 1,
+  createdAt: '2026-01-10T12:00:00.000Z',
+  publishedAt: '2026-01-11T12:00:00.000Z',
+  expiresAt: '2026-02-10T12:00:00.000Z',
+  rejectionReason: null,
+  rejectionCategory: null,
+  deletedAt: null,
+  owner: { id: 'u7', email: 'owner@example.com', nickname: 'night_owl', status: 'approved', deleted: false },
+  held: false,
+  ...over,
+});
+const asAdmin = (roles: ('ADMIN_USER' | 'MASTER_USER')[] = ['ADMIN_USER']) => {
+  sessionStore.session = { isAuthenticated: true, id: 'a1', email: 'admin@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', ...roles] };
+};
+
+describe('search screen', () => {
+  it('searches by what the URL or the box says, across every status, and links each owner', async () => {
+    asAdmin();
+    const queries: Record<string, string>[] = [];
+    server.use(
+      http.get('/api/admin/search-ads', ({ request }) => {
+        const q = Object.fromEntries(new URL(request.url).searchParams);
+        queries.push(q);
+        const ads =
+          q.query === '2125550142'
+            ? [modAd(), modAd({ id: 'ad2', title: 'Kept after deletion', status: 'deleted', held: true, deletedAt: '2026-01-12T10:00:00.000Z' })]
+            : [];
+        return apiJson('GET /api/admin/search-ads', { ads, total: ads.length, page: 1, pageSize: 20 });
+      }),
+      http.get('/api/admin/get-legal-holds', () =>
+        apiJson('GET /api/admin/get-legal-holds', {
+          holds: [
+            {
+              id: 'h1',
+              targetType: 'user',
+              targetId: 'u7',
+              userId: 'u7',
+              reason: 'Subpoena 24-117',
+              placedBy: 'ann@example.com',
+              placedAt: '2026-01-12T09:00:00.000Z',
+              releasedAt: null,
+              releasedBy: null,
+              releaseNote: null,
+              active: true,
+            },
+          ],
+          total: 1,
+          page: 1,
+          pageSize: 50,
+        }),
+      ),
+    );
+    const user = userEvent.setup();
+    renderAt(<SearchAds />, '/admin/dashboard/admin/search-ads?query=2125550142');
+    const row = (await screen.findByText('Harbour companion')).closest('tr')!;
+    expect(queries[0]).toEqual({ query: '2125550142', page: '1', pageSize: '20' });
+    expect(screen.getByText('2 ads found')).toBeTruthy();
+    expect(within(row).getByRole('link', { name: 'Open the user screen of owner@example.com' }).getAttribute('href')).toBe('/admin/dashboard/admin/users/u7');
+    expect(within(row).getByRole('link', { name: 'Export the evidence file of “Harbour companion”' }).getAttribute('href')).toBe(
+      '/api/admin/export-evidence/ad1',
+    );
+    const kept = screen.getByText('Kept after deletion').closest('tr')!;
+    expect(within(kept).getByText('Deleted (kept)')).toBeTruthy();
+    expect(within(kept).getByText('Legal hold')).toBeTruthy();
+    const holds = screen.getByRole('table', { name: 'Legal holds in force (1)' });
+    expect(within(holds).getByText('Subpoena 24-117')).toBeTruthy();
+    expect(within(holds).getByRole('link', { name: 'Open the user screen of Account u7' }).getAttribute('href')).toBe('/admin/dashboard/admin/users/u7');
+
+    await user.clear(screen.getByLabelText('Ad id, words, phone, e-mail or nickname'));
+    await user.type(screen.getByLabelText('Ad id, words, phone, e-mail or nickname'), 'nobody@example.com');
+    await user.selectOptions(screen.getByLabelText('Status'), 'deleted');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('0 ads found')).toBeTruthy();
+    expect(queries.at(-1)).toEqual({ query: 'nobody@example.com', status: 'deleted', page: '1', pageSize: '20' });
+  });
+});
+
+function detail(over: Partial<Detail['user']> = {}): Detail {
+  return {
+    user: {
+      id: 'u7',
+      email: 'owner@example.com',
+      nickname: 'night_owl',
+      status: 'approved',
+      deleted: false,
+      roles: ['PROVIDER_USER'],
+      phone: '+12125550142',
+      phoneVerified: true,
+      avatarUrl: null,
+      createdAt: '2026-01-01T10:00:00.000Z',
+      deletedAt: null,
+      held: false,
+      ...over,
+    },
+    ads: [modAd()],
+    reports: [{ id: 'r1', kind: 'ad', adId: 'ad1', message: 'Looks wrong to me.', status: 'open', createdAt: '2026-01-14T10:00:00.000Z' }],
+    wallets: [{ id: 'w1', walletType: 'USD', balanceCents: 2500 }],
+    ledger: [{ id: 3, walletId: 'w1', walletType: 'USD', amountCents: -1500, kind: 'ad_payment', reference: 'ad1', createdAt: '2026-01-10T12:00:00.000Z' }],
+    invoices: [
+      { id: 'i1', invoiceId: 'BTC123', amountCents: 4000, status: 'Settled', createdAt: '2026-01-09T12:00:00.000Z', creditedAt: '2026-01-09T12:30:00.000Z' },
+    ],
+    signIns: [
+      { at: '2026-01-14T08:00:00.000Z', ip: '203.0.113.7', userAgent: 'Firefox/140', success: true, failure: null },
+      { at: '2026-01-13T08:00:00.000Z', ip: '198.51.100.4', userAgent: 'curl/8', success: false, failure: 'wrong_password' },
+    ],
+    holds: [],
+    related: [{ id: 'u9', email: 'twin@example.com', nickname: 'twin', reasons: ['phone', 'ip'] }],
+    screening: [],
+    audit: [
+      {
+        id: 1,
+        actorId: 'a1',
+        actorEmail: 'admin@example.com',
+        action: 'ad.approve',
+        targetType: 'ad',
+        targetId: 'ad1',
+        before: null,
+        after: { status: 'approved' },
+        at: '2026-01-11T12:00:00.000Z',
+      },
+    ],
+  };
+}
+
+function userServer(initial: Detail) {
+  let current = initial;
+  const calls: unknown[] = [];
+  server.use(
+    http.get('/api/admin/get-user/:id', () => apiJson('GET /api/admin/get-user/:id', current)),
+    http.post('/api/master/update-user-status', async ({ request }) => {
+      const body = (await request.json()) as { userId: string; status: 'suspended' | 'approved' };
+      calls.push({ status: body });
+      current = { ...current, user: { ...current.user, status: body.status } };
+      const u = current.user;
+      return apiJson('POST /api/master/update-user-status', {
+        user: { id: u.id, email: u.email, nickname: u.nickname, status: u.status, roles: u.roles, createdAt: u.createdAt },
+      });
+    }),
+    http.post('/api/admin/place-legal-hold', async ({ request }) => {
+      const body = (await request.json()) as { targetType: 'user'; targetId: string; reason: string };
+      calls.push({ hold: body });
+      const hold = {
+        id: 'h1',
+        ...body,
+        userId: 'u7',
+        placedBy: 'admin@example.com',
+        placedAt: '2026-01-15T12:00:00.000Z',
+        releasedAt: null,
+        releasedBy: null,
+        releaseNote: null,
+        active: true,
+      };
+      current = { ...current, user: { ...current.user, held: true }, holds: [hold] };
+      return apiJson('POST /api/admin/place-legal-hold', { hold }, 201);
+    }),
+    http.post('/api/admin/release-legal-hold', async ({ request }) => {
+      calls.push({ release: await request.json() });
+      current = {
+        ...current,
+        user: { ...current.user, held: false },
+        holds: current.holds.map((h) => ({
+          ...h,
+          active: false,
+          releasedAt: '2026-01-15T13:00:00.000Z',
+          releasedBy: 'admin@example.com',
+          releaseNote: 'Done.',
+        })),
+      };
+      return apiJson('POST /api/admin/release-legal-hold', { released: 1 });
+    }),
+  );
+  return calls;
+}
+
+const renderUser = () =>
+  renderAt(
+    <Route path="/admin/dashboard/admin/users/:id">
+      <UserDetail />
+    </Route>,
+    '/admin/dashboard/admin/users/u7',
+  );
+
+describe('user screen', () => {
+  it('shows the account, ads, reports, money, sign-ins and related accounts; a master suspends after a confirmation', async () => {
+    asAdmin(['ADMIN_USER', 'MASTER_USER']);
+    const calls = userServer(detail());
+    const user = userEvent.setup();
+    renderUser();
+    expect(await screen.findByRole('heading', { level: 1, name: /night_owl/ })).toBeTruthy();
+    const region = (name: string) => screen.getByRole('region', { name });
+    expect(within(region('Ads (1)')).getByRole('link', { name: 'Harbour companion' }).getAttribute('href')).toBe('/admin/dashboard/admin/search-ads?query=ad1');
+    expect(within(region('Reports about their ads (1)')).getByText('Looks wrong to me.')).toBeTruthy();
+    const money = region('Money (3)');
+    expect(within(money).getByText('$25.00')).toBeTruthy();
+    expect(within(money).getByText('ad_payment')).toBeTruthy();
+    expect(within(money).getByText('BTC123')).toBeTruthy();
+    const signIns = region('Sign-ins (2)');
+    expect(within(signIns).getByText('203.0.113.7')).toBeTruthy();
+    expect(within(signIns).getByText('Refused: wrong password')).toBeTruthy();
+    expect(within(region('Related accounts (1)')).getByText(/same phone, same sign-in address/)).toBeTruthy();
+    expect(within(region('Staff actions (1)')).getByRole('link', { name: 'Open the user screen of admin@example.com' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Export evidence file' }).getAttribute('href')).toBe('/api/admin/export-evidence/u7');
+
+    await user.click(screen.getByRole('button', { name: 'Suspend' }));
+    const dialog = screen.getByRole('dialog', { name: 'Suspend night_owl (owner@example.com)?' });
+    expect(within(dialog).getByText('Status: Approved → Suspended')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Suspend the account' }));
+    expect(await screen.findByText('night_owl (owner@example.com) is now Suspended.')).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Reinstate' })).toBeTruthy();
+    expect(calls).toEqual([{ status: { userId: 'u7', status: 'suspended' } }]);
+  });
+
+  it('lets an admin place and release a legal hold, but not suspend', async () => {
+    asAdmin();
+    const calls = userServer(detail());
+    const user = userEvent.setup();
+    renderUser();
+    await screen.findByRole('heading', { level: 1, name: /night_owl/ });
+    expect(screen.queryByRole('button', { name: 'Suspend' })).toBeNull();
+    expect(screen.getByText('Only a master can suspend or reinstate an account.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Place a legal hold' }));
+    const hold = screen.getByRole('dialog', { name: 'Place a legal hold on night_owl (owner@example.com)' });
+    await user.type(within(hold).getByLabelText('Reason (e.g. the legal request’s reference)'), 'Subpoena 24-117');
+    await user.click(within(hold).getByRole('button', { name: 'Place the hold' }));
+    expect(await screen.findByText('A legal hold is in force on night_owl (owner@example.com).')).toBeTruthy();
+    const holds = await screen.findByRole('region', { name: 'Legal holds (1)' });
+    await user.click(within(holds).getByRole('button', { name: 'Release' }));
+    const release = screen.getByRole('dialog', { name: 'Release the legal hold on night_owl (owner@example.com)' });
+    await user.type(within(release).getByLabelText('Note (why it is released)'), 'Done.');
+    await user.click(within(release).getByRole('button', { name: 'Release the hold' }));
+    await waitFor(() => expect(within(screen.getByRole('region', { name: 'Legal holds (1)' })).getByText(/^Released/)).toBeTruthy());
+    expect(calls).toEqual([
+      { hold: { targetType: 'user', targetId: 'u7', reason: 'Subpoena 24-117' } },
+      { release: { targetType: 'user', targetId: 'u7', note: 'Done.' } },
+    ]);
+  });
+});
+
+describe('screening log and page views', () => {
+  it('lists refused ad texts with the matched term and a link to the user', async () => {
+    asAdmin();
+    server.use(
+      http.get('/api/admin/get-screening-log', () =>
+        apiJson('GET /api/admin/get-screening-log', {
+          entries: [
+            {
+              id: 1,
+              userId: 'u7',
+              userEmail: 'owner@example.com',
+              field: 'title',
+              term: 'schoolgirl',
+              title: 'Young schoolgirl here',
+              description: 'x'.repeat(60),
+              createdAt: '2026-01-14T10:00:00.000Z',
+            },
+          ],
+          total: 1,
+          page: 1,
+          pageSize: 20,
+        }),
+      ),
+    );
+    renderAt(<ScreeningLog />, '/admin/dashboard/admin/screening-log');
+    const row = (await screen.findByText('Young schoolgirl here')).closest('tr')!;
+    expect(within(row).getByText('schoolgirl').tagName).toBe('MARK');
+    expect(within(row).getByText('in the title')).toBeTruthy();
+    expect(within(row).getByRole('link', { name: 'Open the user screen of owner@example.com' }).getAttribute('href')).toBe('/admin/dashboard/admin/users/u7');
+  });
+
+  it('charts views per day and lists top pages and ads over 7, 30 or 90 days', async () => {
+    asAdmin();
+    const asked: string[] = [];
+    const today = new Date().toISOString().slice(0, 10);
+    server.use(
+      http.get('/api/admin/get-page-views', ({ request }) => {
+        const days = Number(new URL(request.url).searchParams.get('days'));
+        asked.push(String(days));
+        return apiJson('GET /api/admin/get-page-views', {
+          days,
+          total: 5,
+          byDay: [{ day: today, count: 5 }],
+          topPaths: [{ path: '/faq', count: 3 }],
+          topAds: [{ adId: 'ad1', title: 'Harbour companion', count: 2 }],
+          byLocale: [{ locale: 'es', count: 5 }],
+        });
+      }),
+    );
+    const user = userEvent.setup();
+    const view = renderAt(<PageViews />, '/admin/dashboard/admin/page-views');
+    expect(await screen.findByText('5 views in the last 30 days')).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Views per day over the last 30 days (5 in all)' })).toBeTruthy();
+    expect(view.container.querySelectorAll('svg rect')).toHaveLength(30);
+    expect(view.container.querySelector(`rect[data-day="${today}"]`)!.getAttribute('height')).not.toBe('0');
+    expect(screen.getByRole('link', { name: 'Harbour companion' }).getAttribute('href')).toBe('/admin/dashboard/admin/search-ads?query=ad1');
+    expect(screen.getByText('/faq')).toBeTruthy();
+    expect(screen.getByText('Spanish: 5')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: '7 days' }));
+    expect(await screen.findByText('5 views in the last 7 days')).toBeTruthy();
+    expect(screen.getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');
+    expect(asked).toEqual(['30', '7']);
+  });
+
+  it('fills the days without views with zero', () => {
+    expect(fillDays([{ day: '2026-01-14', count: 4 }], 3, new Date('2026-01-15T20:00:00Z'))).toEqual([
+      { day: '2026-01-13', count: 0 },
+      { day: '2026-01-14', count: 4 },
+      { day: '2026-01-15', count: 0 },
+    ]);
+  });
+});
