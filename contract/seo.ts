@@ -68,7 +68,17 @@ const STATIC: Record<string, SeoKey> = {
   '/auth/reset-password': 'resetPassword',
   '/unsubscribe': 'unsubscribe',
 };
-const NOINDEX: ReadonlySet<SeoKey> = new Set<SeoKey>(['search', 'login', 'register', 'confirmEmail', 'forgotPassword', 'resetPassword', 'unsubscribe', 'dashboard', 'notFound']);
+const NOINDEX: ReadonlySet<SeoKey> = new Set<SeoKey>([
+  'search',
+  'login',
+  'register',
+  'confirmEmail',
+  'forgotPassword',
+  'resetPassword',
+  'unsubscribe',
+  'dashboard',
+  'notFound',
+]);
 
 /** The static public pages every sitemap lists (listing pages are added from the database). */
 export const SITEMAP_STATIC_PATHS = [
@@ -113,7 +123,8 @@ export function matchSeoRoute(rest: string): SeoRoute {
       return { key: 'listingsCity', stateSlug: parts[2], citySlug: parts[3], typeCode: type.code, noindex: false, notFound: false };
     }
   }
-  if (parts[0] === 'sandbox' && parts[1] === 'checkout' && parts.length === 3 && /^[A-Za-z0-9]{1,64}$/.test(parts[2])) return { key: 'sandboxCheckout', noindex: true, notFound: false };
+  if (parts[0] === 'sandbox' && parts[1] === 'checkout' && parts.length === 3 && /^[A-Za-z0-9]{1,64}$/.test(parts[2]))
+    return { key: 'sandboxCheckout', noindex: true, notFound: false };
   if (parts[0] === 'ad' && parts.length === 2 && /^[a-z0-9]{1,40}$/.test(parts[1])) return { key: 'ad', noindex: false, notFound: false };
   return { key: 'notFound', noindex: true, notFound: true };
 }

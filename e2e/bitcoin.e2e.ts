@@ -71,7 +71,9 @@ it('a provider tops up with Bitcoin in the sandbox, sees it live, and pays an ad
     await status.filter({ hasText: 'Payment received' }).waitFor();
     await status.filter({ hasText: 'Paid. The money is in your USD wallet.' }).waitFor();
     await wallet.getByText('$50.00').first().waitFor();
-    const history = wallet.getByRole('region', { name: 'Transaction history' }).or(wallet.locator('section', { has: wallet.getByRole('heading', { name: 'Transaction history' }) }));
+    const history = wallet
+      .getByRole('region', { name: 'Transaction history' })
+      .or(wallet.locator('section', { has: wallet.getByRole('heading', { name: 'Transaction history' }) }));
     await history.getByText('Bitcoin top-up').first().waitFor();
     await shot(wallet, 'paid');
     expect(await wallet.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1);
@@ -94,7 +96,10 @@ it('a provider tops up with Bitcoin in the sandbox, sees it live, and pays an ad
     const item = wallet.getByRole('listitem', { name: TITLE });
     await item.getByRole('radio', { name: /USD wallet — \$50\.00/ }).check();
     await item.getByRole('button', { name: 'Pay and send to review' }).click();
-    await wallet.getByRole('status').filter({ hasText: `“${TITLE}” is paid and waiting for review.` }).waitFor();
+    await wallet
+      .getByRole('status')
+      .filter({ hasText: `“${TITLE}” is paid and waiting for review.` })
+      .waitFor();
     await wallet.goto('/admin/dashboard/my-wallet');
     await wallet.getByText('Ad payment').first().waitFor();
     await shot(wallet, 'after-ad');

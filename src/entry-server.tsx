@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { renderToPipeableStream } from 'react-dom/server';
+import { renderToPipeableStream, renderToString } from 'react-dom/server';
 import { createInstance, type i18n as I18n, type Resource } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { Router } from 'wouter';
@@ -103,7 +103,6 @@ export interface Rendered {
   head: PageHead;
 }
 
-/** The public route a path (without the locale prefix) is, with its params; null when none. */
 /**
  * A route pattern as wouter's parser (regexparam) reads it: `:name` is one segment, a trailing
  * slash is allowed, letters match in any case; params come as they are in the path (not decoded).
@@ -133,6 +132,7 @@ export function classify(rest: string): 'page' | 'client' | 'missing' {
   return matchPage(rest) ? 'page' : 'missing';
 }
 
+/** The public page a path (without the locale prefix) is, with its params; null when none. */
 function matchPage(rest: string): { page: string; params: Record<string, string> } | null {
   for (const { page, re, keys } of COMPILED) {
     const m = re.exec(rest);
@@ -143,10 +143,10 @@ function matchPage(rest: string): { page: string; params: Record<string, string>
 
 function renderToHtml(node: React.ReactNode): Promise<string> {
   return new Promise((resolve, reject) => {
-    let html = '';
+    const chunks: Buffer[] = [];
     const sink = new PassThrough();
-    sink.on('data', (c: Buffer) => (html += c.toString('utf8')));
-    sink.on('end', () => resolve(html));
+    sink.on('data', (c: Buffer) => chunks.push(c));
+    sink.on('end', () => resolve(Buffer.concat(chunks).toString('utf8'))); // whole: a character may span two chunks
     const stream = renderToPipeableStream(node, {
       // Crawlers and the page cache want the whole page: wait for every lazy part, and write every
       // part in place. (Past progressiveChunkSize, 12.8 kB by default, React moves large parts to
@@ -176,15 +176,20 @@ export async function render(url: string, source: PublicSource): Promise<Rendere
     preloadPage(page),
   ]);
   const { i18n, used } = i18nFor(locale);
-  const html = await renderToHtml(
+  const tree = (
     <SsrData.Provider value={key ? { key, result } : null}>
       <I18nextProvider i18n={i18n}>
         <Router ssrPath={path} ssrSearch={search}>
           <App />
         </Router>
       </I18nextProvider>
-    </SsrData.Provider>,
+    </SsrData.Provider>
   );
+  // Once every lazy part has been loaded (after the first renders), the page renders in one go,
+  // faster than through a stream; a part that still suspends leaves a client-rendered marker
+  // (<!--$!-->) and the page is rendered again through the stream, which waits for it.
+  const quick = renderToString(tree);
+  const html = quick.includes('<!--$!-->') ? await renderToHtml(tree) : quick;
   const ns = [...used];
   const boot: Boot = { page, key, result, ns };
   return {

@@ -1,4 +1,12 @@
-import type { FastifyBaseLogger, FastifyRequest, FastifyInstance, FastifyPluginAsync, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyRequest,
+  FastifyInstance,
+  FastifyPluginAsync,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from './deps.ts';
 
@@ -28,7 +36,9 @@ export function pageLocale(request: FastifyRequest): 'en' | 'es' | 'pt' | null {
 export function requestLocale(request: FastifyRequest): 'en' | 'es' | 'pt' {
   const explicit = pageLocale(request);
   if (explicit) return explicit;
-  for (const part of String(request.headers['accept-language'] ?? '').toLowerCase().split(',')) {
+  for (const part of String(request.headers['accept-language'] ?? '')
+    .toLowerCase()
+    .split(',')) {
     const lang = part.trim().slice(0, 2);
     if (lang === 'es' || lang === 'pt' || lang === 'en') return lang;
   }

@@ -3,7 +3,6 @@ import type { MailMessage } from './mailer.ts';
 /** The languages the product speaks; e-mails use the one the user used last. */
 export type MailLocale = 'en' | 'es' | 'pt';
 export const MAIL_LOCALES: readonly MailLocale[] = ['en', 'es', 'pt'];
-export const asMailLocale = (v: unknown): MailLocale => (v === 'es' || v === 'pt' ? v : 'en');
 
 /** One e-mail in one language: a subject and paragraphs; `{name}` placeholders are filled from params. */
 interface Text {
@@ -32,90 +31,174 @@ export const TEMPLATES = {
   passwordReset: {
     en: {
       subject: 'Reset your XG Marketplace password',
-      paragraphs: ['Someone (we hope you) asked to reset the password of your account.', 'The link works once, within one hour. If you did not ask, ignore this e-mail: your password stays as it is.'],
+      paragraphs: [
+        'Someone (we hope you) asked to reset the password of your account.',
+        'The link works once, within one hour. If you did not ask, ignore this e-mail: your password stays as it is.',
+      ],
       action: 'Choose a new password',
     },
     es: {
       subject: 'Restablece tu contraseña de XG Marketplace',
-      paragraphs: ['Alguien (esperamos que tú) pidió restablecer la contraseña de tu cuenta.', 'El enlace funciona una vez, durante una hora. Si no lo pediste, ignora este correo: tu contraseña no cambia.'],
+      paragraphs: [
+        'Alguien (esperamos que tú) pidió restablecer la contraseña de tu cuenta.',
+        'El enlace funciona una vez, durante una hora. Si no lo pediste, ignora este correo: tu contraseña no cambia.',
+      ],
       action: 'Elegir una nueva contraseña',
     },
     pt: {
       subject: 'Redefina sua senha do XG Marketplace',
-      paragraphs: ['Alguém (esperamos que você) pediu para redefinir a senha da sua conta.', 'O link funciona uma vez, por uma hora. Se não foi você, ignore este e-mail: sua senha continua a mesma.'],
+      paragraphs: [
+        'Alguém (esperamos que você) pediu para redefinir a senha da sua conta.',
+        'O link funciona uma vez, por uma hora. Se não foi você, ignore este e-mail: sua senha continua a mesma.',
+      ],
       action: 'Escolher uma nova senha',
     },
   },
   passwordChanged: {
     en: {
       subject: 'Your XG Marketplace password was changed',
-      paragraphs: ['The password of your account was changed on {date}, and every session was signed out.', 'If this was not you, reset your password now and contact us.'],
+      paragraphs: [
+        'The password of your account was changed on {date}, and every session was signed out.',
+        'If this was not you, reset your password now and contact us.',
+      ],
       action: 'Reset my password',
     },
     es: {
       subject: 'Tu contraseña de XG Marketplace fue cambiada',
-      paragraphs: ['La contraseña de tu cuenta se cambió el {date} y se cerraron todas las sesiones.', 'Si no fuiste tú, restablece tu contraseña ahora y contáctanos.'],
+      paragraphs: [
+        'La contraseña de tu cuenta se cambió el {date} y se cerraron todas las sesiones.',
+        'Si no fuiste tú, restablece tu contraseña ahora y contáctanos.',
+      ],
       action: 'Restablecer mi contraseña',
     },
     pt: {
       subject: 'Sua senha do XG Marketplace foi alterada',
-      paragraphs: ['A senha da sua conta foi alterada em {date} e todas as sessões foram encerradas.', 'Se não foi você, redefina sua senha agora e fale conosco.'],
+      paragraphs: [
+        'A senha da sua conta foi alterada em {date} e todas as sessões foram encerradas.',
+        'Se não foi você, redefina sua senha agora e fale conosco.',
+      ],
       action: 'Redefinir minha senha',
     },
   },
   adApproved: {
-    en: { subject: 'Your ad is approved: {title}', paragraphs: ['Good news: “{title}” was approved and is now on XG Marketplace until {date}.'], action: 'See your ad' },
-    es: { subject: 'Tu anuncio fue aprobado: {title}', paragraphs: ['Buenas noticias: «{title}» fue aprobado y ya está en XG Marketplace hasta el {date}.'], action: 'Ver tu anuncio' },
-    pt: { subject: 'Seu anúncio foi aprovado: {title}', paragraphs: ['Boa notícia: “{title}” foi aprovado e já está no XG Marketplace até {date}.'], action: 'Ver seu anúncio' },
+    en: {
+      subject: 'Your ad is approved: {title}',
+      paragraphs: ['Good news: “{title}” was approved and is now on XG Marketplace until {date}.'],
+      action: 'See your ad',
+    },
+    es: {
+      subject: 'Tu anuncio fue aprobado: {title}',
+      paragraphs: ['Buenas noticias: «{title}» fue aprobado y ya está en XG Marketplace hasta el {date}.'],
+      action: 'Ver tu anuncio',
+    },
+    pt: {
+      subject: 'Seu anúncio foi aprovado: {title}',
+      paragraphs: ['Boa notícia: “{title}” foi aprovado e já está no XG Marketplace até {date}.'],
+      action: 'Ver seu anúncio',
+    },
   },
   adRejected: {
     en: {
       subject: 'Your ad was not approved: {title}',
-      paragraphs: ['“{title}” was not approved, for this reason: {reason}', 'What you paid for it is back in your wallet. Correct the ad and send it again from your cart.'],
+      paragraphs: [
+        '“{title}” was not approved, for this reason: {reason}',
+        'What you paid for it is back in your wallet. Correct the ad and send it again from your cart.',
+      ],
       action: 'Edit the ad',
     },
     es: {
       subject: 'Tu anuncio no fue aprobado: {title}',
-      paragraphs: ['«{title}» no fue aprobado por este motivo: {reason}', 'Lo que pagaste volvió a tu monedero. Corrige el anuncio y envíalo de nuevo desde tu carrito.'],
+      paragraphs: [
+        '«{title}» no fue aprobado por este motivo: {reason}',
+        'Lo que pagaste volvió a tu monedero. Corrige el anuncio y envíalo de nuevo desde tu carrito.',
+      ],
       action: 'Editar el anuncio',
     },
     pt: {
       subject: 'Seu anúncio não foi aprovado: {title}',
-      paragraphs: ['“{title}” não foi aprovado por este motivo: {reason}', 'O que você pagou voltou para sua carteira. Corrija o anúncio e envie de novo pelo carrinho.'],
+      paragraphs: [
+        '“{title}” não foi aprovado por este motivo: {reason}',
+        'O que você pagou voltou para sua carteira. Corrija o anúncio e envie de novo pelo carrinho.',
+      ],
       action: 'Editar o anúncio',
     },
   },
   revisionApproved: {
-    en: { subject: 'Your changes are live: {title}', paragraphs: ['The changes you made to “{title}” were approved and are now what visitors see.'], action: 'See your ad' },
-    es: { subject: 'Tus cambios ya están publicados: {title}', paragraphs: ['Los cambios que hiciste en «{title}» fueron aprobados y ya son lo que ven los visitantes.'], action: 'Ver tu anuncio' },
-    pt: { subject: 'Suas alterações estão no ar: {title}', paragraphs: ['As alterações que você fez em “{title}” foram aprovadas e já são o que os visitantes veem.'], action: 'Ver seu anúncio' },
+    en: {
+      subject: 'Your changes are live: {title}',
+      paragraphs: ['The changes you made to “{title}” were approved and are now what visitors see.'],
+      action: 'See your ad',
+    },
+    es: {
+      subject: 'Tus cambios ya están publicados: {title}',
+      paragraphs: ['Los cambios que hiciste en «{title}» fueron aprobados y ya son lo que ven los visitantes.'],
+      action: 'Ver tu anuncio',
+    },
+    pt: {
+      subject: 'Suas alterações estão no ar: {title}',
+      paragraphs: ['As alterações que você fez em “{title}” foram aprovadas e já são o que os visitantes veem.'],
+      action: 'Ver seu anúncio',
+    },
   },
   revisionRejected: {
     en: {
       subject: 'Your changes were not approved: {title}',
-      paragraphs: ['The changes you made to “{title}” were not approved, for this reason: {reason}', 'Your ad stays online as it was before. You can edit it again.'],
+      paragraphs: [
+        'The changes you made to “{title}” were not approved, for this reason: {reason}',
+        'Your ad stays online as it was before. You can edit it again.',
+      ],
       action: 'Edit the ad',
     },
     es: {
       subject: 'Tus cambios no fueron aprobados: {title}',
-      paragraphs: ['Los cambios que hiciste en «{title}» no fueron aprobados por este motivo: {reason}', 'Tu anuncio sigue publicado como estaba. Puedes editarlo de nuevo.'],
+      paragraphs: [
+        'Los cambios que hiciste en «{title}» no fueron aprobados por este motivo: {reason}',
+        'Tu anuncio sigue publicado como estaba. Puedes editarlo de nuevo.',
+      ],
       action: 'Editar el anuncio',
     },
     pt: {
       subject: 'Suas alterações não foram aprovadas: {title}',
-      paragraphs: ['As alterações que você fez em “{title}” não foram aprovadas por este motivo: {reason}', 'Seu anúncio continua no ar como estava. Você pode editá-lo de novo.'],
+      paragraphs: [
+        'As alterações que você fez em “{title}” não foram aprovadas por este motivo: {reason}',
+        'Seu anúncio continua no ar como estava. Você pode editá-lo de novo.',
+      ],
       action: 'Editar o anúncio',
     },
   },
   adExpiring: {
-    en: { subject: 'Your ad expires on {date}: {title}', paragraphs: ['“{title}” will stop showing on {date}. Renew it to keep it online without a new review.'], action: 'Renew the ad' },
-    es: { subject: 'Tu anuncio vence el {date}: {title}', paragraphs: ['«{title}» dejará de mostrarse el {date}. Renuévalo para mantenerlo publicado sin una nueva revisión.'], action: 'Renovar el anuncio' },
-    pt: { subject: 'Seu anúncio vence em {date}: {title}', paragraphs: ['“{title}” deixará de aparecer em {date}. Renove-o para mantê-lo no ar sem uma nova revisão.'], action: 'Renovar o anúncio' },
+    en: {
+      subject: 'Your ad expires on {date}: {title}',
+      paragraphs: ['“{title}” will stop showing on {date}. Renew it to keep it online without a new review.'],
+      action: 'Renew the ad',
+    },
+    es: {
+      subject: 'Tu anuncio vence el {date}: {title}',
+      paragraphs: ['«{title}» dejará de mostrarse el {date}. Renuévalo para mantenerlo publicado sin una nueva revisión.'],
+      action: 'Renovar el anuncio',
+    },
+    pt: {
+      subject: 'Seu anúncio vence em {date}: {title}',
+      paragraphs: ['“{title}” deixará de aparecer em {date}. Renove-o para mantê-lo no ar sem uma nova revisão.'],
+      action: 'Renovar o anúncio',
+    },
   },
   adExpired: {
-    en: { subject: 'Your ad has expired: {title}', paragraphs: ['“{title}” is no longer shown. Renew it and it comes back at once, without a new review.'], action: 'Renew the ad' },
-    es: { subject: 'Tu anuncio venció: {title}', paragraphs: ['«{title}» ya no se muestra. Renuévalo y vuelve de inmediato, sin una nueva revisión.'], action: 'Renovar el anuncio' },
-    pt: { subject: 'Seu anúncio venceu: {title}', paragraphs: ['“{title}” não aparece mais. Renove-o e ele volta na hora, sem nova revisão.'], action: 'Renovar o anúncio' },
+    en: {
+      subject: 'Your ad has expired: {title}',
+      paragraphs: ['“{title}” is no longer shown. Renew it and it comes back at once, without a new review.'],
+      action: 'Renew the ad',
+    },
+    es: {
+      subject: 'Tu anuncio venció: {title}',
+      paragraphs: ['«{title}» ya no se muestra. Renuévalo y vuelve de inmediato, sin una nueva revisión.'],
+      action: 'Renovar el anuncio',
+    },
+    pt: {
+      subject: 'Seu anúncio venceu: {title}',
+      paragraphs: ['“{title}” não aparece mais. Renove-o e ele volta na hora, sem nova revisão.'],
+      action: 'Renovar o anúncio',
+    },
   },
 } as const satisfies Record<string, Record<MailLocale, Text>>;
 
@@ -149,10 +232,14 @@ export function composeMail(
     `<!doctype html><html lang="${locale}"><body style="font-family:sans-serif;line-height:1.5;color:#222">`,
     ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
     ...(params.link && t.action
-      ? [`<p><a href="${escapeHtml(params.link)}" style="display:inline-block;padding:10px 16px;background:#6d3cb4;color:#fff;border-radius:4px;text-decoration:none">${escapeHtml(t.action)}</a></p>`]
+      ? [
+          `<p><a href="${escapeHtml(params.link)}" style="display:inline-block;padding:10px 16px;background:#6d3cb4;color:#fff;border-radius:4px;text-decoration:none">${escapeHtml(t.action)}</a></p>`,
+        ]
       : []),
     `<hr><p style="color:#777;font-size:12px">${escapeHtml(FOOTER[locale])}`,
-    ...(opts.unsubscribeUrl ? [`<br><a href="${escapeHtml(opts.unsubscribeUrl)}">${escapeHtml(fill(UNSUBSCRIBE[locale], { unsubscribe: '' }).replace(/:\s*$/, ''))}</a>`] : []),
+    ...(opts.unsubscribeUrl
+      ? [`<br><a href="${escapeHtml(opts.unsubscribeUrl)}">${escapeHtml(fill(UNSUBSCRIBE[locale], { unsubscribe: '' }).replace(/:\s*$/, ''))}</a>`]
+      : []),
     '</p></body></html>',
   ].join('\n');
   return {
@@ -160,6 +247,8 @@ export function composeMail(
     subject: fill(t.subject, all),
     text,
     html,
-    ...(opts.unsubscribeUrl ? { headers: { 'List-Unsubscribe': `<${opts.oneClickUrl ?? opts.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {}),
+    ...(opts.unsubscribeUrl
+      ? { headers: { 'List-Unsubscribe': `<${opts.oneClickUrl ?? opts.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }
+      : {}),
   };
 }

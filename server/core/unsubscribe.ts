@@ -5,7 +5,8 @@ import type { Config } from './config.ts';
 // user and carries an HMAC of the user id with a key derived from the session secret, so it works
 // without signing in and cannot be made for anyone else.
 
-const tokenFor = (secret: string, userId: string) => createHmac('sha256', `unsubscribe:${secret}`).update(`reminders:${userId}`).digest('base64url').slice(0, 32);
+const tokenFor = (secret: string, userId: string) =>
+  createHmac('sha256', `unsubscribe:${secret}`).update(`reminders:${userId}`).digest('base64url').slice(0, 32);
 
 export function checkUnsubscribeToken(secret: string, userId: string, token: string): boolean {
   const expected = Buffer.from(tokenFor(secret, userId));

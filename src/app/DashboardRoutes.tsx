@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Route, Switch } from 'wouter';
 import { routes } from './routes';
+import { EDIT_AD_ROUTE } from '../pages/dashboard/paths';
 import { RequireRole as Guard } from './guards';
 import { DashboardLayout } from '../components/DashboardLayout';
 import { PageLoading } from '../components/public/ProgressBar';
@@ -87,7 +88,7 @@ export default function DashboardRoutes() {
         <Route path={routes.myWallet} component={P.myWallet} />
         <Route path={routes.myCart} component={P.myCart} />
         <Route path={routes.myAds} component={P.myAds} />
-        <Route path={routes.editAd} component={P.editAd} />
+        <Route path={EDIT_AD_ROUTE} component={P.editAd} />
         <Route path={routes.adminApprovedAds} component={D.adminApprovedAds} />
         <Route path={routes.adminPendingAds} component={D.adminPendingAds} />
         <Route path={routes.adminPricing} component={D.adminPricing} />

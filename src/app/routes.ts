@@ -35,8 +35,6 @@ export const routes = {
   myWallet: '/admin/dashboard/my-wallet',
   myCart: '/admin/dashboard/my-cart',
   myAds: '/admin/dashboard/my-ads',
-  /** Edit an own ad (e-mails link to it through my-ads?edit=<id>). */
-  editAd: '/admin/dashboard/edit-ad/:id',
   adminApprovedAds: '/admin/dashboard/admin/approved-ads',
   adminPendingAds: '/admin/dashboard/admin/pending-ads',
   adminPricing: '/admin/dashboard/admin/pricing',

@@ -26,7 +26,9 @@ export async function mailOwners(deps: AppDeps, mails: AdMail[]): Promise<void> 
         ? `${deps.config.publicUrl}${prefix}/ad/${m.adId}`
         : `${deps.config.publicUrl}${prefix}/admin/dashboard/my-ads?edit=${m.adId}`;
     try {
-      await deps.mailer.send(composeMail(m.template, u.locale, u.email, { title: m.title, reason: m.reason ?? '', date: (m.expiresAt ?? '').slice(0, 10), link }));
+      await deps.mailer.send(
+        composeMail(m.template, u.locale, u.email, { title: m.title, reason: m.reason ?? '', date: (m.expiresAt ?? '').slice(0, 10), link }),
+      );
     } catch (err) {
       deps.log.error({ err, adId: m.adId, template: m.template }, 'could not e-mail the owner about a decision on their ad');
     }

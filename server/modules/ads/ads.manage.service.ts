@@ -73,13 +73,19 @@ export class AdManageService {
     let dropped: StoredPhoto[] = [];
     try {
       // Other accounts' ads with the same phone or near-identical new photos, for the reviewer.
-      const fingerprint = await fingerprintAd(this.deps.db, { adId: id, ownerId: ad.owner_id, phone: f.phone, hashes: added.map((p, i) => ({ path: p.path, hash: hashes[i] })) });
+      const fingerprint = await fingerprintAd(this.deps.db, {
+        adId: id,
+        ownerId: ad.owner_id,
+        phone: f.phone,
+        hashes: added.map((p, i) => ({ path: p.path, hash: hashes[i] })),
+      });
       await this.deps.db.transaction().execute(async (trx) => {
         const at = this.now();
         if (live) {
           const superseded = await repo.insertRevision(trx, { id: newId(), adId: id, ownerId: ad.owner_id, content, at });
           // The replaced edit's own photos (in neither the live ad nor this edit) go.
-          if (superseded) dropped = revisionsRepo.photosNotIn(superseded.photos_json, JSON.stringify([...photos, ...(JSON.parse(ad.photos_json) as StoredPhoto[])]));
+          if (superseded)
+            dropped = revisionsRepo.photosNotIn(superseded.photos_json, JSON.stringify([...photos, ...(JSON.parse(ad.photos_json) as StoredPhoto[])]));
         } else {
           if (!(await repo.updateContent(trx, id, ad.status, content, at))) throw new Conflict('ad.edit_not_allowed');
           await repo.refreshVisibility(trx, [id]);

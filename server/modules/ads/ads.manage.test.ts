@@ -35,7 +35,8 @@ const publicAd = (id: string) => ctx.app.inject({ method: 'GET', url: `/api/ads/
 const usd = async (u: TestUser) => (await walletsOf(ctx, u)).find((w) => w.walletType === 'USD')!.amountCents;
 const photoUrls = (ad: { photos: { url: string }[] }) => JSON.stringify(ad.photos.map((p) => p.url));
 const fileOf = (url: string) => path.join(ctx.config.dataDir, 'uploads', url.replace(/^\/uploads\//, ''));
-const renew = (u: TestUser, id: string, walletId: string) => ctx.app.inject({ method: 'PUT', url: `/api/renew-ad/${id}`, headers: { cookie: u.cookie }, payload: { walletId } });
+const renew = (u: TestUser, id: string, walletId: string) =>
+  ctx.app.inject({ method: 'PUT', url: `/api/renew-ad/${id}`, headers: { cookie: u.cookie }, payload: { walletId } });
 const del = (u: TestUser, id: string) => ctx.app.inject({ method: 'DELETE', url: `/api/ads/${id}`, headers: { cookie: u.cookie } });
 const mine = async (u: TestUser) => (await ctx.app.inject({ method: 'GET', url: '/api/all-ads-by-user', headers: { cookie: u.cookie } })).json();
 
@@ -54,12 +55,18 @@ describe('editing an ad', () => {
     const ad = (await postAd(ctx, owner, ny)) as unknown as { id: string; photos: { url: string }[] };
     const oldFile = fileOf(ad.photos[0].url);
     expect(fs.existsSync(oldFile)).toBe(true);
-    const res = await edit(owner, ad.id, { ...goodFields(ny, { title: 'A brand new title here' }), keepPhotos: '[]' }, [await photo('#123'), await photo('#456')]);
+    const res = await edit(owner, ad.id, { ...goodFields(ny, { title: 'A brand new title here' }), keepPhotos: '[]' }, [
+      await photo('#123'),
+      await photo('#456'),
+    ]);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().ad).toMatchObject({ status: 'unpaid', title: 'A brand new title here' });
     expect(res.json().ad.photos).toHaveLength(2);
     expect(fs.existsSync(oldFile)).toBe(false);
-    const screened = await edit(owner, ad.id, { ...goodFields(ny, { title: 'Young teen new in town' }), keepPhotos: JSON.stringify([res.json().ad.photos[0].url]) });
+    const screened = await edit(owner, ad.id, {
+      ...goodFields(ny, { title: 'Young teen new in town' }),
+      keepPhotos: JSON.stringify([res.json().ad.photos[0].url]),
+    });
     expect(screened.statusCode).toBe(400);
     expect(screened.json().code).toBe('ad.screened_wording');
     expect((await row(ad.id))!.title).toBe('A brand new title here');
@@ -89,15 +96,23 @@ describe('editing an ad', () => {
     expect((await pay(ctx, owner, ad.id, walletId)).statusCode).toBe(200);
     expect((await decide(ctx, admin, [ad.id], 'approve')).json()).toEqual({ updated: 1 });
     expect(await usd(owner)).toBe(1500);
-    const keys = (await ctx.app.deps.db.selectFrom('ledger_entries').select('idempotency_key').where('reference', '=', ad.id).orderBy('id').execute()).map((e) => e.idempotency_key);
+    const keys = (await ctx.app.deps.db.selectFrom('ledger_entries').select('idempotency_key').where('reference', '=', ad.id).orderBy('id').execute()).map(
+      (e) => e.idempotency_key,
+    );
     expect(keys).toEqual([`ad-payment:${ad.id}`, `ad-refund:${ad.id}`, `ad-payment:${ad.id}:1`, `ad-refund:${ad.id}:1`, `ad-payment:${ad.id}:2`]);
   });
 
   it('makes a revision of a live ad: the public sees the approved text until staff approve it; rejecting it leaves the ad as it was', async () => {
     const ad = await liveAd(ctx, owner, admin, ny, { title: 'The approved original title' });
-    const res = await edit(owner, ad.id, { ...goodFields(ny, { title: 'The revised and better title' }), keepPhotos: photoUrls(ad as never) }, [await photo('#0a0')]);
+    const res = await edit(owner, ad.id, { ...goodFields(ny, { title: 'The revised and better title' }), keepPhotos: photoUrls(ad as never) }, [
+      await photo('#0a0'),
+    ]);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().ad).toMatchObject({ status: 'approved', title: 'The approved original title', revision: { status: 'pending', content: { title: 'The revised and better title' } } });
+    expect(res.json().ad).toMatchObject({
+      status: 'approved',
+      title: 'The approved original title',
+      revision: { status: 'pending', content: { title: 'The revised and better title' } },
+    });
     expect((await publicAd(ad.id)).json().ad.title).toBe('The approved original title');
 
     const queue = (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-pending-ads', headers: { cookie: admin.cookie } })).json();
@@ -155,7 +170,12 @@ describe('editing an ad', () => {
       ['incall', 'maybe'],
     ];
     for (const [field, value] of bad) {
-      const res = await ctx.app.inject({ method: 'POST', url: '/api/post-ad', headers: { cookie: owner.cookie }, payload: adForm({ ...goodFields(ny), [field]: value }, [await photo('#333')]) });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/post-ad',
+        headers: { cookie: owner.cookie },
+        payload: adForm({ ...goodFields(ny), [field]: value }, [await photo('#333')]),
+      });
       expect(res.statusCode, `${field}=${value}`).toBe(400);
       expect(res.json().params.field).toBe(field);
     }

@@ -75,12 +75,24 @@ describe('renewal-reminders', () => {
     const oneClick = /^<([^>]+)>$/.exec(mail.headers['list-unsubscribe'])![1].replace(ctx.config.publicUrl, '');
 
     // A mail provider's one-click POST: cross-site, form body, no cookie.
-    const bad = await rawInject(ctx.app, { method: 'POST', url: oneClick.replace(/t=[\w-]+/, 't=forged'), headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, payload: 'List-Unsubscribe=One-Click' });
+    const bad = await rawInject(ctx.app, {
+      method: 'POST',
+      url: oneClick.replace(/t=[\w-]+/, 't=forged'),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().code).toBe('auth.unsubscribe_link_invalid');
-    const ok = await rawInject(ctx.app, { method: 'POST', url: oneClick, headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, payload: 'List-Unsubscribe=One-Click' });
+    const ok = await rawInject(ctx.app, {
+      method: 'POST',
+      url: oneClick,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
     expect(ok.statusCode, ok.body).toBe(200);
-    expect((await ctx.app.deps.db.selectFrom('users').select('reminders_opt_out').where('id', '=', owner.id).executeTakeFirstOrThrow()).reminders_opt_out).toBe(1);
+    expect((await ctx.app.deps.db.selectFrom('users').select('reminders_opt_out').where('id', '=', owner.id).executeTakeFirstOrThrow()).reminders_opt_out).toBe(
+      1,
+    );
 
     await ctx.app.deps.db.updateTable('ads').set({ reminded_for: null }).where('id', '=', ad.id).execute();
     expect(await run()).toBe('0 reminder(s) sent');

@@ -73,7 +73,11 @@ export async function renewalReminders(deps: AppDeps): Promise<string> {
     } catch (err) {
       failed++;
       deps.log.error({ err, adId: ad.id, template }, 'could not e-mail a renewal reminder; the next run tries again');
-      await db.updateTable('ads').set({ [column]: null }).where('id', '=', ad.id).execute();
+      await db
+        .updateTable('ads')
+        .set({ [column]: null })
+        .where('id', '=', ad.id)
+        .execute();
     }
   };
   for (const ad of expiring) await send(ad, 'adExpiring', 'reminded_for');

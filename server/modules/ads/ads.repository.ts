@@ -340,7 +340,12 @@ export async function updateContent(db: Executor, id: string, status: AdStatus, 
 
 /** A new pending revision of a live ad; the pending one it replaces (if any) becomes 'superseded'. */
 export async function insertRevision(db: Executor, r: { id: string; adId: string; ownerId: string; content: AdContentWrite; at: string }) {
-  const earlier = await db.selectFrom('ad_revisions').select(['id', 'photos_json']).where('ad_id', '=', r.adId).where('status', '=', 'pending').executeTakeFirst();
+  const earlier = await db
+    .selectFrom('ad_revisions')
+    .select(['id', 'photos_json'])
+    .where('ad_id', '=', r.adId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
   if (earlier) await db.updateTable('ad_revisions').set({ status: 'superseded', decided_at: r.at }).where('id', '=', earlier.id).execute();
   await db
     .insertInto('ad_revisions')

@@ -34,14 +34,26 @@ export async function openRevisionsOf(db: Executor, adIds: string[]): Promise<Ma
 }
 
 export async function countPending(db: Executor): Promise<number> {
-  const r = await db.selectFrom('ad_revisions').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
+  const r = await db
+    .selectFrom('ad_revisions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
 /** Pending revisions for the review queue, oldest first: each as the ad it would become, marked with revisionOf and the live content beside it. */
 export async function pendingForStaff(db: Executor, o: { offset: number; limit: number }): Promise<StaffAdDto[]> {
   if (o.limit <= 0) return [];
-  const revs = await db.selectFrom('ad_revisions').selectAll().where('status', '=', 'pending').orderBy('created_at').orderBy('id').limit(o.limit).offset(o.offset).execute();
+  const revs = await db
+    .selectFrom('ad_revisions')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(o.limit)
+    .offset(o.offset)
+    .execute();
   const out: StaffAdDto[] = [];
   for (const rev of revs) {
     const live = await repo.selectAdsWithOwner(db).where('ads.id', '=', rev.ad_id).executeTakeFirst();
@@ -103,7 +115,11 @@ export async function applyRevision(trx: Executor, rev: RevisionRow, by: string,
 
 /** Rejects a pending revision; returns its photos that the live ad does not use. */
 export async function rejectRevision(trx: Executor, rev: RevisionRow, reason: string, by: string, at: string): Promise<StoredPhoto[]> {
-  await trx.updateTable('ad_revisions').set({ status: 'rejected', rejection_reason: reason, decided_at: at, decided_by: by }).where('id', '=', rev.id).execute();
+  await trx
+    .updateTable('ad_revisions')
+    .set({ status: 'rejected', rejection_reason: reason, decided_at: at, decided_by: by })
+    .where('id', '=', rev.id)
+    .execute();
   const live = await trx.selectFrom('ads').select('photos_json').where('id', '=', rev.ad_id).executeTakeFirst();
   return photosNotIn(rev.photos_json, live?.photos_json ?? '[]');
 }

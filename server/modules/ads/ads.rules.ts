@@ -97,5 +97,10 @@ export function checkAdDetails(f: AdFieldsInput): AdDetailsStored {
   const rawHours = parseJsonField(f.availability);
   const availability: Availability | null = rawHours === undefined ? {} : parseAvailability(rawHours);
   if (!availability) throw new Invalid('availability', 'ad.availability_invalid');
-  return { ratesJson: JSON.stringify(rates), incall: flag(f.incall, 'incall'), outcall: flag(f.outcall, 'outcall'), availabilityJson: JSON.stringify(availability) };
+  return {
+    ratesJson: JSON.stringify(rates),
+    incall: flag(f.incall, 'incall'),
+    outcall: flag(f.outcall, 'outcall'),
+    availabilityJson: JSON.stringify(availability),
+  };
 }

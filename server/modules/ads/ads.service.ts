@@ -37,7 +37,10 @@ export async function adFor(db: Executor, actor: SessionUser, action: AdsAction,
 }
 
 /** Screening (PRODUCT §10): a refused text is logged for staff and answered 400 naming the field; never rewritten. */
-export async function screenOrRefuse(deps: AppDeps, a: { userId: string; adId: string | null; title: string; description: string; ip: string | null }): Promise<void> {
+export async function screenOrRefuse(
+  deps: AppDeps,
+  a: { userId: string; adId: string | null; title: string; description: string; ip: string | null },
+): Promise<void> {
   const hit = screenAd(a.title, a.description);
   if (!hit) return;
   await repo.logScreening(deps.db, {
@@ -150,7 +153,14 @@ export class AdsService {
         throw new Conflict('ad.already_paid');
       }
       if (price.priceCents > 0) {
-        await postToLedger(trx, { walletId, amountCents: -price.priceCents, kind: 'ad_payment', reference: id, idempotencyKey: paymentKey('ad-payment', id, ad.pay_attempt), at });
+        await postToLedger(trx, {
+          walletId,
+          amountCents: -price.priceCents,
+          kind: 'ad_payment',
+          reference: id,
+          idempotencyKey: paymentKey('ad-payment', id, ad.pay_attempt),
+          at,
+        });
       }
       return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, actor, walletId)) };
     });

@@ -16,7 +16,10 @@ export const EDIT_FIELDS: readonly string[] = EDIT_AD_FIELDS;
  * are checked by the service (checkAdFields), with the same field-named 400s. A body cut short
  * or without a boundary is a 400 (readMultipart); nothing has been stored at that point.
  */
-export function readAdForm(request: FastifyRequest, known: readonly string[] = POST_AD_FIELDS): Promise<{ fields: AdFieldsInput & { keepPhotos?: string }; photos: Buffer[] }> {
+export function readAdForm(
+  request: FastifyRequest,
+  known: readonly string[] = POST_AD_FIELDS,
+): Promise<{ fields: AdFieldsInput & { keepPhotos?: string }; photos: Buffer[] }> {
   return readMultipart(async () => {
     const fields: Record<string, string> = {};
     const photos: Buffer[] = [];

@@ -7,7 +7,8 @@ import type { ListingType } from './ads.tables.ts';
  * The ledger key of an ad's payment or refund. A rejected ad that goes back to the cart is paid
  * again: each attempt has its own key (attempt 0 keeps the keys of ads paid before attempts).
  */
-export const paymentKey = (kind: 'ad-payment' | 'ad-refund', adId: string, attempt: number) => (attempt === 0 ? `${kind}:${adId}` : `${kind}:${adId}:${attempt}`);
+export const paymentKey = (kind: 'ad-payment' | 'ad-refund', adId: string, attempt: number) =>
+  attempt === 0 ? `${kind}:${adId}` : `${kind}:${adId}:${attempt}`;
 
 /** The editable fields of an ads row or a revision row. */
 export interface ContentRow {
@@ -25,14 +26,34 @@ export interface ContentRow {
   availability_json: string;
 }
 
-const CONTENT_COLUMNS = ['listing_type', 'title', 'description', 'age', 'state_id', 'city_id', 'phone', 'photos_json', 'rates_json', 'incall', 'outcall', 'availability_json'] as const;
+const CONTENT_COLUMNS = [
+  'listing_type',
+  'title',
+  'description',
+  'age',
+  'state_id',
+  'city_id',
+  'phone',
+  'photos_json',
+  'rates_json',
+  'incall',
+  'outcall',
+  'availability_json',
+] as const;
 
 /** Keeps the ad's stored content as one more version (every version is kept: the evidence export reads them). */
 export async function recordVersion(db: Executor, adId: string, source: 'posted' | 'edited' | 'revision_approved', at: string): Promise<void> {
-  const row = await db.selectFrom('ads').select(['owner_id', ...CONTENT_COLUMNS]).where('id', '=', adId).executeTakeFirst();
+  const row = await db
+    .selectFrom('ads')
+    .select(['owner_id', ...CONTENT_COLUMNS])
+    .where('id', '=', adId)
+    .executeTakeFirst();
   if (!row) return;
   const { owner_id, ...fields } = row;
-  await db.insertInto('ad_versions').values({ ad_id: adId, owner_id, source, fields_json: JSON.stringify(fields), created_at: at }).execute();
+  await db
+    .insertInto('ad_versions')
+    .values({ ad_id: adId, owner_id, source, fields_json: JSON.stringify(fields), created_at: at })
+    .execute();
 }
 
 /** A row's content as the API shows it (with its place's names). */

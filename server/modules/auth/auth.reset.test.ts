@@ -12,7 +12,8 @@ afterEach(async () => ctx.close());
 
 const ask = (email: string, headers: Record<string, string> = {}, remoteAddress?: string) =>
   ctx.app.inject({ method: 'POST', url: '/api/password-reset-request', payload: { email }, headers, remoteAddress });
-const reset = (token: string, newPassword = 'a brand new passphrase') => ctx.app.inject({ method: 'POST', url: '/api/password-reset', payload: { token, newPassword } });
+const reset = (token: string, newPassword = 'a brand new passphrase') =>
+  ctx.app.inject({ method: 'POST', url: '/api/password-reset', payload: { token, newPassword } });
 const tokenOf = (text: string) => /reset-password\?token=([\w-]+)/.exec(text)?.[1] ?? '';
 const login = (password: string) => ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password } });
 
@@ -90,7 +91,12 @@ describe('forgot password', () => {
   });
 
   it('tells the owner by e-mail when the password is changed from the profile too', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/password-update', headers: { cookie: user.cookie }, payload: { currentPassword: user.password, newPassword: 'another fine passphrase' } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/password-update',
+      headers: { cookie: user.cookie },
+      payload: { currentPassword: user.password, newPassword: 'another fine passphrase' },
+    });
     expect(res.statusCode).toBe(200);
     expect(ctx.mailer.sent.map((m) => [m.to, m.subject])).toEqual([[user.email, 'Your XG Marketplace password was changed']]);
     expect(ctx.mailer.sent[0].text).toContain(`${ctx.config.publicUrl}/auth/forgot-password`);

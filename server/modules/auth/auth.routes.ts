@@ -28,14 +28,12 @@ export default defineRoutes(async (app, deps) => {
   // their own servers (cross-site by nature), with a form body that says nothing more.
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, _body, done) => done(null, {}));
-    scope.withTypeProvider<TypeBoxTypeProvider>().post(
-      '/api/unsubscribe',
-      { schema: authApi['POST /api/unsubscribe'], config: { allowCrossSite: true } },
-      async (request) => {
+    scope
+      .withTypeProvider<TypeBoxTypeProvider>()
+      .post('/api/unsubscribe', { schema: authApi['POST /api/unsubscribe'], config: { allowCrossSite: true } }, async (request) => {
         await auth.unsubscribeReminders({ userId: request.query.u, token: request.query.t });
         return { unsubscribed: true as const };
-      },
-    );
+      });
   });
 
   // The routes that start and end sessions, with the cookie plugin (reply.setCookie).

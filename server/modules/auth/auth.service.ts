@@ -98,11 +98,18 @@ export class AuthService {
     const user = await repo.findUserByEmail(this.deps.db, email);
     if (!user || user.status === 'suspended') return;
     const now = this.deps.clock.now();
-    await repo.insertPasswordReset(this.deps.db, { tokenHash: sha256(token), userId: user.id, at: now.toISOString(), expiresAt: new Date(now.getTime() + RESET_TOKEN_MS).toISOString() });
+    await repo.insertPasswordReset(this.deps.db, {
+      tokenHash: sha256(token),
+      userId: user.id,
+      at: now.toISOString(),
+      expiresAt: new Date(now.getTime() + RESET_TOKEN_MS).toISOString(),
+    });
     const lang: MailLocale = locale ?? user.locale;
     const prefix = lang === 'en' ? '' : `/${lang}`;
     try {
-      await this.deps.mailer.send(composeMail('passwordReset', lang, user.email, { link: `${this.deps.config.publicUrl}${prefix}/auth/reset-password?token=${token}` }));
+      await this.deps.mailer.send(
+        composeMail('passwordReset', lang, user.email, { link: `${this.deps.config.publicUrl}${prefix}/auth/reset-password?token=${token}` }),
+      );
     } catch (err) {
       // Same answer either way (a failure must not tell that the address exists); the log says it.
       this.deps.log.error({ err, userId: user.id }, 'could not e-mail a password reset link');

@@ -145,11 +145,15 @@ function toError(status: number, text: string): GreenfieldError {
   }
   if (status >= 500 || status === 408 || status === 429) return new GreenfieldError('unreachable', `BTCPay Server answered ${status}`, status);
   if (status === 422 && Array.isArray(body)) {
-    const msgs = body.map((e: { path?: unknown; message?: unknown }) => [e?.path, e?.message].filter((x) => typeof x === 'string' && x).join(': ')).filter(Boolean);
+    const msgs = body
+      .map((e: { path?: unknown; message?: unknown }) => [e?.path, e?.message].filter((x) => typeof x === 'string' && x).join(': '))
+      .filter(Boolean);
     return new GreenfieldError('validation', msgs.join('; ').slice(0, 300) || 'invalid request', status);
   }
   const message =
-    body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string' ? (body as { message: string }).message.slice(0, 300) : `HTTP ${status}`;
+    body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string'
+      ? (body as { message: string }).message.slice(0, 300)
+      : `HTTP ${status}`;
   if (status === 401 || status === 403) return new GreenfieldError('auth', message, status);
   if (status === 404) return new GreenfieldError('not_found', message, status);
   return new GreenfieldError('business', message, status);
@@ -171,7 +175,14 @@ export function toInvoice(raw: unknown): GreenfieldInvoice {
     expirationTime: num(r.expirationTime),
     metadata: r.metadata && typeof r.metadata === 'object' ? (r.metadata as Record<string, unknown>) : {},
   };
-  if (typeof inv.id !== 'string' || !inv.id || typeof inv.amount !== 'string' || typeof inv.currency !== 'string' || !isInvoiceStatus(inv.status) || !Number.isFinite(inv.expirationTime)) {
+  if (
+    typeof inv.id !== 'string' ||
+    !inv.id ||
+    typeof inv.amount !== 'string' ||
+    typeof inv.currency !== 'string' ||
+    !isInvoiceStatus(inv.status) ||
+    !Number.isFinite(inv.expirationTime)
+  ) {
     throw new GreenfieldError('unreachable', 'BTCPay Server answered an invoice without the expected fields');
   }
   return inv as GreenfieldInvoice;

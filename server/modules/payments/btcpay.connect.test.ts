@@ -38,7 +38,15 @@ describe('npm run btcpay:connect', () => {
       secret: 'the-webhook-secret',
       authorizedEvents: {
         everything: false,
-        specificEvents: ['InvoiceCreated', 'InvoiceReceivedPayment', 'InvoicePaymentSettled', 'InvoiceProcessing', 'InvoiceSettled', 'InvoiceExpired', 'InvoiceInvalid'],
+        specificEvents: [
+          'InvoiceCreated',
+          'InvoiceReceivedPayment',
+          'InvoicePaymentSettled',
+          'InvoiceProcessing',
+          'InvoiceSettled',
+          'InvoiceExpired',
+          'InvoiceInvalid',
+        ],
       },
     });
     fake.webhooks[0].enabled = false;
@@ -70,7 +78,15 @@ describe('npm run btcpay:connect', () => {
   it('runs as a command with the exit code saying whether all is in place', async () => {
     const root = path.resolve(import.meta.dirname, '../../..');
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-connect-'));
-    const env = { ...process.env, DATA_DIR: dataDir, BTCPAY_URL: fake.url, BTCPAY_STORE_ID: fake.storeId, BTCPAY_API_KEY: fake.apiKey, BTCPAY_WEBHOOK_SECRET: 'cli-secret', PUBLIC_URL: 'https://shop.example' };
+    const env = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      BTCPAY_URL: fake.url,
+      BTCPAY_STORE_ID: fake.storeId,
+      BTCPAY_API_KEY: fake.apiKey,
+      BTCPAY_WEBHOOK_SECRET: 'cli-secret',
+      PUBLIC_URL: 'https://shop.example',
+    };
     // Not spawnSync: the fake answers from this very process.
     const run = (e: NodeJS.ProcessEnv) =>
       new Promise<{ code: number; out: string }>((resolve) => {

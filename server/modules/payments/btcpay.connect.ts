@@ -41,7 +41,9 @@ export async function connectBtcpay(config: Pick<Config, 'btcpay' | 'publicUrl'>
   const fail = (msg: string): ConnectResult => ({ ok: false, lines: [...lines, `✗ ${msg}`] });
   const { url, storeId, apiKey, webhookSecret } = config.btcpay;
   if (!url || !storeId || !apiKey) {
-    return fail('BTCPay Server is not configured: set BTCPAY_URL, BTCPAY_STORE_ID, BTCPAY_API_KEY and BTCPAY_WEBHOOK_SECRET (see README, "Taking Bitcoin"). Until then the sandbox takes pretend payments.');
+    return fail(
+      'BTCPay Server is not configured: set BTCPAY_URL, BTCPAY_STORE_ID, BTCPAY_API_KEY and BTCPAY_WEBHOOK_SECRET (see README, "Taking Bitcoin"). Until then the sandbox takes pretend payments.',
+    );
   }
   const client = new GreenfieldClient({ url, storeId, apiKey });
   try {

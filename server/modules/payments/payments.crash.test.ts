@@ -40,7 +40,19 @@ async function startServer(): Promise<{ url: string; child: ChildProcess; exited
   let output = '';
   const child = spawn(process.execPath, ['server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, ...btcpayEnv(fake), NODE_ENV: 'test', LOG_LEVEL: process.env.CRASH_LOG ?? 'warn', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, PUBLIC_URL: url, CRON: '0', SEED_LOCATIONS: '0', JWT_SECRET: 'j'.repeat(40) },
+    env: {
+      ...process.env,
+      ...btcpayEnv(fake),
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.CRASH_LOG ?? 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: url,
+      CRON: '0',
+      SEED_LOCATIONS: '0',
+      JWT_SECRET: 'j'.repeat(40),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (output += d));
@@ -68,16 +80,32 @@ const readDb = <T>(fn: (db: Database.Database) => T): T => {
     db.close();
   }
 };
-const balance = () => readDb((db) => (db.prepare(`SELECT w.balance_cents AS b FROM wallets w JOIN users u ON u.id = w.user_id WHERE w.wallet_type = 'USD' AND u.email = 'crash@example.com'`).get() as { b: number }).b);
+const balance = () =>
+  readDb(
+    (db) =>
+      (
+        db
+          .prepare(`SELECT w.balance_cents AS b FROM wallets w JOIN users u ON u.id = w.user_id WHERE w.wallet_type = 'USD' AND u.email = 'crash@example.com'`)
+          .get() as { b: number }
+      ).b,
+  );
 
 describe('a crash between storing a delivery and crediting it', () => {
   it('credits exactly once after the restart, whatever is redelivered', async () => {
     const a = await startServer();
     const headers = { 'content-type': 'application/json', origin: a.url };
-    const reg = await fetch(`${a.url}/api/register`, { method: 'POST', headers, body: JSON.stringify({ email: 'crash@example.com', password: 'correct horse battery', nickname: 'crash_1' }) });
+    const reg = await fetch(`${a.url}/api/register`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email: 'crash@example.com', password: 'correct horse battery', nickname: 'crash_1' }),
+    });
     expect(reg.status).toBe(201);
     const cookie = reg.headers.get('set-cookie')!.split(';')[0];
-    const inv = await fetch(`${a.url}/api/create-btc-payment-invoice`, { method: 'POST', headers: { ...headers, cookie }, body: JSON.stringify({ amount: '25.00' }) });
+    const inv = await fetch(`${a.url}/api/create-btc-payment-invoice`, {
+      method: 'POST',
+      headers: { ...headers, cookie },
+      body: JSON.stringify({ amount: '25.00' }),
+    });
     expect(inv.status).toBe(200);
     const { invoiceId } = (await inv.json()) as { invoiceId: string };
     fake.set(invoiceId, 'Settled');
@@ -88,7 +116,11 @@ describe('a crash between storing a delivery and crediting it', () => {
     fake.holdReads = new Promise<void>(() => {});
     fake.onHold = held;
     const d = fake.event(invoiceId, 'InvoiceSettled', { secret: WEBHOOK_SECRET });
-    const res = await fetch(`${a.url}/api/webhooks/btcpay`, { method: 'POST', headers: { 'content-type': 'application/json', 'btcpay-sig': d.signature }, body: d.body });
+    const res = await fetch(`${a.url}/api/webhooks/btcpay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'btcpay-sig': d.signature },
+      body: d.body,
+    });
     expect(res.status).toBe(200);
     await arrived;
     a.child.kill('SIGKILL');
@@ -105,9 +137,25 @@ describe('a crash between storing a delivery and crediting it', () => {
       while (balance() !== 2500 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(balance(), b.output()).toBe(2500);
       const again = fake.event(invoiceId, 'InvoiceSettled', { secret: WEBHOOK_SECRET, originalDeliveryId: d.originalDeliveryId });
-      expect((await fetch(`${b.url}/api/webhooks/btcpay`, { method: 'POST', headers: { 'content-type': 'application/json', 'btcpay-sig': again.signature }, body: again.body })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${b.url}/api/webhooks/btcpay`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'btcpay-sig': again.signature },
+            body: again.body,
+          })
+        ).status,
+      ).toBe(200);
       const fresh = fake.event(invoiceId, 'InvoiceSettled', { secret: WEBHOOK_SECRET });
-      expect((await fetch(`${b.url}/api/webhooks/btcpay`, { method: 'POST', headers: { 'content-type': 'application/json', 'btcpay-sig': fresh.signature }, body: fresh.body })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${b.url}/api/webhooks/btcpay`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'btcpay-sig': fresh.signature },
+            body: fresh.body,
+          })
+        ).status,
+      ).toBe(200);
       await new Promise((r) => setTimeout(r, 300));
       expect(balance()).toBe(2500);
       expect(readDb((db) => db.prepare(`SELECT count(*) AS n FROM ledger_entries WHERE kind = 'invoice_credit'`).get())).toEqual({ n: 1 });

@@ -4,7 +4,6 @@ import type { InvoiceStatus } from '../../../contract/api/payments.ts';
 import type { PaymentsTables } from './payments.tables.ts';
 
 export type InvoiceRow = PaymentsTables['invoices'];
-export type DeliveryRow = PaymentsTables['webhook_deliveries'];
 
 /** Statuses in which an invoice may still be paid. */
 export const OPEN_STATUSES = ['New', 'Processing'] as const;
@@ -38,7 +37,11 @@ export async function countOpen(db: Executor, userId: string, now: string): Prom
 }
 
 /** Fills in what BTCPay answered; the status only while nothing (a webhook) moved it on. */
-export function completeCreation(db: Executor, id: string, v: { btcpayId: string; status: InvoiceStatus; additionalStatus: string; checkoutLink: string; expiresAt: string; at: string }) {
+export function completeCreation(
+  db: Executor,
+  id: string,
+  v: { btcpayId: string; status: InvoiceStatus; additionalStatus: string; checkoutLink: string; expiresAt: string; at: string },
+) {
   return db
     .updateTable('invoices')
     .set({
@@ -77,7 +80,10 @@ export function markCredited(db: Executor, id: string, at: string) {
 }
 
 /** Stores a delivery once per originalDeliveryId; false when it was there already (a redelivery). */
-export async function insertDelivery(db: Executor, d: { originalDeliveryId: string; deliveryId: string; invoiceId: string; type: string; body: string | null; at: string }): Promise<boolean> {
+export async function insertDelivery(
+  db: Executor,
+  d: { originalDeliveryId: string; deliveryId: string; invoiceId: string; type: string; body: string | null; at: string },
+): Promise<boolean> {
   const r = await db
     .insertInto('webhook_deliveries')
     .values({ original_delivery_id: d.originalDeliveryId, delivery_id: d.deliveryId, invoice_id: d.invoiceId, type: d.type, body: d.body, received_at: d.at })
@@ -116,7 +122,13 @@ export function failDelivery(db: Executor, id: string, error: string) {
 
 /** Deliveries stored but not processed (a crash, or BTCPay could not be asked), oldest first. */
 export async function pendingDeliveries(db: Executor, limit: number): Promise<string[]> {
-  const rows = await db.selectFrom('webhook_deliveries').select('original_delivery_id').where('processed_at', 'is', null).orderBy('received_at').limit(limit).execute();
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select('original_delivery_id')
+    .where('processed_at', 'is', null)
+    .orderBy('received_at')
+    .limit(limit)
+    .execute();
   return rows.map((r) => r.original_delivery_id);
 }
 
@@ -128,7 +140,10 @@ export function invoicesToReconcile(db: Executor, v: { expiresAfter: string; exp
     .where((eb) => eb.or([eb('status', 'in', [...OPEN_STATUSES]), eb.and([eb('status', '=', 'Settled'), eb('credited_at', 'is', null)])]))
     .where('expires_at', '>', v.expiresAfter);
   if (v.expiresBefore) q = q.where('expires_at', '<=', v.expiresBefore);
-  return q.orderBy(sql`coalesce(checked_at, '')`).limit(v.limit).execute();
+  return q
+    .orderBy(sql`coalesce(checked_at, '')`)
+    .limit(v.limit)
+    .execute();
 }
 
 export function staleCreating(db: Executor, createdBefore: string) {
@@ -146,7 +161,11 @@ export async function countOpenAll(db: Executor, now: string): Promise<number> {
 }
 
 export async function lastWebhookAt(db: Executor): Promise<string | null> {
-  const r = await db.selectFrom('webhook_deliveries').select((eb) => eb.fn.max('received_at').as('at')).where('type', '<>', 'Reconciled').executeTakeFirst();
+  const r = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.max('received_at').as('at'))
+    .where('type', '<>', 'Reconciled')
+    .executeTakeFirst();
   return (r?.at as string | null | undefined) ?? null;
 }
 

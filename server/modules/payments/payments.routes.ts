@@ -26,16 +26,12 @@ export default defineRoutes((app, deps) => {
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 256 * 1024 }, (_req, body, done) => done(null, body));
-    scope.post(
-      '/api/webhooks/btcpay',
-      { schema: paymentsApi['POST /api/webhooks/btcpay'], config: { allowCrossSite: true } },
-      async (request) => {
-        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        const sig = request.headers['btcpay-sig'];
-        await payments.receiveWebhook(raw, Array.isArray(sig) ? sig[0] : sig);
-        return { received: true as const };
-      },
-    );
+    scope.post('/api/webhooks/btcpay', { schema: paymentsApi['POST /api/webhooks/btcpay'], config: { allowCrossSite: true } }, async (request) => {
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const sig = request.headers['btcpay-sig'];
+      await payments.receiveWebhook(raw, Array.isArray(sig) ? sig[0] : sig);
+      return { received: true as const };
+    });
   });
 
   app.get('/api/payment-provider', { schema: paymentsApi['GET /api/payment-provider'] }, async () => ({ mode: payments.mode }));

@@ -69,7 +69,11 @@ describe('the sandbox payment provider', () => {
 
   it('lets nobody from the internet mint money: a provider from a public address (or through a proxy) gets 403; staff may', async () => {
     const { invoiceId } = await create(user);
-    const attempts: { remoteAddress?: string; headers?: Record<string, string> }[] = [{ remoteAddress: PUBLIC_IP }, { headers: { 'x-forwarded-for': PUBLIC_IP } }, { headers: { forwarded: `for=${PUBLIC_IP}` } }];
+    const attempts: { remoteAddress?: string; headers?: Record<string, string> }[] = [
+      { remoteAddress: PUBLIC_IP },
+      { headers: { 'x-forwarded-for': PUBLIC_IP } },
+      { headers: { forwarded: `for=${PUBLIC_IP}` } },
+    ];
     for (const opts of attempts) {
       const res = await simulate(user, invoiceId, 'pay', opts);
       expect(res.statusCode, JSON.stringify(opts)).toBe(403);

@@ -7,7 +7,16 @@ import { newId } from '../../core/ids.ts';
 import { paging } from '../../core/http.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
 import { centsToDecimal, decimalToCents, topUpCents } from '../../../contract/amount.ts';
-import type { AdminInvoice, Invoice, InvoiceEvent, InvoiceStatus, PaymentServerHealth, SandboxAction, SandboxInvoice, Transaction } from '../../../contract/api/payments.ts';
+import type {
+  AdminInvoice,
+  Invoice,
+  InvoiceEvent,
+  InvoiceStatus,
+  PaymentServerHealth,
+  SandboxAction,
+  SandboxInvoice,
+  Transaction,
+} from '../../../contract/api/payments.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
 import { usableWallet } from '../wallets/wallets.service.ts';
 import * as walletsRepo from '../wallets/wallets.repository.ts';
@@ -212,7 +221,14 @@ export class PaymentsService {
       log.warn('payments: webhook for an invoice we do not know, ignored');
       return;
     }
-    const stored = await repo.insertDelivery(this.deps.db, { originalDeliveryId, deliveryId, invoiceId: invoice.id, type, body: raw.toString('utf8').slice(0, 20_000), at });
+    const stored = await repo.insertDelivery(this.deps.db, {
+      originalDeliveryId,
+      deliveryId,
+      invoiceId: invoice.id,
+      type,
+      body: raw.toString('utf8').slice(0, 20_000),
+      at,
+    });
     if (!stored) {
       await repo.noteRedelivery(this.deps.db, originalDeliveryId, deliveryId);
       const earlier = await repo.findDelivery(this.deps.db, originalDeliveryId);
@@ -261,7 +277,11 @@ export class PaymentsService {
    * credit (ledger key `invoice:<BTCPay id>`: once, whoever gets there first). Then tells the
    * owner's sockets, and e-mails the receipt when this call credited it.
    */
-  private async apply(invoice: repo.InvoiceRow, gf: GreenfieldInvoice | null, source: { deliveryId: string; type: string } | { reconcile: true }): Promise<Outcome> {
+  private async apply(
+    invoice: repo.InvoiceRow,
+    gf: GreenfieldInvoice | null,
+    source: { deliveryId: string; type: string } | { reconcile: true },
+  ): Promise<Outcome> {
     const at = this.now();
     const btcpayId = invoice.btcpay_id!;
     let outcome: Outcome;
@@ -278,7 +298,10 @@ export class PaymentsService {
         (typeof gf.metadata.orderId === 'string' && gf.metadata.orderId !== current.id)
       ) {
         outcome = 'refused_mismatch';
-        this.deps.log.error({ invoiceId: btcpayId, amount: gf.amount, currency: gf.currency }, 'payments: BTCPay describes this invoice differently from ours; nothing applied');
+        this.deps.log.error(
+          { invoiceId: btcpayId, amount: gf.amount, currency: gf.currency },
+          'payments: BTCPay describes this invoice differently from ours; nothing applied',
+        );
       } else {
         const changed = current.status !== gf.status || current.additional_status !== gf.additionalStatus;
         await repo.setStatus(trx, current.id, { status: gf.status, additionalStatus: gf.additionalStatus, at });
@@ -457,7 +480,12 @@ export class PaymentsService {
       list.push({ type: e.type, status: e.status, receivedAt: e.received_at, processedAt: e.processed_at, outcome: e.outcome });
       byInvoice.set(e.invoice_id, list);
     }
-    const invoices: AdminInvoice[] = rows.map((r) => ({ ...toInvoiceDto(r), userId: r.user_id, userEmail: r.user_email ?? null, events: byInvoice.get(r.id) ?? [] }));
+    const invoices: AdminInvoice[] = rows.map((r) => ({
+      ...toInvoiceDto(r),
+      userId: r.user_id,
+      userEmail: r.user_email ?? null,
+      events: byInvoice.get(r.id) ?? [],
+    }));
     return { invoices, total, page, pageSize };
   }
 
@@ -470,7 +498,13 @@ export class PaymentsService {
     return { sandbox: this.sandbox, invoice };
   }
 
-  private async sandboxDto(sandbox: SandboxProvider, actor: Actor, invoice: repo.InvoiceRow, fromLoopback: boolean, gf?: GreenfieldInvoice): Promise<SandboxInvoice> {
+  private async sandboxDto(
+    sandbox: SandboxProvider,
+    actor: Actor,
+    invoice: repo.InvoiceRow,
+    fromLoopback: boolean,
+    gf?: GreenfieldInvoice,
+  ): Promise<SandboxInvoice> {
     const g = gf ?? (await sandbox.getInvoice(invoice.btcpay_id!));
     if (!g) throw new NotFound('payment.invoice_not_found');
     return {
@@ -529,7 +563,11 @@ export class PaymentsService {
       h.webhookRegistered = hooks.some((w) => w.enabled && w.url === this.webhookUrl);
       if (!h.webhookRegistered) problems.push(`no enabled webhook to ${this.webhookUrl} on the store: run npm run btcpay:connect`);
     } catch (err) {
-      problems.push(err instanceof GreenfieldError && err.kind === 'auth' ? `BTCPay refused our API key: ${err.message}` : `could not read the store: ${err instanceof Error ? err.message : String(err)}`);
+      problems.push(
+        err instanceof GreenfieldError && err.kind === 'auth'
+          ? `BTCPay refused our API key: ${err.message}`
+          : `could not read the store: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     if (this.sandbox) problems.unshift('Sandbox mode: BTCPay Server is not configured, no real payments are taken');
     h.message = problems.length ? problems.join('; ') : 'ok';

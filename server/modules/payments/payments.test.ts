@@ -58,7 +58,12 @@ describe('the webhook signature', () => {
 
 describe('creating an invoice', () => {
   it('asks BTCPay for a USD invoice with the amount as a decimal string, our metadata and a 30-minute checkout back to the wallet', async () => {
-    const res = await w.ctx.app.inject({ method: 'POST', url: '/api/create-btc-payment-invoice', headers: { cookie: w.user.cookie, 'x-locale': 'pt' }, payload: { amount: 25.5 } });
+    const res = await w.ctx.app.inject({
+      method: 'POST',
+      url: '/api/create-btc-payment-invoice',
+      headers: { cookie: w.user.cookie, 'x-locale': 'pt' },
+      payload: { amount: 25.5 },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const { invoiceId, checkoutLink } = res.json();
     const sent = w.fake.requests.find((r) => r.method === 'POST' && r.url.endsWith('/invoices'))!;
@@ -96,14 +101,24 @@ describe('creating an invoice', () => {
       expect((await invoiceRow(id)).amount_cents, String(amount)).toBe(cents);
     }
     expect(w.fake.invoices.size).toBe(5);
-    const extra = await w.ctx.app.inject({ method: 'POST', url: '/api/create-btc-payment-invoice', headers: { cookie: w.user.cookie }, payload: { amount: 20, userId: 'x' } });
+    const extra = await w.ctx.app.inject({
+      method: 'POST',
+      url: '/api/create-btc-payment-invoice',
+      headers: { cookie: w.user.cookie },
+      payload: { amount: 20, userId: 'x' },
+    });
     expect(extra.statusCode).toBe(400);
   });
 
   it('allows five open invoices per user; the sixth is a 409 until one is paid or expires', async () => {
     const ids = [];
     for (let i = 0; i < 5; i++) ids.push(await createInvoice(w.ctx, w.user, 10 + i));
-    const sixth = await w.ctx.app.inject({ method: 'POST', url: '/api/create-btc-payment-invoice', headers: { cookie: w.user.cookie }, payload: { amount: 50 } });
+    const sixth = await w.ctx.app.inject({
+      method: 'POST',
+      url: '/api/create-btc-payment-invoice',
+      headers: { cookie: w.user.cookie },
+      payload: { amount: 50 },
+    });
     expect(sixth.statusCode).toBe(409);
     expect(sixth.json()).toMatchObject({ code: 'payment.too_many_open_invoices', params: { max: 5 } });
     expect(w.fake.invoices.size).toBe(5);
@@ -116,7 +131,12 @@ describe('creating an invoice', () => {
 
   it("turns BTCPay's 422 into a 400 with its message, and an unreachable server into a 502; nothing is left behind", async () => {
     w.fake.rejectNextCreate = 'Amount is below the store minimum';
-    const refused = await w.ctx.app.inject({ method: 'POST', url: '/api/create-btc-payment-invoice', headers: { cookie: w.user.cookie }, payload: { amount: 20 } });
+    const refused = await w.ctx.app.inject({
+      method: 'POST',
+      url: '/api/create-btc-payment-invoice',
+      headers: { cookie: w.user.cookie },
+      payload: { amount: 20 },
+    });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toEqual({
       code: 'payment.server_rejected',
@@ -124,12 +144,22 @@ describe('creating an invoice', () => {
       params: { message: 'amount: Amount is below the store minimum' },
     });
     w.fake.failWith = 503;
-    const down = await w.ctx.app.inject({ method: 'POST', url: '/api/create-btc-payment-invoice', headers: { cookie: w.user.cookie }, payload: { amount: 20 } });
+    const down = await w.ctx.app.inject({
+      method: 'POST',
+      url: '/api/create-btc-payment-invoice',
+      headers: { cookie: w.user.cookie },
+      payload: { amount: 20 },
+    });
     expect(down.statusCode).toBe(502);
     expect(down.json().code).toBe('payment.server_unavailable');
     w.fake.failWith = null;
     await w.fake.stop();
-    const gone = await w.ctx.app.inject({ method: 'POST', url: '/api/create-btc-payment-invoice', headers: { cookie: w.user.cookie }, payload: { amount: 20 } });
+    const gone = await w.ctx.app.inject({
+      method: 'POST',
+      url: '/api/create-btc-payment-invoice',
+      headers: { cookie: w.user.cookie },
+      payload: { amount: 20 },
+    });
     expect(gone.statusCode).toBe(502);
     expect(await w.ctx.app.deps.db.selectFrom('invoices').selectAll().execute()).toEqual([]);
   });
@@ -137,7 +167,12 @@ describe('creating an invoice', () => {
 
 describe('settling', () => {
   it('credits the USD wallet once on InvoiceSettled, after the re-read says Settled, and e-mails a receipt in the page language', async () => {
-    const res = await w.ctx.app.inject({ method: 'POST', url: '/api/create-btc-payment-invoice', headers: { cookie: w.user.cookie, 'accept-language': 'es-MX,es;q=0.9' }, payload: { amount: '42.10' } });
+    const res = await w.ctx.app.inject({
+      method: 'POST',
+      url: '/api/create-btc-payment-invoice',
+      headers: { cookie: w.user.cookie, 'accept-language': 'es-MX,es;q=0.9' },
+      payload: { amount: '42.10' },
+    });
     const id = res.json().invoiceId as string;
     for (const type of ['InvoiceCreated', 'InvoiceReceivedPayment', 'InvoiceProcessing'] as const) {
       if (type !== 'InvoiceCreated') w.fake.set(id, 'Processing');
@@ -202,7 +237,16 @@ describe('settling', () => {
   it("works in Lightning's order: PaymentSettled before ReceivedPayment", async () => {
     const id = await createInvoice(w.ctx, w.user, 15);
     w.fake.set(id, 'Settled');
-    await deliver(w.ctx, ev(id, 'InvoicePaymentSettled', { extra: { afterExpiration: false, paymentMethodId: 'BTC-LN', payment: { id: 'ln1', receivedDate: 1, value: '0.0002', fee: '0', status: 'Settled', destination: 'lnbc1' } } }));
+    await deliver(
+      w.ctx,
+      ev(id, 'InvoicePaymentSettled', {
+        extra: {
+          afterExpiration: false,
+          paymentMethodId: 'BTC-LN',
+          payment: { id: 'ln1', receivedDate: 1, value: '0.0002', fee: '0', status: 'Settled', destination: 'lnbc1' },
+        },
+      }),
+    );
     await deliver(w.ctx, ev(id, 'InvoiceReceivedPayment'));
     await deliver(w.ctx, ev(id, 'InvoiceSettled'));
     expect(await usdBalance(w.ctx, w.user.id)).toBe(1500);
@@ -261,7 +305,12 @@ describe('settling', () => {
     expect(JSON.stringify(await w.ctx.app.deps.db.selectFrom('invoices').selectAll().execute())).toBe(before);
     expect(await usdBalance(w.ctx, w.user.id)).toBe(0);
     const garbage = signBody(WEBHOOK_SECRET, 'not json');
-    const bad = await w.ctx.app.inject({ method: 'POST', url: '/api/webhooks/btcpay', headers: { 'content-type': 'application/json', 'btcpay-sig': garbage }, payload: 'not json' });
+    const bad = await w.ctx.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/btcpay',
+      headers: { 'content-type': 'application/json', 'btcpay-sig': garbage },
+      payload: 'not json',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().code).toBe('payment.webhook_malformed');
   });
@@ -330,11 +379,20 @@ describe('reads', () => {
     w.fake.set(id2, 'Settled');
     await deliver(w.ctx, ev(id2, 'InvoiceSettled'));
     const res = await w.ctx.app.inject({ method: 'GET', url: '/api/wallet-transactions?pageSize=1&page=1', headers: { cookie: w.user.cookie } });
-    expect(res.json()).toMatchObject({ total: 2, page: 1, pageSize: 1, transactions: [{ kind: 'invoice_credit', amountCents: 1000, balanceAfterCents: 5000, reference: id2, walletType: 'USD' }] });
+    expect(res.json()).toMatchObject({
+      total: 2,
+      page: 1,
+      pageSize: 1,
+      transactions: [{ kind: 'invoice_credit', amountCents: 1000, balanceAfterCents: 5000, reference: id2, walletType: 'USD' }],
+    });
     const p2 = await w.ctx.app.inject({ method: 'GET', url: '/api/wallet-transactions?pageSize=1&page=2', headers: { cookie: w.user.cookie } });
     expect(p2.json().transactions[0]).toMatchObject({ amountCents: 4000, balanceAfterCents: 4000, reference: id });
     const other = await makeUser(w.ctx);
-    const theirs = await w.ctx.app.inject({ method: 'GET', url: `/api/wallet-transactions?walletId=${res.json().transactions[0].walletId}`, headers: { cookie: other.cookie } });
+    const theirs = await w.ctx.app.inject({
+      method: 'GET',
+      url: `/api/wallet-transactions?walletId=${res.json().transactions[0].walletId}`,
+      headers: { cookie: other.cookie },
+    });
     expect(theirs.statusCode).toBe(404);
     const empty = await w.ctx.app.inject({ method: 'GET', url: '/api/wallet-transactions', headers: { cookie: other.cookie } });
     expect(empty.json()).toMatchObject({ total: 0, transactions: [] });
@@ -349,8 +407,15 @@ describe('reads', () => {
     const all = await w.ctx.app.inject({ method: 'GET', url: '/api/admin/get-invoices', headers: { cookie: admin.cookie } });
     expect(all.json().total).toBe(2);
     for (const query of [w.user.email.toUpperCase(), id, w.user.id]) {
-      const res = await w.ctx.app.inject({ method: 'GET', url: `/api/admin/get-invoices?query=${encodeURIComponent(query)}`, headers: { cookie: admin.cookie } });
-      expect(res.json(), query).toMatchObject({ total: 1, invoices: [{ invoiceId: id, userEmail: w.user.email, events: [{ type: 'InvoiceCreated', status: 'New', outcome: 'no_change' }] }] });
+      const res = await w.ctx.app.inject({
+        method: 'GET',
+        url: `/api/admin/get-invoices?query=${encodeURIComponent(query)}`,
+        headers: { cookie: admin.cookie },
+      });
+      expect(res.json(), query).toMatchObject({
+        total: 1,
+        invoices: [{ invoiceId: id, userEmail: w.user.email, events: [{ type: 'InvoiceCreated', status: 'New', outcome: 'no_change' }] }],
+      });
     }
     const settled = await w.ctx.app.inject({ method: 'GET', url: '/api/admin/get-invoices?status=Settled', headers: { cookie: admin.cookie } });
     expect(settled.json().total).toBe(0);
@@ -359,9 +424,23 @@ describe('reads', () => {
   it("reports the payment server's health: reachable, synchronized, webhook registered or not, unreachable", async () => {
     const admin = await asAdmin(w.ctx);
     const get = async () => (await w.ctx.app.inject({ method: 'GET', url: '/api/admin/get-btcpayserver-health', headers: { cookie: admin.cookie } })).json();
-    expect(await get()).toMatchObject({ mode: 'btcpay', reachable: true, synchronized: true, version: '2.4.1', storeId: w.fake.storeId, webhookRegistered: false, openInvoices: 0 });
+    expect(await get()).toMatchObject({
+      mode: 'btcpay',
+      reachable: true,
+      synchronized: true,
+      version: '2.4.1',
+      storeId: w.fake.storeId,
+      webhookRegistered: false,
+      openInvoices: 0,
+    });
     expect((await get()).message).toContain('npm run btcpay:connect');
-    w.fake.webhooks.push({ id: 'w1', enabled: true, automaticRedelivery: true, url: `${w.ctx.config.publicUrl}/api/webhooks/btcpay`, authorizedEvents: { everything: true, specificEvents: [] } });
+    w.fake.webhooks.push({
+      id: 'w1',
+      enabled: true,
+      automaticRedelivery: true,
+      url: `${w.ctx.config.publicUrl}/api/webhooks/btcpay`,
+      authorizedEvents: { everything: true, specificEvents: [] },
+    });
     const id = await createInvoice(w.ctx, w.user);
     await deliver(w.ctx, ev(id, 'InvoiceCreated'));
     expect(await get()).toMatchObject({ webhookRegistered: true, openInvoices: 1, message: 'ok', lastWebhookAt: w.ctx.clock.now().toISOString() });

@@ -57,7 +57,12 @@ export async function deliver(ctx: TestContext, d: Delivery, opts: { wait?: bool
 }
 
 export async function usdBalance(ctx: TestContext, userId: string): Promise<number> {
-  const w = await ctx.app.deps.db.selectFrom('wallets').select('balance_cents').where('user_id', '=', userId).where('wallet_type', '=', 'USD').executeTakeFirstOrThrow();
+  const w = await ctx.app.deps.db
+    .selectFrom('wallets')
+    .select('balance_cents')
+    .where('user_id', '=', userId)
+    .where('wallet_type', '=', 'USD')
+    .executeTakeFirstOrThrow();
   return w.balance_cents;
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gzipSync } from 'node:zlib';
 import type { AppDeps } from '../../core/deps.ts';
 import {
   SEO_LISTING_TYPES,
@@ -26,12 +26,13 @@ const PAGE_TTL_MS = 3_600_000;
 
 export interface PageAnswer {
   status: number;
-  html: Buffer;
   etag: string;
-  /** Compressed copies: brotli made with the page (what browsers ask for), gzip on first demand. */
+  /** The page; a cached page keeps only its brotli copy (what browsers ask for), a sixth of the bytes. */
+  html: Buffer | null;
   br?: Buffer;
+  /** Made on first demand (the rare browser without brotli). */
   gz?: Buffer;
-  /** What a cached page weighs (the page and its brotli copy). */
+  /** What a cached page weighs. */
   bytes: number;
 }
 
@@ -54,8 +55,8 @@ export class SiteService {
   private readonly translations: Record<SeoLocale, unknown>;
   private ssr: SsrBuild | null = null;
   /** Rendered pages that exist, by URL; 404 and 410 pages apart, so junk URLs cannot push real pages out. */
-  readonly pages = new TaggedCache<PageAnswer>(10_000, 32 * 1024 * 1024);
-  private readonly missing = new TaggedCache<PageAnswer>(1000, 4 * 1024 * 1024);
+  readonly pages = new TaggedCache<PageAnswer>(10_000, 24 * 1024 * 1024);
+  private readonly missing = new TaggedCache<PageAnswer>(1000, 2 * 1024 * 1024);
 
   constructor(deps: AppDeps) {
     this.deps = deps;
@@ -114,8 +115,8 @@ export class SiteService {
     // is kept only if no change came in since the first read.
     const unchanged = listings.sync() && listings.changes.syncs === batches;
     if (consistent && unchanged && until > now) {
-      if (answer.html.length >= 1024) this.brotli(answer); // made once, with its weight known
-      (r.status === 200 ? this.pages : this.missing).set(key, { value: answer, until, tags: [...source.tags] });
+      answer.br = brotliCompressSync(answer.html!, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: answer.bytes } });
+      (r.status === 200 ? this.pages : this.missing).set(key, { value: { ...answer, html: null, bytes: answer.br.length }, until, tags: [...source.tags] });
     }
     return answer;
   }
@@ -125,23 +126,12 @@ export class SiteService {
     return { status: p.status, html, etag: `"${createHash('sha1').update(html).digest('base64url').slice(0, 22)}"`, bytes: html.length };
   }
 
-  private brotli(p: PageAnswer): Buffer {
-    if (!p.br) {
-      p.br = brotliCompressSync(p.html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: p.html.length } });
-      p.bytes += p.br.length;
-    }
-    return p.br;
-  }
-
-  /** The page compressed as the browser accepts it (brotli, gzip), made once per cached page. */
+  /** The page as the browser accepts it: brotli when the page has a brotli copy, else plain or gzip. */
   encoded(p: PageAnswer, accept: string | undefined): { body: Buffer; encoding?: 'br' | 'gzip' } {
-    if (!accept || p.html.length < 1024) return { body: p.html };
-    if (/\bbr\b/.test(accept)) return { body: this.brotli(p), encoding: 'br' };
-    if (/\bgzip\b/.test(accept)) {
-      p.gz ??= gzipSync(p.html, { level: 6 });
-      return { body: p.gz, encoding: 'gzip' };
-    }
-    return { body: p.html };
+    if (p.br && accept && /\bbr\b/.test(accept)) return { body: p.br, encoding: 'br' };
+    const html = p.html ?? brotliDecompressSync(p.br!);
+    if (accept && /\bgzip\b/.test(accept) && html.length >= 1024) return { body: (p.gz ??= gzipSync(html, { level: 6 })), encoding: 'gzip' };
+    return { body: html };
   }
 
   /** The whole document of a rendered page: head tags, inlined CSS, the app's HTML and its data. */

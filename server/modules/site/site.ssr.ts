@@ -53,7 +53,10 @@ export class SsrBuild {
     if (!fs.existsSync(entry) || !fs.existsSync(manifestFile)) return null;
     // The file's time in the URL: a rebuilt renderer is a new module, not the cached old one.
     const module = (await import(`${pathToFileURL(entry).href}?t=${fs.statSync(entry).mtimeMs}`)) as SsrModule;
-    return new SsrBuild(dist, module, template, JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>);
+    const build = new SsrBuild(dist, module, template, JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>);
+    // Every page's CSS is read now: nothing of dist/ is read after start (a rebuild may replace it).
+    for (const page of [...Object.keys(module.PAGE_MODULES), 'notFound']) build.css(page);
+    return build;
   }
 
   /** The CSS files a page needs: the app's, the page chunk's and its imports', the footer's. */

@@ -71,7 +71,8 @@ export class FakeBtcpay {
       this.requests.push({ method: req.method, url: req.url, auth: req.headers.authorization, body: undefined });
       if (this.failWith) return reply.code(this.failWith).send({ code: 'unavailable', message: 'fake outage' });
       if (req.url === '/api/v1/health') return;
-      if (req.headers.authorization !== `token ${this.apiKey}`) return reply.code(401).send({ code: 'unauthenticated', message: 'Authentication is required for accessing this endpoint' });
+      if (req.headers.authorization !== `token ${this.apiKey}`)
+        return reply.code(401).send({ code: 'unauthenticated', message: 'Authentication is required for accessing this endpoint' });
     });
     app.addHook('preHandler', async (req) => {
       this.requests[this.requests.length - 1].body = req.body;
@@ -85,7 +86,13 @@ export class FakeBtcpay {
     };
 
     app.get('/api/v1/health', async () => ({ synchronized: this.synchronized }));
-    app.get('/api/v1/server/info', async () => ({ version: this.version, onion: null, supportedPaymentMethods: ['BTC-CHAIN'], fullySynched: this.synchronized, syncStatus: [] }));
+    app.get('/api/v1/server/info', async () => ({
+      version: this.version,
+      onion: null,
+      supportedPaymentMethods: ['BTC-CHAIN'],
+      fullySynched: this.synchronized,
+      syncStatus: [],
+    }));
     app.get('/api/v1/api-keys/current', async () => ({ apiKey: this.apiKey, label: 'xg-marketplace', permissions: this.permissions }));
 
     app.post('/api/v1/stores/:storeId/invoices', async (req, reply) => {
@@ -145,7 +152,14 @@ export class FakeBtcpay {
     app.post('/api/v1/stores/:storeId/webhooks', async (req, reply) => {
       if (!store(req.params, reply)) return;
       const b = req.body as Omit<FakeWebhook, 'id'>;
-      const w: FakeWebhook = { id: `wh${++this.seq}`, enabled: b.enabled ?? true, automaticRedelivery: b.automaticRedelivery ?? true, url: b.url, authorizedEvents: b.authorizedEvents ?? { everything: true, specificEvents: [] }, secret: b.secret };
+      const w: FakeWebhook = {
+        id: `wh${++this.seq}`,
+        enabled: b.enabled ?? true,
+        automaticRedelivery: b.automaticRedelivery ?? true,
+        url: b.url,
+        authorizedEvents: b.authorizedEvents ?? { everything: true, specificEvents: [] },
+        secret: b.secret,
+      };
       this.webhooks.push(w);
       const { secret: _secret, ...shown } = w;
       return { ...shown, secret: w.secret };
@@ -204,7 +218,14 @@ export function defaultExtra(type: string): Record<string, unknown> {
   const payment = {
     afterExpiration: false,
     paymentMethodId: 'BTC-CHAIN',
-    payment: { id: randomBytes(8).toString('hex'), receivedDate: Math.floor(Date.now() / 1000), value: '0.00041', fee: '0.0000021', status: 'Settled', destination: 'bc1qfake' },
+    payment: {
+      id: randomBytes(8).toString('hex'),
+      receivedDate: Math.floor(Date.now() / 1000),
+      value: '0.00041',
+      fee: '0.0000021',
+      status: 'Settled',
+      destination: 'bc1qfake',
+    },
   };
   switch (type) {
     case 'InvoiceSettled':

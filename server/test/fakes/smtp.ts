@@ -32,7 +32,12 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        mails.push(parseMail(Buffer.concat(chunks).toString('utf8'), session.envelope.rcptTo.map((r) => r.address)));
+        mails.push(
+          parseMail(
+            Buffer.concat(chunks).toString('utf8'),
+            session.envelope.rcptTo.map((r) => r.address),
+          ),
+        );
         callback();
       });
     },
@@ -101,7 +106,13 @@ export function parseMail(raw: string, to: string[]): ReceivedMail {
     const c = part.replace(/^\r?\n/, '').search(/\r?\n\r?\n/);
     const p = part.replace(/^\r?\n/, '');
     const h = splitHeaders(p.slice(0, c));
-    const content = decodeBody(h, p.slice(c).replace(/^\r?\n\r?\n/, '').replace(/\r?\n$/, ''));
+    const content = decodeBody(
+      h,
+      p
+        .slice(c)
+        .replace(/^\r?\n\r?\n/, '')
+        .replace(/\r?\n$/, ''),
+    );
     if ((h['content-type'] ?? '').startsWith('text/plain')) text = content;
     if ((h['content-type'] ?? '').startsWith('text/html')) html = content;
   }

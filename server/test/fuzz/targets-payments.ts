@@ -9,7 +9,12 @@ function providerInvoice(w: World): Promise<string> {
   if (!p) {
     p = (async () => {
       const provider = await w.actor('provider');
-      const res = await w.inject({ method: 'POST', url: '/api/create-btc-payment-invoice', headers: { cookie: provider.cookie }, payload: { amount: '20.00' } });
+      const res = await w.inject({
+        method: 'POST',
+        url: '/api/create-btc-payment-invoice',
+        headers: { cookie: provider.cookie },
+        payload: { amount: '20.00' },
+      });
       if (res.statusCode !== 200) throw new Error(`fuzz: could not create an invoice: ${res.statusCode} ${res.body}`);
       return res.json().invoiceId as string;
     })();
@@ -25,7 +30,15 @@ export const specs: Record<string, Spec> = {
   'POST /api/webhooks/btcpay': {
     actor: 'guest',
     seed: async (w) => {
-      const body = { deliveryId: 'fz-1', webhookId: 'fz', originalDeliveryId: 'fz-1', isRedelivery: false, type: 'PayoutCreated', timestamp: 1, storeId: 'sandbox-store' };
+      const body = {
+        deliveryId: 'fz-1',
+        webhookId: 'fz',
+        originalDeliveryId: 'fz-1',
+        isRedelivery: false,
+        type: 'PayoutCreated',
+        timestamp: 1,
+        storeId: 'sandbox-store',
+      };
       return { body, headers: { 'content-type': 'application/json', 'btcpay-sig': signBody(w.ctx.config.btcpay.webhookSecret, JSON.stringify(body)) } };
     },
   },

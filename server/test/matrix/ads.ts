@@ -33,7 +33,15 @@ export const rows: MatrixRow[] = [
 
   { route: 'DELETE /api/delete-cart-ad/:id', target: 'provider.cartAd', expect: OWNER, policy: ['ads', 'deleteFromCart'], allowed: 200 },
   // Editing: in place while unpaid, as a revision once live (the public keeps the approved text).
-  { route: 'PUT /api/ads/:id', target: 'provider.cartAd', expect: OWNER, policy: ['ads', 'edit'], allowed: 200, mirror: true, request: (c) => ({ payload: adForm(c) }) },
+  {
+    route: 'PUT /api/ads/:id',
+    target: 'provider.cartAd',
+    expect: OWNER,
+    policy: ['ads', 'edit'],
+    allowed: 200,
+    mirror: true,
+    request: (c) => ({ payload: adForm(c) }),
+  },
   { route: 'PUT /api/ads/:id', target: 'provider.liveAd', expect: OWNER, policy: ['ads', 'edit'], allowed: 200, request: (c) => ({ payload: adForm(c) }) },
   {
     route: 'PUT /api/renew-ad/:id',

@@ -23,5 +23,10 @@ export const rows: MatrixRow[] = [
   // The signed link is the authorization (ads.reminders.test.ts); a wrong one is a 400 for everyone.
   { route: 'POST /api/unsubscribe', expect: PUBLIC, allowed: 400, request: () => ({ url: '/api/unsubscribe?u=nobody&t=forged', payload: {} }) },
   // A token is the authorization (tests of it: auth.reset.test.ts); a wrong one is a 400 for everyone.
-  { route: 'POST /api/password-reset', expect: PUBLIC, allowed: 400, request: () => ({ payload: { token: 'not-a-real-token', newPassword: 'a brand new passphrase' } }) },
+  {
+    route: 'POST /api/password-reset',
+    expect: PUBLIC,
+    allowed: 400,
+    request: () => ({ payload: { token: 'not-a-real-token', newPassword: 'a brand new passphrase' } }),
+  },
 ];

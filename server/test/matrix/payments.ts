@@ -4,7 +4,19 @@ import { OWNER, OWNER_AND_STAFF, PUBLIC, SIGNED_IN, STAFF, type MatrixRow } from
 /** The webhook secret of the matrix's app (authorization-matrix.test.ts sets it), so a row can sign as BTCPay does. */
 export const MATRIX_WEBHOOK_SECRET = 'matrix-webhook-secret';
 // A signed event of a type we do not use: answered 200 and ignored, whoever sends it.
-const IGNORED_EVENT = JSON.stringify({ deliveryId: 'matrix-1', webhookId: 'w', originalDeliveryId: 'matrix-1', isRedelivery: false, type: 'PayoutCreated', timestamp: 1, storeId: 'sandbox-store' }, null, 2);
+const IGNORED_EVENT = JSON.stringify(
+  {
+    deliveryId: 'matrix-1',
+    webhookId: 'w',
+    originalDeliveryId: 'matrix-1',
+    isRedelivery: false,
+    type: 'PayoutCreated',
+    timestamp: 1,
+    storeId: 'sandbox-store',
+  },
+  null,
+  2,
+);
 
 export const rows: MatrixRow[] = [
   { route: 'POST /api/create-btc-payment-invoice', expect: SIGNED_IN, allowed: 200, request: () => ({ payload: { amount: '10.00' } }) },

@@ -65,7 +65,11 @@ function WalletPayDialog(props: {
           <Money cents={props.priceCents} />
         </strong>
       </p>
-      {wallets.loading && !wallets.data ? <p>{t('loading')}</p> : <WalletPicker wallets={wallets.data ?? []} value={chosen} onChange={setWalletId} needCents={props.priceCents} />}
+      {wallets.loading && !wallets.data ? (
+        <p>{t('loading')}</p>
+      ) : (
+        <WalletPicker wallets={wallets.data ?? []} value={chosen} onChange={setWalletId} needCents={props.priceCents} />
+      )}
       {error && (
         <div role="alert" className="alert alert-error">
           {error}
@@ -115,9 +119,7 @@ export function RenewDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () 
       onDone={onDone}
     >
       <p>
-        {ad.expiresAt
-          ? t(expires > now ? 'myAds.renewNow' : 'myAds.renewWasExpired', { date: dateLabel(ad.expiresAt, lng) })
-          : null}{' '}
+        {ad.expiresAt ? t(expires > now ? 'myAds.renewNow' : 'myAds.renewWasExpired', { date: dateLabel(ad.expiresAt, lng) }) : null}{' '}
         {t('myAds.renewAfter', { count: days, date: dateLabel(until, lng) })}
       </p>
     </WalletPayDialog>
@@ -181,7 +183,14 @@ export function DeleteDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: ()
   }
 
   return (
-    <ConfirmDialog title={t('myAds.deleteTitle', { title: ad.title })} confirmLabel={t('myAds.deleteConfirm')} onConfirm={confirm} onCancel={onClose} busy={busy} danger>
+    <ConfirmDialog
+      title={t('myAds.deleteTitle', { title: ad.title })}
+      confirmLabel={t('myAds.deleteConfirm')}
+      onConfirm={confirm}
+      onCancel={onClose}
+      busy={busy}
+      danger
+    >
       <p>{text}</p>
       {ad.revision?.status === 'pending' && <p>{t('myAds.deleteRevisionToo')}</p>}
       <p>{t('myAds.deleteForever')}</p>

@@ -21,7 +21,11 @@ describe('an ad’s rates, hours and contact buttons', () => {
     const section = screen.getByRole('region', { name: 'Rates and hours' });
     const rows = within(section)
       .getAllByRole('row')
-      .map((r) => within(r).queryAllByRole('cell').map((c) => c.textContent));
+      .map((r) =>
+        within(r)
+          .queryAllByRole('cell')
+          .map((c) => c.textContent),
+      );
     expect(rows.slice(1)).toEqual([
       ['30 minutes', '$120.00'],
       ['1 h 30 min', '$300.00'],

@@ -32,7 +32,8 @@ export function RatesField({ rows, onChange, error, showLineErrors }: Props) {
             const n = i + 1;
             const bad = showLineErrors && rateRowProblem(rows, i) !== null;
             // The ad's own duration stays offered even when it is not one of the usual ones.
-            const options = RATE_DURATIONS.includes(Number(r.minutes)) || !r.minutes ? RATE_DURATIONS : [...RATE_DURATIONS, Number(r.minutes)].sort((a, b) => a - b);
+            const options =
+              RATE_DURATIONS.includes(Number(r.minutes)) || !r.minutes ? RATE_DURATIONS : [...RATE_DURATIONS, Number(r.minutes)].sort((a, b) => a - b);
             return (
               <li key={i} className={styles.row}>
                 <select
@@ -60,7 +61,12 @@ export function RatesField({ rows, onChange, error, showLineErrors }: Props) {
                     size={9}
                   />
                 </span>
-                <button type="button" className="btn btn-sm btn-white" aria-label={t('form.removeRate', { n })} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+                <button
+                  type="button"
+                  className="btn btn-sm btn-white"
+                  aria-label={t('form.removeRate', { n })}
+                  onClick={() => onChange(rows.filter((_, j) => j !== i))}
+                >
                   {t('form.remove')}
                 </button>
               </li>

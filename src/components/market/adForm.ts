@@ -77,7 +77,9 @@ export const EMPTY_AD_FORM: AdFormValues = {
 };
 
 /** The form's values for an ad's current content (the edit screen); no new photos yet. */
-export function formValuesOf(c: Pick<AdContent, 'listingType' | 'title' | 'description' | 'age' | 'state' | 'city' | 'phone'> & { details?: AdContent['details'] }): AdFormValues {
+export function formValuesOf(
+  c: Pick<AdContent, 'listingType' | 'title' | 'description' | 'age' | 'state' | 'city' | 'phone'> & { details?: AdContent['details'] },
+): AdFormValues {
   const d = c.details;
   const availability = emptyHours();
   for (const day of WEEKDAYS) {

@@ -181,16 +181,27 @@ describe('admin pending ads', () => {
     expect(within(item).getByText('Edit of a live ad')).toBeTruthy();
     expect(within(item).getByRole('link', { name: 'See the live ad' }).getAttribute('href')).toBe(`/ad/${live.id}`);
     const table = within(item).getByRole('table', { name: 'Live ad and proposed changes (4 fields changed)' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Field', 'Live now', 'Proposed']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Field', 'Live now', 'Proposed']);
     const row = (name: RegExp) => within(table).getByRole('row', { name });
-    const cells = (r: HTMLElement) => within(r).getAllByRole('cell').map((c) => c.textContent);
+    const cells = (r: HTMLElement) =>
+      within(r)
+        .getAllByRole('cell')
+        .map((c) => c.textContent);
     expect(row(/^Title/).getAttribute('data-changed')).toBe('true');
     expect(within(row(/^Title/)).getByText('changed')).toBeTruthy();
     expect(cells(row(/^Title/))).toEqual(['Evenings in the city', 'Evenings and weekends in the city']);
     expect(cells(row(/^Rates/))).toEqual(['none', '1 hour $200.00 · Incall only']);
     expect(cells(row(/^Hours/))).toEqual(['none', 'Friday 20:00–02:00']);
     expect(row(/^Photos/).getAttribute('data-changed')).toBe('true');
-    expect(within(row(/^Photos/)).getByRole('list', { name: 'Proposed photos' }).querySelectorAll('li')).toHaveLength(2);
+    expect(
+      within(row(/^Photos/))
+        .getByRole('list', { name: 'Proposed photos' })
+        .querySelectorAll('li'),
+    ).toHaveLength(2);
     expect(row(/^Age/).getAttribute('data-changed')).toBeNull();
     expect(within(row(/^Age/)).queryByText('changed')).toBeNull();
     expect(cells(row(/^Location/))).toEqual(['New York City, New York', 'New York City, New York']);

@@ -37,7 +37,11 @@ describe('Forgot password', () => {
   it('shows a 429 in the page language', async () => {
     server.use(
       http.post('/api/password-reset-request', () =>
-        apiJson('POST /api/password-reset-request', { message: 'Too many password reset requests. Please try again in an hour.', code: 'auth.too_many_reset_requests' }, 429),
+        apiJson(
+          'POST /api/password-reset-request',
+          { message: 'Too many password reset requests. Please try again in an hour.', code: 'auth.too_many_reset_requests' },
+          429,
+        ),
       ),
     );
     const user = userEvent.setup();
@@ -75,7 +79,11 @@ describe('Reset password', () => {
   it('says when the link is used or expired', async () => {
     server.use(
       http.post('/api/password-reset', () =>
-        apiJson('POST /api/password-reset', { message: 'This reset link is invalid, used or expired. Ask for a new one.', code: 'auth.reset_token_invalid', params: { field: 'token' } }, 400),
+        apiJson(
+          'POST /api/password-reset',
+          { message: 'This reset link is invalid, used or expired. Ask for a new one.', code: 'auth.reset_token_invalid', params: { field: 'token' } },
+          400,
+        ),
       ),
     );
     const user = userEvent.setup();

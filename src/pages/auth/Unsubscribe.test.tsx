@@ -25,7 +25,15 @@ describe('Unsubscribe page', () => {
   });
 
   it('says when the link is forged or incomplete', async () => {
-    server.use(http.post('/api/unsubscribe', () => apiJson('POST /api/unsubscribe', { message: 'This unsubscribe link is not valid.', code: 'auth.unsubscribe_link_invalid', params: { field: 't' } }, 400)));
+    server.use(
+      http.post('/api/unsubscribe', () =>
+        apiJson(
+          'POST /api/unsubscribe',
+          { message: 'This unsubscribe link is not valid.', code: 'auth.unsubscribe_link_invalid', params: { field: 't' } },
+          400,
+        ),
+      ),
+    );
     const user = userEvent.setup();
     const view = renderAt(<Unsubscribe />, '/unsubscribe?u=user1&t=forged');
     await user.click(screen.getByRole('button', { name: 'Stop reminder e-mails' }));

@@ -29,7 +29,9 @@ function listServer(approvedAds: OwnerAd[], pendingAds: OwnerAd[] = []) {
 /** What an ad's card offers: its state badge, its state sentence, its buttons and switches (names), and whether it links to editing. */
 function card(title: string) {
   const item = screen.getByRole('listitem', { name: title });
-  const controls = [...within(item).queryAllByRole('switch'), ...within(item).queryAllByRole('button')].map((b) => b.textContent?.trim() || b.closest('label')?.textContent);
+  const controls = [...within(item).queryAllByRole('switch'), ...within(item).queryAllByRole('button')].map(
+    (b) => b.textContent?.trim() || b.closest('label')?.textContent,
+  );
   const edit = within(item).queryByRole('link', { name: 'Edit' });
   return { item, controls, edit: edit?.getAttribute('href') ?? null, text: item.textContent ?? '' };
 }
@@ -142,11 +144,11 @@ describe('my ads', () => {
     expect(d.controls).toEqual(['Delete']);
     expect(d.edit).toBeNull();
 
-    expect(within(card('Edited while live').item).getByText('Your changes of Jan 5, 2025 are waiting for review. Until staff approve them, the ad shows as it was.')).toBeTruthy();
-    expect(within(card('Edited while live').item).getByText('Visible')).toBeTruthy(); // the live ad still shows meanwhile
     expect(
-      within(card('Edit refused').item).getByText('Your last changes were rejected; the ad still shows as it was. Reason: Blurry photos'),
+      within(card('Edited while live').item).getByText('Your changes of Jan 5, 2025 are waiting for review. Until staff approve them, the ad shows as it was.'),
     ).toBeTruthy();
+    expect(within(card('Edited while live').item).getByText('Visible')).toBeTruthy(); // the live ad still shows meanwhile
+    expect(within(card('Edit refused').item).getByText('Your last changes were rejected; the ad still shows as it was. Reason: Blurry photos')).toBeTruthy();
 
     await user.click(screen.getByRole('tab', { name: 'Pending (3)' }));
     const u = card('Still in the cart');
@@ -204,7 +206,9 @@ describe('my ads', () => {
     await user.click(screen.getByRole('tab', { name: 'Pending (1)' }));
     await user.click(within(screen.getByRole('listitem', { name: 'Paid, not reviewed' })).getByRole('button', { name: 'Delete' }));
     dialog = screen.getByRole('dialog', { name: 'Delete “Paid, not reviewed”?' });
-    expect(within(dialog).getByText('“Paid, not reviewed” has not been reviewed yet: its price, $15.00, goes back in full to the wallet that paid it.')).toBeTruthy();
+    expect(
+      within(dialog).getByText('“Paid, not reviewed” has not been reviewed yet: its price, $15.00, goes back in full to the wallet that paid it.'),
+    ).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Delete ad' }));
     expect((await screen.findByRole('status')).textContent).toBe('“Paid, not reviewed” was deleted and $15.00 went back to your wallet.');
     expect(deleted).toEqual([live.id, waiting.id]);
@@ -293,7 +297,10 @@ describe('my ads', () => {
       http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(2000)] })),
       http.put('/api/ad-payment-in-cart/:id', async ({ request, params }) => {
         paid.push({ id: params.id, ...((await request.json()) as object) });
-        return apiJson('PUT /api/ad-payment-in-cart/:id', { ad: { ...ad, status: 'in_review', priceCents: 1500, paidWalletId: 'w-usd' }, wallet: usdWallet(500) });
+        return apiJson('PUT /api/ad-payment-in-cart/:id', {
+          ad: { ...ad, status: 'in_review', priceCents: 1500, paidWalletId: 'w-usd' },
+          wallet: usdWallet(500),
+        });
       }),
     );
     const user = userEvent.setup();

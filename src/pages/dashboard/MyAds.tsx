@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -7,6 +7,7 @@ import { sessionStore } from '../../state/session';
 import { errorMessage } from '../../api/client';
 import type { OwnerAd } from '../../api/ads';
 import { pathFor, routes } from '../../app/routes';
+import { EDIT_AD_ROUTE } from './paths';
 import { BumpDialog, DeleteDialog, MoveDialog, PayDialog, RenewDialog } from '../../components/market/AdActions';
 import { detailsSummary } from '../../components/market/AdExtras';
 import { LoadState } from '../../components/market/Status';
@@ -38,47 +39,39 @@ export default function MyAds() {
   const { t, i18n } = useTranslation('market');
   const snap = useSnapshot(myAdsStore.state);
   const { session } = useSnapshot(sessionStore);
-  const flash = useSnapshot(myAdsFlash);
   const search = useSearch();
   const [, navigate] = useLocation();
   const [tab, setTab] = useState<Tab>('approved');
   const [dialog, setDialog] = useState<{ kind: DialogKind; ad: OwnerAd } | null>(null);
-  const [note, setNote] = useState<string | null>(null);
+  // The edit screen's "saved", shown once.
+  const [note, setNote] = useState<string | null>(() => myAdsFlash.note);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
-  const linked = useRef(false);
+  const [linkDone, setLinkDone] = useState(false);
   const accountApproved = session.userStatus !== 'pending' && session.userStatus !== 'suspended';
 
   useEffect(() => {
     void loadMyAds();
   }, []);
 
-  // The edit screen's "saved" (shown once).
   useEffect(() => {
-    if (!myAdsFlash.note) return;
-    setNote(myAdsFlash.note);
     myAdsFlash.note = null;
-  }, [flash.note]);
+  }, []);
 
   // Links from e-mails: ?edit=<id> goes to the ad's edit screen; ?renew=<id> opens its renew dialog.
   const params = new URLSearchParams(search);
   const editId = params.get('edit');
   const renewId = params.get('renew');
   useEffect(() => {
-    if (editId) navigate(pathFor(routes.editAd, { id: editId }), { replace: true });
+    if (editId) navigate(pathFor(EDIT_AD_ROUTE, { id: editId }), { replace: true });
   }, [editId, navigate]);
-  useEffect(() => {
-    if (!renewId || !snap.data || linked.current) return;
-    linked.current = true;
-    const all = [...snap.data.approvedAds, ...snap.data.pendingAds] as OwnerAd[];
-    const ad = all.find((a) => a.id === renewId);
-    if (!ad) setError(t('myAds.linkGone'));
-    else if (!actionsFor(adStateOf(ad, accountApproved)).includes('renew')) setError(t('myAds.cannotRenew', { title: ad.title }));
-    else {
-      setTab('approved');
-      setDialog({ kind: 'renew', ad });
-    }
-  }, [renewId, snap.data, accountApproved, t]);
+  // Until the user does something else, the renew link's ad has its dialog open (or the link is explained).
+  const linked =
+    renewId && snap.data && !linkDone ? ([...snap.data.approvedAds, ...snap.data.pendingAds] as OwnerAd[]).find((a) => a.id === renewId) : undefined;
+  const linkRenewable = !!linked && actionsFor(adStateOf(linked, accountApproved)).includes('renew');
+  const linkProblem =
+    renewId && snap.data && !linkDone && !linkRenewable ? (linked ? t('myAds.cannotRenew', { title: linked.title }) : t('myAds.linkGone')) : null;
+  const shown = dialog ?? (linked && linkRenewable ? { kind: 'renew' as const, ad: linked } : null);
 
   async function toggle(ad: OwnerAd) {
     setBusy(ad.id);
@@ -95,10 +88,15 @@ export default function MyAds() {
   const open = (kind: DialogKind, ad: OwnerAd) => {
     setNote(null);
     setError(null);
+    setLinkDone(true);
     setDialog({ kind, ad });
   };
-  const done = (msg: string) => {
+  const close = () => {
     setDialog(null);
+    setLinkDone(true);
+  };
+  const done = (msg: string) => {
+    close();
     setNote(msg);
   };
   const lists = { approved: snap.data?.approvedAds ?? [], pending: snap.data?.pendingAds ?? [] };
@@ -133,9 +131,9 @@ export default function MyAds() {
           {note}
         </div>
       )}
-      {error && (
+      {(error ?? linkProblem) && (
         <div role="alert" className="alert alert-error">
-          {error}
+          {error ?? linkProblem}
         </div>
       )}
       <div role="tabpanel" id="my-ads-panel" aria-labelledby={`tab-${tab}`}>
@@ -204,7 +202,7 @@ export default function MyAds() {
                       </button>
                     )}
                     {can.includes('edit') && (
-                      <Link href={pathFor(routes.editAd, { id: ad.id })} className="btn btn-sm btn-white">
+                      <Link href={pathFor(EDIT_AD_ROUTE, { id: ad.id })} className="btn btn-sm btn-white">
                         {t('myAds.edit')}
                       </Link>
                     )}
@@ -220,11 +218,11 @@ export default function MyAds() {
           })}
         </ul>
       </div>
-      {dialog?.kind === 'bump' && <BumpDialog ad={dialog.ad} onClose={() => setDialog(null)} onDone={done} />}
-      {dialog?.kind === 'move' && <MoveDialog ad={dialog.ad} onClose={() => setDialog(null)} onDone={done} />}
-      {dialog?.kind === 'renew' && <RenewDialog ad={dialog.ad} onClose={() => setDialog(null)} onDone={done} />}
-      {dialog?.kind === 'pay' && <PayDialog ad={dialog.ad} onClose={() => setDialog(null)} onDone={done} />}
-      {dialog?.kind === 'delete' && <DeleteDialog ad={dialog.ad} onClose={() => setDialog(null)} onDone={done} />}
+      {shown?.kind === 'bump' && <BumpDialog ad={shown.ad} onClose={close} onDone={done} />}
+      {shown?.kind === 'move' && <MoveDialog ad={shown.ad} onClose={close} onDone={done} />}
+      {shown?.kind === 'renew' && <RenewDialog ad={shown.ad} onClose={close} onDone={done} />}
+      {shown?.kind === 'pay' && <PayDialog ad={shown.ad} onClose={close} onDone={done} />}
+      {shown?.kind === 'delete' && <DeleteDialog ad={shown.ad} onClose={close} onDone={done} />}
     </section>
   );
 }

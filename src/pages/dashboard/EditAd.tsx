@@ -1,0 +1,152 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useLocation, useParams } from 'wouter';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { editAd, loadMyAds, myAdsFlash, myAdsStore } from '../../state/ads';
+import { adPriceFor, pricingStore } from '../../state/pricing';
+import { routes } from '../../app/routes';
+import type { ListingType, OwnerAd } from '../../api/ads';
+import { SubmitButton } from '../../components/forms/SubmitButton';
+import { FormError } from '../../components/forms/FormError';
+import { useFormAction } from '../../components/forms/useFormAction';
+import { Money } from '../../components/market/Money';
+import { AdFields } from '../../components/market/AdFields';
+import { LoadState } from '../../components/market/Status';
+import { adFieldsOf, formValuesOf, validateAdForm, type AdFormValues, type FieldError } from '../../components/market/adForm';
+
+/**
+ * Edit an own ad (/admin/dashboard/edit-ad/:id), the post form filled with its content: an unpaid
+ * or in-review ad changes at once; a rejected one goes back to the cart, to be paid again; a live
+ * (approved or expired) one keeps showing as it is while staff review the changes. The screen says
+ * which before the save. An edit waiting for review is what the form shows (saving replaces it).
+ */
+export default function EditAd() {
+  const { t } = useTranslation('market');
+  const { id = '' } = useParams<{ id: string }>();
+  const snap = useSnapshot(myAdsStore.state);
+
+  useEffect(() => {
+    if (!myAdsStore.state.data) void loadMyAds();
+  }, []);
+
+  const ad = snap.data ? ([...snap.data.approvedAds, ...snap.data.pendingAds] as OwnerAd[]).find((a) => a.id === id) : undefined;
+  if (!ad)
+    return (
+      <section>
+        <h1>{t('edit.title')}</h1>
+        <LoadState loading={!snap.data && !snap.error} error={snap.error} />
+        {snap.data && <p role="alert">{t('edit.notFound')}</p>}
+        <p>
+          <Link href={routes.myAds}>{t('edit.back')}</Link>
+        </p>
+      </section>
+    );
+  if (ad.status === 'disabled')
+    return (
+      <section>
+        <h1>{t('edit.titleOf', { title: ad.title })}</h1>
+        <p role="alert" className="alert alert-error">
+          {t('edit.disabled')}
+        </p>
+        <p>
+          <Link href={routes.myAds}>{t('edit.back')}</Link>
+        </p>
+      </section>
+    );
+  return <EditForm key={ad.id} ad={ad} />;
+}
+
+function EditForm({ ad }: { ad: OwnerAd }) {
+  const { t } = useTranslation('market');
+  const [, navigate] = useLocation();
+  const pending = ad.revision?.status === 'pending' ? ad.revision.content : null;
+  const source = pending ?? ad;
+  const [v, setV] = useState<AdFormValues>(() => formValuesOf(source));
+  const [keep, setKeep] = useState<string[]>(() => source.photos.map((p) => p.url));
+  const [tried, setTried] = useState(false);
+  const form = useFormAction();
+  const pricing = useSnapshot(pricingStore.state);
+  const live = ad.status === 'approved' || ad.status === 'expired';
+  const willPay = ad.status === 'unpaid' || ad.status === 'rejected';
+
+  useEffect(() => {
+    if (willPay && !pricingStore.state.data) void pricingStore.load();
+  }, [willPay]);
+
+  const errors = validateAdForm(v, keep.length);
+  const err = (k: keyof AdFormValues) => {
+    const e: FieldError | undefined = errors[k];
+    return tried && e ? t(e.key, e.values) : null;
+  };
+  const price = willPay ? adPriceFor(pricing.data, v.listingType as ListingType) : null;
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setTried(true);
+    if (Object.keys(errors).length) {
+      form.setError(t('form.fixErrors'));
+      return;
+    }
+    const saved = await form.run(() => editAd(ad.id, adFieldsOf(v), keep, v.photos));
+    if (!saved) return;
+    const title = saved.revision?.status === 'pending' ? saved.revision.content.title : saved.title;
+    myAdsFlash.note = live
+      ? t('edit.savedRevision', { title })
+      : saved.status === 'unpaid' && ad.status === 'rejected'
+        ? t('edit.savedToCart', { title })
+        : saved.status === 'in_review'
+          ? t('edit.savedInReview', { title })
+          : t('edit.saved', { title });
+    navigate(routes.myAds);
+  }
+
+  return (
+    <section>
+      <h1>{t('edit.titleOf', { title: ad.title })}</h1>
+      <div className="alert alert-info" id="edit-outcome">
+        <p style={{ margin: 0 }}>
+          {live
+            ? t('edit.whenLive')
+            : ad.status === 'rejected'
+              ? t('edit.whenRejected', { reason: ad.rejectionReason || t('myAds.noReason') })
+              : ad.status === 'in_review'
+                ? t('edit.whenInReview')
+                : t('edit.whenUnpaid')}
+        </p>
+        {pending && <p style={{ margin: '6px 0 0' }}>{t('edit.replacesPending')}</p>}
+        {ad.revision?.status === 'rejected' && (
+          <p style={{ margin: '6px 0 0' }}>{t('myAds.revisionRejected', { reason: ad.revision.rejectionReason || t('myAds.noReason') })}</p>
+        )}
+      </div>
+      <form onSubmit={submit} noValidate className="card" aria-describedby="edit-outcome">
+        <AdFields
+          v={v}
+          onChange={(patch) => setV((old) => ({ ...old, ...patch }))}
+          err={err}
+          tried={tried}
+          current={{ photos: source.photos, keep, onKeep: setKeep }}
+          typeHint={
+            price ? (
+              <p aria-live="polite" style={{ margin: '4px 0 0' }}>
+                {t('create.price')}{' '}
+                <strong>
+                  <Money cents={price.priceCents} />
+                </strong>
+                {price.durationDays ? ` ${t('create.duration', { count: price.durationDays })}` : ''}
+              </p>
+            ) : undefined
+          }
+        />
+        <FormError message={form.error} />
+        <div className="actions" style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
+          <SubmitButton busy={form.busy} busyLabel={t('edit.saving')}>
+            {live ? t('edit.submitForReview') : t('edit.submit')}
+          </SubmitButton>
+          <Link href={routes.myAds} className="btn btn-white">
+            {t('cancel')}
+          </Link>
+        </div>
+      </form>
+    </section>
+  );
+}
