@@ -242,8 +242,13 @@ describe('reports', () => {
     const row = staff.page.getByRole('row').filter({ hasText: message });
     await row.waitFor();
     await shot(staff.page, 'admin-reports-1280');
-    await row.getByRole('button', { name: /^Close/ }).click();
-    await row.getByText('Closed', { exact: true }).waitFor();
+    await row.getByRole('button', { name: 'Close with a note' }).click();
+    const dialog = staff.page.getByRole('dialog');
+    await dialog.getByRole('textbox').fill('Escalated to the hotline; ad disabled.');
+    await dialog.getByRole('button', { name: 'Close the report' }).click();
+    // The screen lists open reports by default: the closed one leaves it, and the notice says so.
+    await staff.page.getByText(/^Report \S+ is now Closed\.$/).waitFor();
+    await row.waitFor({ state: 'detached' });
     await staff.context.close();
   });
 });

@@ -2,9 +2,9 @@ import { PassThrough } from 'node:stream';
 import { renderToPipeableStream, renderToString } from 'react-dom/server';
 import { createInstance, type i18n as I18n, type Resource } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
-import { Router } from 'wouter';
+import { Route, Router } from 'wouter';
 import { App } from './app/App';
-import { preloadPage } from './app/Router';
+import { pageComponent, preloadPage } from './app/Router';
 import { SsrData } from './app/routeData';
 import { LOADERS, type Loaded, type LoaderName, type PublicSource } from './app/loaders';
 import { pageHead, type PageHead } from './app/pageHead';
@@ -42,15 +42,28 @@ void base.init({
   returnNull: false,
 } as Parameters<typeof base.init>[0]);
 
-/** A per-render instance in the page's language that records the namespaces the page used. */
+/**
+ * One instance per language, made once, each recording the namespaces a render used (the page's
+ * boot data lists them). Renders are synchronous (renderToString), so one set a language is
+ * enough; the rare render through the stream may share it with another: it then lists more.
+ */
+const instances = new Map<Locale, { i18n: I18n; used: Set<string> }>(
+  LOCALES.map((locale) => {
+    const i18n = base.cloneInstance({ lng: locale, initAsync: false });
+    const used = new Set<string>();
+    (i18n as unknown as { reportNamespaces: unknown }).reportNamespaces = {
+      addUsedNamespaces: (ns: readonly string[]) => ns.forEach((n) => used.add(n)),
+      getUsedNamespaces: () => [...used],
+    };
+    return [locale, { i18n, used }];
+  }),
+);
+
 function i18nFor(locale: Locale): { i18n: I18n; used: Set<string> } {
-  const i18n = base.cloneInstance({ lng: locale, initAsync: false });
-  const used = new Set<string>(['common', 'validation']);
-  (i18n as unknown as { reportNamespaces: unknown }).reportNamespaces = {
-    addUsedNamespaces: (ns: readonly string[]) => ns.forEach((n) => used.add(n)),
-    getUsedNamespaces: () => [...used],
-  };
-  return { i18n, used };
+  const it = instances.get(locale)!;
+  it.used.clear();
+  it.used.add('common').add('validation');
+  return it;
 }
 
 /** The public pages rendered here, by route name (Router.tsx's page table), and their patterns. */
@@ -159,11 +172,87 @@ function renderToHtml(node: React.ReactNode): Promise<string> {
   });
 }
 
+/** A whole tree: in one go once every lazy part is loaded, else through the stream, which waits for them. */
+async function html(tree: React.ReactNode): Promise<string> {
+  // renderToString is faster than the stream; a part that still suspends (before the first
+  // renders loaded it) leaves a client-rendered marker (<!--$!-->): render again through the stream.
+  const quick = renderToString(tree);
+  return quick.includes('<!--$!-->') ? renderToHtml(tree) : quick;
+}
+
+/**
+ * Pages rendered on their own, inside a frame (the layout: bar, footer…) rendered once a language:
+ * the frame is most of a page's render, and the same for all of them. Only pages without useId
+ * (whose ids follow the place in the whole tree) qualify; render.test.ts compares each with a
+ * whole render.
+ */
+const FRAMED = new Set(['home', 'listingsUs', 'listingsState', 'listingsCity', 'ad', 'notFound']);
+const PATTERNS = new Map(PAGES);
+
+interface Frame {
+  before: string;
+  after: string;
+  ns: string[];
+}
+const frames = new Map<Locale, Promise<Frame | null>>();
+
+/** The layout of a language around the place of its page: the 404 page rendered whole, then cut out of it. */
+function frameFor(locale: Locale): Promise<Frame | null> {
+  let frame = frames.get(locale);
+  if (!frame) {
+    frame = (async () => {
+      const path = `${localeBase(locale)}/__frame__`;
+      await preloadPage('notFound');
+      const { i18n, used } = i18nFor(locale);
+      const alone = splitPreloads(await html(tree(i18n, path, '', null, pageTree('notFound', path, locale))));
+      const pageNs = new Set([...used].filter((n) => n !== 'common' && n !== 'validation'));
+      i18nFor(locale);
+      const whole = splitPreloads(await html(tree(i18n, path, '', null, <App />)));
+      const ns = [...used].filter((n) => !pageNs.has(n)); // the layout's own (the 404 page's are not)
+      const at = whole.indexOf(alone);
+      if (at < 0 || whole.indexOf(alone, at + 1) >= 0) return null; // not found once: render pages whole
+      return { before: whole.slice(0, at), after: whole.slice(at + alone.length), ns };
+    })();
+    frames.set(locale, frame);
+  }
+  return frame;
+}
+
+/** React's image preloads come first in its output: the caller moves those it wants to the head. */
+function splitPreloads(html: string): string {
+  return html.replace(/^(?:<link [^>]*\/>)+/, '');
+}
+
+const localeBase = (locale: Locale) => (locale === 'en' ? '' : `/${locale}`);
+
+/** A page on its own, as the app's routes render it (its params from its pattern). */
+function pageTree(page: string, path: string, locale: Locale): React.ReactNode {
+  const Page = pageComponent(page)!;
+  return (
+    <Router base={localeBase(locale)}>
+      <Route path={PATTERNS.get(page)} component={Page} />
+    </Router>
+  );
+}
+
+function tree(i18n: I18n, path: string, search: string, data: { key: string; result: Loaded<unknown> } | null, content: React.ReactNode) {
+  return (
+    <SsrData.Provider value={data}>
+      <I18nextProvider i18n={i18n}>
+        <Router ssrPath={path} ssrSearch={search}>
+          {content}
+        </Router>
+      </I18nextProvider>
+    </SsrData.Provider>
+  );
+}
+
 /**
  * Renders `url` (path and query, locale prefix included) against `source`: a public page, or the
  * 404 page. The caller serves the browser's own pages (classify: 'client') as the plain client app.
+ * `whole` renders the whole tree even for a framed page (tests compare the two).
  */
-export async function render(url: string, source: PublicSource): Promise<Rendered> {
+export async function render(url: string, source: PublicSource, opts: { whole?: boolean } = {}): Promise<Rendered> {
   const [path, search = ''] = url.split('?');
   const { locale, rest } = splitLocale(path);
   const match = matchPage(rest);
@@ -171,31 +260,29 @@ export async function render(url: string, source: PublicSource): Promise<Rendere
   const params = match?.params ?? {};
   const loader = (LOADERS as Record<string, (typeof LOADERS)[LoaderName] | undefined>)[page];
   const key = loader ? loader.key(params, search) : null;
-  const [result] = await Promise.all([
+  const [result, frame] = await Promise.all([
     loader ? (loader.load(params, search, source) as Promise<Loaded<unknown>>) : Promise.resolve<Loaded<unknown>>({ status: match ? 200 : 404, data: null }),
+    FRAMED.has(page) && !opts.whole ? frameFor(locale) : null,
     preloadPage(page),
   ]);
   const { i18n, used } = i18nFor(locale);
-  const tree = (
-    <SsrData.Provider value={key ? { key, result } : null}>
-      <I18nextProvider i18n={i18n}>
-        <Router ssrPath={path} ssrSearch={search}>
-          <App />
-        </Router>
-      </I18nextProvider>
-    </SsrData.Provider>
-  );
-  // Once every lazy part has been loaded (after the first renders), the page renders in one go,
-  // faster than through a stream; a part that still suspends leaves a client-rendered marker
-  // (<!--$!-->) and the page is rendered again through the stream, which waits for it.
-  const quick = renderToString(tree);
-  const html = quick.includes('<!--$!-->') ? await renderToHtml(tree) : quick;
+  const data = key ? { key, result } : null;
+  let out: string;
+  if (frame) {
+    // The page's own image preloads (React writes them first) stay first, for the caller.
+    const alone = await html(tree(i18n, path, search, data, pageTree(page, path, locale)));
+    const preloads = /^(?:<link [^>]*\/>)*/.exec(alone)![0];
+    out = preloads + frame.before + alone.slice(preloads.length) + frame.after;
+    for (const n of frame.ns) used.add(n);
+  } else {
+    out = await html(tree(i18n, path, search, data, <App />));
+  }
   const ns = [...used];
   const boot: Boot = { page, key, result, ns };
   return {
     status: result.status,
     page,
-    html,
+    html: out,
     boot: JSON.stringify(boot).replace(/</g, '\\u003c'),
     ns,
     locale,

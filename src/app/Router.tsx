@@ -35,6 +35,9 @@ const P = {
   sandboxCheckout: page(() => import('../pages/public/SandboxCheckout')),
 };
 
+/** A page's component by route name (the server renderer renders some pages on their own: entry-server.tsx). */
+export const pageComponent = (name: string) => (P as Record<string, (typeof P)[keyof typeof P] | undefined>)[name];
+
 /** Loads a page's code ahead of its render (main.tsx before hydrating, the server renderer). */
 export const preloadPage = (name: string): Promise<void> =>
   (P as Record<string, { preload(): Promise<void> } | undefined>)[name]?.preload() ?? Promise.resolve();

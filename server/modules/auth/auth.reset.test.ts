@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { TEMPLATES, MAIL_LOCALES } from '../../core/mail-templates.ts';
 
@@ -98,7 +98,8 @@ describe('forgot password', () => {
       payload: { currentPassword: user.password, newPassword: 'another fine passphrase' },
     });
     expect(res.statusCode).toBe(200);
-    expect(ctx.mailer.sent.map((m) => [m.to, m.subject])).toEqual([[user.email, 'Your XG Marketplace password was changed']]);
+    // Sent after the answer (it must not hold up this browser's new cookie).
+    await vi.waitFor(() => expect(ctx.mailer.sent.map((m) => [m.to, m.subject])).toEqual([[user.email, 'Your XG Marketplace password was changed']]));
     expect(ctx.mailer.sent[0].text).toContain(`${ctx.config.publicUrl}/auth/forgot-password`);
   });
 

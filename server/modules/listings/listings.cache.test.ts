@@ -1,3 +1,4 @@
+import { brotliDecompressSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Value from 'typebox/value';
 import { sql } from 'kysely';
@@ -251,6 +252,26 @@ describe('exact totals and lifetimes', () => {
     expect((await page(2)).json()).toEqual({ code: 'listings.page_not_found', message: 'There is no such page of results.' });
     expect((await get('/api/home')).json().types[0]).toEqual({ listingType: 'female_esc', count: 1 });
     expect((await get('/api/search?query=companion')).json()).toMatchObject({ total: 1, ads: [{ id: second.id }] });
+  });
+});
+
+describe('compressed answers', () => {
+  it('keeps and sends a large answer brotli-compressed to a browser that accepts it, plain to others', async () => {
+    for (let i = 0; i < 8; i++) await liveAd(ctx, owner, admin, ny, { title: `Evening companion number ${i}` });
+    const url = `/api/listings?state=new-york&city=${ny.citySlug}`;
+    const plain = await get(url);
+    const br = await ctx.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    expect(plain.json().ads).toHaveLength(8);
+    // kept in a block of its own, not as a view into zlib's 64 kB output block
+    const kept = stats && (ctx.app.deps.services.listings.caches.get('api')!.get(url, ctx.clock.now().getTime())!.value as { br: Buffer });
+    expect(kept.br.buffer.byteLength).toBe(kept.br.byteLength);
+    // a small answer (an ad) goes as it is
+    const ad = await ctx.app.inject({ method: 'GET', url: `/api/ads/${plain.json().ads[0].id}`, headers: { 'accept-encoding': 'br' } });
+    expect(ad.headers['content-encoding']).toBeUndefined();
   });
 });
 

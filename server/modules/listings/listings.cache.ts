@@ -1,3 +1,4 @@
+import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import type { FastifyReply } from 'fastify';
 import type { ChangeSet } from './listings.tags.ts';
 
@@ -11,7 +12,16 @@ export type Body = string | Buffer;
  * ASCII one stays a string (one write of head and body, cheaper than head + Buffer for 1 kB).
  */
 export function toBody(s: string): Body {
-  return /[\x80-\uffff]/.test(s) ? Buffer.from(s) : s; // any UTF-16 unit above 0x7f: not ASCII
+  return /[\x80-\uffff]/.test(s) ? own(Buffer.from(s)) : s; // any UTF-16 unit above 0x7f: not ASCII
+}
+
+/**
+ * The bytes in a memory block of their own. A small Buffer is a view into a shared 64 kB block
+ * (Node's pool), and zlib's output a view into its 64 kB output block: kept in a cache, a 1.5 kB
+ * answer would hold on to 64 kB (measured: a cache of 24 MB weighing 1 GB).
+ */
+export function own(b: Buffer): Buffer {
+  return b.byteLength === b.buffer.byteLength ? b : Buffer.from(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 }
 
 export interface CacheEntry<V = Body> {
@@ -134,14 +144,43 @@ export interface Answer<T = unknown> {
   until: number;
 }
 
+/** Answers from this size on are kept (and sent) brotli-compressed: a list of 20 cards, 9 kB, is 1.5 kB so. */
+const COMPRESS_FROM = 2048;
+
+/** A kept answer: brotli bytes for the large ones, the body itself for the others. */
+interface Kept {
+  br: Buffer | null;
+  raw: Body | null;
+  bytes: number;
+}
+
+function keep(body: Body): Kept {
+  const size = typeof body === 'string' ? body.length : body.byteLength;
+  if (size < COMPRESS_FROM) return { br: null, raw: body, bytes: size };
+  // Quality 1: ~25 µs for 9 kB, a sixth of the bytes (quality 4 saves 7 % more for twice the time).
+  const br = own(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: size } }));
+  return { br, raw: null, bytes: br.length };
+}
+
+const acceptsBrotli = (reply: FastifyReply) => /\bbr\b/.test(reply.request.headers['accept-encoding'] ?? '');
+
+function sendKept(reply: FastifyReply, k: Kept): FastifyReply {
+  reply.type('application/json; charset=utf-8');
+  if (!k.br) return reply.send(k.raw);
+  reply.header('vary', 'accept-encoding');
+  if (acceptsBrotli(reply)) return reply.header('content-encoding', 'br').send(k.br);
+  return reply.send(brotliDecompressSync(k.br)); // a client without brotli (curl, scripts): rare
+}
+
 /**
- * Sends public answers (listings, search, aggregates, home, an ad) from a TaggedCache, as bytes.
- * A miss computes the answer (after `sync` brought the caches up to date), serializes it with the
- * route's own response serializer unless it came serialized (so the schema whitelist applies to
- * what is cached), and keeps it for at most `ttlMs`.
+ * Sends public answers (listings, search, aggregates, home, an ad) from a TaggedCache, as bytes:
+ * the large ones brotli-compressed (six times fewer bytes to keep and to send). A miss computes
+ * the answer (after `sync` brought the caches up to date), serializes it with the route's own
+ * response serializer unless it came serialized (so the schema whitelist applies to what is
+ * cached), and keeps it for at most `ttlMs`.
  */
 export class AnswerCache {
-  readonly cache: TaggedCache;
+  readonly cache: TaggedCache<Kept>;
   private readonly sync: () => boolean;
   private readonly now: () => number;
   private readonly ttlMs: number;
@@ -153,17 +192,19 @@ export class AnswerCache {
     this.ttlMs = opts.ttlMs;
   }
 
-  /** Sends the cached body for `key`, or computes, serializes, caches and sends it. */
+  /** Sends the kept answer for `key`, or computes, serializes, keeps and sends it. */
   send(reply: FastifyReply, key: string, compute: () => Answer): FastifyReply {
     const consistent = this.sync();
     const now = this.now();
     const hit = consistent ? this.cache.get(key, now) : undefined;
-    if (hit) return reply.type('application/json; charset=utf-8').send(hit.value);
-    // compute() throws for bad input, unknown places and hidden ads: nothing is cached then.
+    if (hit) return sendKept(reply, hit.value);
+    // compute() throws for bad input, unknown places and hidden ads: nothing is kept then.
     const a = compute();
     const body = toBody(a.json ?? (reply.serialize(a.value) as string));
     // An answer that holds for no time at all (an owner's preview of a hidden ad) is never kept.
-    if (consistent && a.until > now) this.cache.set(key, { value: body, until: Math.min(a.until, now + this.ttlMs), tags: a.tags });
-    return reply.type('application/json; charset=utf-8').send(body);
+    if (!consistent || a.until <= now) return reply.type('application/json; charset=utf-8').send(body);
+    const kept = keep(body);
+    this.cache.set(key, { value: kept, until: Math.min(a.until, now + this.ttlMs), tags: a.tags });
+    return sendKept(reply, kept);
   }
 }

@@ -2,8 +2,8 @@ import type { ListingType } from '../ads/ads.tables.ts';
 import type { ChangeRow, PublicReads } from './listings.repository.ts';
 
 const MAX_TERMS = 8;
-/** Distinct searches kept (each at most SEARCH_COUNT_CAP numbers: 8 kB). */
-const ENTRIES = 500;
+/** Distinct searches kept (each at most SEARCH_COUNT_CAP numbers, newest first: under 2 kB). */
+const ENTRIES = 5000;
 
 export interface SearchFilters {
   listingType?: ListingType;
@@ -30,10 +30,24 @@ export function toMatchExpression(query: string, filters: SearchFilters): string
 }
 
 interface Entry {
+  /** Newest bump first (descending). */
   seqs: number[];
-  has: Set<number>;
   words: string[];
   filters: SearchFilters;
+}
+
+/** Whether a descending list holds `seq` (binary search: a Set would weigh ten times the list). */
+function holds(seqs: readonly number[], seq: number | null): boolean {
+  if (seq === null) return false;
+  let lo = 0;
+  let hi = seqs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (seqs[mid] === seq) return true;
+    if (seqs[mid] > seq) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 /**
@@ -61,7 +75,7 @@ export class SearchMatches {
   /** Keeps a list; returns the one it pushed out, if any (the pages built on it must go too: nothing would drop them). */
   set(match: string, seqs: number[], words: string[], filters: SearchFilters): string | undefined {
     this.entries.delete(match);
-    this.entries.set(match, { seqs, has: new Set(seqs), words: words.map(fold), filters });
+    this.entries.set(match, { seqs, words: words.map(fold), filters });
     if (this.entries.size <= ENTRIES) return undefined;
     const oldest = this.entries.keys().next().value!;
     this.entries.delete(oldest);
@@ -83,7 +97,7 @@ export class SearchMatches {
       if (r.kind !== 'ad' || !r.ad_id) continue;
       let text: string | null | undefined;
       for (const [match, e] of this.entries) {
-        let hit = (r.old_seq !== null && e.has.has(r.old_seq)) || (r.new_seq !== null && e.has.has(r.new_seq));
+        let hit = holds(e.seqs, r.old_seq) || holds(e.seqs, r.new_seq);
         if (!hit && r.new_seq !== null) {
           if (e.filters.listingType && e.filters.listingType !== r.new_type) continue;
           if (e.filters.stateId && e.filters.stateId !== r.new_state) continue;

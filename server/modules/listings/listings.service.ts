@@ -45,6 +45,8 @@ export class ListingsService {
   readonly expiry: ExpiryWindow;
   private readonly matches: SearchMatches;
   private readonly values = new TaggedCache<unknown>(500, 16 * 1024 * 1024);
+  /** Places by slug (every request of a list names one; places are never renamed, only enabled or disabled). */
+  private readonly slugs = new Map<string, { id: string; name: string; enabled: number }>();
   /** Every cache of answers built on these reads, by name ('values', 'api', 'pages'): tests read their hits and misses. */
   readonly caches = new Map<string, TaggedCache<unknown>>();
 
@@ -59,6 +61,7 @@ export class ListingsService {
       this.expiry.onChanges(c.rows, c.all);
       for (const match of c.all ? this.matches.clear() : this.matches.onChanges(c.rows)) c.tags.add(searchTag(match));
       this.values.apply(c);
+      if (c.all) this.slugs.clear(); // a place enabled or disabled
     });
     this.caches.set('values', this.values);
   }
@@ -93,16 +96,23 @@ export class ListingsService {
     return { ...v, until };
   }
 
+  /** A place by slug, remembered once found (an unknown slug is asked again: the place may be added). */
+  private slug<T extends { id: string; name: string; enabled: number }>(key: string, read: () => T | undefined): T | undefined {
+    let p = this.slugs.get(key) as T | undefined;
+    if (!p && (p = read())) this.slugs.set(key, p);
+    return p;
+  }
+
   /** 404 for an unknown or disabled state/city: their pages do not exist for the public. */
   private resolvePlace(stateSlug?: string, citySlug?: string): { stateId?: string; cityId?: string; state?: Place; city?: Place } {
     if (!stateSlug) {
       if (citySlug) throw new Invalid('state', 'listings.city_needs_state');
       return {};
     }
-    const state = this.reads.stateBySlug(stateSlug);
+    const state = this.slug(`s/${stateSlug}`, () => this.reads.stateBySlug(stateSlug));
     if (!state || !state.enabled) throw new NotFound('listings.unknown_state');
     if (!citySlug) return { stateId: state.id, state: { id: state.id, name: state.name, slug: stateSlug } };
-    const city = this.reads.cityBySlug(state.id, citySlug);
+    const city = this.slug(`c/${state.id}/${citySlug}`, () => this.reads.cityBySlug(state.id, citySlug));
     if (!city || !city.enabled) throw new NotFound('listings.unknown_city');
     return {
       stateId: state.id,

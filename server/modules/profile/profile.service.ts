@@ -99,7 +99,9 @@ export class ProfileService {
     const hash = await this.deps.hasher.hash(input.newPassword);
     await repo.updateUser(this.deps.db, userId, { password_hash: hash, updated_at: this.now() }, true);
     this.deps.hub.disconnectUser(userId);
-    await this.deps.services.auth.notifyPasswordChanged(userId);
+    // Not awaited: the answer (with this browser's new cookie) must not wait for the mail server
+    // while the user's sockets are being closed (the page would re-read its session too early).
+    void this.deps.services.auth.notifyPasswordChanged(userId);
     return (await loadSessionUser(this.deps.db, userId))!;
   }
 

@@ -1,9 +1,13 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { clientBuild } from '../../test/client-build.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { decide, fundedUsd, goodFields, jpegWithGps, liveAd, pay, placeIn, postAdRaw, type Place } from '../ads/ads.testkit.ts';
+import { ServerSource } from './site.source.ts';
+import { splitPreloads, type SsrModule } from './site.ssr.ts';
 
 // Public pages rendered on the server from the real build (dist/.ssr/entry-server.js): what a
 // crawler or a link preview reads without running script, and the status each page answers.
@@ -229,6 +233,38 @@ describe('the sitemap', () => {
     expect(locs.some((l) => l.includes('female-bodyrubs'))).toBe(false);
     for (const loc of locs.filter((l, i) => i % 7 === 0 || l.includes('/listings/us/new-york/'))) {
       expect((await get(loc)).statusCode, loc).toBe(200);
+    }
+  });
+});
+
+describe('the renderer', () => {
+  it('renders a page inside its language frame exactly as the whole tree renders it', async () => {
+    const ssr = (await import(pathToFileURL(path.join(dist, '.ssr', 'entry-server.js')).href)) as SsrModule;
+    const ad = await liveAd(ctx, owner, admin, ny, { title: TITLE });
+    await liveAd(ctx, owner, admin, ny, { listingType: 'female_rub' });
+    const listings = ctx.app.deps.services.listings;
+    for (const url of [
+      '/',
+      '/es',
+      '/listings/us',
+      '/listings/us?type=female-escorts',
+      '/pt/listings/us/new-york',
+      `/listings/us/new-york/${ny.citySlug}/female-escorts`,
+      `/es/listings/us/new-york/${ny.citySlug}/shemale-escorts`,
+      `/ad/${ad.id}`,
+      `/pt/ad/${ad.id}`,
+      '/ad/nope123',
+      '/no-such-page',
+    ]) {
+      const framed = await ssr.render(url, new ServerSource(listings));
+      const whole = await ssr.render(url, new ServerSource(listings), { whole: true });
+      // the same page, and the same high-priority image preload (the icons' preloads are dropped anyway: splitPreloads)
+      const page = (html: string) => {
+        const p = splitPreloads(html);
+        return [p.preloads, p.body];
+      };
+      expect(page(framed.html), url).toEqual(page(whole.html));
+      expect(framed.ns.sort(), url).toEqual(whole.ns.sort());
     }
   });
 });

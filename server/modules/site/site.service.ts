@@ -14,7 +14,7 @@ import { escapeHtml, headFor, injectHead, loadSeoTranslations, renderHead, trans
 import * as repo from './site.repository.ts';
 import { splitPreloads, type Rendered, type SsrBuild } from './site.ssr.ts';
 import { ServerSource } from './site.source.ts';
-import { TaggedCache } from '../listings/listings.cache.ts';
+import { TaggedCache, own } from '../listings/listings.cache.ts';
 
 // The sitemap protocol's limit per file.
 const SITEMAP_MAX_URLS = 50_000;
@@ -115,7 +115,7 @@ export class SiteService {
     // is kept only if no change came in since the first read.
     const unchanged = listings.sync() && listings.changes.syncs === batches;
     if (consistent && unchanged && until > now) {
-      answer.br = brotliCompressSync(answer.html!, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: answer.bytes } });
+      answer.br = own(brotliCompressSync(answer.html!, { params: { [constants.BROTLI_PARAM_QUALITY]: 2, [constants.BROTLI_PARAM_SIZE_HINT]: answer.bytes } }));
       (r.status === 200 ? this.pages : this.missing).set(key, { value: { ...answer, html: null, bytes: answer.br.length }, until, tags: [...source.tags] });
     }
     return answer;
@@ -130,7 +130,7 @@ export class SiteService {
   encoded(p: PageAnswer, accept: string | undefined): { body: Buffer; encoding?: 'br' | 'gzip' } {
     if (p.br && accept && /\bbr\b/.test(accept)) return { body: p.br, encoding: 'br' };
     const html = p.html ?? brotliDecompressSync(p.br!);
-    if (accept && /\bgzip\b/.test(accept) && html.length >= 1024) return { body: (p.gz ??= gzipSync(html, { level: 6 })), encoding: 'gzip' };
+    if (accept && /\bgzip\b/.test(accept) && html.length >= 1024) return { body: (p.gz ??= own(gzipSync(html, { level: 6 }))), encoding: 'gzip' };
     return { body: html };
   }
 

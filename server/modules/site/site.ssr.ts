@@ -6,7 +6,7 @@ import type { PageHead } from '../../../src/app/pageHead.ts';
 
 /** What the server renderer (src/entry-server.tsx, built into dist/.ssr/entry-server.js) exports. */
 export interface SsrModule {
-  render(url: string, source: PublicSource): Promise<Rendered>;
+  render(url: string, source: PublicSource, opts?: { whole?: boolean }): Promise<Rendered>;
   classify(rest: string): 'page' | 'client' | 'missing';
   PAGE_MODULES: Record<string, string>;
   SHELL_MODULES: string[];
