@@ -17,7 +17,6 @@ import { SearchMatches, queryWords, toMatchExpression } from './listings.search.
 import { TaggedCache, type Answer } from './listings.cache.ts';
 import { COUNTS, PLACES, adTag, countsStateTag, countsTypeTag, scopeTag, searchTag } from './listings.tags.ts';
 
-
 export const DEFAULT_PAGE_SIZE = 20;
 /** Aggregates, the home counts and the states are kept at most this long (besides their tags). */
 const VALUE_MS = 60_000;

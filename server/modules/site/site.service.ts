@@ -1,15 +1,7 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, brotliDecompressSync, constants, gzipSync } from 'node:zlib';
 import type { AppDeps } from '../../core/deps.ts';
-import {
-  SEO_LISTING_TYPES,
-  SEO_LOCALES,
-  SITEMAP_STATIC_PATHS,
-  localizedPath,
-  matchSeoRoute,
-  splitSeoLocale,
-  type SeoLocale,
-} from '../../../contract/seo.ts';
+import { SEO_LISTING_TYPES, SEO_LOCALES, SITEMAP_STATIC_PATHS, localizedPath, matchSeoRoute, splitSeoLocale, type SeoLocale } from '../../../contract/seo.ts';
 import { escapeHtml, headFor, injectHead, loadSeoTranslations, renderHead, translator, type HeadExtras } from './site.head.ts';
 import * as repo from './site.repository.ts';
 import { splitPreloads, type Rendered, type SsrBuild } from './site.ssr.ts';
