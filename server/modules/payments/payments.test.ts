@@ -48,6 +48,20 @@ describe('the webhook signature', () => {
     expect(await usdBalance(w.ctx, w.user.id)).toBe(0);
   });
 
+  it('takes a body sent as application/json; charset=utf-8', async () => {
+    const id = await createInvoice(w.ctx, w.user);
+    const d = ev(id, 'InvoiceCreated');
+    const res = await w.ctx.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/btcpay',
+      headers: { 'content-type': 'application/json; charset=utf-8', 'btcpay-sig': d.signature },
+      payload: d.body,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await w.ctx.app.deps.services.payments.drain();
+    expect(await deliveries()).toHaveLength(1);
+  });
+
   it('takes a signature in upper case hex the same (BTCPay sends lower case; the value is what counts)', async () => {
     const id = await createInvoice(w.ctx, w.user);
     const d = ev(id, 'InvoiceCreated');
