@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -158,25 +159,21 @@ ensureSeeded(dataDir, args.count);
 
 // Seeded owners cannot sign in (an unusable hash). The writer flips ads through the API as their
 // owner, so a few seeded owners (never a real account: their e-mail is @seed.invalid) get a known
-// password; the rest of the data is untouched.
-const FLIP_PASSWORD = 'bench-flip-owner-password';
+// password, made afresh for each run (never a constant anyone can read); the rest of the data is untouched.
+const FLIP_PASSWORD = randomBytes(18).toString('base64url');
 const FLIP_OWNERS = 4;
 async function prepareFlipOwners(): Promise<string[]> {
   const db = new Database(dbFile);
   try {
     const owners = db
       .prepare(
-        `SELECT u.id, u.email, u.password_hash AS hash FROM users u WHERE u.email LIKE 'seed-%@seed.invalid' AND u.status = 'approved'
+        `SELECT u.id, u.email FROM users u WHERE u.email LIKE 'seed-%@seed.invalid' AND u.status = 'approved'
          AND EXISTS (SELECT 1 FROM ads a WHERE a.owner_id = u.id AND a.visible = 1) ORDER BY u.id LIMIT ?`,
       )
-      .all(FLIP_OWNERS) as { id: string; email: string; hash: string }[];
+      .all(FLIP_OWNERS) as { id: string; email: string }[];
     const hasher = createPasswordHasher();
-    let hash: string | null = null;
-    for (const o of owners) {
-      if (await hasher.verify(o.hash, FLIP_PASSWORD)) continue;
-      hash ??= await hasher.hash(FLIP_PASSWORD);
-      db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(hash, o.id);
-    }
+    const hash = await hasher.hash(FLIP_PASSWORD);
+    for (const o of owners) db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(hash, o.id);
     return owners.map((o) => o.email);
   } finally {
     db.close();
