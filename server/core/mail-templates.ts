@@ -200,6 +200,35 @@ export const TEMPLATES = {
       action: 'Renovar o anúncio',
     },
   },
+  topUpCredited: {
+    en: {
+      subject: 'Your wallet was topped up: ${amount}',
+      paragraphs: [
+        'Thank you: your Bitcoin payment was confirmed.',
+        '${amount} was added to your USD wallet. Balance now: ${balance}',
+        'Invoice: {invoice}. Date: {date}',
+      ],
+      action: 'Your wallet and its history',
+    },
+    es: {
+      subject: 'Tu monedero fue recargado: ${amount}',
+      paragraphs: [
+        'Gracias: tu pago con Bitcoin fue confirmado.',
+        'Se añadieron ${amount} a tu monedero en USD. Saldo actual: ${balance}',
+        'Factura: {invoice}. Fecha: {date}',
+      ],
+      action: 'Tu monedero y su historial',
+    },
+    pt: {
+      subject: 'Sua carteira foi recarregada: ${amount}',
+      paragraphs: [
+        'Obrigado: seu pagamento em Bitcoin foi confirmado.',
+        '${amount} foram adicionados à sua carteira em USD. Saldo agora: ${balance}',
+        'Fatura: {invoice}. Data: {date}',
+      ],
+      action: 'Sua carteira e o histórico',
+    },
+  },
 } as const satisfies Record<string, Record<MailLocale, Text>>;
 
 export type TemplateName = keyof typeof TEMPLATES;

@@ -23,7 +23,7 @@ import * as walletsRepo from '../wallets/wallets.repository.ts';
 import { GreenfieldClient } from './btcpay.client.ts';
 import { GreenfieldError, KNOWN_EVENTS, type GreenfieldInvoice, type PaymentProvider } from './provider.ts';
 import { SANDBOX_STORE_ID, SandboxProvider, signBody } from './sandbox.ts';
-import { topUpReceipt, type MailLocale } from './payments.mail.ts';
+import { composeMail, type MailLocale } from '../../core/mail-templates.ts';
 import { can } from './payments.policy.ts';
 import * as repo from './payments.repository.ts';
 
@@ -347,14 +347,12 @@ export class PaymentsService {
     if (!user || user.deleted_at) return;
     try {
       await this.deps.mailer.send(
-        topUpReceipt({
-          to: user.email,
-          locale: invoice.locale,
-          amountCents: invoice.amount_cents,
-          balanceCents,
-          invoiceId: invoice.btcpay_id!,
-          at,
-          walletUrl: `${this.deps.config.publicUrl}${invoice.locale === 'en' ? '' : `/${invoice.locale}`}/admin/dashboard/my-wallet`,
+        composeMail('topUpCredited', invoice.locale, user.email, {
+          amount: centsToDecimal(invoice.amount_cents),
+          balance: centsToDecimal(balanceCents),
+          invoice: invoice.btcpay_id!,
+          date: `${at.slice(0, 16).replace('T', ' ')} UTC`,
+          link: `${this.deps.config.publicUrl}${invoice.locale === 'en' ? '' : `/${invoice.locale}`}/admin/dashboard/my-wallet`,
         }),
       );
     } catch (err) {
