@@ -17,6 +17,9 @@ export interface ProbeReport {
   rss: number;
   rssPeak: number;
   rssRunPeak: number;
+  /** The JavaScript heap now: in use and reserved (what of the RSS is V8's). */
+  heapUsed: number;
+  heapTotal: number;
 }
 
 const send = process.send?.bind(process);
@@ -41,6 +44,7 @@ if (send) {
       sample();
     } else if (m?.probe === 'report') {
       const rss = sample();
+      const { heapUsed, heapTotal } = process.memoryUsage();
       const report: ProbeReport = {
         probe: 'report',
         delayP50: late(histogram.percentile(50)),
@@ -50,6 +54,8 @@ if (send) {
         rss,
         rssPeak: windowPeak,
         rssRunPeak: runPeak,
+        heapUsed,
+        heapTotal,
       };
       send(report);
     }

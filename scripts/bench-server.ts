@@ -40,9 +40,28 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * How `npm start` runs the server (package.json): the environment assignments and node flags before
+ * server/main.ts (the allocator's settings, the young generation's size), so a benchmark measures
+ * the process an operator runs, memory included.
+ */
+export function startCommand(): { env: Record<string, string>; nodeArgs: string[] } {
+  const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const m = /(?:^|&&\s*)((?:\w+=\S+\s+)*)node\s+((?:--\S+\s+)*)server\/main\.ts\b/.exec(start);
+  if (!m) throw new Error(`package.json's start script does not run "node … server/main.ts": ${start}`);
+  const env = Object.fromEntries(
+    m[1]
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]),
+  );
+  return { env, nodeArgs: m[2].split(/\s+/).filter(Boolean) };
+}
+
 /** The real server's environment for a benchmark: 127.0.0.1 only, no cron, the per-IP limits lifted (all load comes from one address). */
 export function serverEnv(dataDir: string, port: number): Record<string, string> {
   return {
+    ...startCommand().env,
     DATA_DIR: dataDir,
     PORT: String(port),
     HOST: '127.0.0.1',

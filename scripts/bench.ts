@@ -11,7 +11,7 @@ import { SEO_LISTING_TYPES } from '../contract/seo.ts';
 import type { AggregateLocation } from '../contract/api/listings.ts';
 import type { OwnerAd } from '../contract/api/ads.ts';
 import { makeRng } from './bench-text.ts';
-import { ROOT, ensureSeeded, freePort, serverEnv, startProcess, stop } from './bench-server.ts';
+import { ROOT, ensureSeeded, freePort, serverEnv, startCommand, startProcess, stop } from './bench-server.ts';
 import {
   Histogram,
   apportion,
@@ -80,6 +80,7 @@ Options:
   --only REGEX         run only the phases whose id matches (hello-world always runs)
   --seed S             random seed (default 1)
   --strict             exit 1 when a target is missed (otherwise 0 whatever the figures)
+  --profile DIR        run the server with --cpu-prof, its profile written to DIR at the end
 Phase ids: api-ad api-listing api-search api-mix api-uncached-listing api-*-writes page-ad
 page-listing page-search page-mix page-*-writes.`;
 
@@ -100,6 +101,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     seed: { type: 'string', default: '1' },
     strict: { type: 'boolean', default: false },
+    profile: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -190,7 +192,13 @@ const helloOrigin = `http://127.0.0.1:${Number(hello.line.split(' ')[1])}`;
 const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
 const app = await startProcess(
-  ['--import', pathToFileURL(path.join(ROOT, 'scripts', 'bench-probe.ts')).href, 'server/main.ts'],
+  [
+    ...startCommand().nodeArgs,
+    ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : []),
+    '--import',
+    pathToFileURL(path.join(ROOT, 'scripts', 'bench-probe.ts')).href,
+    'server/main.ts',
+  ],
   serverEnv(dataDir, port),
   /is serving on/,
   { ipc: true, children },
@@ -616,7 +624,7 @@ for (const r of results) {
   const notes: string[] = [];
   if (r.probe)
     notes.push(
-      `server event-loop delay p50 ${ms(r.probe.delayP50)} ms, p99 ${ms(r.probe.delayP99)} ms, max ${ms(r.probe.delayMax)} ms; RSS ${mb(r.probe.rss)} MB (phase peak ${mb(r.probe.rssPeak)} MB)`,
+      `server event-loop delay p50 ${ms(r.probe.delayP50)} ms, p99 ${ms(r.probe.delayP99)} ms, max ${ms(r.probe.delayMax)} ms; RSS ${mb(r.probe.rss)} MB (phase peak ${mb(r.probe.rssPeak)} MB; JS heap ${mb(r.probe.heapUsed)} MB used of ${mb(r.probe.heapTotal)} MB)`,
     );
   if (r.writer)
     notes.push(

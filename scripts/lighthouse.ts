@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import lighthouse, { generateReport, type Flags, type Result } from 'lighthouse';
 import { SEO_LISTING_TYPES } from '../contract/seo.ts';
 import type { AggregateLocation } from '../contract/api/listings.ts';
-import { ROOT, ensureSeeded, freePort, serverEnv, startProcess, stop } from './bench-server.ts';
+import { ROOT, ensureSeeded, freePort, serverEnv, startCommand, startProcess, stop } from './bench-server.ts';
 
 const HELP = `Usage: node scripts/lighthouse.ts [--url URL] [--count N] [--data-dir DIR] [--runs R] [--pages LIST] [--out DIR] [--strict]
 
@@ -82,7 +82,7 @@ else {
   const dataDir = path.resolve(args['data-dir'] ?? tempDir!);
   ensureSeeded(dataDir, args.count);
   const port = await freePort();
-  server = (await startProcess(['server/main.ts'], serverEnv(dataDir, port), /is serving on/, { children })).child;
+  server = (await startProcess([...startCommand().nodeArgs, 'server/main.ts'], serverEnv(dataDir, port), /is serving on/, { children })).child;
   base = `http://127.0.0.1:${port}`;
 }
 

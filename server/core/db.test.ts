@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, trackWrites } from './db.ts';
@@ -36,5 +39,25 @@ describe('trackWrites', () => {
     expect(() => sqlite.prepare('INSERT INTO t (id, v) VALUES (1, ?)').run('dup')).toThrow();
     expect(moved()).toBe(true);
     await database.close();
+  });
+});
+
+describe('openDatabase on disk', () => {
+  it('maps none of the file into memory and bounds the page caches (the server stays small at a million ads)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-db-'));
+    const database = openDatabase(path.join(dir, 'x.sqlite'));
+    try {
+      for (const conn of [database.sqlite, database.reader]) {
+        expect(conn.pragma('mmap_size', { simple: true })).toBe(0);
+        const kib = -(conn.pragma('cache_size', { simple: true }) as number);
+        expect(kib).toBeGreaterThan(0);
+        expect(kib).toBeLessThanOrEqual(16 * 1024);
+      }
+      expect(database.reader).not.toBe(database.sqlite);
+      expect(database.reader.readonly).toBe(true);
+    } finally {
+      await database.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -273,6 +273,28 @@ describe('compressed answers', () => {
     const ad = await ctx.app.inject({ method: 'GET', url: `/api/ads/${plain.json().ads[0].id}`, headers: { 'accept-encoding': 'br' } });
     expect(ad.headers['content-encoding']).toBeUndefined();
   });
+
+  it('keeps a large answer asked for once as bytes of its own outside the JavaScript heap, sent again unchanged', async () => {
+    for (let i = 0; i < 8; i++) await liveAd(ctx, owner, admin, ny, { title: `Late night companion number ${i}` });
+    const url = `/api/listings?state=new-york&city=${ny.citySlug}`;
+    const first = await get(url);
+    expect(first.rawPayload.length).toBeGreaterThan(2048);
+    const api = ctx.app.deps.services.listings.caches.get('api')!;
+    const kept = api.get(url, ctx.clock.now().getTime())!.value as { raw: unknown; br: Buffer | null; bytes: number };
+    expect(kept.br).toBeNull(); // compressed only once asked for again
+    expect(Buffer.isBuffer(kept.raw)).toBe(true);
+    const raw = kept.raw as Buffer;
+    expect(raw.buffer.byteLength).toBe(raw.byteLength); // not a view into Node's shared 8 kB pool
+    expect(kept.bytes).toBe(raw.byteLength);
+    expect(api.weight).toBeGreaterThanOrEqual(raw.byteLength);
+    const again = await get(url); // plain: no accept-encoding
+    expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(again.body).toBe(first.body);
+    // an ad (small) stays a string
+    const ad = await get(`/api/ads/${first.json().ads[0].id}`);
+    expect(typeof (api.get(`ad:${first.json().ads[0].id}`, ctx.clock.now().getTime())!.value as { raw: unknown }).raw).toBe('string');
+    expect(ad.statusCode).toBe(200);
+  });
 });
 
 describe('cards', () => {

@@ -205,10 +205,15 @@ export class AnswerCache {
     }
     // compute() throws for bad input, unknown places and hidden ads: nothing is kept then.
     const a = compute();
-    const body = toBody(a.json ?? (reply.serialize(a.value) as string));
+    let body = toBody(a.json ?? (reply.serialize(a.value) as string));
     // An answer that holds for no time at all (an owner's preview of a hidden ad) is never kept.
-    if (consistent && a.until > now)
+    if (consistent && a.until > now) {
+      // A large answer is kept as bytes outside the JavaScript heap: kept as a string it would be
+      // promoted to the old generation and, pushed out by later misses, left there as garbage
+      // (measured: 400 MB of heap on a run of misses, twice the memory for the same answers).
+      if (typeof body === 'string' && body.length >= COMPRESS_FROM) body = own(Buffer.from(body));
       this.cache.set(key, { value: { br: null, raw: body, bytes: sizeOfBody(body) }, until: Math.min(a.until, now + this.ttlMs), tags: a.tags });
+    }
     return reply.type('application/json; charset=utf-8').send(body);
   }
 }

@@ -126,7 +126,7 @@ export class PublicReads {
     const c = this.place('city', r.city_id);
     let photos = this.photoCache.get(r.photos_json);
     if (!photos) {
-      if (this.photoCache.size >= 20_000) this.photoCache.clear();
+      if (this.photoCache.size >= 5000) this.photoCache.clear();
       this.photoCache.set(r.photos_json, (photos = photosOf(r.photos_json)));
     }
     return Object.assign(r, { state_name: s.name, state_slug: s.slug, city_name: c.name, city_slug: c.slug, photos });

@@ -13,8 +13,9 @@ export default defineRoutes((app, deps) => {
   const now = () => deps.clock.now().getTime();
   // Every answer is kept until a change touches what it shows (listings.tags.ts) or its time is
   // up: its first ad running out, or 60 s (a change made behind the app's back, e.g. by hand).
-  // 32 MB: ~3,500 list pages of 20 cards (9 kB; 20,000 once compressed), or ~20,000 ads (1.5 kB).
-  const answers = new AnswerCache({ sync: () => listings.sync(), now, ttlMs: 60_000, maxEntries: 50_000, maxBytes: 32 * 1024 * 1024 });
+  // 24 MB, to bound the server's memory: ~2,700 list pages of 20 cards as first kept (9 kB), ~16,000
+  // once compressed (asked for again: 1.5 kB), or ~20,000 ads (1.2 kB).
+  const answers = new AnswerCache({ sync: () => listings.sync(), now, ttlMs: 60_000, maxEntries: 50_000, maxBytes: 24 * 1024 * 1024 });
   listings.register('api', answers.cache);
 
   app.get('/api/listings', { schema: listingsApi['GET /api/listings'] }, (request, reply) => {

@@ -43,7 +43,7 @@ export class ListingsService {
   readonly changes: PublicChanges;
   readonly expiry: ExpiryWindow;
   private readonly matches: SearchMatches;
-  private readonly values = new TaggedCache<unknown>(500, 16 * 1024 * 1024);
+  private readonly values = new TaggedCache<unknown>(500, 4 * 1024 * 1024);
   /** Places by slug (every request of a list names one; places are never renamed, only enabled or disabled). */
   private readonly slugs = new Map<string, { id: string; name: string; enabled: number }>();
   /** Every cache of answers built on these reads, by name ('values', 'api', 'pages'): tests read their hits and misses. */

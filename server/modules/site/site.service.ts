@@ -47,8 +47,8 @@ export class SiteService {
   private readonly translations: Record<SeoLocale, unknown>;
   private ssr: SsrBuild | null = null;
   /** Rendered pages that exist, by URL; 404 and 410 pages apart, so junk URLs cannot push real pages out. */
-  readonly pages = new TaggedCache<PageAnswer>(10_000, 24 * 1024 * 1024);
-  private readonly missing = new TaggedCache<PageAnswer>(1000, 2 * 1024 * 1024);
+  readonly pages = new TaggedCache<PageAnswer>(10_000, 16 * 1024 * 1024);
+  private readonly missing = new TaggedCache<PageAnswer>(1000, 1024 * 1024);
 
   constructor(deps: AppDeps) {
     this.deps = deps;

@@ -22,18 +22,37 @@ export function durationLabel(t: TFunction, minutes: number): string {
 /** A weekday's name ('mon' → 'Monday'). */
 export const dayLabel = (t: TFunction, day: string) => t(`market:days.${day}`, { defaultValue: day });
 
+/**
+ * Formatters made once per language and options: toLocaleDateString makes (and leaves to the
+ * garbage collector) a new ICU formatter on every call, the costliest step of rendering a page of
+ * cards on the server.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(lng: string, kind: 'date' | 'dateUtc' | 'dateTime'): Intl.DateTimeFormat {
+  const key = `${lng}|${kind}`;
+  let f = formatters.get(key);
+  if (!f) {
+    const options: Intl.DateTimeFormatOptions =
+      kind === 'dateTime'
+        ? { dateStyle: 'medium', timeStyle: 'short' }
+        : { year: 'numeric', month: 'short', day: 'numeric', ...(kind === 'dateUtc' ? { timeZone: 'UTC' } : {}) };
+    formatters.set(key, (f = new Intl.DateTimeFormat(lng, options)));
+  }
+  return f;
+}
+
 /** A date from the server shown in the page's language; empty when absent. */
 export function dateLabel(iso: string | null | undefined, lng: string, utc = false): string {
   if (!iso) return '';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString(lng, { year: 'numeric', month: 'short', day: 'numeric', ...(utc ? { timeZone: 'UTC' } : {}) });
+  return Number.isNaN(d.getTime()) ? '' : formatter(lng, utc ? 'dateUtc' : 'date').format(d);
 }
 
 /** A moment from the server (date and time) in the page's language; empty when absent. */
 export function dateTimeLabel(iso: string | null | undefined, lng: string): string {
   if (!iso) return '';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(lng, { dateStyle: 'medium', timeStyle: 'short' });
+  return Number.isNaN(d.getTime()) ? '' : formatter(lng, 'dateTime').format(d);
 }
 
 /** True when the signed-in user (`me`) owns the ad: staff never decide on their own ads (the server refuses with 409). */

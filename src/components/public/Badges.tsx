@@ -8,10 +8,10 @@ export function Badges() {
   return (
     <div className={s.badges} role="group" aria-label={t('footer.badges')}>
       <a href="https://www.rtalabel.org/" target="_blank" rel="noopener noreferrer">
-        <img src="/badges/rta.svg" alt={t('footer.rta')} width={109} height={40} />
+        <img src="/badges/rta.svg" alt={t('footer.rta')} width={109} height={40} loading="lazy" decoding="async" />
       </a>
       <a href="https://www.asacp.org/" target="_blank" rel="noopener noreferrer">
-        <img src="/badges/asacp.svg" alt={t('footer.asacp')} width={120} height={40} />
+        <img src="/badges/asacp.svg" alt={t('footer.asacp')} width={120} height={40} loading="lazy" decoding="async" />
       </a>
     </div>
   );

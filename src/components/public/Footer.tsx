@@ -54,7 +54,8 @@ export default function Footer() {
             <div className={s.social}>
               {SOCIAL_LINKS.map((l) => (
                 <a key={l.key} href={l.href} target="_blank" rel="noopener noreferrer" aria-label={t(`footer.social.${l.key}`)}>
-                  <img src={l.icon} alt="" width={20} height={20} />
+                  {/* Below the fold: fetched when scrolled near, not with the page's first images. */}
+                  <img src={l.icon} alt="" width={20} height={20} loading="lazy" decoding="async" />
                 </a>
               ))}
             </div>

@@ -12,8 +12,13 @@ import { typeLabel } from '../../components/market/labels';
 import NotFound from './NotFound';
 import styles from '../../components/market/market.module.css';
 
-/** Cards whose photos load at once: the first row or two, where the page's largest paint is. */
-const EAGER_CARDS = 4;
+/**
+ * Cards whose photos load at once: what a phone shows above the fold (one column: the first card
+ * and the top of the second), where the page's largest paint is. The others load as they come
+ * near the viewport (on a wide screen, the rest of the first row just after layout): fetched with
+ * the page, they took a slow line's bandwidth from the largest image.
+ */
+const EAGER_CARDS = 2;
 
 /** /listings/us/:state/:city/:type: the city's live ads of one type, newest bump first, paginated. */
 export default function ListingsCity() {

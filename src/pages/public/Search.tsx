@@ -100,7 +100,7 @@ export default function Search() {
           <h2 className={styles.listCount}>
             <span role="status">{t('search.results', { count: results.total, query: url.query })}</span>
           </h2>
-          {results.ads.length > 0 && <AdGrid ads={results.ads} eager={4} />}
+          {results.ads.length > 0 && <AdGrid ads={results.ads} eager={2} />}
           <Pagination
             page={results.page || url.page}
             pageSize={results.pageSize}
