@@ -373,4 +373,24 @@ describe('the tagged cache', () => {
     expect(cache.get('d', 1000)).toBeUndefined(); // its time is up
     expect(cache.stats).toMatchObject({ dropped: 2 });
   });
+
+  it('gives a used entry a second chance: a hit marks it, the oldest unmarked entry goes, and a pass over all ends', () => {
+    const cache = new TaggedCache<string>(3);
+    const put = (key: string) => cache.set(key, { value: key, until: 1000, tags: [`t:${key}`] });
+    const kept = () => ['a', 'b', 'c', 'd', 'e'].filter((k) => cache.get(k, 0));
+    put('a');
+    put('b');
+    put('c');
+    cache.get('a', 0); // a used: passed over once
+    put('d'); // b, the oldest unused, goes
+    expect(kept()).toEqual(['a', 'c', 'd']); // (every kept entry is now marked used)
+    put('e'); // all used: one pass unmarks them all, then the oldest goes; three remain
+    expect(cache.size).toBe(3);
+    expect(cache.weight).toBe(3);
+    cache.drop('t:e');
+    cache.drop('t:a');
+    cache.drop('t:c');
+    cache.drop('t:d');
+    expect(cache.size).toBe(0);
+  });
 });
