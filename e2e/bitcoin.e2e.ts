@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import sharp from 'sharp';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, SCREENSHOTS, startServer, type RunningServer } from './harness.ts';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, newContext, photoFile, screenshots, startServer, type RunningServer, type TestPhoto } from './harness.ts';
 
 // A Bitcoin top-up in the sandbox, end to end: a provider registers, asks for $50, pays in the
 // sandbox checkout tab, watches the wallet page follow the payment live (no reload), sees the
@@ -12,7 +8,7 @@ import { launchBrowser, newContext, SCREENSHOTS, startServer, type RunningServer
 
 let server: RunningServer;
 let browser: Browser;
-let photoPath: string;
+let upload: TestPhoto | undefined;
 const stamp = Date.now().toString(36);
 const provider = { email: `btc-${stamp}@e2e.test`, nickname: `btc_${stamp}`, password: 'provider-password-e2e' };
 const TITLE = `Bitcoin paid ad ${stamp} in Albany`;
@@ -21,21 +17,16 @@ beforeAll(async () => {
   // A visible pause between "received" and "paid", as a confirmation takes.
   server = await startServer({ env: { SANDBOX_SETTLE_MS: '1500' } });
   browser = await launchBrowser();
-  photoPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'xg-e2e-btc-')), 'photo.jpg');
-  await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 40, g: 120, b: 200 } } })
-    .jpeg()
-    .toFile(photoPath);
+  upload = await photoFile({ r: 40, g: 120, b: 200 }, { width: 400, height: 300 });
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  if (photoPath) fs.rmSync(path.dirname(photoPath), { recursive: true, force: true });
+  upload?.remove();
 });
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `bitcoin-${name}.png`), fullPage: true }).catch(() => {});
-}
+const shot = screenshots('bitcoin');
 
 it('a provider tops up with Bitcoin in the sandbox, sees it live, and pays an ad with it', async () => {
   const context = await newContext(browser, server);
@@ -89,7 +80,7 @@ it('a provider tops up with Bitcoin in the sandbox, sees it live, and pays an ad
     await wallet.getByRole('option', { name: 'Albany', exact: true }).waitFor({ state: 'attached' });
     await wallet.getByLabel('City', { exact: true }).selectOption({ label: 'Albany' });
     await wallet.getByLabel('Phone', { exact: true }).fill('(518) 555-0142');
-    await wallet.getByLabel('Photos', { exact: true }).setInputFiles(photoPath);
+    await wallet.getByLabel('Photos', { exact: true }).setInputFiles(upload!.path);
     await wallet.getByRole('list', { name: '1 photo selected' }).waitFor();
     await wallet.getByRole('button', { name: 'Post ad' }).click();
     await wallet.waitForURL((u) => u.pathname === '/admin/dashboard/my-cart');

@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import sharp from 'sharp';
 
 // End-to-end harness: the real server process (server/main.ts, serving the built bundle in dist/)
 // on a free 127.0.0.1 port with its own temporary DATA_DIR, and Debian's Chromium driven by
@@ -182,3 +183,26 @@ export async function newContext(
 
 export const SCREENSHOTS = path.join(ROOT, 'test-results');
 fs.mkdirSync(SCREENSHOTS, { recursive: true });
+
+/** A photo file for the ad form's file input; `remove()` deletes it with its temporary directory. */
+export interface TestPhoto {
+  path: string;
+  remove(): void;
+}
+
+/** A solid-colour JPEG (640 × 480 unless said) in a temporary directory of its own. */
+export async function photoFile(background: { r: number; g: number; b: number }, size = { width: 640, height: 480 }): Promise<TestPhoto> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-e2e-photo-'));
+  const file = path.join(dir, 'photo.jpg');
+  await sharp({ create: { ...size, channels: 3, background } })
+    .jpeg()
+    .toFile(file);
+  return { path: file, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A suite's screenshot taker: `shot(page, name)` writes test-results/<prefix>-<name>.png (full page); a failed shot never fails the test. */
+export function screenshots(prefix: string): (page: Page, name: string) => Promise<void> {
+  return async (page, name) => {
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${prefix}-${name}.png`), fullPage: true }).catch(() => {});
+  };
+}

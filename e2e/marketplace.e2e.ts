@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, SCREENSHOTS, startServer, type RunningServer } from './harness.ts';
+import { launchBrowser, newContext, photoFile, screenshots, startServer, type RunningServer, type TestPhoto } from './harness.ts';
 
 // The marketplace end to end, through the real screens: an admin creates a promo code, a provider
 // registers, funds a promo wallet with it, posts an ad with a photo and pays it from the cart, the
@@ -12,7 +8,7 @@ import { launchBrowser, newContext, SCREENSHOTS, startServer, type RunningServer
 
 let server: RunningServer;
 let browser: Browser;
-let photoPath: string;
+let upload: TestPhoto | undefined;
 
 const stamp = Date.now().toString(36);
 const PROMO = `E2E-${stamp.toUpperCase()}`.slice(0, 32);
@@ -23,27 +19,20 @@ const provider = { email: `provider-${stamp}@e2e.test`, nickname: `prov_${stamp}
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  photoPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'xg-e2e-photo-')), 'photo.jpg');
-  await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 150, g: 60, b: 170 } } })
-    .jpeg()
-    .toFile(photoPath);
+  upload = await photoFile({ r: 150, g: 60, b: 170 });
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  if (photoPath) fs.rmSync(path.dirname(photoPath), { recursive: true, force: true });
+  upload?.remove();
 });
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `marketplace-${name}.png`), fullPage: true }).catch(() => {});
-}
+const shot = screenshots('marketplace');
 
-/** A fresh browser page past the age gate (the gate keeps its confirmation in a cookie). */
+/** A fresh browser page past the age gate (newContext stores its confirmation). */
 async function page(): Promise<Page> {
-  const context = await newContext(browser, server);
-  await context.addCookies([{ name: 'over_18_user_confirmation', value: 'true', url: server.url }]);
-  return context.newPage();
+  return (await newContext(browser, server)).newPage();
 }
 
 async function signIn(page: Page, email: string, password: string, to: string) {
@@ -109,7 +98,7 @@ it('a provider pays an ad with a promo code, staff approve it, a guest finds it'
       await prov.getByRole('option', { name: 'Buffalo', exact: true }).waitFor({ state: 'attached' });
       await prov.getByLabel('City', { exact: true }).selectOption({ label: 'Buffalo' });
       await prov.getByLabel('Phone', { exact: true }).fill('(716) 555-0142');
-      await prov.getByLabel('Photos', { exact: true }).setInputFiles(photoPath);
+      await prov.getByLabel('Photos', { exact: true }).setInputFiles(upload!.path);
       await prov.getByRole('list', { name: '1 photo selected' }).waitFor();
       await shot(prov, 'create-ad');
       await prov.getByRole('button', { name: 'Post ad' }).click();

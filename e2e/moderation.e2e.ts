@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import fs from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, newContext, SCREENSHOTS, startServer, type RunningServer } from './harness.ts';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { launchBrowser, newContext, screenshots, startServer, type RunningServer } from './harness.ts';
 import { readZip } from '../server/modules/moderation/moderation.testkit.ts';
 
 // The moderators' tools end to end (issue #14): a provider's ad is live and reported; the master
@@ -28,9 +27,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `moderation-${name}.png`), fullPage: true }).catch(() => {});
-}
+const shot = screenshots('moderation');
 
 async function step(name: string, fn: () => Promise<void>) {
   try {

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, SCREENSHOTS, startServer, type RunningServer } from './harness.ts';
+import { launchBrowser, newContext, photoFile, screenshots, startServer, type RunningServer, type TestPhoto } from './harness.ts';
 
 // Providers manage their own ads and account (issue #13), through the real screens: an ad with
 // rates, outcall and hours is rejected, edited from the link in the rejection e-mail, paid again
@@ -14,7 +12,7 @@ import { launchBrowser, newContext, SCREENSHOTS, startServer, type RunningServer
 
 let server: RunningServer;
 let browser: Browser;
-let photoPath: string;
+let upload: TestPhoto | undefined;
 
 const stamp = Date.now().toString(36);
 const PROMO = `SELF-${stamp.toUpperCase()}`.slice(0, 32);
@@ -26,21 +24,16 @@ const provider = { email: `self-${stamp}@e2e.test`, nickname: `self_${stamp}`, p
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  photoPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'xg-e2e-photo-')), 'photo.jpg');
-  await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 60, g: 120, b: 170 } } })
-    .jpeg()
-    .toFile(photoPath);
+  upload = await photoFile({ r: 60, g: 120, b: 170 });
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  if (photoPath) fs.rmSync(path.dirname(photoPath), { recursive: true, force: true });
+  upload?.remove();
 });
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `self-service-${name}.png`), fullPage: true }).catch(() => {});
-}
+const shot = screenshots('self-service');
 
 async function page(): Promise<Page> {
   return (await newContext(browser, server)).newPage();
@@ -147,7 +140,7 @@ it('a provider’s ad is rejected, edited from the e-mail, paid again and approv
       await prov.getByLabel('Friday', { exact: true }).check();
       await prov.getByLabel('Friday from').fill('20:00');
       await prov.getByLabel('Friday until').fill('02:00');
-      await prov.getByLabel('Photos', { exact: true }).setInputFiles(photoPath);
+      await prov.getByLabel('Photos', { exact: true }).setInputFiles(upload!.path);
       await prov.getByRole('list', { name: '1 photo selected' }).waitFor();
       await shot(prov, 'create');
       await prov.getByRole('button', { name: 'Post ad' }).click();

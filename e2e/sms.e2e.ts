@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import path from 'node:path';
 import sharp from 'sharp';
 import type { APIRequestContext, Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, SCREENSHOTS, startServer, type RunningServer } from './harness.ts';
+import { launchBrowser, newContext, screenshots, startServer, type RunningServer } from './harness.ts';
 import { startFakeTextbelt, type FakeTextbelt } from '../server/test/fakes/textbelt.ts';
 
 // Text messages end to end, against a Textbelt faked on 127.0.0.1 (TEXTBELT_URL): an admin sets the
@@ -35,9 +34,7 @@ afterAll(async () => {
   await fake?.stop();
 });
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `sms-${name}.png`), fullPage: true }).catch(() => {});
-}
+const shot = screenshots('sms');
 
 async function page(): Promise<Page> {
   return (await newContext(browser, server)).newPage();
