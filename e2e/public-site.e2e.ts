@@ -163,7 +163,9 @@ describe('languages and head', () => {
     const robots = await (await page.request.get('/robots.txt')).text();
     expect(robots).toContain(`Sitemap: ${server.url}/sitemap.xml`);
     const sitemap = await (await page.request.get('/sitemap.xml')).text();
-    expect(sitemap).toContain(`<loc>${server.url}/pt/report-crime</loc>`);
+    expect(sitemap).toContain(`<loc>${server.url}/sitemaps/pages-1.xml</loc>`);
+    const pages = await (await page.request.get('/sitemaps/pages-1.xml')).text();
+    expect(pages).toContain(`<loc>${server.url}/pt/report-crime</loc>`);
     await context.close();
   });
 });

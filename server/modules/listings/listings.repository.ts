@@ -284,6 +284,21 @@ export class PublicReads {
          WHERE x.n > 0 AND c.enabled = 1 AND s.enabled = 1 ORDER BY s.slug, c.slug, x.listing_type`,
     ).all() as { stateSlug: string; citySlug: string; cityId: string; listingType: ListingType; n: number }[];
   }
+
+  /**
+   * One slice of a state's public ads in bump order, oldest bump first, for the sitemap: the id and
+   * when it was last bumped. The offset walks the state's part of a small index (bump numbers
+   * only), never the cards, so the deepest slice of the largest state costs a few milliseconds.
+   */
+  stateAdsSlice(stateId: string, nowIso: string, limit: number, offset: number): { id: string; at: string | null }[] {
+    return this.stmt(
+      'state-ads-slice',
+      () =>
+        `SELECT card ->> 'id' AS id, card ->> 'bumpedAt' AS at FROM ads_cards
+         WHERE bump_seq IN (SELECT bump_seq FROM ads_cards INDEXED BY ads_cards_state WHERE state_id = ? ORDER BY bump_seq LIMIT ? OFFSET ?)
+           AND expires_at > ? ORDER BY bump_seq`,
+    ).all(stateId, limit, offset, nowIso) as { id: string; at: string | null }[];
+  }
 }
 
 function scopeWhere(scope: ListingScope): { key: string; where: string; args: string[] } {

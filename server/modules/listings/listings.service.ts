@@ -257,6 +257,21 @@ export class ListingsService {
       .map(({ stateSlug, citySlug, listingType }) => ({ stateSlug, citySlug, listingType }));
   }
 
+  /** Each state with public ads as counted (ads whose time ran out included until the expiry job hides them), by slug, for the sitemap. */
+  publicAdsByState(): { id: string; slug: string; n: number }[] {
+    this.sync();
+    return this.reads
+      .stateCounts()
+      .map(({ id, slug, n }) => ({ id, slug, n }))
+      .sort((x, y) => (x.slug < y.slug ? -1 : 1));
+  }
+
+  /** A slice of a state's public ads whose page answers 200 now, oldest bump first, for the sitemap. */
+  stateAdsSlice(stateId: string, limit: number, offset: number): { id: string; at: string | null }[] {
+    this.sync();
+    return this.reads.stateAdsSlice(stateId, this.nowIso(), limit, offset);
+  }
+
   /** The enabled states, by name. */
   states(): Answer<Place[]> {
     return this.value('states', () => ({ value: this.reads.enabledStates(), tags: [PLACES], until: this.nowMs() + DAY_MS }));

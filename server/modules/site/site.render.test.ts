@@ -7,6 +7,7 @@ import { clientBuild } from '../../test/client-build.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { decide, fundedUsd, goodFields, jpegWithGps, liveAd, pay, placeIn, postAdRaw, type Place } from '../ads/ads.testkit.ts';
 import { ServerSource } from './site.source.ts';
+import { walkSitemap } from './site.testkit.ts';
 import { splitPreloads, type SsrModule } from './site.ssr.ts';
 
 // Public pages rendered on the server from the real build (dist/.ssr/entry-server.js): what a
@@ -223,15 +224,15 @@ describe('the document', () => {
 });
 
 describe('the sitemap', () => {
-  it('lists only pages that answer 200', async () => {
-    await liveAd(ctx, owner, admin, ny);
+  it('lists only pages that answer 200, ads included', async () => {
+    const shown = await liveAd(ctx, owner, admin, ny);
     const hidden = await liveAd(ctx, owner, admin, await placeIn(ctx, 'tx'), { listingType: 'female_rub' });
     await ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${hidden.id}`, headers: { cookie: owner.cookie }, payload: { online: false } });
-    const xml = (await get('/sitemap.xml')).body;
-    const locs = [...xml.matchAll(/<loc>https:\/\/xg\.example([^<]*)<\/loc>/g)].map((m) => m[1].replace(/&amp;/g, '&'));
+    const locs = (await walkSitemap(ctx)).locs.map((l) => l.replace('https://xg.example', ''));
     expect(locs).toContain(`/listings/us/new-york/${ny.citySlug}/female-escorts`);
-    expect(locs.some((l) => l.includes('female-bodyrubs'))).toBe(false);
-    for (const loc of locs.filter((l, i) => i % 7 === 0 || l.includes('/listings/us/new-york/'))) {
+    expect(locs).toEqual(expect.arrayContaining([`/ad/${shown.id}`, `/es/ad/${shown.id}`, `/pt/ad/${shown.id}`]));
+    expect(locs.some((l) => l.includes('female-bodyrubs') || l.includes(hidden.id))).toBe(false);
+    for (const loc of locs.filter((l, i) => i % 7 === 0 || l.includes('/listings/us/new-york/') || l.includes('/ad/'))) {
       expect((await get(loc)).statusCode, loc).toBe(200);
     }
   });

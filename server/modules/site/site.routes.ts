@@ -1,6 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { NotFound } from '../../core/errors.ts';
 import { defineRoutes } from '../../core/http.ts';
 import { precompress } from './site.compress.ts';
 import { SsrBuild } from './site.ssr.ts';
@@ -8,16 +12,24 @@ import { SsrBuild } from './site.ssr.ts';
 /**
  * Serves the built client: hashed assets immutable; public pages rendered on the server
  * (dist/.ssr/entry-server.js) with their data, the other page routes as index.html with their
- * head tags (an unknown /api/... stays a JSON 404); the sitemap and robots.txt.
+ * head tags (an unknown /api/... stays a JSON 404); the sitemap index, its files and robots.txt.
  */
+const gzipAsync = promisify(gzip);
+
 export default defineRoutes(async (app, deps) => {
   const site = deps.services.site;
-  app.get('/sitemap.xml', async (_request, reply) =>
-    reply
-      .header('cache-control', 'public, max-age=3600')
-      .type('application/xml; charset=utf-8')
-      .send(await site.sitemap()),
-  );
+  const sendXml = async (request: FastifyRequest, reply: FastifyReply, xml: string) => {
+    reply.header('cache-control', 'public, max-age=3600').header('vary', 'accept-encoding').type('application/xml; charset=utf-8');
+    // An ads file is about 3 MB of XML (a tenth gzipped); compressed off the event loop.
+    if (xml.length < 16_384 || !/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.send(xml);
+    return reply.header('content-encoding', 'gzip').send(await gzipAsync(xml));
+  };
+  app.get('/sitemap.xml', async (request, reply) => sendXml(request, reply, await site.sitemapIndex()));
+  app.get('/sitemaps/:file', async (request, reply) => {
+    const xml = await site.sitemapFile((request.params as { file: string }).file);
+    if (xml === undefined) throw new NotFound();
+    return sendXml(request, reply, xml);
+  });
   app.get('/robots.txt', async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=86400').type('text/plain; charset=utf-8').send(site.robots()),
   );

@@ -8,8 +8,11 @@ import { splitPreloads, type Rendered, type SsrBuild } from './site.ssr.ts';
 import { ServerSource } from './site.source.ts';
 import { TaggedCache, own } from '../listings/listings.cache.ts';
 
-// The sitemap protocol's limit per file.
-const SITEMAP_MAX_URLS = 50_000;
+// A sitemap file holds at most 50,000 URLs; every page is listed in its three languages, with its
+// alternates. Files stay small enough to build in a few milliseconds: 5,000 pages (about 7 MB of
+// XML, a tenth of it gzipped), or 2,500 ads of one state (about 3 MB; a million ads make ~400 files).
+const SITEMAP_PATHS_PER_FILE = 5_000;
+const SITEMAP_ADS_PER_FILE = 2_500;
 
 /** The query parameters a rendered page reads; the others (utm_…) neither change it nor split its cache entry. */
 const PAGE_PARAMS = ['query', 'state', 'type', 'page'];
@@ -177,10 +180,10 @@ export class SiteService {
   }
 
   /**
-   * Every public page that answers 200, in every language, with hreflang alternates: the static
-   * pages, the enabled states, and each city page with public ads of its type.
+   * Every public page that answers 200 except ads, by path without language: the static pages, the
+   * enabled states, and each city page with public ads of its type.
    */
-  async sitemap(): Promise<string> {
+  private async sitemapPaths(): Promise<string[]> {
     const db = this.deps.db;
     const paths = [...SITEMAP_STATIC_PATHS];
     if (await repo.tableExists(db, 'states')) {
@@ -198,22 +201,75 @@ export class SiteService {
         }
       }
     }
-    const base = this.origin;
-    const urls: string[] = [];
-    for (const p of paths) {
-      const alternates = SEO_LOCALES.map((l) => `<xhtml:link rel="alternate" hreflang="${l}" href="${escapeHtml(base + localizedPath(p, l))}"/>`).join('');
-      for (const l of SEO_LOCALES) {
-        if (urls.length >= SITEMAP_MAX_URLS) break;
-        urls.push(`<url><loc>${escapeHtml(base + localizedPath(p, l))}</loc>${alternates}</url>`);
-      }
+    return paths;
+  }
+
+  /** Each state with public ads and how many, by slug; none on a database without the marketplace's tables. */
+  private async sitemapStates(): Promise<{ id: string; slug: string; n: number }[]> {
+    if (!(await repo.tableExists(this.deps.db, 'ads_cards'))) return [];
+    try {
+      return this.deps.services.listings.publicAdsByState();
+    } catch (err) {
+      this.deps.log.warn({ err }, 'sitemap: could not count public ads');
+      return [];
+    }
+  }
+
+  /**
+   * The sitemap index: the pages' files (static pages, states, city pages), then each state's ads
+   * files, every file within the protocol's 50,000 URLs (a page is listed in its three languages).
+   */
+  async sitemapIndex(): Promise<string> {
+    const pageFiles = Math.max(1, Math.ceil((await this.sitemapPaths()).length / SITEMAP_PATHS_PER_FILE));
+    const locs: string[] = [];
+    for (let n = 1; n <= pageFiles; n++) locs.push(`${this.origin}/sitemaps/pages-${n}.xml`);
+    for (const st of await this.sitemapStates()) {
+      for (let n = 1; n <= Math.ceil(st.n / SITEMAP_ADS_PER_FILE); n++) locs.push(`${this.origin}/sitemaps/ads-${st.slug}-${n}.xml`);
     }
     return [
       '<?xml version="1.0" encoding="UTF-8"?>',
-      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
-      ...urls,
-      '</urlset>',
+      '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+      ...locs.map((loc) => `<sitemap><loc>${escapeHtml(loc)}</loc></sitemap>`),
+      '</sitemapindex>',
       '',
     ].join('\n');
+  }
+
+  /**
+   * One file of the sitemap by its name: pages-N (1-based) lists static pages, states and city
+   * pages; ads-STATE-N a state's public ads, oldest bump first, each with its last bump. Undefined
+   * for any other name or past the last file (pages-1 always exists; an ads file may come out
+   * short, even empty, when ads ran out since the index was read).
+   */
+  async sitemapFile(name: string): Promise<string | undefined> {
+    const m = /^(?:pages|ads-([a-z0-9]+(?:-[a-z0-9]+)*))-([1-9][0-9]{0,6})\.xml$/.exec(name);
+    if (!m) return undefined;
+    const n = Number(m[2]);
+    const entries: { path: string; lastmod?: string | null }[] = [];
+    if (m[1] === undefined) {
+      const paths = await this.sitemapPaths();
+      if (n > 1 && (n - 1) * SITEMAP_PATHS_PER_FILE >= paths.length) return undefined;
+      for (const path of paths.slice((n - 1) * SITEMAP_PATHS_PER_FILE, n * SITEMAP_PATHS_PER_FILE)) entries.push({ path });
+    } else {
+      const state = (await this.sitemapStates()).find((st) => st.slug === m[1]);
+      if (!state || (n - 1) * SITEMAP_ADS_PER_FILE >= state.n) return undefined;
+      for (const ad of this.deps.services.listings.stateAdsSlice(state.id, SITEMAP_ADS_PER_FILE, (n - 1) * SITEMAP_ADS_PER_FILE)) {
+        entries.push({ path: `/ad/${ad.id}`, lastmod: ad.at });
+      }
+    }
+    const base = this.origin;
+    const lines = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+    ];
+    for (const { path, lastmod } of entries) {
+      const locs = SEO_LOCALES.map((l) => escapeHtml(base + localizedPath(path, l)));
+      const alternates = SEO_LOCALES.map((l, i) => `<xhtml:link rel="alternate" hreflang="${l}" href="${locs[i]}"/>`).join('');
+      const mod = lastmod ? `<lastmod>${escapeHtml(lastmod)}</lastmod>` : '';
+      for (const loc of locs) lines.push(`<url><loc>${loc}</loc>${mod}${alternates}</url>`);
+    }
+    lines.push('</urlset>', '');
+    return lines.join('\n');
   }
 
   robots(): string {

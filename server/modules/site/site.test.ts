@@ -4,6 +4,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, makeUser, type TestContext } from '../../test/harness.ts';
+import { walkSitemap } from './site.testkit.ts';
 
 // A fake build: index.html with the <!--head--> marker (like the real one) and one hashed asset.
 let dist: string;
@@ -149,10 +150,8 @@ describe('sitemap.xml and robots.txt', () => {
 
   it('lists static pages and enabled states in every language, with alternates', async () => {
     await ctx.app.deps.db.updateTable('states').set({ enabled: 0 }).where('slug', '=', 'texas').execute();
-    const res = await get('/sitemap.xml');
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toMatch(/application\/xml/);
-    const xml = res.body;
+    const { index, files, locs } = await walkSitemap(ctx);
+    expect(index).toEqual(['https://xg.example/sitemaps/pages-1.xml']); // no ads yet: no ads file
     for (const loc of [
       'https://xg.example/',
       'https://xg.example/es',
@@ -160,8 +159,9 @@ describe('sitemap.xml and robots.txt', () => {
       'https://xg.example/report-crime',
       'https://xg.example/es/listings/us/new-york',
     ]) {
-      expect(xml).toContain(`<loc>${loc}</loc>`);
+      expect(locs).toContain(loc);
     }
+    const xml = files[0].xml;
     expect(xml).toContain('<xhtml:link rel="alternate" hreflang="pt" href="https://xg.example/pt/listings/us/new-york"/>');
     expect(xml).not.toContain('/listings/us/texas<');
     expect(xml).not.toContain('/listings/us/new-york/');
@@ -171,19 +171,74 @@ describe('sitemap.xml and robots.txt', () => {
   it('lists a city page only while a visible, unexpired ad is there', async () => {
     await insertAd('ad1', { online: 0, visible: 0 });
     await insertAd('ad2', { expires_at: '2026-01-01T00:00:00.000Z', listing_type: 'female_rub' });
-    expect((await get('/sitemap.xml')).body).not.toContain('/listings/us/new-york/buffalo');
+    expect((await walkSitemap(ctx)).locs.some((l) => l.includes('/listings/us/new-york/buffalo'))).toBe(false);
     await insertAd('ad3');
-    const xml = (await get('/sitemap.xml')).body;
-    expect(xml).toContain('<loc>https://xg.example/listings/us/new-york/buffalo/female-escorts</loc>');
-    expect(xml).toContain('<loc>https://xg.example/es/listings/us/new-york/buffalo/female-escorts</loc>');
-    expect(xml).not.toContain('buffalo/female-bodyrubs');
+    const { locs } = await walkSitemap(ctx);
+    expect(locs).toContain('https://xg.example/listings/us/new-york/buffalo/female-escorts');
+    expect(locs).toContain('https://xg.example/es/listings/us/new-york/buffalo/female-escorts');
+    expect(locs.some((l) => l.includes('buffalo/female-bodyrubs'))).toBe(false);
+  });
+
+  it('lists every public ad in every language, by state, 2,500 ads to a file, oldest bump first, and no other ad', async () => {
+    ctx.clock.set(new Date('2026-01-20T00:00:00.000Z'));
+    await insertAd('hidden1', { online: 0, visible: 0, bump_seq: 1 });
+    await insertAd('ranout1', { expires_at: '2026-01-19T00:00:00.000Z', bump_seq: 2 });
+    const tx = await ctx.app.deps.db.selectFrom('cities').select(['id', 'state_id']).where('state_id', '=', 'tx').executeTakeFirstOrThrow();
+    await insertAd('texas1', { state_id: tx.state_id, city_id: tx.id, bump_seq: 3 });
+    // 2,501 public ads in New York, bumped in an order unlike their ids: the files follow bump order
+    const ids = Array.from({ length: 2501 }, (_, i) => `pub${String(i).padStart(5, '0')}`);
+    const seq = (i: number) => 10 + ((i * 7919) % 2501);
+    const bumpedAt = (i: number) => new Date(Date.UTC(2026, 0, 1) + seq(i) * 1000).toISOString();
+    ctx.app.deps.database.sqlite.exec('BEGIN');
+    for (const [i, id] of ids.entries()) await insertAd(id, { bump_seq: seq(i), bumped_at: bumpedAt(i) });
+    ctx.app.deps.database.sqlite.exec('COMMIT');
+    const { index, files } = await walkSitemap(ctx);
+    // ranout1 is still counted until the expiry job hides it (New York's second file holds 2 ads by
+    // count), but never listed
+    expect(index).toEqual([
+      'https://xg.example/sitemaps/pages-1.xml',
+      'https://xg.example/sitemaps/ads-new-york-1.xml',
+      'https://xg.example/sitemaps/ads-new-york-2.xml',
+      'https://xg.example/sitemaps/ads-texas-1.xml',
+    ]);
+    // New York's slices of 2,500 by bump: ranout1 (bump 2, the oldest) takes a place in the first but is left out
+    const byBump = [...ids.keys()].sort((a, b) => seq(a) - seq(b));
+    const nySlices = ['ranout1', ...byBump.map((i) => ids[i])];
+    const expected = (some: string[]) =>
+      some
+        .filter((id) => id !== 'ranout1')
+        .flatMap((id) => [`https://xg.example/ad/${id}`, `https://xg.example/es/ad/${id}`, `https://xg.example/pt/ad/${id}`]);
+    expect(files[1].locs).toEqual(expected(nySlices.slice(0, 2500)));
+    expect(files[2].locs).toEqual(expected(nySlices.slice(2500)));
+    expect(files[2].locs).toHaveLength(6);
+    expect(files[3].locs).toEqual(expected(['texas1']));
+    const last = byBump[2500];
+    expect(files[2].xml).toContain(
+      `<url><loc>https://xg.example/es/ad/${ids[last]}</loc><lastmod>${bumpedAt(last)}</lastmod><xhtml:link rel="alternate" hreflang="en" href="https://xg.example/ad/${ids[last]}"/>`,
+    );
+    for (const f of files) expect(f.xml).not.toMatch(/hidden1|ranout1/);
+    // past the last file, a state without ads, or not a file of the sitemap: 404
+    for (const url of [
+      '/sitemaps/ads-new-york-3.xml',
+      '/sitemaps/ads-texas-2.xml',
+      '/sitemaps/ads-ohio-1.xml',
+      '/sitemaps/pages-2.xml',
+      '/sitemaps/ads-new-york-0.xml',
+      '/sitemaps/ads-new-york-1.json',
+      '/sitemaps/ads-1.xml',
+      '/sitemaps/users-1.xml',
+    ]) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toMatchObject({ code: 'request.not_found' });
+    }
   });
 
   it('still answers without the ads table', async () => {
     ctx.app.deps.database.sqlite.exec('DROP TABLE ads');
-    const res = await get('/sitemap.xml');
-    expect(res.statusCode).toBe(200);
-    expect(res.body).toContain('<loc>https://xg.example/listings/us/new-york</loc>');
+    const { index, locs } = await walkSitemap(ctx);
+    expect(index).toEqual(['https://xg.example/sitemaps/pages-1.xml']);
+    expect(locs).toContain('https://xg.example/listings/us/new-york');
   });
 
   it('robots.txt names the sitemap and keeps crawlers out of private pages', async () => {

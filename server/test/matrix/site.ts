@@ -6,5 +6,6 @@ import { PUBLIC, type MatrixRow } from './vocabulary.ts';
 export const rows: MatrixRow[] = [
   { route: 'GET /*', expect: PUBLIC, allowed: 200, request: (c) => ({ url: `/listings/us/${c.world.ny.stateSlug}` }) },
   { route: 'GET /sitemap.xml', expect: PUBLIC, allowed: 200 },
+  { route: 'GET /sitemaps/:file', expect: PUBLIC, allowed: 200, request: () => ({ url: '/sitemaps/pages-1.xml' }) },
   { route: 'GET /robots.txt', expect: PUBLIC, allowed: 200 },
 ];
