@@ -33,7 +33,7 @@ function gated(name: string) {
 }
 
 describe('cron jobs', () => {
-  it('registers every job: issue #12, renewal-reminders (#13) and the sign-in purge (#14)', () => {
+  it('registers every job: issue #12, renewal-reminders (#13), the sign-in purge (#14) and the search index merge (#15)', () => {
     expect(CRON_JOBS.map((j) => [j.name, j.schedule])).toEqual([
       ['expire-ads', '0 * * * *'],
       ['sweep-orphan-uploads', '30 * * * *'],
@@ -44,6 +44,7 @@ describe('cron jobs', () => {
       ['purge-old-runs', '45 3 * * *'],
       ['renewal-reminders', '20 * * * *'],
       ['purge-old-sign-ins', '50 3 * * *'],
+      ['compact-search-index', '10 4 * * *'],
     ]);
     expect(CRON_JOBS.filter((j) => j.runAtStart).map((j) => j.name)).toEqual(['health-checks']);
   });

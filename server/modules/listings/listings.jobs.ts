@@ -1,0 +1,33 @@
+import type { AppDeps } from '../../core/deps.ts';
+
+/** Index pages merged in one step: a step is one short write (~10 ms), so other writes wait little. */
+const MERGE_PAGES_PER_STEP = 200;
+
+/**
+ * Cron job compact-search-index (nightly): merges the search index (ads_fts) back into one
+ * segment. Every change of a public ad writes a small segment and a tombstone; FTS5 merges them
+ * only partly as it goes, and a search walks every segment: on an index grown by a month of
+ * changes a search cost half as much again as on a merged one (measured at a million ads, 299 µs
+ * against 195 µs). The merge goes in steps of a few hundred pages, each its own write, with the
+ * event loop free between them (requests and other writes go on); it stops when a step finds
+ * nothing left to merge, or when the run is aborted (the next night goes on from there).
+ */
+export async function compactSearchIndex(deps: Pick<AppDeps, 'database'>, signal: AbortSignal): Promise<string> {
+  const sqlite = deps.database.sqlite;
+  // 'merge' with a negative page count merges segments of every level, as 'optimize' does, a step at
+  // a time; a step that did nothing moves total_changes() by less than 2 (FTS5 documentation: the
+  // command's own row counts one).
+  const merge = sqlite.prepare("INSERT INTO ads_fts (ads_fts, rank) VALUES ('merge', ?)");
+  const changes = sqlite.prepare('SELECT total_changes()').pluck();
+  let steps = 0;
+  while (!signal.aborted) {
+    const before = changes.get() as number;
+    merge.run(-MERGE_PAGES_PER_STEP);
+    if ((changes.get() as number) - before < 2) break;
+    steps++;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const done = `${steps} merge ${steps === 1 ? 'step' : 'steps'} of ${MERGE_PAGES_PER_STEP} pages`;
+  if (signal.aborted) return `stopped after ${done}`;
+  return steps ? `search index merged: ${done}` : 'search index already merged';
+}
