@@ -182,11 +182,11 @@ async function html(tree: React.ReactNode): Promise<string> {
 
 /**
  * Pages rendered on their own, inside a frame (the layout: bar, footer…) rendered once a language:
- * the frame is most of a page's render, and the same for all of them. Only pages without useId
- * (whose ids follow the place in the whole tree) qualify; render.test.ts compares each with a
- * whole render.
+ * the frame is most of a page's render, and the same for all of them. Only pages whose markup
+ * holds no useId value (those follow the place in the whole tree) qualify: search names its field
+ * itself. render.test.ts compares each with a whole render.
  */
-const FRAMED = new Set(['home', 'listingsUs', 'listingsState', 'listingsCity', 'ad', 'notFound']);
+const FRAMED = new Set(['home', 'listingsUs', 'listingsState', 'listingsCity', 'ad', 'search', 'notFound']);
 const PATTERNS = new Map(PAGES);
 
 interface Frame {

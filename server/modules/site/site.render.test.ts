@@ -255,6 +255,11 @@ describe('the renderer', () => {
       `/ad/${ad.id}`,
       `/pt/ad/${ad.id}`,
       '/ad/nope123',
+      '/search',
+      `/search?query=${encodeURIComponent(TITLE.split(' ')[1])}`,
+      '/es/search?query=nothing+matches&state=new-york&type=female-escorts',
+      '/pt/search?query=a',
+      '/search?query=ad&page=9',
       '/no-such-page',
     ]) {
       const framed = await ssr.render(url, new ServerSource(listings));

@@ -58,6 +58,7 @@ export default function Search() {
       <h1>{t('search.title')}</h1>
       <form role="search" onSubmit={submit} noValidate style={{ marginBottom: 16 }}>
         <TextField
+          id="search-query"
           label={t('search.query')}
           type="search"
           value={query}
