@@ -24,7 +24,19 @@ async function postManyAds(n: number): Promise<void> {
   );
   for (let i = 0; i < n; i++) {
     const words = `${WORDS[i % WORDS.length]} ${WORDS[(i * 3 + 1) % WORDS.length]}`;
-    insert.run(`ad${i}`, owner.id, `A ${words} evening number ${i}`, `Friendly and discreet, ${words}, by appointment. `.repeat(3), city.state_id, city.id, i + 1, now, now, now, now);
+    insert.run(
+      `ad${i}`,
+      owner.id,
+      `A ${words} evening number ${i}`,
+      `Friendly and discreet, ${words}, by appointment. `.repeat(3),
+      city.state_id,
+      city.id,
+      i + 1,
+      now,
+      now,
+      now,
+      now,
+    );
   }
   // and some flips: offline (a tombstone) and back (a new entry)
   const flip = ctx.app.deps.database.sqlite.prepare('UPDATE ads SET visible = ?, online = ? WHERE id = ?');
