@@ -3,7 +3,7 @@
 -- own column) but no word positions, which search never reads (each word is matched on its own,
 -- never as a phrase). At a million ads the index is 40 % smaller and a search walks it ~13 %
 -- faster; built at once and merged into one segment (the nightly compact-search-index job keeps it
--- so), a search costs two thirds of what it did on an index grown by months of small writes.
+-- so), a search costs two thirds of what it did on an index left in pieces by thousands of flips.
 -- The triggers of 0003 (ads_fts_insert, ads_fts_update, ads_fts_delete) name the table, not its
 -- options: they write to the new one unchanged.
 DROP TABLE ads_fts;

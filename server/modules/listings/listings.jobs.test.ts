@@ -85,7 +85,7 @@ describe('compact-search-index', () => {
     const ref = referenceBytes();
     const run = await runJob(ctx.app.deps, findJob('compact-search-index')!);
     expect(run).toMatchObject({ outcome: 'ok' });
-    expect(run.message).toMatch(/^search index merged: \d+ merge steps? of 200 pages$/);
+    expect(run.message).toMatch(/^search index merged: \d+ merge steps? of 64 pages$/);
     // as small as the same ads indexed at once and optimized, smaller than it was
     expect(indexBytes()).toBeLessThanOrEqual(ref * 1.01);
     expect(indexBytes()).toBeLessThan(bytes);
@@ -105,7 +105,7 @@ describe('compact-search-index', () => {
     const rows = leafRows();
     const controller = new AbortController();
     controller.abort();
-    expect(await compactSearchIndex(ctx.app.deps, controller.signal)).toBe('stopped after 0 merge steps of 200 pages');
+    expect(await compactSearchIndex(ctx.app.deps, controller.signal)).toBe('stopped after 0 merge steps of 64 pages');
     expect(leafRows()).toBe(rows);
   });
 });

@@ -1,14 +1,13 @@
 import type { AppDeps } from '../../core/deps.ts';
 
-/** Index pages merged in one step: a step is one short write (~10 ms), so other writes wait little. */
-const MERGE_PAGES_PER_STEP = 200;
+/** Index pages merged in one step: one short write (~20 ms on average, at most ~70 ms at a million ads), so other writes wait little. */
+const MERGE_PAGES_PER_STEP = 64;
 
 /**
  * Cron job compact-search-index (nightly): merges the search index (ads_fts) back into one
  * segment. Every change of a public ad writes a small segment and a tombstone; FTS5 merges them
- * only partly as it goes, and a search walks every segment: on an index grown by a month of
- * changes a search cost half as much again as on a merged one (measured at a million ads, 299 µs
- * against 195 µs). The merge goes in steps of a few hundred pages, each its own write, with the
+ * only partly as it goes, and a search walks every segment: at a million ads, after 6,000 flips
+ * a search's walk took 172 µs, merged again 88 µs (the whole merge: 3.3 s in 185 steps). The merge goes in steps of a few hundred pages, each its own write, with the
  * event loop free between them (requests and other writes go on); it stops when a step finds
  * nothing left to merge, or when the run is aborted (the next night goes on from there).
  */
