@@ -64,6 +64,7 @@ const SPECS: Record<string, Spec> = {
   'POST /api/avatar-update': { form: 'avatar' },
   // locations
   'GET /api/cities-from-state/:stateId': { seed: async () => ({ params: { stateId: 'ny' } }) },
+  'GET /sitemaps/:file': { actor: 'guest', seed: async () => ({ params: { file: 'pages-1.xml' } }) },
   'GET /api/admin/get-cities-by-state': { seed: async () => ({ query: { stateId: 'ny' } }) },
   'POST /api/admin/set-status-state-cities': { seed: async (w) => ({ body: { stateId: 'wy', cityIds: [w.fx.place('wy').cityId], enabled: true } }) },
   // master
