@@ -100,6 +100,22 @@ describe('compact-search-index', () => {
     expect((await runJob(ctx.app.deps, findJob('compact-search-index')!)).message).toBe('search index already merged');
   });
 
+  it('waits for a transaction in progress instead of writing inside it', async () => {
+    await postManyAds(300);
+    const rows = leafRows();
+    let job: Promise<string> | undefined;
+    await expect(
+      ctx.app.deps.db.transaction().execute(async () => {
+        job = compactSearchIndex(ctx.app.deps, new AbortController().signal);
+        for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+        expect(leafRows()).toBe(rows); // nothing merged into this transaction
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await job).toMatch(/^search index merged: /);
+    expect(leafRows()).toBeLessThan(rows);
+  });
+
   it('stops when the run is aborted, leaving the index as it was', async () => {
     await postManyAds(60);
     const rows = leafRows();

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AppDeps } from '../../core/deps.ts';
 
 /** Index pages merged in one step: one short write (~20 ms on average, at most ~70 ms at a million ads), so other writes wait little. */
@@ -11,18 +12,19 @@ const MERGE_PAGES_PER_STEP = 64;
  * event loop free between them (requests and other writes go on); it stops when a step finds
  * nothing left to merge, or when the run is aborted (the next night goes on from there).
  */
-export async function compactSearchIndex(deps: Pick<AppDeps, 'database'>, signal: AbortSignal): Promise<string> {
-  const sqlite = deps.database.sqlite;
-  // 'merge' with a negative page count merges segments of every level, as 'optimize' does, a step at
-  // a time; a step that did nothing moves total_changes() by less than 2 (FTS5 documentation: the
-  // command's own row counts one).
-  const merge = sqlite.prepare("INSERT INTO ads_fts (ads_fts, rank) VALUES ('merge', ?)");
-  const changes = sqlite.prepare('SELECT total_changes()').pluck();
+export async function compactSearchIndex(deps: Pick<AppDeps, 'db'>, signal: AbortSignal): Promise<string> {
   let steps = 0;
   while (!signal.aborted) {
-    const before = changes.get() as number;
-    merge.run(-MERGE_PAGES_PER_STEP);
-    if ((changes.get() as number) - before < 2) break;
+    // Each step is its own write transaction through Kysely's connection, so it never lands inside
+    // a request's open transaction. 'merge' with a negative page count merges segments of every
+    // level, as 'optimize' does, a step at a time; a step that did nothing moves total_changes() by
+    // less than 2 (FTS5 documentation: the command's own row counts one).
+    const worked = await deps.db.transaction().execute(async (trx) => {
+      const before = (await sql<{ n: number }>`SELECT total_changes() AS n`.execute(trx)).rows[0].n;
+      await sql`INSERT INTO ads_fts (ads_fts, rank) VALUES ('merge', ${-MERGE_PAGES_PER_STEP})`.execute(trx);
+      return (await sql<{ n: number }>`SELECT total_changes() AS n`.execute(trx)).rows[0].n - before >= 2;
+    });
+    if (!worked) break;
     steps++;
     await new Promise((resolve) => setImmediate(resolve));
   }
