@@ -49,6 +49,7 @@ const app = await buildApp({
         adsPerDay: 10_000,
         reportsPerHour: 10_000,
         apiPerMinute: 0,
+        sitemapPerMinute: 10_000,
       }
     : undefined,
 });

@@ -28,6 +28,11 @@ export interface Limits {
   reportsPerHour: number;
   /** @fastify/rate-limit's general ceiling per IP per minute on /api (0 turns it off). */
   apiPerMinute: number;
+  /**
+   * Sitemap files (and the index) per IP per minute: each is built on demand (tens of
+   * milliseconds at a million ads), crawlers fetch a few a minute.
+   */
+  sitemapPerMinute: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -40,6 +45,7 @@ export const DEFAULT_LIMITS: Limits = {
   adsPerDay: 20,
   reportsPerHour: 10,
   apiPerMinute: 1200,
+  sitemapPerMinute: 60,
 };
 
 /** Everything a module may use, injected through buildApp (no module-level singletons). */

@@ -83,6 +83,7 @@ export async function createTestApp(
       reportsPerHour: 1000,
       adsPerDay: 1000,
       apiPerMinute: 0,
+      sitemapPerMinute: 1000,
       ...opts.limits,
     },
     distDir: opts.distDir ?? null,

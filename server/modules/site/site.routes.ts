@@ -5,6 +5,7 @@ import { gzip } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFound } from '../../core/errors.ts';
+import { ipKey, WindowLimiter } from '../../core/ratelimit.ts';
 import { defineRoutes } from '../../core/http.ts';
 import { precompress } from './site.compress.ts';
 import { SsrBuild } from './site.ssr.ts';
@@ -24,8 +25,14 @@ export default defineRoutes(async (app, deps) => {
     if (xml.length < 16_384 || !/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.send(xml);
     return reply.header('content-encoding', 'gzip').send(await gzipAsync(xml));
   };
-  app.get('/sitemap.xml', async (request, reply) => sendXml(request, reply, await site.sitemapIndex()));
+  // Each answer is built on demand, tens of milliseconds at a million ads: a ceiling per address.
+  const sitemapLimiter = new WindowLimiter(deps.clock, deps.limits.sitemapPerMinute, 60_000);
+  app.get('/sitemap.xml', async (request, reply) => {
+    sitemapLimiter.hit([`sitemap:${ipKey(request.ip)}`], 'request.rate_limited');
+    return sendXml(request, reply, await site.sitemapIndex());
+  });
   app.get('/sitemaps/:file', async (request, reply) => {
+    sitemapLimiter.hit([`sitemap:${ipKey(request.ip)}`], 'request.rate_limited');
     const xml = await site.sitemapFile((request.params as { file: string }).file);
     if (xml === undefined) throw new NotFound();
     return sendXml(request, reply, xml);

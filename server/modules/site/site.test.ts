@@ -241,6 +241,23 @@ describe('sitemap.xml and robots.txt', () => {
     expect(locs).toContain('https://xg.example/listings/us/new-york');
   });
 
+  it('answers an address at most its sitemap ceiling a minute, the index and the files together, another address apart', async () => {
+    await ctx.close();
+    ctx = await createTestApp({ distDir: dist, env: { PUBLIC_URL: 'https://xg.example' }, limits: { sitemapPerMinute: 3 } });
+    const from = (url: string, ip: string) => ctx.app.inject({ method: 'GET', url, remoteAddress: ip });
+    expect((await from('/sitemap.xml', '203.0.113.7')).statusCode).toBe(200);
+    expect((await from('/sitemaps/pages-1.xml', '203.0.113.7')).statusCode).toBe(200);
+    expect((await from('/sitemaps/pages-9.xml', '203.0.113.7')).statusCode).toBe(404); // counted too: refusing costs nothing, finding out does
+    const refused = await from('/sitemaps/pages-1.xml', '203.0.113.7');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'request.rate_limited' });
+    expect((await from('/sitemap.xml', '203.0.113.7')).statusCode).toBe(429);
+    expect((await from('/sitemap.xml', '198.51.100.2')).statusCode).toBe(200);
+    expect((await from('/faq', '203.0.113.7')).statusCode).toBe(200); // pages are not limited by it
+    ctx.clock.advance(60_000);
+    expect((await from('/sitemaps/pages-1.xml', '203.0.113.7')).statusCode).toBe(200);
+  });
+
   it('robots.txt names the sitemap and keeps crawlers out of private pages', async () => {
     const res = await get('/robots.txt');
     expect(res.statusCode).toBe(200);
