@@ -8,7 +8,8 @@ const MERGE_PAGES_PER_STEP = 64;
  * Cron job compact-search-index (nightly): merges the search index (ads_fts) back into one
  * segment. Every change of a public ad writes a small segment and a tombstone; FTS5 merges them
  * only partly as it goes, and a search walks every segment: at a million ads, after 6,000 flips
- * a search's walk took 172 µs, merged again 88 µs (the whole merge: 3.3 s in 185 steps). The merge goes in steps of a few hundred pages, each its own write, with the
+ * a search's walk took 172 µs, merged again 88 µs (the whole merge: 3.5 s in 185 steps). The
+ * merge goes MERGE_PAGES_PER_STEP pages at a time, each step its own write transaction, with the
  * event loop free between them (requests and other writes go on); it stops when a step finds
  * nothing left to merge, or when the run is aborted (the next night goes on from there).
  */
