@@ -1,4 +1,5 @@
 import type { MailMessage } from './mailer.ts';
+import { localizedPath } from '../../contract/seo.ts';
 
 /** The languages the product speaks; e-mails use the one the user used last. */
 export type MailLocale = 'en' | 'es' | 'pt';
@@ -232,6 +233,11 @@ export const TEMPLATES = {
 } as const satisfies Record<string, Record<MailLocale, Text>>;
 
 export type TemplateName = keyof typeof TEMPLATES;
+
+/** The address of one of the site's pages in a language, for a link in an e-mail: /x, /es/x, /pt/x. */
+export function pageLink(publicUrl: string, locale: MailLocale, path: string): string {
+  return publicUrl + localizedPath(path, locale);
+}
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const fill = (s: string, params: Record<string, string>) => s.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? params[k] : m));

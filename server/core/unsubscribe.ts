@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from './config.ts';
+import { pageLink } from './mail-templates.ts';
 
 // The signed one-click link that turns off reminder e-mails (expiring soon, expired): it names the
 // user and carries an HMAC of the user id with a key derived from the session secret, so it works
@@ -16,8 +17,7 @@ export function checkUnsubscribeToken(secret: string, userId: string, token: str
 
 /** The page a person opens from the e-mail's footer (it asks to confirm). */
 export function unsubscribePageUrl(config: Pick<Config, 'publicUrl' | 'jwtSecret'>, userId: string, locale: 'en' | 'es' | 'pt'): string {
-  const prefix = locale === 'en' ? '' : `/${locale}`;
-  return `${config.publicUrl}${prefix}/unsubscribe?u=${encodeURIComponent(userId)}&t=${tokenFor(config.jwtSecret, userId)}`;
+  return pageLink(config.publicUrl, locale, `/unsubscribe?u=${encodeURIComponent(userId)}&t=${tokenFor(config.jwtSecret, userId)}`);
 }
 
 /** The RFC 8058 one-click address of List-Unsubscribe (mail providers POST to it). */

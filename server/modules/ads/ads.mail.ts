@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import { composeMail, type TemplateName } from '../../core/mail-templates.ts';
+import { composeMail, pageLink, type TemplateName } from '../../core/mail-templates.ts';
 
 /** What an e-mail about an ad needs. */
 export interface AdMail {
@@ -20,11 +20,11 @@ export async function mailOwners(deps: AppDeps, mails: AdMail[]): Promise<void> 
   for (const m of mails) {
     const u = await deps.db.selectFrom('users').select(['email', 'locale']).where('id', '=', m.ownerId).where('deleted_at', 'is', null).executeTakeFirst();
     if (!u) continue;
-    const prefix = u.locale === 'en' ? '' : `/${u.locale}`;
-    const link =
-      m.template === 'adApproved' || m.template === 'revisionApproved'
-        ? `${deps.config.publicUrl}${prefix}/ad/${m.adId}`
-        : `${deps.config.publicUrl}${prefix}/admin/dashboard/my-ads?edit=${m.adId}`;
+    const link = pageLink(
+      deps.config.publicUrl,
+      u.locale,
+      m.template === 'adApproved' || m.template === 'revisionApproved' ? `/ad/${m.adId}` : `/admin/dashboard/my-ads?edit=${m.adId}`,
+    );
     try {
       await deps.mailer.send(
         composeMail(m.template, u.locale, u.email, { title: m.title, reason: m.reason ?? '', date: (m.expiresAt ?? '').slice(0, 10), link }),

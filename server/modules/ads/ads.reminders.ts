@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import { composeMail, type MailLocale, type TemplateName } from '../../core/mail-templates.ts';
+import { composeMail, pageLink, type MailLocale, type TemplateName } from '../../core/mail-templates.ts';
 import { unsubscribeApiUrl, unsubscribePageUrl } from '../../core/unsubscribe.ts';
 import { DAY_MS } from '../../core/clock.ts';
 
@@ -58,14 +58,13 @@ export async function renewalReminders(deps: AppDeps): Promise<string> {
       .where((eb) => eb.or([eb(column, 'is', null), eb(column, '<>', ad.expires_at)]))
       .executeTakeFirst();
     if (Number(took.numUpdatedRows) !== 1) return;
-    const prefix = ad.locale === 'en' ? '' : `/${ad.locale}`;
     try {
       await deps.mailer.send(
         composeMail(
           template,
           ad.locale,
           ad.email,
-          { title: ad.title, date: dayOf(ad.expires_at), link: `${deps.config.publicUrl}${prefix}/admin/dashboard/my-ads?renew=${ad.id}` },
+          { title: ad.title, date: dayOf(ad.expires_at), link: pageLink(deps.config.publicUrl, ad.locale, `/admin/dashboard/my-ads?renew=${ad.id}`) },
           { unsubscribeUrl: unsubscribePageUrl(deps.config, ad.owner_id, ad.locale), oneClickUrl: unsubscribeApiUrl(deps.config, ad.owner_id) },
         ),
       );

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../core/deps.ts';
 import { loadSessionUser, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Forbidden, Invalid, TooManyRequests, Unauthorized } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
-import { composeMail, type MailLocale } from '../../core/mail-templates.ts';
+import { composeMail, pageLink, type MailLocale } from '../../core/mail-templates.ts';
 import { checkUnsubscribeToken } from '../../core/unsubscribe.ts';
 import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import type { StaffRole, UserStatus } from '../../core/schema.ts';
@@ -105,10 +105,9 @@ export class AuthService {
       expiresAt: new Date(now.getTime() + RESET_TOKEN_MS).toISOString(),
     });
     const lang: MailLocale = locale ?? user.locale;
-    const prefix = lang === 'en' ? '' : `/${lang}`;
     try {
       await this.deps.mailer.send(
-        composeMail('passwordReset', lang, user.email, { link: `${this.deps.config.publicUrl}${prefix}/auth/reset-password?token=${token}` }),
+        composeMail('passwordReset', lang, user.email, { link: pageLink(this.deps.config.publicUrl, lang, `/auth/reset-password?token=${token}`) }),
       );
     } catch (err) {
       // Same answer either way (a failure must not tell that the address exists); the log says it.
@@ -155,12 +154,11 @@ export class AuthService {
   async notifyPasswordChanged(userId: string): Promise<void> {
     const u = await this.deps.db.selectFrom('users').select(['email', 'locale']).where('id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
     if (!u) return;
-    const prefix = u.locale === 'en' ? '' : `/${u.locale}`;
     try {
       await this.deps.mailer.send(
         composeMail('passwordChanged', u.locale, u.email, {
           date: `${this.deps.clock.now().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-          link: `${this.deps.config.publicUrl}${prefix}/auth/forgot-password`,
+          link: pageLink(this.deps.config.publicUrl, u.locale, '/auth/forgot-password'),
         }),
       );
     } catch (err) {

@@ -23,7 +23,7 @@ import * as walletsRepo from '../wallets/wallets.repository.ts';
 import { GreenfieldClient } from './btcpay.client.ts';
 import { GreenfieldError, KNOWN_EVENTS, type GreenfieldInvoice, type PaymentProvider } from './provider.ts';
 import { SANDBOX_STORE_ID, SandboxProvider, signBody } from './sandbox.ts';
-import { composeMail, type MailLocale } from '../../core/mail-templates.ts';
+import { composeMail, pageLink, type MailLocale } from '../../core/mail-templates.ts';
 import { can } from './payments.policy.ts';
 import * as repo from './payments.repository.ts';
 
@@ -352,7 +352,7 @@ export class PaymentsService {
           balance: centsToDecimal(balanceCents),
           invoice: invoice.btcpay_id!,
           date: `${at.slice(0, 16).replace('T', ' ')} UTC`,
-          link: `${this.deps.config.publicUrl}${invoice.locale === 'en' ? '' : `/${invoice.locale}`}/admin/dashboard/my-wallet`,
+          link: pageLink(this.deps.config.publicUrl, invoice.locale, '/admin/dashboard/my-wallet'),
         }),
       );
     } catch (err) {
