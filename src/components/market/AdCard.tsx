@@ -64,6 +64,14 @@ function adCard({ ad, eager, first, href, t, type }: CardProps) {
   );
 }
 
+/**
+ * Cards whose photos a public list loads at once: what a phone shows above the fold (one column:
+ * the first card and the top of the second), where the page's largest paint is. The others load as
+ * they come near the viewport (on a wide screen, the rest of the first row just after layout):
+ * fetched with the page, they took a slow line's bandwidth from the largest image.
+ */
+export const EAGER_CARDS = 2;
+
 /** Cards in a grid; the first `eager` photos load at once (above the fold). Links open in the app (client-side). */
 export function AdGrid({ ads, eager = 0 }: { ads: readonly Card[]; eager?: number }) {
   const { t } = useTranslation('market');

@@ -5,20 +5,12 @@ import { LOADERS, pageParam, typeFromSlug } from '../../app/loaders';
 import { useRouteData } from '../../app/routeData';
 import { publicSource } from '../../api/publicSource';
 import { humanizeSlug } from '../../../contract/seo';
-import { AdGrid } from '../../components/market/AdCard';
+import { AdGrid, EAGER_CARDS } from '../../components/market/AdCard';
 import { Pagination } from '../../components/market/Pagination';
 import { LoadState } from '../../components/market/Status';
 import { typeLabel } from '../../components/market/labels';
 import NotFound from './NotFound';
 import styles from '../../components/market/market.module.css';
-
-/**
- * Cards whose photos load at once: what a phone shows above the fold (one column: the first card
- * and the top of the second), where the page's largest paint is. The others load as they come
- * near the viewport (on a wide screen, the rest of the first row just after layout): fetched with
- * the page, they took a slow line's bandwidth from the largest image.
- */
-const EAGER_CARDS = 2;
 
 /** /listings/us/:state/:city/:type: the city's live ads of one type, newest bump first, paginated. */
 export default function ListingsCity() {

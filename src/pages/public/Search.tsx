@@ -7,7 +7,7 @@ import { LOADERS, searchParams } from '../../app/loaders';
 import { useRouteData } from '../../app/routeData';
 import { publicSource } from '../../api/publicSource';
 import { TextField } from '../../components/forms/TextField';
-import { AdGrid } from '../../components/market/AdCard';
+import { AdGrid, EAGER_CARDS } from '../../components/market/AdCard';
 import { Pagination } from '../../components/market/Pagination';
 import { LoadState } from '../../components/market/Status';
 import { LISTING_TYPE_CODES, typeLabel } from '../../components/market/labels';
@@ -101,7 +101,7 @@ export default function Search() {
           <h2 className={styles.listCount}>
             <span role="status">{t('search.results', { count: results.total, query: url.query })}</span>
           </h2>
-          {results.ads.length > 0 && <AdGrid ads={results.ads} eager={2} />}
+          {results.ads.length > 0 && <AdGrid ads={results.ads} eager={EAGER_CARDS} />}
           <Pagination
             page={results.page || url.page}
             pageSize={results.pageSize}
