@@ -13,6 +13,7 @@ import { Hub } from './core/realtime.ts';
 import { authPlugin } from './core/auth.ts';
 import { apiSecurityHeaders, securityHeaders } from './core/security-headers.ts';
 import { AppError, errorBody, sendError } from './core/errors.ts';
+import { LazySerializers } from './core/lazy-serializers.ts';
 import { finiteKeyword, refuseUnknownProperties, requireFiniteNumbers } from './core/strict-schema.ts';
 import { DEFAULT_LIMITS, type AppDeps, type Limits } from './core/deps.ts';
 import { modules } from './modules/index.ts';
@@ -31,13 +32,15 @@ export interface BuildOptions {
 }
 
 /** routeSchemas: the schema each "METHOD /url" was registered with (checked against the contract). */
-export type App = FastifyInstance & { deps: AppDeps; routeSchemas: ReadonlyMap<string, unknown> };
+/** compileSerializers: compiles every response serializer now (each is otherwise compiled on first use); returns how many. */
+export type App = FastifyInstance & { deps: AppDeps; routeSchemas: ReadonlyMap<string, unknown>; compileSerializers(): number };
 
 const DEFAULT_DIST = path.resolve(import.meta.dirname, '../dist');
 
 /** Builds the whole application; never listens (tests call it, main.ts listens). */
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
+  const serializers = new LazySerializers();
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024, // 1 MB JSON bodies (PRODUCT §11); multipart has its own limits
@@ -45,6 +48,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
     // Unknown properties are refused, not silently dropped (Fastify's default removes them).
     ajv: { customOptions: { removeAdditional: false }, plugins: [finiteKeyword as never] },
+    schemaController: { compilersFactory: { buildSerializer: serializers.factory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const distDir = opts.distDir !== undefined ? opts.distDir : fs.existsSync(path.join(DEFAULT_DIST, 'index.html')) ? DEFAULT_DIST : null;
@@ -111,6 +115,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   // Body and query schemas refuse unknown properties, for every route (see strict-schema.ts).
   const routeSchemas = new Map<string, unknown>();
   app.decorate('routeSchemas', routeSchemas);
+  app.decorate('compileSerializers', () => serializers.compileAll());
   app.addHook('onRoute', (route) => {
     const schema = route.schema as { body?: unknown; querystring?: unknown; params?: unknown } | undefined;
     for (const method of [route.method].flat()) routeSchemas.set(`${method} ${route.url}`, schema);

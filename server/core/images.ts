@@ -1,4 +1,4 @@
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata, default as Sharp } from 'sharp';
 import type { Limits } from './deps.ts';
 import { Invalid, TooLarge } from './errors.ts';
 import { WorkQueue } from './work-queue.ts';
@@ -16,6 +16,17 @@ export type ImageFormat = (typeof ACCEPTED_FORMATS)[number];
  * costs ~0.5 s of CPU and ~50 MB of memory per picture. 40 MP covers any phone's full-size photo.
  */
 export const MAX_INPUT_PIXELS = 40_000_000;
+
+let sharpModule: Promise<typeof Sharp> | undefined;
+/**
+ * sharp (libvips and its own dependencies, ~10 MB of the server's memory) is loaded by the first
+ * picture, not at start: a server that only serves pages and answers never holds it. Awaited
+ * outside the callers' try blocks, so a sharp that cannot load is a 500, never a refused picture.
+ */
+export function loadSharp(): Promise<typeof Sharp> {
+  sharpModule ??= import('sharp').then((m) => m.default);
+  return sharpModule;
+}
 
 export interface ImageInfo {
   format: ImageFormat;
@@ -87,6 +98,7 @@ function assertPixels(width: number, height: number, field: string): void {
  */
 export async function assertImage(input: Buffer, field = 'image'): Promise<ImageInfo> {
   assertImageHeader(input, field);
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
@@ -133,6 +145,7 @@ export interface WebpResult {
 /** Validates, orients, resizes and re-encodes one image as metadata-free WebP. */
 export async function toWebp(input: Buffer, opts: WebpOptions): Promise<WebpResult> {
   await assertImage(input, opts.field);
+  const sharp = await loadSharp();
   try {
     const { data, info } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
       .rotate() // applies the EXIF orientation to the pixels; the tag itself is not written out

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import { newId } from './ids.ts';
@@ -22,27 +22,36 @@ export interface Mailer {
   verify(): Promise<void>;
 }
 
+/**
+ * nodemailer (~8 MB of the server's memory) is loaded by the first message or check, not at start:
+ * most of a server's life sends no mail.
+ */
+function lazyTransport(options: string | object): () => Promise<Transporter> {
+  let transport: Promise<Transporter> | undefined;
+  return () => (transport ??= import('nodemailer').then((m) => m.default.createTransport(options as string)));
+}
+
 /** SMTP through nodemailer when configured; otherwise real .eml files in DATA_DIR/outbox and a log line. */
 export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, log: FastifyBaseLogger): Mailer {
   if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl);
+    const transport = lazyTransport(config.smtpUrl);
     return {
       kind: 'smtp',
       async send(m) {
-        await transport.sendMail({ from: config.mailFrom, ...m });
+        await (await transport()).sendMail({ from: config.mailFrom, ...m });
         log.info({ to: m.to, subject: m.subject }, 'mail sent');
       },
       async verify() {
-        await transport.verify();
+        await (await transport()).verify();
       },
     };
   }
   const outbox = path.join(config.dataDir, 'outbox');
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'outbox',
     async send(m) {
-      const info = await transport.sendMail({ from: config.mailFrom, ...m });
+      const info = await (await transport()).sendMail({ from: config.mailFrom, ...m });
       fs.mkdirSync(outbox, { recursive: true });
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${newId(8)}.eml`);
       fs.writeFileSync(file, info.message as Buffer);

@@ -1,5 +1,4 @@
-import sharp from 'sharp';
-import { MAX_INPUT_PIXELS } from '../../core/images.ts';
+import { MAX_INPUT_PIXELS, loadSharp } from '../../core/images.ts';
 
 /**
  * Two photos whose hashes differ in at most this many of the 64 bits are "near-identical": a
@@ -18,6 +17,7 @@ const FLAT_RANGE = 8;
  * (nearly) the same bits.
  */
 export async function dHash(input: Buffer): Promise<string> {
+  const sharp = await loadSharp();
   const { data } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS })
     .grayscale()
     .resize(9, 8, { fit: 'fill' })

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -272,6 +273,16 @@ describe('the renderer', () => {
       expect(page(framed.html), url).toEqual(page(whole.html));
       expect(framed.ns.sort(), url).toEqual(whole.ns.sort());
     }
+  });
+
+  it('is written in ASCII (one byte a character in the server’s memory) and still renders every character', async () => {
+    const source = fs.readFileSync(path.join(dist, '.ssr', 'entry-server.js'));
+    expect(source.findIndex((byte) => byte > 0x7f)).toBe(-1);
+    // The translations' quotes and accents come out as they are written.
+    const es = await get('/es/search?query=zzqx');
+    expect(es.statusCode).toBe(200);
+    expect(es.body).toContain('Ningún anuncio coincide con «zzqx».');
+    expect((await get('/pt/search?query=zzqx')).body).toContain('Nenhum anúncio corresponde a “zzqx”.');
   });
 });
 
