@@ -50,6 +50,7 @@ void base.init({
 const instances = new Map<Locale, { i18n: I18n; used: Set<string> }>(
   LOCALES.map((locale) => {
     const i18n = base.cloneInstance({ lng: locale, initAsync: false });
+    memoizeTranslations(i18n);
     const used = new Set<string>();
     (i18n as unknown as { reportNamespaces: unknown }).reportNamespaces = {
       addUsedNamespaces: (ns: readonly string[]) => ns.forEach((n) => used.add(n)),
@@ -58,6 +59,60 @@ const instances = new Map<Locale, { i18n: I18n; used: Set<string> }>(
     return [locale, { i18n, used }];
   }),
 );
+
+type FixedT = ReturnType<I18n['getFixedT']>;
+const MEMO_MAX = 4000;
+
+/**
+ * The identity of one t() call, or null when it cannot be kept: the key and its options when
+ * these are a few numbers, booleans or short strings ({ age: 27 }, { count: 3 }, { page: 2 }).
+ */
+function callId(key: unknown, rest: unknown[]): string | null {
+  if (typeof key !== 'string' || rest.length > 1) return null;
+  if (rest.length === 0 || rest[0] === undefined) return key;
+  const options = rest[0];
+  if (typeof options !== 'object' || options === null) return null;
+  let id = key;
+  for (const name in options) {
+    const v = (options as Record<string, unknown>)[name];
+    if (typeof v === 'number' || typeof v === 'boolean' || (typeof v === 'string' && v.length <= 40)) id += `\u0000${name}\u0001${typeof v}\u0001${v}`;
+    else return null;
+  }
+  return id;
+}
+
+/**
+ * i18next copies its whole options object and walks its resolver on every t() call: a third of a
+ * page's render, 40 calls a listing page (a card's age, the types, the pages). The same call
+ * always gives the same string for one language, namespace and prefix (the resources are part of
+ * this bundle and never change), so each is worked out once and kept, up to MEMO_MAX a
+ * namespace (then forgotten all at once: a call with a visitor's words in it cannot grow the map).
+ */
+function memoizeTranslations(i18n: I18n): void {
+  const getFixedT = i18n.getFixedT.bind(i18n);
+  const fixed = new Map<string, FixedT>();
+  i18n.getFixedT = ((lng: string | readonly string[] | null, ns?: string | readonly string[] | null, keyPrefix?: string) => {
+    const scope = `${String(lng)}|${String(ns)}|${keyPrefix ?? ''}`;
+    let t = fixed.get(scope);
+    if (!t) {
+      const original = getFixedT(lng, ns as never, keyPrefix as never) as unknown as (...args: unknown[]) => unknown;
+      const known = new Map<string, unknown>();
+      t = Object.assign((key: unknown, ...rest: unknown[]) => {
+        const id = callId(key, rest);
+        if (id === null) return original(key, ...rest);
+        let v = known.get(id);
+        if (v === undefined) {
+          v = original(key, ...rest);
+          if (known.size >= MEMO_MAX) known.clear();
+          known.set(id, v);
+        }
+        return v;
+      }, original) as unknown as FixedT;
+      fixed.set(scope, t);
+    }
+    return t;
+  }) as I18n['getFixedT'];
+}
 
 function i18nFor(locale: Locale): { i18n: I18n; used: Set<string> } {
   const it = instances.get(locale)!;

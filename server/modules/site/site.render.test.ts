@@ -275,6 +275,29 @@ describe('the renderer', () => {
     }
   });
 
+  it('says every count and age with its own value, in each language, however often the same words were rendered before', async () => {
+    // The renderer keeps each translation it worked out, by key and values (entry-server.tsx).
+    const url = `/listings/us/new-york/${ny.citySlug}/female-escorts`;
+    await liveAd(ctx, owner, admin, ny, { age: '27' });
+    for (const prefix of ['', '/es']) {
+      const one = rootOf((await get(`${prefix}${url}`)).body);
+      expect(one).toContain(prefix ? '>1 anuncio<' : '>1 ad<');
+      expect(one).toContain(prefix ? '27 años' : 'age 27');
+    }
+    await liveAd(ctx, owner, admin, ny, { age: '31' });
+    await liveAd(ctx, owner, admin, ny, { age: '27' });
+    const en = rootOf((await get(url)).body);
+    expect(en).toContain('>3 ads<');
+    expect(en).not.toContain('>1 ad<');
+    expect(en.match(/age 27/g)).toHaveLength(2);
+    expect(en.match(/age 31/g)).toHaveLength(1);
+    const es = rootOf((await get(`/es${url}`)).body);
+    expect(es).toContain('>3 anuncios<');
+    expect(es.match(/27 años/g)).toHaveLength(2);
+    expect(es.match(/31 años/g)).toHaveLength(1);
+    expect(es).not.toContain('age 31');
+  });
+
   it('is written in ASCII (one byte a character in the server’s memory) and still renders every character', async () => {
     const source = fs.readFileSync(path.join(dist, '.ssr', 'entry-server.js'));
     expect(source.findIndex((byte) => byte > 0x7f)).toBe(-1);
