@@ -89,13 +89,19 @@ function callId(key: unknown, rest: unknown[]): string | null {
  * namespace (then forgotten all at once: a call with a visitor's words in it cannot grow the map).
  */
 function memoizeTranslations(i18n: I18n): void {
-  const getFixedT = i18n.getFixedT.bind(i18n);
+  const getFixedT = i18n.getFixedT.bind(i18n) as unknown as (...args: unknown[]) => (...args: unknown[]) => unknown;
   const fixed = new Map<string, FixedT>();
-  i18n.getFixedT = ((lng: string | readonly string[] | null, ns?: string | readonly string[] | null, keyPrefix?: string) => {
-    const scope = `${String(lng)}|${String(ns)}|${keyPrefix ?? ''}`;
+  i18n.getFixedT = ((
+    lng: string | readonly string[] | null,
+    ns?: string | readonly string[] | null,
+    keyPrefix?: unknown,
+    fixedOpts?: { scopeNs?: unknown },
+  ) => {
+    if (keyPrefix !== undefined && typeof keyPrefix !== 'string') return getFixedT(lng, ns, keyPrefix, fixedOpts);
+    const scope = JSON.stringify([lng, ns ?? null, keyPrefix ?? null, fixedOpts?.scopeNs ?? null]);
     let t = fixed.get(scope);
     if (!t) {
-      const original = getFixedT(lng, ns as never, keyPrefix as never) as unknown as (...args: unknown[]) => unknown;
+      const original = getFixedT(lng, ns, keyPrefix, fixedOpts);
       const known = new Map<string, unknown>();
       t = Object.assign((key: unknown, ...rest: unknown[]) => {
         const id = callId(key, rest);
