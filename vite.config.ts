@@ -26,8 +26,20 @@ function asciiServerRenderer(): Plugin {
   };
 }
 
+// The server renderer's react-i18next: src/lib/react-i18next-server.ts (a leaner useTranslation).
+function serverI18n(): Plugin {
+  const shim = fileURLToPath(new URL('./src/lib/react-i18next-server.ts', import.meta.url));
+  return {
+    name: 'xg-server-i18n',
+    enforce: 'pre',
+    apply: 'build', // never in the tests' transforms, which run src/ with the real react-i18next
+    applyToEnvironment: (environment) => environment.name === 'ssr',
+    resolveId: (id, importer) => (id === 'react-i18next' && importer !== shim ? shim : null),
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), asciiServerRenderer(), ...(process.env.XG_PRECOMPRESS === '0' ? [] : [precompressPlugin()])],
+  plugins: [react(), asciiServerRenderer(), serverI18n(), ...(process.env.XG_PRECOMPRESS === '0' ? [] : [precompressPlugin()])],
   resolve: {
     // wouter imports the use-sync-external-store shim (for React < 18); React 19 has the hook.
     alias: [
