@@ -38,8 +38,8 @@ function Probe({ hook, ns }: { hook: Hook; ns?: string | string[] }) {
   const named = hook(ns);
   return (
     <p data-lng={i18n.language} data-ready={String(ready && named.ready)}>
-      {t('ageShort', { age: 27 })}|{t('adsCount', { count: 0 })}|{t('adsCount', { count: 1 })}|{t('adsCount', { count: 5 })}|
-      {t('market:types.female_esc')}|{t('common:loading')}|{named.t('loading')}|{t('no.such.key')}
+      {t('ageShort', { age: 27 })}|{t('adsCount', { count: 0 })}|{t('adsCount', { count: 1 })}|{t('adsCount', { count: 5 })}|{t('market:types.female_esc')}|
+      {t('common:loading')}|{named.t('loading')}|{t('no.such.key')}
     </p>
   );
 }
