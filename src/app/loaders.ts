@@ -93,10 +93,30 @@ export interface CityCount {
   byType: Partial<Record<ListingType, number>>;
 }
 
+/** The cities a state page shows in full at the top, largest first; the others are reached by their first letter. */
+export const TOP_CITIES = 12;
+
+export interface LetterCount {
+  /** The first letter of the cities' names, accents taken off ("Á" is "A"), upper case. */
+  letter: string;
+  /** How many cities (not ads). */
+  count: number;
+}
+
+/**
+ * A state page: its largest cities, then the others by first letter, one letter at a time
+ * (?letter=): a state of a thousand cities is a light page, and every city is still a link away.
+ */
 export interface StateData {
   type: ListingType | null;
   state: StateRef;
-  /** Largest first. */
+  /** The largest cities (at most TOP_CITIES), largest first. */
+  top: CityCount[];
+  /** The first letters of the other cities, in order. */
+  letters: LetterCount[];
+  /** The letter asked for (?letter=), or null. */
+  letter: string | null;
+  /** The other cities of that letter, by name (none without a letter). */
   cities: CityCount[];
 }
 
@@ -150,15 +170,49 @@ const listingsUs: RouteLoader<UsData> = {
   },
 };
 
+/** Every city of a state with ads (of one type, or of all), largest first: the state page's filter box searches them. */
+export async function stateCities(stateSlug: string, type: ListingType | null, source: PublicSource): Promise<CityCount[]> {
+  const types = type ? [type] : LISTING_TYPES.map((t) => t.code as ListingType);
+  return cityCounts(await Promise.all(types.map(async (t) => ({ type: t, rows: await source.aggregate(t, stateSlug) }))));
+}
+
+/** The first letter a city is listed under: "Ávila" under A, "29 Palms" under 2. */
+export const firstLetter = (name: string): string => name.normalize('NFD').charAt(0).toUpperCase();
+
+/** ?letter= as given (trimmed, upper case), or null when absent. */
+function letterParam(search: string): string | null {
+  const raw = new URLSearchParams(search).get('letter');
+  return raw === null ? null : raw.trim().toUpperCase();
+}
+
 const listingsState: RouteLoader<StateData> = {
-  key: (p, search) => `state:${p.state}:${typeParam(search).type ?? ''}`,
+  key: (p, search) => `state:${p.state}:${typeParam(search).type ?? ''}:${letterParam(search) ?? ''}`,
   async load(p, search, source) {
     const { type, known } = typeParam(search);
+    const wanted = letterParam(search);
     const state = (await source.states()).find((s) => s.slug === p.state);
     if (!known || !state) return missing();
-    const types = type ? [type] : LISTING_TYPES.map((t) => t.code as ListingType);
-    const parts = await Promise.all(types.map(async (t) => ({ type: t, rows: await source.aggregate(t, state.slug) })));
-    return { status: 200, data: { type, state: { id: state.id, name: state.name, slug: state.slug }, cities: cityCounts(parts) } };
+    const cities = await stateCities(state.slug, type, source);
+    const byLetter = new Map<string, CityCount[]>();
+    for (const c of cities.slice(TOP_CITIES)) {
+      const l = firstLetter(c.name);
+      byLetter.set(l, [...(byLetter.get(l) ?? []), c]);
+    }
+    // A letter no city of the rest starts with is no page (as a page past the end is not).
+    const chosen = wanted === null ? null : byLetter.get(wanted);
+    if (chosen === undefined) return missing();
+    const letters = [...byLetter.entries()].map(([letter, cs]) => ({ letter, count: cs.length })).sort((a, b) => a.letter.localeCompare(b.letter, 'en'));
+    return {
+      status: 200,
+      data: {
+        type,
+        state: { id: state.id, name: state.name, slug: state.slug },
+        top: cities.slice(0, TOP_CITIES),
+        letters,
+        letter: wanted,
+        cities: chosen ? [...chosen].sort((a, b) => a.name.localeCompare(b.name, 'en')) : [],
+      },
+    };
   },
 };
 

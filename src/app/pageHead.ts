@@ -45,7 +45,7 @@ export function pageHead(page: string, result: Loaded<unknown>): PageHead {
     }
     case 'listingsState': {
       const d = result.data as StateData;
-      return { names: { state: d.state.name }, noindex: d.cities.length === 0 };
+      return { names: { state: d.state.name }, noindex: d.top.length === 0 };
     }
     default:
       return {};

@@ -182,6 +182,46 @@ describe('listing pages', () => {
     expect(us).toContain('href="/listings/us/new-york?type=female-escorts"');
     expect((await get('/listings/us?type=dogs')).statusCode).toBe(404);
   });
+
+  it('a state of many cities shows its largest in full and the others one first letter a page; an unused letter is 404', async () => {
+    // 14 cities with one ad each: the 12 first by name are the largest (ties go by name), 2 are left
+    const places = await Promise.all(Array.from({ length: 14 }, (_, i) => placeIn(ctx, 'ny', i)));
+    for (const p of places) await liveAd(ctx, owner, admin, p);
+    const named = await ctx.app.deps.db
+      .selectFrom('cities')
+      .select(['slug', 'name'])
+      .where(
+        'id',
+        'in',
+        places.map((p) => p.cityId),
+      )
+      .execute();
+    named.sort((a, b) => a.name.localeCompare(b.name, 'en'));
+    const [top, rest] = [named.slice(0, 12), named.slice(12)];
+    const href = (slug: string) => `href="/listings/us/new-york/${slug}/female-escorts"`;
+
+    const state = await get('/listings/us/new-york');
+    expect(state.statusCode).toBe(200);
+    const root = rootOf(state.body);
+    for (const c of top) expect(root).toContain(href(c.slug));
+    for (const c of rest) expect(root).not.toContain(href(c.slug));
+    const letterOf = (name: string) => name.normalize('NFD').charAt(0).toUpperCase();
+    const letter = letterOf(rest[0].name);
+    expect(root).toContain(`href="/listings/us/new-york?letter=${letter.toLowerCase()}"`);
+
+    // each letter is its own page (and its own cache entry): its cities are links there
+    const page = await get(`/listings/us/new-york?letter=${letter.toLowerCase()}&utm_source=x`);
+    expect(page.statusCode).toBe(200);
+    const ofLetter = rest.filter((c) => letterOf(c.name) === letter);
+    for (const c of ofLetter) expect(rootOf(page.body)).toContain(href(c.slug));
+    expect(boot(page.body).result.data).toMatchObject({ letter, cities: ofLetter.map((c) => ({ slug: c.slug, name: c.name, count: 1 })) });
+    expect(rootOf((await get('/listings/us/new-york')).body)).toBe(root);
+
+    const unused = 'QXZ'.split('').find((l) => !rest.some((c) => letterOf(c.name) === l))!;
+    const missing = await get(`/listings/us/new-york?letter=${unused.toLowerCase()}`);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('<meta name="robots" content="noindex" />');
+  });
 });
 
 describe('the document', () => {

@@ -16,7 +16,7 @@ const SITEMAP_PATHS_PER_FILE = 5_000;
 const SITEMAP_ADS_PER_FILE = 2_500;
 
 /** The query parameters a rendered page reads; the others (utm_…) neither change it nor split its cache entry. */
-const PAGE_PARAMS = ['query', 'state', 'type', 'page'];
+const PAGE_PARAMS = ['query', 'state', 'type', 'page', 'letter'];
 /** A page that depends on no data (FAQ, terms) is rendered again after this long at most. */
 const PAGE_TTL_MS = 3_600_000;
 

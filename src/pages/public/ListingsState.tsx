@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useParams, useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { LISTING_TYPES, pathFor, routes } from '../../app/routes';
-import { LOADERS, type CityCount } from '../../app/loaders';
+import { LOADERS, stateCities, type CityCount } from '../../app/loaders';
 import { useRouteData } from '../../app/routeData';
 import { publicSource } from '../../api/publicSource';
 import { humanizeSlug } from '../../../contract/seo';
@@ -12,26 +12,51 @@ import type { ListingType } from '../../api/ads';
 import NotFound from './NotFound';
 import styles from '../../components/market/market.module.css';
 
-/** The cities shown in full at the top, largest first; the others are grouped by their first letter. */
-const TOP_CITIES = 12;
-
-const firstLetter = (name: string) => name.normalize('NFD').charAt(0).toUpperCase();
 const fold = (s: string) => s.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
 
-/** The cities of the rest, by first letter, each letter's cities by name. */
-function byLetter(cities: readonly CityCount[]): Array<[string, CityCount[]]> {
-  const m = new Map<string, CityCount[]>();
-  for (const c of cities) {
-    const l = firstLetter(c.name);
-    m.set(l, [...(m.get(l) ?? []), c]);
-  }
-  return [...m.entries()].sort(([a], [b]) => a.localeCompare(b, 'en')).map(([l, cs]) => [l, cs.sort((a, b) => a.name.localeCompare(b.name, 'en'))]);
+/** The href of a city: its list of `code`, or of the type it has most ads of. */
+function cityHref(state: string, c: CityCount, code?: ListingType): string {
+  const best = code ?? (Object.entries(c.byType).sort(([, a], [, b]) => (b ?? 0) - (a ?? 0))[0]?.[0] as ListingType | undefined) ?? 'female_esc';
+  return pathFor(routes.listingsCity, { state, city: c.slug, type: typeSlug(best) });
+}
+
+function CityLink({ state, city, type }: { state: string; city: CityCount; type: ListingType | null }) {
+  return (
+    <li>
+      <Link href={cityHref(state, city, type ?? undefined)}>{city.name}</Link> <span className={styles.meta}>({city.count})</span>
+    </li>
+  );
 }
 
 /**
- * /listings/us/:state (?type=): the state's largest cities with a link per listing type, then every
- * other city with ads by first letter (folded lists, all links in the page for crawlers) and a box
- * that filters them by name.
+ * The cities whose names hold what was typed in the filter box, all of the state's (largest first):
+ * loaded when the box is first used, not with the page.
+ */
+function FilterResults({ state, type, query }: { state: string; type: ListingType | null; query: string }) {
+  const { t } = useTranslation('market');
+  const { result, loading, error } = useRouteData(`state-cities:${state}:${type ?? ''}`, async () => ({
+    status: 200 as const,
+    data: await stateCities(state, type, publicSource),
+  }));
+  const q = fold(query);
+  const all = result?.status === 200 ? result.data : null;
+  if (!all) return <LoadState loading={loading} error={error} />;
+  const matches = all.filter((c) => fold(c.name).includes(q));
+  return matches.length ? (
+    <ul className={styles.columns}>
+      {matches.map((c) => (
+        <CityLink key={c.slug} state={state} city={c} type={type} />
+      ))}
+    </ul>
+  ) : (
+    <p role="status">{t('state.filterEmpty', { query })}</p>
+  );
+}
+
+/**
+ * /listings/us/:state (?type=, ?letter=): the state's largest cities with a link per listing type,
+ * then an index of the other cities by first letter, each letter a page of its own (a link for
+ * crawlers, the letter's cities by name), and a box that finds any city of the state by name.
  */
 export default function ListingsState() {
   const { t } = useTranslation('market');
@@ -45,20 +70,16 @@ export default function ListingsState() {
   if (result && result.status !== 200) return <NotFound />;
   const data = result?.data;
   const type = data?.type ?? null;
-  const cities = data?.cities ?? [];
-  const top = cities.slice(0, TOP_CITIES);
-  const rest = cities.slice(TOP_CITIES);
-  const q = fold(query.trim());
-  const matches = q ? rest.filter((c) => fold(c.name).includes(q)) : [];
-  const cityHref = (c: CityCount, code?: ListingType) => {
-    const best = code ?? (Object.entries(c.byType).sort(([, a], [, b]) => (b ?? 0) - (a ?? 0))[0]?.[0] as ListingType | undefined) ?? 'female_esc';
-    return pathFor(routes.listingsCity, { state: slug, city: c.slug, type: typeSlug(best) });
+  const top = data?.top ?? [];
+  const letters = data?.letters ?? [];
+  const q = query.trim();
+  const stateHref = (code: ListingType | null, letter?: string) => {
+    const qs = new URLSearchParams();
+    if (code) qs.set('type', typeSlug(code));
+    if (letter) qs.set('letter', letter.toLowerCase());
+    const base = pathFor(routes.listingsState, { state: slug });
+    return qs.size ? `${base}?${qs}` : base;
   };
-  const cityLink = (c: CityCount) => (
-    <li key={c.slug}>
-      <Link href={cityHref(c, type ?? undefined)}>{c.name}</Link> <span className={styles.meta}>({c.count})</span>
-    </li>
-  );
 
   return (
     <section className={styles.panel}>
@@ -69,20 +90,19 @@ export default function ListingsState() {
       <nav aria-label={t('city.otherTypes')} className={styles.row}>
         {[null, ...LISTING_TYPES.map((lt) => lt.code as ListingType)].map((code) => {
           const label = code ? typeLabel(t, code) : t('state.allTypes');
-          const href = code ? `${pathFor(routes.listingsState, { state: slug })}?type=${typeSlug(code)}` : pathFor(routes.listingsState, { state: slug });
           return code === type ? (
             <strong key={code ?? 'all'} aria-current="page">
               {label}
             </strong>
           ) : (
-            <Link key={code ?? 'all'} href={href}>
+            <Link key={code ?? 'all'} href={stateHref(code)}>
               {label}
             </Link>
           );
         })}
       </nav>
       <LoadState loading={loading && !data} error={error} />
-      {data && !cities.length && <p>{t('state.empty')}</p>}
+      {data && !top.length && <p>{t('state.empty')}</p>}
       {top.length > 0 && (
         <>
           <h2 className={styles.subhead}>{t('state.topCities')}</h2>
@@ -96,7 +116,7 @@ export default function ListingsState() {
                   <ul className={styles.row} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
                     {LISTING_TYPES.filter((lt) => c.byType[lt.code]).map((lt) => (
                       <li key={lt.code}>
-                        <Link href={cityHref(c, lt.code)}>
+                        <Link href={cityHref(slug, c, lt.code)}>
                           {typeLabel(t, lt.code)} ({c.byType[lt.code]})
                         </Link>
                       </li>
@@ -108,7 +128,7 @@ export default function ListingsState() {
           </ul>
         </>
       )}
-      {rest.length > 0 && (
+      {letters.length > 0 && (
         <>
           <h2 className={styles.subhead}>{t('state.moreCities')}</h2>
           <div className="field">
@@ -117,22 +137,37 @@ export default function ListingsState() {
             <small id="city-filter-hint">{t('state.filterHint')}</small>
           </div>
           {q ? (
-            matches.length ? (
-              <ul className={styles.columns}>{matches.map(cityLink)}</ul>
-            ) : (
-              <p role="status">{t('state.filterEmpty', { query: query.trim() })}</p>
-            )
+            <FilterResults state={slug} type={type} query={q} />
           ) : (
-            <div className={styles.letters}>
-              {byLetter(rest).map(([letter, cs]) => (
-                <details key={letter}>
-                  <summary>
-                    {letter} <span className={styles.meta}>({cs.length})</span>
-                  </summary>
-                  <ul>{cs.map(cityLink)}</ul>
-                </details>
-              ))}
-            </div>
+            <>
+              <nav aria-label={t('state.letters')}>
+                <ul className={styles.letters}>
+                  {letters.map(({ letter, count }) => (
+                    <li key={letter}>
+                      {letter === data?.letter ? (
+                        <strong aria-current="page">
+                          {letter} <span className={styles.meta}>({count})</span>
+                        </strong>
+                      ) : (
+                        <Link href={stateHref(type, letter)}>
+                          {letter} <span className={styles.meta}>({count})</span>
+                        </Link>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+              {data?.letter && (
+                <>
+                  <h3 className={styles.subhead}>{t('state.letterTitle', { letter: data.letter })}</h3>
+                  <ul className={styles.columns}>
+                    {data.cities.map((c) => (
+                      <CityLink key={c.slug} state={slug} city={c} type={type} />
+                    ))}
+                  </ul>
+                </>
+              )}
+            </>
           )}
         </>
       )}
