@@ -113,7 +113,7 @@ export default function ListingsState() {
                   <h3 className={styles.cityName}>
                     {c.name} <span className={styles.meta}>({t('adsCount', { count: c.count })})</span>
                   </h3>
-                  <ul className={styles.row} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+                  <ul className={styles.typeLinks}>
                     {LISTING_TYPES.filter((lt) => c.byType[lt.code]).map((lt) => (
                       <li key={lt.code}>
                         <Link href={cityHref(slug, c, lt.code)}>
