@@ -211,8 +211,9 @@ try {
   lap(`${count} ads`);
   db.prepare(
     `INSERT INTO ads_fts (rowid, title, description, place, tags)
-    SELECT a.bump_seq, a.title, a.description, c.name || ' ' || s.name || ' ' || s.code, 'ty' || replace(a.listing_type, '_', '') || ' st' || a.state_id
-    FROM ads a JOIN cities c ON c.id = a.city_id JOIN states s ON s.id = a.state_id WHERE a.visible = 1 AND a.bump_seq >= ?`,
+    SELECT -a.bump_seq, a.title, a.description, c.name || ' ' || s.name || ' ' || s.code, 'ty' || replace(a.listing_type, '_', '') || ' st' || a.state_id
+    FROM ads a JOIN cities c ON c.id = a.city_id JOIN states s ON s.id = a.state_id WHERE a.visible = 1 AND a.bump_seq >= ?
+    ORDER BY a.bump_seq DESC`,
   ).run(firstSeq);
   // One merged segment: queries then open one b-tree per term instead of dozens.
   db.exec("INSERT INTO ads_fts (ads_fts) VALUES ('optimize')");

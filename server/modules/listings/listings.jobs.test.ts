@@ -54,7 +54,7 @@ function referenceBytes(): number {
   ctx.app.deps.database.sqlite.exec(`
     CREATE VIRTUAL TABLE ref_fts USING fts5 (title, description, place, tags, content = '', contentless_delete = 1, detail = column, tokenize = 'unicode61 remove_diacritics 2');
     INSERT INTO ref_fts (rowid, title, description, place, tags)
-      SELECT a.bump_seq, a.title, a.description, c.name || ' ' || s.name || ' ' || s.code, 'ty' || replace(a.listing_type, '_', '') || ' st' || a.state_id
+      SELECT -a.bump_seq, a.title, a.description, c.name || ' ' || s.name || ' ' || s.code, 'ty' || replace(a.listing_type, '_', '') || ' st' || a.state_id
       FROM ads a JOIN cities c ON c.id = a.city_id JOIN states s ON s.id = a.state_id WHERE a.visible = 1;
     INSERT INTO ref_fts (ref_fts) VALUES ('optimize');`);
   return indexBytes('ref_fts');
@@ -65,7 +65,7 @@ function matchesByWord(): { word: string; found: unknown[]; expected: unknown[] 
   const { sqlite, reader } = ctx.app.deps.database;
   return WORDS.map((word) => ({
     word,
-    found: reader.prepare('SELECT rowid FROM ads_fts WHERE ads_fts MATCH ? ORDER BY rowid DESC').pluck().all(`{title description place} : "${word}"`),
+    found: reader.prepare('SELECT -rowid FROM ads_fts WHERE ads_fts MATCH ? ORDER BY rowid').pluck().all(`{title description place} : "${word}"`),
     expected: sqlite
       .prepare(`SELECT bump_seq FROM ads WHERE visible = 1 AND (title LIKE ? OR description LIKE ?) ORDER BY bump_seq DESC`)
       .pluck()

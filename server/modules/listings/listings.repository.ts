@@ -199,12 +199,12 @@ export class PublicReads {
   }
 
   /**
-   * Full-text matches in bump order, bounded: ads_fts holds visible ads only and its rowid is the
-   * ad's bump_seq, so FTS5 walks its index newest bump first, with no ranking, and stops after
-   * SEARCH_COUNT_CAP matches whatever the word. Returns their bump_seqs.
+   * Full-text matches in bump order, bounded: ads_fts holds visible ads only and its rowid is minus
+   * the ad's bump_seq (migration 0014), so FTS5 walks its index forwards, newest bump first, with no
+   * ranking, and stops after SEARCH_COUNT_CAP matches whatever the word. Returns their bump_seqs.
    */
   searchSeqs(match: string): number[] {
-    return this.stmt('search', () => `SELECT rowid FROM ads_fts WHERE ads_fts MATCH ? ORDER BY rowid DESC LIMIT ${SEARCH_COUNT_CAP}`)
+    return this.stmt('search', () => `SELECT -rowid FROM ads_fts WHERE ads_fts MATCH ? ORDER BY rowid LIMIT ${SEARCH_COUNT_CAP}`)
       .pluck()
       .all(match) as number[];
   }
