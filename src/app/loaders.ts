@@ -94,7 +94,7 @@ export interface CityCount {
 }
 
 /** The cities a state page shows in full at the top, largest first; the others are reached by their first letter. */
-export const TOP_CITIES = 12;
+const TOP_CITIES = 12;
 
 export interface LetterCount {
   /** The first letter of the cities' names, accents taken off ("Á" is "A"), upper case. */
@@ -177,7 +177,7 @@ export async function stateCities(stateSlug: string, type: ListingType | null, s
 }
 
 /** The first letter a city is listed under: "Ávila" under A, "29 Palms" under 2. */
-export const firstLetter = (name: string): string => name.normalize('NFD').charAt(0).toUpperCase();
+const firstLetter = (name: string): string => name.normalize('NFD').charAt(0).toUpperCase();
 
 /** ?letter= as given (trimmed, upper case), or null when absent. */
 function letterParam(search: string): string | null {
@@ -196,7 +196,9 @@ const listingsState: RouteLoader<StateData> = {
     const byLetter = new Map<string, CityCount[]>();
     for (const c of cities.slice(TOP_CITIES)) {
       const l = firstLetter(c.name);
-      byLetter.set(l, [...(byLetter.get(l) ?? []), c]);
+      const group = byLetter.get(l);
+      if (group) group.push(c);
+      else byLetter.set(l, [c]);
     }
     // A letter no city of the rest starts with is no page (as a page past the end is not).
     const chosen = wanted === null ? null : byLetter.get(wanted);
@@ -210,7 +212,7 @@ const listingsState: RouteLoader<StateData> = {
         top: cities.slice(0, TOP_CITIES),
         letters,
         letter: wanted,
-        cities: chosen ? [...chosen].sort((a, b) => a.name.localeCompare(b.name, 'en')) : [],
+        cities: chosen ? chosen.sort((a, b) => a.name.localeCompare(b.name, 'en')) : [],
       },
     };
   },
