@@ -131,11 +131,27 @@ describe('server-rendered pages', () => {
 
   it('nothing moves while a listing or an ad page loads on a phone (CLS)', async () => {
     const ctx = await newContext(browser, server, { viewport: { width: 375, height: 740 } });
+    // Each shift is kept with what moved (element, rectangles before and after, and whether React
+    // had hydrated yet), so a failure says what to look at.
     await ctx.addInitScript(() => {
-      (window as unknown as { cls: number }).cls = 0;
+      type Rect = { x: number; y: number; width: number; height: number };
+      type Shift = { value: number; hadRecentInput: boolean; startTime: number; sources: Array<{ node: Node | null; previousRect: Rect; currentRect: Rect }> };
+      const w = window as unknown as { shifts: unknown[] };
+      w.shifts = [];
+      const name = (n: Node | null) =>
+        n instanceof Element
+          ? `${n.tagName.toLowerCase()}${n.id ? `#${n.id}` : ''}${n.className && typeof n.className === 'string' ? `.${n.className.split(' ').join('.')}` : ''} "${(n.textContent ?? '').slice(0, 40)}"`
+          : String(n?.nodeName);
+      const box = (r: Rect) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}`;
       new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>) {
-          if (!e.hadRecentInput) (window as unknown as { cls: number }).cls += e.value;
+        for (const e of list.getEntries() as unknown as Shift[]) {
+          if (e.hadRecentInput) continue;
+          w.shifts.push({
+            value: e.value,
+            at: Math.round(e.startTime),
+            hydrated: document.documentElement.dataset.hydrated === 'true',
+            moved: e.sources.map((m) => `${name(m.node)} ${box(m.previousRect)} -> ${box(m.currentRect)}`),
+          });
         }
       }).observe({ type: 'layout-shift', buffered: true });
     });
@@ -144,8 +160,9 @@ describe('server-rendered pages', () => {
       await page.goto(url);
       await page.waitForLoadState('networkidle');
       await page.waitForTimeout(300);
-      const cls = await page.evaluate(() => (window as unknown as { cls: number }).cls);
-      expect(cls, url).toBeLessThanOrEqual(0.05);
+      const shifts = await page.evaluate(() => (window as unknown as { shifts: Array<{ value: number }> }).shifts);
+      const cls = shifts.reduce((sum, x) => sum + x.value, 0);
+      expect(cls, `${url}: ${JSON.stringify(shifts, null, 1)}`).toBeLessThanOrEqual(0.05);
       await page.close();
     }
     await ctx.close();
