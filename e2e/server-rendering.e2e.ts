@@ -157,12 +157,12 @@ describe('server-rendered pages', () => {
     });
     for (const url of ['/', '/listings/us/new-york/buffalo/female-escorts', `/ad/${adId}`, '/listings/us/new-york']) {
       const page = await ctx.newPage();
-      await page.goto(url);
-      await page.waitForLoadState('networkidle');
+      const r = await visit(page, url);
       await page.waitForTimeout(300);
       const shifts = await page.evaluate(() => (window as unknown as { shifts: Array<{ value: number }> }).shifts);
       const cls = shifts.reduce((sum, x) => sum + x.value, 0);
-      expect(cls, `${url}: ${JSON.stringify(shifts, null, 1)}`).toBeLessThanOrEqual(0.05);
+      expect(cls, `${url}: ${JSON.stringify({ shifts, messages: r.messages, dataCalls: r.dataCalls }, null, 1)}`).toBeLessThanOrEqual(0.05);
+      expect(r.messages, url).toEqual([]);
       await page.close();
     }
     await ctx.close();
