@@ -246,6 +246,30 @@ describe('the document', () => {
     expect((await get('/.vite/manifest.json')).statusCode).toBe(404);
   });
 
+  it('is written as valid UTF-8 whatever characters its parts hold, with an ETag that follows its content', async () => {
+    const words = 'Café “Ñandú” — 東京 🌸 naïve';
+    const ad = await liveAdWithLargePhoto({ title: `${words} by the lake`, description: `${DESCRIPTION} ${words}` });
+    const other = await liveAdWithLargePhoto({ title: TITLE, description: DESCRIPTION });
+    for (const url of [`/es/ad/${ad.id}`, `/pt/ad/${ad.id}`, `/ad/${ad.id}`]) {
+      const first = await get(url);
+      const again = await get(url, { 'accept-encoding': 'br' });
+      expect(first.statusCode, url).toBe(200);
+      const bytes = first.rawPayload;
+      expect(Number(first.headers['content-length'])).toBe(bytes.length);
+      // every byte belongs to a character (nothing left over, no stray bytes): decoding and encoding again gives the same bytes
+      expect(Buffer.from(bytes.toString('utf8')).equals(bytes)).toBe(true);
+      expect(bytes.toString()).not.toContain('\ufffd');
+      expect(title(first.body)).toBe(`${words} by the lake | XG Marketplace`);
+      expect(rootOf(first.body)).toContain(`<h1>${words} by the lake</h1>`);
+      expect(first.body).toContain('©');
+      expect(first.body.trimEnd().endsWith('</html>')).toBe(true);
+      expect(JSON.stringify(boot(first.body))).toContain(`${words} by the lake`);
+      expect(brotliDecompressSync(again.rawPayload).equals(bytes)).toBe(true);
+      expect(again.headers.etag).toBe(first.headers.etag);
+      expect((await get(url.replace(ad.id, other.id))).headers.etag).not.toBe(first.headers.etag);
+    }
+  });
+
   it('a page the server cannot render is served as the client app', async () => {
     ctx.app.deps.database.sqlite.exec('DROP TABLE ads_cards');
     const res = await get(`/listings/us/new-york/${ny.citySlug}/female-escorts`);
