@@ -274,6 +274,26 @@ describe('compressed answers', () => {
     expect(ad.headers['content-encoding']).toBeUndefined();
   });
 
+  it("compresses a large answer on a browser's first request, keeps only that, and gives others the plain body", async () => {
+    for (let i = 0; i < 8; i++) await liveAd(ctx, owner, admin, ny, { title: `Morning companion number ${i}` });
+    const url = `/api/listings?state=new-york&city=${ny.citySlug}`;
+    const api = ctx.app.deps.services.listings.caches.get('api')!;
+    const before = { ...api.stats };
+    const first = await ctx.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(api.stats.misses - before.misses).toBe(1);
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(first.headers.vary).toMatch(/accept-encoding/);
+    const kept = api.get(url, ctx.clock.now().getTime())!.value as { raw: unknown; br: Buffer; bytes: number };
+    expect(kept.raw).toBeNull();
+    expect(kept.br.equals(first.rawPayload)).toBe(true);
+    expect(kept.bytes).toBe(first.rawPayload.length);
+    const plain = await get(url);
+    expect(api.stats.hits - before.hits).toBeGreaterThanOrEqual(2); // the lookup above and this request
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(brotliDecompressSync(first.rawPayload).toString());
+    expect(plain.json().ads).toHaveLength(8);
+  });
+
   it('keeps a large answer asked for once as bytes of its own outside the JavaScript heap, sent again unchanged', async () => {
     for (let i = 0; i < 8; i++) await liveAd(ctx, owner, admin, ny, { title: `Late night companion number ${i}` });
     const url = `/api/listings?state=new-york&city=${ny.citySlug}`;
