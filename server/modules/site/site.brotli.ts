@@ -1,4 +1,5 @@
-import { brotliCompressSync, constants } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants, type BrotliOptions } from 'node:zlib';
 
 // A served page is a prefix that only depends on the language and the kind of page (the template's
 // start and the page's CSS: 19-22 kB of a 28 kB page) followed by what this page holds. Brotli
@@ -78,15 +79,33 @@ function spacesMetaBlock(): Buffer {
   return out;
 }
 
+const headOptions = (prefix: Buffer): BrotliOptions => ({
+  finishFlush: constants.BROTLI_OPERATION_FLUSH,
+  params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 18, [constants.BROTLI_PARAM_SIZE_HINT]: prefix.length },
+});
+
+/** What a head decodes to: the prefix and the spaces of the joining meta-block. */
+export function headText(prefix: Buffer): Buffer {
+  return Buffer.concat([prefix, Buffer.from(SPACES)]);
+}
+
 /** Compresses a prefix, then 194 spaces (`text`), so that `joinBrotli` can add any page's rest. */
 export function brotliHead(prefix: Buffer): BrotliHead {
-  const flushed = brotliCompressSync(prefix, {
-    finishFlush: constants.BROTLI_OPERATION_FLUSH,
-    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 18, [constants.BROTLI_PARAM_SIZE_HINT]: prefix.length },
-  });
+  return withSpaces(prefix, brotliCompressSync(prefix, headOptions(prefix)));
+}
+
+/**
+ * The same on libuv's threads: quality 11 takes ~30 ms for a 19 kB prefix, which the server's
+ * event loop should not wait for (one prefix per language and kind of page, after each start).
+ */
+export async function brotliHeadOffThread(prefix: Buffer): Promise<BrotliHead> {
+  return withSpaces(prefix, await promisify(brotliCompress)(prefix, headOptions(prefix)));
+}
+
+function withSpaces(prefix: Buffer, flushed: Buffer): BrotliHead {
   const spaces = spacesMetaBlock();
   return {
-    text: Buffer.concat([prefix, Buffer.from(SPACES)]),
+    text: headText(prefix),
     bytes: Buffer.concat([flushed, spaces.subarray(0, spaces.length - 1)]),
     last: spaces[spaces.length - 1],
   };

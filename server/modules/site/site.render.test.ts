@@ -270,6 +270,29 @@ describe('the document', () => {
     }
   });
 
+  it("keeps only a page's own part once its kind's head is compressed, and sends one stream that decodes to the page", async () => {
+    const [a, b] = [await liveAdWithLargePhoto({ title: TITLE }), await liveAdWithLargePhoto({ title: `${TITLE} again` })];
+    const site = ctx.app.deps.services.site;
+    const br = { 'accept-encoding': 'gzip, deflate, br' };
+    const first = await get(`/es/ad/${a.id}`, br); // makes the Spanish ad pages' head, off the event loop
+    expect(brotliDecompressSync(first.rawPayload).toString()).toBe((await get(`/es/ad/${a.id}`)).body);
+    await site.framesReady();
+    const miss = await get(`/es/ad/${b.id}`, br);
+    const plain = (await get(`/es/ad/${b.id}`)).rawPayload;
+    expect(brotliDecompressSync(miss.rawPayload).equals(plain)).toBe(true);
+    const kept = site.pages.get(`/es/ad/${b.id}`, ctx.clock.now().getTime())!.value;
+    expect(kept.html).toBeNull();
+    expect(kept.brTail!.length).toBe(kept.bytes);
+    // the head (the template's start and the CSS) is shared: what is kept is a fraction of what is sent
+    expect(kept.bytes).toBeLessThan(miss.rawPayload.length / 2);
+    const hit = await get(`/es/ad/${b.id}`, br);
+    expect(hit.rawPayload.equals(miss.rawPayload)).toBe(true);
+    // the CSS comes first in the head, then the page's own tags
+    const html = plain.toString();
+    expect(html.indexOf('</style>')).toBeLessThan(html.indexOf('<title>'));
+    expect(html.indexOf('<meta charset="UTF-8" />')).toBeLessThan(1024);
+  });
+
   it('a page the server cannot render is served as the client app', async () => {
     ctx.app.deps.database.sqlite.exec('DROP TABLE ads_cards');
     const res = await get(`/listings/us/new-york/${ny.citySlug}/female-escorts`);

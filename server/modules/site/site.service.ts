@@ -5,7 +5,7 @@ import { SEO_LISTING_TYPES, SEO_LOCALES, SITEMAP_STATIC_PATHS, localizedPath, ma
 import { escapeHtml, headFor, injectHead, loadSeoTranslations, renderHead, translator, type HeadExtras } from './site.head.ts';
 import * as repo from './site.repository.ts';
 import { splitPreloads, type Rendered, type SsrBuild } from './site.ssr.ts';
-import { brotliHead, brotliTail, joinBrotli, type BrotliHead } from './site.brotli.ts';
+import { brotliHeadOffThread, brotliTail, headText, joinBrotli, type BrotliHead } from './site.brotli.ts';
 import { ServerSource } from './site.source.ts';
 import { TaggedCache, own } from '../listings/listings.cache.ts';
 
@@ -40,8 +40,10 @@ export interface PageAnswer {
 interface PageFrame {
   /** The template up to its head tags, then the page's CSS and the spaces site.brotli.ts joins with. */
   head: Buffer;
-  /** `head` compressed (at the best quality), for the pages' brotli copies to follow. */
-  brHead: BrotliHead;
+  /** `head` compressed (at the best quality), for the pages' brotli copies to follow; null until made (off the event loop). */
+  brHead: BrotliHead | null;
+  /** Settles once brHead is made (or failed: pages are then compressed whole). */
+  ready: Promise<void>;
   beforeRoot: Buffer;
   beforeData: Buffer;
   end: Buffer;
@@ -136,9 +138,9 @@ export class SiteService {
       // the whole page took ~85 µs at quality 0 and ~125 µs at 1), and only that is kept: an ad
       // page 3.8 kB instead of 9.5 kB, so the cache holds 2.5 times as many (site.brotli.ts).
       const frame = this.pageFrame(r.locale as SeoLocale, r.page);
-      const tail = brotliTail(answer.html!.subarray(frame.head.length));
+      const tail = frame.brHead && brotliTail(answer.html!.subarray(frame.head.length));
       let value: PageAnswer;
-      if (tail) {
+      if (frame.brHead && tail) {
         value = { ...answer, html: null, brHead: frame.brHead, brTail: own(tail), bytes: tail.length };
         answer.br = joinBrotli(frame.brHead, tail);
       } else {
@@ -169,10 +171,9 @@ export class SiteService {
    * written as UTF-8 bytes in one go. The parts that only depend on the language and the kind of
    * page (the template around the head and the root, the page's CSS: 17–20 kB of a 28 kB page)
    * are bytes already, encoded, hashed and compressed once (pageFrame); the others are encoded
-   * here. Encoding
-   * the whole page as one string cost ~60 µs when it held one character past Latin-1 ("…"): V8
-   * then keeps the joined string two bytes a character. The ETag hashes the bytes after the
-   * frame's head, with the frame's own hash.
+   * here. Encoding the whole page as one string cost ~60 µs when it held one character past
+   * Latin-1 ("…"): V8 then keeps the joined string two bytes a character. The ETag hashes the
+   * bytes after the frame's head, with the frame's own hash.
    */
   private document(path: string, r: Rendered): PageAnswer {
     const locale = r.locale as SeoLocale;
@@ -201,6 +202,11 @@ export class SiteService {
     return { status: r.status, html, etag: `"${etag.slice(0, 22)}"`, bytes: length };
   }
 
+  /** Settles once every page head made so far is compressed (tests). */
+  async framesReady(): Promise<void> {
+    await Promise.all([...this.frames.values()].map((f) => f.ready));
+  }
+
   /** The constant bytes of a page of this kind in this language (see document). */
   private pageFrame(locale: SeoLocale, page: string): PageFrame {
     const key = `${locale} ${page}`;
@@ -218,15 +224,20 @@ export class SiteService {
       const beforeRoot = `${afterHead.slice(0, r)}<div id="root">`;
       const beforeData = '</div><script type="application/json" id="__DATA__">';
       const end = `</script>${afterHead.slice(r + ROOT.length)}`;
-      const brHead = brotliHead(Buffer.from(head));
-      frame = {
-        head: brHead.text,
-        brHead,
+      const text = headText(Buffer.from(head));
+      const made: PageFrame = {
+        head: text,
+        brHead: null,
+        ready: brotliHeadOffThread(Buffer.from(head)).then(
+          (h) => void (made.brHead = h),
+          (err: unknown) => this.deps.log.error({ err, page }, 'compressing a page head failed: its pages are compressed whole'),
+        ),
         beforeRoot: Buffer.from(beforeRoot),
         beforeData: Buffer.from(beforeData),
         end: Buffer.from(end),
-        hash: createHash('sha1').update(brHead.text).update([beforeRoot, beforeData, end].join('\0')).digest(),
+        hash: createHash('sha1').update(text).update([beforeRoot, beforeData, end].join('\0')).digest(),
       };
+      frame = made;
       this.frames.set(key, frame);
     }
     return frame;
