@@ -231,7 +231,7 @@ export class AnswerCache {
         // Compressed at once, at quality 0 (~20 µs for a 9 kB list; a 2^18 window, the least
         // quality 0 takes, keeps the encoder's buffers small): the cache then holds six times as
         // many answers and a browser gets 1.5 kB instead of 9. The bench's listings and mix
-        // gained 9–23 % and 9–15 %; its uncached listing pages (each asked for once) lost 17–27 %.
+        // gained 9–23 % and 9–15 %; its uncached listing pages (each asked for once) lost 9–37 %.
         const br = own(
           brotliCompressSync(body, {
             params: { [constants.BROTLI_PARAM_QUALITY]: 0, [constants.BROTLI_PARAM_LGWIN]: 18, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
