@@ -29,8 +29,6 @@ const QUALITY_0 = { params: { [constants.BROTLI_PARAM_QUALITY]: 0, [constants.BR
 
 /** A compressed prefix that a quality-0 stream can follow. */
 export interface BrotliHead {
-  /** What it decodes to: the prefix and the spaces of the joining meta-block. */
-  text: Buffer;
   /** Every byte of the prefix's stream but the last, partial one. */
   bytes: Buffer;
   /** The last byte: its low RESIDUE bits are the stream's, the others belong to what follows. */
@@ -84,14 +82,14 @@ const headOptions = (prefix: Buffer): BrotliOptions => ({
   params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 18, [constants.BROTLI_PARAM_SIZE_HINT]: prefix.length },
 });
 
-/** What a head decodes to: the prefix and the spaces of the joining meta-block. */
+/** What a head made of this prefix decodes to: the prefix and the spaces of the joining meta-block. */
 export function headText(prefix: Buffer): Buffer {
   return Buffer.concat([prefix, Buffer.from(SPACES)]);
 }
 
-/** Compresses a prefix, then 194 spaces (`text`), so that `joinBrotli` can add any page's rest. */
+/** Compresses a prefix, then 194 spaces (`headText`), so that `joinBrotli` can add any page's rest. */
 export function brotliHead(prefix: Buffer): BrotliHead {
-  return withSpaces(prefix, brotliCompressSync(prefix, headOptions(prefix)));
+  return withSpaces(brotliCompressSync(prefix, headOptions(prefix)));
 }
 
 /**
@@ -99,13 +97,12 @@ export function brotliHead(prefix: Buffer): BrotliHead {
  * event loop should not wait for (one prefix per language and kind of page, after each start).
  */
 export async function brotliHeadOffThread(prefix: Buffer): Promise<BrotliHead> {
-  return withSpaces(prefix, await promisify(brotliCompress)(prefix, headOptions(prefix)));
+  return withSpaces(await promisify(brotliCompress)(prefix, headOptions(prefix)));
 }
 
-function withSpaces(prefix: Buffer, flushed: Buffer): BrotliHead {
+function withSpaces(flushed: Buffer): BrotliHead {
   const spaces = spacesMetaBlock();
   return {
-    text: headText(prefix),
     bytes: Buffer.concat([flushed, spaces.subarray(0, spaces.length - 1)]),
     last: spaces[spaces.length - 1],
   };

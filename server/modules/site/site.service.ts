@@ -128,7 +128,8 @@ export class SiteService {
     }
     // A path the router reads but the site does not name (another case, a stray segment) is no page of ours.
     if (matchSeoRoute(splitSeoLocale(safeDecode(path)).rest).notFound && r.status === 200) r.status = 404;
-    const answer = this.document(path, r);
+    const frame = this.pageFrame(r.locale as SeoLocale, r.page);
+    const answer = this.document(path, r, frame);
     const until = Math.min(source.until, now + PAGE_TTL_MS);
     // Rendering awaits: a change committed meanwhile could not drop this page, not cached yet. It
     // is kept only if no change came in since the first read.
@@ -137,12 +138,12 @@ export class SiteService {
       // Only what follows the frame's head is compressed (quality 0: ~35 µs for an ad page where
       // the whole page took ~85 µs at quality 0 and ~125 µs at 1), and only that is kept: an ad
       // page 3.8 kB instead of 9.5 kB, so the cache holds 2.5 times as many (site.brotli.ts).
-      const frame = this.pageFrame(r.locale as SeoLocale, r.page);
-      const tail = frame.brHead && brotliTail(answer.html!.subarray(frame.head.length));
+      const head = frame.brHead;
+      const tail = head && brotliTail(answer.html!.subarray(frame.head.length));
       let value: PageAnswer;
-      if (frame.brHead && tail) {
-        value = { ...answer, html: null, brHead: frame.brHead, brTail: own(tail), bytes: tail.length };
-        answer.br = joinBrotli(frame.brHead, tail);
+      if (head && tail) {
+        value = { ...answer, html: null, brHead: head, brTail: own(tail), bytes: tail.length };
+        answer.br = joinBrotli(head, tail);
       } else {
         answer.br = own(brotliCompressSync(answer.html!, { params: { [constants.BROTLI_PARAM_QUALITY]: 0 } }));
         value = { ...answer, html: null, bytes: answer.br.length };
@@ -175,7 +176,7 @@ export class SiteService {
    * Latin-1 ("…"): V8 then keeps the joined string two bytes a character. The ETag hashes the
    * bytes after the frame's head, with the frame's own hash.
    */
-  private document(path: string, r: Rendered): PageAnswer {
+  private document(path: string, r: Rendered, frame: PageFrame): PageAnswer {
     const locale = r.locale as SeoLocale;
     const found = r.status === 200;
     const head = found
@@ -188,7 +189,6 @@ export class SiteService {
     if (found && r.head.description) head.description = r.head.description;
     if (r.head.noindex) head.noindex = true;
     const { preloads, body } = splitPreloads(r.html);
-    const frame = this.pageFrame(locale, r.page);
     const tags = `${renderHead(head, siteName, extras)}\n    ${preloads}`;
     const parts = [frame.head, tags, frame.beforeRoot, body, frame.beforeData, r.boot, frame.end];
     let length = 0;
@@ -224,11 +224,12 @@ export class SiteService {
       const beforeRoot = `${afterHead.slice(0, r)}<div id="root">`;
       const beforeData = '</div><script type="application/json" id="__DATA__">';
       const end = `</script>${afterHead.slice(r + ROOT.length)}`;
-      const text = headText(Buffer.from(head));
+      const prefix = Buffer.from(head);
+      const text = headText(prefix);
       const made: PageFrame = {
         head: text,
         brHead: null,
-        ready: brotliHeadOffThread(Buffer.from(head)).then(
+        ready: brotliHeadOffThread(prefix).then(
           (h) => void (made.brHead = h),
           (err: unknown) => this.deps.log.error({ err, page }, 'compressing a page head failed: its pages are compressed whole'),
         ),
