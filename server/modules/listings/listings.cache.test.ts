@@ -10,7 +10,7 @@ import { AdCardSchema } from '../../../contract/api/ads.ts';
 import { fundedUsd, liveAd, pay, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
 import { PublicReads } from './listings.repository.ts';
 import { PublicChanges } from './listings.changes.ts';
-import { TaggedCache } from './listings.cache.ts';
+import { heapBytes, TaggedCache } from './listings.cache.ts';
 
 // The public answers' caches (listings.cache.ts) and what drops their entries (the change log of
 // migration 0011, listings.tags.ts): every way the public view of an ad changes must show at once,
@@ -392,6 +392,22 @@ describe('the tagged cache', () => {
     expect(cache.get('d', 999)).toBeDefined();
     expect(cache.get('d', 1000)).toBeUndefined(); // its time is up
     expect(cache.stats).toMatchObject({ dropped: 2 });
+  });
+
+  it('weighs a parsed value by what it holds, so a budget bounds the aggregates it keeps', () => {
+    const cities = (n: number, state: string) =>
+      Array.from({ length: n }, (_, i) => ({ id: `${state}-${i}`, name: `City ${i} of ${state}`, slug: `city-${i}`, stateName: state, count: i }));
+    const value = { cities: cities(1000, 'ca') };
+    const weight = heapBytes(value);
+    // Never less than its JSON: every character is a byte at least, and each object and field has a header on top.
+    expect(weight).toBeGreaterThan(JSON.stringify(value).length);
+    // Each city: 32 + 5 fields × 8 + the four strings' headers and characters.
+    const city = value.cities[7];
+    expect(heapBytes(city)).toBe(32 + 5 * 8 + [city.id, city.name, city.slug, city.stateName].reduce((n, s) => n + 16 + s.length, 0));
+    const cache = new TaggedCache<unknown>(500, 4 * weight + 1);
+    for (const state of ['ca', 'ny', 'tx', 'fl', 'pa', 'oh']) cache.set(`agg:${state}`, { value: { cities: cities(1000, state) }, until: 1000, tags: [] });
+    expect(cache.size).toBeLessThanOrEqual(4); // counted as 1 kB each, all six stayed
+    expect(cache.weight).toBeLessThanOrEqual(4 * weight + 1);
   });
 
   it('gives a used entry a second chance: a hit marks it, the oldest unmarked entry goes, and a pass over all ends', () => {
