@@ -25,6 +25,8 @@ export interface Config {
   /** Runs in-process cron jobs (tests drive jobs by hand). */
   cron: boolean;
   logLevel: string;
+  /** Memory for the caches of answers and rendered pages, in MB (CACHE_MB; shared out by cacheBudgets()). */
+  cacheMb: number;
   /** Where generated secrets live when JWT_SECRET / BTCPAY_WEBHOOK_SECRET are not set; null when both are set. */
   secretsFile: string | null;
   /** True on the start that generated them (logged once). */
@@ -32,6 +34,9 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+/** CACHE_MB when not set: 24 MB of API answers, 16 of pages, 4 of parsed values, 1 of missing pages (cacheBudgets()). */
+export const DEFAULT_CACHE_MB = 45;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const problems: string[] = [];
@@ -70,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const dataDir = path.resolve(str('DATA_DIR') ?? './data');
   const publicUrl = url('PUBLIC_URL') ?? `http://localhost:${port}`;
   const sessionDays = int('SESSION_DAYS', 30, 1, 365);
+  const cacheMb = int('CACHE_MB', DEFAULT_CACHE_MB, 4, 65_536);
   const sandboxSettleMs = int('SANDBOX_SETTLE_MS', nodeEnv === 'test' ? 0 : 1500, 0, 600_000);
 
   let jwtSecret = str('JWT_SECRET');
@@ -134,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     seedLocations: env.SEED_LOCATIONS !== '0',
     cron: env.CRON !== '0',
     logLevel: str('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    cacheMb,
     secretsFile,
     secretsCreated,
   });

@@ -6,6 +6,7 @@ import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } fro
 import { DAY_MS } from '../../core/clock.ts';
 import { openDatabase } from '../../core/db.ts';
 import { migrate } from '../../core/migrate.ts';
+import { loadConfig } from '../../core/config.ts';
 import { AdCardSchema } from '../../../contract/api/ads.ts';
 import { fundedUsd, liveAd, pay, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
 import { PublicReads } from './listings.repository.ts';
@@ -428,5 +429,39 @@ describe('the tagged cache', () => {
     cache.drop('t:c');
     cache.drop('t:d');
     expect(cache.size).toBe(0);
+  });
+});
+
+describe("the caches' memory (CACHE_MB)", () => {
+  const budgets = (c: TestContext) => {
+    const caches = c.app.deps.services.listings.caches;
+    return { api: caches.get('api')!.budget, values: caches.get('values')!.budget, pages: c.app.deps.services.site.pages.budget };
+  };
+
+  it('is shared out from the setting: the default keeps the measured sizes, a smaller setting shrinks every cache', async () => {
+    const MiB = 1024 * 1024;
+    expect(ctx.app.deps.config.cacheMb).toBe(45);
+    expect(budgets(ctx)).toEqual({
+      api: { bytes: 24 * MiB, entries: 50_000 },
+      values: { bytes: 4 * MiB, entries: 500 },
+      pages: { bytes: 16 * MiB, entries: 10_000 },
+    });
+    const small = await createTestApp({ env: { CACHE_MB: '9' } });
+    try {
+      // A fifth of the default: each cache gets a fifth of its bytes and of its entries.
+      expect(budgets(small)).toEqual({
+        api: { bytes: Math.round((24 * MiB) / 5), entries: 10_000 },
+        values: { bytes: Math.round((4 * MiB) / 5), entries: 100 },
+        pages: { bytes: Math.round((16 * MiB) / 5), entries: 2_000 },
+      });
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('refuses a setting that is not a whole number of megabytes from 4', () => {
+    for (const bad of ['0', '3', '1.5', 'lots', '-45'])
+      expect(() => loadConfig({ CACHE_MB: bad, DATA_DIR: ctx.app.deps.config.dataDir })).toThrow(/CACHE_MB must be a whole number from 4 to 65536/);
+    expect(loadConfig({ CACHE_MB: '128', DATA_DIR: ctx.app.deps.config.dataDir }).cacheMb).toBe(128);
   });
 });

@@ -1,6 +1,6 @@
 import { defineRoutes } from '../../core/http.ts';
 import { listingsApi } from '../../../contract/api/listings.ts';
-import { AnswerCache } from './listings.cache.ts';
+import { AnswerCache, cacheBudgets } from './listings.cache.ts';
 
 /**
  * Public reads (guests included): only publicly visible ads, newest bump first. The handlers are
@@ -13,9 +13,10 @@ export default defineRoutes((app, deps) => {
   const now = () => deps.clock.now().getTime();
   // Every answer is kept until a change touches what it shows (listings.tags.ts) or its time is
   // up: its first ad running out, or 60 s (a change made behind the app's back, e.g. by hand).
-  // 24 MB, to bound the server's memory: ~2,700 list pages of 20 cards as first kept (9 kB), ~16,000
-  // once compressed (asked for again: 1.5 kB), or ~20,000 ads (1.2 kB).
-  const answers = new AnswerCache({ sync: () => listings.sync(), now, ttlMs: 60_000, maxEntries: 50_000, maxBytes: 24 * 1024 * 1024 });
+  // Its share of CACHE_MB bounds the server's memory (24 MB by default: ~16,000 list pages of 20
+  // cards kept compressed, 1.5 kB each, or ~20,000 ads of 1.2 kB).
+  const { answers: budget } = cacheBudgets(deps.config.cacheMb);
+  const answers = new AnswerCache({ sync: () => listings.sync(), now, ttlMs: 60_000, maxEntries: budget.entries, maxBytes: budget.bytes });
   listings.register('api', answers.cache);
 
   app.get('/api/listings', { schema: listingsApi['GET /api/listings'] }, (request, reply) => {

@@ -14,7 +14,7 @@ import { LISTING_COUNT_CAP, PublicReads, SEARCH_COUNT_CAP, type ListingScope, ty
 import { PublicChanges } from './listings.changes.ts';
 import { ExpiryWindow } from './listings.expiry.ts';
 import { SearchMatches, queryWords, toMatchExpression } from './listings.search.ts';
-import { TaggedCache, type Answer } from './listings.cache.ts';
+import { cacheBudgets, TaggedCache, type Answer } from './listings.cache.ts';
 import { COUNTS, PLACES, adTag, countsStateTag, countsTypeTag, scopeTag, searchTag } from './listings.tags.ts';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -43,7 +43,7 @@ export class ListingsService {
   readonly changes: PublicChanges;
   readonly expiry: ExpiryWindow;
   private readonly matches: SearchMatches;
-  private readonly values = new TaggedCache<unknown>(500, 4 * 1024 * 1024);
+  private readonly values: TaggedCache<unknown>;
   /** Places by slug (every request of a list names one; places are never renamed, only enabled or disabled). */
   private readonly slugs = new Map<string, { id: string; name: string; enabled: number }>();
   /** Every cache of answers built on these reads, by name ('values', 'api', 'pages'): tests read their hits and misses. */
@@ -51,6 +51,8 @@ export class ListingsService {
 
   constructor(deps: AppDeps) {
     this.deps = deps;
+    const { values } = cacheBudgets(deps.config.cacheMb);
+    this.values = new TaggedCache<unknown>(values.entries, values.bytes);
     this.reads = new PublicReads(deps.database.reader);
     this.changes = new PublicChanges(this.reads, deps.database.sqlite);
     this.expiry = new ExpiryWindow(this.reads, deps.clock);

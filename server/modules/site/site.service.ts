@@ -7,7 +7,7 @@ import * as repo from './site.repository.ts';
 import { splitPreloads, type Rendered, type SsrBuild } from './site.ssr.ts';
 import { brotliHeadOffThread, brotliTail, headText, joinBrotli, type BrotliHead } from './site.brotli.ts';
 import { ServerSource } from './site.source.ts';
-import { TaggedCache, own } from '../listings/listings.cache.ts';
+import { cacheBudgets, TaggedCache, own } from '../listings/listings.cache.ts';
 
 // A sitemap file holds at most 50,000 URLs; every page is listed in its three languages, with its
 // alternates. Files stay small enough to build in tens of milliseconds at a million ads: 5,000
@@ -69,13 +69,16 @@ export class SiteService {
   private readonly translations: Record<SeoLocale, unknown>;
   private ssr: SsrBuild | null = null;
   /** Rendered pages that exist, by URL; 404 and 410 pages apart, so junk URLs cannot push real pages out. */
-  readonly pages = new TaggedCache<PageAnswer>(10_000, 16 * 1024 * 1024);
-  private readonly missing = new TaggedCache<PageAnswer>(1000, 1024 * 1024);
+  readonly pages: TaggedCache<PageAnswer>;
+  private readonly missing: TaggedCache<PageAnswer>;
   /** By language and kind of page, for this build. */
   private readonly frames = new Map<string, PageFrame>();
 
   constructor(deps: AppDeps) {
     this.deps = deps;
+    const { pages, missing } = cacheBudgets(deps.config.cacheMb);
+    this.pages = new TaggedCache<PageAnswer>(pages.entries, pages.bytes);
+    this.missing = new TaggedCache<PageAnswer>(missing.entries, missing.bytes);
     this.translations = loadSeoTranslations();
   }
 
