@@ -71,11 +71,13 @@ export interface CacheBudget {
  * Entry counts scale with the bytes: they bound the bookkeeping (keys, tags) the bytes do not count.
  */
 export function cacheBudgets(mb: number): { answers: CacheBudget; pages: CacheBudget; values: CacheBudget; missing: CacheBudget } {
-  const share = (parts: number, entriesAtDefault: number): CacheBudget => ({
-    bytes: Math.round((mb * 1024 * 1024 * parts) / 45),
-    entries: Math.max(16, Math.round((entriesAtDefault * mb) / 45)),
+  const parts = { answers: 24, pages: 16, values: 4, missing: 1 }; // of 45, one MB each at the default
+  const all = parts.answers + parts.pages + parts.values + parts.missing;
+  const share = (part: number, entriesAtDefault: number): CacheBudget => ({
+    bytes: Math.round((mb * 1024 * 1024 * part) / all),
+    entries: Math.max(16, Math.round((entriesAtDefault * mb) / all)),
   });
-  return { answers: share(24, 50_000), pages: share(16, 10_000), values: share(4, 500), missing: share(1, 1000) };
+  return { answers: share(parts.answers, 50_000), pages: share(parts.pages, 10_000), values: share(parts.values, 500), missing: share(parts.missing, 1000) };
 }
 
 /**
