@@ -35,9 +35,13 @@ export const HomeCountsSchema = Type.Object({
   topStates: Type.Array(Type.Object({ stateId: Type.String(), slug: Type.String(), name: Type.String(), count: Type.Integer() })),
 });
 
+/** A state's number of public ads of one listing type. */
+export const StateCountSchema = Type.Object({ stateId: Type.String(), stateSlug: Type.String(), count: Type.Integer() });
+
 export type AdPage = Static<typeof AdPageSchema>;
 export type AggregateLocation = Static<typeof AggregateLocationSchema>;
 export type HomeCounts = Static<typeof HomeCountsSchema>;
+export type StateCount = Static<typeof StateCountSchema>;
 
 /**
  * The listings module's routes (public reads, guests included): "METHOD /path" → the schemas of
@@ -61,6 +65,11 @@ export const listingsApi = {
     /** One state's cities only (its slug). */
     querystring: Type.Object({ state: Type.Optional(Slug) }),
     response: { 200: Type.Object({ locations: Type.Array(AggregateLocationSchema) }), ...Errors },
+  },
+  /** The states with public ads of a type and their numbers (the country page by type: 51 rows, not every city). */
+  'GET /api/users-ads-aggregate/us/:listingType/states': {
+    params: Type.Object({ listingType: Slug }),
+    response: { 200: Type.Object({ states: Type.Array(StateCountSchema) }), ...Errors },
   },
   'GET /api/home': {
     response: { 200: HomeCountsSchema, ...Errors },

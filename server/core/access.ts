@@ -21,6 +21,7 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/get-ad-pricing',
   'GET /api/get-bump-pricing',
   'GET /api/users-ads-aggregate/us/:listingType',
+  'GET /api/users-ads-aggregate/us/:listingType/states',
   'GET /api/listings',
   'GET /api/ads/:id',
   'GET /api/search',

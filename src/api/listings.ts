@@ -8,6 +8,7 @@ export type AdPage = ResponseOf<Listings['GET /api/listings']>;
 export type AdView = ResponseOf<Listings['GET /api/ads/:id']>;
 export type Aggregate = ResponseOf<Listings['GET /api/users-ads-aggregate/us/:listingType']>;
 export type HomeCounts = ResponseOf<Listings['GET /api/home']>;
+export type StateCounts = ResponseOf<Listings['GET /api/users-ads-aggregate/us/:listingType/states']>;
 export type ListingsQuery = QueryOf<Listings['GET /api/listings']>;
 export type SearchQuery = QueryOf<Listings['GET /api/search']>;
 
@@ -27,5 +28,7 @@ export const listingsApi = {
   /** `state`: one state's cities only (its slug). */
   aggregate: (listingType: ListingType, state?: string) =>
     api.get<Aggregate>(`users-ads-aggregate/us/${encodeURIComponent(listingType)}`, { searchParams: clean({ state }), ...pub }),
+  /** The states with ads of a type and their numbers. */
+  stateCounts: (listingType: ListingType) => api.get<StateCounts>(`users-ads-aggregate/us/${encodeURIComponent(listingType)}/states`, pub),
   home: () => api.get<HomeCounts>('home', pub),
 };

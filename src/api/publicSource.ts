@@ -10,6 +10,7 @@ export const publicSource: PublicSource = {
   home: () => listingsApi.home(),
   states: async () => (await locationsApi.states(false)).states.map((s) => ({ id: s.id, name: s.name, slug: s.slug })),
   aggregate: async (type, state) => (await listingsApi.aggregate(type, state)).locations,
+  stateCounts: async (type) => (await listingsApi.stateCounts(type)).states,
   listings: (q) => listingsApi.list(q),
   ad: async (id) => (await listingsApi.ad(id)).ad,
   search: (q) => listingsApi.search(q),

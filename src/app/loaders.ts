@@ -1,5 +1,5 @@
 import type { PublicAd } from '../../contract/api/ads.ts';
-import type { AdPage, AggregateLocation, HomeCounts } from '../../contract/api/listings.ts';
+import type { AdPage, AggregateLocation, HomeCounts, StateCount as TypeStateCount } from '../../contract/api/listings.ts';
 import type { ListingType } from '../../contract/api/pricing.ts';
 import { checkSearchQuery } from '../../contract/rules.ts';
 import { LISTING_TYPES } from './routes';
@@ -23,6 +23,7 @@ export interface PublicSource {
   home(): Promise<HomeCounts>;
   states(): Promise<StateRef[]>;
   aggregate(type: ListingType, state?: string): Promise<AggregateLocation[]>;
+  stateCounts(type: ListingType): Promise<TypeStateCount[]>;
   listings(q: { state: string; city: string; type: ListingType; page: number }): Promise<AdPage>;
   ad(id: string): Promise<PublicAd>;
   search(q: { query: string; state?: string; type?: ListingType; page: number }): Promise<AdPage>;
@@ -158,11 +159,7 @@ const listingsUs: RouteLoader<UsData> = {
     const [states, counts] = await Promise.all([
       source.states(),
       type
-        ? source.aggregate(type).then((rows) => {
-            const m = new Map<string, number>();
-            for (const r of rows) m.set(r.stateSlug, (m.get(r.stateSlug) ?? 0) + r.count);
-            return m;
-          })
+        ? source.stateCounts(type).then((rows) => new Map(rows.map((r) => [r.stateSlug, r.count])))
         : source.home().then((h) => new Map(h.topStates.map((s) => [s.slug, s.count]))),
     ]);
     // Every enabled state is listed: a state without ads yet is still a place to look.

@@ -258,6 +258,16 @@ export class PublicReads {
       : (this.stmt('aggregate', () => sql('x.listing_type = ?')).all(listingType) as AggregateRow[]);
   }
 
+  /** States with public ads of a type as counted (trigger-kept counters, summed over their cities). */
+  stateCountsOfType(listingType: ListingType): { id: string; slug: string; n: number }[] {
+    return this.stmt(
+      'state-counts-of-type',
+      () =>
+        `SELECT s.id, s.slug, x.n FROM (SELECT state_id, sum(n) AS n FROM ads_public_counts WHERE listing_type = ? GROUP BY state_id) x
+       JOIN states s ON s.id = x.state_id WHERE x.n > 0 ORDER BY x.n DESC, s.name`,
+    ).all(listingType) as { id: string; slug: string; n: number }[];
+  }
+
   typeCounts(): { listing_type: ListingType; n: number }[] {
     return this.stmt('type-counts', () => 'SELECT listing_type, sum(n) AS n FROM ads_public_counts GROUP BY listing_type').all() as {
       listing_type: ListingType;

@@ -35,6 +35,15 @@ export default defineRoutes((app, deps) => {
     answers.send(reply, request.url, () => listings.aggregate(request.params.listingType, request.query.state));
   });
 
+  // Keyed by the type alone: a query string (none is read) must not split the cache.
+  app.get(
+    '/api/users-ads-aggregate/us/:listingType/states',
+    { schema: listingsApi['GET /api/users-ads-aggregate/us/:listingType/states'] },
+    (request, reply) => {
+      answers.send(reply, `states:${request.params.listingType}`, () => listings.stateCounts(request.params.listingType));
+    },
+  );
+
   app.get('/api/home', { schema: listingsApi['GET /api/home'] }, (request, reply) => {
     answers.send(reply, '/api/home', () => listings.home());
   });

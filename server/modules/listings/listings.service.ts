@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../core/deps.ts';
 import { AppError, Invalid, NotFound } from '../../core/errors.ts';
 import { RULE_CODES, checkSearchQuery } from '../../../contract/rules.ts';
-import type { AggregateLocation, HomeCounts } from '../../../contract/api/listings.ts';
+import type { AggregateLocation, HomeCounts, StateCount } from '../../../contract/api/listings.ts';
 import type { PublicAd } from '../../../contract/api/ads.ts';
 import { LISTING_TYPES, parseListingType } from '../ads/ads.rules.ts';
 import { toPublicAd } from '../ads/ads.dto.ts';
@@ -228,6 +228,21 @@ export class ListingsService {
         tags: [stateId ? countsStateTag(stateId) : countsTypeTag(listingType)],
         until: this.expiry.nextChange({ stateId, listingType }),
       };
+    });
+  }
+
+  /** States with public ads of a type, with their numbers: what the country page shows for a type (not its every city). */
+  stateCounts(typeParam: string): Answer<{ states: StateCount[] }> {
+    const listingType = parseListingType(typeParam);
+    if (!listingType) throw new NotFound('listings.unknown_listing_type');
+    return this.value(`state-counts:${listingType}`, () => {
+      const states: StateCount[] = [];
+      for (const r of this.reads.stateCountsOfType(listingType)) {
+        const count = r.n - this.expiry.overdue({ stateId: r.id, listingType });
+        if (count > 0) states.push({ stateId: r.id, stateSlug: r.slug, count });
+      }
+      states.sort((a, b) => b.count - a.count); // most first (stable: ties stay by name)
+      return { value: { states }, tags: [countsTypeTag(listingType)], until: this.expiry.nextChange({ listingType }) };
     });
   }
 

@@ -3,6 +3,7 @@ import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } fro
 import { DAY_MS } from '../../core/clock.ts';
 import { expireAds } from '../ads/ads.expiry.ts';
 import { fundedUsd, liveAd, pay, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
+import type { AggregateLocation } from '../../../contract/api/listings.ts';
 
 let ctx: TestContext;
 let owner: TestUser;
@@ -35,9 +36,24 @@ async function publiclySeen(adId: string, place: Place, word = 'companion'): Pro
   const city = ids(await get(`/api/listings?state=${place.stateSlug}&city=${place.citySlug}&type=female-escorts`)).includes(adId);
   const state = ids(await get(`/api/listings?state=${place.stateSlug}`)).includes(adId);
   const search = ids(await get(`/api/search?query=${word}`)).includes(adId);
-  const agg = (await get('/api/users-ads-aggregate/us/female_esc')).json().locations.some((l: { cityId: string }) => l.cityId === place.cityId);
+  const locations: AggregateLocation[] = (await get('/api/users-ads-aggregate/us/female_esc')).json().locations;
+  const agg = locations.some((l) => l.cityId === place.cityId);
+  // The country page's numbers by state are its cities' numbers summed, whatever just changed.
+  expect((await get('/api/users-ads-aggregate/us/female_esc/states')).json().states).toEqual(byStateOf(locations));
   const home = (await get('/api/home')).json().types.find((t: { listingType: string }) => t.listingType === 'female_esc').count > 0;
   return [detail, city, state, search, agg, home];
+}
+/** The model of the states endpoint: the cities' numbers summed by state, most first (ties by name). */
+function byStateOf(locations: readonly AggregateLocation[]): { stateId: string; stateSlug: string; count: number }[] {
+  const m = new Map<string, { stateId: string; stateSlug: string; name: string; count: number }>();
+  for (const l of locations) {
+    const s = m.get(l.stateId) ?? { stateId: l.stateId, stateSlug: l.stateSlug, name: l.stateName, count: 0 };
+    s.count += l.count;
+    m.set(l.stateId, s);
+  }
+  return [...m.values()]
+    .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name))
+    .map(({ stateId, stateSlug, count }) => ({ stateId, stateSlug, count }));
 }
 const ALL = [true, true, true, true, true, true];
 const NONE = [false, false, false, false, false, false];
@@ -153,6 +169,27 @@ describe('listings and search', () => {
     expect(ids(await get('/api/search?query=companion'))).toEqual([a.id, c.id, b.id]);
   });
 
+  it('counts a type by state for the country page: its cities summed, most first, in step with changes', async () => {
+    const la = await placeIn(ctx, 'ca');
+    await liveAd(ctx, owner, admin, la);
+    const a = await liveAd(ctx, owner, admin, ny);
+    await liveAd(ctx, owner, admin, ny);
+    await liveAd(ctx, owner, admin, la, { listingType: 'female_rub' });
+    const states = async (type: string) => (await get(`/api/users-ads-aggregate/us/${type}/states`)).json().states;
+    expect(await states('female-escorts')).toEqual([
+      { stateId: 'ny', stateSlug: 'new-york', count: 2 },
+      { stateId: 'ca', stateSlug: la.stateSlug, count: 1 },
+    ]);
+    expect(await states('female_rub')).toEqual([{ stateId: 'ca', stateSlug: la.stateSlug, count: 1 }]);
+    expect(await states('shemale_esc')).toEqual([]);
+    // An ad going offline is counted out at once (the kept answer is dropped); ties go by the state's name.
+    await ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${a.id}`, headers: { cookie: owner.cookie }, payload: { online: false } });
+    expect(await states('female_esc')).toEqual([
+      { stateId: 'ca', stateSlug: la.stateSlug, count: 1 },
+      { stateId: 'ny', stateSlug: 'new-york', count: 1 },
+    ]);
+  });
+
   it('refuses bad parameters: 404 for unknown places, 400 naming the field otherwise', async () => {
     const answer = async (url: string) => {
       const res = await get(url);
@@ -180,6 +217,11 @@ describe('listings and search', () => {
       params: { field: 'page' },
     });
     expect(await answer('/api/users-ads-aggregate/us/dogs')).toEqual({ status: 404, code: 'listings.unknown_listing_type', message: 'Unknown listing type.' });
+    expect(await answer('/api/users-ads-aggregate/us/dogs/states')).toEqual({
+      status: 404,
+      code: 'listings.unknown_listing_type',
+      message: 'Unknown listing type.',
+    });
     for (const q of ['', 'query=', 'query=%20%20', 'query=%21%21%21']) {
       expect(await answer(`/api/search?${q}`), q).toEqual({
         status: 400,

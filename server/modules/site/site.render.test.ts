@@ -180,6 +180,9 @@ describe('listing pages', () => {
     expect(home).toContain('href="/listings/us?type=female-bodyrubs"');
     const us = rootOf((await get('/listings/us?type=female-escorts')).body);
     expect(us).toContain('href="/listings/us/new-york?type=female-escorts"');
+    // its number comes from the states endpoint's service (one row a state), rendered in the page
+    expect(us).toMatch(/href="\/listings\/us\/new-york\?type=female-escorts">New York<\/a>\s*<span[^>]*>\((<!-- -->)?1 ad(<!-- -->)?\)<\/span>/);
+    expect(us).toMatch(/href="\/listings\/us\/texas\?type=female-escorts">Texas<\/a>\s*<span[^>]*>\((<!-- -->)?no ads(<!-- -->)?\)<\/span>/);
     expect((await get('/listings/us?type=dogs')).statusCode).toBe(404);
   });
 

@@ -35,6 +35,10 @@ export class ServerSource implements PublicSource {
     return this.use(this.service.aggregate(type, state)).value!.locations;
   }
 
+  async stateCounts(type: string) {
+    return this.use(this.service.stateCounts(type)).value!.states;
+  }
+
   async listings(q: { state: string; city: string; type: string; page: number }) {
     return JSON.parse(this.use(this.service.listings(q)).json!);
   }

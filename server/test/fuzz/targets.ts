@@ -109,6 +109,7 @@ const SPECS: Record<string, Spec> = {
   'GET /api/listings': { seed: async (w) => ({ query: { state: w.fx.place('ny').stateSlug } }) },
   'GET /api/ads/:id': { seed: async (w) => ({ params: { id: await w.fx.ad('public', 'provider', 'live') } }) },
   'GET /api/users-ads-aggregate/us/:listingType': { seed: async () => ({ params: { listingType: 'female_esc' } }) },
+  'GET /api/users-ads-aggregate/us/:listingType/states': { seed: async () => ({ params: { listingType: 'female_esc' } }) },
   'POST /api/report-ad/:id': {
     seed: async (w) => ({ params: { id: await w.fx.ad('public', 'provider', 'live') }, body: { message: MESSAGE, contact: 'fuzz@example.com' } }),
   },

@@ -34,6 +34,12 @@ export const rows: MatrixRow[] = [
     allowed: 200,
     request: () => ({ url: '/api/users-ads-aggregate/us/female-escorts' }),
   },
+  {
+    route: 'GET /api/users-ads-aggregate/us/:listingType/states',
+    expect: PUBLIC,
+    allowed: 200,
+    request: () => ({ url: '/api/users-ads-aggregate/us/female-escorts/states' }),
+  },
   { route: 'GET /api/home', expect: PUBLIC, allowed: 200 },
   {
     route: 'POST /api/report-ad/:id',
