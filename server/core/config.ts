@@ -35,8 +35,8 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-/** CACHE_MB when not set: 24 MB of API answers, 16 of pages, 4 of parsed values, 1 of missing pages (cacheBudgets()). */
-export const DEFAULT_CACHE_MB = 45;
+/** CACHE_MB when not set: 24 MB of API answers, 16 of pages, 12 of search match lists, 4 of parsed values, 1 of missing pages (cacheBudgets()). */
+export const DEFAULT_CACHE_MB = 57;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const problems: string[] = [];

@@ -12,6 +12,7 @@ import { fundedUsd, liveAd, pay, placeIn, postAd, type Place } from '../ads/ads.
 import { PublicReads } from './listings.repository.ts';
 import { PublicChanges } from './listings.changes.ts';
 import { heapBytes, TaggedCache } from './listings.cache.ts';
+import { packSeqs, SearchMatches } from './listings.search.ts';
 
 // The public answers' caches (listings.cache.ts) and what drops their entries (the change log of
 // migration 0011, listings.tags.ts): every way the public view of an ad changes must show at once,
@@ -434,25 +435,33 @@ describe('the tagged cache', () => {
 
 describe("the caches' memory (CACHE_MB)", () => {
   const budgets = (c: TestContext) => {
-    const caches = c.app.deps.services.listings.caches;
-    return { api: caches.get('api')!.budget, values: caches.get('values')!.budget, pages: c.app.deps.services.site.pages.budget };
+    const listings = c.app.deps.services.listings;
+    return {
+      api: listings.caches.get('api')!.budget,
+      values: listings.caches.get('values')!.budget,
+      searches: listings.matches.budget,
+      pages: c.app.deps.services.site.pages.budget,
+    };
   };
 
   it('is shared out from the setting: the default keeps the measured sizes, a smaller setting shrinks every cache', async () => {
     const MiB = 1024 * 1024;
-    expect(ctx.app.deps.config.cacheMb).toBe(45);
+    expect(ctx.app.deps.config.cacheMb).toBe(57);
     expect(budgets(ctx)).toEqual({
       api: { bytes: 24 * MiB, entries: 50_000 },
       values: { bytes: 4 * MiB, entries: 500 },
+      searches: { bytes: 12 * MiB, entries: 30_000 },
       pages: { bytes: 16 * MiB, entries: 10_000 },
     });
     const small = await createTestApp({ env: { CACHE_MB: '9' } });
     try {
-      // A fifth of the default: each cache gets a fifth of its bytes and of its entries.
+      // 9 of 57 MB: each cache gets that share of its bytes and of its entries.
+      const of = (n: number) => Math.round((n * 9) / 57);
       expect(budgets(small)).toEqual({
-        api: { bytes: Math.round((24 * MiB) / 5), entries: 10_000 },
-        values: { bytes: Math.round((4 * MiB) / 5), entries: 100 },
-        pages: { bytes: Math.round((16 * MiB) / 5), entries: 2_000 },
+        api: { bytes: of(24 * MiB), entries: of(50_000) },
+        values: { bytes: of(4 * MiB), entries: of(500) },
+        searches: { bytes: of(12 * MiB), entries: of(30_000) },
+        pages: { bytes: of(16 * MiB), entries: of(10_000) },
       });
     } finally {
       await small.close();
@@ -463,5 +472,118 @@ describe("the caches' memory (CACHE_MB)", () => {
     for (const bad of ['0', '3', '1.5', 'lots', '-45'])
       expect(() => loadConfig({ CACHE_MB: bad, DATA_DIR: ctx.app.deps.config.dataDir })).toThrow(/CACHE_MB must be a whole number from 4 to 65536/);
     expect(loadConfig({ CACHE_MB: '128', DATA_DIR: ctx.app.deps.config.dataDir }).cacheMb).toBe(128);
+  });
+});
+
+describe("searches' match lists (SearchMatches)", () => {
+  it('keeps the numbers exactly, 4 bytes each, and 8 past 2^31 - 1', () => {
+    const small = packSeqs([900, 35, 7]);
+    expect(small).toBeInstanceOf(Int32Array);
+    expect(Array.from(small)).toEqual([900, 35, 7]);
+    const large = packSeqs([2 ** 31, 2 ** 31 - 1, 3]);
+    expect(large).toBeInstanceOf(Float64Array);
+    expect(Array.from(large)).toEqual([2 ** 31, 2 ** 31 - 1, 3]);
+    expect(Array.from(packSeqs([]))).toEqual([]);
+  });
+
+  it('holds at most its budget of lists and bytes, the least recently used going first', () => {
+    const reads = ctx.app.deps.services.listings.reads;
+    const byCount = new SearchMatches(reads, { entries: 3, bytes: 1_000_000 });
+    const list = (n: number) => packSeqs(Array.from({ length: n }, (_, i) => n - i));
+    for (const m of ['a', 'b', 'c']) expect(byCount.set(m, list(5), [m], {})).toEqual([]);
+    expect(byCount.get('a')).toBeDefined(); // now the most recently used
+    expect(byCount.set('d', list(5), ['d'], {})).toEqual(['b']);
+    expect(byCount.get('b')).toBeUndefined();
+    expect(byCount.size).toBe(3);
+    expect(byCount.stats).toEqual({ hits: 1, misses: 1 });
+    // kept again under the same key: replaced, not counted twice
+    expect(byCount.set('a', list(9), ['a'], {})).toEqual([]);
+    expect(Array.from(byCount.get('a')!)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
+
+    const byBytes = new SearchMatches(reads, { entries: 1000, bytes: 3000 });
+    expect(byBytes.set('x', list(200), ['x'], {})).toEqual([]); // 800 bytes of numbers and its bookkeeping
+    expect(byBytes.set('y', list(200), ['y'], {})).toEqual([]);
+    const weight = byBytes.weight;
+    expect(weight).toBeGreaterThan(2 * 800);
+    expect(weight).toBeLessThanOrEqual(3000);
+    // a list of 500 (2,000 bytes) pushes both out
+    expect(byBytes.set('z', list(500), ['z'], {})).toEqual(['x', 'y']);
+    expect(byBytes.size).toBe(1);
+    // a list larger than the whole budget is not kept: the caller must not keep answers built on it
+    expect(byBytes.set('huge', list(1000), ['huge'], {})).toEqual(['huge']);
+    expect(byBytes.get('huge')).toBeUndefined();
+    expect(byBytes.get('z')).toBeDefined();
+  });
+
+  it('a full list (the newest 200 matches) is kept when an older matching ad enters; a list that is not full, or one it would enter, is dropped', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny, {
+      title: 'Elegant redhead companion',
+      description: 'Fluent in French and Italian, dinner dates and travel. Discreet.',
+    });
+    const row = ctx.app.deps.database.sqlite.prepare('SELECT state_id, city_id, listing_type, expires_at FROM ads WHERE id = ?').get(ad.id) as Record<
+      string,
+      string
+    >;
+    const matches = new SearchMatches(ctx.app.deps.services.listings.reads, { entries: 100, bytes: 1_000_000 });
+    const from = (top: number, n: number, step = 1) => packSeqs(Array.from({ length: n }, (_, i) => top - i * step));
+    matches.set('newer', from(5000, 200), ['redhead'], {}); // full, every match newer than the ad
+    matches.set('reaching', from(1398, 200, 2), ['redhead'], {}); // full, its last (1000) older than the ad
+    matches.set('short', packSeqs([9000, 8000, 7000]), ['redhead'], {}); // all the matches there are
+    matches.set('other-words', from(1398, 200, 2), ['zebra'], {});
+    const entering = {
+      seq: 1,
+      kind: 'ad' as const,
+      ad_id: ad.id,
+      old_seq: null,
+      old_city: null,
+      old_state: null,
+      old_type: null,
+      new_seq: 1001,
+      new_city: row.city_id,
+      new_state: row.state_id,
+      new_type: row.listing_type as 'female_esc',
+      new_expires: row.expires_at,
+    };
+    expect(matches.onChanges([entering]).sort()).toEqual(['reaching', 'short']);
+    expect(matches.get('newer')).toBeDefined();
+    expect(matches.get('other-words')).toBeDefined();
+    // an ad the full list holds leaving it drops it, whatever its age
+    const leaving = { ...entering, seq: 2, old_seq: 4900, old_city: row.city_id, old_state: row.state_id, old_type: entering.new_type, new_seq: null };
+    expect(matches.onChanges([leaving])).toEqual(['newer']);
+  });
+
+  it('a list pushed out takes the answers built on it along: a change it can no longer see must not leave them stale', async () => {
+    const small = await createTestApp({ env: { CACHE_MB: '4' } });
+    try {
+      const smallOwner = await makeUser(small, { status: 'approved' });
+      const smallAdmin = await asAdmin(small);
+      const place = await placeIn(small, 'ny');
+      await liveAd(small, smallOwner, smallAdmin, place, {
+        title: 'Elegant redhead companion',
+        description: 'Fluent in French and Italian, dinner dates and travel. Discreet.',
+      });
+      const matches = small.app.deps.services.listings.matches;
+      const api = small.app.deps.services.listings.caches.get('api')!.stats;
+      const search = (q: string) => small.app.inject({ method: 'GET', url: `/api/search?query=${q}` });
+      expect((await search('redhead')).json().total).toBe(1);
+      const hits = api.hits;
+      await search('redhead');
+      expect(api.hits).toBe(hits + 1);
+      // as many other searches as the lists' budget holds: the first list is the least recently used
+      for (let i = 0; i < matches.budget.entries; i++) await search(`word${i}`);
+      expect(matches.size).toBe(matches.budget.entries);
+      // its answer went with it: asked again, it is read again (a miss), and kept again
+      const misses = api.misses;
+      expect((await search('redhead')).json().total).toBe(1);
+      expect(api.misses).toBe(misses + 1);
+      // and a change that could alter it drops it again
+      const second = await liveAd(small, smallOwner, smallAdmin, place, {
+        title: 'Redhead in town',
+        description: 'Evenings only, in the city centre, by appointment made a day ahead.',
+      });
+      expect((await search('redhead')).json().ads.map((a: { id: string }) => a.id)).toContain(second.id);
+    } finally {
+      await small.close();
+    }
   });
 });

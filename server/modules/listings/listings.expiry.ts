@@ -77,7 +77,7 @@ export class ExpiryWindow {
    * For a search's matches (bump_seqs): the ones whose time ran out, and when the next one runs
    * out (at the latest, the end of the window).
    */
-  forSeqs(seqs: readonly number[]): { overdue: Set<number>; next: number } {
+  forSeqs(seqs: Iterable<number>): { overdue: Set<number>; next: number } {
     const now = this.clock.now().getTime();
     this.fresh(now);
     const overdue = new Set<number>();

@@ -210,14 +210,14 @@ export class PublicReads {
   }
 
   /** The cards of given bump_seqs, newest first, as one JSON array body (see cards()). */
-  cardsBySeqs(seqs: number[], now: string): { json: string; n: number } {
+  cardsBySeqs(seqs: ArrayLike<number>, now: string): { json: string; n: number } {
     if (!seqs.length) return { json: '', n: 0 };
     return this.stmt(
       'cards-by-seqs',
       () =>
         `SELECT coalesce(group_concat(card, ','), '') AS json, count(*) AS n FROM (
            SELECT card FROM ads_cards WHERE bump_seq IN (SELECT value FROM json_each(?)) AND expires_at > ? ORDER BY bump_seq DESC)`,
-    ).get(JSON.stringify(seqs), now) as { json: string; n: number };
+    ).get(JSON.stringify(Array.from(seqs)), now) as { json: string; n: number };
   }
 
   /** Public ads whose time runs out by `until` (index ads_public_expiry: a few rows a minute at a million ads). */

@@ -1,9 +1,27 @@
 import type { ListingType } from '../ads/ads.tables.ts';
-import type { ChangeRow, PublicReads } from './listings.repository.ts';
+import type { CacheBudget } from './listings.cache.ts';
+import { SEARCH_COUNT_CAP, type ChangeRow, type PublicReads } from './listings.repository.ts';
 
 const MAX_TERMS = 8;
-/** Distinct searches kept (each at most SEARCH_COUNT_CAP numbers, newest first: under 2 kB). */
-const ENTRIES = 5000;
+
+/**
+ * A search's matches (bump_seqs, newest first), 4 bytes a number: a plain array of numbers takes
+ * 8 bytes an element and a header in V8's heap. A bump_seq past 2^31 − 1 (two billion bumps) is
+ * kept in 8 bytes rather than cut.
+ */
+export type Seqs = Int32Array | Float64Array;
+
+export function packSeqs(seqs: readonly number[]): Seqs {
+  for (const s of seqs) if (s > 0x7fffffff || s < 0) return Float64Array.from(seqs);
+  return Int32Array.from(seqs);
+}
+
+/** What a kept list weighs, near enough: its numbers, its key and words (two bytes a character at most), the objects around them. */
+function weigh(match: string, seqs: Seqs, words: readonly string[]): number {
+  let n = 200 + seqs.byteLength + 2 * match.length;
+  for (const w of words) n += 24 + 2 * w.length;
+  return n;
+}
 
 export interface SearchFilters {
   listingType?: ListingType;
@@ -31,13 +49,14 @@ export function toMatchExpression(query: string, filters: SearchFilters): string
 
 interface Entry {
   /** Newest bump first (descending). */
-  seqs: number[];
+  seqs: Seqs;
   words: string[];
   filters: SearchFilters;
+  bytes: number;
 }
 
 /** Whether a descending list holds `seq` (binary search: a Set would weigh ten times the list). */
-function holds(seqs: readonly number[], seq: number | null): boolean {
+function holds(seqs: Seqs, seq: number | null): boolean {
   if (seq === null) return false;
   let lo = 0;
   let hi = seqs.length - 1;
@@ -53,39 +72,77 @@ function holds(seqs: readonly number[], seq: number | null): boolean {
 /**
  * The bounded match lists of searches, kept until a change could alter one: an ad it holds changed
  * or left (its bump_seq is in the list), or an ad entered or changed whose words, type and state
- * could match it. The word test is looser than FTS5's (a word anywhere in the folded text), so it
+ * could match it and whose bump_seq would place it in the list (any, unless the list is full).
+ * The word test is looser than FTS5's (a word anywhere in the folded text), so it
  * may drop a list for nothing, never keep one that changed.
+ *
+ * Bounded by its share of CACHE_MB (bytes and entries), least recently used first out.
  */
 export class SearchMatches {
+  readonly stats = { hits: 0, misses: 0 };
   private readonly entries = new Map<string, Entry>();
   private readonly reads: PublicReads;
+  readonly budget: CacheBudget;
+  private bytes = 0;
 
-  constructor(reads: PublicReads) {
+  constructor(reads: PublicReads, budget: CacheBudget) {
     this.reads = reads;
+    this.budget = budget;
   }
 
-  get(match: string): number[] | undefined {
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The bytes its lists weigh (weigh()): at most budget.bytes. */
+  get weight(): number {
+    return this.bytes;
+  }
+
+  get(match: string): Seqs | undefined {
     const e = this.entries.get(match);
-    if (!e) return undefined;
+    if (!e) {
+      this.stats.misses++;
+      return undefined;
+    }
+    this.stats.hits++;
     this.entries.delete(match); // most recently used goes last
     this.entries.set(match, e);
     return e.seqs;
   }
 
-  /** Keeps a list; returns the one it pushed out, if any (the pages built on it must go too: nothing would drop them). */
-  set(match: string, seqs: number[], words: string[], filters: SearchFilters): string | undefined {
-    this.entries.delete(match);
-    this.entries.set(match, { seqs, words: words.map(fold), filters });
-    if (this.entries.size <= ENTRIES) return undefined;
-    const oldest = this.entries.keys().next().value!;
-    this.entries.delete(oldest);
-    return oldest;
+  /**
+   * Keeps a list; returns the ones it pushed out (the answers built on them must go too: nothing
+   * else would drop them), or the list itself when it alone is over the budget (nothing kept).
+   */
+  set(match: string, seqs: Seqs, words: string[], filters: SearchFilters): string[] {
+    this.remove(match);
+    const folded = words.map(fold);
+    const bytes = weigh(match, seqs, folded);
+    if (bytes > this.budget.bytes) return [match];
+    this.entries.set(match, { seqs, words: folded, filters, bytes });
+    this.bytes += bytes;
+    const out: string[] = [];
+    while (this.entries.size > this.budget.entries || this.bytes > this.budget.bytes) {
+      const oldest = this.entries.keys().next().value!;
+      this.remove(oldest);
+      out.push(oldest);
+    }
+    return out;
   }
 
   clear(): string[] {
     const all = [...this.entries.keys()];
     this.entries.clear();
+    this.bytes = 0;
     return all;
+  }
+
+  private remove(match: string): void {
+    const e = this.entries.get(match);
+    if (!e) return;
+    this.entries.delete(match);
+    this.bytes -= e.bytes;
   }
 
   /** Drops the lists the changes can touch; returns their match expressions. */
@@ -99,6 +156,10 @@ export class SearchMatches {
       for (const [match, e] of this.entries) {
         let hit = holds(e.seqs, r.old_seq) || holds(e.seqs, r.new_seq);
         if (!hit && r.new_seq !== null) {
+          // A full list is the newest SEARCH_COUNT_CAP matches (its total says "200"): an ad older
+          // than its last one stays out of it whatever its words. (Ads coming back online are
+          // mostly older than the newest 200 matches of a common word.)
+          if (e.seqs.length >= SEARCH_COUNT_CAP && r.new_seq < e.seqs[e.seqs.length - 1]) continue;
           if (e.filters.listingType && e.filters.listingType !== r.new_type) continue;
           if (e.filters.stateId && e.filters.stateId !== r.new_state) continue;
           if (text === undefined) {
@@ -112,7 +173,7 @@ export class SearchMatches {
         }
         if (hit) {
           dropped.push(match);
-          this.entries.delete(match);
+          this.remove(match);
         }
       }
     }

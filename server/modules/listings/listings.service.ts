@@ -13,7 +13,7 @@ import { can, type ListedAd } from './listings.policy.ts';
 import { LISTING_COUNT_CAP, PublicReads, SEARCH_COUNT_CAP, type ListingScope, type Place } from './listings.repository.ts';
 import { PublicChanges } from './listings.changes.ts';
 import { ExpiryWindow } from './listings.expiry.ts';
-import { SearchMatches, queryWords, toMatchExpression } from './listings.search.ts';
+import { SearchMatches, packSeqs, queryWords, toMatchExpression } from './listings.search.ts';
 import { cacheBudgets, TaggedCache, type Answer } from './listings.cache.ts';
 import { COUNTS, PLACES, adTag, countsStateTag, countsTypeTag, scopeTag, searchTag } from './listings.tags.ts';
 
@@ -42,7 +42,7 @@ export class ListingsService {
   readonly reads: PublicReads;
   readonly changes: PublicChanges;
   readonly expiry: ExpiryWindow;
-  private readonly matches: SearchMatches;
+  readonly matches: SearchMatches;
   private readonly values: TaggedCache<unknown>;
   /** Places by slug (every request of a list names one; places are never renamed, only enabled or disabled). */
   private readonly slugs = new Map<string, { id: string; name: string; enabled: number }>();
@@ -51,12 +51,12 @@ export class ListingsService {
 
   constructor(deps: AppDeps) {
     this.deps = deps;
-    const { values } = cacheBudgets(deps.config.cacheMb);
+    const { values, searches } = cacheBudgets(deps.config.cacheMb);
     this.values = new TaggedCache<unknown>(values.entries, values.bytes);
     this.reads = new PublicReads(deps.database.reader);
     this.changes = new PublicChanges(this.reads, deps.database.sqlite);
     this.expiry = new ExpiryWindow(this.reads, deps.clock);
-    this.matches = new SearchMatches(this.reads);
+    this.matches = new SearchMatches(this.reads, searches);
     // First listener: it adds the searches a change can alter to the change's tags, for the caches after it.
     this.changes.subscribe((c) => {
       this.expiry.onChanges(c.rows, c.all);
@@ -167,17 +167,26 @@ export class ListingsService {
     const match = toMatchExpression(query, filters);
     if (!match) throw new Invalid('query', RULE_CODES.searchRequired);
     let seqs = consistent ? this.matches.get(match) : undefined;
+    // An answer is kept only while its list is: a change drops the answers of the lists it alters.
+    let kept = seqs !== undefined;
     if (!seqs) {
-      seqs = this.reads.searchSeqs(match);
-      const evicted = consistent ? this.matches.set(match, seqs, queryWords(query), filters) : undefined;
-      if (evicted) for (const c of this.caches.values()) c.drop(searchTag(evicted));
+      seqs = packSeqs(this.reads.searchSeqs(match));
+      if (consistent) {
+        const out = this.matches.set(match, seqs, queryWords(query), filters);
+        kept = !out.includes(match);
+        for (const m of out) if (m !== match) for (const c of this.caches.values()) c.drop(searchTag(m));
+      }
     }
     const { overdue, next } = this.expiry.forSeqs(seqs);
     const live = overdue.size ? seqs.filter((s) => !overdue.has(s)) : seqs;
     const shown = live.slice(offset, offset + pageSize);
     if (page > 1 && !shown.length) throw new NotFound('listings.page_not_found');
     const { json } = this.reads.cardsBySeqs(shown, this.nowIso());
-    return { json: `{"ads":[${json}],"total":${live.length},"page":${page},"pageSize":${pageSize}}`, tags: [searchTag(match)], until: next };
+    return {
+      json: `{"ads":[${json}],"total":${live.length},"page":${page},"pageSize":${pageSize}}`,
+      tags: [searchTag(match)],
+      until: kept ? next : 0,
+    };
   }
 
   /**
