@@ -433,6 +433,81 @@ describe('the tagged cache', () => {
   });
 });
 
+describe('eviction over long runs (a model of each policy predicts every step)', () => {
+  // A seeded generator: the runs are the same on every machine.
+  const rng = (seed: number) => () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+
+  it('the tagged cache evicts exactly as a second-chance clock over insertion order would, through tens of thousands of evictions, drops and re-sets', () => {
+    const rand = rng(7);
+    const cache = new TaggedCache<string>(64);
+    // The model: keys in the order they were kept, each with its "used" mark.
+    let model: { key: string; used: boolean; tag: string }[] = [];
+    const evict = () => {
+      for (;;) {
+        const first = model.shift()!;
+        if (!first.used) return;
+        first.used = false;
+        model.push(first);
+      }
+    };
+    for (let step = 0; step < 60_000; step++) {
+      const key = `k${Math.floor(rand() * 200)}`;
+      const tag = `t${Math.floor(rand() * 20)}`;
+      const r = rand();
+      if (r < 0.5) {
+        const hit = cache.get(key, 0) !== undefined;
+        const m = model.find((e) => e.key === key);
+        expect(hit, `step ${step}: get ${key}`).toBe(m !== undefined);
+        if (m) m.used = true;
+      } else if (r < 0.97) {
+        cache.set(key, { value: key, until: 1, tags: [tag] });
+        model = model.filter((e) => e.key !== key);
+        model.push({ key, used: false, tag });
+        while (model.length > 64) evict();
+      } else {
+        cache.drop(tag);
+        model = model.filter((e) => e.tag !== tag);
+      }
+      if (step % 97 === 0 || step > 59_900) {
+        const kept = model.map((e) => e.key).sort();
+        const inCache = Array.from({ length: 200 }, (_, i) => `k${i}`)
+          .filter((k) => cache.has(k))
+          .sort();
+        expect(inCache, `step ${step}`).toEqual(kept);
+      }
+    }
+    expect(cache.size).toBe(model.length);
+  });
+
+  it("the searches' lists go least recently used first, through thousands of evictions, hits and changes", async () => {
+    const rand = rng(11);
+    const matches = new SearchMatches(ctx.app.deps.services.listings.reads, { entries: 50, bytes: 10_000_000 });
+    let model: string[] = []; // least recently used first
+    for (let step = 0; step < 20_000; step++) {
+      const key = `m${Math.floor(rand() * 150)}`;
+      if (rand() < 0.4) {
+        const hit = matches.get(key) !== undefined;
+        expect(hit, `step ${step}: get ${key}`).toBe(model.includes(key));
+        if (hit) model = [...model.filter((k) => k !== key), key];
+      } else {
+        const out = matches.set(key, packSeqs([3, 2, 1]), [key], {});
+        model = [...model.filter((k) => k !== key), key];
+        const expected = model.slice(0, Math.max(0, model.length - 50));
+        model = model.slice(expected.length);
+        expect(out, `step ${step}: set ${key}`).toEqual(expected);
+      }
+      if (step % 101 === 0) {
+        expect(
+          Array.from({ length: 150 }, (_, i) => `m${i}`)
+            .filter((k) => matches.has(k))
+            .sort(),
+          `step ${step}`,
+        ).toEqual([...model].sort());
+      }
+    }
+  });
+});
+
 describe("the caches' memory (CACHE_MB)", () => {
   const budgets = (c: TestContext) => {
     const listings = c.app.deps.services.listings;

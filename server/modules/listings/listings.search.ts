@@ -50,14 +50,23 @@ export function toMatchExpression(query: string, filters: SearchFilters): string
 interface Entry {
   /** Newest bump first (descending). */
   seqs: Seqs;
+  /**
+   * Its first and last numbers (-1 and +Infinity when empty) and whether it is full: most changes
+   * are told apart from these alone, without reading the list's own memory (a change is checked
+   * against every list kept, ~11,000 of them).
+   */
+  newest: number;
+  oldest: number;
+  full: boolean;
   words: string[];
   filters: SearchFilters;
   bytes: number;
 }
 
-/** Whether a descending list holds `seq` (binary search: a Set would weigh ten times the list). */
-function holds(seqs: Seqs, seq: number | null): boolean {
-  if (seq === null) return false;
+/** Whether a list holds `seq` (binary search: a Set would weigh ten times the list). */
+function holds(e: Entry, seq: number | null): boolean {
+  if (seq === null || seq > e.newest || seq < e.oldest) return false;
+  const seqs = e.seqs;
   let lo = 0;
   let hi = seqs.length - 1;
   while (lo <= hi) {
@@ -67,6 +76,20 @@ function holds(seqs: Seqs, seq: number | null): boolean {
     else hi = mid - 1;
   }
   return false;
+}
+
+/** Whether a change can alter a kept list (see SearchMatches). */
+function alters(e: Entry, r: ChangeRow, textOf: (id: string) => string | null): boolean {
+  if (holds(e, r.old_seq) || holds(e, r.new_seq)) return true;
+  if (r.new_seq === null) return false;
+  // A full list is the newest SEARCH_COUNT_CAP matches (its total says "200"): an ad older than its
+  // last one stays out of it whatever its words. (Ads coming back online are mostly older than the
+  // newest 200 matches of a common word.)
+  if (e.full && r.new_seq < e.oldest) return false;
+  if (e.filters.listingType && e.filters.listingType !== r.new_type) return false;
+  if (e.filters.stateId && e.filters.stateId !== r.new_state) return false;
+  const text = textOf(r.ad_id!);
+  return text !== null && e.words.every((w) => text.includes(w));
 }
 
 /**
@@ -81,6 +104,8 @@ function holds(seqs: Seqs, seq: number | null): boolean {
 export class SearchMatches {
   readonly stats = { hits: 0, misses: 0 };
   private readonly entries = new Map<string, Entry>();
+  /** The next to go: one iterator kept between evictions (see TaggedCache's hand: a new one would walk every hole the evictions left). */
+  private oldest: MapIterator<string> | undefined;
   private readonly reads: PublicReads;
   readonly budget: CacheBudget;
   private bytes = 0;
@@ -97,6 +122,11 @@ export class SearchMatches {
   /** The bytes its lists weigh (weigh()): at most budget.bytes. */
   get weight(): number {
     return this.bytes;
+  }
+
+  /** Whether a list is kept, without counting or moving it. */
+  has(match: string): boolean {
+    return this.entries.has(match);
   }
 
   get(match: string): Seqs | undefined {
@@ -120,13 +150,16 @@ export class SearchMatches {
     const folded = words.map(fold);
     const bytes = weigh(match, seqs, folded);
     if (bytes > this.budget.bytes) return [match];
-    this.entries.set(match, { seqs, words: folded, filters, bytes });
+    const n = seqs.length;
+    this.entries.set(match, { seqs, newest: n ? seqs[0] : -1, oldest: n ? seqs[n - 1] : Infinity, full: n >= SEARCH_COUNT_CAP, words: folded, filters, bytes });
     this.bytes += bytes;
     const out: string[] = [];
     while (this.entries.size > this.budget.entries || this.bytes > this.budget.bytes) {
-      const oldest = this.entries.keys().next().value!;
-      this.remove(oldest);
-      out.push(oldest);
+      let at = this.oldest?.next();
+      if (!at || at.done) at = (this.oldest = this.entries.keys()).next();
+      if (at.done) break;
+      this.remove(at.value);
+      out.push(at.value);
     }
     return out;
   }
@@ -134,6 +167,7 @@ export class SearchMatches {
   clear(): string[] {
     const all = [...this.entries.keys()];
     this.entries.clear();
+    this.oldest = undefined;
     this.bytes = 0;
     return all;
   }
@@ -147,34 +181,25 @@ export class SearchMatches {
 
   /** Drops the lists the changes can touch; returns their match expressions. */
   onChanges(rows: readonly ChangeRow[]): string[] {
-    if (!this.entries.size) return [];
+    const ads = rows.filter((r) => r.kind === 'ad' && r.ad_id);
+    if (!this.entries.size || !ads.length) return [];
     const dropped: string[] = [];
     const texts = new Map<string, string | null>();
-    for (const r of rows) {
-      if (r.kind !== 'ad' || !r.ad_id) continue;
-      let text: string | null | undefined;
-      for (const [match, e] of this.entries) {
-        let hit = holds(e.seqs, r.old_seq) || holds(e.seqs, r.new_seq);
-        if (!hit && r.new_seq !== null) {
-          // A full list is the newest SEARCH_COUNT_CAP matches (its total says "200"): an ad older
-          // than its last one stays out of it whatever its words. (Ads coming back online are
-          // mostly older than the newest 200 matches of a common word.)
-          if (e.seqs.length >= SEARCH_COUNT_CAP && r.new_seq < e.seqs[e.seqs.length - 1]) continue;
-          if (e.filters.listingType && e.filters.listingType !== r.new_type) continue;
-          if (e.filters.stateId && e.filters.stateId !== r.new_state) continue;
-          if (text === undefined) {
-            if (!texts.has(r.ad_id)) {
-              const t = this.reads.adText(r.ad_id);
-              texts.set(r.ad_id, t ? fold(t.text) : null);
-            }
-            text = texts.get(r.ad_id)!;
-          }
-          hit = text !== null && e.words.every((w) => text!.includes(w));
-        }
-        if (hit) {
-          dropped.push(match);
-          this.remove(match);
-        }
+    const textOf = (id: string): string | null => {
+      let t = texts.get(id);
+      if (t === undefined) {
+        const found = this.reads.adText(id);
+        texts.set(id, (t = found ? fold(found.text) : null));
+      }
+      return t;
+    };
+    // Each list once, against every change (a list's memory is read once, not once a change).
+    for (const [match, e] of this.entries) {
+      for (const r of ads) {
+        if (!alters(e, r, textOf)) continue;
+        dropped.push(match);
+        this.remove(match);
+        break;
       }
     }
     return dropped;
