@@ -88,6 +88,8 @@ export function cacheBudgets(mb: number): { answers: CacheBudget; pages: CacheBu
   };
 }
 
+type Held<V> = CacheEntry<V> & { bytes: number; used: boolean };
+
 /**
  * Recently used entries, each dropped when a change touches one of its tags (listings.tags.ts) or
  * its time is up; at most `maxEntries` of them and `maxBytes` of values (the server's memory stays
@@ -99,8 +101,6 @@ export function cacheBudgets(mb: number): { answers: CacheBudget; pages: CacheBu
  * of entries, with the request's own key string stored into an old-generation table): measured,
  * a third of a cached ad's cost once 20,000 ads were in play.
  */
-type Held<V> = CacheEntry<V> & { bytes: number; used: boolean };
-
 export class TaggedCache<V = Body> {
   readonly stats = { hits: 0, misses: 0, dropped: 0 };
   private readonly entries = new Map<string, Held<V>>();

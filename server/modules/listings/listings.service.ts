@@ -174,7 +174,7 @@ export class ListingsService {
       if (consistent) {
         const out = this.matches.set(match, seqs, queryWords(query), filters);
         kept = !out.includes(match);
-        for (const m of out) if (m !== match) for (const c of this.caches.values()) c.drop(searchTag(m));
+        for (const m of out) for (const c of this.caches.values()) c.drop(searchTag(m));
       }
     }
     const { overdue, next } = this.expiry.forSeqs(seqs);
