@@ -341,6 +341,23 @@ describe('cards', () => {
   });
 });
 
+describe('the public counters', () => {
+  it('are read by type and by state from indexes that hold the counts (migration 0015: no row lookup per city)', () => {
+    const db = ctx.app.deps.database.sqlite;
+    const plan = (sql: string, ...args: unknown[]) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join('; ');
+    // The shapes PublicReads asks: a type's states, a type's total, a state's total of a type, the totals by type and by state.
+    const reads: [string, ...unknown[]][] = [
+      ['SELECT state_id, sum(n) AS n FROM ads_public_counts WHERE listing_type = ? GROUP BY state_id', 'female_esc'],
+      ['SELECT coalesce(sum(n), 0) AS n FROM ads_public_counts WHERE listing_type = ?', 'female_esc'],
+      ['SELECT coalesce(sum(n), 0) AS n FROM ads_public_counts WHERE state_id = ? AND listing_type = ?', ny.stateId, 'female_esc'],
+      ['SELECT listing_type, sum(n) AS n FROM ads_public_counts GROUP BY listing_type'],
+      ['SELECT state_id, sum(n) AS n FROM ads_public_counts GROUP BY state_id'],
+    ];
+    for (const [sql, ...args] of reads) expect(plan(sql, ...args), sql).toMatch(/USING COVERING INDEX ads_public_counts_(type|state)\b/);
+  });
+});
+
 describe('the change log', () => {
   it('is read only after a write, and nothing read inside a transaction of the same connection is cached', async () => {
     // An in-memory database: reads share the writer's connection (no read-only handle).
