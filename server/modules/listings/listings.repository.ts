@@ -120,6 +120,11 @@ export class PublicReads {
     return s;
   }
 
+  /** The statements prepared so far, by key, with their SQL (tests check how they bind values and what plans they get). */
+  prepared(): { key: string; source: string }[] {
+    return [...this.cache].map(([key, s]) => ({ key, source: s.source }));
+  }
+
   place(kind: 'state' | 'city', id: string): Place {
     const key = `${kind}:${id}`;
     let p = this.places.get(key);
