@@ -5,13 +5,18 @@ import type { ChangeSet } from './listings.tags.ts';
 export type Body = string | Buffer;
 
 /**
- * A body in the form that is cheapest to send again. A string body is measured
+ * A body in the form that is cheapest to send and keep. A string body is measured
  * (Buffer.byteLength), joined to the response head and UTF-8 encoded on every send: nearly free
  * for an ASCII string, but ~30 µs for an 18 kB page holding one non-ASCII character (V8 then keeps
- * the whole string two bytes a character). Such a body is kept as its UTF-8 bytes instead; an
- * ASCII one stays a string (one write of head and body, cheaper than head + Buffer for 1 kB).
+ * the whole string two bytes a character). Such a body is kept as its UTF-8 bytes instead; a small
+ * ASCII one stays a string (one write of head and body, cheaper than head + Buffer for 1 kB). A
+ * large one is always bytes, outside the JavaScript heap: kept as a string it would be promoted to
+ * the old generation and, pushed out by later misses, left there as garbage (measured: 400 MB of
+ * heap on a run of misses, twice the memory for the same answers); it is encoded at once, without
+ * the scan for a character past ASCII (3 % of an uncached list's time).
  */
 export function toBody(s: string): Body {
+  if (s.length >= COMPRESS_FROM) return own(Buffer.from(s));
   return /[\x80-\uffff]/.test(s) ? own(Buffer.from(s)) : s; // any UTF-16 unit above 0x7f: not ASCII
 }
 
@@ -291,13 +296,7 @@ export class AnswerCache {
     }
     // compute() throws for bad input, unknown places and hidden ads: nothing is kept then.
     const a = compute();
-    const text = a.json ?? (reply.serialize(a.value) as string);
-    // A large answer is kept as bytes outside the JavaScript heap: kept as a string it would be
-    // promoted to the old generation and, pushed out by later misses, left there as garbage
-    // (measured: 400 MB of heap on a run of misses, twice the memory for the same answers). It is
-    // encoded at once, without toBody's scan for a character past ASCII (3 % of an uncached list's
-    // time), which would only decide between a string and the same bytes.
-    const body = text.length >= COMPRESS_FROM ? own(Buffer.from(text)) : toBody(text);
+    const body = toBody(a.json ?? (reply.serialize(a.value) as string));
     // An answer that holds for no time at all (an owner's preview of a hidden ad) is never kept.
     if (consistent && a.until > now) {
       const until = Math.min(a.until, now + this.ttlMs);

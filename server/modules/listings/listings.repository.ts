@@ -194,23 +194,8 @@ export class PublicReads {
    * runs; the caller takes those off (ExpiryWindow).
    */
   count(scope: ListingScope): number {
-    const parts = ['n > 0'];
-    const args: string[] = [];
-    if (scope.cityId) {
-      parts.push(`city_id = ${TEXT}`);
-      args.push(scope.cityId);
-    } else if (scope.stateId) {
-      parts.push(`state_id = ${TEXT}`);
-      args.push(scope.stateId);
-    }
-    if (scope.listingType) {
-      parts.push(`listing_type = ${TEXT}`);
-      args.push(scope.listingType);
-    }
-    const key = `${scope.cityId ? 'c' : scope.stateId ? 's' : ''}${scope.listingType ? 't' : ''}`;
-    return (
-      this.stmt(`count:${key}`, () => `SELECT coalesce(sum(n), 0) AS n FROM ads_public_counts WHERE ${parts.join(' AND ')}`).get(...args) as { n: number }
-    ).n;
+    const { key, where, args } = scopeWhere(scope);
+    return (this.stmt(`count:${key}`, () => `SELECT coalesce(sum(n), 0) AS n FROM ads_public_counts WHERE n > 0 AND ${where}`).get(...args) as { n: number }).n;
   }
 
   /**
