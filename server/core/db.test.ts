@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openDatabase, trackWrites } from './db.ts';
+import Database from 'better-sqlite3';
+import { KEPT_STATEMENTS, keepingStatements, openDatabase, trackWrites } from './db.ts';
 
 describe('trackWrites', () => {
   it('counts every statement that can change the database, raw or through Kysely, and no read', async () => {
@@ -58,6 +59,91 @@ describe('openDatabase on disk', () => {
     } finally {
       await database.close();
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the writer's kept statements", () => {
+  /** Counts the statements prepared on the writer's connection from now on. */
+  function countPrepares(sqlite: Database.Database): { n: number } {
+    const count = { n: 0 };
+    const prepare = sqlite.prepare.bind(sqlite);
+    sqlite.prepare = ((source: string) => {
+      count.n++;
+      return prepare(source);
+    }) as typeof sqlite.prepare;
+    return count;
+  }
+
+  it('prepares a query Kysely runs again once, and its answers follow the data and the schema', async () => {
+    const database = openDatabase(':memory:');
+    const { sqlite, db } = database;
+    try {
+      sqlite.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE)');
+      const prepares = countPrepares(sqlite);
+      const insert = (v: string) => sql`INSERT INTO t (v) VALUES (${v})`.execute(db);
+      const read = async (id: number) => (await sql<Record<string, unknown>>`SELECT * FROM t WHERE id = ${id}`.execute(db)).rows;
+
+      await insert('a');
+      await insert('b');
+      expect(await read(1)).toEqual([{ id: 1, v: 'a' }]);
+      expect(await read(2)).toEqual([{ id: 2, v: 'b' }]);
+      expect(prepares.n).toBe(2); // one INSERT, one SELECT, whatever the values
+
+      // A kept statement that failed runs again; one in a transaction sees the transaction's rows.
+      await expect(insert('a')).rejects.toThrow(/UNIQUE/);
+      await db.transaction().execute(async (trx) => {
+        await sql`INSERT INTO t (v) VALUES (${'c'})`.execute(trx);
+        expect((await sql`SELECT * FROM t WHERE id = ${3}`.execute(trx)).rows).toEqual([{ id: 3, v: 'c' }]);
+      });
+      expect(await read(3)).toEqual([{ id: 3, v: 'c' }]);
+
+      // The schema changed under a kept statement: SQLite prepares it again itself (`*` now has w).
+      sqlite.exec("ALTER TABLE t ADD COLUMN w TEXT NOT NULL DEFAULT 'x'");
+      expect(await read(1)).toEqual([{ id: 1, v: 'a', w: 'x' }]);
+      expect(prepares.n).toBe(4); // and the transaction's BEGIN IMMEDIATE and COMMIT, once each
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('hands a statement that is still iterating to nobody else', () => {
+    const sqlite = new Database(':memory:');
+    try {
+      sqlite.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t (v) VALUES ('a'), ('b'), ('c')");
+      const kept = keepingStatements(sqlite);
+      const all = 'SELECT id FROM t ORDER BY id';
+      const rows = kept.prepare(all).iterate([]) as IterableIterator<{ id: number }>;
+      expect(rows.next().value).toEqual({ id: 1 });
+      expect(kept.prepare(all).all([])).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]); // mid-iteration
+      expect([...rows]).toEqual([{ id: 2 }, { id: 3 }]);
+      expect(kept.prepare(all).all([])).toHaveLength(3);
+    } finally {
+      sqlite.close();
+    }
+  });
+
+  it(`keeps at most ${KEPT_STATEMENTS}, the least recently used going first`, () => {
+    const sqlite = new Database(':memory:');
+    try {
+      const prepares = countPrepares(sqlite);
+      const kept = keepingStatements(sqlite);
+      const query = (i: number) => `SELECT ${i} AS n`;
+      kept.prepare(query(0));
+      for (let i = 1; i <= KEPT_STATEMENTS; i++) {
+        kept.prepare(query(i));
+        kept.prepare(query(0)); // used all along: stays
+      }
+      expect(kept.kept).toBe(KEPT_STATEMENTS);
+      expect(prepares.n).toBe(KEPT_STATEMENTS + 1);
+      kept.prepare(query(0));
+      kept.prepare(query(KEPT_STATEMENTS)); // the newest: kept
+      expect(prepares.n).toBe(KEPT_STATEMENTS + 1);
+      kept.prepare(query(1)); // the oldest, pushed out when the last one came in
+      expect(prepares.n).toBe(KEPT_STATEMENTS + 2);
+      expect(kept.kept).toBe(KEPT_STATEMENTS);
+    } finally {
+      sqlite.close();
     }
   });
 });
