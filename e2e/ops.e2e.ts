@@ -34,19 +34,20 @@ it('staff run the health checks and a cron job, and delete a result', async () =
     await page.getByRole('button', { name: 'Run the checks now' }).click();
     await page.getByRole('status').filter({ hasText: 'The checks ran at' }).waitFor();
     const latest = page.getByRole('table', { name: 'Latest status' });
-    await expect.poll(() => latest.getByRole('row').count()).toBe(6); // a header and five checks
-    for (const check of ['Database', 'Disk space', 'E-mail (SMTP)', 'Payment server', 'SMS (Textbelt)']) {
+    await expect.poll(() => latest.getByRole('row').count()).toBe(7); // a header and six checks
+    for (const check of ['Database', 'Disk space', 'Memory and caches', 'E-mail (SMTP)', 'Payment server', 'SMS (Textbelt)']) {
       expect(await latest.getByRole('rowheader', { name: check }).count()).toBe(1);
     }
     expect(await latest.getByRole('row', { name: /^Payment server OK sandbox mode/ }).count()).toBe(1);
     const history = page.getByRole('table', { name: 'History' });
-    await expect.poll(() => history.getByRole('row').count()).toBe(6);
+    expect(await latest.getByRole('row', { name: /^Memory and caches OK RSS \d+ MB, JavaScript heap / }).count()).toBe(1);
+    await expect.poll(() => history.getByRole('row').count()).toBe(7);
     await page.screenshot({ path: `${SCREENSHOTS}/ops-health-check-1280.png`, fullPage: true });
 
     await history.getByRole('button', { name: /^Delete the SMS \(Textbelt\) result of / }).click();
     await page.getByRole('dialog', { name: 'Delete this result?' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('status').filter({ hasText: 'Result of SMS (Textbelt) deleted.' }).waitFor();
-    await expect.poll(() => history.getByRole('row').count()).toBe(5);
+    await expect.poll(() => history.getByRole('row').count()).toBe(6);
 
     await page.goto('/admin/dashboard/admin/cron-jobs');
     const schedules = page.getByRole('table', { name: 'Schedules' });

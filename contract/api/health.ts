@@ -7,7 +7,7 @@ export const HealthStatusSchema = Type.Union([Type.Literal('ok'), Type.Literal('
 export type HealthStatus = Static<typeof HealthStatusSchema>;
 
 /** The checks every run makes, in the order they are shown. */
-export const HEALTH_CHECK_NAMES = ['database', 'disk', 'smtp', 'payment-server', 'sms'] as const;
+export const HEALTH_CHECK_NAMES = ['database', 'disk', 'memory', 'smtp', 'payment-server', 'sms'] as const;
 export type HealthCheckName = (typeof HEALTH_CHECK_NAMES)[number];
 
 /** One check of one run: its outcome in plain words (English, for operators) and how long it took. */

@@ -7,7 +7,21 @@ import { SMTPServer } from 'smtp-server';
 import pino from 'pino';
 import { createMailer } from '../../core/mailer.ts';
 import type { PaymentServerHealth } from '../../../contract/api/payments.ts';
-import { CheckTimeout, checkDisk, checkSmtp, diskOutcome, formatMs, paymentServerOutcome, smsOutcome, withTimeout } from './health.checks.ts';
+import {
+  CACHE_FULL,
+  CACHE_LOW_HITS,
+  CACHE_MIN_LOOKUPS,
+  CheckTimeout,
+  checkDisk,
+  checkSmtp,
+  diskOutcome,
+  formatMs,
+  memoryOutcome,
+  paymentServerOutcome,
+  smsOutcome,
+  withTimeout,
+} from './health.checks.ts';
+import type { CacheUse } from '../listings/listings.cache.ts';
 
 const log = pino({ level: 'silent' });
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -88,6 +102,45 @@ describe('disk check', () => {
     expect(checkDisk(dir, { degradedBelow: free + 0.01, failingBelow: 0 }).status).toBe('degraded');
     expect(checkDisk(dir, { degradedBelow: 1.01, failingBelow: 1.01 }).status).toBe('failing');
     expect(() => checkDisk(path.join(dir, 'gone'), t)).toThrow(/ENOENT/);
+  });
+});
+
+describe('memory check', () => {
+  const MB = 1024 ** 2;
+  const cache = (over: Partial<CacheUse>): CacheUse => ({
+    name: 'api',
+    hits: 0,
+    misses: 0,
+    bytes: 0,
+    maxBytes: 24 * MB,
+    entries: 0,
+    maxEntries: 50_000,
+    ...over,
+  });
+  const memory = (...caches: CacheUse[]) => memoryOutcome({ rssBytes: 312.4 * MB, heapUsedBytes: 8.26 * MB, cacheMb: 57, caches });
+
+  it('reports the memory and each cache, and degrades only for a full cache that misses most of many lookups', () => {
+    expect(memory(cache({ name: 'searches', maxBytes: 12 * MB }), cache({ hits: 7_300, misses: 2_700, bytes: 24 * MB, entries: 16_500 }))).toEqual({
+      status: 'ok',
+      message:
+        'RSS 312 MB, JavaScript heap 8.3 MB; caches since the last check: API answers 73 % of 10,000 lookups hit, 24 MB of 24 MB; search lists no lookups, 0.0 MB of 12 MB',
+    });
+    // Full (of its bytes, then of its entries) and hitting under half of enough lookups: too small for the traffic.
+    const short = cache({ hits: 4_000, misses: 6_000, bytes: 23 * MB, entries: 16_000 });
+    expect(memory(short, cache({ name: 'pages', hits: 10, misses: 990, bytes: MB, entries: 45_000 }))).toEqual({
+      status: 'degraded',
+      message:
+        'RSS 312 MB, JavaScript heap 8.3 MB; caches since the last check: API answers 40 % of 10,000 lookups hit, 23 MB of 24 MB; pages 1.0 % of 1,000 lookups hit, 1.0 MB of 24 MB: ' +
+        'API answers and pages full and hitting under 50 % of lookups; a larger CACHE_MB (now 57) would answer more from memory',
+    });
+    // Each condition alone is not enough: a cache with room, one that hits, one asked too rarely to tell.
+    const full = { bytes: CACHE_FULL * 24 * MB, entries: 1 };
+    const few = CACHE_MIN_LOOKUPS;
+    expect(memory(cache({ ...full, bytes: CACHE_FULL * 24 * MB - 1, hits: 0, misses: few })).status).toBe('ok');
+    expect(memory(cache({ ...full, entries: CACHE_FULL * 50_000 - 1, bytes: 0, hits: 0, misses: few })).status).toBe('ok');
+    expect(memory(cache({ ...full, hits: CACHE_LOW_HITS * few, misses: few - CACHE_LOW_HITS * few })).status).toBe('ok');
+    expect(memory(cache({ ...full, hits: 0, misses: few - 1 })).status).toBe('ok');
+    expect(memory(cache({ ...full, hits: CACHE_LOW_HITS * few - 1, misses: few - CACHE_LOW_HITS * few + 1 })).status).toBe('degraded');
   });
 });
 

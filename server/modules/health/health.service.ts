@@ -9,6 +9,7 @@ import {
   checkDisk,
   checkSmtp,
   formatMs,
+  memoryOutcome,
   paymentServerOutcome,
   smsOutcome,
   thrownOutcome,
@@ -42,6 +43,8 @@ export class HealthService {
   options: HealthOptions = DEFAULT_HEALTH_OPTIONS;
   /** The run going on, which a second caller joins instead of checking everything twice. */
   private running: Promise<HealthCheck[]> | null = null;
+  /** Each cache's lookups as the last memory check saw them: the next one reports what came after. */
+  private lookups = new Map<string, { hits: number; misses: number }>();
 
   constructor(deps: AppDeps) {
     this.deps = deps;
@@ -61,6 +64,7 @@ export class HealthService {
     const checks: Record<HealthCheckName, () => Promise<CheckOutcome> | CheckOutcome> = {
       database: () => checkDatabase(deps.database, { at, timeoutMs: options.timeoutMs }),
       disk: () => checkDisk(deps.config.dataDir, options.disk),
+      memory: () => this.memory(),
       smtp: () => checkSmtp(deps.mailer, deps.config.smtpUrl),
       'payment-server': async () => paymentServerOutcome(await deps.services.payments.health()),
       sms: async () => smsOutcome(await deps.services.sms.status()),
@@ -86,6 +90,17 @@ export class HealthService {
     });
     if (turnedFailing.length) await this.mailStaff(turnedFailing);
     return rows.sort(byCheckOrder);
+  }
+
+  /** The memory check: this process's memory, and each cache's hits and misses since the last check. */
+  private memory(): CheckOutcome {
+    const caches = this.deps.services.listings.cacheUse().map((c) => {
+      const last = this.lookups.get(c.name) ?? { hits: 0, misses: 0 };
+      this.lookups.set(c.name, { hits: c.hits, misses: c.misses });
+      return { ...c, hits: c.hits - last.hits, misses: c.misses - last.misses };
+    });
+    const { rss, heapUsed } = process.memoryUsage();
+    return memoryOutcome({ rssBytes: rss, heapUsedBytes: heapUsed, cacheMb: this.deps.config.cacheMb, caches });
   }
 
   /** One e-mail per staff address about the checks that just turned failing. Best effort: the rows are what counts. */

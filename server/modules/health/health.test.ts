@@ -76,6 +76,7 @@ describe('health checks', () => {
     expect(run.map((r) => [r.name, r.status])).toEqual([
       ['database', 'ok'],
       ['disk', 'ok'],
+      ['memory', 'ok'],
       ['smtp', 'ok'],
       ['payment-server', 'ok'],
       ['sms', 'ok'],
@@ -83,6 +84,7 @@ describe('health checks', () => {
     const c = byName(run);
     expect(c.database.message).toMatch(/^integrity ok; a write took \d+ ms$/);
     expect(c.disk.message).toMatch(/ free of .* \(\d+ %\)$/);
+    expect(c.memory.message).toMatch(/^RSS \d+ MB, JavaScript heap [\d.]+ MB; caches since the last check: .*API answers /);
     expect(c.smtp.message).toBe('SMTP_URL is not set: mail is written to the outbox folder, which is writable');
     expect(c['payment-server'].message).toBe('sandbox mode: no real payments (BTCPAY_URL is not set)');
     expect(c.sms.message).toBe('no token: messages go to the outbox');
@@ -91,7 +93,7 @@ describe('health checks', () => {
       expect(r.durationMs).toBeGreaterThanOrEqual(0);
     }
     // The write probe left no row behind.
-    expect((await rows()).map((r) => r.name).sort()).toEqual(['database', 'disk', 'payment-server', 'sms', 'smtp']);
+    expect((await rows()).map((r) => r.name).sort()).toEqual(['database', 'disk', 'memory', 'payment-server', 'sms', 'smtp']);
 
     ctx.clock.advance(5 * 60_000);
     tune(ctx, { disk: { degradedBelow: 1.01, failingBelow: 0 } });
@@ -101,7 +103,7 @@ describe('health checks', () => {
     const list = await ctx.app.inject({ method: 'GET', url: '/api/admin/get-health-check?pageSize=7', headers: { cookie: admin.cookie } });
     expect(list.statusCode).toBe(200);
     const body = list.json();
-    expect(body).toMatchObject({ total: 10, page: 1, pageSize: 7 });
+    expect(body).toMatchObject({ total: 12, page: 1, pageSize: 7 });
     expect(body.healthChecks.map((r: HealthCheck) => r.id)).toEqual(
       [...second, ...run]
         .map((r) => r.id)
@@ -120,7 +122,21 @@ describe('health checks', () => {
     expect(JSON.parse(audit[0].after_json!)).toEqual(run.map((r) => ({ id: r.id, name: r.name, status: r.status })));
     const provider = await makeUser(ctx, { status: 'approved' });
     expect((await runChecks(ctx, provider.cookie)).statusCode).toBe(403);
-    expect(await rows()).toHaveLength(10);
+    expect(await rows()).toHaveLength(12);
+  });
+
+  it('the memory check counts the hits and misses of each cache since the last check', async () => {
+    tune(ctx, {});
+    const memory = async () => byName((await runChecks()).json().healthChecks).memory;
+    const api = (m: HealthCheck) => /API answers ([^;:]*)/.exec(m.message)?.[1];
+    await memory(); // what came before
+    for (let i = 0; i < 4; i++) expect((await ctx.app.inject({ method: 'GET', url: '/api/listings?page=1' })).statusCode).toBe(200);
+    const after = await memory();
+    expect(after.status).toBe('ok');
+    expect(api(after)).toMatch(/^75 % of 4 lookups hit, [\d.]+ MB of [\d.]+ MB$/); // one miss, then kept
+    expect(api(await memory())).toMatch(/^no lookups, /);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/listings?page=1' })).statusCode).toBe(200);
+    expect(api(await memory())).toMatch(/^100 % of 1 lookup hit, /);
   });
 
   it('two runs asked at once are one run', async () => {
@@ -128,7 +144,7 @@ describe('health checks', () => {
     const health = ctx.app.deps.services.health;
     const [a, b] = await Promise.all([health.run(), health.run()]);
     expect(b).toBe(a);
-    expect(await rows()).toHaveLength(5);
+    expect(await rows()).toHaveLength(6);
   });
 
   it('a full disk fails; approved admins and masters get one e-mail when a check turns failing, not one per run', async () => {

@@ -95,6 +95,17 @@ export function cacheBudgets(mb: number): { answers: CacheBudget; pages: CacheBu
 
 type Held<V> = CacheEntry<V> & { bytes: number; used: boolean };
 
+/** A cache's lookups (hits and misses, over some time) and what it holds against its budget: what the memory health check reports. */
+export interface CacheUse {
+  name: string;
+  hits: number;
+  misses: number;
+  bytes: number;
+  maxBytes: number;
+  entries: number;
+  maxEntries: number;
+}
+
 /**
  * Recently used entries, each dropped when a change touches one of its tags (listings.tags.ts) or
  * its time is up; at most `maxEntries` of them and `maxBytes` of values (the server's memory stays

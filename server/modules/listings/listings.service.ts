@@ -14,7 +14,7 @@ import { LISTING_COUNT_CAP, PublicReads, SEARCH_COUNT_CAP, type ListingScope, ty
 import { PublicChanges } from './listings.changes.ts';
 import { ExpiryWindow } from './listings.expiry.ts';
 import { SearchMatches, packSeqs, queryWords, toMatchExpression } from './listings.search.ts';
-import { cacheBudgets, TaggedCache, type Answer } from './listings.cache.ts';
+import { cacheBudgets, TaggedCache, type Answer, type CacheBudget, type CacheUse } from './listings.cache.ts';
 import { COUNTS, PLACES, adTag, countsStateTag, countsTypeTag, scopeTag, searchTag } from './listings.tags.ts';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -65,6 +65,23 @@ export class ListingsService {
       if (c.all) this.slugs.clear(); // a place enabled or disabled
     });
     this.caches.set('values', this.values);
+  }
+
+  /** Every cache's lookups since the server started and what it holds, against its budget (the memory health check). */
+  cacheUse(): CacheUse[] {
+    const caches: [string, { stats: { hits: number; misses: number }; weight: number; size: number; budget: CacheBudget }][] = [
+      ...this.caches,
+      ['searches', this.matches],
+    ];
+    return caches.map(([name, c]) => ({
+      name,
+      hits: c.stats.hits,
+      misses: c.stats.misses,
+      bytes: c.weight,
+      maxBytes: c.budget.bytes,
+      entries: c.size,
+      maxEntries: c.budget.entries,
+    }));
   }
 
   /** A cache of answers built from these reads: changes are applied to it too (the last one of a name is listed). */

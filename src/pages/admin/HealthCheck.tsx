@@ -12,7 +12,7 @@ import styles from '../../components/market/market.module.css';
 
 const tone: Record<string, string> = { ok: styles.badgeOn, degraded: styles.badgeWarn, failing: styles.badgeBad };
 /** The checks the server makes, in its order (for the filter before any result is loaded). */
-const CHECKS = ['database', 'disk', 'smtp', 'payment-server', 'sms'];
+const CHECKS = ['database', 'disk', 'memory', 'smtp', 'payment-server', 'sms'];
 
 const checkLabel = (t: TFunction, name: string) => t(`healthCheck.names.${name}`, { defaultValue: name });
 
