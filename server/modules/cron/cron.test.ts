@@ -110,10 +110,10 @@ describe('cron jobs', () => {
   it('health-checks runs every check and reports the ones that are not ok', async () => {
     ctx.app.deps.services.health.options = { ...ctx.app.deps.services.health.options, disk: { degradedBelow: 0, failingBelow: 0 } };
     const run = await runJob(ctx.app.deps, findJob('health-checks')!);
-    expect(run).toMatchObject({ outcome: 'ok', message: '5 checks: all ok' });
+    expect(run).toMatchObject({ outcome: 'ok', message: '6 checks: all ok' });
     ctx.app.deps.services.health.options = { ...ctx.app.deps.services.health.options, disk: { degradedBelow: 1.01, failingBelow: 1.01 } };
-    expect(await runJob(ctx.app.deps, findJob('health-checks')!)).toMatchObject({ outcome: 'ok', message: '5 checks: disk failing' });
-    expect(await ctx.app.deps.db.selectFrom('health_checks').select('name').execute()).toHaveLength(10);
+    expect(await runJob(ctx.app.deps, findJob('health-checks')!)).toMatchObject({ outcome: 'ok', message: '6 checks: disk failing' });
+    expect(await ctx.app.deps.db.selectFrom('health_checks').select('name').execute()).toHaveLength(12);
   });
 });
 
@@ -346,6 +346,7 @@ describe('the scheduler', () => {
       expect((await db.selectFrom('health_checks').select('name').orderBy('id').execute()).map((r) => r.name).sort()).toEqual([
         'database',
         'disk',
+        'memory',
         'payment-server',
         'sms',
         'smtp',
