@@ -44,8 +44,8 @@ export function checkDisk(dataDir: string, t: DiskThresholds): CheckOutcome {
 /**
  * When the memory check degrades: a cache at least this full (of its bytes or its entries) that
  * answered under CACHE_LOW_HITS of at least CACHE_MIN_LOOKUPS lookups since the last check is too
- * small for the traffic (at a million ads, the benchmark's traffic ran twice as fast with the
- * answers' share four times larger).
+ * small for the traffic (at a million ads, the benchmark's city listings and mix with flips ran two
+ * to three times as fast with CACHE_MB at 200 instead of 57: README, "Public reads").
  */
 export const CACHE_FULL = 0.9;
 export const CACHE_LOW_HITS = 0.5;

@@ -44,7 +44,7 @@ export class HealthService {
   /** The run going on, which a second caller joins instead of checking everything twice. */
   private running: Promise<HealthCheck[]> | null = null;
   /** Each cache's lookups as the last memory check saw them: the next one reports what came after. */
-  private lookups = new Map<string, { hits: number; misses: number }>();
+  private readonly lookups = new Map<string, { hits: number; misses: number }>();
 
   constructor(deps: AppDeps) {
     this.deps = deps;
