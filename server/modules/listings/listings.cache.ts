@@ -248,6 +248,28 @@ export interface Answer<T = unknown> {
   until: number;
 }
 
+/** What a refused public read (a 404 or 410) depended on, as an answer's tags and lifetime. */
+export interface Refusal {
+  tags: readonly string[];
+  until: number;
+}
+const REFUSAL = Symbol('refusal');
+
+/**
+ * Marks a public read's error with what it depends on. The API keeps no error, but a page keeps
+ * its 404 or 410 (the missing pages' cache) by the tags its loaders read: a hidden ad's page, or a
+ * list's page past its end, must go when the ad comes back or the list grows, not an hour later.
+ */
+export function refused<E extends Error>(err: E, tags: readonly string[], until = Number.POSITIVE_INFINITY): E {
+  (err as E & { [REFUSAL]?: Refusal })[REFUSAL] = { tags, until };
+  return err;
+}
+
+/** What an error thrown by a public read depended on (see refused()), if it says. */
+export function refusalOf(err: unknown): Refusal | undefined {
+  return err instanceof Error ? (err as Error & { [REFUSAL]?: Refusal })[REFUSAL] : undefined;
+}
+
 /** Answers from this size on are kept compressed: a list of 20 cards, 9 kB, is 1.5 kB so. */
 const COMPRESS_FROM = 2048;
 

@@ -14,7 +14,7 @@ import { LISTING_COUNT_CAP, PublicReads, SEARCH_COUNT_CAP, type ListingScope, ty
 import { PublicChanges } from './listings.changes.ts';
 import { ExpiryWindow } from './listings.expiry.ts';
 import { SearchMatches, packSeqs, queryWords, toMatchExpression } from './listings.search.ts';
-import { cacheBudgets, TaggedCache, type Answer, type CacheBudget, type CacheUse } from './listings.cache.ts';
+import { cacheBudgets, refused, TaggedCache, type Answer, type CacheBudget, type CacheUse } from './listings.cache.ts';
 import { COUNTS, PLACES, adTag, countsStateTag, countsTypeTag, scopeTag, searchTag } from './listings.tags.ts';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -162,7 +162,8 @@ export class ListingsService {
     const place = this.resolvePlace(q.state, q.city);
     const scope: ListingScope = { stateId: place.stateId, cityId: place.cityId, listingType: this.listingType(q.type) };
     const { json, n } = this.reads.cards(scope, this.nowIso(), pageSize, offset);
-    if (page > 1 && n === 0) throw new NotFound('listings.page_not_found');
+    // Past the end until an ad enters the list (which drops its tag).
+    if (page > 1 && n === 0) throw refused(new NotFound('listings.page_not_found'), [scopeTag(scope)]);
     // A page that is not full ends the list: its total is exact whatever the counters say.
     const total = n < pageSize ? offset + n : Math.max(this.liveCount(scope), offset + n);
     const named = place.state ? `,"place":${JSON.stringify({ state: names(place.state), ...(place.city ? { city: names(place.city) } : {}) })}` : '';
@@ -197,7 +198,7 @@ export class ListingsService {
     const { overdue, next } = this.expiry.forSeqs(seqs);
     const live = overdue.size ? seqs.filter((s) => !overdue.has(s)) : seqs;
     const shown = live.slice(offset, offset + pageSize);
-    if (page > 1 && !shown.length) throw new NotFound('listings.page_not_found');
+    if (page > 1 && !shown.length) throw refused(new NotFound('listings.page_not_found'), [searchTag(match)], kept ? Number.POSITIVE_INFINITY : 0);
     const { json } = this.reads.cardsBySeqs(shown, this.nowIso());
     return {
       json: `{"ads":[${json}],"total":${live.length},"page":${page},"pageSize":${pageSize}}`,
@@ -214,14 +215,22 @@ export class ListingsService {
   ad(id: string, viewer: Actor): Answer<{ ad: PublicAd }> {
     this.sync();
     const row = this.reads.adById(id);
-    if (!row) throw this.reads.isGone(id) ? new AppError(410, 'listings.ad_gone') : new NotFound('listings.ad_not_found');
+    // A refusal depends on the ad as its answer would (a change of it drops a kept 404 page).
+    const tags = [adTag(id)];
+    if (!row) throw refused(this.reads.isGone(id) ? new AppError(410, 'listings.ad_gone') : new NotFound('listings.ad_not_found'), tags);
     const listed = this.listed(row);
     if (!can(viewer, 'view', listed)) {
       const ranOut = row.status === 'expired' || (row.status === 'approved' && row.expires_at !== null && row.expires_at <= this.nowIso());
-      throw ranOut ? new AppError(410, 'listings.ad_gone') : new NotFound('listings.ad_not_found');
+      if (ranOut) throw refused(new AppError(410, 'listings.ad_gone'), tags);
+      // Hidden (offline, disabled, its owner or place suspended): 404 until its time runs out, then 410, with no write to say so.
+      throw refused(
+        new NotFound('listings.ad_not_found'),
+        tags,
+        row.status === 'approved' && row.expires_at ? Date.parse(row.expires_at) : Number.POSITIVE_INFINITY,
+      );
     }
     // Only the public view is kept; an owner's or staff's preview of a hidden ad holds for no time.
-    return { value: { ad: toPublicAd(row) }, tags: [adTag(id)], until: listed.isPublic ? Date.parse(row.expires_at!) : 0 };
+    return { value: { ad: toPublicAd(row) }, tags, until: listed.isPublic ? Date.parse(row.expires_at!) : 0 };
   }
 
   /** An ad as the policy sees it: public now when visible (approved, online, owner and place fine) and not expired. */

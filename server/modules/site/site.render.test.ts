@@ -125,6 +125,65 @@ describe('an ad page', () => {
   });
 });
 
+describe('a kept 404 goes with what it depended on', () => {
+  const flip = (id: string, online: boolean) =>
+    ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${id}`, headers: { cookie: owner.cookie }, payload: { online } });
+
+  /** `n` public ads of the city, written at once (as a day of posts would leave them), the newest last. */
+  function publicAds(place: Place, n: number, title: string): void {
+    const now = ctx.clock.now().toISOString();
+    const insert = ctx.app.deps.database.sqlite.prepare(
+      `INSERT INTO ads (id, owner_id, listing_type, title, description, age, state_id, city_id, phone, photos_json, status, online,
+         bump_seq, bumped_at, published_at, expires_at, created_at, updated_at, visible)
+       VALUES (?, ?, 'female_esc', ?, ?, '30', ?, ?, '+12125550100', '[]', 'approved', 1, (SELECT coalesce(max(bump_seq), 0) + 1 FROM ads), ?, ?, ?, ?, ?, 1)`,
+    );
+    const expires = new Date(ctx.clock.now().getTime() + 30 * DAY_MS).toISOString();
+    for (let i = 0; i < n; i++) insert.run(`bulk${i}x${n}`, owner.id, `${title} ${i}`, DESCRIPTION, place.stateId, place.cityId, now, now, expires, now, now);
+  }
+
+  it("a hidden ad's page: 404 while offline, the ad again once it is back, 410 once deleted while hidden", async () => {
+    const ad = await liveAd(ctx, owner, admin, ny, { title: TITLE });
+    expect((await flip(ad.id, false)).statusCode).toBe(200);
+    expect((await get(`/ad/${ad.id}`)).statusCode).toBe(404);
+    expect((await get(`/es/ad/${ad.id}`)).statusCode).toBe(404);
+    expect((await flip(ad.id, true)).statusCode).toBe(200);
+    const back = await get(`/ad/${ad.id}`);
+    expect(back.statusCode).toBe(200);
+    expect(title(back.body)).toBe(`${TITLE} | XG Marketplace`);
+    expect((await get(`/es/ad/${ad.id}`)).statusCode).toBe(200);
+    // hidden again, then deleted: gone for good
+    expect((await flip(ad.id, false)).statusCode).toBe(200);
+    expect((await get(`/ad/${ad.id}`)).statusCode).toBe(404);
+    expect((await ctx.app.inject({ method: 'DELETE', url: `/api/ads/${ad.id}`, headers: { cookie: owner.cookie } })).statusCode).toBe(200);
+    expect((await get(`/ad/${ad.id}`)).statusCode).toBe(410);
+  });
+
+  it("an offline ad's page turns from 404 to 410 when its time runs out, with no write to say so", async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    expect((await flip(ad.id, false)).statusCode).toBe(200);
+    ctx.clock.advance(30 * DAY_MS - 60_000); // a minute before its term ends: the 404 is kept, but not for the page cache's hour
+    expect((await get(`/ad/${ad.id}`)).statusCode).toBe(404);
+    ctx.clock.advance(120_000);
+    expect((await get(`/ad/${ad.id}`)).statusCode).toBe(410);
+  });
+
+  it('a page past the end of a list or a search answers 404 until an ad makes it exist', async () => {
+    publicAds(ny, 20, 'Harbor lights evening');
+    const city = `/listings/us/new-york/${ny.citySlug}/female-escorts?page=2`;
+    const search = '/search?query=harbor&page=2';
+    expect((await get(city)).statusCode).toBe(404);
+    expect((await get(search)).statusCode).toBe(404);
+    const ad = await liveAd(ctx, owner, admin, ny, { title: 'Harbor walks and dinners' });
+    const page2 = await get(city);
+    expect(page2.statusCode).toBe(200);
+    expect(rootOf(page2.body)).toContain('href="/ad/bulk0x20"'); // the oldest, pushed to page 2
+    expect(rootOf(page2.body)).not.toContain(`href="/ad/${ad.id}"`);
+    const found = await get(search);
+    expect(found.statusCode).toBe(200);
+    expect(rootOf(found.body)).toContain('href="/ad/bulk0x20"');
+  });
+});
+
 describe('listing pages', () => {
   it('a city page lists its ads, with real names, and 404 past its last page', async () => {
     const ad = await liveAd(ctx, owner, admin, ny, { title: TITLE });

@@ -1,6 +1,6 @@
 import type { PublicSource, StateRef } from '../../../src/app/loaders.ts';
 import type { ListingsService } from '../listings/listings.service.ts';
-import type { Answer } from '../listings/listings.cache.ts';
+import { refusalOf, type Answer } from '../listings/listings.cache.ts';
 
 /**
  * The page loaders' source on the server: the listings service itself (no HTTP), as a guest sees
@@ -16,39 +16,51 @@ export class ServerSource implements PublicSource {
     this.service = listings;
   }
 
-  private use<T>(a: Answer<T>): Answer<T> {
+  private depend(a: { tags: readonly string[]; until: number }): void {
     for (const t of a.tags) this.tags.add(t);
     this.until = Math.min(this.until, a.until);
-    return a;
+  }
+
+  /** A read, recorded; its refusal too (a hidden ad's 404, a page past a list's end): the page showing it is kept by what it depended on. */
+  private read<T>(answer: () => Answer<T>): Answer<T> {
+    try {
+      const a = answer();
+      this.depend(a);
+      return a;
+    } catch (err) {
+      const r = refusalOf(err);
+      if (r) this.depend(r);
+      throw err;
+    }
   }
 
   // Async like the browser's source: a service's throw (404, 410) becomes a rejected promise.
   async home() {
-    return this.use(this.service.home()).value!;
+    return this.read(() => this.service.home()).value!;
   }
 
   async states(): Promise<StateRef[]> {
-    return this.use(this.service.states()).value!.map((s) => ({ id: s.id, name: s.name, slug: s.slug }));
+    return this.read(() => this.service.states()).value!.map((s) => ({ id: s.id, name: s.name, slug: s.slug }));
   }
 
   async aggregate(type: string, state?: string) {
-    return this.use(this.service.aggregate(type, state)).value!.locations;
+    return this.read(() => this.service.aggregate(type, state)).value!.locations;
   }
 
   async stateCounts(type: string) {
-    return this.use(this.service.stateCounts(type)).value!.states;
+    return this.read(() => this.service.stateCounts(type)).value!.states;
   }
 
   async listings(q: { state: string; city: string; type: string; page: number }) {
-    return JSON.parse(this.use(this.service.listings(q)).json!);
+    return JSON.parse(this.read(() => this.service.listings(q)).json!);
   }
 
   async ad(id: string) {
-    const a = this.use(this.service.ad(id, null));
+    const a = this.read(() => this.service.ad(id, null));
     return a.value!.ad;
   }
 
   async search(q: { query: string; state?: string; type?: string; page: number }) {
-    return JSON.parse(this.use(this.service.search(q)).json!);
+    return JSON.parse(this.read(() => this.service.search(q)).json!);
   }
 }
