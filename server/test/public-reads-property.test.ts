@@ -409,7 +409,10 @@ class World {
           expect(res.statusCode, `${a.id} move to closed ${p.citySlug}: ${res.body}`).toBeGreaterThanOrEqual(400);
           return `${a.id} move to closed ${p.citySlug} (refused)`;
         }
-        return check(`${a.id} move to ${p.citySlug}`, res, 200, () => (a.place = to));
+        return check(`${a.id} move to ${p.citySlug}`, res, 200, () => {
+          a.place = to;
+          if (a.pending) a.pending.place = to; // a pending edit follows the ad
+        });
       }
       case 'edit': {
         if (!a || !ownerOk || a.status === 'disabled') return null;

@@ -144,6 +144,27 @@ describe('editing an ad', () => {
     ]);
   });
 
+  it('a move while an edit waits for review carries the edit along: approving it keeps the ad where its owner moved it', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny, { title: 'The approved original title' });
+    const res = await edit(owner, ad.id, { ...goodFields(ny, { title: 'The revised and better title' }), keepPhotos: photoUrls(ad as never) });
+    expect(res.statusCode, res.body).toBe(200);
+    const tx = await placeIn(ctx, 'tx');
+    const moved = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/update-ad-location/${ad.id}`,
+      headers: { cookie: owner.cookie },
+      payload: { stateId: tx.stateId, cityId: tx.cityId },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const item = (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-pending-ads', headers: { cookie: admin.cookie } }))
+      .json()
+      .pendingAds.find((a: { revisionOf?: string }) => a.revisionOf === ad.id);
+    expect(item).toMatchObject({ title: 'The revised and better title', state: { slug: tx.stateSlug }, city: { slug: tx.citySlug } });
+    expect((await decide(ctx, admin, [item.id], 'approve')).json()).toEqual({ updated: 1 });
+    const live = (await publicAd(ad.id)).json().ad;
+    expect(live).toMatchObject({ title: 'The revised and better title', state: { slug: tx.stateSlug }, city: { slug: tx.citySlug } });
+  });
+
   it('stores rates, incall / outcall and hours, checked like every field, and shows them on the public ad', async () => {
     const rates = JSON.stringify([
       { minutes: 120, priceCents: 50000 },

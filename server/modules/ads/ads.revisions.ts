@@ -85,6 +85,11 @@ export async function pendingForStaff(db: Executor, o: { offset: number; limit: 
   return out;
 }
 
+/** A move of the live ad carries its pending edit along: approving the edit later keeps the ad where its owner moved it. */
+export async function moveRevision(trx: Executor, adId: string, stateId: string, cityId: string): Promise<void> {
+  await trx.updateTable('ad_revisions').set({ state_id: stateId, city_id: cityId }).where('ad_id', '=', adId).where('status', '=', 'pending').execute();
+}
+
 /** Makes a pending revision the live ad (in the caller's transaction); returns the live photos no longer used. */
 export async function applyRevision(trx: Executor, rev: RevisionRow, by: string, at: string): Promise<StoredPhoto[]> {
   const live = await trx.selectFrom('ads').select('photos_json').where('id', '=', rev.ad_id).executeTakeFirstOrThrow();

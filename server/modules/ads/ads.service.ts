@@ -15,6 +15,7 @@ import { toOwnerAd, type OwnerAdDto, type StoredPhoto } from './ads.dto.ts';
 import type { AdStatus } from './ads.tables.ts';
 import { adObject, can, type AdsAction } from './ads.policy.ts';
 import * as repo from './ads.repository.ts';
+import { moveRevision } from './ads.revisions.ts';
 import { fingerprintAd, recordFingerprint } from '../moderation/moderation.duplicates.ts';
 import { beforeAdDeleted } from '../moderation/moderation.holds.ts';
 
@@ -203,13 +204,14 @@ export class AdsService {
     });
   }
 
-  /** Moves an ad to another city (not a rejected or expired one); it keeps its status and time left. */
+  /** Moves an ad to another city (not a rejected or expired one); it keeps its status and time left, and its pending edit follows it. */
   async move(actor: SessionUser, id: string, stateId: string, cityId: string): Promise<OwnerAdDto> {
     return this.deps.db.transaction().execute(async (trx) => {
       const ad = await adFor(trx, actor, 'move', id);
       if (ad.status === 'rejected' || ad.status === 'expired') throw new Conflict('ad.move_not_allowed');
       await assertPlace(trx, stateId, cityId);
       await repo.setLocation(trx, id, stateId, cityId, this.now());
+      await moveRevision(trx, id, stateId, cityId);
       await repo.refreshVisibility(trx, [id]);
       return toOwnerAd((await repo.findAd(trx, id))!);
     });
