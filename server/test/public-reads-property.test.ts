@@ -28,6 +28,8 @@ const SEED = process.env.PUBLIC_READS_SEED ? Number(process.env.PUBLIC_READS_SEE
 const RUNS = process.env.PUBLIC_READS_RUNS ? Number(process.env.PUBLIC_READS_RUNS) : 5;
 
 const TYPES = ['female_esc', 'female_rub'] as const;
+/** Every listing type, as the home page counts them (the ads here are of the first two). */
+const ALL_TYPES = ['female_esc', 'female_rub', 'shemale_esc'] as const;
 type Type = (typeof TYPES)[number];
 /** Words only titles carry (not in the description, nor in a place's name): what the searches ask for. */
 const WORDS = ['juniper', 'saffron', 'cobalt', 'marigold'] as const;
@@ -107,7 +109,7 @@ function words(title: string): string[] {
 
 interface Read {
   url: string;
-  kind: 'list' | 'search' | 'ad' | 'aggregate' | 'city-page' | 'ad-page';
+  kind: 'list' | 'search' | 'ad' | 'aggregate' | 'counts' | 'city-page' | 'ad-page';
   expect: (m: Model, now: number) => Expected;
 }
 
@@ -180,7 +182,41 @@ function reads(places: PlaceInfo[], m: Model): Read[] {
           : { status: 404 },
     });
   }
+  const byCount = (xs: { key: string; name: string; count: number }[]) =>
+    xs
+      .filter((x) => x.count > 0)
+      .sort((x, y) => y.count - x.count || x.name.localeCompare(y.name))
+      .map((x) => `${x.key}:${x.count}`);
+  out.push({
+    url: '/api/home',
+    kind: 'counts',
+    expect: (_, now) => ({
+      status: 200,
+      body: {
+        types: ALL_TYPES.map((t) => `${t}:${pub(now).filter((a) => a.type === t).length}`),
+        states: byCount(
+          states.map((st) => ({ key: st.stateSlug, name: st.stateName, count: pub(now).filter((a) => places[a.place].stateId === st.stateId).length })),
+        ),
+      },
+    }),
+  });
   for (const type of TYPES) {
+    out.push({
+      url: `/api/users-ads-aggregate/us/${type}/states`,
+      kind: 'counts',
+      expect: (_, now) => ({
+        status: 200,
+        body: {
+          states: byCount(
+            states.map((st) => ({
+              key: st.stateSlug,
+              name: st.stateName,
+              count: pub(now).filter((a) => places[a.place].stateId === st.stateId && a.type === type).length,
+            })),
+          ),
+        },
+      }),
+    });
     for (const s of [undefined, ...states]) {
       out.push({
         url: `/api/users-ads-aggregate/us/${type}${s ? `?state=${s.stateSlug}` : ''}`,
@@ -240,13 +276,23 @@ async function ask(ctx: TestContext, r: { url: string; kind: Read['kind'] }): Pr
       const j = JSON.parse(body) as { locations: { citySlug: string; count: number }[] };
       return { status: 200, body: j.locations.map((l) => `${l.citySlug}:${l.count}`) };
     }
+    case 'counts': {
+      const j = JSON.parse(body) as {
+        types?: { listingType: string; count: number }[];
+        topStates?: { slug: string; count: number }[];
+        states?: { stateSlug: string; count: number }[];
+      };
+      return j.types
+        ? { status: 200, body: { types: j.types.map((t) => `${t.listingType}:${t.count}`), states: j.topStates!.map((x) => `${x.slug}:${x.count}`) } }
+        : { status: 200, body: { states: j.states!.map((x) => `${x.stateSlug}:${x.count}`) } };
+    }
     case 'ad': {
       const j = JSON.parse(body) as { ad: { title: string; city: { slug: string } } };
       return { status: 200, body: { title: j.ad.title, city: j.ad.city.slug } };
     }
     case 'ad-page': {
       const title = /<title>([^<]*) \| XG Marketplace<\/title>/.exec(body)?.[1] ?? null;
-      const city = /href="\/listings\/us\/[a-z0-9-]+\/([a-z0-9-]+)\//.exec(rootOf(body))?.[1] ?? null;
+      const city = /href="(?:\/es|\/pt)?\/listings\/us\/[a-z0-9-]+\/([a-z0-9-]+)\//.exec(rootOf(body))?.[1] ?? null;
       return { status: 200, body: { title: title && unescapeHtml(title), city } };
     }
     case 'city-page': {
@@ -532,7 +578,11 @@ class World {
     }));
     for (const a of this.m.ads) {
       const expected = adStatus(this.m, this.places, a, now);
-      all.push({ url: `/api/ads/${a.id}`, kind: 'ad', expected }, { url: `/ad/${a.id}`, kind: 'ad-page', expected });
+      all.push(
+        { url: `/api/ads/${a.id}`, kind: 'ad', expected },
+        { url: `/ad/${a.id}`, kind: 'ad-page', expected },
+        { url: `/es/ad/${a.id}`, kind: 'ad-page', expected },
+      );
     }
     for (const round of [1, 2]) {
       for (const r of all) {
