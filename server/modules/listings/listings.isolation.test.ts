@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
@@ -71,6 +73,21 @@ describe('public reads and open transactions', () => {
       expect((await get(url)).json().ads).toHaveLength(1);
     });
     expect((await get(url)).json().ads).toEqual([]);
+  });
+
+  it('a change another process writes to the file (a maintenance script) reaches the cached answers within a second', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const list = `/api/listings?state=${ny.stateSlug}`;
+    const ids = async () => (await get(list)).json().ads.map((a: { id: string }) => a.id);
+    expect(await ids()).toEqual([ad.id]);
+    expect((await get(`/api/ads/${ad.id}`)).statusCode).toBe(200); // both cached now
+    const script = `const db = require('better-sqlite3')(process.argv[1]); db.pragma('busy_timeout = 5000');
+      db.prepare("UPDATE ads SET online = 0, visible = 0 WHERE id = ?").run(process.argv[2]); db.close();`;
+    execFileSync(process.execPath, ['-e', script, path.join(ctx.dataDir, 'xg.sqlite'), ad.id], { cwd: path.resolve(import.meta.dirname, '../../..') });
+    // This process wrote nothing: it reads the change log again once RECHECK_MS (1 s) has passed.
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await ids()).toEqual([]);
+    expect((await get(`/api/ads/${ad.id}`)).statusCode).toBe(404);
   });
 
   it('the read connection is a separate, read-only handle on the same file', () => {
