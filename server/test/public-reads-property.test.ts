@@ -7,6 +7,7 @@ import { findJob } from '../modules/cron/cron.jobs.ts';
 import { runJob } from '../modules/cron/cron.service.ts';
 import { adForm, fundedUsd, goodFields, liveAd, placeIn, type Place } from '../modules/ads/ads.testkit.ts';
 import { SEO_LISTING_TYPES } from '../../contract/seo.ts';
+import { walkSitemap } from '../modules/site/site.testkit.ts';
 
 // The public reads are cached, and a change drops only the answers it can touch (issue #15:
 // listings.tags.ts, the change log of migration 0011, the searches' match lists, the pages'
@@ -17,9 +18,10 @@ import { SEO_LISTING_TYPES } from '../../contract/seo.ts';
 // cities and states; time passing, with and without the hourly expire-ads job) run through the
 // real routes. After each change every read is asked again through the same caches, JSON API and
 // served pages alike, and compared with the model's prediction: lists and their totals and pages,
-// searches with and without a state, an ad's status and title, the numbers per city, a city's
-// page and an ad's page. The first read of each round fills the caches; the change drops what it
-// must; a stale answer fails the run with the steps that led to it.
+// searches with and without a state, an ad's status and title, the numbers per city, state and
+// type (home included), a city's page, an ad's page in two languages, and the sitemap (exactly the
+// pages that answer 200). Each read is asked twice (the second from the caches); the change drops
+// what it must; a stale answer fails the run with the steps that led to it.
 //
 // Replay a failure with PUBLIC_READS_SEED=<seed> (fast-check prints the seed and path);
 // PUBLIC_READS_RUNS=<n> runs more.
@@ -584,6 +586,47 @@ class World {
         { url: `/es/ad/${a.id}`, kind: 'ad-page', expected },
       );
     }
+    // The sitemap lists exactly the pages that answer 200: each open state, the city pages with
+    // ads, and every public ad (its state's file, oldest bump first), each in three languages.
+    const pub = newestFirst(this.m.ads.filter((a) => isPublic(this.m, this.places, a, now))).reverse();
+    const expectedMap = {
+      states: [...new Set(this.places.map((p) => p.stateSlug))]
+        .filter((slug) => this.m.stateEnabled.get(this.places.find((p) => p.stateSlug === slug)!.stateId))
+        .sort(),
+      cities: [
+        ...new Set(
+          pub.map((a) => `${this.places[a.place].stateSlug}/${this.places[a.place].citySlug}/${SEO_LISTING_TYPES.find((t) => t.code === a.type)!.slug}`),
+        ),
+      ].sort(),
+      ads: [...new Set(this.places.map((p) => p.stateSlug))].sort().map(
+        (slug) =>
+          `${slug}: ${pub
+            .filter((a) => this.places[a.place].stateSlug === slug)
+            .map((a) => a.id)
+            .join(' ')}`,
+      ),
+    };
+    const { files } = await walkSitemap(this.ctx);
+    const english = (f: { locs: string[] }) => f.locs.map((l) => new URL(l).pathname).filter((p) => !/^\/(es|pt)(\/|$)/.test(p));
+    const pagePaths = files.filter((f) => /\/pages-\d+\.xml$/.test(f.url)).flatMap(english);
+    const gotMap = {
+      states: expectedMap.states.filter((slug) => pagePaths.includes(`/listings/us/${slug}`)),
+      cities: pagePaths
+        .filter((p) => p.split('/').length === 6 && p.startsWith('/listings/us/'))
+        .map((p) => p.slice('/listings/us/'.length))
+        .sort(),
+      ads: [...new Set(this.places.map((p) => p.stateSlug))].sort().map(
+        (slug) =>
+          `${slug}: ${files
+            .filter((f) => new RegExp(`/ads-${slug}-\\d+\\.xml$`).test(f.url))
+            .flatMap(english)
+            .map((p) => p.slice('/ad/'.length))
+            .join(' ')}`,
+      ),
+    };
+    if (JSON.stringify(gotMap) !== JSON.stringify(expectedMap)) {
+      throw new Error(`wrong sitemap:\n  expected ${JSON.stringify(expectedMap)}\n  got      ${JSON.stringify(gotMap)}\nafter:\n  ${history.join('\n  ')}`);
+    }
     for (const round of [1, 2]) {
       for (const r of all) {
         const got = await ask(this.ctx, r);
@@ -614,7 +657,7 @@ describe('public reads property: cached answers always match the model', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(adSpecArb, { minLength: 4, maxLength: 6 }), fc.array(opArb, { minLength: 15, maxLength: 30 }), async (specs, ops) => {
         await ctx?.close();
-        ctx = await createTestApp({ distDir: dist, env: { PUBLIC_URL: 'https://xg.example' } });
+        ctx = await createTestApp({ distDir: dist, env: { PUBLIC_URL: 'https://xg.example' }, limits: { sitemapPerMinute: 1_000_000 } });
         const places: PlaceInfo[] = [];
         for (const [state, nth] of [
           ['ny', 0],
