@@ -13,6 +13,7 @@ import { PublicReads } from './listings.repository.ts';
 import { PublicChanges } from './listings.changes.ts';
 import { heapBytes, TaggedCache } from './listings.cache.ts';
 import { packSeqs, SearchMatches } from './listings.search.ts';
+import { Rng } from '../../test/fuzz/rng.ts';
 
 // The public answers' caches (listings.cache.ts) and what drops their entries (the change log of
 // migration 0011, listings.tags.ts): every way the public view of an ad changes must show at once,
@@ -707,6 +708,62 @@ describe("searches' match lists (SearchMatches)", () => {
     // an ad the full list holds leaving it drops it, whatever its age
     const leaving = { ...entering, seq: 2, old_seq: 4900, old_city: row.city_id, old_state: row.state_id, old_type: entering.new_type, new_seq: null };
     expect(matches.onChanges([leaving])).toEqual(['newer']);
+  });
+
+  it('over a full list (more matches than the 200 a search counts), random flips and bumps never leave a page stale: a model predicts each', async () => {
+    // 230 public ads whose titles all hold "harbor", written at once; they then go offline and
+    // back, through the owner's route or in one statement (an ad back online keeps its place in the
+    // bump order, often below the list's last one), and are bumped (to the top). After each change a model, the newest 200
+    // online ads, predicts the search's total and a few of its pages; each page is asked twice.
+    const N = 230;
+    const now = ctx.clock.now().toISOString();
+    const expires = new Date(ctx.clock.now().getTime() + 30 * DAY_MS).toISOString();
+    const insert = ctx.app.deps.database.sqlite.prepare(
+      `INSERT INTO ads (id, owner_id, listing_type, title, description, age, state_id, city_id, phone, photos_json, status, online,
+         bump_seq, bumped_at, published_at, expires_at, created_at, updated_at, visible)
+       VALUES (?, ?, 'female_esc', ?, 'Friendly and discreet, by appointment only.', '30', ?, ?, '+12125550100', '[]', 'approved', 1, ?, ?, ?, ?, ?, ?, 1)`,
+    );
+    const model = Array.from({ length: N }, (_, i) => ({ id: `harbor${i}`, seq: i + 1, online: true }));
+    for (const a of model) insert.run(a.id, owner.id, `Harbor lights number ${a.seq}`, ny.stateId, ny.cityId, a.seq, now, now, expires, now, now);
+    let top = N;
+    const rng = new Rng(7);
+    const rand = (n: number) => rng.int(n);
+    const check = async (step: string) => {
+      const shown = model
+        .filter((a) => a.online)
+        .sort((x, y) => y.seq - x.seq)
+        .slice(0, 200);
+      for (const page of [1, 1 + rand(10), 10]) {
+        const want = shown.slice((page - 1) * 20, page * 20).map((a) => a.id);
+        for (const round of [1, 2]) {
+          const res = await get(`/api/search?query=harbor&page=${page}`);
+          const got = res.statusCode === 200 ? { total: res.json().total, ids: res.json().ads.map((a: { id: string }) => a.id) } : res.statusCode;
+          const expected = want.length || page === 1 ? { total: shown.length, ids: want } : 404;
+          expect(got, `${step}: page ${page}, read ${round}`).toEqual(expected);
+        }
+      }
+    };
+    await check('start');
+    const byOrder = () => [...model].sort((x, y) => y.seq - x.seq);
+    for (let step = 0; step < 100; step++) {
+      // half the time an ad near the list's end (ranks 186–215 of all), where the cut-off decides
+      const a = rand(2) === 0 ? model[rand(N)] : byOrder()[185 + rand(30)];
+      if (rand(4) === 0) {
+        // a bump: to the top of the order
+        await sql`UPDATE ads SET bump_seq = ${++top} WHERE id = ${a.id}`.execute(ctx.app.deps.db);
+        a.seq = top;
+        await check(`${a.id} bumped`);
+      } else if (rand(2) === 0) {
+        expect((await setOnline(a.id, !a.online)).statusCode).toBe(200);
+        a.online = !a.online;
+        await check(`${a.id} ${a.online ? 'online' : 'offline'} (seq ${a.seq})`);
+      } else {
+        // as a maintenance script would: one statement (the service writes online, then visible)
+        await sql`UPDATE ads SET online = ${a.online ? 0 : 1}, visible = ${a.online ? 0 : 1} WHERE id = ${a.id}`.execute(ctx.app.deps.db);
+        a.online = !a.online;
+        await check(`${a.id} ${a.online ? 'online' : 'offline'} in one statement (seq ${a.seq})`);
+      }
+    }
   });
 
   it('a list pushed out takes the answers built on it along: a change it can no longer see must not leave them stale', async () => {
