@@ -19,8 +19,9 @@ import { walkSitemap } from '../modules/site/site.testkit.ts';
 // real routes. After each change every read is asked again through the same caches, JSON API and
 // served pages alike, and compared with the model's prediction: lists and their totals and pages,
 // searches with and without a state, an ad's status and title, the numbers per city, state and
-// type (home included), a city's page, an ad's page in two languages, and the sitemap (exactly the
-// pages that answer 200). Each read is asked twice (the second from the caches); the change drops
+// type (home included), a city's page, a search's page, an ad's page in two languages, and the
+// sitemap (exactly the pages that answer 200); first each owner's preview of their ads (which sees
+// a hidden ad and must never be kept for the guests asked next). Each read is asked twice (the second from the caches); the change drops
 // what it must; a stale answer fails the run with the steps that led to it.
 //
 // Replay a failure with PUBLIC_READS_SEED=<seed> (fast-check prints the seed and path);
@@ -112,6 +113,8 @@ function words(title: string): string[] {
 interface Read {
   url: string;
   kind: 'list' | 'search' | 'ad' | 'aggregate' | 'counts' | 'city-page' | 'ad-page';
+  /** Asked as this user (an owner's preview), not as a guest. */
+  cookie?: string;
   expect: (m: Model, now: number) => Expected;
 }
 
@@ -234,6 +237,22 @@ function reads(places: PlaceInfo[], m: Model): Read[] {
       });
     }
     const slug = SEO_LISTING_TYPES.find((x) => x.code === type)!.slug;
+    if (type === TYPES[0]) {
+      // The search page (its first 20 results, as a visitor's first load)
+      for (const w of WORDS) {
+        out.push({
+          url: `/search?query=${w}`,
+          kind: 'city-page',
+          expect: (_, now) => ({
+            status: 200,
+            body: pub(now)
+              .filter((a) => words(a.title).includes(w))
+              .slice(0, 20)
+              .map((a) => a.id),
+          }),
+        });
+      }
+    }
     places.forEach((c, i) => {
       out.push({
         url: `/listings/us/${c.stateSlug}/${c.citySlug}/${slug}`,
@@ -264,8 +283,8 @@ function adStatus(m: Model, places: PlaceInfo[], a: MAd, now: number): Expected 
 // ---------------------------------------------------------------------------------------------
 // What the system answers, in the shape the model predicts
 
-async function ask(ctx: TestContext, r: { url: string; kind: Read['kind'] }): Promise<Expected> {
-  const res = await ctx.app.inject({ method: 'GET', url: r.url, headers: { 'accept-encoding': 'br' } });
+async function ask(ctx: TestContext, r: { url: string; kind: Read['kind']; cookie?: string }): Promise<Expected> {
+  const res = await ctx.app.inject({ method: 'GET', url: r.url, headers: { 'accept-encoding': 'br', ...(r.cookie ? { cookie: r.cookie } : {}) } });
   if (res.statusCode !== 200) return { status: res.statusCode };
   const body = res.headers['content-encoding'] === 'br' ? (await import('node:zlib')).brotliDecompressSync(res.rawPayload).toString('utf8') : res.body;
   switch (r.kind) {
@@ -573,11 +592,19 @@ class World {
   /** Every read, predicted and asked (each twice: the second is the cache's answer). */
   async compare(history: string[]): Promise<void> {
     const now = this.now();
-    const all: { url: string; kind: Read['kind']; expected: Expected }[] = reads(this.places, this.m).map((r) => ({
-      url: r.url,
-      kind: r.kind,
-      expected: r.expect(this.m, now),
-    }));
+    const all: { url: string; kind: Read['kind']; expected: Expected; cookie?: string }[] = [];
+    // First the owners' previews: an owner sees their ad whatever its state (the live version),
+    // and what they see must never be kept for the guests asked next.
+    for (const a of this.m.ads) {
+      if (a.deleted || !this.m.ownersApproved[a.owner]) continue;
+      all.push({
+        url: `/api/ads/${a.id}`,
+        kind: 'ad',
+        cookie: this.owners[a.owner].cookie,
+        expected: { status: 200, body: { title: a.title, city: this.places[a.place].citySlug } },
+      });
+    }
+    for (const r of reads(this.places, this.m)) all.push({ url: r.url, kind: r.kind, expected: r.expect(this.m, now) });
     for (const a of this.m.ads) {
       const expected = adStatus(this.m, this.places, a, now);
       all.push(
@@ -632,7 +659,7 @@ class World {
         const got = await ask(this.ctx, r);
         if (JSON.stringify(got) !== JSON.stringify(r.expected)) {
           throw new Error(
-            `stale or wrong answer (read ${round} of 2) to GET ${r.url}:\n  expected ${JSON.stringify(r.expected)}\n  got      ${JSON.stringify(got)}\nafter:\n  ${history.join('\n  ')}`,
+            `stale or wrong answer (read ${round} of 2) to GET ${r.url}${r.cookie ? " (the ad's owner)" : ''}:\n  expected ${JSON.stringify(r.expected)}\n  got      ${JSON.stringify(got)}\nafter:\n  ${history.join('\n  ')}`,
           );
         }
       }
