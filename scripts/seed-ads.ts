@@ -233,7 +233,6 @@ try {
 } finally {
   for (const d of deferred) db.exec(d.sql);
 }
-db.exec('UPDATE ads_public_version SET v = v + 1 WHERE id = 1');
 // A server running on this file drops everything it cached (as for a change of places).
 db.exec("INSERT INTO ads_public_changes (kind) VALUES ('place')");
 lap('public indexes');

@@ -115,7 +115,6 @@ export interface MarketTables {
     ip: string | null;
     created_at: string;
   };
-  ads_public_version: { id: number; v: number };
   /** One row per ad posted, kept when the ad is deleted: the daily limit counts these. */
   ad_post_log: {
     id: Generated<number>;
