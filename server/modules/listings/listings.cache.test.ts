@@ -2,7 +2,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Value from 'typebox/value';
 import { sql } from 'kysely';
-import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { asAdmin, cookieOf, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { openDatabase } from '../../core/db.ts';
 import { migrate } from '../../core/migrate.ts';
@@ -255,6 +255,26 @@ describe('exact totals and lifetimes', () => {
     expect((await page(2)).json()).toEqual({ code: 'listings.page_not_found', message: 'There is no such page of results.' });
     expect((await get('/api/home')).json().types[0]).toEqual({ listingType: 'female_esc', count: 1 });
     expect((await get('/api/search?query=companion')).json()).toMatchObject({ total: 1, ads: [{ id: second.id }] });
+  });
+});
+
+describe('a renewal of an ad whose time ran out', () => {
+  it('counts it again at once, before expire-ads ran (the numbers per place, the home page, a type by state)', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const wallet = await fundedUsd(ctx, owner, 10_000);
+    const numbers = async () => ({
+      home: (await get('/api/home')).json().types[0].count,
+      cities: (await get('/api/users-ads-aggregate/us/female_esc?state=new-york')).json().locations.length,
+      states: (await get('/api/users-ads-aggregate/us/female_esc/states')).json().states.length,
+    });
+    expect(await numbers()).toEqual({ home: 1, cities: 1, states: 1 });
+    ctx.clock.advance(30 * DAY_MS + 1); // ran out; the counters still count it (expire-ads has not run)
+    expect(await numbers()).toEqual({ home: 0, cities: 0, states: 0 }); // and these are kept
+    const login = await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: owner.email, password: owner.password } }); // a month on: signed out
+    const renewed = await ctx.app.inject({ method: 'PUT', url: `/api/renew-ad/${ad.id}`, headers: { cookie: cookieOf(login) }, payload: { walletId: wallet } });
+    expect(renewed.statusCode, renewed.body).toBe(200);
+    expect(await numbers()).toEqual({ home: 1, cities: 1, states: 1 });
+    expect((await get(`/api/listings?state=new-york`)).json()).toMatchObject({ total: 1, ads: [{ id: ad.id }] });
   });
 });
 

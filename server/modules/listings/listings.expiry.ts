@@ -1,6 +1,6 @@
 import type { Clock } from '../../core/clock.ts';
 import type { ChangeRow, ExpiringRow, ListingScope, PublicReads } from './listings.repository.ts';
-import { scopeTag, scopeTags } from './listings.tags.ts';
+import { COUNTS, countsStateTag, countsTypeTag, scopeTag, scopeTags } from './listings.tags.ts';
 
 /** How far ahead upcoming expiries are read. */
 const SPAN_MS = 60_000;
@@ -18,7 +18,7 @@ export class ExpiryWindow {
   private readonly clock: Clock;
   private end = 0;
   private dirty = true;
-  private ids = new Set<string>();
+  private byId = new Map<string, ExpiringRow>();
   private byTag = new Map<string, number[]>();
   private seqs = new Map<number, number>();
 
@@ -27,19 +27,29 @@ export class ExpiryWindow {
     this.clock = clock;
   }
 
-  /** A change can bring an ad into the window or take one out: read it again on next use. */
-  onChanges(rows: readonly ChangeRow[], all: boolean): void {
+  /**
+   * A change can bring an ad into the window or take one out: read it again on next use. Returns
+   * the numbers' tags of the ads it changed that were overdue (counted, but taken off the numbers
+   * here): renewed, or changed in any way, such an ad may count again while its place and type
+   * stay the same, which the change log's rows alone do not tell the numbers' caches.
+   */
+  onChanges(rows: readonly ChangeRow[], all: boolean): string[] {
     if (all) this.dirty = true;
+    const tags: string[] = [];
+    const now = this.clock.now().getTime();
     for (const r of rows) {
-      if ((r.ad_id && this.ids.has(r.ad_id)) || (r.new_expires && Date.parse(r.new_expires) <= this.end)) this.dirty = true;
+      const was = r.ad_id ? this.byId.get(r.ad_id) : undefined;
+      if (was || (r.new_expires && Date.parse(r.new_expires) <= this.end)) this.dirty = true;
+      if (was && Date.parse(was.expires_at) <= now) tags.push(COUNTS, countsTypeTag(was.listing_type), countsStateTag(was.state_id));
     }
+    return tags;
   }
 
   private fresh(now: number): void {
     if (!this.dirty && now < this.end) return;
     this.end = now + SPAN_MS;
     const rows: ExpiringRow[] = this.reads.expiring(new Date(this.end).toISOString());
-    this.ids = new Set(rows.map((r) => r.id));
+    this.byId = new Map(rows.map((r) => [r.id, r]));
     this.byTag = new Map();
     this.seqs = new Map();
     for (const r of rows) {

@@ -57,9 +57,9 @@ export class ListingsService {
     this.changes = new PublicChanges(this.reads, deps.database.sqlite);
     this.expiry = new ExpiryWindow(this.reads, deps.clock);
     this.matches = new SearchMatches(this.reads, searches);
-    // First listener: it adds the searches a change can alter to the change's tags, for the caches after it.
+    // First listener: it adds the searches a change can alter, and the numbers an overdue ad's change alters, to the change's tags, for the caches after it.
     this.changes.subscribe((c) => {
-      this.expiry.onChanges(c.rows, c.all);
+      for (const tag of this.expiry.onChanges(c.rows, c.all)) c.tags.add(tag);
       for (const match of c.all ? this.matches.clear() : this.matches.onChanges(c.rows)) c.tags.add(searchTag(match));
       this.values.apply(c);
       if (c.all) this.slugs.clear(); // a place enabled or disabled
