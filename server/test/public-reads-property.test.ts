@@ -112,10 +112,9 @@ function words(title: string): string[] {
 
 interface Read {
   url: string;
-  kind: 'list' | 'search' | 'ad' | 'aggregate' | 'counts' | 'city-page' | 'ad-page';
-  /** Asked as this user (an owner's preview), not as a guest. */
-  cookie?: string;
-  expect: (m: Model, now: number) => Expected;
+  /** list-page: a served page listing ads (a city's, a search's), read as the ads it links in order. */
+  kind: 'list' | 'search' | 'ad' | 'aggregate' | 'counts' | 'list-page' | 'ad-page';
+  expect: (now: number) => Expected;
 }
 
 function reads(places: PlaceInfo[], m: Model): Read[] {
@@ -130,7 +129,7 @@ function reads(places: PlaceInfo[], m: Model): Read[] {
       out.push({
         url: `/api/listings?pageSize=${PAGE_SIZE}&page=${page}${t}`,
         kind: 'list',
-        expect: (_, now) =>
+        expect: (now) =>
           expectList(
             pub(now).filter((a) => !type || a.type === type),
             page,
@@ -140,7 +139,7 @@ function reads(places: PlaceInfo[], m: Model): Read[] {
         out.push({
           url: `/api/listings?state=${s.stateSlug}&pageSize=${PAGE_SIZE}&page=${page}${t}`,
           kind: 'list',
-          expect: (_, now) =>
+          expect: (now) =>
             stateOpen(s.stateId)
               ? expectList(
                   pub(now).filter((a) => places[a.place].stateId === s.stateId && (!type || a.type === type)),
@@ -153,7 +152,7 @@ function reads(places: PlaceInfo[], m: Model): Read[] {
         out.push({
           url: `/api/listings?state=${c.stateSlug}&city=${c.citySlug}&pageSize=${PAGE_SIZE}&page=${page}${t}`,
           kind: 'list',
-          expect: (_, now) =>
+          expect: (now) =>
             cityOpen(i)
               ? expectList(
                   pub(now).filter((a) => a.place === i && (!type || a.type === type)),
@@ -168,7 +167,7 @@ function reads(places: PlaceInfo[], m: Model): Read[] {
     out.push({
       url: `/api/search?query=${w}&pageSize=${PAGE_SIZE}`,
       kind: 'search',
-      expect: (_, now) =>
+      expect: (now) =>
         expectList(
           pub(now).filter((a) => words(a.title).includes(w)),
           1,
@@ -178,7 +177,7 @@ function reads(places: PlaceInfo[], m: Model): Read[] {
     out.push({
       url: `/api/search?query=${w}&state=${s.stateSlug}&type=${TYPES[0]}&pageSize=${PAGE_SIZE}`,
       kind: 'search',
-      expect: (_, now) =>
+      expect: (now) =>
         stateOpen(s.stateId)
           ? expectList(
               pub(now).filter((a) => words(a.title).includes(w) && places[a.place].stateId === s.stateId && a.type === TYPES[0]),
@@ -195,7 +194,7 @@ function reads(places: PlaceInfo[], m: Model): Read[] {
   out.push({
     url: '/api/home',
     kind: 'counts',
-    expect: (_, now) => ({
+    expect: (now) => ({
       status: 200,
       body: {
         types: ALL_TYPES.map((t) => `${t}:${pub(now).filter((a) => a.type === t).length}`),
@@ -209,7 +208,7 @@ function reads(places: PlaceInfo[], m: Model): Read[] {
     out.push({
       url: `/api/users-ads-aggregate/us/${type}/states`,
       kind: 'counts',
-      expect: (_, now) => ({
+      expect: (now) => ({
         status: 200,
         body: {
           states: byCount(
@@ -226,7 +225,7 @@ function reads(places: PlaceInfo[], m: Model): Read[] {
       out.push({
         url: `/api/users-ads-aggregate/us/${type}${s ? `?state=${s.stateSlug}` : ''}`,
         kind: 'aggregate',
-        expect: (_, now) => {
+        expect: (now) => {
           if (s && !stateOpen(s.stateId)) return { status: 404 };
           const counts = places
             .map((p, i) => ({ p, count: pub(now).filter((a) => a.place === i && a.type === type).length }))
@@ -242,8 +241,8 @@ function reads(places: PlaceInfo[], m: Model): Read[] {
       for (const w of WORDS) {
         out.push({
           url: `/search?query=${w}`,
-          kind: 'city-page',
-          expect: (_, now) => ({
+          kind: 'list-page',
+          expect: (now) => ({
             status: 200,
             body: pub(now)
               .filter((a) => words(a.title).includes(w))
@@ -256,8 +255,8 @@ function reads(places: PlaceInfo[], m: Model): Read[] {
     places.forEach((c, i) => {
       out.push({
         url: `/listings/us/${c.stateSlug}/${c.citySlug}/${slug}`,
-        kind: 'city-page',
-        expect: (_, now) =>
+        kind: 'list-page',
+        expect: (now) =>
           cityOpen(i)
             ? {
                 status: 200,
@@ -316,7 +315,7 @@ async function ask(ctx: TestContext, r: { url: string; kind: Read['kind']; cooki
       const city = /href="(?:\/es|\/pt)?\/listings\/us\/[a-z0-9-]+\/([a-z0-9-]+)\//.exec(rootOf(body))?.[1] ?? null;
       return { status: 200, body: { title: title && unescapeHtml(title), city } };
     }
-    case 'city-page': {
+    case 'list-page': {
       const ids: string[] = [];
       for (const mm of rootOf(body).matchAll(/href="\/ad\/([a-z0-9]+)"/g)) if (ids.at(-1) !== mm[1]) ids.push(mm[1]);
       return { status: 200, body: ids };
@@ -604,7 +603,7 @@ class World {
         expected: { status: 200, body: { title: a.title, city: this.places[a.place].citySlug } },
       });
     }
-    for (const r of reads(this.places, this.m)) all.push({ url: r.url, kind: r.kind, expected: r.expect(this.m, now) });
+    for (const r of reads(this.places, this.m)) all.push({ url: r.url, kind: r.kind, expected: r.expect(now) });
     for (const a of this.m.ads) {
       const expected = adStatus(this.m, this.places, a, now);
       all.push(
