@@ -258,6 +258,41 @@ describe('exact totals and lifetimes', () => {
   });
 });
 
+describe("a state's cities, most ads first", () => {
+  it('stay in order when ads whose time ran out are taken off (before expire-ads ran): by number, then by name', async () => {
+    const big = ny; // New York City
+    const small = await placeIn(ctx, 'ny', 1); // Brooklyn: its name comes first
+    await liveAd(ctx, owner, admin, big);
+    ctx.clock.advance(DAY_MS);
+    await liveAd(ctx, owner, admin, big);
+    await liveAd(ctx, owner, admin, small);
+    const order = async () =>
+      ((await get('/api/users-ads-aggregate/us/female_esc?state=new-york')).json().locations as { citySlug: string; count: number }[]).map(
+        (l) => `${l.citySlug}:${l.count}`,
+      );
+    expect(await order()).toEqual([`${big.citySlug}:2`, `${small.citySlug}:1`]);
+    ctx.clock.advance(29 * DAY_MS + 1); // the first ad ran out; the counters still count it
+    expect(await order()).toEqual([`${small.citySlug}:1`, `${big.citySlug}:1`]);
+  });
+});
+
+describe("a type's states, most ads first", () => {
+  it('stay in order when ads whose time ran out are taken off (before expire-ads ran): by number, then by name', async () => {
+    const tx = await placeIn(ctx, 'tx');
+    await liveAd(ctx, owner, admin, tx);
+    ctx.clock.advance(DAY_MS);
+    await liveAd(ctx, owner, admin, tx);
+    await liveAd(ctx, owner, admin, ny);
+    const order = async () =>
+      ((await get('/api/users-ads-aggregate/us/female_esc/states')).json().states as { stateSlug: string; count: number }[]).map(
+        (s) => `${s.stateSlug}:${s.count}`,
+      );
+    expect(await order()).toEqual(['texas:2', 'new-york:1']);
+    ctx.clock.advance(29 * DAY_MS + 1); // the first Texas ad ran out; the counters still count it
+    expect(await order()).toEqual(['new-york:1', 'texas:1']);
+  });
+});
+
 describe('a renewal of an ad whose time ran out', () => {
   it('counts it again at once, before expire-ads ran (the numbers per place, the home page, a type by state)', async () => {
     const ad = await liveAd(ctx, owner, admin, ny);

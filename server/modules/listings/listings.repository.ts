@@ -259,13 +259,13 @@ export class PublicReads {
   }
 
   /** States with public ads of a type as counted (trigger-kept counters, summed over their cities). */
-  stateCountsOfType(listingType: ListingType): { id: string; slug: string; n: number }[] {
+  stateCountsOfType(listingType: ListingType): { id: string; slug: string; name: string; n: number }[] {
     return this.stmt(
       'state-counts-of-type',
       () =>
-        `SELECT s.id, s.slug, x.n FROM (SELECT state_id, sum(n) AS n FROM ads_public_counts WHERE listing_type = ${TEXT} GROUP BY state_id) x
+        `SELECT s.id, s.slug, s.name, x.n FROM (SELECT state_id, sum(n) AS n FROM ads_public_counts WHERE listing_type = ${TEXT} GROUP BY state_id) x
        JOIN states s ON s.id = x.state_id WHERE x.n > 0 ORDER BY x.n DESC, s.name`,
-    ).all(listingType) as { id: string; slug: string; n: number }[];
+    ).all(listingType) as { id: string; slug: string; name: string; n: number }[];
   }
 
   typeCounts(): { listing_type: ListingType; n: number }[] {

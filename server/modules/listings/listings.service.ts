@@ -31,6 +31,8 @@ function pageArgs(q: { page?: number; pageSize?: number }, maxOffset: number) {
 }
 
 const names = (p: { name: string; slug: string }) => ({ name: p.name, slug: p.slug });
+/** Strings in SQLite's BINARY order (by code point; the same for the places' names as by UTF-16 unit). */
+const binary = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The public reads: lists, search, an ad, the numbers per place. Every answer says which tags it
@@ -245,8 +247,10 @@ export class ListingsService {
     const stateId = stateSlug ? this.resolvePlace(stateSlug).stateId : undefined;
     return this.value(`aggregate:${listingType}:${stateId ?? ''}`, () => {
       const locations: AggregateLocation[] = [];
+      let takenOff = false;
       for (const r of this.reads.aggregate(listingType, stateId)) {
         const count = r.n - this.expiry.overdue({ cityId: r.city_id, listingType });
+        if (count !== r.n) takenOff = true;
         if (count > 0)
           locations.push({
             stateId: r.state_id,
@@ -258,6 +262,9 @@ export class ListingsService {
             count,
           });
       }
+      // The counters ordered the rows (state, most ads, name: SQLite's binary order); ads whose time
+      // ran out, taken off here, can change that order.
+      if (takenOff) locations.sort((a, b) => binary(a.stateName, b.stateName) || b.count - a.count || binary(a.cityName, b.cityName));
       return {
         value: { locations },
         tags: [stateId ? countsStateTag(stateId) : countsTypeTag(listingType)],
@@ -271,12 +278,14 @@ export class ListingsService {
     const listingType = parseListingType(typeParam);
     if (!listingType) throw new NotFound('listings.unknown_listing_type');
     return this.value(`state-counts:${listingType}`, () => {
-      const states: StateCount[] = [];
+      const counted: (StateCount & { name: string })[] = [];
       for (const r of this.reads.stateCountsOfType(listingType)) {
         const count = r.n - this.expiry.overdue({ stateId: r.id, listingType });
-        if (count > 0) states.push({ stateId: r.id, stateSlug: r.slug, count });
+        if (count > 0) counted.push({ stateId: r.id, stateSlug: r.slug, count, name: r.name });
       }
-      states.sort((a, b) => b.count - a.count); // most first (stable: ties stay by name)
+      // Most first, then by name (ads whose time ran out, taken off here, can change the counters' order).
+      counted.sort((a, b) => b.count - a.count || binary(a.name, b.name));
+      const states: StateCount[] = counted.map(({ stateId, stateSlug, count }) => ({ stateId, stateSlug, count }));
       return { value: { states }, tags: [countsTypeTag(listingType)], until: this.expiry.nextChange({ listingType }) };
     });
   }
