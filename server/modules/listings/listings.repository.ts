@@ -258,13 +258,13 @@ export class PublicReads {
       : (this.stmt('aggregate', () => sql(`x.listing_type = ${TEXT}`)).all(listingType) as AggregateRow[]);
   }
 
-  /** States with public ads of a type as counted (trigger-kept counters, summed over their cities). */
+  /** States with public ads of a type as counted (trigger-kept counters, summed over their cities), in no order: the service sorts them after taking off the ads whose time ran out. */
   stateCountsOfType(listingType: ListingType): { id: string; slug: string; name: string; n: number }[] {
     return this.stmt(
       'state-counts-of-type',
       () =>
         `SELECT s.id, s.slug, s.name, x.n FROM (SELECT state_id, sum(n) AS n FROM ads_public_counts WHERE listing_type = ${TEXT} GROUP BY state_id) x
-       JOIN states s ON s.id = x.state_id WHERE x.n > 0 ORDER BY x.n DESC, s.name`,
+       JOIN states s ON s.id = x.state_id WHERE x.n > 0`,
     ).all(listingType) as { id: string; slug: string; name: string; n: number }[];
   }
 
