@@ -67,20 +67,18 @@ const mb = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(bytes < 10 * 1024 *
 /** The server's memory, and how well each cache served since the last check (CACHE_MB is what an operator can change). */
 export function memoryOutcome(m: { rssBytes: number; heapUsedBytes: number; cacheMb: number; caches: readonly CacheUse[] }): CheckOutcome {
   const label = (c: CacheUse) => CACHE_LABELS[c.name] ?? c.name;
-  const caches = [...m.caches].sort((a, b) => cacheRank(a) - cacheRank(b));
-  const parts = caches.map((c) => {
-    const lookups = c.hits + c.misses;
+  const caches = [...m.caches].sort((a, b) => cacheRank(a) - cacheRank(b)).map((c) => ({ c, lookups: c.hits + c.misses }));
+  const parts = caches.map(({ c, lookups }) => {
     const served = lookups ? `${percent(c.hits / lookups)} of ${lookups.toLocaleString('en-US')} lookup${lookups === 1 ? '' : 's'} hit` : 'no lookups';
     return `${label(c)} ${served}, ${mb(c.bytes)} of ${mb(c.maxBytes)}`;
   });
   const words = `RSS ${mb(m.rssBytes)}, JavaScript heap ${mb(m.heapUsedBytes)}; caches since the last check: ${parts.join('; ')}`;
-  const short = caches.filter((c) => {
-    const lookups = c.hits + c.misses;
+  const short = caches.filter(({ c, lookups }) => {
     const full = c.bytes >= CACHE_FULL * c.maxBytes || c.entries >= CACHE_FULL * c.maxEntries;
     return full && lookups >= CACHE_MIN_LOOKUPS && c.hits < CACHE_LOW_HITS * lookups;
   });
   if (!short.length) return { status: 'ok', message: words };
-  const which = short.map(label).join(' and ');
+  const which = short.map(({ c }) => label(c)).join(' and ');
   return {
     status: 'degraded',
     message: `${words}: ${which} full and hitting under ${percent(CACHE_LOW_HITS)} of lookups; a larger CACHE_MB (now ${m.cacheMb}) would answer more from memory`,
