@@ -245,13 +245,14 @@ describe('listing pages', () => {
     expect((await get('/listings/us?type=dogs')).statusCode).toBe(404);
   });
 
-  it('a state of many cities shows its largest in full and the others one first letter a page; an unused letter is 404', async () => {
+  it('a state of many cities shows its largest in full and the others one first letter a page; an unused letter is 404, and a kept letter page goes with its ads', async () => {
     // 14 cities with one ad each: the 12 first by name are the largest (ties go by name), 2 are left
     const places = await Promise.all(Array.from({ length: 14 }, (_, i) => placeIn(ctx, 'ny', i)));
-    for (const p of places) await liveAd(ctx, owner, admin, p);
+    const adIn = new Map<string, string>(); // city id → its ad's id
+    for (const p of places) adIn.set(p.cityId, (await liveAd(ctx, owner, admin, p)).id);
     const named = await ctx.app.deps.db
       .selectFrom('cities')
-      .select(['slug', 'name'])
+      .select(['id', 'slug', 'name'])
       .where(
         'id',
         'in',
@@ -283,6 +284,25 @@ describe('listing pages', () => {
     const missing = await get(`/listings/us/new-york?letter=${unused.toLowerCase()}`);
     expect(missing.statusCode).toBe(404);
     expect(missing.body).toContain('<meta name="robots" content="noindex" />');
+
+    // A kept letter page goes with its cities' ads: their ads taken offline, the letter is 404
+    // (its cities are no longer listed); back online, the kept 404 goes and the page is back.
+    const online = (ids: string[], on: boolean) =>
+      Promise.all(
+        ids.map((id) =>
+          ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${id}`, headers: { cookie: owner.cookie }, payload: { online: on } }),
+        ),
+      );
+    const letterUrl = `/listings/us/new-york?letter=${letter.toLowerCase()}`;
+    expect((await get(letterUrl)).statusCode).toBe(200);
+    const theirAds = ofLetter.map((c) => adIn.get(c.id)!);
+    for (const r of await online(theirAds, false)) expect(r.statusCode).toBe(200);
+    expect((await get(letterUrl)).statusCode).toBe(404);
+    expect((await get(letterUrl)).statusCode).toBe(404); // kept
+    for (const r of await online(theirAds, true)) expect(r.statusCode).toBe(200);
+    const back = await get(letterUrl);
+    expect(back.statusCode).toBe(200);
+    for (const c of ofLetter) expect(rootOf(back.body)).toContain(href(c.slug));
   });
 });
 
