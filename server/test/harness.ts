@@ -58,10 +58,13 @@ export async function createTestApp(
     distDir?: string | null;
     /** 'smtp': the app's own mailer (SMTP_URL in env), to assert on a real SMTP server; ctx.mailer stays empty. */
     mail?: 'memory' | 'smtp';
+    /** The caches' memory in MB below CACHE_MB's floor of 4 (a fraction: caches that evict all the time). */
+    cacheMb?: number;
   } = {},
 ): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-test-'));
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, SEED_LOCATIONS: '0', CRON: '0', ...opts.env });
+  const loaded = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, SEED_LOCATIONS: '0', CRON: '0', ...opts.env });
+  const config = opts.cacheMb === undefined ? loaded : { ...loaded, cacheMb: opts.cacheMb };
   // A file, not an in-memory copy: public reads go through their own read-only connection
   // (core/db.ts), which only a file can give them.
   const file = path.join(dataDir, 'xg.sqlite');

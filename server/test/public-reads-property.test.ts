@@ -449,7 +449,7 @@ type Op = typeof opArb extends fc.Arbitrary<infer T> ? T : never;
  * One scripted run with every kind of change in an order where each applies (run before the
  * random ones, a replayed seed included): the random runs need not reach every kind.
  */
-const EVERY_CHANGE: [AdSpec[], Op[]] = (() => {
+const EVERY_CHANGE: [AdSpec[], Op[], number | null] = (() => {
   const op = (kind: Op['kind'], f: Partial<Op> = {}): Op => ({ kind, ad: 0, to: 0, word: 0, amount: 1, ...f });
   return [
     [
@@ -489,8 +489,15 @@ const EVERY_CHANGE: [AdSpec[], Op[]] = (() => {
       op('delete', { ad: 3 }),
       op('deleteAccount', { to: 1 }),
     ],
+    null,
   ];
 })();
+
+/**
+ * The caches' memory: the default, or 20 kB shared out (a few kB and 16 entries a cache), so that
+ * answers, pages, values and search lists are pushed out and computed again all the time.
+ */
+const cacheArb = fc.constantFrom<number | null>(null, 0.02);
 
 const adSpecArb = fc.record({ owner: fc.nat(1), place: fc.nat(2), type: fc.constantFrom(...TYPES), w1: fc.nat(3), w2: fc.nat(3) });
 type AdSpec = typeof adSpecArb extends fc.Arbitrary<infer T> ? T : never;
@@ -891,48 +898,58 @@ describe('public reads property: cached answers always match the model', () => {
   it('after every change, every list, search, count, ad and page is what the model predicts', { timeout: RUNS * 40_000 + 60_000 }, async () => {
     const seen = new Map<string, number>(); // which changes ran (and were not skipped), to show the runs reach them
     await fc.assert(
-      fc.asyncProperty(fc.array(adSpecArb, { minLength: 4, maxLength: 6 }), fc.array(opArb, { minLength: 15, maxLength: 30 }), async (specs, ops) => {
-        await ctx?.close();
-        ctx = await createTestApp({ distDir: dist, env: { PUBLIC_URL: 'https://xg.example' }, limits: { sitemapPerMinute: 1_000_000 } });
-        const places: PlaceInfo[] = [];
-        for (const [state, nth] of [
-          ['ny', 0],
-          ['ny', 1],
-          ['tx', 0],
-        ] as const) {
-          const p = await placeIn(ctx, state, nth);
-          const names = await ctx.app.deps.db
-            .selectFrom('cities')
-            .innerJoin('states', 'states.id', 'cities.state_id')
-            .select(['cities.name as cityName', 'states.name as stateName'])
-            .where('cities.id', '=', p.cityId)
-            .executeTakeFirstOrThrow();
-          places.push({ ...p, ...names });
-        }
-        const owners = [await makeUser(ctx, { status: 'approved' }), await makeUser(ctx, { status: 'approved' })];
-        const wallets = [await fundedUsd(ctx, owners[0], 1_000_000), await fundedUsd(ctx, owners[1], 1_000_000)];
-        const staff = await asMaster(ctx);
-        // The term an ad is paid for, from the ad price's duration as the pricing route tells it.
-        const pricing = (await ctx.app.inject({ method: 'GET', url: '/api/get-ad-pricing' })).json() as {
-          pricing: { listingType: string; durationDays: number }[];
-        };
-        const terms = new Set(pricing.pricing.filter((p) => (TYPES as readonly string[]).includes(p.listingType)).map((p) => p.durationDays));
-        expect(terms.size, JSON.stringify(pricing)).toBe(1); // one term for both types: the model keeps one
-        const term = [...terms][0];
-        const w = new World({ ctx, places, owners, wallets, staff, termMs: term * DAY_MS });
-        for (const s of specs) await w.post(s);
-        const history = [
-          `${specs.length} ads posted and approved: ${w.m.ads.map((a) => `${a.id} "${a.title}" ${a.type} in ${places[a.place].citySlug}`).join('; ')}`,
-        ];
-        await w.compare(history);
-        for (const op of ops) {
-          const label = await w.apply(op);
-          if (label === null) continue;
-          history.push(label);
-          seen.set(op.kind, (seen.get(op.kind) ?? 0) + 1);
+      fc.asyncProperty(
+        fc.array(adSpecArb, { minLength: 4, maxLength: 6 }),
+        fc.array(opArb, { minLength: 15, maxLength: 30 }),
+        cacheArb,
+        async (specs, ops, cacheMb) => {
+          await ctx?.close();
+          ctx = await createTestApp({
+            distDir: dist,
+            env: { PUBLIC_URL: 'https://xg.example' },
+            limits: { sitemapPerMinute: 1_000_000 },
+            cacheMb: cacheMb ?? undefined,
+          });
+          const places: PlaceInfo[] = [];
+          for (const [state, nth] of [
+            ['ny', 0],
+            ['ny', 1],
+            ['tx', 0],
+          ] as const) {
+            const p = await placeIn(ctx, state, nth);
+            const names = await ctx.app.deps.db
+              .selectFrom('cities')
+              .innerJoin('states', 'states.id', 'cities.state_id')
+              .select(['cities.name as cityName', 'states.name as stateName'])
+              .where('cities.id', '=', p.cityId)
+              .executeTakeFirstOrThrow();
+            places.push({ ...p, ...names });
+          }
+          const owners = [await makeUser(ctx, { status: 'approved' }), await makeUser(ctx, { status: 'approved' })];
+          const wallets = [await fundedUsd(ctx, owners[0], 1_000_000), await fundedUsd(ctx, owners[1], 1_000_000)];
+          const staff = await asMaster(ctx);
+          // The term an ad is paid for, from the ad price's duration as the pricing route tells it.
+          const pricing = (await ctx.app.inject({ method: 'GET', url: '/api/get-ad-pricing' })).json() as {
+            pricing: { listingType: string; durationDays: number }[];
+          };
+          const terms = new Set(pricing.pricing.filter((p) => (TYPES as readonly string[]).includes(p.listingType)).map((p) => p.durationDays));
+          expect(terms.size, JSON.stringify(pricing)).toBe(1); // one term for both types: the model keeps one
+          const term = [...terms][0];
+          const w = new World({ ctx, places, owners, wallets, staff, termMs: term * DAY_MS });
+          for (const s of specs) await w.post(s);
+          const history = [
+            `${specs.length} ads posted and approved${cacheMb === null ? '' : ` (caches of ${cacheMb * 1000} kB)`}: ${w.m.ads.map((a) => `${a.id} "${a.title}" ${a.type} in ${places[a.place].citySlug}`).join('; ')}`,
+          ];
           await w.compare(history);
-        }
-      }),
+          for (const op of ops) {
+            const label = await w.apply(op);
+            if (label === null) continue;
+            history.push(label);
+            seen.set(op.kind, (seen.get(op.kind) ?? 0) + 1);
+            await w.compare(history);
+          }
+        },
+      ),
       { numRuns: RUNS, seed: SEED, endOnFailure: true, examples: [EVERY_CHANGE] },
     );
     // Every kind of change ran at least once (the scripted sequence has each; random runs may not).
