@@ -97,6 +97,10 @@ function isPublic(m: Model, places: PlaceInfo[], a: MAd, now: number): boolean {
   );
 }
 
+/** A listing type's URL slug, and back (contract/seo.ts). */
+const slugOf = (code: string) => SEO_LISTING_TYPES.find((t) => t.code === code)!.slug;
+const codeOf = (slug: string) => SEO_LISTING_TYPES.find((t) => t.slug === slug)?.code ?? slug;
+
 const newestFirst = (ads: MAd[]) => [...ads].sort((x, y) => y.seq - x.seq);
 
 /** What a read must answer: its status and, for a 200, the part of the body that is compared. */
@@ -226,7 +230,7 @@ function reads(places: PlaceInfo[], m: Model): Read[] {
   for (const st of states) {
     for (const type of [undefined, TYPES[0]]) {
       out.push({
-        url: `/listings/us/${st.stateSlug}${type ? `?type=${SEO_LISTING_TYPES.find((x) => x.code === type)!.slug}` : ''}`,
+        url: `/listings/us/${st.stateSlug}${type ? `?type=${slugOf(type)}` : ''}`,
         kind: 'state-page',
         expect: (now) => {
           if (!stateOpen(st.stateId)) return { status: 404 };
@@ -274,7 +278,7 @@ function reads(places: PlaceInfo[], m: Model): Read[] {
         },
       });
     }
-    const slug = SEO_LISTING_TYPES.find((x) => x.code === type)!.slug;
+    const slug = slugOf(type);
     if (type === TYPES[0]) {
       // The search page (its first 20 results, as a visitor's first load)
       for (const w of WORDS) {
@@ -328,7 +332,10 @@ function adStatus(m: Model, places: PlaceInfo[], a: MAd, now: number): Expected 
 // ---------------------------------------------------------------------------------------------
 // What the system answers, in the shape the model predicts
 
-async function ask(ctx: TestContext, r: { url: string; kind: Read['kind']; cookie?: string; only?: readonly string[] }): Promise<Expected> {
+/** A read as asked: by a guest, or with an owner's cookie. */
+type Asked = Pick<Read, 'url' | 'kind' | 'only'> & { cookie?: string };
+
+async function ask(ctx: TestContext, r: Asked): Promise<Expected> {
   const res = await ctx.app.inject({ method: 'GET', url: r.url, headers: { 'accept-encoding': 'br', ...(r.cookie ? { cookie: r.cookie } : {}) } });
   if (res.statusCode !== 200) return { status: res.statusCode };
   const body = res.headers['content-encoding'] === 'br' ? (await import('node:zlib')).brotliDecompressSync(res.rawPayload).toString('utf8') : res.body;
@@ -363,7 +370,6 @@ async function ask(ctx: TestContext, r: { url: string; kind: Read['kind']; cooki
     }
     case 'home-page': {
       const root = rootOf(body);
-      const codeOf = (slug: string) => SEO_LISTING_TYPES.find((t) => t.slug === slug)?.code ?? slug;
       const types = [...root.matchAll(/href="(?:\/es|\/pt)?\/listings\/us\?type=([a-z-]+)"[^>]*>[\s\S]*?<span[^>]*>(\d+)/g)].map(
         (x) => `${codeOf(x[1])}:${x[2]}`,
       );
@@ -382,7 +388,6 @@ async function ask(ctx: TestContext, r: { url: string; kind: Read['kind']; cooki
       const out: string[] = [];
       for (const c of rootOf(body).matchAll(/<h3[^>]*>[^<]*<!-- --> <span[^>]*>\(<!-- -->(\d+) [^<]*<!-- -->\)<\/span><\/h3><ul[^>]*>([\s\S]*?)<\/ul>/g)) {
         const links = [...c[2].matchAll(/href="\/listings\/us\/[a-z-]+\/([a-z0-9-]+)\/([a-z-]+)"[^>]*>[^<]*<!-- --> \(<!-- -->(\d+)<!-- -->\)/g)];
-        const codeOf = (slug: string) => SEO_LISTING_TYPES.find((t) => t.slug === slug)?.code ?? slug;
         out.push(`${links[0]?.[1] ?? '?'}:${c[1]}:${links.map((l) => `${codeOf(l[2])}=${l[3]}`).join(',')}`);
       }
       return { status: 200, body: out };
@@ -808,7 +813,7 @@ class World {
   /** Every read, predicted and asked (each twice: the second is the cache's answer). */
   async compare(history: string[]): Promise<void> {
     const now = this.now();
-    const all: { url: string; kind: Read['kind']; expected: Expected; cookie?: string; only?: readonly string[] }[] = [];
+    const all: (Asked & { expected: Expected })[] = [];
     // First the owners' previews: an owner sees their ad whatever its state (the live version),
     // and what they see must never be kept for the guests asked next.
     for (const a of this.m.ads) {
@@ -836,11 +841,7 @@ class World {
       states: [...new Set(this.places.map((p) => p.stateSlug))]
         .filter((slug) => this.m.stateEnabled.get(this.places.find((p) => p.stateSlug === slug)!.stateId))
         .sort(),
-      cities: [
-        ...new Set(
-          pub.map((a) => `${this.places[a.place].stateSlug}/${this.places[a.place].citySlug}/${SEO_LISTING_TYPES.find((t) => t.code === a.type)!.slug}`),
-        ),
-      ].sort(),
+      cities: [...new Set(pub.map((a) => `${this.places[a.place].stateSlug}/${this.places[a.place].citySlug}/${slugOf(a.type)}`))].sort(),
       ads: [...new Set(this.places.map((p) => p.stateSlug))].sort().map(
         (slug) =>
           `${slug}: ${pub
