@@ -542,23 +542,34 @@ class World {
   async post(spec: AdSpec): Promise<void> {
     const title = titleOf(spec.w1, spec.w2, ++this.titles);
     const ad = await liveAd(this.ctx, this.owners[spec.owner], this.staff, this.places[spec.place], { title, listingType: spec.type });
-    const now = this.now();
-    this.m.ads.push({
-      id: ad.id,
-      owner: spec.owner,
-      place: spec.place,
-      type: spec.type,
-      title,
+    this.approved(this.submitted({ id: ad.id, owner: spec.owner, place: spec.place, type: spec.type, title }), this.now());
+  }
+
+  /** A new ad in the model, submitted and paid: waiting for staff, never public yet. */
+  private submitted(ad: Pick<MAd, 'id' | 'owner' | 'place' | 'type' | 'title'>): MAd {
+    const a: MAd = {
+      ...ad,
       pending: null,
-      status: 'approved',
-      published: true,
+      status: 'pending',
+      published: false,
       online: true,
       deleted: false,
-      seq: ++this.m.nextSeq,
-      expiresAt: now + this.m.termMs,
-      lastBump: now,
+      seq: 0,
+      expiresAt: 0,
+      lastBump: 0,
       lastRenew: null,
-    });
+    };
+    this.m.ads.push(a);
+    return a;
+  }
+
+  /** Staff approved a new ad: public from now, newest in its lists, for one term. */
+  private approved(a: MAd, now: number): void {
+    a.status = 'approved';
+    a.published = true;
+    a.seq = ++this.m.nextSeq;
+    a.expiresAt = now + this.m.termMs;
+    a.lastBump = now;
   }
 
   private async signIn(u: TestUser): Promise<TestUser> {
@@ -762,22 +773,7 @@ class World {
         const title = titleOf(op.word % WORDS.length, (op.word >> 2) % WORDS.length, ++this.titles);
         const ad = await postAd(this.ctx, this.owners[o], p, { title, listingType: type });
         expect((await pay(this.ctx, this.owners[o], ad.id, this.wallets[o])).statusCode).toBe(200);
-        m.ads.push({
-          id: ad.id,
-          owner: o,
-          place,
-          type,
-          title,
-          pending: null,
-          status: 'pending',
-          published: false,
-          online: true,
-          deleted: false,
-          seq: 0,
-          expiresAt: 0,
-          lastBump: 0,
-          lastRenew: null,
-        });
+        this.submitted({ id: ad.id, owner: o, place, type, title });
         return `${ad.id} "${title}" ${type} in ${p.citySlug} submitted and paid (to review)`;
       }
       case 'approveNew':
@@ -790,11 +786,7 @@ class World {
         return check(`${n.id} ${approve ? 'approved' : 'rejected'} by staff`, res, 200, () => {
           expect(res.json()).toEqual({ updated: 1 });
           if (!approve) return void (n.status = 'rejected');
-          n.status = 'approved';
-          n.published = true;
-          n.seq = ++m.nextSeq;
-          n.expiresAt = now + m.termMs;
-          n.lastBump = now;
+          this.approved(n, now);
         });
       }
       case 'rejectEdit': {
