@@ -32,6 +32,9 @@ beforeEach(async () => {
 afterEach(async () => ctx.close());
 
 const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
+/** The owner sets one of their ads online or offline. */
+const flip = (id: string, online: boolean) =>
+  ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${id}`, headers: { cookie: owner.cookie }, payload: { online } });
 const title = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
 const meta = (html: string, key: string) => new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)"`).exec(html)?.[1];
 /** The page's embedded data (the browser hydrates from it). */
@@ -126,9 +129,6 @@ describe('an ad page', () => {
 });
 
 describe('a kept 404 goes with what it depended on', () => {
-  const flip = (id: string, online: boolean) =>
-    ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${id}`, headers: { cookie: owner.cookie }, payload: { online } });
-
   /** `n` public ads of the city, written at once (as a day of posts would leave them), the newest last. */
   function publicAds(place: Place, n: number, title: string): void {
     const now = ctx.clock.now().toISOString();
@@ -287,12 +287,7 @@ describe('listing pages', () => {
 
     // A kept letter page goes with its cities' ads: their ads taken offline, the letter is 404
     // (its cities are no longer listed); back online, the kept 404 goes and the page is back.
-    const online = (ids: string[], on: boolean) =>
-      Promise.all(
-        ids.map((id) =>
-          ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${id}`, headers: { cookie: owner.cookie }, payload: { online: on } }),
-        ),
-      );
+    const online = (ids: string[], on: boolean) => Promise.all(ids.map((id) => flip(id, on)));
     const letterUrl = `/listings/us/new-york?letter=${letter.toLowerCase()}`;
     expect((await get(letterUrl)).statusCode).toBe(200);
     const theirAds = ofLetter.map((c) => adIn.get(c.id)!);
