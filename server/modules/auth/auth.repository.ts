@@ -87,5 +87,16 @@ export async function setPassword(db: Executor, userId: string, passwordHash: st
     .set((eb) => ({ password_hash: passwordHash, updated_at: at, token_version: eb('token_version', '+', 1) }))
     .where('id', '=', userId)
     .execute();
+  await endPendingLinks(db, userId);
+}
+
+/**
+ * The account's password or e-mail changed: every link mailed before stops working. An unused
+ * reset link (it may sit in a mailbox the owner just moved away from, or have been asked for by
+ * whoever knew the old password) and an unconfirmed e-mail change (asked for with the old
+ * password: confirmed later, it would hand the account to that address) are deleted.
+ */
+export async function endPendingLinks(db: Executor, userId: string): Promise<void> {
   await db.deleteFrom('password_resets').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  await db.deleteFrom('email_changes').where('user_id', '=', userId).where('confirmed_at', 'is', null).execute();
 }

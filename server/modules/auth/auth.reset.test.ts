@@ -103,6 +103,59 @@ describe('forgot password', () => {
     expect(ctx.mailer.sent[0].text).toContain(`${ctx.config.publicUrl}/auth/forgot-password`);
   });
 
+  describe('links mailed before the password or the e-mail changed', () => {
+    const post = (url: string, payload: object, cookie?: string) => ctx.app.inject({ method: 'POST', url, payload, headers: cookie ? { cookie } : {} });
+    const changeLink = (text: string) => decodeURIComponent(/confirm-email\?token=([A-Za-z0-9_%-]+)/.exec(text)![1]);
+    const askEmailChange = async (newEmail: string, cookie = user.cookie, password = user.password) => {
+      expect((await post('/api/email-reset', { newEmail, password }, cookie)).statusCode).toBe(200);
+      return changeLink(ctx.mailer.sent.at(-1)!.text);
+    };
+
+    it('a reset link stops working once the password is changed from the profile', async () => {
+      await ask(user.email);
+      const token = tokenOf(ctx.mailer.sent[0].text);
+      const change = await post('/api/password-update', { currentPassword: user.password, newPassword: 'another fine passphrase' }, user.cookie);
+      expect(change.statusCode).toBe(200);
+      const res = await reset(token, 'chosen by whoever has the link');
+      expect([res.statusCode, res.json().code]).toEqual([400, 'auth.reset_token_invalid']);
+      expect((await login('another fine passphrase')).statusCode).toBe(200);
+    });
+
+    it('a reset link mailed to the old address stops working once the new address is confirmed', async () => {
+      await ask(user.email);
+      const token = tokenOf(ctx.mailer.sent[0].text);
+      expect((await post('/api/confirm-email-reset', { token: await askEmailChange('moved-away@example.com') })).statusCode).toBe(200);
+      const res = await reset(token, 'chosen by whoever has the link');
+      expect([res.statusCode, res.json().code]).toEqual([400, 'auth.reset_token_invalid']);
+      const signIn = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: 'moved-away@example.com', password: 'chosen by whoever has the link' },
+      });
+      expect(signIn.statusCode).toBe(401);
+    });
+
+    it('an e-mail change asked for with the old password cannot be confirmed after a reset or a change of password', async () => {
+      // Whoever knew the password asks to move the account to their address; the owner resets it.
+      const stolen = await askEmailChange('intruder@example.com');
+      await ask(user.email);
+      expect((await reset(tokenOf(ctx.mailer.sent.at(-1)!.text), 'the owner takes it back')).statusCode).toBe(200);
+      const late = await post('/api/confirm-email-reset', { token: stolen });
+      expect([late.statusCode, late.json().code]).toEqual([400, 'profile.confirmation_link_invalid']);
+      // The same after a change from the profile.
+      const signedIn = await login('the owner takes it back');
+      const cookie = signedIn.headers['set-cookie']!.toString().split(';')[0];
+      const again = await askEmailChange('intruder@example.com', cookie, 'the owner takes it back');
+      expect((await post('/api/password-update', { currentPassword: 'the owner takes it back', newPassword: 'and changes it again' }, cookie)).statusCode).toBe(
+        200,
+      );
+      const late2 = await post('/api/confirm-email-reset', { token: again });
+      expect([late2.statusCode, late2.json().code]).toEqual([400, 'profile.confirmation_link_invalid']);
+      const row = await ctx.app.deps.db.selectFrom('users').select('email').where('id', '=', user.id).executeTakeFirstOrThrow();
+      expect(row.email).toBe(user.email);
+    });
+  });
+
   it('sends nothing for a suspended account (same answer)', async () => {
     await ctx.app.deps.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', user.id).execute();
     expect((await ask(user.email)).statusCode).toBe(202);

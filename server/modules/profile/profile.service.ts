@@ -8,6 +8,7 @@ import { WindowLimiter } from '../../core/ratelimit.ts';
 import { toWebp } from '../../core/images.ts';
 import { checkEmail, checkNickname, checkPassword } from '../../../contract/rules.ts';
 import { assertRule, normalizeEmail } from '../auth/auth.service.ts';
+import { endPendingLinks } from '../auth/auth.repository.ts';
 import { removeUpload, storeUpload, uploadUrl } from '../uploads/uploads.storage.ts';
 import type { Profile } from '../../../contract/api/profile.ts';
 import { beforeAdsOfUserDeleted, isUserHeld } from '../moderation/moderation.holds.ts';
@@ -97,7 +98,10 @@ export class ProfileService {
     assertRule('newPassword', checkPassword(input.newPassword, u.email));
     await this.verifyPassword(u, input.currentPassword, 'currentPassword');
     const hash = await this.deps.hasher.hash(input.newPassword);
-    await repo.updateUser(this.deps.db, userId, { password_hash: hash, updated_at: this.now() }, true);
+    await this.deps.db.transaction().execute(async (trx) => {
+      await repo.updateUser(trx, userId, { password_hash: hash, updated_at: this.now() }, true);
+      await endPendingLinks(trx, userId);
+    });
     this.deps.hub.disconnectUser(userId);
     // Not awaited: the answer (with this browser's new cookie) must not wait for the mail server
     // while the user's sockets are being closed (the page would re-read its session too early).
@@ -153,6 +157,7 @@ export class ProfileService {
       if (await repo.emailTaken(trx, change.new_email, user.id)) throw new Conflict('auth.email_taken');
       await repo.updateUser(trx, user.id, { email: change.new_email, updated_at: now.toISOString() }, true);
       await repo.confirmEmailChange(trx, tokenHash, user.id, now.toISOString());
+      await endPendingLinks(trx, user.id); // a reset link mailed to the old address dies with it
       return { userId: user.id, oldEmail: user.email, newEmail: change.new_email, nickname: user.nickname };
     });
     this.deps.hub.disconnectUser(result.userId);
