@@ -6,7 +6,7 @@ import type { PublicAd } from '../../../contract/api/ads.ts';
 import { LISTING_TYPES, parseListingType } from '../ads/ads.rules.ts';
 import { toPublicAd } from '../ads/ads.dto.ts';
 import type { ListingType } from '../ads/ads.tables.ts';
-import { checkReport, createReport, hashIp, notifyStaff, reportLimiter } from '../reports/reports.service.ts';
+import { checkReport, countReport, createReport, hashIp, notifyStaff } from '../reports/reports.service.ts';
 import type { Report } from '../../../contract/api/reports.ts';
 import type { Actor } from '../../core/policy.ts';
 import { can, type ListedAd } from './listings.policy.ts';
@@ -344,7 +344,7 @@ export class ListingsService {
     checkReport(input); // bad input does not use up the sender's allowance
     const row = this.reads.adById(adId);
     if (!row || !can(reporter, 'report', this.listed(row))) throw new NotFound('listings.ad_not_found');
-    reportLimiter(this.deps).hit([`ip:${ip}`], 'reports.too_many');
+    countReport(this.deps, ip);
     const ipHash = hashIp(this.deps.config.jwtSecret, ip);
     const report = await this.deps.db.transaction().execute((trx) => createReport(trx, { ...input, ipHash }, this.deps.clock.now()));
     await notifyStaff(this.deps, report);

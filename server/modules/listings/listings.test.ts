@@ -292,4 +292,35 @@ describe('report an ad', () => {
     ]);
     expect(await ctx.app.deps.db.selectFrom('reports').selectAll().execute()).toHaveLength(1);
   });
+
+  it("shares the hourly allowance with the other reports, an IPv6 sender's by its /64 (10 an hour, as in service)", async () => {
+    await ctx.close();
+    ctx = await createTestApp({ limits: { reportsPerHour: 10 } });
+    owner = await makeUser(ctx, { status: 'approved' });
+    admin = await asAdmin(ctx);
+    ny = await placeIn(ctx, 'ny');
+    const ad = await liveAd(ctx, owner, admin, ny);
+    // Each from another address of one /64: one subscriber holds all of them.
+    const report = (i: number, url = `/api/report-ad/${ad.id}`) =>
+      ctx.app.inject({ method: 'POST', url, payload: { message: 'Something is wrong with this ad.' }, remoteAddress: `2001:db8:1:2::${i.toString(16)}` });
+    const general = (i: number) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/reports',
+        payload: { kind: 'trafficking', message: 'A tip about a suspicious ad.' },
+        remoteAddress: `2001:db8:1:2:${i.toString(16)}::1`,
+      });
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i++) statuses.push((await report(i)).statusCode, (await general(i)).statusCode);
+    statuses.push((await report(99)).statusCode, (await general(99)).statusCode);
+    expect(statuses).toEqual([...Array<number>(10).fill(201), 429, 429]);
+    const other = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/report-ad/${ad.id}`,
+      payload: { message: 'Something is wrong with this ad.' },
+      remoteAddress: '2001:db8:1:3::1',
+    });
+    expect(other.statusCode).toBe(201); // the next /64 is someone else
+    expect(await ctx.app.deps.db.selectFrom('reports').selectAll().execute()).toHaveLength(11);
+  });
 });

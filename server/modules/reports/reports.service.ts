@@ -4,7 +4,7 @@ import type { Executor } from '../../core/db.ts';
 import type { SessionUser } from '../../core/auth.ts';
 import { Forbidden, Invalid, NotFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { WindowLimiter } from '../../core/ratelimit.ts';
+import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
 import { checkEmail } from '../../../contract/rules.ts';
@@ -74,7 +74,7 @@ export function checkReport(input: NewReport): { message: string; contact: strin
 /**
  * Stores one report inside the caller's transaction. The marketplace module calls this for
  * POST /api/report-ad/:id (kind 'ad'); it should then call notifyStaff after commit and use
- * reportLimiter(deps) so all reports share the 10-per-hour-per-IP limit.
+ * countReport(deps, ip) so all reports share the 10-per-hour-per-IP limit.
  */
 export async function createReport(trx: Executor, input: NewReport, at: Date): Promise<Report> {
   const { message, contact } = checkReport(input);
@@ -124,13 +124,18 @@ export async function notifyStaff(deps: Pick<AppDeps, 'config' | 'mailer' | 'log
 
 // One limiter per app (keyed by its deps), shared by every route that files a report.
 const limiters = new WeakMap<object, WindowLimiter>();
-export function reportLimiter(deps: Pick<AppDeps, 'clock' | 'limits'>): WindowLimiter {
+function reportLimiter(deps: Pick<AppDeps, 'clock' | 'limits'>): WindowLimiter {
   let l = limiters.get(deps);
   if (!l) {
     l = new WindowLimiter(deps.clock, deps.limits.reportsPerHour, HOUR_MS);
     limiters.set(deps, l);
   }
   return l;
+}
+
+/** Counts a report against its sender's hourly allowance (per address; an IPv6 one by its /64, as every per-IP limit): 429 past it. */
+export function countReport(deps: Pick<AppDeps, 'clock' | 'limits'>, ip: string): void {
+  reportLimiter(deps).hit([`ip:${ipKey(ip)}`], 'reports.too_many');
 }
 
 export class ReportsService {
@@ -142,7 +147,7 @@ export class ReportsService {
   /** A public report (trafficking, contact, law enforcement): rate limited per IP, stored, mailed to staff. */
   async submit(input: NewReport, ip: string): Promise<Report> {
     checkReport(input); // bad input does not use up the sender's allowance
-    reportLimiter(this.deps).hit([`ip:${ip}`], 'reports.too_many');
+    countReport(this.deps, ip);
     const ipHash = hashIp(this.deps.config.jwtSecret, ip);
     const report = await this.deps.db.transaction().execute((trx) => createReport(trx, { ...input, ipHash }, this.deps.clock.now()));
     await notifyStaff(this.deps, report);
