@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, asMaster, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
-import { fundedUsd, liveAd, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
+import { adForm, decide, fundedUsd, goodFields, jpegWithGps, liveAd, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
+import { multipart, png } from '../uploads/test-images.ts';
 import { sweepOrphanUploads, ORPHAN_MIN_AGE_MS } from '../uploads/uploads.sweep.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { getAs, postAs } from './moderation.testkit.ts';
@@ -216,6 +217,72 @@ describe('cart deletion under a hold', () => {
     expect((await release('ad', a.id)).body).toEqual({ released: 1 });
     expect(await db().selectFrom('held_ads').select('id').execute()).toEqual([]);
     expect(exists(aFiles)).toEqual([false, false]);
+  });
+});
+
+describe('files a hold keeps that the live rows no longer name', () => {
+  type Photo = { url: string; thumbUrl: string };
+  const onDisk = (photos: Photo[]) => photos.flatMap((p) => [p.url, p.thumbUrl]).map((u) => path.join(ctx.dataDir, u));
+  /** Every upload an hour and more old, then the orphan sweep. */
+  const sweepAged = async () => {
+    const root = path.join(ctx.dataDir, 'uploads');
+    for (const f of fs.readdirSync(root, { recursive: true, withFileTypes: true }))
+      if (f.isFile()) fs.utimesSync(path.join(f.parentPath, f.name), new Date(0), new Date(0));
+    ctx.clock.advance(ORPHAN_MIN_AGE_MS + 1000);
+    return sweepOrphanUploads(ctx.app.deps);
+  };
+
+  it("keeps a held ad's replaced, rejected and dropped photos through the sweep; released, the sweep takes them", async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const ad = await liveAd(ctx, owner, admin, place);
+    const first = ad.photos as Photo[];
+    expect((await hold('ad', ad.id)).status).toBe(201);
+    const edit = async (title: string) => {
+      const res = await ctx.app.inject({
+        method: 'PUT',
+        url: `/api/ads/${ad.id}`,
+        headers: { cookie: owner.cookie },
+        payload: adForm({ ...goodFields(place, { title }), keepPhotos: '[]' }, [await jpegWithGps()]),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().ad.revision as { id: string; content: { photos: Photo[] } };
+    };
+    const replaced = await edit('First edit, replaced by the next one'); // superseded: its photo is dropped
+    const rejected = await edit('Second edit, rejected by staff');
+    expect((await decide(ctx, admin, [rejected.id], 'reject', 'The photo is not acceptable.')).json()).toEqual({ updated: 1 });
+    const approved = await edit('Third edit, approved: the first photos are dropped');
+    expect((await decide(ctx, admin, [approved.id], 'approve')).json()).toEqual({ updated: 1 });
+    const dropped = [...first, ...replaced.content.photos, ...rejected.content.photos];
+    expect(exists(onDisk(dropped))).toEqual(dropped.flatMap(() => [true, true]));
+    expect(await sweepAged()).toBe('0 orphan upload files removed');
+    expect(exists(onDisk(dropped))).toEqual(dropped.flatMap(() => [true, true]));
+    // Released: nothing names them any more, so the next sweep takes them; the live photos stay.
+    expect((await release('ad', ad.id)).body).toEqual({ released: 1 });
+    expect(await sweepAged()).toBe(`${dropped.length * 2} orphan upload files removed`);
+    expect(exists(onDisk(dropped))).toEqual(dropped.flatMap(() => [false, false]));
+    expect(exists(onDisk(approved.content.photos))).toEqual([true, true]);
+  });
+
+  it("keeps a held account's replaced avatar through the sweep until the hold is released; without a hold it goes at once", async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const setAvatar = async () => {
+      const { payload, headers } = multipart([{ name: 'avatar', filename: 'a.png', data: await png() }]);
+      const res = await ctx.app.inject({ method: 'POST', url: '/api/avatar-update', payload, headers: { ...headers, cookie: owner.cookie } });
+      expect(res.statusCode).toBe(200);
+      return path.join(ctx.dataDir, res.json().avatar as string);
+    };
+    const unheld = await setAvatar();
+    const first = await setAvatar();
+    expect(exists([unheld, first])).toEqual([false, true]);
+    expect((await hold('user', owner.id)).status).toBe(201);
+    const second = await setAvatar();
+    const third = await setAvatar();
+    expect(exists([first, second, third])).toEqual([true, true, true]);
+    expect(await sweepAged()).toBe('0 orphan upload files removed');
+    expect(exists([first, second, third])).toEqual([true, true, true]);
+    expect((await release('user', owner.id)).body).toEqual({ released: 1 });
+    expect(exists([first, second, third])).toEqual([false, false, true]);
+    expect(await db().selectFrom('held_files').selectAll().execute()).toEqual([]);
   });
 });
 

@@ -101,10 +101,57 @@ export async function beforeAdsOfUserDeleted(trx: Executor, ownerId: string, how
   return kept;
 }
 
-/** Every upload path held ads name: the orphan sweep must not take them. */
+/**
+ * Every upload path a hold keeps, for the orphan sweep: the copies of held ads that were deleted,
+ * every revision (rejected and replaced ones too) and every stored version of a held ad or of a
+ * held account's ads (an edit's dropped photos stay on disk while held: ads.photos.ts), and the
+ * files kept for a held account (held_files: a replaced avatar). Holds are few; so are these rows.
+ */
 export async function heldUploadPaths(db: Executor): Promise<string[]> {
-  const rows = await db.selectFrom('held_ads').select('photos_json').execute();
-  return rows.flatMap((r) => photoPaths(r.photos_json));
+  const copies = await db.selectFrom('held_ads').select('photos_json').execute();
+  const holds = await db.selectFrom('legal_holds').select(['target_type', 'target_id']).where('released_at', 'is', null).execute();
+  const adIds = holds.filter((h) => h.target_type === 'ad').map((h) => h.target_id);
+  const userIds = holds.filter((h) => h.target_type === 'user').map((h) => h.target_id);
+  const paths = copies.flatMap((r) => photoPaths(r.photos_json));
+  // A hold on an ad covers its rows; a hold on an account, the rows of every ad it owned (each read through its index: migration 0018).
+  for (const [column, ids] of [
+    ['ad_id', adIds],
+    ['owner_id', userIds],
+  ] as const) {
+    if (!ids.length) continue;
+    const revisions = await db.selectFrom('ad_revisions').select('photos_json').where(column, 'in', ids).execute();
+    const versions = await db.selectFrom('ad_versions').select('fields_json').where(column, 'in', ids).execute();
+    paths.push(...revisions.flatMap((r) => photoPaths(r.photos_json)));
+    for (const v of versions) paths.push(...photoPaths(versionPhotos(v.fields_json)));
+  }
+  const files = await db.selectFrom('held_files').select('path').execute();
+  paths.push(...files.map((f) => f.path));
+  return paths;
+}
+
+/** The photos record of a stored version (ads.versions.ts: the content columns as JSON), or '[]'. */
+function versionPhotos(fieldsJson: string): string {
+  try {
+    const photos = (JSON.parse(fieldsJson) as { photos_json?: unknown }).photos_json;
+    return typeof photos === 'string' ? photos : '[]';
+  } catch {
+    return '[]';
+  }
+}
+
+/**
+ * A file of the account that would be removed now (its replaced avatar) but a hold keeps: it is
+ * left on disk and recorded, so the orphan sweep leaves it until the hold is released. False when
+ * no hold covers the account (the caller removes the file).
+ */
+export async function keepForHold(db: Executor, userId: string, path: string, at: string): Promise<boolean> {
+  if (!(await isUserHeld(db, userId))) return false;
+  await db
+    .insertInto('held_files')
+    .values({ path: path.replace(/^\/uploads\//, ''), user_id: userId, created_at: at })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  return true;
 }
 
 const ERASED_EMAIL = sql<boolean>`email LIKE 'deleted-%@deleted.invalid'`;
@@ -131,6 +178,9 @@ export async function completeDeferredDeletions(
   await forgetFingerprints(trx, done);
   let erased = false;
   if (!(await isUserHeld(trx, userId))) {
+    const kept = await trx.selectFrom('held_files').select('path').where('user_id', '=', userId).execute();
+    await trx.deleteFrom('held_files').where('user_id', '=', userId).execute();
+    files.push(...kept.map((f) => f.path));
     const closed = await trx
       .selectFrom('users')
       .select(['avatar'])

@@ -2,7 +2,7 @@ export type HoldTarget = 'user' | 'ad';
 export type DuplicateKind = 'phone' | 'photo';
 export type HeldAdDeletion = 'cart_deletion' | 'profile_deletion' | 'ad_deletion';
 
-/** The moderation module's tables (migration 0010), as Kysely sees them. */
+/** The moderation module's tables (migrations 0010 and 0018), as Kysely sees them. */
 export interface ModerationTables {
   legal_holds: {
     id: string;
@@ -35,6 +35,8 @@ export interface ModerationTables {
     deleted_at: string;
     deleted_by: HeldAdDeletion;
   };
+  /** Files kept for a hold that no row names any more: a held account's replaced avatar (migration 0018). */
+  held_files: { path: string; user_id: string; created_at: string };
   photo_hashes: { ad_id: string; owner_id: string; path: string; hash: string; created_at: string };
   duplicate_flags: {
     ad_id: string;

@@ -11,7 +11,7 @@ import { assertRule, normalizeEmail } from '../auth/auth.service.ts';
 import { endPendingLinks } from '../auth/auth.repository.ts';
 import { removeUpload, storeUpload, uploadUrl } from '../uploads/uploads.storage.ts';
 import type { Profile } from '../../../contract/api/profile.ts';
-import { beforeAdsOfUserDeleted, isUserHeld } from '../moderation/moderation.holds.ts';
+import { beforeAdsOfUserDeleted, isUserHeld, keepForHold } from '../moderation/moderation.holds.ts';
 import { can } from './profile.policy.ts';
 import * as repo from './profile.repository.ts';
 
@@ -183,7 +183,8 @@ export class ProfileService {
       removeUpload(dataDir, rel);
       throw e;
     }
-    removeUpload(dataDir, u.avatar);
+    // The replaced picture goes, unless a legal hold keeps the account's files.
+    if (u.avatar && !(await keepForHold(this.deps.db, u.id, u.avatar, this.now()))) removeUpload(dataDir, u.avatar);
     return this.profile(actor);
   }
 

@@ -30,3 +30,9 @@ export async function avatarPaths(db: Executor): Promise<string[]> {
   const rows = await db.selectFrom('users').select('avatar').where('avatar', 'is not', null).execute();
   return rows.map((r) => r.avatar!.replace(/^\/uploads\//, ''));
 }
+
+/** The upload paths of the edits waiting for review: until staff decide, only the revision names its new photos. */
+export async function pendingRevisionPhotoPaths(db: Executor): Promise<string[]> {
+  const rows = await db.selectFrom('ad_revisions').select(['ad_id', 'photos_json']).where('status', '=', 'pending').execute();
+  return rows.flatMap((r) => pathsIn(r.photos_json, r.ad_id));
+}

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { CRON_JOBS } from '../cron/cron.jobs.ts';
 import { runJob } from '../cron/cron.service.ts';
 import { processAdPhotos } from '../ads/ads.images.ts';
-import { placeIn, postAd } from '../ads/ads.testkit.ts';
+import { adForm, decide, goodFields, liveAd, placeIn, postAd } from '../ads/ads.testkit.ts';
 import { multipart, png } from './test-images.ts';
 import { storeUpload } from './uploads.storage.ts';
 import { ORPHAN_MIN_AGE_MS, sweepOrphanUploads } from './uploads.sweep.ts';
@@ -120,6 +120,30 @@ describe('cron job sweep-orphan-uploads', () => {
       expect(exists(orphan)).toBe(false);
       for (const rel of files) expect(exists(rel), `${rel} with chunks of ${chunkSize}`).toBe(true);
     }
+  });
+
+  it('keeps the new photos of an edit waiting for review: staff see them, and approving the edit publishes them', async () => {
+    const ny = await placeIn(ctx, 'ny');
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const staff = await asAdmin(ctx);
+    const ad = await liveAd(ctx, owner, staff, ny);
+    const edit = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/ads/${ad.id}`,
+      headers: { cookie: owner.cookie },
+      payload: adForm({ ...goodFields(ny, { title: 'Elegant companion, new photos' }), keepPhotos: '[]' }, [await png(80, 60)]),
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const revision = edit.json().ad.revision as { id: string; content: { photos: { url: string; thumbUrl: string }[] } };
+    const added = revision.content.photos.flatMap((p) => [p.url, p.thumbUrl]).map((u) => u.replace('/uploads/', ''));
+    ctx.clock.advance(2 * HOUR); // the hourly job runs before staff reach the queue
+    expect((await runJob(ctx.app.deps, sweep)).message).toBe('0 orphan upload files removed');
+    for (const rel of added) expect(exists(rel), rel).toBe(true);
+    expect((await ctx.app.inject({ method: 'GET', url: `/uploads/${added[0]}`, headers: { cookie: staff.cookie } })).statusCode).toBe(200);
+    expect((await decide(ctx, staff, [revision.id], 'approve')).json()).toEqual({ updated: 1 });
+    const live = (await ctx.app.inject({ method: 'GET', url: `/api/ads/${ad.id}` })).json().ad as { photos: { url: string; thumbUrl: string }[] };
+    expect(live.photos.flatMap((p) => [p.url, p.thumbUrl]).map((u) => u.replace('/uploads/', ''))).toEqual(added);
+    for (const rel of added) expect(exists(rel), rel).toBe(true);
   });
 
   it('does nothing when no upload has been stored yet', async () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../../core/deps.ts';
 import { UPLOAD_PATH_RE, uploadsRoot } from './uploads.storage.ts';
-import { adPhotoPathsAfter, avatarPaths } from './uploads.repository.ts';
+import { adPhotoPathsAfter, avatarPaths, pendingRevisionPhotoPaths } from './uploads.repository.ts';
 import { heldUploadPaths } from '../moderation/moderation.holds.ts';
 
 /**
@@ -12,12 +12,14 @@ import { heldUploadPaths } from '../moderation/moderation.holds.ts';
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 
 /**
- * Every upload path an ad, an ad kept under a legal hold (held_ads) or an avatar names. Ads are read a chunk at a time with a turn of the
- * event loop between chunks: better-sqlite3 is synchronous, and at a million ads one query would
- * hold every request for seconds. An ad inserted meanwhile may be missed, but its files are young.
+ * Every upload path an ad, an edit waiting for review, an avatar or a legal hold (held ads' copies,
+ * every revision and version of a held ad, a held account's replaced avatar) names. Ads are read a
+ * chunk at a time with a turn of the event loop between chunks: better-sqlite3 is synchronous, and
+ * at a million ads one query would hold every request for seconds. An ad inserted meanwhile may be
+ * missed, but its files are young.
  */
 async function referencedPaths(deps: Pick<AppDeps, 'db'>, chunkSize: number): Promise<Set<string>> {
-  const refs = new Set([...(await avatarPaths(deps.db)), ...(await heldUploadPaths(deps.db))]);
+  const refs = new Set([...(await avatarPaths(deps.db)), ...(await pendingRevisionPhotoPaths(deps.db)), ...(await heldUploadPaths(deps.db))]);
   for (let after: string | null = ''; after !== null;) {
     const chunk = await adPhotoPathsAfter(deps.db, after, chunkSize);
     for (const p of chunk.paths) refs.add(p);
@@ -48,8 +50,8 @@ function isOurs(rel: string): boolean {
 }
 
 /**
- * Cron job sweep-orphan-uploads: removes upload files that no ad photo and no avatar names and
- * that are older than an hour. Files not named the way storeUpload names them are left alone.
+ * Cron job sweep-orphan-uploads: removes upload files that nothing above names and that are older
+ * than an hour. Files not named the way storeUpload names them are left alone.
  * References are read before the folder is walked, so a file stored after that read is young.
  */
 export async function sweepOrphanUploads(deps: Pick<AppDeps, 'config' | 'db' | 'clock'>, opts: { chunkSize?: number } = {}): Promise<string> {
