@@ -7,6 +7,11 @@ export type InvoiceRow = PaymentsTables['invoices'];
 
 /** Statuses in which an invoice may still be paid. */
 export const OPEN_STATUSES = ['New', 'Processing'] as const;
+/**
+ * Statuses BTCPay has closed but may still turn into Settled: an invoice paid late or short stays
+ * Expired (or Invalid) until staff mark it (INTEGRATIONS.md), and that webhook can be lost.
+ */
+export const MARKABLE_STATUSES = ['Expired', 'Invalid'] as const;
 
 export function insertInvoice(db: Executor, row: InvoiceRow) {
   return db.insertInto('invoices').values(row).execute();
@@ -132,18 +137,34 @@ export async function pendingDeliveries(db: Executor, limit: number): Promise<st
   return rows.map((r) => r.original_delivery_id);
 }
 
-/** Open invoices (and settled ones not yet credited) to ask BTCPay about: least recently checked first. */
-export function invoicesToReconcile(db: Executor, v: { expiresAfter: string; expiresBefore: string | null; limit: number }) {
+/**
+ * Invoices to ask BTCPay about, least recently checked first: open ones (and settled ones not yet
+ * credited) expiring in (expiresAfter, expiresBefore], and Expired/Invalid ones never credited
+ * expiring in (markableAfter, expiresBefore], which staff may still mark Settled.
+ */
+export function invoicesToReconcile(db: Executor, v: { expiresAfter: string; markableAfter: string; expiresBefore: string | null; limit: number }) {
   let q = db
     .selectFrom('invoices')
     .selectAll()
-    .where((eb) => eb.or([eb('status', 'in', [...OPEN_STATUSES]), eb.and([eb('status', '=', 'Settled'), eb('credited_at', 'is', null)])]))
-    .where('expires_at', '>', v.expiresAfter);
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb.or([eb('status', 'in', [...OPEN_STATUSES]), eb.and([eb('status', '=', 'Settled'), eb('credited_at', 'is', null)])]),
+          eb('expires_at', '>', v.expiresAfter),
+        ]),
+        eb.and([eb('status', 'in', [...MARKABLE_STATUSES]), eb('credited_at', 'is', null), eb('expires_at', '>', v.markableAfter)]),
+      ]),
+    );
   if (v.expiresBefore) q = q.where('expires_at', '<=', v.expiresBefore);
   return q
     .orderBy(sql`coalesce(checked_at, '')`)
     .limit(v.limit)
     .execute();
+}
+
+/** Records that BTCPay was asked about the invoice when nothing could be applied, so the least-recently-checked rotation moves past it. */
+export function noteChecked(db: Executor, id: string, at: string) {
+  return db.updateTable('invoices').set({ checked_at: at }).where('id', '=', id).execute();
 }
 
 export function staleCreating(db: Executor, createdBefore: string) {

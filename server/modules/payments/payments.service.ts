@@ -32,6 +32,12 @@ export const MAX_OPEN_INVOICES = 5;
 export const INVOICE_MINUTES = 30;
 /** How long after its expiry an invoice is still watched every minute (BTCPay keeps monitoring for late payments). */
 const RECONCILE_WINDOW_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long after its expiry an Expired/Invalid invoice never credited is still asked about by
+ * expire-invoices, in case staff mark it Settled days later and that one webhook is lost. Past this
+ * it is no longer asked: a marking that late is for staff to reconcile by hand.
+ */
+const LATE_MARK_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 /** An intent whose answer never came (a crash while asking BTCPay) is looked up by order id after this, and dropped after ten minutes. */
 const CREATING_GRACE_MS = 2 * 60 * 1000;
 const CREATING_GIVE_UP_MS = 10 * 60 * 1000;
@@ -291,6 +297,7 @@ export class PaymentsService {
       const current = (await repo.findInvoice(trx, invoice.id))!;
       if (!gf) {
         outcome = 'unknown_at_server';
+        await repo.noteChecked(trx, current.id, at);
       } else if (
         gf.id !== btcpayId ||
         decimalToCents(gf.amount) !== current.amount_cents ||
@@ -298,6 +305,7 @@ export class PaymentsService {
         (typeof gf.metadata.orderId === 'string' && gf.metadata.orderId !== current.id)
       ) {
         outcome = 'refused_mismatch';
+        await repo.noteChecked(trx, current.id, at);
         this.deps.log.error(
           { invoiceId: btcpayId, amount: gf.amount, currency: gf.currency },
           'payments: BTCPay describes this invoice differently from ours; nothing applied',
@@ -371,15 +379,23 @@ export class PaymentsService {
     return ids.length;
   }
 
-  /** Re-reads open invoices (and settled ones not yet credited) and applies what BTCPay says; finds invoices created just before a crash. */
+  /**
+   * Re-reads open invoices (and settled ones not yet credited) and applies what BTCPay says; finds
+   * invoices created just before a crash. Expired and Invalid invoices never credited are re-read
+   * too: staff may mark one Settled, and if that single webhook is lost only this finds it.
+   */
   async reconcile(opts: { expired: boolean } = { expired: false }): Promise<string> {
     const nowMs = this.deps.clock.now().getTime();
     const pending = opts.expired ? 0 : await this.resumePending();
+    const windowStart = new Date(nowMs - RECONCILE_WINDOW_MS).toISOString();
     const rows = await repo.invoicesToReconcile(this.deps.db, {
       // reconcile-invoices: not yet expired, or expired within the day BTCPay keeps watching;
-      // expire-invoices: the older ones, asked one last time.
-      expiresAfter: new Date(opts.expired ? 0 : nowMs - RECONCILE_WINDOW_MS).toISOString(),
-      expiresBefore: opts.expired ? new Date(nowMs - RECONCILE_WINDOW_MS).toISOString() : null,
+      // expire-invoices: the older open ones, asked one last time, and the older Expired/Invalid
+      // ones for LATE_MARK_WINDOW_MS, 200 a run least recently checked first (every read records
+      // checked_at), so they take turns instead of all being asked every run.
+      expiresAfter: opts.expired ? new Date(0).toISOString() : windowStart,
+      markableAfter: opts.expired ? new Date(nowMs - LATE_MARK_WINDOW_MS).toISOString() : windowStart,
+      expiresBefore: opts.expired ? windowStart : null,
       limit: 200,
     });
     const counts: Record<string, number> = {};
@@ -394,8 +410,9 @@ export class PaymentsService {
         if (unreachable >= 3) break; // BTCPay is down: try again next minute
         continue;
       }
-      if (!gf && opts.expired) {
-        // BTCPay forgot it (a wiped store) long after it expired: close it here.
+      if (!gf && opts.expired && inv.status !== 'Expired' && inv.status !== 'Invalid') {
+        // BTCPay forgot it (a wiped store) long after it expired: close it here. One closed
+        // already keeps its status (apply() only records the check).
         await repo.setStatus(this.deps.db, inv.id, { status: 'Expired', additionalStatus: inv.additional_status, at: this.now() });
         counts.closed = (counts.closed ?? 0) + 1;
         continue;
