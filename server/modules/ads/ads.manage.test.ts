@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { asAdmin, cookieOf, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { ledgerDiscrepancies } from '../wallets/ledger.service.ts';
+import { expireAds } from './ads.expiry.ts';
 import { adForm, decide, fundedUsd, goodFields, liveAd, pay, placeIn, postAd, walletsOf, type Place } from './ads.testkit.ts';
 
 let ctx: TestContext;
@@ -165,6 +166,25 @@ describe('editing an ad', () => {
     expect(live).toMatchObject({ title: 'The revised and better title', state: { slug: tx.stateSlug }, city: { slug: tx.citySlug } });
   });
 
+  it('an edit whose ad is gone is not in the queue, and a batch naming it decides the rest, approving or rejecting', async () => {
+    // As an older deletion left it: the ad row gone, its edit still pending.
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const res = await edit(owner, ad.id, { ...goodFields(ny, { title: 'The revised and better title' }), keepPhotos: photoUrls(ad as never) });
+    const revisionId = res.json().ad.revision.id as string;
+    await ctx.app.deps.db.deleteFrom('ads').where('id', '=', ad.id).execute();
+    for (const decision of ['approve', 'reject'] as const) {
+      const waiting = await postAd(ctx, other, ny);
+      await pay(ctx, other, waiting.id, await fundedUsd(ctx, other, 1500));
+      const queue = (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-pending-ads?pageSize=1&page=2', headers: { cookie: admin.cookie } })).json();
+      expect({ total: queue.total, page2: queue.pendingAds }).toEqual({ total: 1, page2: [] });
+      const batch = await decide(ctx, admin, [revisionId, waiting.id], decision, decision === 'reject' ? 'Photos do not match' : undefined);
+      expect({ status: batch.statusCode, body: batch.json() }).toEqual({ status: 200, body: { updated: 1 } });
+      expect((await row(waiting.id))!.status).toBe(decision === 'approve' ? 'approved' : 'rejected');
+    }
+    const actions = (await ctx.app.deps.db.selectFrom('audit_log').select('action').orderBy('id').execute()).map((a) => a.action);
+    expect(actions).toEqual(['ad.approve', 'ad.approve', 'ad.reject']);
+  });
+
   it('stores rates, incall / outcall and hours, checked like every field, and shows them on the public ad', async () => {
     const rates = JSON.stringify([
       { minutes: 120, priceCents: 50000 },
@@ -243,6 +263,56 @@ describe('renewing an ad', () => {
     expect(await usd(other)).toBe(5000);
     const cart = await postAd(ctx, owner, ny);
     expect((await renew(owner, cart.id, poor)).json().code).toBe('ad.renew_not_allowed');
+  });
+});
+
+describe('staff disabling an expired ad', () => {
+  it('takes it down: audited, out of public view, not renewed, bumped or edited by its owner; enabled again it is expired', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const walletId = await fundedUsd(ctx, owner, 5000);
+    const past = new Date(ctx.clock.now().getTime() - 1000).toISOString();
+    await ctx.app.deps.db.updateTable('ads').set({ expires_at: past }).where('id', '=', ad.id).execute();
+    await expireAds(ctx.app.deps);
+    const staffList = (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-approved-ads?status=expired', headers: { cookie: admin.cookie } })).json();
+    expect(staffList.approvedAds.map((a: { id: string; status: string }) => [a.id, a.status])).toEqual([[ad.id, 'expired']]);
+    const set = (status: string) =>
+      ctx.app.inject({ method: 'POST', url: '/api/admin/set-status-approved-ads', headers: { cookie: admin.cookie }, payload: { adIds: [ad.id], status } });
+
+    expect((await set('disabled')).json()).toEqual({ updated: 1 });
+    expect((await row(ad.id))!).toMatchObject({ status: 'disabled', visible: 0 });
+    const audit = async () =>
+      (
+        await ctx.app.deps.db
+          .selectFrom('audit_log')
+          .select(['action', 'target_id', 'before_json', 'after_json'])
+          .where('action', 'in', ['ad.disable', 'ad.enable'])
+          .orderBy('id')
+          .execute()
+      ).map((a) => [a.action, a.target_id, JSON.parse(a.before_json!), JSON.parse(a.after_json!)]);
+    expect(await audit()).toEqual([['ad.disable', ad.id, { status: 'expired' }, { status: 'disabled' }]]);
+    expect((await publicAd(ad.id)).statusCode).toBe(404);
+
+    // The owner cannot bring it back: no renewal (nothing charged), no bump, no edit; online or not, it stays hidden.
+    const renewed = await renew(owner, ad.id, walletId);
+    expect({ status: renewed.statusCode, code: renewed.json().code }).toEqual({ status: 409, code: 'ad.renew_not_allowed' });
+    const bumped = await ctx.app.inject({ method: 'PUT', url: `/api/bump-ad/${ad.id}`, headers: { cookie: owner.cookie }, payload: { walletId } });
+    expect({ status: bumped.statusCode, code: bumped.json().code }).toEqual({ status: 409, code: 'ad.bump_not_running' });
+    const edited = await edit(owner, ad.id, { ...goodFields(ny, { title: 'Back again, quietly' }), keepPhotos: photoUrls(ad as never) });
+    expect({ status: edited.statusCode, code: edited.json().code }).toEqual({ status: 409, code: 'ad.edit_not_allowed' });
+    for (const online of [false, true]) {
+      await ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${ad.id}`, headers: { cookie: owner.cookie }, payload: { online } });
+    }
+    expect((await publicAd(ad.id)).statusCode).toBe(404);
+    expect(await usd(owner)).toBe(5000);
+    expect((await row(ad.id))!.status).toBe('disabled');
+
+    // Enabled again, its term has run out: expired, still hidden, and renewable as any expired ad.
+    expect((await set('approved')).json()).toEqual({ updated: 1 });
+    expect((await row(ad.id))!.status).toBe('expired');
+    expect((await audit())[1]).toEqual(['ad.enable', ad.id, { status: 'disabled' }, { status: 'expired' }]);
+    expect((await publicAd(ad.id)).statusCode).toBe(410); // gone, as any expired ad
+    expect((await renew(owner, ad.id, walletId)).statusCode).toBe(200);
+    expect((await publicAd(ad.id)).statusCode).toBe(200);
   });
 });
 

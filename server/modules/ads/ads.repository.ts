@@ -165,11 +165,16 @@ export async function setLocation(db: Executor, id: string, stateId: string, cit
   await db.updateTable('ads').set({ state_id: stateId, city_id: cityId, updated_at: at }).where('id', '=', id).execute();
 }
 
-/** Staff disable (approved → disabled) or enable (disabled → approved, or expired when its time ran out). */
+/** Staff disable (approved or expired → disabled) or enable (disabled → approved, or expired when its time ran out). */
 export async function setStaffStatus(db: Executor, id: string, status: 'approved' | 'disabled', at: string): Promise<boolean> {
   const r =
     status === 'disabled'
-      ? await db.updateTable('ads').set({ status: 'disabled', updated_at: at }).where('id', '=', id).where('status', '=', 'approved').executeTakeFirst()
+      ? await db
+          .updateTable('ads')
+          .set({ status: 'disabled', updated_at: at })
+          .where('id', '=', id)
+          .where('status', 'in', ['approved', 'expired'])
+          .executeTakeFirst()
       : await db
           .updateTable('ads')
           .set({ status: sql<AdStatus>`CASE WHEN expires_at <= ${at} THEN 'expired' ELSE 'approved' END`, updated_at: at })

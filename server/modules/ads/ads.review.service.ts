@@ -63,7 +63,8 @@ export class ReviewService {
   /**
    * Approves in_review ads, or rejects them with a reason and a full refund to the wallet that paid
    * (idempotency key ad-refund:<id>[:<attempt>]). Ids of pending revisions approve or reject the
-   * edit. Anything else is skipped; returns how many changed. Owners are told by e-mail.
+   * edit. Anything else (an ad no longer in review, an edit no longer pending or whose ad is gone)
+   * is skipped; returns how many changed. Owners are told by e-mail.
    */
   async decide(
     actor: SessionUser,
@@ -87,7 +88,9 @@ export class ReviewService {
           const rev = await revisionsRepo.findPendingRevision(trx, id);
           if (!rev) continue;
           mayReview(actor, 'review', { owner_id: rev.owner_id });
-          const live = (await repo.findAd(trx, rev.ad_id))!;
+          // An edit whose ad is gone (deleted meanwhile) has nothing left to change: skipped like an ad no longer in review.
+          const live = await repo.findAd(trx, rev.ad_id);
+          if (!live) continue;
           if (input.decision === 'approve') {
             unusedPhotos.push({ adId: rev.ad_id, ownerId: rev.owner_id, photos: await revisionsRepo.applyRevision(trx, rev, actor.id, at) });
             mails.push({ ownerId: rev.owner_id, adId: rev.ad_id, template: 'revisionApproved', title: rev.title });
@@ -158,7 +161,10 @@ export class ReviewService {
     return { updated: changed.length };
   }
 
-  /** Disables approved ads or enables disabled ones (an enabled ad whose time ran out becomes expired). */
+  /**
+   * Disables approved or expired ads (an expired one too: its owner must not renew a taken-down ad
+   * back into view), or enables disabled ones (an enabled ad whose time ran out becomes expired).
+   */
   async setStatus(actor: SessionUser, input: { adIds: string[]; status: 'approved' | 'disabled' }): Promise<{ updated: number }> {
     const at = this.deps.clock.now().toISOString();
     let updated = 0;

@@ -33,11 +33,18 @@ export async function openRevisionsOf(db: Executor, adIds: string[]): Promise<Ma
   return latest;
 }
 
+/**
+ * Pending revisions whose ad still exists: one left behind by a deleted ad (closed at deletion
+ * since, but older databases may hold some) is neither counted nor listed, so paging stays true.
+ */
+const ofLiveAd = sql<boolean>`EXISTS (SELECT 1 FROM ads WHERE ads.id = ad_revisions.ad_id)`;
+
 export async function countPending(db: Executor): Promise<number> {
   const r = await db
     .selectFrom('ad_revisions')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('status', '=', 'pending')
+    .where(ofLiveAd)
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
@@ -49,6 +56,7 @@ export async function pendingForStaff(db: Executor, o: { offset: number; limit: 
     .selectFrom('ad_revisions')
     .selectAll()
     .where('status', '=', 'pending')
+    .where(ofLiveAd)
     .orderBy('created_at')
     .orderBy('id')
     .limit(o.limit)

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, asMaster, makeUser, type TestContext } from '../../test/harness.ts';
+import { createTestApp, asAdmin, asMaster, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { multipart, png } from '../uploads/test-images.ts';
+import { adForm, decide, fundedUsd, goodFields, liveAd, pay, placeIn, postAd } from '../ads/ads.testkit.ts';
 
 let ctx: TestContext;
 beforeEach(async () => {
@@ -120,5 +122,120 @@ describe('DELETE /api/delete-my-profile', () => {
     expect((await userRow(m.id)).deleted_at).toBeNull();
     await asMaster(ctx);
     expect((await del(m.cookie, '?confirm=true', { password: m.password })).statusCode).toBe(200);
+  });
+});
+
+describe('DELETE /api/delete-my-profile with an edit waiting for review', () => {
+  const queue = async (staff: TestUser, q = '') =>
+    (await ctx.app.inject({ method: 'GET', url: `/api/admin/get-pending-ads${q}`, headers: { cookie: staff.cookie } })).json() as {
+      total: number;
+      pendingAds: { id: string }[];
+    };
+  const revisionRow = (id: string) => ctx.app.deps.db.selectFrom('ad_revisions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const uploadFile = (p: string) => path.join(ctx.dataDir, 'uploads', p);
+  const versions = (ownerId: string) => ctx.app.deps.db.selectFrom('ad_versions').select('fields_json').where('owner_id', '=', ownerId).orderBy('id').execute();
+
+  /**
+   * A live ad of one provider with an edit (a new photo) waiting for review, and another
+   * provider's paid ad waiting behind it; then the first provider deletes their profile.
+   */
+  async function editThenDelete(opts: { hold?: boolean } = {}) {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const other = await makeUser(ctx, { status: 'approved' });
+    const admin = await asAdmin(ctx);
+    const ny = await placeIn(ctx, 'ny');
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const photo = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#35a' } })
+      .jpeg()
+      .toBuffer();
+    const edited = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/ads/${ad.id}`,
+      headers: { cookie: owner.cookie },
+      payload: adForm({ ...goodFields(ny, { title: 'Elegant companion, new photos' }), keepPhotos: '[]' }, [photo]),
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const revisionId = edited.json().ad.revision.id as string;
+    const editFiles = (JSON.parse((await revisionRow(revisionId)).photos_json) as { path: string; thumbPath: string }[]).flatMap((p) => [
+      uploadFile(p.path),
+      uploadFile(p.thumbPath),
+    ]);
+    expect(editFiles.map((f) => fs.existsSync(f))).toEqual([true, true]);
+    const waiting = await postAd(ctx, other, ny);
+    expect((await pay(ctx, other, waiting.id, await fundedUsd(ctx, other, 5000))).statusCode).toBe(200);
+    if (opts.hold) {
+      const held = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/admin/place-legal-hold',
+        headers: { cookie: admin.cookie },
+        payload: { targetType: 'user', targetId: owner.id, reason: 'Preservation request 2026-014' },
+      });
+      expect(held.statusCode, held.body).toBe(201);
+    }
+    const res = await del(owner.cookie, '?confirm=true', { password: owner.password });
+    expect(res.statusCode, res.body).toBe(200);
+    return { owner, admin, ad, revisionId, editFiles, waiting };
+  }
+
+  for (const decision of ['approve', 'reject'] as const) {
+    it(`closes the edit and erases it; the queue neither counts nor offers it, and a batch naming it can ${decision} the rest`, async () => {
+      const { owner, admin, revisionId, editFiles, waiting } = await editThenDelete();
+      const q = await queue(admin);
+      const page2 = await queue(admin, '?pageSize=1&page=2');
+      const batch = await decide(ctx, admin, [revisionId, waiting.id], decision, decision === 'reject' ? 'Photos do not match' : undefined);
+      expect({ total: q.total, ids: q.pendingAds.map((a) => a.id), page2: page2.pendingAds.map((a) => a.id), batch: batch.statusCode }).toEqual({
+        total: 1,
+        ids: [waiting.id],
+        page2: [],
+        batch: 200,
+      });
+      expect(batch.json()).toEqual({ updated: 1 });
+      expect((await ctx.app.deps.db.selectFrom('ads').select('status').where('id', '=', waiting.id).executeTakeFirstOrThrow()).status).toBe(
+        decision === 'approve' ? 'approved' : 'rejected',
+      );
+      // Closed as deleting the ad closes it, with nothing of the deleted account left in it, its photo files gone.
+      expect(await revisionRow(revisionId)).toMatchObject({
+        status: 'superseded',
+        decided_at: '2026-01-15T12:00:00.000Z',
+        title: '',
+        description: '',
+        phone: '',
+        photos_json: '[]',
+      });
+      expect(editFiles.map((f) => fs.existsSync(f))).toEqual([false, false]);
+      // So are its stored versions (their text and phone).
+      expect((await versions(owner.id)).map((v) => v.fields_json)).toEqual(['{}']);
+      const audit = await ctx.app.deps.db.selectFrom('audit_log').select(['action', 'target_id']).where('action', 'like', 'ad.revision%').execute();
+      expect(audit).toEqual([]);
+    });
+  }
+
+  it('under a legal hold keeps the edit as it was, closed: the queue is still right and a batch naming it still works', async () => {
+    const { owner, admin, ad, revisionId, editFiles, waiting } = await editThenDelete({ hold: true });
+    const q = await queue(admin);
+    expect({ total: q.total, ids: q.pendingAds.map((a) => a.id) }).toEqual({ total: 1, ids: [waiting.id] });
+    expect((await queue(admin, '?pageSize=1&page=2')).pendingAds).toEqual([]);
+    for (const decision of ['approve', 'reject'] as const) {
+      const batch = await decide(ctx, admin, [revisionId], decision, decision === 'reject' ? 'Photos do not match' : undefined);
+      expect({ status: batch.statusCode, body: batch.json() }).toEqual({ status: 200, body: { updated: 0 } });
+    }
+    expect((await decide(ctx, admin, [revisionId, waiting.id], 'approve')).json()).toEqual({ updated: 1 });
+    const kept = await revisionRow(revisionId);
+    expect(kept).toMatchObject({ status: 'superseded', ad_id: ad.id, owner_id: owner.id, title: 'Elegant companion, new photos', phone: '+12125550142' });
+    expect(JSON.parse(kept.photos_json)).toHaveLength(1);
+    expect(editFiles.map((f) => fs.existsSync(f))).toEqual([true, true]);
+    expect((await versions(owner.id)).map((v) => JSON.parse(v.fields_json).title)).toEqual(['Elegant companion downtown']);
+
+    // The release completes the deletion: the edit is erased with the rest of the account.
+    const released = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/release-legal-hold',
+      headers: { cookie: admin.cookie },
+      payload: { targetType: 'user', targetId: owner.id, note: 'Case closed by the requesting agency.' },
+    });
+    expect(released.statusCode, released.body).toBe(200);
+    expect(await revisionRow(revisionId)).toMatchObject({ status: 'superseded', title: '', description: '', phone: '', photos_json: '[]' });
+    expect((await userRow(owner.id)).email).toBe(`deleted-${owner.id}@deleted.invalid`);
+    expect((await versions(owner.id)).map((v) => v.fields_json)).toEqual(['{}']);
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
 import type { StaffRole } from '../../core/schema.ts';
 
@@ -92,14 +93,66 @@ export function uploadPathsIn(photosJson: string): string[] {
   return out;
 }
 
-/** Deletes the user's ads (photos are stored in the ad row). Returns their upload paths, to remove from disk after commit. */
+/**
+ * Whether a deleted ad was kept under a legal hold: the deletion copies a held ad to held_ads
+ * before its row goes (beforeAdsOfUserDeleted, called first), and its edits are evidence too.
+ */
+const adKeptUnderHold = (adId: 'ad_revisions.ad_id' | 'ad_versions.ad_id' | 'ads.id') =>
+  sql<boolean>`EXISTS (SELECT 1 FROM held_ads h WHERE h.id = ${sql.ref(adId)})`;
+
+/**
+ * Deletes the user's ads (photos are stored in the ad row). Returns their upload paths, and those
+ * of the edits they had waiting for review (unless the ad was kept under a legal hold), to remove
+ * from disk after commit. The edits themselves are closed by eraseUser or closeAccount, which the
+ * deletion calls next in the same transaction.
+ */
 export async function deleteAdsOf(db: Executor, userId: string): Promise<string[]> {
   const rows = await db.selectFrom('ads').select('photos_json').where('owner_id', '=', userId).execute();
+  const edits = await db
+    .selectFrom('ad_revisions')
+    .innerJoin('ads', 'ads.id', 'ad_revisions.ad_id')
+    .select('ad_revisions.photos_json')
+    .where('ads.owner_id', '=', userId)
+    .where('ad_revisions.status', '=', 'pending')
+    .where(sql<boolean>`NOT ${adKeptUnderHold('ads.id')}`)
+    .execute();
   await db.deleteFrom('ads').where('owner_id', '=', userId).execute();
-  return rows.flatMap((r) => uploadPathsIn(r.photos_json));
+  return [...rows, ...edits].flatMap((r) => uploadPathsIn(r.photos_json));
 }
 
-/** Erases personal data; wallets and ledger rows stay (money history is kept). */
+/**
+ * The edits (ad_revisions) of the user's ads that are gone: one still waiting for review is closed
+ * as deleteAd closes it ('superseded'), so the review queue neither counts nor offers it; and the
+ * content of every one, and of every stored version, is erased with the ad, unless the ad was kept
+ * under a legal hold, whose release erases it then (completeDeferredDeletions → eraseUser).
+ */
+async function closeEditsOfDeletedAds(db: Executor, userId: string, at: string): Promise<void> {
+  const adGone = sql<boolean>`NOT EXISTS (SELECT 1 FROM ads WHERE ads.id = ad_revisions.ad_id)`;
+  await db
+    .updateTable('ad_revisions')
+    .set({ status: 'superseded', decided_at: at })
+    .where('owner_id', '=', userId)
+    .where(adGone)
+    .where('status', '=', 'pending')
+    .execute();
+  await db
+    .updateTable('ad_revisions')
+    .set({ title: '', description: '', age: '', phone: '', photos_json: '[]', rates_json: '[]', incall: 0, outcall: 0, availability_json: '{}' })
+    .where('owner_id', '=', userId)
+    .where(adGone)
+    .where(sql<boolean>`NOT ${adKeptUnderHold('ad_revisions.ad_id')}`)
+    .execute();
+  // The stored versions of those ads (their text, phone and photos) are personal data too.
+  await db
+    .updateTable('ad_versions')
+    .set({ fields_json: '{}' })
+    .where('owner_id', '=', userId)
+    .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM ads WHERE ads.id = ad_versions.ad_id)`)
+    .where(sql<boolean>`NOT ${adKeptUnderHold('ad_versions.ad_id')}`)
+    .execute();
+}
+
+/** Erases personal data (the edits of its deleted ads too); wallets and ledger rows stay (money history is kept). */
 export async function eraseUser(db: Executor, id: string, placeholderHash: string, now: string): Promise<void> {
   await db
     .updateTable('users')
@@ -118,6 +171,7 @@ export async function eraseUser(db: Executor, id: string, placeholderHash: strin
     .execute();
   await db.deleteFrom('user_roles').where('user_id', '=', id).execute();
   await db.deleteFrom('email_changes').where('user_id', '=', id).execute();
+  await closeEditsOfDeletedAds(db, id, now);
 }
 
 /**
@@ -132,4 +186,5 @@ export async function closeAccount(db: Executor, id: string, placeholderHash: st
     .where('id', '=', id)
     .execute();
   await db.deleteFrom('user_roles').where('user_id', '=', id).execute();
+  await closeEditsOfDeletedAds(db, id, now);
 }

@@ -39,4 +39,39 @@ describe('admin approved ads', () => {
     await user.click(within(theirs).getByRole('button', { name: 'Disable' }));
     await waitFor(() => expect(calls).toEqual([{ adIds: [ads[1].id], status: 'disabled' }]));
   });
+
+  it('offers Disable on an expired ad as on a live one, and Enable on a disabled one', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    let ads: StaffAd[] = [
+      makeStaffAd({ status: 'expired', title: 'A reported ad that ran out', ownerId: 'u2' }),
+      makeStaffAd({ status: 'disabled', title: 'An ad taken down', ownerId: 'u3' }),
+    ];
+    const calls: unknown[] = [];
+    server.use(
+      http.get('/api/admin/get-approved-ads', () => apiJson('GET /api/admin/get-approved-ads', { approvedAds: ads, total: ads.length, page: 1, pageSize: 20 })),
+      http.post('/api/admin/set-status-approved-ads', async ({ request }) => {
+        const body = (await request.json()) as { adIds: string[]; status: string };
+        calls.push(body);
+        ads = ads.map((a) => (body.adIds.includes(a.id) ? { ...a, status: 'disabled' } : a));
+        return apiJson('POST /api/admin/set-status-approved-ads', { updated: body.adIds.length });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<ApprovedAds />, '/admin/dashboard/admin/approved-ads');
+
+    const expired = (await screen.findByRole('link', { name: 'A reported ad that ran out' })).closest('tr')!;
+    const disabled = screen.getByRole('link', { name: 'An ad taken down' }).closest('tr')!;
+    expect(
+      within(disabled)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Enable']);
+    expect(
+      within(expired)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Disable']);
+    await user.click(within(expired).getByRole('button', { name: 'Disable' }));
+    await waitFor(() => expect(calls).toEqual([{ adIds: [ads[0].id], status: 'disabled' }]));
+  });
 });

@@ -17,7 +17,7 @@ import { UserLink } from '../../components/moderation/ModBadges';
 
 const FILTERS = ['', 'approved', 'disabled', 'expired'] as const;
 
-/** Admin: published ads with a status filter and a search box; disable or re-enable them, one or many. */
+/** Admin: published ads with a status filter and a search box; disable (approved or expired ones) or re-enable them, one or many. */
 export default function ApprovedAds() {
   const { t, i18n } = useTranslation(['admin', 'market', 'moderation']);
   const snap = useSnapshot(adminApprovedAdsStore.state);
@@ -161,7 +161,8 @@ export default function ApprovedAds() {
                       <button type="button" className="btn btn-sm btn-success" disabled={busy} onClick={() => setStatus([ad.id], 'approved')}>
                         {t('approvedAds.enable')}
                       </button>
-                    ) : ad.status === 'approved' ? (
+                    ) : ad.status === 'approved' || ad.status === 'expired' ? (
+                      // An expired ad is disabled too: its owner could otherwise renew a reported ad straight back into view.
                       <button type="button" className="btn btn-sm btn-danger" disabled={busy} onClick={() => setStatus([ad.id], 'disabled')}>
                         {t('approvedAds.disable')}
                       </button>
