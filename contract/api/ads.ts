@@ -179,6 +179,11 @@ export const StaffAdSchema = Type.Object({
    */
   revisionOf: Type.Optional(Type.String()),
   previous: Type.Optional(AdContentSchema),
+  /**
+   * When the item last changed (an owner may edit an ad in review; an edit of a live ad is a new
+   * item each time): an approval names it in `seen`, so only the version the reviewer saw is approved.
+   */
+  updatedAt: Type.String(),
 });
 export type PublicAd = Static<typeof PublicAdSchema>;
 export type OwnerAd = Static<typeof OwnerAdSchema>;
@@ -280,10 +285,15 @@ export const adsApi = {
    * Approves ads in review, or rejects them with a reason (3–500 characters) and a full refund;
    * `updated` counts the changed ones. Revisions (ids from the queue's `revisionOf` items) are
    * decided the same way: approved, they become the live ad; rejected, the live ad stays as it was.
+   * `seen` pins an approval to what the reviewer saw: an ad in review whose `updatedAt` is no longer
+   * the one named (its owner edited it since) is not approved, nor counted; the queue shows it again.
    */
   'POST /api/admin/approve-pending-ads': {
     body: Type.Object({
       adIds: AdIds,
+      seen: Type.Optional(
+        Type.Array(Type.Object({ id: Type.String({ minLength: 1, maxLength: 40 }), updatedAt: Type.String({ maxLength: 40 }) }), { maxItems: 100 }),
+      ),
       decision: Type.Union([Type.Literal('approve'), Type.Literal('reject')]),
       reason: Type.Optional(Type.String({ maxLength: 1000 })),
       /** A rejection's category (default 'other'). */

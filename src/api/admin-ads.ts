@@ -7,6 +7,7 @@ export type PendingAdsQuery = QueryOf<Ads['GET /api/admin/get-pending-ads']>;
 export type ApprovedAdsQuery = QueryOf<Ads['GET /api/admin/get-approved-ads']>;
 export type ReviewDecision = BodyOf<Ads['POST /api/admin/approve-pending-ads']>['decision'];
 export type RejectionCategory = NonNullable<BodyOf<Ads['POST /api/admin/approve-pending-ads']>['category']>;
+export type ReviewSeen = NonNullable<BodyOf<Ads['POST /api/admin/approve-pending-ads']>['seen']>;
 
 /** A query without its unset fields (URLSearchParams would send them as "undefined"). */
 function defined(q: Record<string, string | number | boolean | undefined>): Record<string, string | number | boolean> {
@@ -15,9 +16,10 @@ function defined(q: Record<string, string | number | boolean | undefined>): Reco
 
 export const adminAdsApi = {
   pendingAds: (q: PendingAdsQuery) => api.get<ResponseOf<Ads['GET /api/admin/get-pending-ads']>>('admin/get-pending-ads', { searchParams: defined(q) }),
-  decide: (adIds: string[], decision: ReviewDecision, reason?: string, category?: RejectionCategory) =>
+  /** `seen`: each item's updatedAt as the reviewer saw it (an approval then approves that version only). */
+  decide: (adIds: string[], decision: ReviewDecision, reason?: string, category?: RejectionCategory, seen?: ReviewSeen) =>
     api.post<ResponseOf<Ads['POST /api/admin/approve-pending-ads']>>('admin/approve-pending-ads', {
-      json: (reason ? { adIds, decision, reason, ...(category ? { category } : {}) } : { adIds, decision }) satisfies BodyOf<
+      json: (reason ? { adIds, decision, reason, ...(category ? { category } : {}) } : { adIds, decision, ...(seen ? { seen } : {}) }) satisfies BodyOf<
         Ads['POST /api/admin/approve-pending-ads']
       >,
     }),

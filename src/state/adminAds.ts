@@ -1,6 +1,6 @@
 import { proxy } from 'valtio';
 import { createResource, onReset } from './resource';
-import { adminAdsApi, type ApprovedAdsQuery, type RejectionCategory, type ReviewDecision } from '../api/admin-ads';
+import { adminAdsApi, type ApprovedAdsQuery, type RejectionCategory, type ReviewDecision, type ReviewSeen } from '../api/admin-ads';
 
 export const ADMIN_PAGE_SIZE = 20;
 
@@ -32,8 +32,14 @@ onReset(() => {
 });
 
 /** Approves or rejects ads, then reloads the list (counts and pages change). */
-export async function decidePendingAds(adIds: string[], decision: ReviewDecision, reason?: string, category?: RejectionCategory): Promise<number> {
-  const { updated } = await adminAdsApi.decide(adIds, decision, reason, category);
+export async function decidePendingAds(
+  adIds: string[],
+  decision: ReviewDecision,
+  reason?: string,
+  category?: RejectionCategory,
+  seen?: ReviewSeen,
+): Promise<number> {
+  const { updated } = await adminAdsApi.decide(adIds, decision, reason, category, seen);
   await adminPendingAdsStore.load();
   return updated;
 }

@@ -98,5 +98,9 @@ export function toOwnerAd(r: AdRow): OwnerAdDto {
 }
 
 export function toStaffAd(r: StaffAdRow): StaffAdDto {
-  return { ...toOwnerAd(r), owner: { id: r.owner_id, email: r.owner_email, nickname: r.owner_nickname, status: r.owner_status } };
+  return {
+    ...toOwnerAd(r),
+    owner: { id: r.owner_id, email: r.owner_email, nickname: r.owner_nickname, status: r.owner_status },
+    updatedAt: r.updated_at,
+  };
 }

@@ -45,6 +45,9 @@ export class AdManageService {
     if (ad.status === 'disabled') throw new Conflict('ad.edit_not_allowed');
     const f = checkAdFields(input);
     const details = checkAdDetails(input);
+    // The price paid (or the term bought) was the listing type's: another type is another ad. An
+    // unpaid ad (a rejected one goes back to the cart) is paid at its type's price when paid.
+    if (f.listingType !== ad.listing_type && ad.status !== 'unpaid' && ad.status !== 'rejected') throw new Invalid('listingType', 'ad.listing_type_locked');
     const live = ad.status === 'approved' || ad.status === 'expired';
     // The photos the owner sees in the form: the pending edit's, when there is one, else the ad's.
     const pending = live ? await revisionsRepo.pendingRevisionOf(this.deps.db, id) : undefined;

@@ -103,6 +103,88 @@ describe('editing an ad', () => {
     expect(keys).toEqual([`ad-payment:${ad.id}`, `ad-refund:${ad.id}`, `ad-payment:${ad.id}:1`, `ad-refund:${ad.id}:1`, `ad-payment:${ad.id}:2`]);
   });
 
+  it('an ad in review edited by its owner after staff opened the queue is approved only as they saw it: the new version waits for its own approval', async () => {
+    const ad = await postAd(ctx, owner, ny);
+    expect((await pay(ctx, owner, ad.id, await fundedUsd(ctx, owner, 1500))).statusCode).toBe(200);
+    const queue = async () =>
+      (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-pending-ads', headers: { cookie: admin.cookie } })).json().pendingAds as {
+        id: string;
+        title: string;
+        updatedAt: string;
+      }[];
+    const shown = (await queue()).find((a) => a.id === ad.id)!;
+    expect(shown.title).toBe('Elegant companion downtown');
+    ctx.clock.advance(1000);
+    const rewritten = await edit(owner, ad.id, {
+      ...goodFields(ny, { title: 'Text the reviewer never saw', description: 'Completely different wording, written after the queue was opened.' }),
+      keepPhotos: photoUrls(ad as never),
+    });
+    expect(rewritten.statusCode, rewritten.body).toBe(200);
+    const approve = (seen: { id: string; updatedAt: string }[]) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/admin/approve-pending-ads',
+        headers: { cookie: admin.cookie },
+        payload: { adIds: [ad.id], decision: 'approve', seen },
+      });
+    const stale = await approve([{ id: shown.id, updatedAt: shown.updatedAt }]);
+    expect([stale.statusCode, stale.json()]).toEqual([200, { updated: 0 }]);
+    expect((await row(ad.id))!.status).toBe('in_review');
+    expect((await publicAd(ad.id)).statusCode).toBe(404);
+    expect(await ctx.app.deps.db.selectFrom('audit_log').select('action').where('action', '=', 'ad.approve').execute()).toEqual([]);
+    // The queue shows the new version; approved as shown, it is what the public sees.
+    const again = (await queue()).find((a) => a.id === ad.id)!;
+    expect(again.title).toBe('Text the reviewer never saw');
+    expect(again.updatedAt).not.toBe(shown.updatedAt);
+    expect((await approve([{ id: again.id, updatedAt: again.updatedAt }])).json()).toEqual({ updated: 1 });
+    expect((await publicAd(ad.id)).json().ad.title).toBe('Text the reviewer never saw');
+  });
+
+  it('keeps the listing type a paid ad was paid for: in review or live, another type is refused and nothing changes; unpaid or rejected, it may change', async () => {
+    const pricing = (await ctx.app.inject({ method: 'GET', url: '/api/get-ad-pricing' })).json().pricing as { id: string; listingType: string }[];
+    const setPrice = (listingType: string, priceCents: number) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/admin/set-price-by-id',
+        headers: { cookie: admin.cookie },
+        payload: { id: pricing.find((p) => p.listingType === listingType)!.id, priceCents, durationDays: 30 },
+      });
+    expect((await setPrice('female_rub', 500)).statusCode).toBe(200);
+    expect((await setPrice('female_esc', 5000)).statusCode).toBe(200);
+    const walletId = await fundedUsd(ctx, owner, 1000);
+    const cheap = (over: Record<string, string> = {}) => postAd(ctx, owner, ny, { listingType: 'female_rub', ...over });
+    const dearer = (ad: object) => ({ ...goodFields(ny, { listingType: 'female_esc' }), keepPhotos: photoUrls(ad as never) });
+    const refused = { code: 'ad.listing_type_locked', message: 'The listing type is the one this ad was paid for: post a new ad for another type.' };
+
+    const inReview = await cheap();
+    expect((await pay(ctx, owner, inReview.id, walletId)).statusCode).toBe(200);
+    const live = await cheap();
+    expect((await pay(ctx, owner, live.id, walletId)).statusCode).toBe(200);
+    expect((await decide(ctx, admin, [live.id], 'approve')).json()).toEqual({ updated: 1 });
+    for (const ad of [inReview, live]) {
+      const before = JSON.stringify(await row(ad.id));
+      const res = await edit(owner, ad.id, dearer(ad));
+      expect([res.statusCode, res.json()]).toEqual([400, expect.objectContaining({ ...refused, params: { field: 'listingType' } })]);
+      expect(JSON.stringify(await row(ad.id))).toBe(before);
+    }
+    expect(await ctx.app.deps.db.selectFrom('ad_revisions').select('id').execute()).toEqual([]);
+    // The same type with new text is an edit like any other.
+    expect(
+      (await edit(owner, live.id, { ...goodFields(ny, { listingType: 'female_rub', title: 'Same type, better words' }), keepPhotos: photoUrls(live as never) }))
+        .statusCode,
+    ).toBe(200);
+
+    // Unpaid, the type is the owner's to choose: the price is the new type's when paid.
+    const unpaid = await cheap();
+    const changed = await edit(owner, unpaid.id, dearer(unpaid));
+    expect(changed.json().ad).toMatchObject({ status: 'unpaid', listingType: 'female_esc' });
+    expect((await pay(ctx, owner, unpaid.id, await fundedUsd(ctx, owner, 5000))).statusCode).toBe(200);
+    expect((await row(unpaid.id))!.price_cents).toBe(5000);
+    // Rejected (refunded), it goes back to the cart and may change type before it is paid again.
+    expect((await decide(ctx, admin, [inReview.id], 'reject', 'Photos do not match')).json()).toEqual({ updated: 1 });
+    expect((await edit(owner, inReview.id, dearer(inReview))).json().ad).toMatchObject({ status: 'unpaid', listingType: 'female_esc' });
+  });
+
   it('makes a revision of a live ad: the public sees the approved text until staff approve it; rejecting it leaves the ad as it was', async () => {
     const ad = await liveAd(ctx, owner, admin, ny, { title: 'The approved original title' });
     const res = await edit(owner, ad.id, { ...goodFields(ny, { title: 'The revised and better title' }), keepPhotos: photoUrls(ad as never) }, [

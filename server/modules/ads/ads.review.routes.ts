@@ -10,8 +10,8 @@ export function registerReviewRoutes(app: TypedApp, deps: AppDeps): void {
   app.get('/api/admin/get-pending-ads', { schema: adsApi['GET /api/admin/get-pending-ads'] }, async (request) => review.pending(request.query));
 
   app.post('/api/admin/approve-pending-ads', { schema: adsApi['POST /api/admin/approve-pending-ads'] }, async (request) => {
-    const { adIds, decision, reason, category } = request.body;
-    return review.decide(requireUser(request), { adIds, decision, reason, category });
+    const { adIds, decision, reason, category, seen } = request.body;
+    return review.decide(requireUser(request), { adIds, decision, reason, category, seen });
   });
 
   app.get('/api/admin/get-approved-ads', { schema: adsApi['GET /api/admin/get-approved-ads'] }, async (request) => review.approved(request.query));

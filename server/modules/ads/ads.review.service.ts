@@ -63,13 +63,17 @@ export class ReviewService {
   /**
    * Approves in_review ads, or rejects them with a reason and a full refund to the wallet that paid
    * (idempotency key ad-refund:<id>[:<attempt>]). Ids of pending revisions approve or reject the
-   * edit. Anything else (an ad no longer in review, an edit no longer pending or whose ad is gone)
-   * is skipped; returns how many changed. Owners are told by e-mail.
+   * edit. Anything else (an ad no longer in review, an edit no longer pending or whose ad is gone,
+   * an ad edited since the version `seen` names) is skipped; returns how many changed. Owners are
+   * told by e-mail.
    */
   async decide(
     actor: SessionUser,
-    input: { adIds: string[]; decision: 'approve' | 'reject'; reason?: string; category?: RejectionCategory },
+    input: { adIds: string[]; decision: 'approve' | 'reject'; reason?: string; category?: RejectionCategory; seen?: { id: string; updatedAt: string }[] },
   ): Promise<{ updated: number }> {
+    // What the reviewer saw of each ad (its updatedAt in the queue): an owner may edit an ad in
+    // review, and an approval must not publish text nobody reviewed.
+    const seen = new Map((input.seen ?? []).map((s) => [s.id, s.updatedAt]));
     const category: RejectionCategory = input.category ?? 'other';
     const reason = input.reason?.replace(/\s+/g, ' ').trim() ?? '';
     if (input.decision === 'reject' && (reason.length < REASON_MIN || reason.length > REASON_MAX)) {
@@ -113,6 +117,7 @@ export class ReviewService {
         mayReview(actor, 'review', ad);
         if (ad.status !== 'in_review') continue;
         if (input.decision === 'approve') {
+          if (seen.has(id) && seen.get(id) !== ad.updated_at) continue; // changed since the reviewer saw it
           const expiresAt = new Date(now.getTime() + (ad.duration_days ?? 30) * DAY_MS).toISOString();
           if (!(await repo.approve(trx, id, at, expiresAt))) continue;
           await repo.refreshVisibility(trx, [id]);

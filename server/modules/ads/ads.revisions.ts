@@ -88,7 +88,8 @@ export async function pendingForStaff(db: Executor, o: { offset: number; limit: 
       availability_json: rev.availability_json,
       ...(place ?? {}),
     });
-    out.push({ ...proposed, id: rev.id, revisionOf: rev.ad_id, previous: await contentOf(db, live), createdAt: rev.created_at });
+    // An edit never changes once made (another edit is another revision): its time is its version.
+    out.push({ ...proposed, id: rev.id, revisionOf: rev.ad_id, previous: await contentOf(db, live), createdAt: rev.created_at, updatedAt: rev.created_at });
   }
   return out;
 }

@@ -3,7 +3,7 @@ import { NOBODY, OWNER, SIGNED_IN, STAFF, type MatrixRow, type PolicyLink, type 
 function adForm(c: RowContext): FormData {
   const fd = new FormData();
   const fields = {
-    listingType: 'female_rub',
+    listingType: 'female_esc', // the fixture's ads' type: a paid ad keeps the type it was paid for
     title: 'Relaxing massage uptown',
     age: '30',
     phone: '(212) 555-0143',

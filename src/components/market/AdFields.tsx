@@ -19,14 +19,16 @@ interface Props {
   err: (k: keyof AdFormValues) => string | null;
   /** True once the form was submitted: lines that break a rule are marked. */
   tried: boolean;
-  /** Under the listing type: its price (the post form). */
+  /** Under the listing type: its price (the post form), or why it cannot change (a paid ad's edit). */
   typeHint?: ReactNode;
+  /** The listing type cannot change: the ad was paid for as that type. */
+  typeLocked?: boolean;
   /** The edit form: the ad's current photos and which of them to keep. */
   current?: { photos: readonly Photo[]; keep: string[]; onKeep: (keep: string[]) => void };
 }
 
 /** The fields of an ad, shared by the post and edit forms; every rule is shown beside its field. */
-export function AdFields({ v, onChange, err, tried, typeHint, current }: Props) {
+export function AdFields({ v, onChange, err, tried, typeHint, typeLocked, current }: Props) {
   const { t } = useTranslation('market');
   const kept = current?.keep.length ?? 0;
   return (
@@ -38,6 +40,8 @@ export function AdFields({ v, onChange, err, tried, typeHint, current }: Props) 
           value={v.listingType}
           onChange={(e) => onChange({ listingType: e.target.value })}
           aria-invalid={err('listingType') ? true : undefined}
+          disabled={typeLocked}
+          aria-describedby={typeLocked ? 'ad-type-hint' : undefined}
         >
           <option value="">{t('form.chooseType')}</option>
           {LISTING_TYPE_CODES.map((c) => (
@@ -47,7 +51,7 @@ export function AdFields({ v, onChange, err, tried, typeHint, current }: Props) 
           ))}
         </select>
         {err('listingType') && <span className="field-error">{err('listingType')}</span>}
-        {typeHint}
+        {typeHint && <div id="ad-type-hint">{typeHint}</div>}
       </div>
       <TextField
         label={t('form.title')}

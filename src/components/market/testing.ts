@@ -84,11 +84,16 @@ export function makeRevision(ad: PublicAd, content: Partial<AdContent> = {}, ove
 }
 
 /** An ad as staff see it in review lists: the owner's view plus who posted it (owner.id is ownerId). */
-export function makeStaffAd(over: Partial<OwnerAd> & { owner?: Partial<StaffAd['owner']> } = {}): StaffAd {
-  const { owner, ...rest } = over;
+export function makeStaffAd(over: Partial<OwnerAd> & { owner?: Partial<StaffAd['owner']>; updatedAt?: string } = {}): StaffAd {
+  const { owner, updatedAt, ...rest } = over;
   const ad = makeOwnerAd(rest);
   const id = owner?.id ?? ad.ownerId;
-  return { ...ad, ownerId: id, owner: { id, email: `${id}@example.com`, nickname: `user_${id}`, status: 'approved', ...owner } };
+  return {
+    ...ad,
+    ownerId: id,
+    owner: { id, email: `${id}@example.com`, nickname: `user_${id}`, status: 'approved', ...owner },
+    updatedAt: updatedAt ?? ad.createdAt,
+  };
 }
 
 export const usdWallet = (amountCents = 0): Wallet => ({ id: 'w-usd', walletType: 'USD', amountCents, currency: 'USD' });

@@ -30,13 +30,20 @@ function pendingServer(initial: StaffAd[], unpaid: StaffAd[] = [], flags: Duplic
       return apiJson('GET /api/admin/get-pending-ads', { pendingAds: ads, total: ads.length, page: 1, pageSize: 20 });
     }),
     http.post('/api/admin/approve-pending-ads', async ({ request }) => {
-      const body = (await request.json()) as { adIds: string[] };
+      const body = (await request.json()) as { adIds: string[]; seen?: { id: string; updatedAt: string }[] };
       decisions.push(body);
-      list = list.filter((a) => !body.adIds.includes(a.id));
-      return apiJson('POST /api/admin/approve-pending-ads', { updated: body.adIds.length });
+      // As the server does: an approval skips an ad changed since the version it names.
+      const changed = (id: string) => body.seen?.some((s) => s.id === id && s.updatedAt !== list.find((a) => a.id === id)?.updatedAt) ?? false;
+      const decided = body.adIds.filter((id) => list.some((a) => a.id === id) && !changed(id));
+      list = list.filter((a) => !decided.includes(a.id));
+      return apiJson('POST /api/admin/approve-pending-ads', { updated: decided.length });
     }),
   );
-  return { decisions, queries, flagQueries };
+  /** The owner edits an ad in review: its content and updatedAt change. */
+  const edit = (id: string, patch: Partial<StaffAd>) => {
+    list = list.map((a) => (a.id === id ? { ...a, ...patch } : a));
+  };
+  return { decisions, queries, flagQueries, edit };
 }
 
 describe('admin pending ads', () => {
@@ -70,10 +77,38 @@ describe('admin pending ads', () => {
     expect((await screen.findByRole('status')).textContent).toBe('2 ads rejected and refunded.');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(srv.decisions).toEqual([
-      { adIds: [a.id], decision: 'approve' },
+      { adIds: [a.id], decision: 'approve', seen: [{ id: a.id, updatedAt: a.updatedAt }] },
       { adIds: [b.id, c.id], decision: 'reject', reason: 'Photos do not match the description', category: 'misleading' },
     ]);
     expect(screen.getByText('No ads are waiting for review.')).toBeTruthy();
+  });
+
+  it('approves only the version shown: an ad its owner changed meanwhile is not approved, and the list shows it changed', async () => {
+    const a = makeStaffAd({ status: 'in_review', title: 'As the reviewer saw it', updatedAt: '2025-01-05T10:00:00.000Z' });
+    const b = makeStaffAd({ status: 'in_review', title: 'Unchanged ad in review' });
+    const srv = pendingServer([a, b]);
+    const user = userEvent.setup();
+    renderAt(<PendingAds />, '/admin/dashboard/admin/pending-ads');
+    await screen.findByRole('listitem', { name: 'As the reviewer saw it' });
+    srv.edit(a.id, { title: 'Rewritten after the list was opened', updatedAt: '2025-01-05T10:05:00.000Z' });
+    await user.click(screen.getByRole('checkbox', { name: 'Select “As the reviewer saw it”' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select “Unchanged ad in review”' }));
+    await user.click(screen.getByRole('button', { name: 'Approve selected (2)' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      '1 ad approved. 1 of the selected was not decided: it changed or was decided meanwhile. The list shows it as it is now.',
+    );
+    expect(srv.decisions).toEqual([
+      {
+        adIds: [a.id, b.id],
+        decision: 'approve',
+        seen: [
+          { id: a.id, updatedAt: '2025-01-05T10:00:00.000Z' },
+          { id: b.id, updatedAt: b.updatedAt },
+        ],
+      },
+    ]);
+    expect(await screen.findByRole('listitem', { name: 'Rewritten after the list was opened' })).toBeTruthy();
+    expect(screen.queryByRole('listitem', { name: 'Unchanged ad in review' })).toBeNull();
   });
 
   it('shows unpaid ads only when asked to', async () => {
@@ -159,7 +194,7 @@ describe('admin pending ads', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select all on this page' }));
     await user.click(screen.getByRole('button', { name: 'Approve selected (1)' }));
     await screen.findByRole('status');
-    expect(srv.decisions).toEqual([{ adIds: [theirs.id], decision: 'approve' }]);
+    expect(srv.decisions).toEqual([{ adIds: [theirs.id], decision: 'approve', seen: [{ id: theirs.id, updatedAt: theirs.updatedAt }] }]);
   });
 
   it('shows an edit of a live ad beside the live ad, changed fields marked, and decides it with its own id', async () => {
@@ -209,6 +244,6 @@ describe('admin pending ads', () => {
 
     await user.click(within(item).getByRole('button', { name: 'Approve' }));
     expect((await screen.findByRole('status')).textContent).toBe('1 ad approved.');
-    expect(srv.decisions).toEqual([{ adIds: ['rev-1'], decision: 'approve' }]);
+    expect(srv.decisions).toEqual([{ adIds: ['rev-1'], decision: 'approve', seen: [{ id: 'rev-1', updatedAt: revision.updatedAt }] }]);
   });
 });

@@ -60,8 +60,12 @@ export default function PendingAds() {
     setError(null);
     setNote(null);
     try {
-      const n = await decidePendingAds(ids, decision, reason, category);
-      setNote(t(decision === 'approve' ? 'pending.approved' : 'pending.rejected', { count: n }));
+      // An approval names the version shown here: an ad its owner edited since is not approved, and comes back changed.
+      const shown = (snap.data?.pendingAds ?? []) as readonly StaffAd[];
+      const seen = decision === 'approve' ? shown.filter((a) => ids.includes(a.id)).map((a) => ({ id: a.id, updatedAt: a.updatedAt })) : undefined;
+      const n = await decidePendingAds(ids, decision, reason, category, seen);
+      const done = t(decision === 'approve' ? 'pending.approved' : 'pending.rejected', { count: n });
+      setNote(n < ids.length ? `${done} ${t('pending.notAll', { count: ids.length - n })}` : done);
       sel.clear();
       setRejecting(null);
     } catch (e) {

@@ -78,6 +78,10 @@ describe('edit an ad', () => {
     // Filled in from the ad.
     expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('Evenings in the city');
     expect(screen.getByLabelText<HTMLSelectElement>('Listing type').value).toBe('female_esc');
+    // Paid for as that type: it cannot change, and the form says why.
+    expect(screen.getByLabelText<HTMLSelectElement>('Listing type').disabled).toBe(true);
+    expect(screen.getByLabelText('Listing type').getAttribute('aria-describedby')).toBe('ad-type-hint');
+    expect(screen.getByText('The listing type is the one this ad was paid for. For another type, post a new ad.')).toBeTruthy();
     expect(screen.getByLabelText<HTMLInputElement>('Phone').value).toBe('+12125550123');
     expect(screen.getByLabelText<HTMLSelectElement>('Duration of rate 1').value).toBe('60');
     expect(screen.getByLabelText<HTMLInputElement>('Price of rate 1 in US dollars').value).toBe('200.00');
@@ -136,6 +140,7 @@ describe('edit an ad', () => {
       ),
     ).toBeTruthy();
     expect(await screen.findByText('$15.00')).toBeTruthy(); // what paying again costs
+    expect(screen.getByLabelText<HTMLSelectElement>('Listing type').disabled).toBe(false); // refunded: another type may be chosen
     await waitFor(() => expect(screen.getByLabelText<HTMLSelectElement>('City').value).toBe('ct-nyc'));
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(view.currentPath()).toBe('/admin/dashboard/my-ads'));

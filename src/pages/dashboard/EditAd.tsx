@@ -125,8 +125,11 @@ function EditForm({ ad }: { ad: OwnerAd }) {
           err={err}
           tried={tried}
           current={{ photos: source.photos, keep, onKeep: setKeep }}
+          typeLocked={!willPay}
           typeHint={
-            price ? (
+            !willPay ? (
+              <p style={{ margin: '4px 0 0' }}>{t('edit.typeLocked')}</p>
+            ) : price ? (
               <p aria-live="polite" style={{ margin: '4px 0 0' }}>
                 {t('create.price')}{' '}
                 <strong>
