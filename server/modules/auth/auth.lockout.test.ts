@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 
 // Sign-in limits with the real product values (PRODUCT §11): 10 attempts per 15 minutes per IP and
-// per (account, IP), and a per-account ceiling of 100 an hour across all IPs.
+// per (account, IP), and a per-account ceiling of 100 an hour across all IPs, which does not hold on
+// a network the account signed in from (so nobody can lock the owner out).
 const PER_WINDOW = 10;
 const WINDOW_MS = 15 * 60 * 1000;
 const ACCOUNT_PER_HOUR = 100;
@@ -53,6 +54,9 @@ describe('sign-in lock-out', () => {
   });
 
   it('an attacker spread over many IPs hits the per-account ceiling only after 100 attempts in an hour', async () => {
+    // The owner's usual network (an IPv6 /64): the ceiling does not hold there.
+    expect((await login(owner.email, owner.password, '2001:db8:aa:1::10')).statusCode).toBe(200);
+    ctx.clock.advance(60 * 60 * 1000); // yesterday, say: out of the hour the ceiling counts
     // 10 IPs × 10 attempts: no single IP goes over its own limit.
     for (let ip = 0; ip < ACCOUNT_PER_HOUR / PER_WINDOW; ip++) {
       for (let i = 0; i < PER_WINDOW; i++) {
@@ -63,6 +67,15 @@ describe('sign-in lock-out', () => {
     const ceiling = await login(owner.email, owner.password, '198.51.100.20');
     expect(ceiling.statusCode).toBe(429);
     expect(ceiling.json().message).toMatch(/Too many sign-in attempts/);
+    // The owner is not locked out: from their usual network (another address of its /64) they sign in.
+    expect((await login(owner.email, owner.password, '2001:db8:aa:1::77')).statusCode).toBe(200);
+    // There the per-IP limits still hold: ten wrong passwords, then 429 even with the right one.
+    for (let i = 0; i < PER_WINDOW - 1; i++) expect((await login(owner.email, 'wrong password!', '2001:db8:aa:1::77')).statusCode).toBe(401);
+    expect((await login(owner.email, owner.password, '2001:db8:aa:1::77')).statusCode).toBe(429);
+    // A sign-in of another account from an address does not make it this account's network.
+    const other0 = await makeUser(ctx);
+    expect((await login(other0.email, other0.password, '198.51.100.30')).statusCode).toBe(200);
+    expect((await login(owner.email, owner.password, '198.51.100.30')).statusCode).toBe(429);
     // Other accounts are untouched by it.
     const other = await makeUser(ctx);
     expect((await login(other.email, other.password, '198.51.100.21')).statusCode).toBe(200);

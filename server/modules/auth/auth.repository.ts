@@ -47,6 +47,22 @@ export async function recordSignIn(
     .execute();
 }
 
+/** The addresses the account with this e-mail signed in from successfully within `withinMs`, the latest 200. */
+export async function recentSignInIps(db: Executor, email: string, withinMs: number, now: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('sign_ins')
+    .innerJoin('users', 'users.id', 'sign_ins.user_id')
+    .select('sign_ins.ip')
+    .where((eb) => eb(eb.fn('lower', ['users.email']), '=', email.toLowerCase()))
+    .where('users.deleted_at', 'is', null)
+    .where('sign_ins.success', '=', 1)
+    .where('sign_ins.at', '>', new Date(now.getTime() - withinMs).toISOString())
+    .orderBy('sign_ins.at', 'desc')
+    .limit(200)
+    .execute();
+  return rows.map((r) => r.ip);
+}
+
 export async function countMasters(db: Executor): Promise<number> {
   const r = await db
     .selectFrom('user_roles')

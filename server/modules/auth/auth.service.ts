@@ -42,19 +42,27 @@ class SignInLimits {
     this.windowMinutes = Math.ceil(authWindowMs / 60_000);
   }
 
-  /** Counts one attempt, or throws 429 and counts nothing (so a blocked IP cannot use up the account's ceiling). */
-  hit(email: string, ip: string): void {
+  /**
+   * Counts one attempt, or throws 429 and counts nothing (so a blocked IP cannot use up the
+   * account's ceiling). The account's ceiling stops guessing spread over many addresses, but it must
+   * not lock the owner out (PRODUCT §11): it does not hold on a network the account signed in from
+   * (`knownNetwork`, asked only once the ceiling is reached), where the per-IP limits still do.
+   */
+  async hit(email: string, ip: string, knownNetwork: (net: string) => Promise<boolean>): Promise<void> {
     const net = ipKey(ip);
     const ipKeys = [`ip:${net}`, `acct-ip:${email}|${net}`];
     const accountKeys = [`acct:${email}`];
     if (this.perIp.full(ipKeys)) throw new TooManyRequests('auth.too_many_sign_ins', { minutes: this.windowMinutes });
-    if (this.perAccount.full(accountKeys)) throw new TooManyRequests('auth.too_many_sign_ins_account');
+    const ceiling = this.perAccount.full(accountKeys);
+    if (ceiling && !(await knownNetwork(net))) throw new TooManyRequests('auth.too_many_sign_ins_account');
     this.perIp.count(ipKeys);
-    this.perAccount.count(accountKeys);
+    if (!ceiling) this.perAccount.count(accountKeys);
   }
 }
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
+/** A network the account signed in from this recently is its owner's: the account's sign-in ceiling does not hold there. */
+const KNOWN_NETWORK_MS = 90 * 24 * HOUR_MS;
 /** A reset link works this long, once. */
 export const RESET_TOKEN_MS = HOUR_MS;
 
@@ -198,7 +206,9 @@ export class AuthService {
 
   async login(input: { email: string; password: string }, ip: string, userAgent: string | null): Promise<SessionUser> {
     const email = normalizeEmail(input.email);
-    this.signIn.hit(email, ip);
+    await this.signIn.hit(email, ip, async (net) =>
+      (await repo.recentSignInIps(this.deps.db, email, KNOWN_NETWORK_MS, this.deps.clock.now())).some((a) => ipKey(a) === net),
+    );
     const row = await repo.findUserByEmail(this.deps.db, email);
     if (!row) {
       // Spend the same time as a real check, so response time does not tell which e-mails exist.
