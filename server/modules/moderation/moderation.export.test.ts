@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, createTestApp, makeUser, rawInject, type TestContext, type TestUser } from '../../test/harness.ts';
-import { liveAd, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
+import { adForm, decide, fundedUsd, goodFields, jpegWithGps, liveAd, pay, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
 import { photoPaths } from './moderation.holds.ts';
 import { postAs, readZip } from './moderation.testkit.ts';
 
@@ -81,7 +81,15 @@ describe('GET /api/admin/export-evidence/:id', () => {
     expect('password_hash' in account).toBe(false);
     expect(JSON.stringify([...files.values()].map((b) => b.toString('latin1')))).not.toContain('$argon2');
     const versions = jsonIn(files, `ads/${live.id}/versions.json`);
+    const storedOf = async (adId: string) =>
+      (await db().selectFrom('ad_versions').select(['source', 'created_at', 'fields_json']).where('ad_id', '=', adId).orderBy('id').execute()).map((v) => ({
+        version: 'stored',
+        source: v.source,
+        at: v.created_at,
+        fields: JSON.parse(v.fields_json),
+      }));
     expect(versions).toEqual([
+      ...(await storedOf(live.id)),
       {
         version: 'current',
         status: 'approved',
@@ -90,6 +98,7 @@ describe('GET /api/admin/export-evidence/:id', () => {
       },
     ]);
     expect(jsonIn(files, `ads/${cart.id}/versions.json`)).toEqual([
+      ...(await storedOf(cart.id)),
       {
         version: 'deleted',
         status: 'deleted',
@@ -163,5 +172,57 @@ describe('GET /api/admin/export-evidence/:id', () => {
     const head = await ctx.app.inject({ method: 'HEAD', url: `/api/admin/export-evidence/${owner.id}`, headers: { cookie: admin.cookie } });
     expect(head.statusCode).toBe(405);
     expect(await count()).toBe(1);
+  });
+
+  it('holds every version of an ad: as first posted, edits of the live ad whatever became of them, their photos; and how staff closed its reports', async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const ad = (await postAd(ctx, owner, place, { title: 'ORIGINAL posted title here' })) as unknown as { id: string; photos: { url: string }[] };
+    const keep = JSON.stringify(ad.photos.map((p) => p.url));
+    const edit = (title: string, photos: Buffer[] = []) =>
+      ctx.app.inject({
+        method: 'PUT',
+        url: `/api/ads/${ad.id}`,
+        headers: { cookie: owner.cookie },
+        payload: adForm({ ...goodFields(place, { title }), keepPhotos: keep }, photos),
+      });
+    expect((await edit('Harmless replacement title')).statusCode).toBe(200); // in place: the cart
+    expect((await pay(ctx, owner, ad.id, await fundedUsd(ctx, owner, 1500))).statusCode).toBe(200);
+    expect((await decide(ctx, admin, [ad.id], 'approve')).json()).toEqual({ updated: 1 });
+    const rejected = await edit('REJECTED edit of the live ad', [await jpegWithGps()]);
+    expect((await decide(ctx, admin, [rejected.json().ad.revision.id], 'reject', 'Not acceptable')).json()).toEqual({ updated: 1 });
+    expect((await edit('PENDING edit under review', [await jpegWithGps()])).statusCode).toBe(200);
+    const report = await ctx.app.inject({ method: 'POST', url: `/api/report-ad/${ad.id}`, payload: { message: 'This advert looks wrong to me.' } });
+    expect((await postAs(ctx, admin, '/api/admin/set-report-status', { id: report.json().id, status: 'closed', note: 'Escalated, case 12345' })).status).toBe(
+      200,
+    );
+
+    for (const subject of [ad.id, owner.id]) {
+      const files = readZip((await exportOf(subject)).rawPayload);
+      const versions = jsonIn(files, `ads/${ad.id}/versions.json`) as {
+        version: string;
+        source?: string;
+        status?: string;
+        fields?: { title: string };
+        row?: { title: string };
+      }[];
+      expect(versions.map((v) => [v.version, v.source ?? v.status, (v.fields ?? v.row)!.title])).toEqual([
+        ['stored', 'posted', 'ORIGINAL posted title here'],
+        ['stored', 'edited', 'Harmless replacement title'],
+        ['edit', 'rejected', 'REJECTED edit of the live ad'],
+        ['edit', 'pending', 'PENDING edit under review'],
+        ['current', 'approved', 'Harmless replacement title'],
+      ]);
+      // The pending edit's new photo is exported with the ad's (the rejected edit's was removed with its rejection).
+      const pendingPhotos = photoPaths(
+        (await db().selectFrom('ad_revisions').select('photos_json').where('ad_id', '=', ad.id).where('status', '=', 'pending').executeTakeFirstOrThrow())
+          .photos_json,
+      ).filter((p) => !JSON.stringify(ad.photos).includes(p.split('/').pop()!));
+      expect(pendingPhotos).toHaveLength(2); // large and thumbnail
+      const exported = [...files.keys()].filter((n) => n.startsWith(`ads/${ad.id}/photos/`)).map((n) => n.split('/').pop()!.replace(/^\d+-/, ''));
+      for (const p of pendingPhotos) expect(exported).toContain(p.split('/').pop());
+      expect(jsonIn(files, 'manifest.json').missingPhotos).toEqual([]);
+      // The report's closing note is a staff action on the account's ad.
+      expect(JSON.stringify(jsonIn(files, 'audit.json'))).toContain('Escalated, case 12345');
+    }
   });
 });

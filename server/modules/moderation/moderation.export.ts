@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { AppDeps } from '../../core/deps.ts';
 import type { Executor } from '../../core/db.ts';
 import { resolveUpload } from '../uploads/uploads.storage.ts';
-import { photoPaths } from './moderation.holds.ts';
+import { photoPaths, versionPhotos } from './moderation.holds.ts';
 import * as repo from './moderation.repository.ts';
 import type { ZipEntry } from './moderation.zip.ts';
 
@@ -14,13 +14,16 @@ import type { ZipEntry } from './moderation.zip.ts';
  *   README.txt                    what this is, who exported it and when, what each file holds
  *   manifest.json                 subject, export time and staff member, every file with its size and SHA-256
  *   account.json                  the account (every column but the password hash), its roles
- *   ads/<adId>/versions.json      the ad's versions: the live row and/or the copy kept when it was deleted under a hold
+ *   ads/<adId>/versions.json      the ad's versions, oldest first: every stored version (as posted, edited in place, an
+ *                                 edit approved), every edit of the live ad (pending, approved, rejected or replaced), the
+ *                                 live row and/or the copy kept when it was deleted under a hold
  *   ads/<adId>/photos/<n>-<file>  the ad's photos, as stored (large WebP and thumbnail)
  *   ledger.json                   wallets and every ledger entry of the account
  *   invoices.json                 Bitcoin invoices of the account, with their webhook deliveries
  *   sign-ins.json                 every sign-in kept (successful or refused): time, IP, user agent
  *   reports.json                  reports about the ads, sender contact included (for the authorities)
- *   audit.json                    staff actions on the account and its ads (holds, decisions, exports before this one)
+ *   audit.json                    staff actions on the account, its ads and the reports about them (holds, decisions,
+ *                                 report notes, exports before this one)
  *   holds.json                    legal holds on the account or its ads
  *   screening.json                ad texts of the account refused by screening
  *   duplicates.json               duplicate flags of the ads (same phone, near-identical photo)
@@ -52,17 +55,25 @@ export async function evidenceFiles(
   for (const adId of data.adIds) {
     const live = data.ads.live.find((a) => a.id === adId) ?? null;
     const held = data.ads.held.find((a) => a.id === adId) ?? null;
+    const stored = data.history.versions.filter((v) => v.ad_id === adId);
+    const edits = data.history.revisions.filter((r) => r.ad_id === adId);
     const versions = [
+      ...stored.map((v) => ({ version: 'stored', source: v.source, at: v.created_at, fields: JSON.parse(v.fields_json) as unknown })),
+      ...edits.map((r) => ({ version: 'edit', status: r.status, at: r.created_at, decidedAt: r.decided_at, row: r })),
       ...(live ? [{ version: 'current', status: live.status, at: live.updated_at, row: live }] : []),
       ...(held ? [{ version: 'deleted', status: 'deleted', at: held.deleted_at, deletedBy: held.deleted_by, row: JSON.parse(held.row_json) as unknown }] : []),
     ];
     files.push(json(`ads/${adId}/versions.json`, versions));
     const paths = [...new Set([...(live ? photoPaths(live.photos_json) : []), ...(held ? photoPaths(held.photos_json) : [])])];
+    // Earlier versions' and edits' photos, those still on disk (without a hold, an edit that dropped a photo removed its file).
+    const earlier = [
+      ...new Set([...stored.flatMap((v) => photoPaths(versionPhotos(v.fields_json))), ...edits.flatMap((r) => photoPaths(r.photos_json))]),
+    ].filter((p) => !paths.includes(p));
     let n = 0;
-    for (const p of paths) {
+    for (const p of [...paths, ...earlier]) {
       const full = resolveUpload(deps.config.dataDir, p);
-      const bytes = full ? await fs.promises.readFile(full).catch(() => null) : null; // a missing file is named in the manifest
-      photoNotes.push({ ad: adId, path: p, stored: bytes !== null });
+      const bytes = full ? await fs.promises.readFile(full).catch(() => null) : null; // a missing file of the ad as it is is named in the manifest
+      if (paths.includes(p)) photoNotes.push({ ad: adId, path: p, stored: bytes !== null });
       if (bytes) files.push({ name: `ads/${adId}/photos/${String(++n).padStart(2, '0')}-${p.split('/').pop()}`, data: bytes });
     }
   }
@@ -89,12 +100,12 @@ export async function evidenceFiles(
     '',
     'manifest.json     every file with its size and SHA-256',
     'account.json      the account as stored (no password hash) and its roles',
-    'ads/<id>/         each ad: versions.json (the live row, and the copy kept when it was deleted under a legal hold) and photos/',
+    'ads/<id>/         each ad: versions.json (every stored version and edit, the live row, the copy kept when it was deleted under a legal hold) and photos/',
     'ledger.json       wallets and every ledger entry (amounts in US cents)',
     'invoices.json     Bitcoin top-up invoices and their webhook deliveries',
     'sign-ins.json     sign-ins kept (180 days, longer under a hold): time (UTC), IP address, user agent, success',
     'reports.json      reports about the ads, with the sender contact when given',
-    'audit.json        staff actions on the account and its ads',
+    'audit.json        staff actions on the account, its ads and the reports about them',
     'holds.json        legal holds',
     'screening.json    ad texts refused by screening',
     'duplicates.json   other accounts\u2019 ads with the same phone or a near-identical photo',
@@ -128,6 +139,7 @@ async function readEvidence(db: Executor, subject: EvidenceSubject) {
     roles: await repo.rolesOf(db, subject.userId),
     adIds,
     ads: await repo.adRecords(db, adIds),
+    history: await repo.adHistory(db, adIds),
     wallets,
     ledger: (await repo.ledgerOf(db, subject.userId, 1_000_000)).reverse(),
     invoices: invoices.map((i) => ({ ...i, deliveries: deliveries.filter((d) => d.invoice_id === i.id) })),

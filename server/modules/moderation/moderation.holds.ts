@@ -130,7 +130,7 @@ export async function heldUploadPaths(db: Executor): Promise<string[]> {
 }
 
 /** The photos record of a stored version (ads.versions.ts: the content columns as JSON), or '[]'. */
-function versionPhotos(fieldsJson: string): string {
+export function versionPhotos(fieldsJson: string): string {
   try {
     const photos = (JSON.parse(fieldsJson) as { photos_json?: unknown }).photos_json;
     return typeof photos === 'string' ? photos : '[]';

@@ -175,6 +175,22 @@ export async function auditAbout(db: Executor, userId: string, adIds: readonly s
       eb.or([
         eb.and([eb('target_type', '=', 'user'), eb('target_id', '=', userId)]),
         ...(adIds.length ? [eb.and([eb('target_type', '=', 'ad'), eb('target_id', 'in', [...adIds])])] : []),
+        // How staff handled the reports about those ads (a closing note is kept only here).
+        ...(adIds.length
+          ? [
+              eb.and([
+                eb('target_type', '=', 'report'),
+                eb(
+                  'target_id',
+                  'in',
+                  eb
+                    .selectFrom('reports')
+                    .select('reports.id')
+                    .where('reports.ad_id', 'in', [...adIds]),
+                ),
+              ]),
+            ]
+          : []),
       ]),
     )
     .orderBy('id', 'desc')
@@ -301,6 +317,25 @@ export function flagsOf(db: Executor, adIds: readonly string[]) {
 // ---- evidence --------------------------------------------------------------------------------
 
 /** The rows of ads as they are (every column), live ones and kept copies, for the evidence file. */
+/** Every stored version (ad_versions) and every edit (ad_revisions, whatever became of it) of these ads, oldest first. */
+export async function adHistory(db: Executor, ids: readonly string[]) {
+  if (!ids.length) return { versions: [], revisions: [] };
+  const versions = await db
+    .selectFrom('ad_versions')
+    .selectAll()
+    .where('ad_id', 'in', [...ids])
+    .orderBy('id')
+    .execute();
+  const revisions = await db
+    .selectFrom('ad_revisions')
+    .selectAll()
+    .where('ad_id', 'in', [...ids])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return { versions, revisions };
+}
+
 export async function adRecords(db: Executor, ids: readonly string[]) {
   if (!ids.length) return { live: [], held: [] };
   const live = await db
