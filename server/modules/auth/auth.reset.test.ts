@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { TEMPLATES, MAIL_LOCALES } from '../../core/mail-templates.ts';
+import { startSmtpSink } from '../../test/fakes/smtp.ts';
 
 let ctx: TestContext;
 let user: TestUser;
@@ -154,6 +155,29 @@ describe('forgot password', () => {
       const row = await ctx.app.deps.db.selectFrom('users').select('email').where('id', '=', user.id).executeTakeFirstOrThrow();
       expect(row.email).toBe(user.email);
     });
+  });
+
+  it('answers a known address as soon as an unknown one, however slow the mail server (the mail follows)', async () => {
+    const relay = await startSmtpSink({ acceptAfterMs: 1500 });
+    const slow = await createTestApp({ mail: 'smtp', env: { SMTP_URL: relay.url } });
+    try {
+      const known = await makeUser(slow, { status: 'approved' });
+      const timed = async (email: string) => {
+        const t0 = performance.now();
+        const res = await slow.app.inject({ method: 'POST', url: '/api/password-reset-request', payload: { email } });
+        return { status: res.statusCode, ms: performance.now() - t0 };
+      };
+      const a = await timed(known.email);
+      const b = await timed('nobody-here@example.com');
+      expect([a.status, b.status]).toEqual([202, 202]);
+      expect(a.ms).toBeLessThan(1000); // the relay takes 1.5 s to accept
+      expect(Math.abs(a.ms - b.ms)).toBeLessThan(500);
+      const [mail] = await relay.waitFor(1);
+      expect([mail.to, mail.subject]).toEqual([[known.email], 'Reset your XG Marketplace password']);
+    } finally {
+      await slow.close();
+      await relay.close();
+    }
   });
 
   it('sends nothing for a suspended account (same answer)', async () => {

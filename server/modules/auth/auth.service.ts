@@ -113,14 +113,12 @@ export class AuthService {
       expiresAt: new Date(now.getTime() + RESET_TOKEN_MS).toISOString(),
     });
     const lang: MailLocale = locale ?? user.locale;
-    try {
-      await this.deps.mailer.send(
-        composeMail('passwordReset', lang, user.email, { link: pageLink(this.deps.config.publicUrl, lang, `/auth/reset-password?token=${token}`) }),
-      );
-    } catch (err) {
-      // Same answer either way (a failure must not tell that the address exists); the log says it.
-      this.deps.log.error({ err, userId: user.id }, 'could not e-mail a password reset link');
-    }
+    // Sent after the answer, not awaited: waiting for the mail server would answer a known address
+    // as late as the server is slow and an unknown one at once (the timing would tell which
+    // addresses have accounts). Same answer either way when it fails too; the log says it.
+    void this.deps.mailer
+      .send(composeMail('passwordReset', lang, user.email, { link: pageLink(this.deps.config.publicUrl, lang, `/auth/reset-password?token=${token}`) }))
+      .catch((err: unknown) => this.deps.log.error({ err, userId: user.id }, 'could not e-mail a password reset link'));
   }
 
   /** Sets a new password with a reset token (once, within the hour); every older session ends. */

@@ -21,7 +21,8 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
-export async function startSmtpSink(): Promise<SmtpSink> {
+/** `acceptAfterMs`: a slow relay, which accepts each message that long after it arrived. */
+export async function startSmtpSink(opts: { acceptAfterMs?: number } = {}): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     secure: false,
@@ -38,7 +39,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
             session.envelope.rcptTo.map((r) => r.address),
           ),
         );
-        callback();
+        if (opts.acceptAfterMs) setTimeout(() => callback(), opts.acceptAfterMs);
+        else callback();
       });
     },
   });
