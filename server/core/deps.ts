@@ -33,6 +33,8 @@ export interface Limits {
    * milliseconds at a million ads), crawlers fetch a few a minute.
    */
   sitemapPerMinute: number;
+  /** How long Textbelt may take to answer a request (a slow service may still send what it got). */
+  textbeltTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -46,6 +48,7 @@ export const DEFAULT_LIMITS: Limits = {
   reportsPerHour: 10,
   apiPerMinute: 1200,
   sitemapPerMinute: 60,
+  textbeltTimeoutMs: 10_000,
 };
 
 /** Everything a module may use, injected through buildApp (no module-level singletons). */

@@ -86,7 +86,7 @@ export class SmsService {
   constructor(deps: AppDeps) {
     this.deps = deps;
     const url = gatewayUrl(deps.config);
-    this.client = url ? new TextbeltClient(url) : null;
+    this.client = url ? new TextbeltClient(url, { timeoutMs: deps.limits.textbeltTimeoutMs }) : null;
     this.verification = new PhoneVerification(deps, this);
   }
 
@@ -162,7 +162,8 @@ export class SmsService {
     const to = normalizeUsPhone(input.phone);
     if (!to) throw new Invalid('phone', 'phone.invalid');
     const text = input.message?.trim() || DEFAULT_TEST_MESSAGE;
-    const message = await this.send({ to, text, storedText: text, purpose: 'test', userId: actor.id });
+    const { maybeDelivered: _unsure, ...message } = await this.send({ to, text, storedText: text, purpose: 'test', userId: actor.id });
+    void _unsure; // staff read the stored status
     await writeAudit(this.deps.db, {
       actor: { id: actor.id, email: actor.email },
       action: 'sms.test_send',
@@ -211,8 +212,9 @@ export class SmsService {
    * Sends one message through Textbelt with the admins' key, or writes it to the outbox when none
    * is set, and stores it. Never throws for Textbelt's refusal or absence: the stored status says.
    */
-  async send(m: OutgoingSms): Promise<SmsMessage> {
+  async send(m: OutgoingSms): Promise<SmsMessage & { maybeDelivered: boolean }> {
     const key = await this.key();
+    let maybeDelivered = false;
     let status: SmsStatusValue;
     let textId: string | null = null;
     let error: string | null = null;
@@ -236,6 +238,7 @@ export class SmsService {
         if (!(err instanceof TextbeltUnreachable)) throw err;
         status = 'error';
         error = err.detail;
+        maybeDelivered = err.maybeDelivered;
       }
       const level = status === 'accepted' || status === 'test' ? 'info' : 'warn';
       this.deps.log[level]({ to: m.to, status, textId, error, text: m.storedText }, 'text message sent through Textbelt');
@@ -251,7 +254,7 @@ export class SmsService {
       quotaRemaining,
       at: this.now(),
     });
-    return toDto((await repo.findMessage(this.deps.db, id))!);
+    return { ...toDto((await repo.findMessage(this.deps.db, id))!), maybeDelivered };
   }
 
   /** The message as a text file in DATA_DIR/outbox (the code in clear: the outbox is the delivery). */

@@ -138,6 +138,23 @@ describe('phone verification', () => {
     expect(statuses).toEqual(['refused', 'error', 'error', 'error', 'accepted']);
   });
 
+  it('a text Textbelt may have sent (no answer in time) keeps its code: it counts against the hour, and works if it arrives', async () => {
+    await ctx.close();
+    ctx = await createTestApp({ env: { TEXTBELT_URL: fake.url }, limits: { textbeltTimeoutMs: 300 } });
+    const admin = await asAdmin(ctx);
+    await ctx.app.inject({ method: 'PUT', url: '/api/admin/update-textbelt-token-by-id/1', payload: { token: KEY }, headers: { cookie: admin.cookie } });
+    ann = await makeUser(ctx, { status: 'approved' });
+    fake.failNext('slow', 5);
+    const answers: number[] = [];
+    for (let i = 0; i < 5; i++) answers.push((await ask('+12125550123')).statusCode);
+    expect(answers).toEqual([503, 503, 503, 429, 429]);
+    expect(fake.textsTo('+12125550123')).toHaveLength(3); // not one more than the hour allows
+    expect(await codes()).toHaveLength(3);
+    // The last one arrived after all: it verifies the number.
+    const res = await confirm(lastCode('+12125550123'));
+    expect(res.statusCode, res.body).toBe(200);
+  });
+
   it('without a key the code is written to the outbox, and works the same', async () => {
     const admin = await asAdmin(ctx);
     await ctx.app.inject({ method: 'PUT', url: '/api/admin/update-textbelt-token-by-id/1', payload: { token: '' }, headers: { cookie: admin.cookie } });

@@ -69,7 +69,10 @@ export class PhoneVerification {
     // Sent after the commit: no write lock is held across a call to Textbelt.
     const sent = await this.sms.send({ to: phone, text: codeText(code), storedText: codeText(MASKED_CODE), purpose: 'verification', userId: actor.id });
     if (sent.status === 'refused' || sent.status === 'error') {
-      await repo.deleteCode(this.deps.db, codeId);
+      // Not sent (refused, or Textbelt never got it): the code goes and costs nothing. Maybe sent
+      // (no answer in time, an answer we cannot read): it stays, counted against the hourly
+      // limits (else every retry could text the number again), and works if the text arrives.
+      if (!sent.maybeDelivered) await repo.deleteCode(this.deps.db, codeId);
       throw new ServiceUnavailable('phone.sms_failed');
     }
     return { phone, expiresAt };

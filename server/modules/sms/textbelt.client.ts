@@ -10,9 +10,16 @@ const DELIVERIES: readonly string[] = ['DELIVERED', 'SENT', 'SENDING', 'FAILED',
 export class TextbeltUnreachable extends Error {
   /** Plain words for staff and the health check, e.g. "no answer in 10 s", "HTTP 502". */
   readonly detail: string;
-  constructor(detail: string) {
+  /**
+   * The request reached Textbelt and it may have acted on it: no answer in time, or an answer we
+   * cannot read. A send may then have gone out (and used quota). False when it never got there
+   * (no connection) or answered with an error status.
+   */
+  readonly maybeDelivered: boolean;
+  constructor(detail: string, maybeDelivered = false) {
     super(`Textbelt could not be reached: ${detail}`);
     this.detail = detail;
+    this.maybeDelivered = maybeDelivered;
   }
 }
 
@@ -74,7 +81,7 @@ export class TextbeltClient {
       text = await res.text();
     } catch (err) {
       const e = err as Error & { cause?: { code?: string } };
-      if (e.name === 'TimeoutError' || e.name === 'AbortError') throw new TextbeltUnreachable(`no answer in ${this.timeoutMs / 1000} s`);
+      if (e.name === 'TimeoutError' || e.name === 'AbortError') throw new TextbeltUnreachable(`no answer in ${this.timeoutMs / 1000} s`, true);
       throw new TextbeltUnreachable(e.cause?.code ?? (e.message || 'network error'));
     }
     if (res.status !== 200) throw new TextbeltUnreachable(`HTTP ${res.status}`);
@@ -82,9 +89,9 @@ export class TextbeltClient {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new TextbeltUnreachable('the answer is not JSON');
+      throw new TextbeltUnreachable('the answer is not JSON', true);
     }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new TextbeltUnreachable('the answer is not a JSON object');
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new TextbeltUnreachable('the answer is not a JSON object', true);
     return body as Record<string, unknown>;
   }
 }

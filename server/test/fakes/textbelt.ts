@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 // the service is HTTP 200, refusals included ({success: false, error}); a key ending in `_test`
 // validates without sending or using quota. Accepted messages get ids that are numbers and strings
 // by turns (the real service sends either). Tests read what it received, set delivery statuses,
-// and make it fail (HTTP 500, a body that is not JSON, no answer at all).
+// and make it fail (HTTP 500, a body that is not JSON, no answer at all, or an answer a second late
+// after doing the work: a slow service that still sends what it got).
 
 export type Delivery = 'DELIVERED' | 'SENT' | 'SENDING' | 'FAILED' | 'UNKNOWN';
 
@@ -18,7 +19,7 @@ export interface ReceivedText {
   answer: Record<string, unknown>;
 }
 
-export type Failure = 'http500' | 'not-json' | 'hang';
+export type Failure = 'http500' | 'not-json' | 'hang' | 'slow';
 
 export interface FakeTextbelt {
   url: string;
@@ -47,6 +48,7 @@ export async function startFakeTextbelt(opts: { keys?: Record<string, number> } 
   const statuses = new Map<string, Delivery>();
   const failures: Failure[] = [];
   const hanging = new Set<() => void>();
+  const slow = new Set<string>();
   let seq = 1000;
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
@@ -62,6 +64,11 @@ export async function startFakeTextbelt(opts: { keys?: Record<string, number> } 
       await new Promise<void>((resolve) => hanging.add(resolve));
       return reply.code(503).send('gone');
     }
+    if (failure === 'slow') slow.add(request.id);
+  });
+  // A slow answer: the route has done its work (a text is sent, quota used), the answer comes late.
+  app.addHook('onSend', async (request) => {
+    if (slow.delete(request.id)) await new Promise((r) => setTimeout(r, 1000));
   });
 
   const baseKey = (key: string) => (key.endsWith('_test') ? key.slice(0, -'_test'.length) : key);
