@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../core/deps.ts';
 import type { SessionUser } from '../../core/auth.ts';
-import { NotFound } from '../../core/errors.ts';
+import { NotFound, ServiceUnavailable } from '../../core/errors.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
 import { HEALTH_CHECK_NAMES, type AdminOverview, type HealthCheck, type HealthCheckName } from '../../../contract/api/health.ts';
@@ -45,6 +45,9 @@ export class HealthService {
   private running: Promise<HealthCheck[]> | null = null;
   /** Each cache's lookups as the last memory check saw them: the next one reports what came after. */
   private readonly lookups = new Map<string, { hits: number; misses: number }>();
+  /** The latest results when they could not be stored (null once a run is stored again): serving() reads them. */
+  private unrecorded: { name: HealthCheckName; status: string }[] | null = null;
+  private mailedUnrecorded = false;
 
   constructor(deps: AppDeps) {
     this.deps = deps;
@@ -83,13 +86,33 @@ export class HealthService {
         return { name, status: outcome.status, message: outcome.message.slice(0, 1000), duration_ms: ms, checked_at: at };
       }),
     );
-    const { rows, turnedFailing } = await deps.db.transaction().execute(async (trx) => {
-      const before = new Map((await repo.latestByName(trx, HEALTH_CHECK_NAMES)).map((r) => [r.name, r.status]));
-      const rows = (await repo.insertChecks(trx, results)).map(toDto);
-      return { rows, turnedFailing: rows.filter((r) => r.status === 'failing' && before.get(r.name) !== 'failing') };
-    });
-    if (turnedFailing.length) await this.mailStaff(turnedFailing);
-    return rows.sort(byCheckOrder);
+    let stored: { rows: HealthCheck[]; turnedFailing: HealthCheck[] };
+    try {
+      stored = await deps.db.transaction().execute(async (trx) => {
+        const before = new Map((await repo.latestByName(trx, HEALTH_CHECK_NAMES)).map((r) => [r.name, r.status]));
+        const rows = (await repo.insertChecks(trx, results)).map(toDto);
+        return { rows, turnedFailing: rows.filter((r) => r.status === 'failing' && before.get(r.name) !== 'failing') };
+      });
+    } catch (err) {
+      // The results cannot be stored: often for the very reason a check fails (the database cannot
+      // be written). They are kept here, so /api/health answers from them, and staff are told of
+      // what fails, from the last stored results (read through the reader, which still works).
+      deps.log.error({ err }, 'health: the check results could not be stored');
+      this.unrecorded = results;
+      const before = new Map(repo.latestStatuses(deps.database.reader).map((r) => [r.name, r.status]));
+      const failing = results
+        .filter((r) => r.status === 'failing' && before.get(r.name) !== 'failing')
+        .map((r) => ({ id: 0, name: r.name, status: r.status, message: r.message, durationMs: r.duration_ms, checkedAt: r.checked_at }));
+      if (failing.length && !this.mailedUnrecorded) {
+        this.mailedUnrecorded = true; // once while they cannot be stored, not every five minutes
+        await this.mailStaff(failing);
+      }
+      throw new ServiceUnavailable('health.not_recorded');
+    }
+    this.unrecorded = null;
+    this.mailedUnrecorded = false;
+    if (stored.turnedFailing.length) await this.mailStaff(stored.turnedFailing);
+    return stored.rows.sort(byCheckOrder);
   }
 
   /** The memory check: this process's memory, and each cache's hits and misses since the last check. */
@@ -176,6 +199,7 @@ export class HealthService {
    * for staff to fix (they are mailed); taking the site out of rotation would not help it.
    */
   serving(): boolean {
+    if (this.unrecorded?.some((r) => (r.name === 'database' || r.name === 'disk') && r.status === 'failing')) return false;
     try {
       return !repo.coreCheckFailing(this.deps.database.reader);
     } catch (err) {

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -220,6 +222,29 @@ describe('GET /api/health', () => {
       .execute();
     expect((await probe()).statusCode).toBe(200);
   });
+
+  it('is 503 while the database cannot be written, though the results cannot be stored: staff are told once, and it recovers', async () => {
+    tune(ctx, {});
+    expect((await runChecks()).statusCode).toBe(200);
+    // Another connection (a stuck process, a hung tool) holds the write lock.
+    const other = new Database(path.join(ctx.dataDir, 'xg.sqlite'));
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const run = await runChecks();
+      expect([run.statusCode, run.json().code]).toEqual([503, 'health.not_recorded']);
+      expect(await probe().then((r) => [r.statusCode, r.json()])).toEqual([503, { status: 'failing' }]);
+      const mails = ctx.mailer.sent.filter((m) => m.subject.startsWith('[XG] Health check failing'));
+      expect(mails.map((m) => m.subject)).toEqual(['[XG] Health check failing: database']);
+      expect(mails[0].text).toContain('- database: ');
+      expect((await runChecks()).statusCode).toBe(503); // still locked: no second e-mail
+      expect(ctx.mailer.sent.filter((m) => m.subject.startsWith('[XG] Health check failing'))).toHaveLength(1);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect((await runChecks()).statusCode).toBe(200);
+    expect((await probe()).statusCode).toBe(200);
+  }, 60_000);
 
   it('is 503 when the database cannot be read', async () => {
     ctx.app.deps.database.reader.close();
