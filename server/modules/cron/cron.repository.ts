@@ -1,22 +1,50 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../core/db.ts';
+import type { Db, Executor } from '../../core/db.ts';
 import type { CronOutcome } from '../../../contract/api/cron.ts';
 
-export async function startRun(db: Executor, name: string, at: string): Promise<number> {
-  const r = await db.insertInto('cron_runs').values({ name, started_at: at, outcome: 'running' }).executeTakeFirstOrThrow();
-  return Number(r.insertId);
+/**
+ * Records the start of a run, unless another process is running that job (its run's heartbeat is
+ * newer than `aliveAfter`): then null. A run of that job whose process stopped beating (a crash)
+ * is recorded as interrupted first. One transaction, so two processes cannot both start it.
+ */
+export async function startRun(
+  db: Db,
+  r: { name: string; at: string; owner: string; beat: string; aliveAfter: string; interrupted: string },
+): Promise<number | null> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('cron_runs')
+      .set({ outcome: 'failed', message: r.interrupted, finished_at: r.at })
+      .where('name', '=', r.name)
+      .where('outcome', '=', 'running')
+      .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<=', r.aliveAfter)]))
+      .execute();
+    const alive = await trx.selectFrom('cron_runs').select('id').where('name', '=', r.name).where('outcome', '=', 'running').executeTakeFirst();
+    if (alive) return null;
+    const row = await trx
+      .insertInto('cron_runs')
+      .values({ name: r.name, started_at: r.at, outcome: 'running', owner: r.owner, heartbeat_at: r.beat })
+      .executeTakeFirstOrThrow();
+    return Number(row.insertId);
+  });
+}
+
+/** The running process says it is still at it. */
+export async function beat(db: Executor, id: number, at: string): Promise<void> {
+  await db.updateTable('cron_runs').set({ heartbeat_at: at }).where('id', '=', id).where('outcome', '=', 'running').execute();
 }
 
 export async function finishRun(db: Executor, id: number, r: { outcome: 'ok' | 'failed'; message: string | null; at: string }): Promise<void> {
   await db.updateTable('cron_runs').set({ outcome: r.outcome, message: r.message, finished_at: r.at }).where('id', '=', id).execute();
 }
 
-/** Runs a previous process left `running` (it stopped or crashed meanwhile) end as failed; how many. */
-export async function failLeftoverRuns(db: Executor, r: { message: string; at: string }): Promise<number> {
+/** Runs left `running` by a process that stopped beating (it stopped or crashed) end as failed; how many. */
+export async function failLeftoverRuns(db: Executor, r: { message: string; at: string; aliveAfter: string }): Promise<number> {
   const res = await db
     .updateTable('cron_runs')
     .set({ outcome: 'failed', message: r.message, finished_at: r.at })
     .where('outcome', '=', 'running')
+    .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<=', r.aliveAfter)]))
     .executeTakeFirst();
   return Number(res.numUpdatedRows);
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Cron } from 'croner';
 import type { AppDeps } from '../../core/deps.ts';
 import type { SessionUser } from '../../core/auth.ts';
@@ -24,6 +25,13 @@ const toDto = (r: RunRow): CronRunDto => ({
 const formatMs = (ms: number) => (ms < 1000 ? `${ms} ms` : `${+(ms / 1000).toFixed(1)} s`);
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)) || 'failed without a message';
 
+/** This process, as the runs it records name it (two server processes may share one database file). */
+const PROCESS_ID = `${process.pid}-${randomBytes(6).toString('hex')}`;
+/** How often a running job's process says it is still at it, and after how long without a word its run counts as interrupted. */
+const HEARTBEAT_MS = 15_000;
+const STALE_MS = 60_000;
+const INTERRUPTED = 'interrupted: the server stopped during this run';
+
 /** One app's runs: the per-name locks the scheduler and "run now" share, and what the app's close waits for. */
 interface RunnerState {
   locks: Map<string, symbol>;
@@ -41,8 +49,9 @@ function stateOf(deps: AppDeps): RunnerState {
 }
 
 /**
- * Starts one run of a job, unless that job is running already (then null, at once: the lock is
- * taken before anything is awaited). The run is recorded `running`, then `ok` or `failed` with the
+ * Starts one run of a job, unless that job is running already in this process (then null, at once:
+ * the lock is taken before anything is awaited) or in another one on the same file (then the
+ * promise rejects with 409 cron.job_running). The run is recorded `running`, then `ok` or `failed` with the
  * job's message, its error, or "timed out" past its time limit. The job's failure never throws
  * out of here (only a database that cannot record the run does).
  */
@@ -62,13 +71,30 @@ export function tryRunJob(deps: AppDeps, job: CronJob): Promise<CronRunDto> | nu
 }
 
 async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () => void): Promise<CronRunDto> {
-  let id: number;
+  let id: number | null;
   try {
-    id = await repo.startRun(deps.db, job.name, deps.clock.now().toISOString());
+    id = await repo.startRun(deps.db, {
+      name: job.name,
+      at: deps.clock.now().toISOString(),
+      owner: PROCESS_ID,
+      beat: new Date().toISOString(),
+      aliveAfter: new Date(Date.now() - STALE_MS).toISOString(),
+      interrupted: INTERRUPTED,
+    });
   } catch (err) {
     release();
     throw err;
   }
+  if (id === null) {
+    release();
+    throw new Conflict('cron.job_running', { name: job.name }); // another process is running it
+  }
+  const runId = id;
+  // Says every HEARTBEAT_MS that this process is still at it (real time: other processes compare).
+  const heartbeat = setInterval(() => {
+    repo.beat(deps.db, runId, new Date().toISOString()).catch((err: unknown) => deps.log.warn({ err, job: job.name }, 'cron heartbeat not recorded'));
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   const limit = job.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const stop = new AbortController();
   let settled = false;
@@ -114,8 +140,9 @@ async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () 
       release();
     });
   }
-  await repo.finishRun(deps.db, id, { outcome: result.outcome, message: result.message?.slice(0, 2000) ?? null, at: deps.clock.now().toISOString() });
-  return toDto((await repo.findRun(deps.db, id))!);
+  clearInterval(heartbeat);
+  await repo.finishRun(deps.db, runId, { outcome: result.outcome, message: result.message?.slice(0, 2000) ?? null, at: deps.clock.now().toISOString() });
+  return toDto((await repo.findRun(deps.db, runId))!);
 }
 
 /** Runs one job now and records the run. 409 (Conflict) when that job is already running. */
@@ -139,7 +166,8 @@ export function startScheduler(deps: AppDeps, jobs: CronJob[] = CRON_JOBS): { st
     try {
       await run;
     } catch (err) {
-      deps.log.error({ err, job: job.name }, 'cron run could not be recorded');
+      if (err instanceof Conflict) deps.log.info({ job: job.name }, 'cron job skipped: another server process is running it');
+      else deps.log.error({ err, job: job.name }, 'cron run could not be recorded');
     }
   };
   const timers = jobs.map((job) => new Cron(job.schedule, { protect: true, unref: true }, () => tick(job)));
@@ -151,9 +179,16 @@ export function startScheduler(deps: AppDeps, jobs: CronJob[] = CRON_JOBS): { st
   };
 }
 
-/** Runs a previous process left `running` are recorded as interrupted (called once the app is ready). */
+/**
+ * Runs a stopped process left `running` are recorded as interrupted (called once the app is ready):
+ * those whose process has not said it is still at it for a minute. Another process's live run stays.
+ */
 export function failLeftoverRuns(deps: AppDeps): Promise<number> {
-  return repo.failLeftoverRuns(deps.db, { message: 'interrupted: the server stopped during this run', at: deps.clock.now().toISOString() });
+  return repo.failLeftoverRuns(deps.db, {
+    message: INTERRUPTED,
+    at: deps.clock.now().toISOString(),
+    aliveAfter: new Date(Date.now() - STALE_MS).toISOString(),
+  });
 }
 
 /** When the app closes: running jobs are told to stop and their runs recorded, and no new run starts. */
