@@ -48,4 +48,12 @@ export const commonErrors = {
   'field.listingType': 'listing type',
   'field.age': 'age',
   'field.phone': 'phone',
+  'field.roles': 'roles',
+  'field.decision': 'decision',
+  'field.kind': 'kind',
+  'field.name': 'name',
+  'field.days': 'days',
+  'field.includePersonal': 'personal data',
+  'field.seen': 'versions seen',
+  'field.path': 'path',
 } as const;
