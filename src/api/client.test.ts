@@ -42,8 +42,8 @@ describe('api client error catalogue', () => {
     try {
       for (const [lng, text] of [
         ['en', 'Unknown field: roles.'],
-        ['es', 'Campo desconocido: roles.'],
-        ['pt', 'Campo desconhecido: roles.'],
+        ['es', 'Campo desconocido: funciones.'], // the field's label in the page's language
+        ['pt', 'Campo desconhecido: funções.'],
       ]) {
         await i18n.changeLanguage(lng);
         const err = (await api.post('thing', { json: {} }).catch((e: unknown) => e)) as ApiError;

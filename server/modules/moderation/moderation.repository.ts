@@ -331,7 +331,7 @@ export async function adHistory(db: Executor, ids: readonly string[]) {
     .selectAll()
     .where('ad_id', 'in', [...ids])
     .orderBy('created_at')
-    .orderBy('id')
+    .orderBy(sql`rowid`) // made in the same millisecond: in the order they were made (ids are random)
     .execute();
   return { versions, revisions };
 }
