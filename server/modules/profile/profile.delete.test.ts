@@ -133,6 +133,8 @@ describe('DELETE /api/delete-my-profile with an edit waiting for review', () => 
     };
   const revisionRow = (id: string) => ctx.app.deps.db.selectFrom('ad_revisions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const uploadFile = (p: string) => path.join(ctx.dataDir, 'uploads', p);
+  const holdAction = (staff: TestUser, action: 'place-legal-hold' | 'release-legal-hold', payload: object) =>
+    ctx.app.inject({ method: 'POST', url: `/api/admin/${action}`, headers: { cookie: staff.cookie }, payload });
   const versions = (ownerId: string) => ctx.app.deps.db.selectFrom('ad_versions').select('fields_json').where('owner_id', '=', ownerId).orderBy('id').execute();
 
   /**
@@ -164,12 +166,7 @@ describe('DELETE /api/delete-my-profile with an edit waiting for review', () => 
     const waiting = await postAd(ctx, other, ny);
     expect((await pay(ctx, other, waiting.id, await fundedUsd(ctx, other, 5000))).statusCode).toBe(200);
     if (opts.hold) {
-      const held = await ctx.app.inject({
-        method: 'POST',
-        url: '/api/admin/place-legal-hold',
-        headers: { cookie: admin.cookie },
-        payload: { targetType: 'user', targetId: owner.id, reason: 'Preservation request 2026-014' },
-      });
+      const held = await holdAction(admin, 'place-legal-hold', { targetType: 'user', targetId: owner.id, reason: 'Preservation request 2026-014' });
       expect(held.statusCode, held.body).toBe(201);
     }
     const res = await del(owner.cookie, '?confirm=true', { password: owner.password });
@@ -227,12 +224,7 @@ describe('DELETE /api/delete-my-profile with an edit waiting for review', () => 
     expect((await versions(owner.id)).map((v) => JSON.parse(v.fields_json).title)).toEqual(['Elegant companion downtown']);
 
     // The release completes the deletion: the edit is erased with the rest of the account.
-    const released = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/admin/release-legal-hold',
-      headers: { cookie: admin.cookie },
-      payload: { targetType: 'user', targetId: owner.id, note: 'Case closed by the requesting agency.' },
-    });
+    const released = await holdAction(admin, 'release-legal-hold', { targetType: 'user', targetId: owner.id, note: 'Case closed by the requesting agency.' });
     expect(released.statusCode, released.body).toBe(200);
     expect(await revisionRow(revisionId)).toMatchObject({ status: 'superseded', title: '', description: '', phone: '', photos_json: '[]' });
     expect((await userRow(owner.id)).email).toBe(`deleted-${owner.id}@deleted.invalid`);

@@ -10,23 +10,30 @@ import { sessionStore } from '../../state/session';
 import type { StaffAd } from '../../api/ads';
 import ApprovedAds from './ApprovedAds';
 
+/** The approved-ads routes over `initial`; a status change disables the named ads. Returns the bodies posted. */
+function approvedServer(initial: StaffAd[]): unknown[] {
+  let ads = [...initial];
+  const calls: unknown[] = [];
+  server.use(
+    http.get('/api/admin/get-approved-ads', () => apiJson('GET /api/admin/get-approved-ads', { approvedAds: ads, total: ads.length, page: 1, pageSize: 20 })),
+    http.post('/api/admin/set-status-approved-ads', async ({ request }) => {
+      const body = (await request.json()) as { adIds: string[]; status: string };
+      calls.push(body);
+      ads = ads.map((a) => (body.adIds.includes(a.id) ? { ...a, status: 'disabled' } : a));
+      return apiJson('POST /api/admin/set-status-approved-ads', { updated: body.adIds.length });
+    }),
+  );
+  return calls;
+}
+
 describe('admin approved ads', () => {
   it('disables another provider’s ad and offers nothing on the admin’s own', async () => {
     sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
-    let ads: StaffAd[] = [
+    const ads = [
       makeStaffAd({ status: 'approved', title: 'My own live ad', ownerId: 'me' }),
       makeStaffAd({ status: 'approved', title: 'A provider’s live ad', ownerId: 'u2' }),
     ];
-    const calls: unknown[] = [];
-    server.use(
-      http.get('/api/admin/get-approved-ads', () => apiJson('GET /api/admin/get-approved-ads', { approvedAds: ads, total: ads.length, page: 1, pageSize: 20 })),
-      http.post('/api/admin/set-status-approved-ads', async ({ request }) => {
-        const body = (await request.json()) as { adIds: string[]; status: string };
-        calls.push(body);
-        ads = ads.map((a) => (body.adIds.includes(a.id) ? { ...a, status: 'disabled' } : a));
-        return apiJson('POST /api/admin/set-status-approved-ads', { updated: body.adIds.length });
-      }),
-    );
+    const calls = approvedServer(ads);
     const user = userEvent.setup();
     renderAt(<ApprovedAds />, '/admin/dashboard/admin/approved-ads');
 
@@ -42,20 +49,11 @@ describe('admin approved ads', () => {
 
   it('offers Disable on an expired ad as on a live one, and Enable on a disabled one', async () => {
     sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
-    let ads: StaffAd[] = [
+    const ads = [
       makeStaffAd({ status: 'expired', title: 'A reported ad that ran out', ownerId: 'u2' }),
       makeStaffAd({ status: 'disabled', title: 'An ad taken down', ownerId: 'u3' }),
     ];
-    const calls: unknown[] = [];
-    server.use(
-      http.get('/api/admin/get-approved-ads', () => apiJson('GET /api/admin/get-approved-ads', { approvedAds: ads, total: ads.length, page: 1, pageSize: 20 })),
-      http.post('/api/admin/set-status-approved-ads', async ({ request }) => {
-        const body = (await request.json()) as { adIds: string[]; status: string };
-        calls.push(body);
-        ads = ads.map((a) => (body.adIds.includes(a.id) ? { ...a, status: 'disabled' } : a));
-        return apiJson('POST /api/admin/set-status-approved-ads', { updated: body.adIds.length });
-      }),
-    );
+    const calls = approvedServer(ads);
     const user = userEvent.setup();
     renderAt(<ApprovedAds />, '/admin/dashboard/admin/approved-ads');
 
