@@ -145,8 +145,12 @@ it('a moderator finds an ad by phone, opens its owner, disables the ad from a re
       const manifest = JSON.parse(files.get('manifest.json')!.toString()) as { subject: { type: string; id: string }; exportedBy: { email: string } };
       expect(manifest.subject).toMatchObject({ type: 'user', id: ownerId });
       expect(manifest.exportedBy.email).toBe(server.master.email);
-      const versions = JSON.parse(files.get(`ads/${adId}/versions.json`)!.toString()) as { status: string }[];
-      expect(versions.map((v) => v.status)).toEqual(['disabled']);
+      // Every version: as posted (stored), then the ad as it is now, disabled.
+      const versions = JSON.parse(files.get(`ads/${adId}/versions.json`)!.toString()) as { version: string; source?: string; status?: string }[];
+      expect(versions.map((v) => [v.version, v.source ?? v.status])).toEqual([
+        ['stored', 'posted'],
+        ['current', 'disabled'],
+      ]);
       expect([...files.keys()].some((n) => n.startsWith(`ads/${adId}/photos/`) && n.endsWith('.webp'))).toBe(true);
       expect(JSON.parse(files.get('sign-ins.json')!.toString())).toHaveLength(1);
       // The export is in the audit log, for the chain of custody.
