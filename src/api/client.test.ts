@@ -83,6 +83,22 @@ describe('api client error catalogue', () => {
     expect(errorMessage(new Error(''))).toBe(FALLBACK_MESSAGE);
   });
 
+  it("says 'Something went wrong.' in the page's language when no answer or no message comes (a proxy's 502 page)", async () => {
+    await i18n.changeLanguage('es');
+    try {
+      server.use(http.get('/api/thing', () => HttpResponse.error()));
+      expect(errorMessage(await api.get('thing').catch((e: unknown) => e))).toBe('Algo salió mal.');
+      server.use(http.get('/api/thing', () => new HttpResponse('<html>Bad Gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } })));
+      const proxied = await api.get('thing').catch((e: unknown) => e);
+      expect(proxied).toBeInstanceOf(HTTPError); // rethrown (seed §8) …
+      expect(errorMessage(proxied)).toBe('Algo salió mal.'); // … but never shown as ky's English
+      await i18n.changeLanguage('pt');
+      expect(errorMessage(proxied)).toBe('Algo deu errado.');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+
   it('sends a 401 to sign-in with the current path as redirect', async () => {
     const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => {});
     at('/admin/dashboard/my-wallet?tab=promo');

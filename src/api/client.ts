@@ -10,6 +10,11 @@ import { translateError } from '../i18n/errors';
 
 export const FALLBACK_MESSAGE = 'Something went wrong.';
 
+/** 'Something went wrong.' in the page's language (common is always loaded). */
+export function fallbackMessage(): string {
+  return i18n.t('common:somethingWentWrong', { defaultValue: FALLBACK_MESSAGE });
+}
+
 export class ApiError extends Error {
   readonly status: number | null;
   /** The server's stable error code (contract/errors), when it sent one. */
@@ -63,7 +68,7 @@ export async function toApiError(error: unknown, opts: { redirectOnAuth?: boolea
     throw error; // no message: rethrow (seed §8)
   }
   if (error instanceof TypeError || (error instanceof Error && error.name === 'TimeoutError')) {
-    throw new ApiError(FALLBACK_MESSAGE, null); // no response at all
+    throw new ApiError(fallbackMessage(), null); // no response at all
   }
   throw error;
 }
@@ -104,6 +109,12 @@ export const api = {
   delete: <T>(path: string, opts?: Opts) => call<T>('delete', path, opts),
 };
 
+/**
+ * What a screen shows for a failed call: the server's message in the page's language; for an
+ * answer without one (a proxy's 502 page, a 413) or no answer, 'Something went wrong.' in it too,
+ * never ky's own English ("Request failed with status code 502…").
+ */
 export function errorMessage(e: unknown): string {
-  return e instanceof Error && e.message ? e.message : FALLBACK_MESSAGE;
+  if (e instanceof HTTPError) return fallbackMessage();
+  return e instanceof Error && e.message ? e.message : fallbackMessage();
 }

@@ -1,6 +1,7 @@
 import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
 import type { Loaded } from './loaders';
 import { entryOf as get, put, subscribe } from './routeStore';
+import { errorMessage } from '../api/client';
 
 // The data of the page being shown, by loader key (loaders.ts). The server renders with the data
 // in a context (SsrData); the browser starts from the same data, embedded in the page and put in
@@ -19,8 +20,7 @@ function start(key: string, load: () => Promise<Loaded<unknown>>): void {
   put(key, { result: prev?.result ?? null, error: null, at: prev?.at ?? 0, loading: true });
   load().then(
     (result) => put(key, { result, error: null, at: Date.now(), loading: false }),
-    (e: unknown) =>
-      put(key, { result: prev?.result ?? null, error: e instanceof Error && e.message ? e.message : 'Something went wrong.', at: Date.now(), loading: false }),
+    (e: unknown) => put(key, { result: prev?.result ?? null, error: errorMessage(e), at: Date.now(), loading: false }), // in the page's language
   );
 }
 

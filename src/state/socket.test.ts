@@ -21,6 +21,7 @@ import {
 import { cartStore } from './cart';
 import { myAdsStore } from './ads';
 import { myDashboardStore } from './myDashboard';
+import { walletsStore } from './wallets';
 import { socketUrl, type ServerEvent, type ServerEventData } from '../api/socket';
 import { serverEvents } from '../../contract/events.ts';
 import type { Session } from '../api/session';
@@ -168,18 +169,22 @@ describe('socket store', () => {
     expect(sendSocketMessage('clientMessage', { text: 'hi' })).toBe(false);
   });
 
-  it('re-reads the session when the server ends it, and stays closed for a guest', async () => {
-    server.use(http.get('/api/session', () => apiJson('GET /api/session', { isAuthenticated: false, userRoles: ['GUEST_USER'] })));
-    sessionStore.session = member;
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    stop = startSocket();
-    last().accept();
-    last().drop(4001);
-    await vi.waitFor(() => expect(sessionStore.session.isAuthenticated).toBe(false));
-    await flushMicrotasks();
-    vi.advanceTimersByTime(10 * 60_000);
-    expect(sockets()).toHaveLength(1);
-  });
+  for (const [code, why] of [
+    [4001, 'signed out elsewhere'],
+    [4003, 'the account suspended'],
+  ] as const)
+    it(`re-reads the session when the server ends it (${code}: ${why}), and stays closed for a guest`, async () => {
+      server.use(http.get('/api/session', () => apiJson('GET /api/session', { isAuthenticated: false, userRoles: ['GUEST_USER'] })));
+      sessionStore.session = member;
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      stop = startSocket();
+      last().accept();
+      last().drop(code);
+      await vi.waitFor(() => expect(sessionStore.session.isAuthenticated).toBe(false));
+      await flushMicrotasks();
+      vi.advanceTimersByTime(10 * 60_000);
+      expect(sockets()).toHaveLength(1);
+    });
 
   it('reconnects as the new user after a sign-in as someone else', async () => {
     sessionStore.session = member;
@@ -301,16 +306,21 @@ describe('socket store', () => {
         reads.push('mine');
         return apiJson('GET /api/all-ads-by-user', { approvedAds: [], pendingAds: [] });
       }),
+      http.get('/api/all-wallets-by-user', () => {
+        reads.push('wallets');
+        return apiJson('GET /api/all-wallets-by-user', { wallets: [] });
+      }),
     );
     cartStore.state.data = []; // the cart was opened; "my ads" and the dashboard were not
+    walletsStore.state.data = []; // and the wallets (a rejection refunds: they are read again too)
     sessionStore.session = member;
     stop = startSocket();
     const ws = last();
     ws.accept();
     for (const adId of ['a1', 'a2', 'a3']) ws.push('adStatusUpdate', { adId, status: 'approved' });
-    await vi.waitFor(() => expect(reads).toEqual(['cart']));
+    await vi.waitFor(() => expect(reads.toSorted()).toEqual(['cart', 'wallets']));
     await new Promise((r) => setTimeout(r, ADS_REFRESH_DELAY_MS * 2));
-    expect(reads).toEqual(['cart']);
+    expect(reads.toSorted()).toEqual(['cart', 'wallets']);
     expect(myAdsStore.state.data).toBeNull();
     expect(myDashboardStore.state.data).toBeNull();
   });

@@ -28,7 +28,7 @@ export const socketStore = proxy({
 export const RECONNECT_BASE_MS = 1000;
 export const RECONNECT_MAX_MS = 30_000;
 /** Close codes the server uses when the session is over: re-read the session before retrying. */
-const SESSION_ENDED_CODES = new Set([4001, 4401, 4403]);
+const SESSION_ENDED_CODES = new Set([4001, 4003, 4401, 4403]); // 4003: the account was suspended (master.service.ts)
 /**
  * The server keeps 10 sockets per user and closes the oldest for an 11th. That tab must not
  * reconnect at once (it would push out the next one, round and round): it waits until it is
@@ -103,8 +103,18 @@ let adsRefresh: ReturnType<typeof setTimeout> | null = null;
  * is). Imported when needed: those stores import the wallets store, which imports this one.
  */
 async function refreshAdAreas(): Promise<void> {
-  const [{ myAdsStore }, { cartStore }, { myDashboardStore }] = await Promise.all([import('./ads'), import('./cart'), import('./myDashboard')]);
-  await Promise.all([myAdsStore, cartStore, myDashboardStore].filter((s) => s.state.data !== null).map((s) => s.load()));
+  const [{ myAdsStore }, { cartStore }, { myDashboardStore }, { walletsStore }, { transactionsStore, loadTransactions }] = await Promise.all([
+    import('./ads'),
+    import('./cart'),
+    import('./myDashboard'),
+    import('./wallets'),
+    import('./payments'),
+  ]);
+  // A decision can move money too (a rejection refunds the price): the wallets and their history as well.
+  await Promise.all([
+    ...[myAdsStore, cartStore, myDashboardStore, walletsStore].filter((s) => s.state.data !== null).map((s) => s.load()),
+    ...(transactionsStore.state.data !== null ? [loadTransactions()] : []),
+  ]);
 }
 
 onSocketEvent('adStatusUpdate', () => {

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import styles from './market.module.css';
+import { trapTab } from '../../lib/focus-trap';
 
 interface Props {
   title: ReactNode;
@@ -31,20 +32,7 @@ export function Dialog({ title, onClose, children, wide }: Props) {
       onClose();
       return;
     }
-    if (e.key !== 'Tab' || !ref.current) return;
-    const items = [...ref.current.querySelectorAll<HTMLElement>('input, select, textarea, button, [href], [tabindex]:not([tabindex="-1"])')].filter(
-      (x) => !x.hasAttribute('disabled'),
-    );
-    if (!items.length) return;
-    const firstEl = items[0];
-    const lastEl = items[items.length - 1];
-    if (e.shiftKey && document.activeElement === firstEl) {
-      e.preventDefault();
-      lastEl.focus();
-    } else if (!e.shiftKey && document.activeElement === lastEl) {
-      e.preventDefault();
-      firstEl.focus();
-    }
+    trapTab(e, ref.current);
   }
 
   return createPortal(

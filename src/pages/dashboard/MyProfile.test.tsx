@@ -208,4 +208,19 @@ describe('MyProfile page', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Delete my account' }));
   });
+
+  it('keeps Tab inside the dialog (it is modal), both ways round', async () => {
+    profileServer();
+    const user = userEvent.setup();
+    renderAt(<MyProfile />, '/admin/dashboard/my-profile');
+    await user.click(await screen.findByRole('button', { name: 'Delete my account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete your account?' });
+    expect(document.activeElement).toBe(within(dialog).getByLabelText('Password'));
+    await user.tab({ shift: true }); // from its first control: to its last, not the page behind
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Delete account' }));
+    await user.tab();
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    for (let i = 0; i < 6; i++) await user.tab();
+    expect(dialog.contains(document.activeElement)).toBe(true);
+  });
 });

@@ -171,11 +171,15 @@ describe('my wallet', () => {
           return apiJson('POST /api/add-promo-code-to-promo-wallet', ALREADY_USED as never, 409);
         }
         redeemed.add(code);
+        srv.db.transactions = [
+          makeTransaction(1, { walletId: 'w-promo', walletType: 'XG-PROMO-WALLET', kind: 'promo_credit', amountCents: 2000, balanceAfterCents: 2000 }),
+        ];
         return apiJson('POST /api/add-promo-code-to-promo-wallet', { wallet: promoWallet(2000) });
       }),
     );
     const user = userEvent.setup();
     renderAt(<MyWallet />, WALLET_PAGE);
+    const balances = () => screen.getAllByRole('list')[0]; // the wallets' balances, above the history
 
     expect(await screen.findByText('$12.34')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Create my promo wallet' })).toBeTruthy();
@@ -190,14 +194,16 @@ describe('my wallet', () => {
     await user.type(input, 'welcome-20'); // typed in lower case, sent in capitals
     await user.click(screen.getByRole('button', { name: 'Add promo code' }));
     expect((await screen.findByText(/Promo code added/)).textContent).toBe('Promo code added. Your promo balance is $20.00.');
-    expect(screen.getByText('$20.00')).toBeTruthy();
+    expect(within(balances()).getByText('$20.00')).toBeTruthy();
     expect(requests).toEqual(['create', 'add WELCOME-20']);
     expect(screen.queryByRole('button', { name: 'Create my promo wallet' })).toBeNull();
+    // The credit is a row of the history on the same page, at once.
+    await waitFor(() => expect(within(screen.getByRole('table', { name: 'Transaction history' })).getByText('Promo code')).toBeTruthy());
 
     await user.type(input, 'WELCOME-20');
     await user.click(screen.getByRole('button', { name: 'Add promo code' }));
     expect((await screen.findByRole('alert')).textContent).toBe('You have already used this promo code.');
-    expect(screen.getByText('$20.00')).toBeTruthy();
+    expect(within(balances()).getByText('$20.00')).toBeTruthy();
     expect(requests).toEqual(['create', 'add WELCOME-20', 'add WELCOME-20']);
   });
 

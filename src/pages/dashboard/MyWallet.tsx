@@ -62,6 +62,7 @@ export default function MyWallet() {
     if (rule) return;
     const w = await promoForm.run(() => addPromoCode(code.trim()));
     if (w) {
+      void loadTransactions(); // the credit is a row of the history below
       promoForm.setSuccess(t('wallet.codeAdded', { balance: formatUsd(w.amountCents) }));
       setCode('');
       setTried(false);

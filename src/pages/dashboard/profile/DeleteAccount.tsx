@@ -6,6 +6,7 @@ import { PasswordField } from '../../../components/forms/PasswordField';
 import { FormError } from '../../../components/forms/FormError';
 import { SubmitButton } from '../../../components/forms/SubmitButton';
 import { useFormAction } from '../../../components/forms/useFormAction';
+import { trapTab } from '../../../lib/focus-trap';
 
 /** Deleting the account asks for the password in a dialog; then the user is signed out and sent home. */
 export function DeleteAccount() {
@@ -16,6 +17,7 @@ export function DeleteAccount() {
   const [problem, setProblem] = useState<string | null>(null);
   const action = useFormAction();
   const opener = useRef<HTMLButtonElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
 
   const close = () => {
     setOpen(false);
@@ -31,6 +33,7 @@ export function DeleteAccount() {
     document.getElementById('delete-password')?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') onEscape();
+      else trapTab(e, dialog.current); // aria-modal: Tab stays in the dialog, not the page behind its overlay
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
@@ -70,6 +73,7 @@ export function DeleteAccount() {
           }}
         >
           <div
+            ref={dialog}
             role="dialog"
             aria-modal="true"
             aria-labelledby="delete-dialog-title"
