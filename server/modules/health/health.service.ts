@@ -99,7 +99,12 @@ export class HealthService {
       // what fails, from the last stored results (read through the reader, which still works).
       deps.log.error({ err }, 'health: the check results could not be stored');
       this.unrecorded = results;
-      const before = new Map(repo.latestStatuses(deps.database.reader).map((r) => [r.name, r.status]));
+      let before = new Map<string, string>();
+      try {
+        before = new Map(repo.latestStatuses(deps.database.reader).map((r) => [r.name, r.status]));
+      } catch {
+        // Not even readable: every failing check is news.
+      }
       const failing = results
         .filter((r) => r.status === 'failing' && before.get(r.name) !== 'failing')
         .map((r) => ({ id: 0, name: r.name, status: r.status, message: r.message, durationMs: r.duration_ms, checkedAt: r.checked_at }));
