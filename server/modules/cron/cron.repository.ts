@@ -12,13 +12,7 @@ export async function startRun(
   r: { name: string; at: string; owner: string; beat: string; aliveAfter: string; interrupted: string },
 ): Promise<number | null> {
   return db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('cron_runs')
-      .set({ outcome: 'failed', message: r.interrupted, finished_at: r.at })
-      .where('name', '=', r.name)
-      .where('outcome', '=', 'running')
-      .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<=', r.aliveAfter)]))
-      .execute();
+    await failLeftoverRuns(trx, { message: r.interrupted, at: r.at, aliveAfter: r.aliveAfter, name: r.name });
     const alive = await trx.selectFrom('cron_runs').select('id').where('name', '=', r.name).where('outcome', '=', 'running').executeTakeFirst();
     if (alive) return null;
     const row = await trx
@@ -38,14 +32,15 @@ export async function finishRun(db: Executor, id: number, r: { outcome: 'ok' | '
   await db.updateTable('cron_runs').set({ outcome: r.outcome, message: r.message, finished_at: r.at }).where('id', '=', id).execute();
 }
 
-/** Runs left `running` by a process that stopped beating (it stopped or crashed) end as failed; how many. */
-export async function failLeftoverRuns(db: Executor, r: { message: string; at: string; aliveAfter: string }): Promise<number> {
-  const res = await db
+/** Runs (of one job, or of all) left `running` by a process that stopped beating (it stopped or crashed) end as failed; how many. */
+export async function failLeftoverRuns(db: Executor, r: { message: string; at: string; aliveAfter: string; name?: string }): Promise<number> {
+  let q = db
     .updateTable('cron_runs')
     .set({ outcome: 'failed', message: r.message, finished_at: r.at })
     .where('outcome', '=', 'running')
-    .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<=', r.aliveAfter)]))
-    .executeTakeFirst();
+    .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<=', r.aliveAfter)]));
+  if (r.name) q = q.where('name', '=', r.name);
+  const res = await q.executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
 

@@ -31,6 +31,8 @@ const PROCESS_ID = `${process.pid}-${randomBytes(6).toString('hex')}`;
 const HEARTBEAT_MS = 15_000;
 const STALE_MS = 60_000;
 const INTERRUPTED = 'interrupted: the server stopped during this run';
+/** A run whose heartbeat is older than this (real time) has lost its process. */
+const aliveAfter = () => new Date(Date.now() - STALE_MS).toISOString();
 
 /** One app's runs: the per-name locks the scheduler and "run now" share, and what the app's close waits for. */
 interface RunnerState {
@@ -78,7 +80,7 @@ async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () 
       at: deps.clock.now().toISOString(),
       owner: PROCESS_ID,
       beat: new Date().toISOString(),
-      aliveAfter: new Date(Date.now() - STALE_MS).toISOString(),
+      aliveAfter: aliveAfter(),
       interrupted: INTERRUPTED,
     });
   } catch (err) {
@@ -187,7 +189,7 @@ export function failLeftoverRuns(deps: AppDeps): Promise<number> {
   return repo.failLeftoverRuns(deps.db, {
     message: INTERRUPTED,
     at: deps.clock.now().toISOString(),
-    aliveAfter: new Date(Date.now() - STALE_MS).toISOString(),
+    aliveAfter: aliveAfter(),
   });
 }
 

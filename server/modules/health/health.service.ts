@@ -105,9 +105,7 @@ export class HealthService {
       } catch {
         // Not even readable: every failing check is news.
       }
-      const failing = results
-        .filter((r) => r.status === 'failing' && before.get(r.name) !== 'failing')
-        .map((r) => ({ id: 0, name: r.name, status: r.status, message: r.message, durationMs: r.duration_ms, checkedAt: r.checked_at }));
+      const failing = results.filter((r) => r.status === 'failing' && before.get(r.name) !== 'failing').map((r) => toDto({ ...r, id: 0 })); // not stored: no id
       if (failing.length && !this.mailedUnrecorded) {
         this.mailedUnrecorded = true; // once while they cannot be stored, not every five minutes
         await this.mailStaff(failing);

@@ -316,7 +316,6 @@ export function flagsOf(db: Executor, adIds: readonly string[]) {
 
 // ---- evidence --------------------------------------------------------------------------------
 
-/** The rows of ads as they are (every column), live ones and kept copies, for the evidence file. */
 /** Every stored version (ad_versions) and every edit (ad_revisions, whatever became of it) of these ads, oldest first. */
 export async function adHistory(db: Executor, ids: readonly string[]) {
   if (!ids.length) return { versions: [], revisions: [] };
@@ -336,6 +335,7 @@ export async function adHistory(db: Executor, ids: readonly string[]) {
   return { versions, revisions };
 }
 
+/** The rows of ads as they are (every column), live ones and kept copies, for the evidence file. */
 export async function adRecords(db: Executor, ids: readonly string[]) {
   if (!ids.length) return { live: [], held: [] };
   const live = await db

@@ -127,19 +127,19 @@ export async function deleteAdsOf(db: Executor, userId: string): Promise<string[
  * under a legal hold, whose release erases it then (completeDeferredDeletions → eraseUser).
  */
 async function closeEditsOfDeletedAds(db: Executor, userId: string, at: string): Promise<void> {
-  const adGone = sql<boolean>`NOT EXISTS (SELECT 1 FROM ads WHERE ads.id = ad_revisions.ad_id)`;
+  const adGone = (adId: 'ad_revisions.ad_id' | 'ad_versions.ad_id') => sql<boolean>`NOT EXISTS (SELECT 1 FROM ads WHERE ads.id = ${sql.ref(adId)})`;
   await db
     .updateTable('ad_revisions')
     .set({ status: 'superseded', decided_at: at })
     .where('owner_id', '=', userId)
-    .where(adGone)
+    .where(adGone('ad_revisions.ad_id'))
     .where('status', '=', 'pending')
     .execute();
   await db
     .updateTable('ad_revisions')
     .set({ title: '', description: '', age: '', phone: '', photos_json: '[]', rates_json: '[]', incall: 0, outcall: 0, availability_json: '{}' })
     .where('owner_id', '=', userId)
-    .where(adGone)
+    .where(adGone('ad_revisions.ad_id'))
     .where(sql<boolean>`NOT ${adKeptUnderHold('ad_revisions.ad_id')}`)
     .execute();
   // The stored versions of those ads (their text, phone and photos) are personal data too.
@@ -147,7 +147,7 @@ async function closeEditsOfDeletedAds(db: Executor, userId: string, at: string):
     .updateTable('ad_versions')
     .set({ fields_json: '{}' })
     .where('owner_id', '=', userId)
-    .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM ads WHERE ads.id = ad_versions.ad_id)`)
+    .where(adGone('ad_versions.ad_id'))
     .where(sql<boolean>`NOT ${adKeptUnderHold('ad_versions.ad_id')}`)
     .execute();
 }
