@@ -113,11 +113,13 @@ export async function codesSince(db: Executor, o: { userId: string; phone: strin
 }
 
 /** A new code supersedes the user's earlier ones. */
-export async function burnOpenCodes(db: Executor, userId: string, at: string): Promise<void> {
+/** Ends the user's open codes older than `beforeId` (the code just texted supersedes them). */
+export async function burnOpenCodes(db: Executor, userId: string, at: string, beforeId: number): Promise<void> {
   await db
     .updateTable('phone_codes')
     .set({ burned_at: at })
     .where('user_id', '=', userId)
+    .where('id', '<', beforeId)
     .where('used_at', 'is', null)
     .where('burned_at', 'is', null)
     .execute();

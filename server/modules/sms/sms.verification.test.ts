@@ -138,6 +138,17 @@ describe('phone verification', () => {
     expect(statuses).toEqual(['refused', 'error', 'error', 'error', 'accepted']);
   });
 
+  it('"send again" that cannot be sent leaves the code already texted working', async () => {
+    expect((await ask('+12125550177')).statusCode).toBe(202);
+    const code = lastCode('+12125550177');
+    fake.quota.set(KEY, 0); // the key runs dry: Textbelt refuses the next text
+    expectError(await ask('+12125550177'), 503, 'phone.sms_failed');
+    fake.failNext('http500');
+    expectError(await ask('+12125550177'), 503, 'phone.sms_failed');
+    expect(fake.textsTo('+12125550177')).toHaveLength(1);
+    expect((await confirm(code)).json()).toEqual({ phone: '+12125550177', phoneVerified: true });
+  });
+
   it('a text Textbelt may have sent (no answer in time) keeps its code: it counts against the hour, and works if it arrives', async () => {
     await ctx.close();
     ctx = await createTestApp({ env: { TEXTBELT_URL: fake.url }, limits: { textbeltTimeoutMs: 300 } });

@@ -63,7 +63,6 @@ export class PhoneVerification {
         const freeAt = Math.max(...full.map((c) => Date.parse(c.oldest!) + HOUR_MS));
         throw new TooManyRequests('phone.too_many_codes', { minutes: Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000)) });
       }
-      await repo.burnOpenCodes(trx, user.id, at);
       return repo.insertCode(trx, { userId: user.id, phone, codeHash: this.hash(user.id, phone, code).toString('hex'), at, expiresAt });
     });
     // Sent after the commit: no write lock is held across a call to Textbelt.
@@ -72,9 +71,16 @@ export class PhoneVerification {
       // Not sent (refused, or Textbelt never got it): the code goes and costs nothing. Maybe sent
       // (no answer in time, an answer we cannot read): it stays, counted against the hourly
       // limits (else every retry could text the number again), and works if the text arrives.
-      if (!sent.maybeDelivered) await repo.deleteCode(this.deps.db, codeId);
+      // A code not sent leaves the earlier one, which may be on its way, as it was.
+      if (!sent.maybeDelivered) {
+        await repo.deleteCode(this.deps.db, codeId);
+        throw new ServiceUnavailable('phone.sms_failed');
+      }
+      await repo.burnOpenCodes(this.deps.db, actor.id, at, codeId);
       throw new ServiceUnavailable('phone.sms_failed');
     }
+    // Texted: it supersedes the user's earlier codes.
+    await repo.burnOpenCodes(this.deps.db, actor.id, at, codeId);
     return { phone, expiresAt };
   }
 
