@@ -29,6 +29,7 @@ export const adsErrors = {
   'ad.availability_invalid': 'Hours: a start and an end time (HH:MM) for each available weekday.',
   'ad.edit_not_allowed': 'A disabled ad cannot be edited. Contact us.',
   'ad.keep_photo_unknown': 'A photo to keep is not one of this ad’s photos.',
+  'ad.changed_meanwhile': 'This ad changed while you were editing it (in another tab?). Reload it and make your changes again.',
   'ad.listing_type_locked': 'The listing type is the one this ad was paid for: post a new ad for another type.',
   'ad.renew_not_allowed': 'Only approved or expired ads can be renewed.',
   'ad.renew_too_soon': 'This ad was renewed less than a minute ago.',

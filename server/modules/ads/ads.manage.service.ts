@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../core/deps.ts';
 import type { SessionUser } from '../../core/auth.ts';
-import { Conflict, Invalid } from '../../core/errors.ts';
+import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
@@ -84,6 +84,14 @@ export class AdManageService {
       });
       await this.deps.db.transaction().execute(async (trx) => {
         const at = this.now();
+        // The ad as the form was checked against: deleted, disabled or edited meanwhile (another
+        // tab, staff), this edit would write over what it never saw and drop photos still in use.
+        const current = await adFor(trx, actor, 'edit', id);
+        if (current.status === 'disabled') throw new Conflict('ad.edit_not_allowed');
+        const currentPending = live ? await revisionsRepo.pendingRevisionOf(trx, id) : undefined;
+        if (current.status !== ad.status || current.photos_json !== ad.photos_json || currentPending?.id !== pending?.id) {
+          throw new Conflict('ad.changed_meanwhile');
+        }
         if (live) {
           const superseded = await repo.insertRevision(trx, { id: newId(), adId: id, ownerId: ad.owner_id, content, at });
           // The replaced edit's own photos (in neither the live ad nor this edit) go.
@@ -102,7 +110,8 @@ export class AdManageService {
       throw e;
     }
     await dropPhotos(this.deps, id, ad.owner_id, dropped);
-    const after = (await repo.findAd(this.deps.db, id))!;
+    const after = await repo.findAd(this.deps.db, id);
+    if (!after) throw new NotFound('ad.not_found'); // deleted since the commit
     if (after.status !== ad.status) this.deps.hub.sendToUser(ad.owner_id, 'adStatusUpdate', { adId: id, status: after.status });
     return { ...toOwnerAd(after), revision: (await this.revisions([id])).get(id) ?? null };
   }

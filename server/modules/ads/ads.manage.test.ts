@@ -6,7 +6,8 @@ import { asAdmin, cookieOf, createTestApp, makeUser, type TestContext, type Test
 import { DAY_MS } from '../../core/clock.ts';
 import { ledgerDiscrepancies } from '../wallets/ledger.service.ts';
 import { expireAds } from './ads.expiry.ts';
-import { adForm, decide, fundedUsd, goodFields, liveAd, pay, placeIn, postAd, walletsOf, type Place } from './ads.testkit.ts';
+import { imageQueue } from '../../core/images.ts';
+import { adForm, decide, fundedUsd, goodFields, liveAd, pay, placeIn, postAd, postAdRaw, walletsOf, type Place } from './ads.testkit.ts';
 
 let ctx: TestContext;
 let owner: TestUser;
@@ -302,6 +303,71 @@ describe('editing an ad', () => {
       expect(res.statusCode, `${field}=${value}`).toBe(400);
       expect(res.json().params.field).toBe(field);
     }
+  });
+});
+
+describe('an edit racing another change of the ad', () => {
+  const big = () => sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#345' } }).jpeg().toBuffer();
+  /** Starts `first`, lets it read the ad and begin encoding its photo, then runs `then`. */
+  async function whileEncoding<T>(first: () => Promise<T>, then: () => Promise<unknown>): Promise<T> {
+    const q = imageQueue(ctx.app.deps);
+    const before = q.started;
+    const running = first();
+    while (q.started === before) await new Promise((r) => setTimeout(r, 1));
+    await then();
+    return running;
+  }
+
+  it('another tab’s edit meanwhile: 409, the first edit stands, and every photo the ad names is on disk', async () => {
+    const posted = await postAdRaw(ctx, owner, goodFields(ny), [await photo('#111'), await photo('#222')]);
+    const ad = posted.json().ad as { id: string; photos: { url: string }[] };
+    const bigPhoto = await big();
+    const [p1, p2] = ad.photos.map((p) => p.url);
+    let a!: Awaited<ReturnType<typeof edit>>;
+    const b = await whileEncoding(
+      () => edit(owner, ad.id, { ...goodFields(ny, { title: 'Edit B keeps photo one' }), keepPhotos: JSON.stringify([p1]) }, [bigPhoto]),
+      async () => (a = await edit(owner, ad.id, { ...goodFields(ny, { title: 'Edit A keeps photo two' }), keepPhotos: JSON.stringify([p2]) })),
+    );
+    expect(a.statusCode, a.body).toBe(200);
+    expect([b.statusCode, b.json().code]).toEqual([409, 'ad.changed_meanwhile']);
+    const saved = await row(ad.id);
+    expect(saved!.title).toBe('Edit A keeps photo two');
+    const named = (JSON.parse(saved!.photos_json) as { path: string; thumbPath: string }[]).flatMap((p) => [p.path, p.thumbPath]);
+    for (const p of named) expect(fs.existsSync(path.join(ctx.config.dataDir, 'uploads', p)), p).toBe(true);
+    // B's encoded photo went with its refusal; A dropped photo one: only photo two is left.
+    expect(fs.readdirSync(path.join(ctx.config.dataDir, 'uploads', 'ads')).sort()).toEqual(named.map((p) => path.basename(p)).sort());
+  });
+
+  it('the owner deletes the live ad meanwhile: 404, no pending edit left behind, its photos go', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const bigPhoto = await big();
+    const res = await whileEncoding(
+      () => edit(owner, ad.id, { ...goodFields(ny, { title: 'A new title for the edit' }), keepPhotos: '[]' }, [bigPhoto]),
+      async () => expect((await del(owner, ad.id)).statusCode).toBe(200),
+    );
+    expect([res.statusCode, res.json().code]).toEqual([404, 'ad.not_found']);
+    expect(await ctx.app.deps.db.selectFrom('ad_revisions').select('id').where('ad_id', '=', ad.id).execute()).toEqual([]);
+    const dir = path.join(ctx.config.dataDir, 'uploads', 'ads');
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).toEqual([]);
+  });
+
+  it('staff disable the live ad meanwhile: 409 edit_not_allowed, no pending edit', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const bigPhoto = await big();
+    const res = await whileEncoding(
+      () => edit(owner, ad.id, { ...goodFields(ny, { title: 'A new title for the edit' }), keepPhotos: photoUrls(ad as never) }, [bigPhoto]),
+      async () => {
+        const off = await ctx.app.inject({
+          method: 'POST',
+          url: '/api/admin/set-status-approved-ads',
+          headers: { cookie: admin.cookie },
+          payload: { adIds: [ad.id], status: 'disabled' },
+        });
+        expect(off.json()).toEqual({ updated: 1 });
+      },
+    );
+    expect([res.statusCode, res.json().code]).toEqual([409, 'ad.edit_not_allowed']);
+    expect(await ctx.app.deps.db.selectFrom('ad_revisions').select('id').where('ad_id', '=', ad.id).execute()).toEqual([]);
   });
 });
 

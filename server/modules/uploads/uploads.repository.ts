@@ -31,8 +31,16 @@ export async function avatarPaths(db: Executor): Promise<string[]> {
   return rows.map((r) => r.avatar!.replace(/^\/uploads\//, ''));
 }
 
-/** The upload paths of the edits waiting for review: until staff decide, only the revision names its new photos. */
+/**
+ * The upload paths of the edits waiting for review: until staff decide, only the revision names its
+ * new photos. An edit left behind by its deleted ad keeps nothing (a legal hold keeps its own copies).
+ */
 export async function pendingRevisionPhotoPaths(db: Executor): Promise<string[]> {
-  const rows = await db.selectFrom('ad_revisions').select(['ad_id', 'photos_json']).where('status', '=', 'pending').execute();
+  const rows = await db
+    .selectFrom('ad_revisions as r')
+    .select(['r.ad_id', 'r.photos_json'])
+    .where('r.status', '=', 'pending')
+    .where((eb) => eb.exists(eb.selectFrom('ads').select('ads.id').whereRef('ads.id', '=', 'r.ad_id')))
+    .execute();
   return rows.flatMap((r) => pathsIn(r.photos_json, r.ad_id));
 }

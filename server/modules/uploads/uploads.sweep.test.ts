@@ -146,6 +146,30 @@ describe('cron job sweep-orphan-uploads', () => {
     for (const rel of added) expect(exists(rel), rel).toBe(true);
   });
 
+  it('removes the photos of an edit its deleted ad left behind (a database from before edits were closed with their ad)', async () => {
+    const ny = await placeIn(ctx, 'ny');
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const staff = await asAdmin(ctx);
+    const ad = await liveAd(ctx, owner, staff, ny);
+    const edit = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/ads/${ad.id}`,
+      headers: { cookie: owner.cookie },
+      payload: adForm({ ...goodFields(ny, { title: 'Elegant companion, new photos' }), keepPhotos: '[]' }, [await png(80, 60)]),
+    });
+    const revision = edit.json().ad.revision as { id: string; content: { photos: { url: string; thumbUrl: string }[] } };
+    const added = revision.content.photos.flatMap((p) => [p.url, p.thumbUrl]).map((u) => u.replace('/uploads/', ''));
+    // The ad goes without its pending edit, as deletions did before the fix.
+    const db = ctx.app.deps.database.sqlite;
+    db.pragma('foreign_keys = OFF');
+    db.prepare('DELETE FROM ads WHERE id = ?').run(ad.id);
+    db.pragma('foreign_keys = ON');
+    expect(db.prepare("SELECT count(*) AS n FROM ad_revisions WHERE ad_id = ? AND status = 'pending'").get(ad.id)).toEqual({ n: 1 });
+    ctx.clock.advance(2 * HOUR);
+    await runJob(ctx.app.deps, sweep);
+    for (const rel of added) expect(exists(rel), rel).toBe(false);
+  });
+
   it('does nothing when no upload has been stored yet', async () => {
     fs.rmSync(path.join(ctx.dataDir, 'uploads'), { recursive: true, force: true });
     expect((await runJob(ctx.app.deps, sweep)).message).toBe('0 orphan upload files removed');
