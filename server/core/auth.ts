@@ -74,6 +74,18 @@ export async function loadSessionUser(db: Db, userId: string): Promise<SessionUs
   };
 }
 
+/**
+ * The actor as the database says now, read inside a change's transaction: a request that passed the
+ * session check just before a sign-out, password change, suspension, deletion or role change
+ * committed acts with what is true now, not with the powers it came in with. 401 once the session
+ * has ended since.
+ */
+export async function currentActor(db: Db, actor: SessionUser): Promise<SessionUser> {
+  const now = await loadSessionUser(db, actor.id);
+  if (!now || now.userStatus === 'suspended' || now.tokenVersion !== actor.tokenVersion) throw new Unauthorized();
+  return now;
+}
+
 export interface AuthDeps {
   config: Readonly<Config>;
   clock: Clock;

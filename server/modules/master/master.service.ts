@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import type { SessionUser } from '../../core/auth.ts';
+import { currentActor, type SessionUser } from '../../core/auth.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { Conflict, Forbidden, NotFound } from '../../core/errors.ts';
 import { isMaster, isOwner } from '../../core/policy.ts';
@@ -66,9 +66,11 @@ export class MasterService {
     const roles = ROLE_ORDER.filter((r) => r === 'PROVIDER_USER' || requested.includes(r));
     const now = this.deps.clock.now().toISOString();
     return this.deps.db.transaction().execute(async (trx) => {
+      const by = await currentActor(trx, actor); // demoted or suspended meanwhile: their old powers are gone
       const before = await this.load(trx, userId);
       const change: AccountChange = { user: before, roles, activeMasters: await countActiveMasters(trx) };
-      if (!can(actor, 'setRoles', change)) throw refusal(actor, 'setRoles', userId);
+      if (!can(by, 'setRoles', change)) throw refusal(by, 'setRoles', userId);
+      if (sameRoles(before.roles, roles)) return before; // nothing changes: nothing to audit
       await repo.setRoles(trx, userId, roles);
       const after = { ...before, roles };
       await writeAudit(trx, { actor, action: 'user.roles', targetType: 'user', targetId: userId, before: { roles: before.roles }, after: { roles }, at: now });
@@ -79,9 +81,11 @@ export class MasterService {
   async updateStatus(actor: SessionUser, userId: string, status: UserStatus): Promise<UserView> {
     const now = this.deps.clock.now().toISOString();
     const after = await this.deps.db.transaction().execute(async (trx) => {
+      const by = await currentActor(trx, actor);
       const before = await this.load(trx, userId);
       const change: AccountChange = { user: before, status, activeMasters: await countActiveMasters(trx) };
-      if (!can(actor, 'setStatus', change)) throw refusal(actor, 'setStatus', userId);
+      if (!can(by, 'setStatus', change)) throw refusal(by, 'setStatus', userId);
+      if (before.status === status) return before; // nothing changes: nothing to audit
       await repo.setStatus(trx, userId, status, now);
       await writeAudit(trx, {
         actor,
@@ -99,6 +103,8 @@ export class MasterService {
     return after;
   }
 }
+
+const sameRoles = (a: readonly StaffRole[], b: readonly StaffRole[]) => a.length === b.length && a.every((r) => b.includes(r));
 
 /** Why the policy said no, as the routes have always answered it (a master gets 409s: 403 would send them to sign-in). */
 function refusal(actor: SessionUser, action: MasterAction, userId: string) {

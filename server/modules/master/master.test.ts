@@ -220,3 +220,62 @@ describe('POST /api/master/update-user-status', () => {
     expect(await auditRows()).toEqual([]);
   });
 });
+
+describe('a change that changes nothing, and a master demoted meanwhile', () => {
+  it('setting the status or roles a user already has answers the user, writes no audit entry, and the transparency report does not count it again', async () => {
+    const m = await asMaster(ctx);
+    const u = await makeUser(ctx, { status: 'approved' });
+    const set = (status: string) => post('/api/master/update-user-status', { userId: u.id, status }, m.cookie);
+    expect((await set('suspended')).statusCode).toBe(200);
+    ctx.clock.advance(10 * 86_400_000); // days later, again
+    const again = await set('suspended');
+    expect([again.statusCode, again.json().user.status]).toEqual([200, 'suspended']);
+    const same = await post('/api/master/update-user-roles', { userId: u.id, roles: [] }, m.cookie);
+    expect([same.statusCode, same.json().user.roles]).toEqual([200, ['PROVIDER_USER']]);
+    expect((await auditRows()).map((r) => r.action)).toEqual(['user.status']);
+    const months = (await ctx.app.inject({ method: 'GET', url: '/api/transparency' })).json().months as { accountsSuspended: number }[];
+    expect(months.reduce((n, x) => n + x.accountsSuspended, 0)).toBe(1);
+  });
+
+  it('the transparency report does not count a recorded suspended → suspended entry (written before no-op changes went unaudited)', async () => {
+    const m = await asMaster(ctx);
+    const u = await makeUser(ctx, { status: 'suspended' });
+    await ctx.app.deps.db
+      .insertInto('audit_log')
+      .values({
+        actor_id: m.id,
+        actor_email: m.email,
+        action: 'user.status',
+        target_type: 'user',
+        target_id: u.id,
+        before_json: JSON.stringify({ status: 'suspended' }),
+        after_json: JSON.stringify({ status: 'suspended' }),
+        at: ctx.clock.now().toISOString(),
+      })
+      .execute();
+    const months = (await ctx.app.inject({ method: 'GET', url: '/api/transparency' })).json().months as { accountsSuspended: number }[];
+    expect(months.reduce((n, x) => n + x.accountsSuspended, 0)).toBe(0);
+  });
+
+  it('a master demoted by another cannot, in a request already under way, change a third account', async () => {
+    const a = await asMaster(ctx);
+    const b = await asMaster(ctx);
+    const c = await asMaster(ctx);
+    const [r1, r2] = await Promise.all([
+      post('/api/master/update-user-roles', { userId: b.id, roles: [] }, a.cookie),
+      post('/api/master/update-user-roles', { userId: c.id, roles: [] }, b.cookie),
+    ]);
+    expect(r1.statusCode, r1.body).toBe(200);
+    // Both passed the session check before either committed: B's change runs with what is true now.
+    expect([r2.statusCode, r2.json().code]).toEqual([403, 'auth.forbidden']);
+    expect(await rolesOf(c.id)).toEqual(['ADMIN_USER', 'MASTER_USER', 'PROVIDER_USER']);
+    const d = await asMaster(ctx);
+    const [r3, r4] = await Promise.all([
+      post('/api/master/update-user-status', { userId: d.id, status: 'suspended' }, a.cookie),
+      post('/api/master/update-user-status', { userId: c.id, status: 'suspended' }, d.cookie),
+    ]);
+    expect(r3.statusCode, r3.body).toBe(200);
+    expect(r4.statusCode).toBe(401); // suspended meanwhile: the session has ended
+    expect(await statusOf(c.id)).toBe('approved');
+  });
+});

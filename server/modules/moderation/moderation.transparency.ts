@@ -88,6 +88,7 @@ export async function computeTransparency(db: Executor, now: Date): Promise<Tran
   const suspended = await sql<{ m: string; n: number }>`
     SELECT substr(at, 1, 7) AS m, count(DISTINCT target_id) AS n FROM audit_log
     WHERE at >= ${since} AND action = 'user.status' AND json_extract(after_json, '$.status') = 'suspended'
+      AND json_extract(before_json, '$.status') IS NOT 'suspended'
     GROUP BY m`.execute(db);
   for (const r of suspended.rows) {
     const row = month(r.m);
