@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import type { SessionUser } from '../../core/auth.ts';
+import { currentActor, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound, TooManyRequests } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { DAY_MS } from '../../core/clock.ts';
@@ -100,6 +100,7 @@ export class AdsService {
         // Again where it counts, with the log row in the same statement: posts sent at once all
         // passed the early check while their photos were encoded.
         const at = this.now();
+        await currentActor(trx, user); // deleted, suspended or signed out while the photos were encoded: no ad
         if (!(await repo.logPostWithinLimit(trx, { userId: user.id, adId: id, at, since: dayBefore(), max }))) throw overLimit();
         await repo.insertAd(trx, { id, ownerId: user.id, ...f, photosJson: JSON.stringify(stored), details, at });
         await recordVersion(trx, id, 'posted', at);
@@ -109,7 +110,9 @@ export class AdsService {
       removeAdPhotos(this.deps.config.dataDir, stored);
       throw e;
     }
-    return toOwnerAd((await repo.findAd(this.deps.db, id))!);
+    const posted = await repo.findAd(this.deps.db, id);
+    if (!posted) throw new NotFound('ad.not_found'); // its account was deleted since the commit
+    return toOwnerAd(posted);
   }
 
   async cart(userId: string): Promise<OwnerAdDto[]> {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, asAdmin, asMaster, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { imageQueue } from '../../core/images.ts';
 import { multipart, png } from '../uploads/test-images.ts';
 import { adForm, decide, fundedUsd, goodFields, liveAd, pay, placeIn, postAd } from '../ads/ads.testkit.ts';
 
@@ -122,6 +123,80 @@ describe('DELETE /api/delete-my-profile', () => {
     expect((await userRow(m.id)).deleted_at).toBeNull();
     await asMaster(ctx);
     expect((await del(m.cookie, '?confirm=true', { password: m.password })).statusCode).toBe(200);
+  });
+});
+
+describe('DELETE /api/delete-my-profile while the account is busy', () => {
+  const bigJpeg = () => sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#a55' } }).jpeg().toBuffer();
+  /** Starts `first`, waits until its picture is being encoded, then deletes the account. */
+  async function deletedWhileEncoding<T>(u: TestUser, first: () => Promise<T>): Promise<T> {
+    const q = imageQueue(ctx.app.deps);
+    const before = q.started;
+    const running = first();
+    while (q.started === before) await new Promise((r) => setTimeout(r, 1));
+    expect((await del(u.cookie, '?confirm=true', { password: u.password })).statusCode).toBe(200);
+    return running;
+  }
+  const filesIn = (dir: string) => (fs.existsSync(path.join(ctx.dataDir, 'uploads', dir)) ? fs.readdirSync(path.join(ctx.dataDir, 'uploads', dir)) : []);
+
+  it('an avatar being uploaded does not land on the erased account: 404, no picture kept', async () => {
+    const u = await makeUser(ctx);
+    const { payload, headers } = multipart([{ name: 'avatar', filename: 'a.jpg', data: await bigJpeg() }]);
+    const res = await deletedWhileEncoding(u, () =>
+      ctx.app.inject({ method: 'POST', url: '/api/avatar-update', payload, headers: { ...headers, cookie: u.cookie } }),
+    );
+    expect(res.statusCode).toBe(404);
+    expect((await userRow(u.id)).avatar).toBeNull();
+    expect(filesIn('avatars')).toEqual([]);
+  });
+
+  it('an ad being posted is not created for the erased account: 401, its photos go', async () => {
+    const u = await makeUser(ctx, { status: 'approved' });
+    const ny = await placeIn(ctx, 'ny');
+    const photo = await bigJpeg();
+    const res = await deletedWhileEncoding(u, () =>
+      ctx.app.inject({ method: 'POST', url: '/api/post-ad', headers: { cookie: u.cookie }, payload: adForm(goodFields(ny), [photo]) }),
+    );
+    expect(res.statusCode).toBe(401);
+    expect(await ctx.app.deps.db.selectFrom('ads').select('id').where('owner_id', '=', u.id).execute()).toEqual([]);
+    expect(filesIn('ads')).toEqual([]);
+  });
+
+  it('two avatar uploads at once: the picture that lost is removed, not left behind', async () => {
+    const u = await makeUser(ctx);
+    const upload = async () => {
+      const { payload, headers } = multipart([{ name: 'avatar', filename: 'a.jpg', data: await bigJpeg() }]);
+      return ctx.app.inject({ method: 'POST', url: '/api/avatar-update', payload, headers: { ...headers, cookie: u.cookie } });
+    };
+    const answers = await Promise.all([upload(), upload()]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+    const avatar = (await userRow(u.id)).avatar!;
+    expect(filesIn('avatars')).toEqual([path.basename(avatar)]);
+  });
+});
+
+describe('DELETE /api/delete-my-profile and the phone', () => {
+  it('erases the numbers the account verified or tried: no phone code left, the SMS log keeps the delivery without the number or the account', async () => {
+    const u = await makeUser(ctx, { status: 'approved' });
+    const asked = await ctx.app.inject({ method: 'POST', url: '/api/phone-verification', payload: { phone: '(212) 555-0199' }, headers: { cookie: u.cookie } });
+    expect(asked.statusCode).toBe(202);
+    const outbox = path.join(ctx.dataDir, 'outbox');
+    const text = fs.readFileSync(path.join(outbox, fs.readdirSync(outbox).find((f) => f.endsWith('.sms.txt'))!), 'utf8');
+    const code = /\b(\d{6})\b/.exec(text)![1];
+    const ok = await ctx.app.inject({ method: 'POST', url: '/api/phone-verification/confirm', payload: { code }, headers: { cookie: u.cookie } });
+    expect(ok.json()).toEqual({ phone: '+12125550199', phoneVerified: true });
+    const other = await makeUser(ctx, { status: 'approved' });
+    await ctx.app.inject({ method: 'POST', url: '/api/phone-verification', payload: { phone: '(212) 555-0188' }, headers: { cookie: other.cookie } });
+
+    expect((await del(u.cookie, '?confirm=true', { password: u.password })).statusCode).toBe(200);
+    const db = ctx.app.deps.db;
+    expect(await db.selectFrom('phone_codes').select('phone').where('user_id', '=', u.id).execute()).toEqual([]);
+    const log = await db.selectFrom('sms_messages').select(['user_id', 'to_phone']).orderBy('id').execute();
+    expect(log).toEqual([
+      { user_id: null, to_phone: '•••99' },
+      { user_id: other.id, to_phone: '+12125550188' },
+    ]);
+    expect(await db.selectFrom('phone_codes').select('phone').where('user_id', '=', other.id).execute()).toEqual([{ phone: '+12125550188' }]);
   });
 });
 

@@ -171,6 +171,15 @@ export async function eraseUser(db: Executor, id: string, placeholderHash: strin
     .execute();
   await db.deleteFrom('user_roles').where('user_id', '=', id).execute();
   await db.deleteFrom('email_changes').where('user_id', '=', id).execute();
+  // The numbers the account verified or tried: its phone codes go; the SMS log keeps its delivery
+  // rows for staff (the quota spent) with the number cut to its last two digits and no account.
+  await db.deleteFrom('phone_codes').where('user_id', '=', id).execute();
+  await db
+    .updateTable('sms_messages')
+    .set({ user_id: null, to_phone: sql<string>`'•••' || substr(to_phone, -2)` })
+    .where('user_id', '=', id)
+    .where('purpose', '=', 'verification')
+    .execute();
   await closeEditsOfDeletedAds(db, id, now);
 }
 

@@ -4,6 +4,7 @@ import { loadSessionUser, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
 import { randomToken } from '../../core/ids.ts';
 import { DAY_MS } from '../../core/clock.ts';
+import type { Executor } from '../../core/db.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
 import { toWebp } from '../../core/images.ts';
 import { checkEmail, checkNickname, checkPassword } from '../../../contract/rules.ts';
@@ -57,8 +58,8 @@ export class ProfileService {
   }
 
   /** The actor's own account, live, when the policy lets them manage it. */
-  private async ownAccount(actor: SessionUser) {
-    const row = await repo.findLiveUser(this.deps.db, actor.id);
+  private async ownAccount(actor: SessionUser, db: Executor = this.deps.db) {
+    const row = await repo.findLiveUser(db, actor.id);
     if (!row || !can(actor, 'manage', { id: row.id })) throw new NotFound('profile.user_not_found');
     return row;
   }
@@ -177,14 +178,21 @@ export class ProfileService {
     const image = await toWebp(upload, { maxWidth: AVATAR_SIZE, maxHeight: AVATAR_SIZE, fit: 'cover', quality: 82, field: 'avatar' });
     const { dataDir } = this.deps.config;
     const rel = storeUpload(dataDir, 'avatars', image.buffer);
+    let replaced: string | null;
     try {
-      await repo.updateUser(this.deps.db, u.id, { avatar: rel, updated_at: this.now() });
+      // Read again where it is written: an account deleted while the picture was encoded stays
+      // without one, and of two uploads at once the first one's file is the one replaced.
+      replaced = await this.deps.db.transaction().execute(async (trx) => {
+        const now = await this.ownAccount(actor, trx);
+        await repo.updateUser(trx, now.id, { avatar: rel, updated_at: this.now() });
+        return now.avatar;
+      });
     } catch (e) {
       removeUpload(dataDir, rel);
       throw e;
     }
     // The replaced picture goes, unless a legal hold keeps the account's files.
-    if (u.avatar && !(await keepForHold(this.deps.db, u.id, u.avatar, this.now()))) removeUpload(dataDir, u.avatar);
+    if (replaced && !(await keepForHold(this.deps.db, u.id, replaced, this.now()))) removeUpload(dataDir, replaced);
     return this.profile(actor);
   }
 
