@@ -306,6 +306,28 @@ describe('editing an ad', () => {
   });
 });
 
+describe('an approved edit of the details alone', () => {
+  it('shows at once on the cached public answer: rates, incall/outcall and hours', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny, { rates: JSON.stringify([{ minutes: 60, priceCents: 30000 }]), incall: 'true', outcall: 'false' });
+    expect((await publicAd(ad.id)).json().ad.details).toMatchObject({ rates: [{ minutes: 60, priceCents: 30000 }], incall: true, outcall: false });
+    const hours = { mon: { from: '10:00', to: '18:00' } };
+    const res = await edit(owner, ad.id, {
+      ...goodFields(ny, { rates: JSON.stringify([{ minutes: 60, priceCents: 45000 }]), incall: 'false', outcall: 'true', availability: JSON.stringify(hours) }),
+      keepPhotos: photoUrls(ad as never),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const queue = (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-pending-ads', headers: { cookie: admin.cookie } })).json();
+    const item = queue.pendingAds.find((a: { revisionOf?: string }) => a.revisionOf === ad.id);
+    expect((await decide(ctx, admin, [item.id], 'approve')).json()).toEqual({ updated: 1 });
+    expect((await publicAd(ad.id)).json().ad.details).toMatchObject({
+      rates: [{ minutes: 60, priceCents: 45000 }],
+      incall: false,
+      outcall: true,
+      availability: hours,
+    });
+  });
+});
+
 describe('an edit racing another change of the ad', () => {
   const big = () => sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#345' } }).jpeg().toBuffer();
   /** Starts `first`, lets it read the ad and begin encoding its photo, then runs `then`. */
