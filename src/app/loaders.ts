@@ -2,6 +2,7 @@ import type { PublicAd } from '../../contract/api/ads.ts';
 import type { AdPage, AggregateLocation, HomeCounts, StateCount as TypeStateCount } from '../../contract/api/listings.ts';
 import type { ListingType } from '../../contract/api/pricing.ts';
 import { checkSearchQuery } from '../../contract/rules.ts';
+import { DEFAULT_PAGE_SIZE } from '../../contract/api/paging.ts';
 import { LISTING_TYPES } from './routes';
 
 // One loader per public route, with the data its page shows. The server renderer runs it against
@@ -38,7 +39,9 @@ export interface RouteLoader<T> {
 }
 
 const statusOf = (e: unknown): number | undefined => {
-  const x = e as { status?: unknown; statusCode?: unknown } | null;
+  const x = e as { status?: unknown; statusCode?: unknown; code?: unknown; params?: { field?: unknown } } | null;
+  // A page past the deepest one listings and search serve (or the API's paging allows) is no page, like one past the last.
+  if (x?.code === 'listings.page_too_far' || (x?.code === 'validation.invalid' && x.params?.field === 'page')) return 404;
   const s = x?.status ?? x?.statusCode;
   return typeof s === 'number' ? s : undefined;
 };
@@ -51,6 +54,16 @@ async function guard<T>(fn: () => Promise<T>): Promise<Loaded<T>> {
     const s = statusOf(e);
     if (s === 404 || s === 410) return { status: s, data: null };
     throw e;
+  }
+}
+
+/** A query the search refuses (only signs, no word to look for) matches no ad. */
+async function searchOrNone(fn: () => Promise<AdPage>, page: number): Promise<Loaded<AdPage>> {
+  try {
+    return await guard(fn);
+  } catch (e) {
+    if (statusOf(e) !== 400 || (e as { code?: unknown }).code !== 'validation.search_required') throw e;
+    return page > 1 ? missing() : { status: 200, data: { ads: [], total: 0, page: 1, pageSize: DEFAULT_PAGE_SIZE } };
   }
 }
 const missing = <T>(): Loaded<T> => ({ status: 404, data: null });
@@ -246,7 +259,7 @@ const search: RouteLoader<SearchData> = {
     const q = searchParams(s);
     const [states, results] = await Promise.all([
       source.states(),
-      q.valid ? guard(() => source.search({ query: q.query.trim(), state: q.state || undefined, type: q.type || undefined, page: q.page })) : null,
+      q.valid ? searchOrNone(() => source.search({ query: q.query.trim(), state: q.state || undefined, type: q.type || undefined, page: q.page }), q.page) : null,
     ]);
     if (results && results.status !== 200) return results;
     return { status: 200, data: { states, results: results?.data ?? null } };

@@ -2,6 +2,7 @@ import type { AppDeps } from '../../core/deps.ts';
 import { AppError, Invalid, NotFound } from '../../core/errors.ts';
 import { RULE_CODES, checkSearchQuery } from '../../../contract/rules.ts';
 import type { AggregateLocation, HomeCounts, StateCount } from '../../../contract/api/listings.ts';
+import { DEFAULT_PAGE_SIZE } from '../../../contract/api/paging.ts';
 import type { PublicAd } from '../../../contract/api/ads.ts';
 import { LISTING_TYPES, parseListingType } from '../ads/ads.rules.ts';
 import { toPublicAd } from '../ads/ads.dto.ts';
@@ -17,7 +18,6 @@ import { SearchMatches, packSeqs, queryWords, toMatchExpression } from './listin
 import { cacheBudgets, refused, TaggedCache, type Answer, type CacheBudget, type CacheUse } from './listings.cache.ts';
 import { COUNTS, PLACES, adTag, countsStateTag, countsTypeTag, scopeTag, searchTag } from './listings.tags.ts';
 
-export const DEFAULT_PAGE_SIZE = 20;
 /** Aggregates, the home counts and the states are kept at most this long (besides their tags). */
 const VALUE_MS = 60_000;
 const DAY_MS = 86_400_000;

@@ -182,6 +182,24 @@ describe('a kept 404 goes with what it depended on', () => {
     expect(found.statusCode).toBe(200);
     expect(rootOf(found.body)).toContain('href="/ad/bulk0x20"');
   });
+
+  it('a page past the deepest one served (or any paging allows) is a rendered 404, not the client shell', async () => {
+    await liveAd(ctx, owner, admin, ny, { title: 'Harbor walks and dinners' });
+    const city = `/listings/us/new-york/${ny.citySlug}/female-escorts`;
+    for (const url of [`${city}?page=501`, `${city}?page=20000`, '/search?query=harbor&page=11', '/search?query=harbor&page=20000']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body, url).toContain('id="__DATA__"');
+    }
+  });
+
+  it('a search of signs alone (no word to look for) renders the search page with no results', async () => {
+    await liveAd(ctx, owner, admin, ny, { title: 'Harbor walks and dinners' });
+    const res = await get('/search?query=%21%21');
+    expect(res.statusCode).toBe(200);
+    expect(boot(res.body).result.data.results).toMatchObject({ ads: [], total: 0 });
+    expect((await get('/search?query=%21%21&page=2')).statusCode).toBe(404);
+  });
 });
 
 describe('listing pages', () => {
