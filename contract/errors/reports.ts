@@ -6,6 +6,7 @@ export const reportsErrors = {
   'reports.contact_email_required': 'Contact must be a valid e-mail address so we can answer.',
   'reports.too_many': 'Too many reports from your address. Please try again in an hour.',
   'reports.not_found': 'Report not found.',
+  'reports.own_ad': 'This report is about your own ad: another admin must handle it.',
   'field.message': 'message',
   'field.contact': 'contact',
 } as const;

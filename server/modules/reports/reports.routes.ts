@@ -15,7 +15,7 @@ export default defineRoutes((app, deps) => {
 
   app.get('/api/admin/get-reports', { schema: reportsApi['GET /api/admin/get-reports'] }, async (request) => {
     const { page, pageSize, status, kind } = request.query;
-    return reports.list({ page, pageSize, status, kind });
+    return reports.list(requireUser(request), { page, pageSize, status, kind });
   });
 
   app.post('/api/admin/set-report-status', { schema: reportsApi['POST /api/admin/set-report-status'] }, async (request) => {

@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
 import type { Executor } from '../../core/db.ts';
 import type { SessionUser } from '../../core/auth.ts';
-import { Forbidden, Invalid, NotFound } from '../../core/errors.ts';
+import { Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
+import { isStaff } from '../../core/policy.ts';
 import { newId } from '../../core/ids.ts';
 import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import { writeAudit } from '../../core/audit.ts';
@@ -12,6 +13,7 @@ import { can } from './reports.policy.ts';
 import * as repo from './reports.repository.ts';
 import { NOTE_MAX, NOTE_MIN } from '../../../contract/api/moderation.ts';
 import { reportAds } from '../moderation/moderation.service.ts';
+import { ownerOfAd } from '../moderation/moderation.repository.ts';
 import {
   REPORT_CONTACT_MAX,
   REPORT_MESSAGE_MAX,
@@ -154,7 +156,10 @@ export class ReportsService {
     return report;
   }
 
-  async list(q: { page?: number; pageSize?: number; status?: ReportStatus; kind?: ReportKind }): Promise<ResponseOf<ReportsApi['GET /api/admin/get-reports']>> {
+  async list(
+    actor: SessionUser,
+    q: { page?: number; pageSize?: number; status?: ReportStatus; kind?: ReportKind },
+  ): Promise<ResponseOf<ReportsApi['GET /api/admin/get-reports']>> {
     const { page, pageSize, offset } = paging(q);
     const { rows, total } = await repo.listReports(this.deps.db, { status: q.status, kind: q.kind, offset, limit: pageSize });
     // Each report with the ad it names (photo, title, status, owner), for acting from where it is read.
@@ -162,7 +167,14 @@ export class ReportsService {
       this.deps,
       rows.flatMap((r) => (r.ad_id ? [r.ad_id] : [])),
     );
-    return { reports: rows.map((r) => ({ ...toDto(r), ad: (r.ad_id && ads.get(r.ad_id)) || null })), total, page, pageSize };
+    const reports = [];
+    for (const r of rows) {
+      const report = { ...toDto(r), ad: (r.ad_id && ads.get(r.ad_id)) || null };
+      // About the reader's own ad (a held copy's too): who sent it and what it says are another admin's to read.
+      const adOwnerId = r.ad_id ? (report.ad?.ownerId ?? (await ownerOfAd(this.deps.db, r.ad_id)) ?? null) : null;
+      reports.push(can(actor, 'setStatus', { id: r.id, adOwnerId }) ? report : { ...report, message: '', contact: null, ipHash: null });
+    }
+    return { reports, total, page, pageSize };
   }
 
   /** Opens or closes a report, closing with an optional note; audited in the same transaction. */
@@ -173,7 +185,8 @@ export class ReportsService {
     const report = await this.deps.db.transaction().execute(async (trx) => {
       const before = await repo.findReport(trx, id);
       if (!before) throw new NotFound('reports.not_found');
-      if (!can(actor, 'setStatus', before)) throw new Forbidden();
+      const adOwnerId = before.ad_id ? ((await ownerOfAd(trx, before.ad_id)) ?? null) : null;
+      if (!can(actor, 'setStatus', { id, adOwnerId })) throw isStaff(actor) ? new Conflict('reports.own_ad') : new Forbidden();
       if (before.status !== status || note) {
         await repo.updateReportStatus(trx, id, status);
         await writeAudit(trx, {

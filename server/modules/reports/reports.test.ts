@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { asAdmin, createTestApp, makeUser, type TestContext } from '../../test/harness.ts';
+import { asAdmin, asMaster, createTestApp, makeUser, type TestContext } from '../../test/harness.ts';
+import { liveAd, placeIn } from '../ads/ads.testkit.ts';
 import { createReport, hashIp } from './reports.service.ts';
 
 let ctx: TestContext;
@@ -170,6 +171,43 @@ describe('staff: get-reports and set-report-status', () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/get-reports' })).statusCode).toBe(401);
     const row = await ctx.app.deps.db.selectFrom('reports').select('status').where('id', '=', id).executeTakeFirstOrThrow();
     expect(row.status).toBe('open');
+  });
+});
+
+describe('a report about a staff member’s own ad', () => {
+  it('its admin neither reads who sent it nor what it says, nor closes it; another admin does', async () => {
+    ctx = await createTestApp();
+    const master = await asMaster(ctx);
+    const admin = await asAdmin(ctx);
+    const ny = await placeIn(ctx, 'ny');
+    const ad = await liveAd(ctx, admin, master, ny);
+    const filed = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/report-ad/${ad.id}`,
+      payload: { message: 'This person looks under age to me.', contact: 'tipster@example.org' },
+      remoteAddress: '203.0.113.9',
+    });
+    expect(filed.statusCode, filed.body).toBe(201);
+    const reportsAs = async (cookie: string) =>
+      (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-reports', headers: { cookie } })).json().reports as {
+        id: string;
+        message: string;
+        contact: string | null;
+        ipHash: string | null;
+        ad: { id: string } | null;
+      }[];
+    const own = (await reportsAs(admin.cookie)).find((r) => r.ad?.id === ad.id)!;
+    expect(own).toMatchObject({ message: '', contact: null, ipHash: null, ad: { id: ad.id } });
+    const seen = (await reportsAs(master.cookie)).find((r) => r.ad?.id === ad.id)!;
+    expect(seen).toMatchObject({ message: 'This person looks under age to me.', contact: 'tipster@example.org' });
+    expect(seen.ipHash).toBe(hashIp(ctx.config.jwtSecret, '203.0.113.9'));
+
+    const close = (cookie: string) =>
+      ctx.app.inject({ method: 'POST', url: '/api/admin/set-report-status', headers: { cookie }, payload: { id: own.id, status: 'closed' } });
+    const refused = await close(admin.cookie);
+    expect([refused.statusCode, refused.json().code]).toEqual([409, 'reports.own_ad']);
+    expect(await ctx.app.deps.db.selectFrom('audit_log').select('action').where('action', '=', 'report.status').execute()).toEqual([]);
+    expect((await close(master.cookie)).json().report.status).toBe('closed');
   });
 });
 

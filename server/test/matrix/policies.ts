@@ -75,8 +75,11 @@ export class PolicyObjects {
     return r && { ownerId: r.user_id, fromLoopback: true };
   }
 
-  report(id: string): { id: string } | undefined {
-    return this.get<{ id: string }>('SELECT id FROM reports WHERE id = ?', id);
+  report(id: string): { id: string; adOwnerId: string | null } | undefined {
+    return this.get<{ id: string; adOwnerId: string | null }>(
+      'SELECT r.id, a.owner_id AS adOwnerId FROM reports r LEFT JOIN ads a ON a.id = r.ad_id WHERE r.id = ?',
+      id,
+    );
   }
 
   /** A live (not erased) user, by id; none for a guest (null). */

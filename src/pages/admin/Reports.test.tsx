@@ -142,13 +142,17 @@ describe('admin reports screen', () => {
     await waitFor(() => expect(srv.queries.at(-1)).toBe('?page=1&pageSize=20&status=open&kind=law_enforcement'));
   });
 
-  it('offers no action on the admin’s own ad', async () => {
+  it('offers no action on the admin’s own ad, and says another admin handles its report', async () => {
     sessionStore.session = { isAuthenticated: true, id: 'u7', email: 'owner@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
     reportsServer();
     renderAt(<Reports />, '/admin/dashboard/admin/reports');
-    const row = (await screen.findByText('This advert looks wrong.')).closest('tr')!;
+    const row = (await screen.findByText(/About your own ad: another admin handles it/)).closest('tr')!;
     expect(within(row).queryByRole('button', { name: 'Disable ad' })).toBeNull();
     expect(within(row).queryByRole('button', { name: 'Place a legal hold' })).toBeNull();
-    expect(within(row).getByRole('button', { name: 'Close with a note' })).toBeTruthy();
+    expect(within(row).queryByRole('button', { name: 'Close with a note' })).toBeNull();
+    expect(within(row).queryByText('This advert looks wrong.')).toBeNull();
+    // A report about no ad of theirs they read and handle.
+    const tipRow = screen.getByText('Looks underage.').closest('tr')!;
+    expect(within(tipRow).getByRole('button', { name: 'Close with a note' })).toBeTruthy();
   });
 });

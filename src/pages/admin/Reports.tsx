@@ -158,10 +158,16 @@ export default function Reports() {
                     <div>{t(`adminReports.kinds.${r.kind}`)}</div>
                   </td>
                   <td style={{ whiteSpace: 'pre-wrap', maxWidth: 420 }}>
-                    {r.message}
-                    <small style={{ display: 'block', marginTop: 4 }}>
-                      {t('adminReports.contact')}: {r.contact ?? <em>{t('adminReports.anonymous')}</em>}
-                    </small>
+                    {r.ad?.ownerId === me ? (
+                      <em>{t('moderation:report.aboutYourAd')}</em>
+                    ) : (
+                      <>
+                        {r.message}
+                        <small style={{ display: 'block', marginTop: 4 }}>
+                          {t('adminReports.contact')}: {r.contact ?? <em>{t('adminReports.anonymous')}</em>}
+                        </small>
+                      </>
+                    )}
                   </td>
                   <td style={{ minWidth: 220 }}>
                     {r.ad ? (
@@ -209,7 +215,7 @@ export default function Reports() {
                           {t('moderation:holds.place')}
                         </button>
                       )}
-                      {r.status === 'open' ? (
+                      {r.ad?.ownerId === me ? null : r.status === 'open' ? (
                         <button
                           type="button"
                           className="btn btn-sm btn-success"
