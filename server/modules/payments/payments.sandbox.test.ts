@@ -88,6 +88,28 @@ describe('the sandbox payment provider', () => {
     await settle();
     expect(await usdBalance(ctx, user.id)).toBe(2500);
     expect(await usdBalance(ctx, admin.id)).toBe(0);
+    // Staff settling a test invoice is audited; the provider's own refused tries wrote nothing.
+    const audit = await ctx.app.deps.db
+      .selectFrom('audit_log')
+      .select(['actor_id', 'action', 'target_id', 'after_json'])
+      .where('action', '=', 'invoice.simulate')
+      .execute();
+    expect(audit).toEqual([
+      {
+        actor_id: admin.id,
+        action: 'invoice.simulate',
+        target_id: invoiceId,
+        after_json: JSON.stringify({ action: 'pay', userId: user.id, amountCents: 2500 }),
+      },
+    ]);
+  });
+
+  it('a provider settling their own test invoice from this machine (development) writes no audit entry', async () => {
+    const { invoiceId } = await create(user);
+    expect((await simulate(user, invoiceId, 'pay', { remoteAddress: '127.0.0.1' })).statusCode).toBe(200);
+    await settle();
+    expect(await usdBalance(ctx, user.id)).toBe(2500);
+    expect(await ctx.app.deps.db.selectFrom('audit_log').select('action').where('action', '=', 'invoice.simulate').execute()).toEqual([]);
   });
 
   it("hides another user's invoice (404), even from the loopback", async () => {

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
 import type { SessionUser } from '../../core/auth.ts';
-import type { Actor } from '../../core/policy.ts';
+import { isStaff, type Actor } from '../../core/policy.ts';
+import { writeAudit } from '../../core/audit.ts';
 import { AppError, Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { paging } from '../../core/http.ts';
@@ -543,6 +544,17 @@ export class PaymentsService {
     if (!can(actor, 'simulate', { ownerId: invoice.user_id, fromLoopback })) throw new Forbidden('payment.sandbox_forbidden');
     const gf = await sandbox.simulate(invoice.btcpay_id!, action);
     this.deps.log.warn({ invoiceId, action, by: actor?.id }, 'sandbox: payment simulated');
+    // Staff may settle anyone's test invoice (their own too, from anywhere): test money, but an act of staff's all the same.
+    if (actor && isStaff(actor)) {
+      await writeAudit(this.deps.db, {
+        actor,
+        action: 'invoice.simulate',
+        targetType: 'invoice',
+        targetId: invoiceId,
+        after: { action, userId: invoice.user_id, amountCents: invoice.amount_cents },
+        at: this.now(),
+      });
+    }
     return this.sandboxDto(sandbox, actor, invoice, fromLoopback, gf);
   }
 
