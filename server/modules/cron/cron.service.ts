@@ -74,10 +74,11 @@ export function tryRunJob(deps: AppDeps, job: CronJob): Promise<CronRunDto> | nu
 
 async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () => void): Promise<CronRunDto> {
   let id: number | null;
+  const startedAt = deps.clock.now().toISOString();
   try {
     id = await repo.startRun(deps.db, {
       name: job.name,
-      at: deps.clock.now().toISOString(),
+      at: startedAt,
       owner: PROCESS_ID,
       beat: new Date().toISOString(),
       aliveAfter: aliveAfter(),
@@ -143,8 +144,11 @@ async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () 
     });
   }
   clearInterval(heartbeat);
-  await repo.finishRun(deps.db, runId, { outcome: result.outcome, message: result.message?.slice(0, 2000) ?? null, at: deps.clock.now().toISOString() });
-  return toDto((await repo.findRun(deps.db, runId))!);
+  const finished = { outcome: result.outcome, message: result.message?.slice(0, 2000) ?? null, at: deps.clock.now().toISOString() };
+  await repo.finishRun(deps.db, runId, finished);
+  const row = await repo.findRun(deps.db, runId);
+  // The record is gone only if it was deleted by hand (a run from before deletions of running runs were refused): the run still happened.
+  return row ? toDto(row) : { id: runId, name: job.name, startedAt, finishedAt: finished.at, outcome: finished.outcome, message: finished.message };
 }
 
 /** Runs one job now and records the run. 409 (Conflict) when that job is already running. */
@@ -247,6 +251,10 @@ export class CronService {
     await this.deps.db.transaction().execute(async (trx) => {
       const run = await repo.findRun(trx, id);
       if (!run) throw new NotFound('cron.run_not_found');
+      // A run still going is also the lock that keeps a second process from starting the job: it stays.
+      if (run.outcome === 'running' && (run.heartbeat_at === null || run.heartbeat_at > aliveAfter())) {
+        throw new Conflict('cron.run_in_progress', { name: run.name });
+      }
       await repo.deleteRun(trx, id);
       await writeAudit(trx, {
         actor: { id: actor.id, email: actor.email },

@@ -476,6 +476,19 @@ describe('cron routes', () => {
     expect((await runs()).map((r) => r.message)).toEqual([ok.json().cronJob.message, 'scheduled']);
     expect(await audit()).toHaveLength(1);
 
+    // The record of a run still going is its lock: it cannot be deleted until the run ends.
+    const g2 = gated('purge-old-runs');
+    const going = runJob(ctx.app.deps, g2.job);
+    const goingId = (await runs()).at(-1)!.id;
+    const del = await ctx.app.inject({ method: 'DELETE', url: `/api/admin/delete-cron-job-status-by-id/${goingId}`, headers: { cookie: admin.cookie } });
+    expect([del.statusCode, del.json().code, del.json().params]).toEqual([409, 'cron.run_in_progress', { name: 'purge-old-runs' }]);
+    g2.finish('done');
+    expect((await going).outcome).toBe('ok');
+    expect(await audit()).toHaveLength(1);
+    const gone = await ctx.app.inject({ method: 'DELETE', url: `/api/admin/delete-cron-job-status-by-id/${goingId}`, headers: { cookie: admin.cookie } });
+    expect(gone.statusCode).toBe(200);
+    await ctx.app.deps.db.deleteFrom('audit_log').execute();
+
     const provider = await makeUser(ctx, { status: 'approved' });
     const refused = await ctx.app.inject({
       method: 'POST',
