@@ -227,7 +227,16 @@ export type PostAdFields = Record<Exclude<(typeof POST_AD_FIELDS)[number], Optio
 
 const Id = Type.String({ minLength: 1, maxLength: 40 });
 const IdParams = Type.Object({ id: Id });
-const WalletBody = Type.Object({ walletId: Id });
+/**
+ * A payment's body: the wallet, and what the payer was shown (optional): a price or term changed
+ * since is refused with 409 pricing.price_changed, nothing charged.
+ */
+const PayBody = Type.Object({
+  walletId: Id,
+  priceCents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })),
+  durationDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+});
+const BumpBody = Type.Object({ walletId: Id, priceCents: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000_000 })) });
 const OneAd = Type.Object({ ad: OwnerAdSchema });
 const AdAndWallet = Type.Object({ ad: OwnerAdSchema, wallet: WalletSchema });
 const AdIds = Type.Array(Id, { minItems: 1, maxItems: 100 });
@@ -250,9 +259,9 @@ export const adsApi = {
   /** Only an unpaid ad of the user's own (409 otherwise; 404 for another user's). */
   'DELETE /api/delete-cart-ad/:id': { params: IdParams, response: { 200: Type.Object({ deleted: Type.Literal(true) }), ...Errors } },
   /** Pays a cart ad from one of the user's wallets (402 when short, 409 when already paid); the ad goes to review. */
-  'PUT /api/ad-payment-in-cart/:id': { params: IdParams, body: WalletBody, response: { 200: AdAndWallet, ...Errors } },
+  'PUT /api/ad-payment-in-cart/:id': { params: IdParams, body: PayBody, response: { 200: AdAndWallet, ...Errors } },
   /** Moves an approved, running ad to the top of its listings for the bump price (409 within a minute of the last bump). */
-  'PUT /api/bump-ad/:id': { params: IdParams, body: WalletBody, response: { 200: AdAndWallet, ...Errors } },
+  'PUT /api/bump-ad/:id': { params: IdParams, body: BumpBody, response: { 200: AdAndWallet, ...Errors } },
   'PUT /api/update-ad-online-status/:id': { params: IdParams, body: Type.Object({ online: Type.Boolean() }), response: { 200: OneAd, ...Errors } },
   /**
    * Edits an own ad (multipart: post-ad's fields, new files under `photos`, and `keepPhotos`, a JSON
@@ -262,7 +271,7 @@ export const adsApi = {
    */
   'PUT /api/ads/:id': { params: IdParams, consumes: ['multipart/form-data'], response: { 200: OneAd, ...Errors } },
   /** Renews an approved or expired ad for the ad price: expiresAt = max(now, expiresAt) + the duration (402 when short). */
-  'PUT /api/renew-ad/:id': { params: IdParams, body: WalletBody, response: { 200: AdAndWallet, ...Errors } },
+  'PUT /api/renew-ad/:id': { params: IdParams, body: PayBody, response: { 200: AdAndWallet, ...Errors } },
   /** Deletes an own ad: one in review is refunded in full to the wallet that paid it; an approved one is removed without refund. */
   'DELETE /api/ads/:id': {
     params: IdParams,

@@ -5,6 +5,7 @@ export const pricingErrors = {
   'pricing.price_out_of_range': 'Price must be a whole number of cents from 0 to {{max}}.',
   'pricing.bump_has_no_duration': 'A bump has no duration.',
   'pricing.duration_out_of_range': 'Duration must be 1 to {{max}} days.',
+  'pricing.price_changed': 'The price changed since this page was loaded. Check the new price, then pay again: nothing was charged.',
   // Promo codes (staff).
   'pricing.promo_code_not_found': 'Promo code not found.',
   'pricing.promo_code_taken': 'A promo code with this code already exists.',

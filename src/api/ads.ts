@@ -10,6 +10,12 @@ export type { ListingType } from '../../contract/api/pricing.ts';
 export type { PublicAd as Ad } from '../../contract/api/ads.ts';
 
 type Ads = typeof adsContract;
+
+/** What a payment tells the server the payer was shown: the price, and for an ad the days it buys. */
+export interface Quote {
+  priceCents: number;
+  durationDays?: number;
+}
 type ReportAd = (typeof listingsApi)['POST /api/report-ad/:id'];
 
 /** The multipart body of POST /api/post-ad: the text fields, then every photo under `photos`. */
@@ -33,9 +39,10 @@ export const adsApi = {
   post: (body: FormData) => api.post<ResponseOf<Ads['POST /api/post-ad'], 201>>('post-ad', { body }),
   cart: () => api.get<ResponseOf<Ads['GET /api/cart-ads-by-user']>>('cart-ads-by-user'),
   deleteCartAd: (id: string) => api.delete<ResponseOf<Ads['DELETE /api/delete-cart-ad/:id']>>(at('delete-cart-ad', id)),
-  payCartAd: (id: string, walletId: string) =>
+  /** `quote`: the price (and days) the payer was shown; a price changed since is refused (409 pricing.price_changed). */
+  payCartAd: (id: string, walletId: string, quote?: Quote) =>
     api.put<ResponseOf<Ads['PUT /api/ad-payment-in-cart/:id']>>(at('ad-payment-in-cart', id), {
-      json: { walletId } satisfies BodyOf<Ads['PUT /api/ad-payment-in-cart/:id']>,
+      json: { walletId, ...quote } satisfies BodyOf<Ads['PUT /api/ad-payment-in-cart/:id']>,
     }),
   mine: () => api.get<ResponseOf<Ads['GET /api/all-ads-by-user']>>('all-ads-by-user'),
   setOnline: (id: string, online: boolean) =>
@@ -46,12 +53,16 @@ export const adsApi = {
     api.put<ResponseOf<Ads['PUT /api/update-ad-location/:id']>>(at('update-ad-location', id), {
       json: { stateId, cityId } satisfies BodyOf<Ads['PUT /api/update-ad-location/:id']>,
     }),
-  bump: (id: string, walletId: string) =>
-    api.put<ResponseOf<Ads['PUT /api/bump-ad/:id']>>(at('bump-ad', id), { json: { walletId } satisfies BodyOf<Ads['PUT /api/bump-ad/:id']> }),
+  bump: (id: string, walletId: string, priceCents?: number) =>
+    api.put<ResponseOf<Ads['PUT /api/bump-ad/:id']>>(at('bump-ad', id), {
+      json: { walletId, ...(priceCents === undefined ? {} : { priceCents }) } satisfies BodyOf<Ads['PUT /api/bump-ad/:id']>,
+    }),
   /** Edits an own ad (multipart, buildEditAdBody): in place, back to the cart when rejected, or as a revision of a live ad. */
   edit: (id: string, body: FormData) => api.put<ResponseOf<Ads['PUT /api/ads/:id']>>(at('ads', id), { body }),
-  renew: (id: string, walletId: string) =>
-    api.put<ResponseOf<Ads['PUT /api/renew-ad/:id']>>(at('renew-ad', id), { json: { walletId } satisfies BodyOf<Ads['PUT /api/renew-ad/:id']> }),
+  renew: (id: string, walletId: string, quote?: Quote) =>
+    api.put<ResponseOf<Ads['PUT /api/renew-ad/:id']>>(at('renew-ad', id), {
+      json: { walletId, ...quote } satisfies BodyOf<Ads['PUT /api/renew-ad/:id']>,
+    }),
   /** Deletes an own ad in any status; one in review is refunded (refundedCents). */
   remove: (id: string) => api.delete<ResponseOf<Ads['DELETE /api/ads/:id']>>(at('ads', id)),
   /** Anyone may report an ad (a guest too: a 401/403 must not send them to sign in). */

@@ -1,6 +1,7 @@
 import { proxy } from 'valtio';
 import { createResource, onReset } from './resource';
-import { adsApi, buildEditAdBody, buildPostAdBody, type OwnerAd, type PostAdFields } from '../api/ads';
+import { adsApi, buildEditAdBody, buildPostAdBody, type OwnerAd, type PostAdFields, type Quote } from '../api/ads';
+import { atShownPrice } from './pricing';
 import { upsertWallet, walletsStore } from './wallets';
 import { cartStore, payCartAd } from './cart';
 
@@ -80,23 +81,23 @@ export async function moveAd(id: string, stateId: string, cityId: string): Promi
 }
 
 /** Bumps an ad: the ad (new bump time) and the wallet that paid (new balance) come back together. */
-export async function bumpAd(id: string, walletId: string): Promise<void> {
-  const { ad, wallet } = await adsApi.bump(id, walletId);
+export async function bumpAd(id: string, walletId: string, priceCents?: number): Promise<void> {
+  const { ad, wallet } = await atShownPrice(() => adsApi.bump(id, walletId, priceCents));
   replace(ad);
   upsertWallet(wallet);
 }
 
 /** Renews an approved or expired ad for the ad price: the ad (new expiry) and the wallet that paid. */
-export async function renewAd(id: string, walletId: string): Promise<OwnerAd> {
-  const { ad, wallet } = await adsApi.renew(id, walletId);
+export async function renewAd(id: string, walletId: string, quote?: Quote): Promise<OwnerAd> {
+  const { ad, wallet } = await atShownPrice(() => adsApi.renew(id, walletId, quote));
   replace(ad);
   upsertWallet(wallet);
   return ad;
 }
 
 /** Pays an unpaid ad from a wallet (the cart's payment): it goes to review. */
-export async function payAd(id: string, walletId: string): Promise<OwnerAd> {
-  const ad = await payCartAd(id, walletId);
+export async function payAd(id: string, walletId: string, quote?: Quote): Promise<OwnerAd> {
+  const ad = await payCartAd(id, walletId, quote);
   replace(ad);
   return ad;
 }

@@ -5,7 +5,7 @@ import { newId } from '../../core/ids.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
 import { usableWallet, toWalletDto, type WalletDto } from '../wallets/wallets.service.ts';
-import { currentPrice } from '../pricing/pricing.service.ts';
+import { quotedPrice, type Quote } from '../pricing/pricing.service.ts';
 import { uploadUrl } from '../uploads/uploads.storage.ts';
 import { beforeAdDeleted } from '../moderation/moderation.holds.ts';
 import { fingerprintAd, recordFingerprint } from '../moderation/moderation.duplicates.ts';
@@ -121,7 +121,7 @@ export class AdManageService {
    * duration. The debit (key ad-renew:<id>:<old expiresAt>, once per term) and the new term commit
    * together; 402 when the wallet is short, nothing charged. An expired ad shows again at once.
    */
-  async renew(actor: SessionUser, id: string, walletId: string): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
+  async renew(actor: SessionUser, id: string, walletId: string, quote?: Quote): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
     const now = this.deps.clock.now();
     const at = now.toISOString();
     const result = await this.deps.db.transaction().execute(async (trx) => {
@@ -129,9 +129,9 @@ export class AdManageService {
       if (ad.status !== 'approved' && ad.status !== 'expired') throw new Conflict('ad.renew_not_allowed');
       if (ad.renewed_at && now.getTime() - Date.parse(ad.renewed_at) < RENEW_COOLDOWN_MS) throw new Conflict('ad.renew_too_soon');
       await usableWallet(trx, actor, walletId);
-      const price = await currentPrice(trx, 'ad', ad.listing_type);
+      const price = await quotedPrice(trx, 'ad', ad.listing_type, quote);
       const from = Math.max(now.getTime(), ad.expires_at ? Date.parse(ad.expires_at) : 0);
-      const expiresAt = new Date(from + (price.durationDays ?? 30) * DAY_MS).toISOString();
+      const expiresAt = new Date(from + price.durationDays * DAY_MS).toISOString();
       if (price.priceCents > 0) {
         await postToLedger(trx, {
           walletId,

@@ -93,6 +93,60 @@ describe('paying for an ad', () => {
   });
 });
 
+describe('a price changed between the page and the payment', () => {
+  /** Staff set a listing type's price (and term), as the pricing screen does. */
+  async function setPrice(kind: 'ad' | 'bump', priceCents: number, durationDays?: number) {
+    const list = (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-all-pricing', headers: { cookie: admin.cookie } })).json().pricing as {
+      id: string;
+      kind: string;
+      listingType: string;
+    }[];
+    const row = list.find((p) => p.kind === kind && p.listingType === 'female_esc')!;
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/set-price-by-id',
+      headers: { cookie: admin.cookie },
+      payload: { id: row.id, priceCents, ...(durationDays ? { durationDays } : {}) },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+
+  it('paying, renewing and bumping at the price shown: refused with the new price when it moved, nothing charged; charged when it holds', async () => {
+    const walletId = await fundedUsd(ctx, owner, 20_000);
+    const cart = await postAd(ctx, owner, ny);
+    await setPrice('ad', 9000, 1);
+    // The page still says $15.00 for 30 days.
+    const stale = await put(owner, `/api/ad-payment-in-cart/${cart.id}`, { walletId, priceCents: 1500, durationDays: 30 });
+    expect([stale.statusCode, stale.json().code, stale.json().params]).toEqual([409, 'pricing.price_changed', { priceCents: 9000, durationDays: 1 }]);
+    const staleTerm = await put(owner, `/api/ad-payment-in-cart/${cart.id}`, { walletId, priceCents: 9000, durationDays: 30 });
+    expect(staleTerm.json().code).toBe('pricing.price_changed');
+    expect([await balance(owner), await adStatus(cart.id)]).toEqual([20_000, 'unpaid']);
+    const ok = await put(owner, `/api/ad-payment-in-cart/${cart.id}`, { walletId, priceCents: 9000, durationDays: 1 });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(await balance(owner)).toBe(11_000);
+
+    await setPrice('ad', 1500, 30);
+    const live = await liveAd(ctx, owner, admin, ny);
+    const before = (await balance(owner))!;
+    await setPrice('ad', 2500, 30);
+    const renew = await put(owner, `/api/renew-ad/${live.id}`, { walletId, priceCents: 1500, durationDays: 30 });
+    expect([renew.statusCode, renew.json().code, renew.json().params]).toEqual([409, 'pricing.price_changed', { priceCents: 2500, durationDays: 30 }]);
+    expect(await balance(owner)).toBe(before);
+    expect((await put(owner, `/api/renew-ad/${live.id}`, { walletId, priceCents: 2500, durationDays: 30 })).statusCode).toBe(200);
+    expect(await balance(owner)).toBe(before - 2500);
+
+    await setPrice('bump', 700);
+    ctx.clock.advance(61_000); // past the minute after its approval (its first bump)
+    const bump = await put(owner, `/api/bump-ad/${live.id}`, { walletId, priceCents: 500 });
+    expect([bump.statusCode, bump.json().code, bump.json().params]).toEqual([409, 'pricing.price_changed', { priceCents: 700 }]);
+    expect(await balance(owner)).toBe(before - 2500);
+    expect((await put(owner, `/api/bump-ad/${live.id}`, { walletId, priceCents: 700 })).statusCode).toBe(200);
+    expect(await balance(owner)).toBe(before - 3200);
+    // A bump has no term to name.
+    expect((await put(owner, `/api/bump-ad/${live.id}`, { walletId, priceCents: 700, durationDays: 30 })).statusCode).toBe(400);
+  });
+});
+
 describe('another user’s ad', () => {
   it('cannot be paid, toggled, bumped, moved or deleted', async () => {
     const ad = await liveAd(ctx, owner, admin, ny);

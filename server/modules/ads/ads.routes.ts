@@ -4,6 +4,10 @@ import { requireUser } from '../../core/auth.ts';
 import { adsApi } from '../../../contract/api/ads.ts';
 import { EDIT_FIELDS, readAdForm } from './ads.upload.ts';
 import { registerReviewRoutes } from './ads.review.routes.ts';
+import type { Quote } from '../pricing/pricing.service.ts';
+
+/** What the payer was shown, when the body says it (named fields only). */
+const quoteOf = (b: { priceCents?: number; durationDays?: number }): Quote => ({ priceCents: b.priceCents, durationDays: b.durationDays });
 
 export default defineRoutes(async (app, deps) => {
   const ads = deps.services.ads;
@@ -23,7 +27,7 @@ export default defineRoutes(async (app, deps) => {
   });
 
   app.put('/api/renew-ad/:id', { schema: adsApi['PUT /api/renew-ad/:id'] }, async (request) =>
-    manage.renew(requireUser(request), request.params.id, request.body.walletId),
+    manage.renew(requireUser(request), request.params.id, request.body.walletId, quoteOf(request.body)),
   );
 
   app.delete('/api/ads/:id', { schema: adsApi['DELETE /api/ads/:id'] }, async (request) => manage.remove(requireUser(request), request.params.id));
@@ -44,11 +48,11 @@ export default defineRoutes(async (app, deps) => {
   });
 
   app.put('/api/ad-payment-in-cart/:id', { schema: adsApi['PUT /api/ad-payment-in-cart/:id'] }, async (request) =>
-    ads.pay(requireUser(request), request.params.id, request.body.walletId),
+    ads.pay(requireUser(request), request.params.id, request.body.walletId, quoteOf(request.body)),
   );
 
   app.put('/api/bump-ad/:id', { schema: adsApi['PUT /api/bump-ad/:id'] }, async (request) =>
-    ads.bump(requireUser(request), request.params.id, request.body.walletId),
+    ads.bump(requireUser(request), request.params.id, request.body.walletId, quoteOf(request.body)),
   );
 
   app.put('/api/update-ad-online-status/:id', { schema: adsApi['PUT /api/update-ad-online-status/:id'] }, async (request) => ({

@@ -6,7 +6,7 @@ import { DAY_MS } from '../../core/clock.ts';
 import type { Executor } from '../../core/db.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
 import { usableWallet, toWalletDto, type WalletDto } from '../wallets/wallets.service.ts';
-import { currentPrice } from '../pricing/pricing.service.ts';
+import { quotedPrice, type Quote } from '../pricing/pricing.service.ts';
 import { checkAdDetails, checkAdFields, MAX_PHOTOS, type AdFieldsInput } from './ads.rules.ts';
 import { paymentKey, recordVersion } from './ads.versions.ts';
 import { screenAd } from './ads.screening.ts';
@@ -146,14 +146,14 @@ export class AdsService {
    * unpaid → in_review commit together or not at all. 409 when already paid,
    * 402 when the wallet is short; nothing is charged in either case.
    */
-  async pay(actor: SessionUser, id: string, walletId: string): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
+  async pay(actor: SessionUser, id: string, walletId: string, quote?: Quote): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
     const at = this.now();
     const result = await this.deps.db.transaction().execute(async (trx) => {
       const ad = await adFor(trx, actor, 'pay', id);
       if (ad.status !== 'unpaid') throw new Conflict('ad.already_paid');
       await usableWallet(trx, actor, walletId);
-      const price = await currentPrice(trx, 'ad', ad.listing_type);
-      if (!(await repo.markPaid(trx, id, { priceCents: price.priceCents, durationDays: price.durationDays ?? 30, walletId, at }))) {
+      const price = await quotedPrice(trx, 'ad', ad.listing_type, quote);
+      if (!(await repo.markPaid(trx, id, { priceCents: price.priceCents, durationDays: price.durationDays, walletId, at }))) {
         throw new Conflict('ad.already_paid');
       }
       if (price.priceCents > 0) {
@@ -173,7 +173,7 @@ export class AdsService {
   }
 
   /** Moves an approved ad to the top of its listings, for the bump price. */
-  async bump(actor: SessionUser, id: string, walletId: string): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
+  async bump(actor: SessionUser, id: string, walletId: string, quote?: Quote): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
     const now = this.deps.clock.now();
     const at = now.toISOString();
     return this.deps.db.transaction().execute(async (trx) => {
@@ -181,7 +181,7 @@ export class AdsService {
       if (ad.status !== 'approved' || (ad.expires_at !== null && ad.expires_at <= at)) throw new Conflict('ad.bump_not_running');
       if (ad.bumped_at && now.getTime() - Date.parse(ad.bumped_at) < BUMP_COOLDOWN_MS) throw new Conflict('ad.bump_too_soon');
       await usableWallet(trx, actor, walletId);
-      const price = await currentPrice(trx, 'bump', ad.listing_type);
+      const price = await quotedPrice(trx, 'bump', ad.listing_type, quote);
       if (price.priceCents > 0) {
         // Keyed by the bump it replaces: a retry of this bump finds the key, a later bump has a new one.
         await postToLedger(trx, {

@@ -176,3 +176,26 @@ export async function currentPrice(db: Executor, kind: PricingKind, listingType:
   if (!p) throw new Error(`no ${kind} price for ${listingType}`);
   return { priceCents: p.price_cents, durationDays: p.duration_days };
 }
+
+/** An ad's term when its price names none. */
+export const DEFAULT_AD_DAYS = 30;
+
+/** What the payer was shown before paying (the body of a payment, bump or renewal may carry it). */
+export interface Quote {
+  priceCents?: number;
+  /** Ads only: the days the price buys. */
+  durationDays?: number;
+}
+
+/**
+ * The current price, checked against what the payer was shown: a price (or term) changed since is
+ * refused with 409 pricing.price_changed, naming the new one, before anything is charged.
+ */
+export async function quotedPrice(db: Executor, kind: PricingKind, listingType: ListingType, quote: Quote | undefined) {
+  const price = await currentPrice(db, kind, listingType);
+  const days = kind === 'ad' ? (price.durationDays ?? DEFAULT_AD_DAYS) : null;
+  const priceMoved = quote?.priceCents !== undefined && quote.priceCents !== price.priceCents;
+  const termMoved = quote?.durationDays !== undefined && quote.durationDays !== days;
+  if (priceMoved || termMoved) throw new Conflict('pricing.price_changed', { priceCents: price.priceCents, ...(days === null ? {} : { durationDays: days }) });
+  return { priceCents: price.priceCents, durationDays: days ?? DEFAULT_AD_DAYS };
+}

@@ -4,7 +4,7 @@ import { useSnapshot } from 'valtio';
 import type { OwnerAd } from '../../api/ads';
 import { bumpAd, deleteAd, moveAd, payAd, renewAd } from '../../state/ads';
 import { walletsStore } from '../../state/wallets';
-import { adPriceFor, bumpPriceFor, pricingStore } from '../../state/pricing';
+import { adPriceFor, bumpPriceFor, pricingStore, quoteOf } from '../../state/pricing';
 import { errorMessage } from '../../api/client';
 import { formatUsd } from '../../lib/money';
 import { Dialog } from './Dialog';
@@ -112,7 +112,7 @@ export function RenewDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () 
       priceCents={price?.priceCents ?? null}
       confirmLabel={t('myAds.renewConfirm')}
       pay={async (walletId) => {
-        const renewed = await renewAd(ad.id, walletId);
+        const renewed = await renewAd(ad.id, walletId, quoteOf(price));
         return t('myAds.renewed', { title: ad.title, date: dateLabel(renewed.expiresAt, lng) });
       }}
       onClose={onClose}
@@ -139,7 +139,7 @@ export function PayDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () =>
       priceCents={adPriceFor(pricing.data, ad.listingType)?.priceCents ?? null}
       confirmLabel={t('cart.pay')}
       pay={async (walletId) => {
-        await payAd(ad.id, walletId);
+        await payAd(ad.id, walletId, quoteOf(adPriceFor(pricingStore.state.data, ad.listingType)));
         return t('cart.paid', { title: ad.title });
       }}
       onClose={onClose}
@@ -224,7 +224,7 @@ export function BumpDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () =
     setBusy(true);
     setError(null);
     try {
-      await bumpAd(ad.id, chosen);
+      await bumpAd(ad.id, chosen, price ?? undefined);
       onDone(t('myAds.bumped', { title: ad.title }));
     } catch (e) {
       setError(payErrorMessage(t, e));

@@ -249,8 +249,8 @@ describe('my ads', () => {
     expect((await screen.findByRole('status')).textContent).toBe('“Evenings in the city” is renewed until Mar 3, 2099.');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(bodies).toEqual([
-      { id: ad.id, walletId: 'w-usd' },
-      { id: ad.id, walletId: 'w-promo' },
+      { id: ad.id, walletId: 'w-usd', priceCents: 1500, durationDays: 30 },
+      { id: ad.id, walletId: 'w-promo', priceCents: 1500, durationDays: 30 },
     ]);
     expect(within(screen.getByRole('listitem', { name: 'Evenings in the city' })).getByText(/expires Mar 3, 2099/)).toBeTruthy();
     expect(walletsStore.state.data?.find((w) => w.id === 'w-promo')?.amountCents).toBe(3500);
@@ -312,7 +312,7 @@ describe('my ads', () => {
     await waitFor(() => expect(within(dialog).getByRole<HTMLInputElement>('radio', { name: /USD wallet — \$20\.00/ }).checked).toBe(true));
     await user.click(within(dialog).getByRole('button', { name: 'Pay and send to review' }));
     expect((await screen.findByRole('status')).textContent).toBe('“Ready to pay” is paid and waiting for review.');
-    expect(paid).toEqual([{ id: ad.id, walletId: 'w-usd' }]);
+    expect(paid).toEqual([{ id: ad.id, walletId: 'w-usd', priceCents: 1500, durationDays: 30 }]);
     const item = screen.getByRole('listitem', { name: 'Ready to pay' });
     expect(within(item).getByText('In review')).toBeTruthy();
     expect(within(item).getByText('Our staff are reviewing this ad.')).toBeTruthy();

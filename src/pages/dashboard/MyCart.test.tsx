@@ -51,11 +51,52 @@ describe('my cart', () => {
     expect((await screen.findByRole('status')).textContent).toContain('“Evening company in town” is paid and waiting for review.');
     expect(screen.queryByRole('listitem', { name: 'Evening company in town' })).toBeNull();
     expect(calls).toEqual([
-      { id: ad.id, body: { walletId: 'w-usd' } },
-      { id: ad.id, body: { walletId: 'w-promo' } },
+      { id: ad.id, body: { walletId: 'w-usd', priceCents: 1500, durationDays: 30 } },
+      { id: ad.id, body: { walletId: 'w-promo', priceCents: 1500, durationDays: 30 } },
     ]);
     // the wallet the server returned replaces the old balance
     expect(walletsStore.state.data?.find((w) => w.id === 'w-promo')?.amountCents).toBe(500);
+  });
+
+  it('a price changed since the page loaded: the payment is refused, the message says so, the new price shows, and paying again pays it', async () => {
+    const ad = makeOwnerAd({ status: 'unpaid', title: 'Evening company in town' });
+    let priceCents = 1500;
+    const bodies: unknown[] = [];
+    server.use(
+      http.get('/api/cart-ads-by-user', () => apiJson('GET /api/cart-ads-by-user', { pendingAds: [ad] })),
+      http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(5000), promoWallet(0)] })),
+      http.get('/api/get-ad-pricing', () =>
+        apiJson('GET /api/get-ad-pricing', { pricing: AD_PRICING.pricing.map((p) => (p.listingType === 'female_esc' ? { ...p, priceCents } : p)) }),
+      ),
+      http.get('/api/get-bump-pricing', () => apiJson('GET /api/get-bump-pricing', BUMP_PRICING)),
+      http.put('/api/ad-payment-in-cart/:id', async ({ request }) => {
+        const body = (await request.json()) as { walletId: string; priceCents?: number };
+        bodies.push(body);
+        if (body.priceCents !== priceCents) {
+          return apiError('PUT /api/ad-payment-in-cart/:id', 409, 'pricing.price_changed', { priceCents, durationDays: 30 });
+        }
+        return apiJson('PUT /api/ad-payment-in-cart/:id', {
+          ad: { ...ad, status: 'in_review', priceCents, paidWalletId: 'w-usd' },
+          wallet: usdWallet(5000 - priceCents),
+        });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<MyCart />, '/admin/dashboard/my-cart');
+    const item = await screen.findByRole('listitem', { name: 'Evening company in town' });
+    expect(await within(item).findByText('$15.00')).toBeTruthy();
+    priceCents = 2500; // staff raise the price while the page is open
+    await user.click(within(item).getByRole('button', { name: 'Pay and send to review' }));
+    expect((await within(item).findByRole('alert')).textContent).toBe(
+      'The price changed since this page was loaded. Check the new price, then pay again: nothing was charged.',
+    );
+    expect(await within(item).findByText('$25.00')).toBeTruthy();
+    await user.click(within(item).getByRole('button', { name: 'Pay and send to review' }));
+    expect((await screen.findByRole('status')).textContent).toContain('is paid and waiting for review.');
+    expect(bodies).toEqual([
+      { walletId: 'w-usd', priceCents: 1500, durationDays: 30 },
+      { walletId: 'w-usd', priceCents: 2500, durationDays: 30 },
+    ]);
   });
 
   it('shows the already-paid message on 409 and deletes an ad only after confirmation', async () => {

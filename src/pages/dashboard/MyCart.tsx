@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { cartStore, deleteCartAd, payCartAd } from '../../state/cart';
 import { walletsStore } from '../../state/wallets';
-import { adPriceFor, pricingStore } from '../../state/pricing';
+import { adPriceFor, pricingStore, quoteOf } from '../../state/pricing';
 import { errorMessage } from '../../api/client';
 import { payErrorMessage } from '../../components/market/payError';
 import type { OwnerAd } from '../../api/ads';
@@ -43,7 +43,7 @@ export default function MyCart() {
     setErrors((x) => ({ ...x, [ad.id]: '' }));
     setPaidNote(null);
     try {
-      await payCartAd(ad.id, walletId);
+      await payCartAd(ad.id, walletId, quoteOf(adPriceFor(pricingStore.state.data, ad.listingType)));
       setPaidNote(t('cart.paid', { title: ad.title }));
     } catch (e) {
       setErrors((x) => ({ ...x, [ad.id]: payErrorMessage(t, e) }));
