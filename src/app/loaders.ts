@@ -259,7 +259,9 @@ const search: RouteLoader<SearchData> = {
     const q = searchParams(s);
     const [states, results] = await Promise.all([
       source.states(),
-      q.valid ? searchOrNone(() => source.search({ query: q.query.trim(), state: q.state || undefined, type: q.type || undefined, page: q.page }), q.page) : null,
+      q.valid
+        ? searchOrNone(() => source.search({ query: q.query.trim(), state: q.state || undefined, type: q.type || undefined, page: q.page }), q.page)
+        : null,
     ]);
     if (results && results.status !== 200) return results;
     return { status: 200, data: { states, results: results?.data ?? null } };

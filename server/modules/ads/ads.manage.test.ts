@@ -329,7 +329,10 @@ describe('an approved edit of the details alone', () => {
 });
 
 describe('an edit racing another change of the ad', () => {
-  const big = () => sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#345' } }).jpeg().toBuffer();
+  const big = () =>
+    sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#345' } })
+      .jpeg()
+      .toBuffer();
   /** Starts `first`, lets it read the ad and begin encoding its photo, then runs `then`. */
   async function whileEncoding<T>(first: () => Promise<T>, then: () => Promise<unknown>): Promise<T> {
     const q = imageQueue(ctx.app.deps);

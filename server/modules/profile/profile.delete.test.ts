@@ -127,7 +127,10 @@ describe('DELETE /api/delete-my-profile', () => {
 });
 
 describe('DELETE /api/delete-my-profile while the account is busy', () => {
-  const bigJpeg = () => sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#a55' } }).jpeg().toBuffer();
+  const bigJpeg = () =>
+    sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#a55' } })
+      .jpeg()
+      .toBuffer();
   /** Starts `first`, waits until its picture is being encoded, then deletes the account. */
   async function deletedWhileEncoding<T>(u: TestUser, first: () => Promise<T>): Promise<T> {
     const q = imageQueue(ctx.app.deps);
@@ -181,7 +184,13 @@ describe('DELETE /api/delete-my-profile and the phone', () => {
     const asked = await ctx.app.inject({ method: 'POST', url: '/api/phone-verification', payload: { phone: '(212) 555-0199' }, headers: { cookie: u.cookie } });
     expect(asked.statusCode).toBe(202);
     const outbox = path.join(ctx.dataDir, 'outbox');
-    const text = fs.readFileSync(path.join(outbox, fs.readdirSync(outbox).find((f) => f.endsWith('.sms.txt'))!), 'utf8');
+    const text = fs.readFileSync(
+      path.join(
+        outbox,
+        fs.readdirSync(outbox).find((f) => f.endsWith('.sms.txt'))!,
+      ),
+      'utf8',
+    );
     const code = /\b(\d{6})\b/.exec(text)![1];
     const ok = await ctx.app.inject({ method: 'POST', url: '/api/phone-verification/confirm', payload: { code }, headers: { cookie: u.cookie } });
     expect(ok.json()).toEqual({ phone: '+12125550199', phoneVerified: true });
