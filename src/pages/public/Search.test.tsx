@@ -38,7 +38,7 @@ describe('search page', () => {
     expect(Object.fromEntries(seen[0])).toEqual({ query: 'blonde', state: 'texas', type: 'female_esc', page: '1' });
   });
 
-  it('shows a refused search in the page language, from the error code', async () => {
+  it('a page past the deepest the search serves is the not-found page, in the page language (as the server renders it)', async () => {
     const TOO_FAR: ErrorBody = { message: 'This page is too far back. Narrow the search instead.', code: 'listings.page_too_far', params: { field: 'page' } };
     server.use(
       http.get('/api/states-from-country', () => apiJson('GET /api/states-from-country', { states: STATES })),
@@ -50,7 +50,7 @@ describe('search page', () => {
     await i18n.changeLanguage('es');
     try {
       renderAt(<Search />, '/search?query=rubia&page=51');
-      expect((await screen.findByRole('alert')).textContent).toBe('Esta página queda demasiado lejos en los resultados. Mejor afina tu búsqueda.');
+      expect(await screen.findByRole('heading', { level: 1, name: 'Página no encontrada' })).toBeTruthy();
     } finally {
       await i18n.changeLanguage('en');
     }
