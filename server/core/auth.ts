@@ -169,6 +169,20 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, dep
   });
 });
 
+/**
+ * The signed-in user of a request outside /api (where the session hook does not run), by the same
+ * rules: a suspended or deleted account, or a token older than the last sign-out, is a guest.
+ */
+export async function sessionOf(request: FastifyRequest, deps: AuthDeps): Promise<SessionUser | null> {
+  const header = request.headers.cookie;
+  const token = header ? parseCookie(header)[COOKIE_NAME] : undefined;
+  if (!token) return null;
+  const payload = verifyJwt<TokenPayload>(token, deps.config.jwtSecret, Math.floor(deps.clock.now().getTime() / 1000));
+  if (!payload || typeof payload.id !== 'string') return null;
+  const user = await loadSessionUser(deps.db, payload.id);
+  return user && user.userStatus !== 'suspended' && user.tokenVersion === payload.tv ? user : null;
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**

@@ -7,6 +7,7 @@ import type { PaymentsTables } from '../modules/payments/payments.tables.ts';
 import type { SmsTables } from '../modules/sms/sms.tables.ts';
 import type { HealthTables } from '../modules/health/health.tables.ts';
 import type { ModerationTables } from '../modules/moderation/moderation.tables.ts';
+import type { UploadsTables } from '../modules/uploads/uploads.tables.ts';
 
 /** Kysely's view of the database: core tables here, each domain's own tables in its *.tables.ts. */
 export interface CoreTables {
@@ -70,4 +71,5 @@ export type StaffRole = 'PROVIDER_USER' | 'ADMIN_USER' | 'MASTER_USER';
 export type Role = StaffRole | 'GUEST_USER';
 export type WalletType = 'USD' | 'XG-PROMO-WALLET';
 
-export interface DB extends CoreTables, LocationsTables, MarketTables, ReportsTables, OpsTables, PaymentsTables, SmsTables, HealthTables, ModerationTables {}
+export interface DB
+  extends CoreTables, LocationsTables, MarketTables, ReportsTables, OpsTables, PaymentsTables, SmsTables, HealthTables, ModerationTables, UploadsTables {}

@@ -15,6 +15,7 @@ import * as revisionsRepo from './ads.revisions.ts';
 import { mailOwners, type AdMail } from './ads.mail.ts';
 import { paymentKey } from './ads.versions.ts';
 import { dropPhotos } from './ads.photos.ts';
+import { adReason, photosOfAds, restore, withdraw } from '../uploads/uploads.withdrawn.ts';
 import type { StoredPhoto } from './ads.dto.ts';
 
 export const REASON_MIN = 3;
@@ -179,6 +180,9 @@ export class ReviewService {
         if (before) mayReview(actor, 'moderate', before);
         if (!before || !(await repo.setStaffStatus(trx, id, input.status, at))) continue;
         await repo.refreshVisibility(trx, [id]);
+        // A taken-down ad's photos stop answering the public too (their URLs are known); enabled, they answer again.
+        if (input.status === 'disabled') await withdraw(trx, await photosOfAds(trx, { adId: id }), adReason(id));
+        else await restore(trx, adReason(id));
         const after = (await repo.findAd(trx, id))!;
         await writeAudit(trx, {
           actor: actorOf(actor),

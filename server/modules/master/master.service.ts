@@ -10,6 +10,7 @@ import type { ManagedUser } from '../../../contract/api/master.ts';
 import { countActiveMasters } from '../profile/profile.repository.ts';
 import { can, type AccountChange, type MasterAction } from './master.policy.ts';
 import * as repo from './master.repository.ts';
+import { photosOfAds, restore, userReason, withdraw } from '../uploads/uploads.withdrawn.ts';
 
 /** A user as the master's lists and changes answer it (contract/api/master.ts). */
 export type UserView = ManagedUser;
@@ -87,6 +88,9 @@ export class MasterService {
       if (!can(by, 'setStatus', change)) throw refusal(by, 'setStatus', userId);
       if (before.status === status) return before; // nothing changes: nothing to audit
       await repo.setStatus(trx, userId, status, now);
+      // A suspended account's photos stop answering the public (its ads are hidden); lifted, they answer again.
+      if (status === 'suspended') await withdraw(trx, await photosOfAds(trx, { ownerId: userId }), userReason(userId));
+      else if (before.status === 'suspended') await restore(trx, userReason(userId));
       await writeAudit(trx, {
         actor,
         action: 'user.status',

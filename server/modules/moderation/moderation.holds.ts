@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { HOLD_REASON, withdraw } from '../uploads/uploads.withdrawn.ts';
 import type { Executor } from '../../core/db.ts';
 import { eraseUser } from '../profile/profile.repository.ts';
 import { forgetFingerprints } from './moderation.duplicates.ts';
@@ -78,7 +79,7 @@ export function photoPaths(photosJson: string): string[] {
  */
 export async function beforeAdDeleted(trx: Executor, ad: { id: string; ownerId: string }, how: HeldAdDeletion, at: string): Promise<boolean> {
   if (await isAdHeld(trx, ad.id, ad.ownerId)) {
-    await copyToHeld(trx, ad.id, how, at);
+    await withdraw(trx, await copyToHeld(trx, ad.id, how, at), HOLD_REASON); // kept for staff, no longer public
     return true;
   }
   await forgetFingerprints(trx, [ad.id]);
@@ -97,6 +98,7 @@ export async function beforeAdsOfUserDeleted(trx: Executor, ownerId: string, how
     if (await isAdHeld(trx, id, ownerId)) for (const p of await copyToHeld(trx, id, how, at)) kept.add(p);
     else gone.push(id);
   }
+  await withdraw(trx, [...kept], HOLD_REASON);
   await forgetFingerprints(trx, gone);
   return kept;
 }
@@ -146,11 +148,13 @@ export function versionPhotos(fieldsJson: string): string {
  */
 export async function keepForHold(db: Executor, userId: string, path: string, at: string): Promise<boolean> {
   if (!(await isUserHeld(db, userId))) return false;
+  const rel = path.replace(/^\/uploads\//, '');
   await db
     .insertInto('held_files')
-    .values({ path: path.replace(/^\/uploads\//, ''), user_id: userId, created_at: at })
+    .values({ path: rel, user_id: userId, created_at: at })
     .onConflict((oc) => oc.doNothing())
     .execute();
+  await withdraw(db, [rel], HOLD_REASON);
   return true;
 }
 
@@ -193,6 +197,14 @@ export async function completeDeferredDeletions(
       if (closed.avatar) files.push(closed.avatar);
       erased = true;
     }
+  }
+  // Those files go after commit: nothing withdraws them any more.
+  for (let i = 0; i < files.length; i += 500) {
+    await trx
+      .deleteFrom('withdrawn_uploads')
+      .where('reason', '=', HOLD_REASON)
+      .where('path', 'in', files.slice(i, i + 500))
+      .execute();
   }
   return { files, ads: done.length, erased };
 }

@@ -4,16 +4,28 @@ import { defineRoutes } from '../../core/http.ts';
 import { NotFound } from '../../core/errors.ts';
 import { Errors } from '../../../contract/api/common.ts';
 import { resolveUpload, uploadsRoot } from './uploads.storage.ts';
+import { sessionOf, type SessionUser } from '../../core/auth.ts';
+import { isStaff } from '../../core/policy.ts';
 
 const TYPES: Record<string, string> = { webp: 'image/webp', jpg: 'image/jpeg', png: 'image/png' };
 
 /**
  * Public: avatars and ad photos are shown to guests. Names are random and never reused, so a file
  * can be cached forever. Only paths shaped like the names we generate are served: no directory
- * listing, no dot segments, nothing outside DATA_DIR/uploads.
+ * listing, no dot segments, nothing outside DATA_DIR/uploads. A withdrawn file (a taken-down ad's,
+ * a suspended owner's, one only a legal hold keeps: uploads.withdrawn.ts) is for staff, and a
+ * disabled ad's photos for its owner too; anyone else gets 404, and no cache keeps either answer.
  */
 export default defineRoutes((app, deps) => {
   fs.mkdirSync(uploadsRoot(deps.config.dataDir), { recursive: true });
+  const withdrawnFor = deps.database.reader.prepare<[string], string>('SELECT reason FROM withdrawn_uploads WHERE path = ?').pluck();
+  const ownerOfAd = deps.database.reader.prepare<[string], string>('SELECT owner_id FROM ads WHERE id = ?').pluck();
+  /** Staff fetch any withdrawn file; an ad's owner, the photos of their ad staff disabled (nothing else withdraws them). */
+  const mayFetchWithdrawn = (user: SessionUser | null, reasons: string[]) => {
+    if (user === null) return false;
+    const ownsEvery = reasons.every((r) => r.startsWith('ad:') && ownerOfAd.get(r.slice(3)) === user.id);
+    return ownsEvery || isStaff(user);
+  };
 
   app.get(
     '/uploads/*',
@@ -28,6 +40,13 @@ export default defineRoutes((app, deps) => {
       const rel = request.params['*'];
       const file = resolveUpload(deps.config.dataDir, rel);
       if (!file) throw new NotFound('uploads.file_not_found');
+      let cache = 'public, max-age=31536000, immutable';
+      const reasons = withdrawnFor.all(rel);
+      if (reasons.length) {
+        reply.header('cache-control', 'no-store');
+        if (!mayFetchWithdrawn(await sessionOf(request, deps), reasons)) throw new NotFound('uploads.file_not_found');
+        cache = 'private, no-store';
+      }
       let stat: fs.Stats;
       try {
         stat = await fs.promises.stat(file);
@@ -38,7 +57,7 @@ export default defineRoutes((app, deps) => {
       return reply
         .header('content-type', TYPES[rel.slice(rel.lastIndexOf('.') + 1)])
         .header('content-length', stat.size)
-        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('cache-control', cache)
         .header('last-modified', stat.mtime.toUTCString())
         .send(fs.createReadStream(file));
     },

@@ -25,18 +25,19 @@ describe('GET /uploads/*', () => {
 
   it('never lists a directory, never leaves the uploads folder, 404 for anything else', async () => {
     storeUpload(ctx.dataDir, 'avatars', Buffer.from('x'));
-    fs.writeFileSync(path.join(ctx.dataDir, 'xg.sqlite'), 'secret database');
+    // A file beside the uploads folder (not the live database: the route reads it).
+    fs.writeFileSync(path.join(ctx.dataDir, 'secret.webp'), 'secret database');
     fs.writeFileSync(path.join(ctx.dataDir, 'uploads', 'avatars', '.hidden.webp'), 'hidden');
     const urls = [
       '/uploads/',
       '/uploads/avatars',
       '/uploads/avatars/',
       '/uploads/avatars/missing.webp',
-      '/uploads/../xg.sqlite',
-      '/uploads/avatars/../../xg.sqlite',
-      '/uploads/%2e%2e/xg.sqlite',
-      '/uploads/avatars/%2e%2e%2f%2e%2e%2fxg.sqlite',
-      '/uploads/avatars/..%2f..%2fxg.sqlite',
+      '/uploads/../secret.webp',
+      '/uploads/avatars/../../secret.webp',
+      '/uploads/%2e%2e/secret.webp',
+      '/uploads/avatars/%2e%2e%2f%2e%2e%2fsecret.webp',
+      '/uploads/avatars/..%2f..%2fsecret.webp',
       '/uploads/avatars/.hidden.webp',
       '/uploads/avatars/x.webp%00.png',
       '/uploads//etc/passwd',

@@ -137,6 +137,8 @@ export const PUBLIC: Rule = all('allow');
 export const SIGNED_IN: Rule = { ...all('allow'), suspendedProvider: 'deny', guest: 'deny' };
 export const STAFF: Rule = { ...all('deny'), admin: 'allow', master: 'allow' };
 export const MASTER: Rule = { ...all('deny'), master: 'allow' };
+/** Something only staff may see: anyone else gets 404, as for a thing that does not exist. */
+export const STAFF_SEE: Rule = { ...all('hidden'), admin: 'allow', master: 'allow' };
 export const NOBODY: Rule = all('deny');
 const liveOwner = (actor: Actor, owner: Owner | null) => actor === owner && !SESSIONLESS.has(actor);
 /** Only the owner of the row's target (with a live session); staff act on ads through /api/admin, never through the owner's routes. */
