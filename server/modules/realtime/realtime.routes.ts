@@ -1,7 +1,7 @@
 import websocket from '@fastify/websocket';
 import { defineRoutes } from '../../core/http.ts';
 import { Forbidden, sendError } from '../../core/errors.ts';
-import { requireUser } from '../../core/auth.ts';
+import { loadSessionUser, requireUser } from '../../core/auth.ts';
 import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import { isSameOrigin } from './realtime.origin.ts';
 import { Heartbeat, MAX_PAYLOAD_BYTES, attachSocket } from './realtime.socket.ts';
@@ -54,8 +54,15 @@ export default defineRoutes(async (app, deps) => {
         if (!request.ws) return sendError(reply.header('upgrade', 'websocket'), 426, 'realtime.websocket_required');
       },
     },
-    (socket, request) => {
-      attachSocket(deps.hub, heartbeat, deps.clock, requireUser(request).id, socket);
+    async (socket, request) => {
+      const user = requireUser(request);
+      attachSocket(deps.hub, heartbeat, deps.clock, user.id, socket);
+      // The session was read before the upgrade: a sign-out, password change, suspension or
+      // deletion that committed since then found no socket to close. Read it again, now that the
+      // socket is where they look (a change from now on closes it through the hub).
+      const now = await loadSessionUser(deps.db, user.id);
+      if (!now || now.tokenVersion !== user.tokenVersion) socket.close(4001, 'session ended');
+      else if (now.userStatus === 'suspended') socket.close(4003, 'account suspended');
     },
   );
 });

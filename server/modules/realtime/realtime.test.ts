@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { isSameOrigin } from './realtime.origin.ts';
 import { HEARTBEAT_MS } from './realtime.socket.ts';
-import { connector, statusOf, until } from './realtime.testkit.ts';
+import { closedWithin, connector, statusOf, until } from './realtime.testkit.ts';
 
 let ctx: TestContext;
 let base: string; // http://127.0.0.1:<port>
@@ -127,6 +127,40 @@ describe('events', () => {
     expect((await a.closed).code).toBe(4001);
     await until(() => ctx.app.deps.hub.connectionCount === 1);
     expect(b.ws.readyState).toBe(WebSocket.OPEN);
+  });
+});
+
+describe('a session that ends during the handshake', () => {
+  /** Runs `change` in the instant between the session check and the socket joining the hub. */
+  function duringHandshake(change: () => void) {
+    const hub = ctx.app.deps.hub;
+    const add = hub.add.bind(hub);
+    hub.add = (userId, socket) => {
+      change();
+      add(userId, socket);
+    };
+  }
+
+  it('a sign-out, password change or deletion committed meanwhile closes the new socket (4001)', async () => {
+    const ann = await makeUser(ctx);
+    duringHandshake(() => ctx.app.deps.database.sqlite.prepare('UPDATE users SET token_version = token_version + 1 WHERE id = ?').run(ann.id));
+    const a = await connect({ cookie: ann.cookie });
+    expect((await a.closed).code).toBe(4001);
+    await until(() => ctx.app.deps.hub.connectionCount === 0);
+  });
+
+  it('a suspension committed meanwhile closes it (4003)', async () => {
+    const ann = await makeUser(ctx);
+    duringHandshake(() => ctx.app.deps.database.sqlite.prepare("UPDATE users SET status = 'suspended' WHERE id = ?").run(ann.id));
+    const a = await connect({ cookie: ann.cookie });
+    expect((await a.closed).code).toBe(4003);
+  });
+
+  it('nothing changed: the socket stays open', async () => {
+    const ann = await makeUser(ctx);
+    duringHandshake(() => {});
+    const a = await connect({ cookie: ann.cookie });
+    expect(await closedWithin(a, 300)).toBeNull();
   });
 });
 
