@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Errors, PageInfo, Paging } from './common.ts';
+import { Errors, PageInfo, Paging, SaidSchema } from './common.ts';
 import type { RouteContract } from './types.ts';
 
 /** ok; degraded (works, but look at it soon: slow, low quota, little disk); failing (does not work: admins are e-mailed). */
@@ -10,12 +10,17 @@ export type HealthStatus = Static<typeof HealthStatusSchema>;
 export const HEALTH_CHECK_NAMES = ['database', 'disk', 'memory', 'smtp', 'payment-server', 'sms'] as const;
 export type HealthCheckName = (typeof HEALTH_CHECK_NAMES)[number];
 
-/** One check of one run: its outcome in plain words (English, for operators) and how long it took. */
+/**
+ * One check of one run: its outcome in plain English words (for logs and the staff e-mail), the
+ * same as a code the page words in its language (null on results recorded before there were
+ * codes), and how long it took.
+ */
 export const HealthCheckSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   status: HealthStatusSchema,
   message: Type.String(),
+  says: Type.Union([SaidSchema, Type.Null()]),
   durationMs: Type.Integer(),
   checkedAt: Type.String(),
 });

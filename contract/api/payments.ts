@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Errors, PageInfo, Paging } from './common.ts';
+import { Errors, PageInfo, Paging, SaidSchema } from './common.ts';
 import type { RouteContract } from './types.ts';
 
 /** BTCPay Server's invoice statuses (Greenfield), kept as BTCPay spells them. */
@@ -82,8 +82,10 @@ export const PaymentServerHealthSchema = Type.Object({
   lastWebhookAt: Type.Union([Type.String(), Type.Null()]),
   openInvoices: Type.Integer(),
   checkedAt: Type.String(),
-  /** Plain words on what is wrong (or "ok"). */
+  /** Plain English words on what is wrong (or "ok"), for logs. */
   message: Type.String(),
+  /** The same, each problem as a code the page words in its language (empty when nothing is wrong). */
+  problems: Type.Array(SaidSchema),
 });
 export type PaymentServerHealth = Static<typeof PaymentServerHealthSchema>;
 

@@ -19,6 +19,7 @@ import {
   memoryOutcome,
   paymentServerOutcome,
   smsOutcome,
+  thrownOutcome,
   withTimeout,
 } from './health.checks.ts';
 import type { CacheUse } from '../listings/listings.cache.ts';
@@ -75,17 +76,18 @@ const btcpay = (over: Partial<PaymentServerHealth> = {}): PaymentServerHealth =>
   openInvoices: 2,
   checkedAt: '2026-01-15T12:00:00.000Z',
   message: 'ok',
+  problems: [],
   ...over,
 });
 
 describe('disk check', () => {
   const t = { degradedBelow: 0.1, failingBelow: 0.02 };
   it('is ok above 10 % free, degraded under it, failing under 2 %', () => {
-    expect(diskOutcome(50 * GB, 100 * GB, t)).toEqual({ status: 'ok', message: '50.0 GB free of 100.0 GB (50 %)' });
+    expect(diskOutcome(50 * GB, 100 * GB, t)).toMatchObject({ status: 'ok', message: '50.0 GB free of 100.0 GB (50 %)' });
     expect(diskOutcome(10 * GB, 100 * GB, t).status).toBe('ok');
-    expect(diskOutcome(9 * GB, 100 * GB, t)).toEqual({ status: 'degraded', message: '9.0 GB free of 100.0 GB (9.0 %): under 10 %' });
+    expect(diskOutcome(9 * GB, 100 * GB, t)).toMatchObject({ status: 'degraded', message: '9.0 GB free of 100.0 GB (9.0 %): under 10 %' });
     expect(diskOutcome(2 * GB, 100 * GB, t).status).toBe('degraded');
-    expect(diskOutcome(1.5 * GB, 100 * GB, t)).toEqual({
+    expect(diskOutcome(1.5 * GB, 100 * GB, t)).toMatchObject({
       status: 'failing',
       message: '1.5 GB free of 100.0 GB (1.5 %): under 2.0 %, writes will soon fail',
     });
@@ -98,7 +100,7 @@ describe('disk check', () => {
     const s = fs.statfsSync(dir);
     const free = s.bavail / s.blocks;
     const none = { degradedBelow: 0, failingBelow: 0 };
-    expect(checkDisk(dir, none)).toEqual(diskOutcome(s.bavail * s.bsize, s.blocks * s.bsize, none));
+    expect(checkDisk(dir, none)).toMatchObject(diskOutcome(s.bavail * s.bsize, s.blocks * s.bsize, none));
     expect(checkDisk(dir, { degradedBelow: free + 0.01, failingBelow: 0 }).status).toBe('degraded');
     expect(checkDisk(dir, { degradedBelow: 1.01, failingBelow: 1.01 }).status).toBe('failing');
     expect(() => checkDisk(path.join(dir, 'gone'), t)).toThrow(/ENOENT/);
@@ -120,14 +122,14 @@ describe('memory check', () => {
   const memory = (...caches: CacheUse[]) => memoryOutcome({ rssBytes: 312.4 * MB, heapUsedBytes: 8.26 * MB, cacheMb: 57, caches });
 
   it('reports the memory and each cache, and degrades only for a full cache that misses most of many lookups', () => {
-    expect(memory(cache({ name: 'searches', maxBytes: 12 * MB }), cache({ hits: 7_300, misses: 2_700, bytes: 24 * MB, entries: 16_500 }))).toEqual({
+    expect(memory(cache({ name: 'searches', maxBytes: 12 * MB }), cache({ hits: 7_300, misses: 2_700, bytes: 24 * MB, entries: 16_500 }))).toMatchObject({
       status: 'ok',
       message:
         'RSS 312 MB, JavaScript heap 8.3 MB; caches since the last check: API answers 73 % of 10,000 lookups hit, 24 MB of 24 MB; search lists no lookups, 0.0 MB of 12 MB',
     });
     // Full (of its bytes, then of its entries) and hitting under half of enough lookups: too small for the traffic.
     const short = cache({ hits: 4_000, misses: 6_000, bytes: 23 * MB, entries: 16_000 });
-    expect(memory(short, cache({ name: 'pages', hits: 10, misses: 990, bytes: MB, entries: 45_000 }))).toEqual({
+    expect(memory(short, cache({ name: 'pages', hits: 10, misses: 990, bytes: MB, entries: 45_000 }))).toMatchObject({
       status: 'degraded',
       message:
         'RSS 312 MB, JavaScript heap 8.3 MB; caches since the last check: API answers 40 % of 10,000 lookups hit, 23 MB of 24 MB; pages 1.0 % of 1,000 lookups hit, 1.0 MB of 24 MB: ' +
@@ -146,13 +148,13 @@ describe('memory check', () => {
 
 describe('payment server check', () => {
   it('says sandbox mode is ok, with no real payments', () => {
-    expect(paymentServerOutcome(btcpay({ mode: 'sandbox', message: 'Sandbox mode' }))).toEqual({
+    expect(paymentServerOutcome(btcpay({ mode: 'sandbox', message: 'Sandbox mode' }))).toMatchObject({
       status: 'ok',
       message: 'sandbox mode: no real payments (BTCPAY_URL is not set)',
     });
   });
   it('is ok when BTCPay is reachable, synchronized, knows our key and has our webhook', () => {
-    expect(paymentServerOutcome(btcpay())).toEqual({
+    expect(paymentServerOutcome(btcpay())).toMatchObject({
       status: 'ok',
       message: 'BTCPay Server 2.4.1 synchronized, store Store1, 2 open invoices, last webhook 2026-01-15T11:58:00.000Z',
     });
@@ -163,22 +165,22 @@ describe('payment server check', () => {
   it('fails when BTCPay cannot be reached, or does not answer to our key', () => {
     expect(
       paymentServerOutcome(btcpay({ reachable: false, synchronized: false, version: null, message: 'Payment server unreachable: could not connect' })),
-    ).toEqual({
+    ).toMatchObject({
       status: 'failing',
       message: 'Payment server unreachable: could not connect',
     });
     expect(paymentServerOutcome(btcpay({ reachable: false, message: 'ok' })).message).toBe('BTCPay Server is unreachable');
-    expect(paymentServerOutcome(btcpay({ version: null, webhookRegistered: false, message: 'BTCPay refused our API key: 401' }))).toEqual({
+    expect(paymentServerOutcome(btcpay({ version: null, webhookRegistered: false, message: 'BTCPay refused our API key: 401' }))).toMatchObject({
       status: 'failing',
       message: 'BTCPay refused our API key: 401',
     });
   });
   it('degrades while BTCPay is not synchronized, or our webhook is missing', () => {
-    expect(paymentServerOutcome(btcpay({ synchronized: false, message: 'ok' }))).toEqual({
+    expect(paymentServerOutcome(btcpay({ synchronized: false, message: 'ok' }))).toMatchObject({
       status: 'degraded',
       message: 'BTCPay Server 2.4.1 is not synchronized with the Bitcoin network',
     });
-    expect(paymentServerOutcome(btcpay({ webhookRegistered: false, message: 'ok' }))).toEqual({
+    expect(paymentServerOutcome(btcpay({ webhookRegistered: false, message: 'ok' }))).toMatchObject({
       status: 'degraded',
       message: 'no webhook registered for store Store1: payments are only seen when reconcile-invoices runs',
     });
@@ -190,22 +192,25 @@ describe('payment server check', () => {
 
 describe('sms check', () => {
   it('without a token, is ok and says messages go to the outbox', () => {
-    expect(smsOutcome({ configured: false, quotaRemaining: null, error: null })).toEqual({ status: 'ok', message: 'no token: messages go to the outbox' });
+    expect(smsOutcome({ configured: false, quotaRemaining: null, error: null })).toMatchObject({
+      status: 'ok',
+      message: 'no token: messages go to the outbox',
+    });
   });
   it('is ok with 50 or more messages left, degraded under 50, failing at 0', () => {
-    expect(smsOutcome({ configured: true, quotaRemaining: 50, error: null })).toEqual({ status: 'ok', message: '50 SMS left' });
-    expect(smsOutcome({ configured: true, quotaRemaining: 49, error: null })).toEqual({
+    expect(smsOutcome({ configured: true, quotaRemaining: 50, error: null })).toMatchObject({ status: 'ok', message: '50 SMS left' });
+    expect(smsOutcome({ configured: true, quotaRemaining: 49, error: null })).toMatchObject({
       status: 'degraded',
       message: '49 SMS left (under 50): top up the Textbelt key',
     });
     expect(smsOutcome({ configured: true, quotaRemaining: 1, error: null }).status).toBe('degraded');
-    expect(smsOutcome({ configured: true, quotaRemaining: 0, error: null })).toEqual({
+    expect(smsOutcome({ configured: true, quotaRemaining: 0, error: null })).toMatchObject({
       status: 'failing',
       message: 'no SMS left on the Textbelt key: phone codes cannot be sent',
     });
   });
   it('fails on a bad key or an unreachable Textbelt; degrades when no quota is said', () => {
-    expect(smsOutcome({ configured: true, quotaRemaining: 0, error: 'Textbelt refused the key: Invalid API key' })).toEqual({
+    expect(smsOutcome({ configured: true, quotaRemaining: 0, error: 'Textbelt refused the key: Invalid API key' })).toMatchObject({
       status: 'failing',
       message: 'Textbelt: Textbelt refused the key: Invalid API key',
     });
@@ -220,14 +225,14 @@ describe('smtp check', () => {
   it('is ok when a real SMTP server greets us, naming the host and never the password', async () => {
     const port = await realSmtp();
     const url = `smtp://127.0.0.1:${port}`;
-    expect(await checkSmtp(mailerFor(url), `smtp://ann:s3cret@127.0.0.1:${port}`)).toEqual({
+    expect(await checkSmtp(mailerFor(url), `smtp://ann:s3cret@127.0.0.1:${port}`)).toMatchObject({
       status: 'ok',
       message: `127.0.0.1:${port} accepted the connection and login`,
     });
   });
 
   it('without SMTP_URL, is ok while the outbox is writable', async () => {
-    expect(await checkSmtp(mailerFor(null), null)).toEqual({
+    expect(await checkSmtp(mailerFor(null), null)).toMatchObject({
       status: 'ok',
       message: 'SMTP_URL is not set: mail is written to the outbox folder, which is writable',
     });
@@ -257,6 +262,44 @@ describe('withTimeout', () => {
       }, 50),
     ).rejects.toThrow('sync');
     await expect(withTimeout(() => new Promise(() => {}), 30)).rejects.toThrow('no answer in 30 ms');
-    expect([formatMs(12.4), formatMs(1000), formatMs(1500), formatMs(61_000)]).toEqual(['12 ms', '1 s', '1.5 s', '61 s']);
+    expect([formatMs(12.4), formatMs(1000), formatMs(1500), formatMs(61_000)]).toMatchObject(['12 ms', '1 s', '1.5 s', '61 s']);
+  });
+});
+
+describe('what each outcome says as a code (the health page words it in its language)', () => {
+  it('disk, sms and the payment server: a code per case, with the numbers as params', () => {
+    const t = { degradedBelow: 0.1, failingBelow: 0.02 };
+    expect(diskOutcome(50 * GB, 100 * GB, t).says).toEqual({ code: 'disk.ok', params: { free: '50.0 GB', total: '100.0 GB', percent: '50 %' } });
+    expect(diskOutcome(9 * GB, 100 * GB, t).says).toEqual({ code: 'disk.low', params: { free: '9.0 GB', total: '100.0 GB', percent: '9.0 %', limit: '10 %' } });
+    expect(diskOutcome(1.5 * GB, 100 * GB, t).says.code).toBe('disk.failing');
+    expect(smsOutcome({ configured: false, quotaRemaining: null, error: null }).says).toEqual({ code: 'sms.outbox' });
+    expect(smsOutcome({ configured: true, quotaRemaining: 49, error: null }).says).toEqual({ code: 'sms.low', params: { count: 49, limit: 50 } });
+    expect(smsOutcome({ configured: true, quotaRemaining: 0, error: 'Invalid API key' }).says).toEqual({ code: 'sms.error', detail: 'Invalid API key' });
+    expect(paymentServerOutcome(btcpay({ mode: 'sandbox' })).says).toEqual({ code: 'payment.sandbox' });
+    expect(paymentServerOutcome(btcpay()).says).toEqual({
+      code: 'payment.ok',
+      params: { version: '2.4.1', store: 'Store1', count: 2, lastWebhookAt: '2026-01-15T11:58:00.000Z' },
+    });
+    // A problem the payments service found travels as its own code under the check's.
+    const refused = paymentServerOutcome(
+      btcpay({ version: null, message: 'BTCPay refused our API key: 401', problems: [{ code: 'payment.key_refused', detail: '401' }] }),
+    );
+    expect(refused.says).toEqual({ code: 'payment.key_refused', detail: '401' });
+    const unreadable = paymentServerOutcome(
+      btcpay({ version: null, synchronized: false, problems: [{ code: 'payment.syncing' }, { code: 'payment.store_unreadable', detail: 'HTTP 500' }] }),
+    );
+    expect(unreadable.says).toEqual({
+      code: 'payment.key_refused',
+      parts: [{ code: 'payment.syncing' }, { code: 'payment.store_unreadable', detail: 'HTTP 500' }],
+    });
+  });
+
+  it('a thrown check keeps what was thrown as detail; a timeout names its limit', async () => {
+    expect(thrownOutcome(new Error('EACCES: permission denied'))).toMatchObject({
+      status: 'failing',
+      says: { code: 'check.failed', detail: 'EACCES: permission denied' },
+    });
+    const late = await withTimeout(() => new Promise(() => {}), 20).catch((e: unknown) => thrownOutcome(e));
+    expect(late).toEqual({ status: 'failing', message: 'no answer in 20 ms', says: { code: 'check.timeout', params: { limit: '20 ms' } } });
   });
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { HealthStatus } from '../../../contract/api/health.ts';
 import type { PaymentServerHealth } from '../../../contract/api/payments.ts';
+import type { Said } from '../../../contract/api/common.ts';
 import type { Mailer } from '../../core/mailer.ts';
 import type { SmsStatus } from '../sms/sms.service.ts';
 import type { CacheUse } from '../listings/listings.cache.ts';
@@ -8,10 +9,19 @@ import type { CacheUse } from '../listings/listings.cache.ts';
 // What each check reports, as pure functions of what its dependency said (tested with hand-made
 // values), and the checks that ask the dependencies (tested against real local servers).
 
+/** A check's outcome: its status, in plain English (logs, the staff e-mail), and as a code the health page words in its language. */
 export interface CheckOutcome {
   status: HealthStatus;
   message: string;
+  says: Said;
 }
+
+type Params = NonNullable<Said['params']>;
+const outcome = (status: HealthStatus, message: string, code: string, params?: Params, detail?: string): CheckOutcome => ({
+  status,
+  message,
+  says: { code, ...(params ? { params } : {}), ...(detail ? { detail } : {}) },
+});
 
 /** Free space of the data directory's volume, as a fraction of its size, under which the disk check degrades or fails. */
 export interface DiskThresholds {
@@ -29,10 +39,13 @@ const percent = (f: number) => `${(f * 100).toFixed(f < 0.1 ? 1 : 0)} %`;
 
 export function diskOutcome(freeBytes: number, totalBytes: number, t: DiskThresholds): CheckOutcome {
   const free = totalBytes > 0 ? freeBytes / totalBytes : 0;
-  const words = `${size(freeBytes)} free of ${size(totalBytes)} (${percent(free)})`;
-  if (free < t.failingBelow) return { status: 'failing', message: `${words}: under ${percent(t.failingBelow)}, writes will soon fail` };
-  if (free < t.degradedBelow) return { status: 'degraded', message: `${words}: under ${percent(t.degradedBelow)}` };
-  return { status: 'ok', message: words };
+  const p = { free: size(freeBytes), total: size(totalBytes), percent: percent(free) };
+  const words = `${p.free} free of ${p.total} (${p.percent})`;
+  if (free < t.failingBelow) {
+    return outcome('failing', `${words}: under ${percent(t.failingBelow)}, writes will soon fail`, 'disk.failing', { ...p, limit: percent(t.failingBelow) });
+  }
+  if (free < t.degradedBelow) return outcome('degraded', `${words}: under ${percent(t.degradedBelow)}`, 'disk.low', { ...p, limit: percent(t.degradedBelow) });
+  return outcome('ok', words, 'disk.ok', p);
 }
 
 /** The data directory's volume (statfs: blocks an unprivileged process may still use). */
@@ -68,71 +81,108 @@ const mb = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(bytes < 10 * 1024 *
 export function memoryOutcome(m: { rssBytes: number; heapUsedBytes: number; cacheMb: number; caches: readonly CacheUse[] }): CheckOutcome {
   const label = (c: CacheUse) => CACHE_LABELS[c.name] ?? c.name;
   const caches = [...m.caches].sort((a, b) => cacheRank(a) - cacheRank(b)).map((c) => ({ c, lookups: c.hits + c.misses }));
+  const isShort = ({ c, lookups }: (typeof caches)[number]) => {
+    const full = c.bytes >= CACHE_FULL * c.maxBytes || c.entries >= CACHE_FULL * c.maxEntries;
+    return full && lookups >= CACHE_MIN_LOOKUPS && c.hits < CACHE_LOW_HITS * lookups;
+  };
   const parts = caches.map(({ c, lookups }) => {
     const served = lookups ? `${percent(c.hits / lookups)} of ${lookups.toLocaleString('en-US')} lookup${lookups === 1 ? '' : 's'} hit` : 'no lookups';
     return `${label(c)} ${served}, ${mb(c.bytes)} of ${mb(c.maxBytes)}`;
   });
-  const words = `RSS ${mb(m.rssBytes)}, JavaScript heap ${mb(m.heapUsedBytes)}; caches since the last check: ${parts.join('; ')}`;
-  const short = caches.filter(({ c, lookups }) => {
-    const full = c.bytes >= CACHE_FULL * c.maxBytes || c.entries >= CACHE_FULL * c.maxEntries;
-    return full && lookups >= CACHE_MIN_LOOKUPS && c.hits < CACHE_LOW_HITS * lookups;
+  // Each cache as a coded sentence (its name is worded by the page too).
+  const said = caches.map((x) => {
+    const params = { cache: x.c.name, used: mb(x.c.bytes), max: mb(x.c.maxBytes) };
+    if (!x.lookups) return { code: 'memory.cache_idle', params };
+    return { code: isShort(x) ? 'memory.cache_short' : 'memory.cache', params: { ...params, hit: percent(x.c.hits / x.lookups), lookups: x.lookups } };
   });
-  if (!short.length) return { status: 'ok', message: words };
+  const p = { rss: mb(m.rssBytes), heap: mb(m.heapUsedBytes) };
+  const words = `RSS ${p.rss}, JavaScript heap ${p.heap}; caches since the last check: ${parts.join('; ')}`;
+  const short = caches.filter(isShort);
+  if (!short.length) return { status: 'ok', message: words, says: { code: 'memory.ok', params: p, parts: said } };
   const which = short.map(({ c }) => label(c)).join(' and ');
   return {
     status: 'degraded',
     message: `${words}: ${which} full and hitting under ${percent(CACHE_LOW_HITS)} of lookups; a larger CACHE_MB (now ${m.cacheMb}) would answer more from memory`,
+    says: { code: 'memory.caches_short', params: { ...p, limit: percent(CACHE_LOW_HITS), cacheMb: m.cacheMb }, parts: said },
   };
 }
 
 export function paymentServerOutcome(h: PaymentServerHealth): CheckOutcome {
-  if (h.mode === 'sandbox') return { status: 'ok', message: 'sandbox mode: no real payments (BTCPAY_URL is not set)' };
-  // The payments service says what is wrong in plain words; 'ok' when nothing is.
-  const said = (fallback: string) => (h.message && h.message !== 'ok' ? h.message : fallback);
-  if (!h.reachable) return { status: 'failing', message: said('BTCPay Server is unreachable') };
-  // No server info: our API key was refused (or the store could not be read): no invoice can be made.
-  if (h.version === null) return { status: 'failing', message: said('BTCPay Server answered, but not to our API key') };
-  if (!h.synchronized) return { status: 'degraded', message: said(`BTCPay Server ${h.version} is not synchronized with the Bitcoin network`) };
-  if (!h.webhookRegistered)
-    return { status: 'degraded', message: said(`no webhook registered for store ${h.storeId ?? '?'}: payments are only seen when reconcile-invoices runs`) };
-  const lastWebhook = h.lastWebhookAt ? `, last webhook ${h.lastWebhookAt}` : '';
-  return {
-    status: 'ok',
-    message: `BTCPay Server ${h.version} synchronized, store ${h.storeId ?? '?'}, ${h.openInvoices} open invoice${h.openInvoices === 1 ? '' : 's'}${lastWebhook}`,
+  if (h.mode === 'sandbox') return outcome('ok', 'sandbox mode: no real payments (BTCPAY_URL is not set)', 'payment.sandbox');
+  // The payments service says what is wrong in plain words ('ok' when nothing is), and as codes.
+  const wrong = h.message && h.message !== 'ok';
+  const said = (status: HealthStatus, fallback: string, code: string, params?: Params): CheckOutcome => {
+    // The problem this check is named after lends it its detail; the others follow as parts.
+    const detail = h.problems.find((p) => p.code === code)?.detail;
+    const parts = h.problems
+      .filter((p) => p.code !== code)
+      .map(({ code: c, params: p, detail: d }) => ({ code: c, ...(p ? { params: p } : {}), ...(d ? { detail: d } : {}) }));
+    return {
+      status,
+      message: wrong ? h.message : fallback,
+      says: { code, ...(params ? { params } : {}), ...(detail ? { detail } : {}), ...(parts.length ? { parts } : {}) },
+    };
   };
+  const store = h.storeId ?? '?';
+  if (!h.reachable) return said('failing', 'BTCPay Server is unreachable', 'payment.unreachable');
+  // No server info: our API key was refused (or the store could not be read): no invoice can be made.
+  if (h.version === null) return said('failing', 'BTCPay Server answered, but not to our API key', 'payment.key_refused');
+  if (!h.synchronized) {
+    return said('degraded', `BTCPay Server ${h.version} is not synchronized with the Bitcoin network`, 'payment.not_synchronized', { version: h.version });
+  }
+  if (!h.webhookRegistered) {
+    return said('degraded', `no webhook registered for store ${store}: payments are only seen when reconcile-invoices runs`, 'payment.no_webhook', { store });
+  }
+  const lastWebhook = h.lastWebhookAt ? `, last webhook ${h.lastWebhookAt}` : '';
+  return outcome(
+    'ok',
+    `BTCPay Server ${h.version} synchronized, store ${store}, ${h.openInvoices} open invoice${h.openInvoices === 1 ? '' : 's'}${lastWebhook}`,
+    'payment.ok',
+    { version: h.version, store, count: h.openInvoices, ...(h.lastWebhookAt ? { lastWebhookAt: h.lastWebhookAt } : {}) },
+  );
 }
 
 export function smsOutcome(s: SmsStatus): CheckOutcome {
   // Without a token the product works as designed (codes go to the outbox), so it is not a fault.
-  if (!s.configured) return { status: 'ok', message: 'no token: messages go to the outbox' };
-  if (s.error) return { status: 'failing', message: `Textbelt: ${s.error}` };
-  if (s.quotaRemaining === null) return { status: 'degraded', message: 'Textbelt did not say how many messages are left' };
-  if (s.quotaRemaining <= 0) return { status: 'failing', message: 'no SMS left on the Textbelt key: phone codes cannot be sent' };
+  if (!s.configured) return outcome('ok', 'no token: messages go to the outbox', 'sms.outbox');
+  if (s.error) return outcome('failing', `Textbelt: ${s.error}`, 'sms.error', undefined, s.error);
+  if (s.quotaRemaining === null) return outcome('degraded', 'Textbelt did not say how many messages are left', 'sms.quota_unknown');
+  if (s.quotaRemaining <= 0) return outcome('failing', 'no SMS left on the Textbelt key: phone codes cannot be sent', 'sms.empty');
   const left = `${s.quotaRemaining} SMS left`;
-  if (s.quotaRemaining < SMS_LOW_QUOTA) return { status: 'degraded', message: `${left} (under ${SMS_LOW_QUOTA}): top up the Textbelt key` };
-  return { status: 'ok', message: left };
+  if (s.quotaRemaining < SMS_LOW_QUOTA) {
+    return outcome('degraded', `${left} (under ${SMS_LOW_QUOTA}): top up the Textbelt key`, 'sms.low', { count: s.quotaRemaining, limit: SMS_LOW_QUOTA });
+  }
+  return outcome('ok', left, 'sms.ok', { count: s.quotaRemaining });
 }
 
 /** The mail transport: the SMTP server's greeting and login, or the outbox folder writable. */
 export async function checkSmtp(mailer: Mailer, smtpUrl: string | null): Promise<CheckOutcome> {
   await mailer.verify();
-  if (mailer.kind === 'outbox') return { status: 'ok', message: 'SMTP_URL is not set: mail is written to the outbox folder, which is writable' };
+  if (mailer.kind === 'outbox') return outcome('ok', 'SMTP_URL is not set: mail is written to the outbox folder, which is writable', 'smtp.outbox');
   let host = 'the SMTP server';
   try {
     if (smtpUrl) host = new URL(smtpUrl).host; // never the credentials
   } catch {
     // keep the generic words
   }
-  return { status: 'ok', message: `${host} accepted the connection and login` };
+  return outcome('ok', `${host} accepted the connection and login`, 'smtp.ok', { host });
 }
 
 /** A failing outcome from whatever a check threw, in plain words. */
 export function thrownOutcome(err: unknown): CheckOutcome {
+  if (err instanceof CheckTimeout) return outcome('failing', err.message, 'check.timeout', { limit: err.limit });
   const words = err instanceof Error ? err.message : String(err);
-  return { status: 'failing', message: words || 'failed without a message' };
+  return words ? outcome('failing', words, 'check.failed', undefined, words) : outcome('failing', 'failed without a message', 'check.failed_silently');
 }
 
-export class CheckTimeout extends Error {}
+/** A check without an answer in time; `limit` is that time in words ("10 s"). */
+export class CheckTimeout extends Error {
+  readonly limit: string;
+  constructor(limit: string) {
+    super(`no answer in ${limit}`);
+    this.limit = limit;
+  }
+}
 
 /** The check's answer, or a CheckTimeout after `ms` (the check is abandoned, not stopped). */
 export async function withTimeout<T>(work: () => Promise<T> | T, ms: number): Promise<T> {
@@ -141,7 +191,7 @@ export async function withTimeout<T>(work: () => Promise<T> | T, ms: number): Pr
     return await Promise.race([
       Promise.resolve().then(work),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new CheckTimeout(`no answer in ${formatMs(ms)}`)), ms);
+        timer = setTimeout(() => reject(new CheckTimeout(formatMs(ms))), ms);
       }),
     ]);
   } finally {

@@ -61,7 +61,10 @@ export async function writeProbe(database: Database_, at: string): Promise<numbe
   const started = performance.now();
   try {
     await database.db.transaction().execute(async (trx) => {
-      await trx.insertInto('health_checks').values({ name: 'write-probe', status: 'ok', message: 'probe', duration_ms: 0, checked_at: at }).execute();
+      await trx
+        .insertInto('health_checks')
+        .values({ name: 'write-probe', status: 'ok', message: 'probe', says_json: null, duration_ms: 0, checked_at: at })
+        .execute();
       throw new ProbeDone();
     });
   } catch (err) {
@@ -80,11 +83,22 @@ export async function checkDatabase(
     findings = await quickCheck(database, opts.timeoutMs, opts.workerAboveBytes);
   } catch (err) {
     if (err instanceof CheckTimeout) throw err;
-    return { status: 'failing', message: `integrity check could not read the file: ${err instanceof Error ? err.message : String(err)}` };
+    const words = err instanceof Error ? err.message : String(err);
+    return { status: 'failing', message: `integrity check could not read the file: ${words}`, says: { code: 'database.unreadable', detail: words } };
   }
-  if (findings.length !== 1 || findings[0] !== 'ok') return { status: 'failing', message: `integrity check found problems: ${findings.join('; ')}` };
+  if (findings.length !== 1 || findings[0] !== 'ok') {
+    const words = findings.join('; ');
+    return { status: 'failing', message: `integrity check found problems: ${words}`, says: { code: 'database.corrupt', detail: words } };
+  }
   const ms = await writeProbe(database, opts.at);
   const slow = opts.slowWriteMs ?? SLOW_WRITE_MS;
-  if (ms > slow) return { status: 'degraded', message: `integrity ok; a write took ${formatMs(ms)} (over ${formatMs(slow)})` };
-  return { status: 'ok', message: `integrity ok; a write took ${formatMs(ms)}` };
+  const took = formatMs(ms);
+  if (ms > slow) {
+    return {
+      status: 'degraded',
+      message: `integrity ok; a write took ${took} (over ${formatMs(slow)})`,
+      says: { code: 'database.slow_write', params: { took, limit: formatMs(slow) } },
+    };
+  }
+  return { status: 'ok', message: `integrity ok; a write took ${took}`, says: { code: 'database.ok', params: { took } } };
 }

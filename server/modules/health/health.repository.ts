@@ -7,6 +7,7 @@ export interface NewCheckRow {
   name: string;
   status: HealthStatus;
   message: string;
+  says_json: string | null;
   duration_ms: number;
   checked_at: string;
 }

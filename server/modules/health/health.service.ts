@@ -4,6 +4,7 @@ import { NotFound, ServiceUnavailable } from '../../core/errors.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
 import { HEALTH_CHECK_NAMES, type AdminOverview, type HealthCheck, type HealthCheckName } from '../../../contract/api/health.ts';
+import type { Said } from '../../../contract/api/common.ts';
 import {
   DEFAULT_DISK_THRESHOLDS,
   checkDisk,
@@ -32,7 +33,15 @@ export interface HealthOptions {
 export const DEFAULT_HEALTH_OPTIONS: HealthOptions = { disk: DEFAULT_DISK_THRESHOLDS, timeoutMs: 10_000, slowMs: 3_000 };
 
 type Row = NonNullable<Awaited<ReturnType<typeof repo.findCheck>>>;
-const toDto = (r: Row): HealthCheck => ({ id: r.id, name: r.name, status: r.status, message: r.message, durationMs: r.duration_ms, checkedAt: r.checked_at });
+const toDto = (r: Row): HealthCheck => ({
+  id: r.id,
+  name: r.name,
+  status: r.status,
+  message: r.message,
+  says: r.says_json ? (JSON.parse(r.says_json) as Said) : null,
+  durationMs: r.duration_ms,
+  checkedAt: r.checked_at,
+});
 
 const ORDER = new Map<string, number>(HEALTH_CHECK_NAMES.map((n, i) => [n, i]));
 const byCheckOrder = (a: HealthCheck, b: HealthCheck) => (ORDER.get(a.name) ?? 99) - (ORDER.get(b.name) ?? 99) || a.name.localeCompare(b.name);
@@ -82,8 +91,12 @@ export class HealthService {
           outcome = thrownOutcome(err);
         }
         const ms = Math.round(performance.now() - started);
-        if (outcome.status === 'ok' && ms > options.slowMs) outcome = { status: 'degraded', message: `${outcome.message} (slow: ${formatMs(ms)})` };
-        return { name, status: outcome.status, message: outcome.message.slice(0, 1000), duration_ms: ms, checked_at: at };
+        if (outcome.status === 'ok' && ms > options.slowMs) {
+          const slow = formatMs(ms);
+          outcome = { status: 'degraded', message: `${outcome.message} (slow: ${slow})`, says: { ...outcome.says, params: { ...outcome.says.params, slow } } };
+        }
+        const says = { ...outcome.says, ...(outcome.says.detail ? { detail: outcome.says.detail.slice(0, 1000) } : {}) };
+        return { name, status: outcome.status, message: outcome.message.slice(0, 1000), says_json: JSON.stringify(says), duration_ms: ms, checked_at: at };
       }),
     );
     let stored: { rows: HealthCheck[]; turnedFailing: HealthCheck[] };

@@ -90,6 +90,12 @@ describe('health checks', () => {
     expect(c.smtp.message).toBe('SMTP_URL is not set: mail is written to the outbox folder, which is writable');
     expect(c['payment-server'].message).toBe('sandbox mode: no real payments (BTCPAY_URL is not set)');
     expect(c.sms.message).toBe('no token: messages go to the outbox');
+    // The same as codes the page words in its language, stored with the row.
+    expect(run.map((r) => r.says?.code)).toEqual(['database.ok', 'disk.ok', 'memory.ok', 'smtp.outbox', 'payment.sandbox', 'sms.outbox']);
+    expect(c.database.says?.params?.took).toMatch(/^\d+ ms$/);
+    expect(c.memory.says?.parts?.map((p) => p.params?.cache)).toEqual(['api', 'searches', 'values']); // no pages without a client build
+    const listed = (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-health-check', headers: { cookie: admin.cookie } })).json();
+    expect(byName(listed.latest).disk.says).toEqual(c.disk.says);
     for (const r of run) {
       expect(r.checkedAt).toBe(ctx.clock.now().toISOString());
       expect(r.durationMs).toBeGreaterThanOrEqual(0);

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../core/deps.ts';
 import type { SessionUser } from '../../core/auth.ts';
 import { isStaff, type Actor } from '../../core/policy.ts';
 import { writeAudit } from '../../core/audit.ts';
+import type { Said } from '../../../contract/api/common.ts';
 import { AppError, Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { paging } from '../../core/http.ts';
@@ -574,30 +575,44 @@ export class PaymentsService {
       openInvoices,
       checkedAt: now,
       message: 'ok',
+      problems: [],
     };
-    const problems: string[] = [];
+    // Each problem in English words (logs) and as a code the payment server page words in its language.
+    const words: string[] = [];
+    const problem = (text: string, said: Said) => {
+      words.push(text);
+      h.problems.push(said);
+    };
     try {
       h.synchronized = (await this.provider.health()).synchronized;
       h.reachable = true;
-      if (!h.synchronized) problems.push('BTCPay Server is still synchronizing its nodes: payments are seen late');
+      if (!h.synchronized) problem('BTCPay Server is still synchronizing its nodes: payments are seen late', { code: 'payment.syncing' });
     } catch (err) {
-      h.message = `Payment server unreachable: ${err instanceof Error ? err.message : String(err)}`;
+      const detail = err instanceof Error ? err.message : String(err);
+      h.message = `Payment server unreachable: ${detail}`;
+      h.problems.push({ code: 'payment.unreachable', detail });
       return h;
     }
     try {
       h.version = (await this.provider.serverInfo()).version;
       const hooks = await this.provider.listWebhooks();
       h.webhookRegistered = hooks.some((w) => w.enabled && w.url === this.webhookUrl);
-      if (!h.webhookRegistered) problems.push(`no enabled webhook to ${this.webhookUrl} on the store: run npm run btcpay:connect`);
+      if (!h.webhookRegistered) {
+        problem(`no enabled webhook to ${this.webhookUrl} on the store: run npm run btcpay:connect`, {
+          code: 'payment.no_webhook_to',
+          params: { url: this.webhookUrl },
+        });
+      }
     } catch (err) {
-      problems.push(
-        err instanceof GreenfieldError && err.kind === 'auth'
-          ? `BTCPay refused our API key: ${err.message}`
-          : `could not read the store: ${err instanceof Error ? err.message : String(err)}`,
-      );
+      const detail = err instanceof Error ? err.message : String(err);
+      if (err instanceof GreenfieldError && err.kind === 'auth') problem(`BTCPay refused our API key: ${detail}`, { code: 'payment.key_refused', detail });
+      else problem(`could not read the store: ${detail}`, { code: 'payment.store_unreadable', detail });
     }
-    if (this.sandbox) problems.unshift('Sandbox mode: BTCPay Server is not configured, no real payments are taken');
-    h.message = problems.length ? problems.join('; ') : 'ok';
+    if (this.sandbox) {
+      words.unshift('Sandbox mode: BTCPay Server is not configured, no real payments are taken');
+      h.problems.unshift({ code: 'payment.sandbox' });
+    }
+    h.message = words.length ? words.join('; ') : 'ok';
     return h;
   }
 }

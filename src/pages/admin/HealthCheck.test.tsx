@@ -16,6 +16,7 @@ const run = (min: number, firstId: number, statuses: Check['status'][] = ['ok', 
     name,
     status: statuses[i],
     message: `${name} said ${statuses[i]} at ${min}`,
+    says: null, // recorded before results had codes: the page shows the words
     durationMs: name === 'payment-server' ? 1500 : 12,
     checkedAt: at(min),
   }));
@@ -154,6 +155,64 @@ describe('admin health check', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('No se encontró el resultado de la comprobación de estado.');
     expect(screen.getByRole('table', { name: 'Estado actual' })).toBeTruthy();
     expect(within(screen.getByRole('table', { name: 'Estado actual' })).getAllByText('Correcto')).toHaveLength(5);
+  });
+
+  it('words each outcome in the page’s language from its code, its numbers and the text another server sent', async () => {
+    const said = (name: Check['name'], status: Check['status'], says: Check['says'], message: string, i: number): Check => ({
+      id: 100 + i,
+      name,
+      status,
+      message,
+      says,
+      durationMs: 12,
+      checkedAt: at(9),
+    });
+    healthServer([
+      said('database', 'ok', { code: 'database.ok', params: { took: '4 ms' } }, 'integrity ok; a write took 4 ms', 0),
+      said('disk', 'degraded', { code: 'disk.low', params: { free: '9.0 GB', total: '100.0 GB', percent: '9.0 %', limit: '10 %' } }, 'x', 1),
+      said(
+        'memory',
+        'ok',
+        {
+          code: 'memory.ok',
+          params: { rss: '180 MB', heap: '60 MB' },
+          parts: [
+            { code: 'memory.cache', params: { cache: 'api', hit: '93 %', lookups: 1200, used: '10 MB', max: '57 MB' } },
+            { code: 'memory.cache_idle', params: { cache: 'pages', used: '0.0 MB', max: '40 MB' } },
+          ],
+        },
+        'x',
+        2,
+      ),
+      said('smtp', 'degraded', { code: 'smtp.ok', params: { host: 'mail.example.com:587', slow: '3.4 s' } }, 'x', 3),
+      said(
+        'payment-server',
+        'failing',
+        { code: 'payment.key_refused', parts: [{ code: 'payment.syncing' }, { code: 'payment.store_unreadable', detail: 'HTTP 500' }] },
+        'x',
+        4,
+      ),
+      said('sms', 'failing', { code: 'sms.error', detail: 'Invalid API key' }, 'Textbelt: Invalid API key', 5),
+      said('sms', 'ok', { code: 'sms.someday_new' }, 'words from a newer server', 6),
+    ]);
+    await i18n.changeLanguage('es');
+    try {
+      renderAt(<HealthCheck />, '/es/admin/dashboard/admin/health-check');
+      const latest = await screen.findByRole('table', { name: 'Estado actual' });
+      expect(cellsOf(latest).map((c) => c[1])).toEqual([
+        // (this fake lists a check it does not know, memory, first)
+        'RSS 180 MB, montículo de JavaScript 60 MB. Cachés desde la última comprobación: respuestas de la API: 93 % de 1200 consultas acertadas, 10 MB de 57 MB; páginas: sin consultas, 0.0 MB de 40 MB.',
+        'Integridad correcta; una escritura tardó 4 ms.',
+        '9.0 GB libres de 100.0 GB (9.0 %): por debajo de 10 %',
+        'mail.example.com:587 aceptó la conexión y el inicio de sesión. Lenta: 3.4 s.',
+        'BTCPay Server rechazó nuestra clave de API: no se pueden crear facturas. BTCPay Server todavía está sincronizando sus nodos: los pagos se ven con retraso. No se pudo leer la tienda. Detalles: HTTP 500.',
+        'words from a newer server',
+      ]);
+      const history = cellsOf(screen.getByRole('table', { name: 'Historial' }));
+      expect(history.find((c) => c[1] === 'SMS (Textbelt)' && c[2] === 'Con fallos')?.[3]).toBe('Textbelt rechazó la solicitud. Detalles: Invalid API key');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('pages through the history', async () => {

@@ -4,6 +4,7 @@ import type { TFunction } from 'i18next';
 import { useSnapshot } from 'valtio';
 import { deleteHealthCheck, healthChecksStore, healthQuery, loadHealthChecks, runHealthChecks } from '../../state/health';
 import { errorMessage } from '../../api/client';
+import { sayIt } from '../../lib/said';
 import type { HealthCheck as Check } from '../../api/health';
 import { ConfirmDialog } from '../../components/market/ConfirmDialog';
 import { Pager } from '../../components/forms/Pager';
@@ -119,7 +120,7 @@ export default function HealthCheck() {
                   <td>
                     <Status status={c.status} />
                   </td>
-                  <td style={{ overflowWrap: 'anywhere', maxWidth: 480 }}>{c.message}</td>
+                  <td style={{ overflowWrap: 'anywhere', maxWidth: 480 }}>{c.says ? sayIt(t, c.says, c.message, lang) : c.message}</td>
                   <td style={{ whiteSpace: 'nowrap' }}>
                     <time dateTime={c.checkedAt}>{when(c.checkedAt)}</time>
                   </td>
@@ -167,7 +168,7 @@ export default function HealthCheck() {
                   <td>
                     <Status status={c.status} />
                   </td>
-                  <td style={{ overflowWrap: 'anywhere', maxWidth: 420 }}>{c.message}</td>
+                  <td style={{ overflowWrap: 'anywhere', maxWidth: 420 }}>{c.says ? sayIt(t, c.says, c.message, lang) : c.message}</td>
                   <td style={{ whiteSpace: 'nowrap' }}>{duration(t, lang, c.durationMs)}</td>
                   <td>
                     <button

@@ -22,7 +22,8 @@ const UNREACHABLE: PaymentServerHealth = {
   lastWebhookAt: '2026-01-14T09:00:00.000Z',
   openInvoices: 2,
   checkedAt: '2026-01-15T12:00:00.000Z',
-  message: 'BTCPay Server did not answer within 10 seconds.',
+  message: 'Payment server unreachable: connect ECONNREFUSED 127.0.0.1:9',
+  problems: [{ code: 'payment.unreachable', detail: 'connect ECONNREFUSED 127.0.0.1:9' }],
 };
 const HEALTHY: PaymentServerHealth = {
   ...UNREACHABLE,
@@ -32,6 +33,7 @@ const HEALTHY: PaymentServerHealth = {
   webhookRegistered: true,
   checkedAt: '2026-01-15T12:01:00.000Z',
   message: 'ok',
+  problems: [],
 };
 const SANDBOX: PaymentServerHealth = {
   mode: 'sandbox',
@@ -43,7 +45,8 @@ const SANDBOX: PaymentServerHealth = {
   lastWebhookAt: null,
   openInvoices: 0,
   checkedAt: '2026-01-15T12:00:00.000Z',
-  message: 'Sandbox: payments are simulated on this server.',
+  message: 'Sandbox mode: BTCPay Server is not configured, no real payments are taken',
+  problems: [{ code: 'payment.sandbox' }],
 };
 
 function makeInvoice(n: number, over: Partial<AdminInvoice> = {}): AdminInvoice {
@@ -135,14 +138,20 @@ describe('admin payment server', () => {
       'Last webhook': when(UNREACHABLE.lastWebhookAt!),
       'Open invoices': '2',
       Checked: when(UNREACHABLE.checkedAt),
-      Message: 'BTCPay Server did not answer within 10 seconds.',
+      Message: 'BTCPay Server is unreachable. Details: connect ECONNREFUSED 127.0.0.1:9',
     });
     expect(screen.queryByText(/The sandbox is active/)).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Check again' }));
     await screen.findByText('Working');
     expect(srv.checks()).toBe(2);
-    expect(healthFacts()).toMatchObject({ Reachable: 'Yes', Synchronized: 'Yes', Version: '2.0.7', 'Webhook registered': 'Yes', Message: 'ok' });
+    expect(healthFacts()).toMatchObject({
+      Reachable: 'Yes',
+      Synchronized: 'Yes',
+      Version: '2.0.7',
+      'Webhook registered': 'Yes',
+      Message: 'No problems found.',
+    });
     expect(screen.queryByText('Needs attention')).toBeNull();
   });
 
@@ -153,7 +162,13 @@ describe('admin payment server', () => {
     expect(
       await screen.findByText('The sandbox is active because BTCPay Server is not configured: invoices are simulated on this server and no money moves.'),
     ).toBeTruthy();
-    expect(healthFacts()).toMatchObject({ Provider: 'Sandbox', Store: 'Unknown', 'Last webhook': 'Never', 'Open invoices': '0' });
+    expect(healthFacts()).toMatchObject({
+      Provider: 'Sandbox',
+      Store: 'Unknown',
+      'Last webhook': 'Never',
+      'Open invoices': '0',
+      Message: 'Sandbox mode: BTCPay Server is not configured, no real payments are taken.',
+    });
     expect(within(screen.getByRole('heading', { level: 2, name: /^Health/ })).getByText('Sandbox')).toBeTruthy();
     expect(screen.queryByText('Working')).toBeNull();
 

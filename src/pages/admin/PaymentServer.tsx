@@ -5,6 +5,7 @@ import { adminInvoicesQuery, adminInvoicesStore, loadAdminInvoices, paymentHealt
 import type { AdminInvoice, InvoiceStatus, PaymentServerHealth } from '../../api/payments';
 import { formatUsd } from '../../lib/money';
 import { dateTimeLabel } from '../../components/market/labels';
+import { sayIt } from '../../lib/said';
 import { Pager } from '../../components/forms/Pager';
 import { LoadState } from '../../components/market/Status';
 import styles from '../../components/market/market.module.css';
@@ -20,7 +21,7 @@ const statusTone: Record<string, string> = {
 const row = { margin: 0 } as const;
 
 /** Whether BTCPay Server answers as it should: reachable, synchronized, and sending us its webhooks. */
-const healthy = (h: PaymentServerHealth) => h.reachable && h.synchronized && h.webhookRegistered;
+const healthy = (h: Pick<PaymentServerHealth, 'reachable' | 'synchronized' | 'webhookRegistered'>) => h.reachable && h.synchronized && h.webhookRegistered;
 
 /** Staff: the payment server's health, and recent invoices with every event received for them (support). */
 export default function PaymentServer() {
@@ -78,7 +79,9 @@ function Health() {
             <dt>{t('server.checkedAt')}</dt>
             <dd style={row}>{when(h.checkedAt)}</dd>
             <dt>{t('server.message')}</dt>
-            <dd style={{ ...row, overflowWrap: 'anywhere' }}>{h.message}</dd>
+            <dd style={{ ...row, overflowWrap: 'anywhere' }}>
+              {h.problems.length ? h.problems.map((p) => sayIt(t, p, h.message, i18n.language)).join(' ') : t('server.noProblems')}
+            </dd>
           </dl>
         </>
       )}
