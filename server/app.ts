@@ -44,7 +44,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024, // 1 MB JSON bodies (PRODUCT §11); multipart has its own limits
-    trustProxy: process.env.TRUST_PROXY === '1',
+    trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     // Unknown properties are refused, not silently dropped (Fastify's default removes them).
     ajv: { customOptions: { removeAdditional: false }, plugins: [finiteKeyword as never] },

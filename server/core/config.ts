@@ -15,6 +15,8 @@ export interface Config {
   mailFrom: string;
   btcpay: { url: string | null; storeId: string | null; apiKey: string | null; webhookSecret: string };
   textbeltUrl: string;
+  /** Which proxies to believe about the client's address (TRUST_PROXY): false (none), or their addresses ('loopback' for 1). */
+  trustProxy: string | false;
   /** The sandbox payment provider's pause between "payment received" and "settled" (SANDBOX_SETTLE_MS; 0 in tests). */
   sandboxSettleMs: number;
   masterEmail: string | null;
@@ -57,15 +59,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     const v = env[name];
     return v === undefined || v.trim() === '' ? null : v.trim();
   };
-  const url = (name: string): string | null => {
+  /** A URL of one of `protocols`; a bad one is named, with its value unless it may hold credentials. */
+  const url = (name: string, protocols: readonly string[] = ['http', 'https'], credentials = false): string | null => {
     const v = str(name);
     if (v === null) return null;
     try {
       const u = new URL(v);
-      if (!/^(https?|smtps?):$/.test(u.protocol)) throw new Error('protocol');
+      if (!protocols.includes(u.protocol.replace(/:$/, ''))) throw new Error('protocol');
       return v.replace(/\/+$/, '');
     } catch {
-      problems.push(`${name} must be a URL (got "${v}")`);
+      problems.push(`${name} must be a ${protocols.join(':// or ')}:// URL${credentials ? '' : ` (got "${v}")`}`);
       return null;
     }
   };
@@ -77,6 +80,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const sessionDays = int('SESSION_DAYS', 30, 1, 365);
   const cacheMb = int('CACHE_MB', DEFAULT_CACHE_MB, 4, 65_536);
   const sandboxSettleMs = int('SANDBOX_SETTLE_MS', nodeEnv === 'test' ? 0 : 1500, 0, 600_000);
+  const smtpUrl = url('SMTP_URL', ['smtp', 'smtps'], true);
+  const textbeltUrl = url('TEXTBELT_URL') ?? 'https://textbelt.com';
+  const trustProxy = proxies(str('TRUST_PROXY'), problems);
 
   let jwtSecret = str('JWT_SECRET');
   if (jwtSecret === null) {
@@ -129,10 +135,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     publicUrl,
     jwtSecret,
     sessionDays,
-    smtpUrl: url('SMTP_URL'),
+    smtpUrl,
     mailFrom: str('MAIL_FROM') ?? 'XG Marketplace <no-reply@localhost>',
     btcpay: Object.freeze(btcpay),
-    textbeltUrl: url('TEXTBELT_URL') ?? 'https://textbelt.com',
+    textbeltUrl,
+    trustProxy,
     sandboxSettleMs,
     masterEmail: masterEmail?.toLowerCase() ?? null,
     masterPassword,
@@ -144,4 +151,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     secretsFile,
     secretsCreated,
   });
+}
+
+/**
+ * TRUST_PROXY: which proxies to believe about the client's address (X-Forwarded-For) and protocol.
+ * 0 or unset: none, the socket's peer is the client. 1: a proxy on this machine (loopback). Else a
+ * comma-separated list of the proxies' addresses or CIDR ranges (or loopback, linklocal,
+ * uniquelocal). The client is then the nearest address in X-Forwarded-For that is not one of them:
+ * an entry the client wrote itself further left is never believed (as it would be if every hop
+ * were trusted), and a client that reaches the server directly is never a proxy.
+ */
+function proxies(v: string | null, problems: string[]): string | false {
+  if (v === null || v === '0') return false;
+  if (v === '1') return 'loopback';
+  const list = v.split(',').map((x) => x.trim());
+  const known = /^(loopback|linklocal|uniquelocal|[\d.]+(\/\d+)?|[\da-fA-F:.]+(\/\d+)?)$/;
+  if (list.every((x) => known.test(x) && (x.includes('.') || x.includes(':') || /^[a-z]+$/.test(x)))) return list.join(',');
+  problems.push(`TRUST_PROXY must be 0, 1 (a proxy on this machine) or a comma-separated list of proxy addresses (got "${v}")`);
+  return false;
 }

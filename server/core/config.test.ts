@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+import { createTestApp, type TestContext } from '../test/harness.ts';
+
+let dataDir: string;
+beforeEach(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-config-'));
+});
+afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+const load = (env: Record<string, string>) => loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, ...env });
+
+describe('settings that are URLs', () => {
+  it('a bad SMTP_URL or TEXTBELT_URL refuses to start, naming each, without echoing SMTP credentials', () => {
+    let error: unknown = null;
+    try {
+      load({ SMTP_URL: 'smtp//user:s3cret@mail.example.com:587', TEXTBELT_URL: 'ftp://sms.internal' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const text = (error as Error).message;
+    expect(text).toContain('SMTP_URL must be a smtp:// or smtps:// URL');
+    expect(text).toContain('TEXTBELT_URL must be a http:// or https:// URL (got "ftp://sms.internal")');
+    expect(text).not.toContain('s3cret');
+  });
+
+  it('good ones are kept as given', () => {
+    const c = load({ SMTP_URL: 'smtps://user:pw@mail.example.com:465', TEXTBELT_URL: 'http://127.0.0.1:9090/' });
+    expect([c.smtpUrl, c.textbeltUrl]).toEqual(['smtps://user:pw@mail.example.com:465', 'http://127.0.0.1:9090']);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('0 trusts nobody; 1 a proxy on this machine; else the listed proxies; anything else refuses to start', () => {
+    expect(load({}).trustProxy).toBe(false);
+    expect(load({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(load({ TRUST_PROXY: '1' }).trustProxy).toBe('loopback');
+    expect(load({ TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,::1' }).trustProxy).toBe('10.0.0.5,10.1.0.0/16,::1');
+    expect(() => load({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY must be 0, 1/);
+    expect(() => load({ TRUST_PROXY: '3' })).toThrow(/TRUST_PROXY must be 0, 1/);
+  });
+
+  describe('behind one proxy on this machine', () => {
+    let ctx: TestContext;
+    afterEach(() => ctx.close());
+    const signIn = (headers: Record<string, string>, remoteAddress = '127.0.0.1') =>
+      ctx.app.inject({ method: 'POST', url: '/api/login', remoteAddress, headers, payload: { email: 'victim@example.com', password: 'wrong password 1' } });
+
+    it('the client is the address the proxy saw: an X-Forwarded-For entry the client wrote does not dodge the sign-in limit', async () => {
+      ctx = await createTestApp({ env: { TRUST_PROXY: '1' }, limits: { authAttemptsPerWindow: 3 } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await signIn({ 'x-forwarded-for': `198.51.100.${i}, 203.0.113.7` })).statusCode);
+      expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
+      // Another client behind the same proxy is another client.
+      expect((await signIn({ 'x-forwarded-for': '203.0.113.8' })).statusCode).toBe(401);
+    });
+
+    it('a client that reaches the server directly is not a proxy: its X-Forwarded-For is ignored', async () => {
+      ctx = await createTestApp({ env: { TRUST_PROXY: '1' }, limits: { authAttemptsPerWindow: 3 } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await signIn({ 'x-forwarded-for': `198.51.100.${i}` }, '203.0.113.9')).statusCode);
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    });
+  });
+});
