@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -37,12 +37,23 @@ export type App = FastifyInstance & { deps: AppDeps; routeSchemas: ReadonlyMap<s
 
 const DEFAULT_DIST = path.resolve(import.meta.dirname, '../dist');
 
+/** Query parameters that carry a secret (a password-reset or e-mail link's token, an unsubscribe link's signature): never logged. */
+const SECRET_PARAMS = /([?&](?:token|t)=)[^&#]*/g;
+export const urlForLog = (url: string) => url.replace(SECRET_PARAMS, '$1[redacted]');
+
+/** The request as each log line shows it: Fastify's default fields, with the URL's secrets masked. */
+function withLogSerializers(logger: boolean | object): boolean | object {
+  if (typeof logger !== 'object') return logger;
+  const req = (r: FastifyRequest) => ({ method: r.method, url: urlForLog(r.url), host: r.host, remoteAddress: r.ip, remotePort: r.socket?.remotePort });
+  return { ...logger, serializers: { req, ...(logger as { serializers?: object }).serializers } };
+}
+
 /** Builds the whole application; never listens (tests call it, main.ts listens). */
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
   const serializers = new LazySerializers();
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel },
+    logger: withLogSerializers(opts.logger ?? { level: config.logLevel }),
     bodyLimit: 1024 * 1024, // 1 MB JSON bodies (PRODUCT §11); multipart has its own limits
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },

@@ -60,6 +60,8 @@ export async function createTestApp(
     mail?: 'memory' | 'smtp';
     /** The caches' memory in MB below CACHE_MB's floor of 4 (a fraction: caches that evict all the time). */
     cacheMb?: number;
+    /** Fastify's logger options (default: none), to read what is logged. */
+    logger?: object;
   } = {},
 ): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-test-'));
@@ -90,7 +92,7 @@ export async function createTestApp(
       ...opts.limits,
     },
     distDir: opts.distDir ?? null,
-    logger: false,
+    logger: opts.logger ?? false,
   });
   await app.ready();
   playSameOriginBrowser(app);
