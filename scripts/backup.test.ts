@@ -80,4 +80,40 @@ describe('scripts/backup.ts', () => {
     expect(none.status).toBe(1);
     expect(none.stderr).toMatch(/No database/);
   });
+
+  it('finishes on a busy database: a 40 MB file the server writes to every 10 ms', async () => {
+    const fill = live.prepare("INSERT INTO audit_log (action, target_type, at, after_json) VALUES ('fill', 'test', 'x', ?)");
+    live.transaction(() => {
+      for (let i = 0; i < 12_000; i++) fill.run('x'.repeat(3000));
+    })();
+    live.pragma('wal_checkpoint(TRUNCATE)');
+    const write = live.prepare("INSERT INTO audit_log (action, target_type, at) VALUES ('pageview', 'test', 'x')");
+    const writer = setInterval(() => write.run(), 10);
+    const out = path.join(dataDir, 'busy.sqlite');
+    const child = spawn(NODE, ['scripts/backup.ts', '--out', out], { cwd: ROOT, env: env() });
+    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(killer);
+    clearInterval(writer);
+    expect(status).toBe(0); // null: killed after 20 s, still starting over
+    expect(count(out)).toBeGreaterThanOrEqual(12_500);
+  }, 60_000);
+
+  it('reads DATA_DIR from a .env file in the working directory, as the server does', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-dotenv-'));
+    try {
+      fs.writeFileSync(path.join(dir, '.env'), `DATA_DIR=${dataDir}\n`);
+      const { DATA_DIR: _unset, ...rest } = process.env;
+      const r = spawnSync(NODE, [path.join(ROOT, 'scripts/backup.ts'), '--out', path.join(dataDir, 'from-env.sqlite')], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: rest,
+      });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(count(path.join(dataDir, 'from-env.sqlite'))).toBe(500);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { GENERATED_KEYS_FILE } from '../server/core/secrets.ts';
+import { loadDotEnv } from '../server/core/dotenv.ts';
 
 const HELP = `Usage: npm run backup [-- --out <file>]
 
@@ -30,6 +31,8 @@ if (args.help) {
   process.exit(0);
 }
 
+loadDotEnv(); // the same DATA_DIR as the server
+const ALL_PAGES = 2 ** 31 - 1;
 const dataDir = path.resolve(process.env.DATA_DIR?.trim() || './data');
 const source = path.join(dataDir, 'xg.sqlite');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -49,7 +52,9 @@ const db = new Database(source, { fileMustExist: true });
 db.pragma('busy_timeout = 5000'); // the server may hold a write lock for a moment
 try {
   const t0 = performance.now();
-  const { totalPages } = await db.backup(out);
+  // In one step, under one read snapshot: copied 100 pages at a time (the default), the copy
+  // starts over whenever the server writes between two steps, and on a busy site never ends.
+  const { totalPages } = await db.backup(out, { progress: () => ALL_PAGES });
   // A self-contained single file: the copy inherits WAL mode, which would leave -wal/-shm files beside it.
   const copy = new Database(out);
   copy.pragma('journal_mode = DELETE');

@@ -2,12 +2,9 @@
 // Reads the same environment (and .env) as the server. Exit code 0 when everything is in place.
 import { ConfigError, loadConfig } from '../server/core/config.ts';
 import { connectBtcpay } from '../server/modules/payments/btcpay.connect.ts';
+import { loadDotEnv } from '../server/core/dotenv.ts';
 
-try {
-  process.loadEnvFile('.env');
-} catch {
-  /* no .env: the environment alone */
-}
+loadDotEnv();
 try {
   const result = await connectBtcpay(loadConfig());
   for (const line of result.lines) console.log(line);

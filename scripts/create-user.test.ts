@@ -91,4 +91,23 @@ describe('scripts/create-user.ts', () => {
     expect(dup.status).toBe(1);
     expect(dup.stderr).toMatch(/already exists/);
   });
+
+  it('reads DATA_DIR from a .env file in the working directory, as the server does', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-dotenv-'));
+    try {
+      fs.writeFileSync(path.join(dir, '.env'), `DATA_DIR=${dataDir}\nLOG_LEVEL=silent\n`);
+      const { DATA_DIR: _unset, ...rest } = process.env;
+      const r = spawnSync(NODE, [path.join(ROOT, 'scripts/create-user.ts'), '--email', 'ann@example.com', '--password', 'a long enough pw'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...rest, NODE_ENV: 'test' },
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toContain(path.join(dataDir, 'xg.sqlite'));
+      expect(readUser('ann@example.com').user).toBeDefined();
+      expect(fs.existsSync(path.join(dir, 'data'))).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -16,6 +16,9 @@ import { AppError } from '../server/core/errors.ts';
 import { writeAudit } from '../server/core/audit.ts';
 import type { StaffRole } from '../server/core/schema.ts';
 import { AuthService } from '../server/modules/auth/auth.service.ts';
+import { loadDotEnv } from '../server/core/dotenv.ts';
+
+loadDotEnv(); // the same settings as the server (DATA_DIR above all)
 
 const HELP = `Usage: npm run create-user -- --email <e-mail> [--password <password>] [--role ADMIN_USER]
                            [--role MASTER_USER] [--nickname <nickname>]

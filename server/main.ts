@@ -3,16 +3,13 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from './core/config.ts';
 import { openDatabase } from './core/db.ts';
 import { migrate } from './core/migrate.ts';
+import { loadDotEnv } from './core/dotenv.ts';
 import { buildApp } from './app.ts';
 import { seedLocations } from './modules/locations/locations.seed.ts';
 
 // Process entry only: config → open db → migrate → buildApp → listen → graceful close.
 // A .env file beside package.json is read when present (the environment wins over it).
-try {
-  process.loadEnvFile('.env');
-} catch {
-  /* no .env: the environment alone */
-}
+loadDotEnv();
 let config;
 try {
   config = loadConfig();

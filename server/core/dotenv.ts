@@ -1,0 +1,12 @@
+/**
+ * Reads a .env file from the working directory when there is one (npm runs the server and every
+ * script beside package.json); a variable already in the environment wins over the file. The
+ * server and the command-line tools (create-user, backup, btcpay:connect) read the same settings.
+ */
+export function loadDotEnv(): void {
+  try {
+    process.loadEnvFile('.env');
+  } catch {
+    /* no .env: the environment alone */
+  }
+}
