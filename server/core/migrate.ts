@@ -33,14 +33,17 @@ export function migrate(sqlite: Database.Database, migrations = readMigrations()
   }
   const done = new Set(applied.map((a) => a.version));
   const ran: string[] = [];
+  const isApplied = sqlite.prepare('SELECT 1 FROM schema_migrations WHERE version = ?');
   for (const m of migrations) {
     if (done.has(m.version)) continue;
+    // Asked again under the write lock: another process starting on the same file may have applied it meanwhile.
     const apply = sqlite.transaction(() => {
+      if (isApplied.get(m.version)) return false;
       sqlite.exec(m.sql);
       sqlite.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
+      return true;
     });
-    apply.immediate();
-    ran.push(m.name);
+    if (apply.immediate()) ran.push(m.name);
   }
   return ran;
 }
