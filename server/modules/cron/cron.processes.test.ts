@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../../test/harness.ts';
 import { tryRunJob } from './cron.service.ts';
+import { openDatabase } from '../../core/db.ts';
+import { buildApp } from '../../app.ts';
 
 // Two server processes on one database file (STYLE: a second process is a supported case): the
 // test's app is the first; a child process, started as main.ts starts the server, is the second.
@@ -68,6 +70,34 @@ describe('cron with two server processes on one file', () => {
     const after = await second(ctx.dataDir);
     expect(after.second).toMatchObject({ name: 'renewal-reminders', outcome: 'ok', message: 'the second process ran it' });
   }, 60_000);
+
+  it('a run past its time limit whose work goes on stays the lock: another server on the file does not start the job until the work stops', async () => {
+    // The other server: its own connections to the file (a child process boots slower than the give-up below).
+    const otherDb = openDatabase(path.join(ctx.dataDir, 'xg.sqlite'));
+    const other = await buildApp({ config: ctx.config, database: otherDb, logger: false, distDir: null });
+    await other.ready();
+    try {
+      let finish!: () => void;
+      const first = await tryRunJob(ctx.app.deps, {
+        name: 'renewal-reminders',
+        schedule: '20 * * * *',
+        timeoutMs: 300,
+        run: () => new Promise<string>((r) => (finish = () => r('late'))), // ignores its signal
+      })!;
+      expect(first).toMatchObject({ outcome: 'failed', message: 'timed out after 300 ms' });
+      const job = { name: 'renewal-reminders', schedule: '20 * * * *', run: async () => 'the other server ran it' };
+      const refused = await tryRunJob(other.deps, job)!.catch((e: { statusCode?: number; code?: string }) => ({ refused: e.statusCode, code: e.code }));
+      expect(refused).toEqual({ refused: 409, code: 'cron.job_running' });
+      finish();
+      await new Promise((r) => setTimeout(r, 50)); // the work stops: the run is recorded as it came to
+      const row = ctx.app.deps.database.sqlite.prepare('SELECT outcome, message FROM cron_runs WHERE id = ?').get(first.id);
+      expect(row).toEqual({ outcome: 'failed', message: 'timed out after 300 ms' });
+      expect(await tryRunJob(other.deps, job)).toMatchObject({ outcome: 'ok', message: 'the other server ran it' });
+    } finally {
+      await other.close();
+      await otherDb.close();
+    }
+  });
 
   it('records as interrupted the run of a process that stopped saying it is still at it (a crash), and runs the job again', async () => {
     const long = new Date(Date.now() - 5 * 60_000).toISOString();

@@ -129,26 +129,40 @@ async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () 
   });
   clearTimeout(timer);
   s.shutdown.signal.removeEventListener('abort', onShutdown!);
-  // The lock stays until the work has really stopped, so a late job never overlaps its next run;
-  // work that ignores its signal is given up one more time limit later.
-  if (settled) release();
-  else {
+  const finished = { outcome: result.outcome, message: result.message?.slice(0, 2000) ?? null, at: deps.clock.now().toISOString() };
+  const record = async () => {
+    clearInterval(heartbeat);
+    await repo.finishRun(deps.db, runId, finished);
+  };
+  if (settled || s.shutdown.signal.aborted) {
+    release();
+    await record();
+  } else {
+    // Both locks stay until the work has really stopped, so a late job never overlaps its next run:
+    // this process's, and the run's row, still running and beating, which other processes respect.
+    // Work that ignores its signal is given up one more time limit later.
+    let over = false;
+    const done = () => {
+      if (over) return;
+      over = true;
+      release();
+      record().catch((err: unknown) => deps.log.error({ err, job: job.name }, 'cron run not recorded'));
+    };
     const giveUp = setTimeout(() => {
       deps.log.error({ job: job.name }, 'cron job still running long past its time limit: its lock is released');
-      release();
+      done();
     }, limit);
     giveUp.unref();
     void workDone.then(() => {
       clearTimeout(giveUp);
-      release();
+      done();
     });
   }
-  clearInterval(heartbeat);
-  const finished = { outcome: result.outcome, message: result.message?.slice(0, 2000) ?? null, at: deps.clock.now().toISOString() };
-  await repo.finishRun(deps.db, runId, finished);
   const row = await repo.findRun(deps.db, runId);
-  // The record is gone only if it was deleted by hand (a run from before deletions of running runs were refused): the run still happened.
-  return row ? toDto(row) : { id: runId, name: job.name, startedAt, finishedAt: finished.at, outcome: finished.outcome, message: finished.message };
+  // What the run came to, as its caller is told now (the row may still say running: see above; it
+  // is gone only if it was deleted by hand, before deleting a running one was refused).
+  const known = { id: runId, name: job.name, startedAt, finishedAt: finished.at, outcome: finished.outcome, message: finished.message };
+  return row && row.outcome !== 'running' ? toDto(row) : known;
 }
 
 /** Runs one job now and records the run. 409 (Conflict) when that job is already running. */
