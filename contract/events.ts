@@ -18,7 +18,7 @@ export const serverEvents = {
   privateMessage: Type.Object({ text: Type.String() }),
   /** A BTCPay webhook about one of the user's invoices; `type` is BTCPay's event type upper-cased (INVOICECREATED, INVOICERECEIVEDPAYMENT, INVOICESETTLED…), `status` the invoice's. */
   invoiceStatusUpdate: Type.Object({ type: Type.String(), invoiceId: Type.String(), status: Type.String() }),
-  /** One of the user's ads changed status (paid, approved, rejected, expired). */
+  /** One of the user's ads changed status (paid, approved, rejected, expired, disabled or enabled by staff). */
   adStatusUpdate: Type.Object({ adId: Type.String(), status: AdStatusSchema }),
 } as const;
 

@@ -167,6 +167,23 @@ export const TEMPLATES = {
       action: 'Editar o anúncio',
     },
   },
+  adApprovedAccountPending: {
+    en: {
+      subject: 'Your ad is approved: {title}',
+      paragraphs: ['“{title}” was approved. It shows on XG Marketplace once your account is approved; its term runs until {date}.'],
+      action: 'See your ads',
+    },
+    es: {
+      subject: 'Tu anuncio fue aprobado: {title}',
+      paragraphs: ['«{title}» fue aprobado. Se mostrará en XG Marketplace cuando tu cuenta sea aprobada; su plazo corre hasta el {date}.'],
+      action: 'Ver tus anuncios',
+    },
+    pt: {
+      subject: 'Seu anúncio foi aprovado: {title}',
+      paragraphs: ['“{title}” foi aprovado. Ele aparece no XG Marketplace quando sua conta for aprovada; o prazo dele corre até {date}.'],
+      action: 'Ver seus anúncios',
+    },
+  },
   adExpiring: {
     en: {
       subject: 'Your ad expires on {date}: {title}',
@@ -233,6 +250,9 @@ export const TEMPLATES = {
 } as const satisfies Record<string, Record<MailLocale, Text>>;
 
 export type TemplateName = keyof typeof TEMPLATES;
+
+/** A moment in an e-mail: its day and time in UTC, said so (readers are in several US time zones). */
+export const utcMoment = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
 /** The address of one of the site's pages in a language, for a link in an e-mail: /x, /es/x, /pt/x. */
 export function pageLink(publicUrl: string, locale: MailLocale, path: string): string {

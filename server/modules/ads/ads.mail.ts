@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import { composeMail, pageLink, type TemplateName } from '../../core/mail-templates.ts';
+import { composeMail, pageLink, utcMoment, type TemplateName } from '../../core/mail-templates.ts';
 
 /** What an e-mail about an ad needs. */
 export interface AdMail {
@@ -18,16 +18,25 @@ export interface AdMail {
  */
 export async function mailOwners(deps: AppDeps, mails: AdMail[]): Promise<void> {
   for (const m of mails) {
-    const u = await deps.db.selectFrom('users').select(['email', 'locale']).where('id', '=', m.ownerId).where('deleted_at', 'is', null).executeTakeFirst();
+    const u = await deps.db
+      .selectFrom('users')
+      .select(['email', 'locale', 'status'])
+      .where('id', '=', m.ownerId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     if (!u) continue;
-    const link = pageLink(
-      deps.config.publicUrl,
-      u.locale,
-      m.template === 'adApproved' || m.template === 'revisionApproved' ? `/ad/${m.adId}` : `/admin/dashboard/my-ads?edit=${m.adId}`,
-    );
+    // An approved ad of an account not approved (yet, or any more) is hidden: the mail must not say it shows.
+    const hidden = m.template === 'adApproved' && u.status !== 'approved';
+    const template = hidden ? 'adApprovedAccountPending' : m.template;
+    const path = hidden
+      ? '/admin/dashboard/my-ads'
+      : m.template === 'adApproved' || m.template === 'revisionApproved'
+        ? `/ad/${m.adId}`
+        : `/admin/dashboard/my-ads?edit=${m.adId}`;
+    const link = pageLink(deps.config.publicUrl, u.locale, path);
     try {
       await deps.mailer.send(
-        composeMail(m.template, u.locale, u.email, { title: m.title, reason: m.reason ?? '', date: (m.expiresAt ?? '').slice(0, 10), link }),
+        composeMail(template, u.locale, u.email, { title: m.title, reason: m.reason ?? '', date: m.expiresAt ? utcMoment(m.expiresAt) : '', link }),
       );
     } catch (err) {
       deps.log.error({ err, adId: m.adId, template: m.template }, 'could not e-mail the owner about a decision on their ad');

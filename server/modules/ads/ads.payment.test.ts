@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { ledgerDiscrepancies } from '../wallets/ledger.service.ts';
+import { connector, until } from '../realtime/realtime.testkit.ts';
 import { decide, fund, fundedUsd, liveAd, pay, placeIn, postAd, walletsOf, type Place } from './ads.testkit.ts';
 
 let ctx: TestContext;
@@ -201,6 +202,21 @@ describe('review', () => {
     expect((await decide(ctx, admin, [ad.id], 'approve')).json()).toEqual({ updated: 0 });
   });
 
+  it('the approval e-mail names the moment the term ends in UTC, and tells an owner whose account is not approved that the ad shows once it is', async () => {
+    const pending = await makeUser(ctx, { status: 'pending' });
+    ctx.clock.set('2026-01-16T03:00:00.000Z'); // 22:00 on January 15 in New York
+    const shown = await liveAd(ctx, owner, admin, ny, { title: 'An owner already approved' });
+    const hidden = await liveAd(ctx, pending, admin, ny, { title: 'An owner still pending' });
+    expect((await ctx.app.inject({ method: 'GET', url: `/api/ads/${hidden.id}` })).statusCode).toBe(404);
+    const mailTo = (u: TestUser) => ctx.mailer.sent.find((m) => m.to === u.email && /approved/.test(m.subject))!;
+    expect(mailTo(owner).text).toContain('“An owner already approved” was approved and is now on XG Marketplace until 2026-02-15 03:00 UTC.');
+    expect(mailTo(owner).text).toContain(`/ad/${shown.id}`);
+    expect(mailTo(pending).text).toContain(
+      '“An owner still pending” was approved. It shows on XG Marketplace once your account is approved; its term runs until 2026-02-15 03:00 UTC.',
+    );
+    expect(mailTo(pending).text).toContain('/admin/dashboard/my-ads');
+  });
+
   it('reject refunds exactly the price to the paying wallet, once, with a reason the owner sees', async () => {
     const promo = (await ctx.app.inject({ method: 'POST', url: '/api/create-promo-wallet', headers: { cookie: owner.cookie }, payload: {} })).json().wallet;
     await fund(ctx, promo.id, 1700);
@@ -254,6 +270,24 @@ describe('review', () => {
     expect(actions).toEqual(['ad.approve', 'ad.disable', 'ad.enable', 'ad.disable', 'ad.enable']);
     const bad = await set('deleted');
     expect(bad.statusCode).toBe(400);
+  });
+
+  it('tells the owner over the socket when staff disable or re-enable their ad (an open "my ads" shows it at once)', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const base = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    const sockets = connector(() => base);
+    try {
+      const conn = await sockets.connect({ cookie: owner.cookie });
+      await until(() => ctx.app.deps.hub.connectionCount === 1);
+      const set = (status: string) =>
+        ctx.app.inject({ method: 'POST', url: '/api/admin/set-status-approved-ads', headers: { cookie: admin.cookie }, payload: { adIds: [ad.id], status } });
+      expect((await set('disabled')).json()).toEqual({ updated: 1 });
+      expect(await conn.next()).toEqual({ event: 'adStatusUpdate', data: { adId: ad.id, status: 'disabled' } });
+      expect((await set('approved')).json()).toEqual({ updated: 1 });
+      expect(await conn.next()).toEqual({ event: 'adStatusUpdate', data: { adId: ad.id, status: 'approved' } });
+    } finally {
+      sockets.closeAll();
+    }
   });
 
   it('nobody reviews, disables or enables their own ad: the whole batch is refused, another admin decides', async () => {
@@ -334,5 +368,30 @@ describe('my ads', () => {
     expect(badBody.json()).toMatchObject({ code: 'validation.invalid', params: { field: 'online' } });
     const mine = (await ctx.app.inject({ method: 'GET', url: '/api/all-ads-by-user', headers: { cookie: owner.cookie } })).json();
     expect(mine.approvedAds[0]).toMatchObject({ id: ad.id, online: false, city: { id: la.cityId } });
+  });
+
+  it('does not move an ad staff disabled, nor one whose term ran out (before the hourly job says expired)', async () => {
+    const la = await placeIn(ctx, 'ca');
+    const move = (id: string) => put(owner, `/api/update-ad-location/${id}`, { stateId: la.stateId, cityId: la.cityId });
+    const down = await liveAd(ctx, owner, admin, ny, { title: 'An ad staff took down' });
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'POST',
+          url: '/api/admin/set-status-approved-ads',
+          headers: { cookie: admin.cookie },
+          payload: { adIds: [down.id], status: 'disabled' },
+        })
+      ).json(),
+    ).toEqual({ updated: 1 });
+    const refused = await move(down.id);
+    expect([refused.statusCode, refused.json().code]).toEqual([409, 'ad.move_not_allowed']);
+    const over = await liveAd(ctx, owner, admin, ny, { title: 'An ad whose term runs out' });
+    const ends = new Date(ctx.clock.now().getTime() + 60_000).toISOString(); // its term ends in a minute
+    await ctx.app.deps.db.updateTable('ads').set({ expires_at: ends }).where('id', '=', over.id).execute();
+    ctx.clock.set(ends); // exactly when it ends, as bump and the public pages count it
+    expect((await move(over.id)).statusCode).toBe(409);
+    const after = await ctx.app.deps.db.selectFrom('ads').select(['city_id', 'status']).where('id', 'in', [down.id, over.id]).execute();
+    expect(after.map((a) => a.city_id)).toEqual([ny.cityId, ny.cityId]);
   });
 });

@@ -42,7 +42,7 @@ describe('renewal-reminders', () => {
     await smtp.waitFor(1);
     const [mail] = reminders();
     expect(mail.to).toEqual([owner.email]);
-    expect(mail.subject).toBe(`Your ad expires on ${row.expires_at!.slice(0, 10)}: Reminder test ad, downtown`);
+    expect(mail.subject).toBe(`Your ad expires on ${row.expires_at!.slice(0, 10)} ${row.expires_at!.slice(11, 16)} UTC: Reminder test ad, downtown`);
     expect(mail.text).toContain(`${ctx.config.publicUrl}/admin/dashboard/my-ads?renew=${ad.id}`);
     expect(mail.html).toContain('Renew the ad');
     expect(mail.headers['list-unsubscribe']).toMatch(new RegExp(`^<${ctx.config.publicUrl}/api/unsubscribe\\?u=${owner.id}&t=[\\w-]+>$`));
@@ -70,7 +70,7 @@ describe('renewal-reminders', () => {
     await run();
     const mails = await smtp.waitFor(1);
     const mail = reminders()[0] ?? mails[0];
-    expect(mail.subject).toBe(`Tu anuncio vence el ${row.expires_at!.slice(0, 10)}: Anuncio de prueba, centro`);
+    expect(mail.subject).toBe(`Tu anuncio vence el ${row.expires_at!.slice(0, 10)} ${row.expires_at!.slice(11, 16)} UTC: Anuncio de prueba, centro`);
     expect(mail.text).toContain(`${ctx.config.publicUrl}/es/admin/dashboard/my-ads?renew=${ad.id}`);
     const oneClick = /^<([^>]+)>$/.exec(mail.headers['list-unsubscribe'])![1].replace(ctx.config.publicUrl, '');
 
@@ -96,5 +96,48 @@ describe('renewal-reminders', () => {
 
     await ctx.app.deps.db.updateTable('ads').set({ reminded_for: null }).where('id', '=', ad.id).execute();
     expect(await run()).toBe('0 reminder(s) sent');
+  });
+
+  it('none to a suspended or pending owner: their ads are hidden, and they cannot sign in to renew', async () => {
+    const place = await placeIn(ctx, 'ny');
+    const ad = await liveAd(ctx, owner, staff, place);
+    const ends = Date.parse((await ctx.app.deps.db.selectFrom('ads').select('expires_at').where('id', '=', ad.id).executeTakeFirstOrThrow()).expires_at!);
+    ctx.clock.set(new Date(ends - 2 * DAY_MS));
+    for (const status of ['suspended', 'pending'] as const) {
+      await ctx.app.deps.db.updateTable('users').set({ status }).where('id', '=', owner.id).execute();
+      expect(await run(), status).toBe('0 reminder(s) sent');
+    }
+    await ctx.app.deps.db.updateTable('users').set({ status: 'approved' }).where('id', '=', owner.id).execute();
+    expect(await run()).toBe('1 reminder(s) sent');
+  });
+
+  it('an ad disabled (or an owner who unsubscribed) while a run mails the ads before it gets nothing', async () => {
+    const place = await placeIn(ctx, 'ny');
+    const a = await liveAd(ctx, owner, staff, place, { title: 'First reminder ad title' });
+    const b = await liveAd(ctx, owner, staff, place, { title: 'Second reminder ad title' });
+    const other = await makeUser(ctx, { status: 'approved' });
+    const c = await liveAd(ctx, other, staff, place, { title: 'Third reminder ad title' });
+    const ends = Date.parse((await ctx.app.deps.db.selectFrom('ads').select('expires_at').where('id', '=', c.id).executeTakeFirstOrThrow()).expires_at!);
+    // The first ad ends a minute sooner: it is mailed first (the soonest first).
+    await ctx.app.deps.db
+      .updateTable('ads')
+      .set({ expires_at: new Date(ends - 60_000).toISOString() })
+      .where('id', '=', a.id)
+      .execute();
+    ctx.clock.set(new Date(ends - 2 * DAY_MS));
+    // While the first mail is on its way, staff take the second ad down and the other owner unsubscribes.
+    const send = ctx.app.deps.mailer.send.bind(ctx.app.deps.mailer);
+    let first = true;
+    ctx.app.deps.mailer.send = async (m) => {
+      if (first) {
+        first = false;
+        await ctx.app.deps.db.updateTable('ads').set({ status: 'disabled' }).where('id', '=', b.id).execute();
+        await ctx.app.deps.db.updateTable('users').set({ reminders_opt_out: 1 }).where('id', '=', other.id).execute();
+      }
+      return send(m);
+    };
+    expect(await run()).toBe('1 reminder(s) sent');
+    await smtp.waitFor(1);
+    expect(reminders().map((m) => m.subject)).toEqual([expect.stringContaining('First reminder ad title')]);
   });
 });

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import { composeMail, pageLink, type MailLocale, type TemplateName } from '../../core/mail-templates.ts';
+import { composeMail, pageLink, utcMoment, type MailLocale, type TemplateName } from '../../core/mail-templates.ts';
 import { unsubscribeApiUrl, unsubscribePageUrl } from '../../core/unsubscribe.ts';
 import { DAY_MS } from '../../core/clock.ts';
 
@@ -10,11 +10,9 @@ const EXPIRED_NOTICE_WINDOW_MS = 2 * DAY_MS;
 
 type Due = { id: string; title: string; expires_at: string; owner_id: string; email: string; locale: MailLocale };
 
-/** The day an ad's term ends, in the reader's words (UTC date). */
-const dayOf = (iso: string) => iso.slice(0, 10);
 
 /**
- * Cron job renewal-reminders: e-mails the owner of each approved ad that expires within three days
+ * Cron job renewal-reminders: e-mails the (approved) owner of each approved ad that expires within three days
  * ("renew it"), and of each ad that expired within the last two days ("it expired, renew it"),
  * once per ad and term (the term's expires_at is stored with the ad when the mail is taken), in
  * the owner's language, with the signed one-click link that turns these e-mails off.
@@ -29,6 +27,7 @@ export async function renewalReminders(deps: AppDeps): Promise<string> {
       .innerJoin('users', 'users.id', 'ads.owner_id')
       .select(['ads.id', 'ads.title', 'ads.expires_at', 'ads.owner_id', 'users.email', 'users.locale'])
       .where('users.deleted_at', 'is', null)
+      .where('users.status', '=', 'approved') // a pending or suspended owner's ads are hidden: nothing to renew
       .where('users.reminders_opt_out', '=', 0)
       .where('ads.expires_at', 'is not', null);
   const expiring = (await base()
@@ -36,6 +35,7 @@ export async function renewalReminders(deps: AppDeps): Promise<string> {
     .where('ads.expires_at', '>', nowIso)
     .where('ads.expires_at', '<=', new Date(now.getTime() + REMIND_BEFORE_MS).toISOString())
     .where((eb) => eb.or([eb('ads.reminded_for', 'is', null), eb('ads.reminded_for', '<>', eb.ref('ads.expires_at'))]))
+    .orderBy('ads.expires_at') // the soonest first
     .limit(500)
     .execute()) as Due[];
   const expired = (await base()
@@ -43,6 +43,7 @@ export async function renewalReminders(deps: AppDeps): Promise<string> {
     .where('ads.expires_at', '<=', nowIso)
     .where('ads.expires_at', '>', new Date(now.getTime() - EXPIRED_NOTICE_WINDOW_MS).toISOString())
     .where((eb) => eb.or([eb('ads.expired_notice_for', 'is', null), eb('ads.expired_notice_for', '<>', eb.ref('ads.expires_at'))]))
+    .orderBy('ads.expires_at')
     .limit(500)
     .execute()) as Due[];
 
@@ -50,12 +51,26 @@ export async function renewalReminders(deps: AppDeps): Promise<string> {
   let failed = 0;
   const send = async (ad: Due, template: TemplateName, column: 'reminded_for' | 'expired_notice_for') => {
     // Taken first (only one run, or one process, gets it), given back when the mail fails.
+    // Still so when its turn comes (a run mails one after another): the same term and status, its
+    // owner still approved and not unsubscribed.
     const took = await db
       .updateTable('ads')
       .set({ [column]: ad.expires_at })
       .where('id', '=', ad.id)
       .where('expires_at', '=', ad.expires_at)
+      .where('status', '=', template === 'adExpiring' ? 'approved' : 'expired')
       .where((eb) => eb.or([eb(column, 'is', null), eb(column, '<>', ad.expires_at)]))
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('users')
+            .select('users.id')
+            .whereRef('users.id', '=', 'ads.owner_id')
+            .where('users.deleted_at', 'is', null)
+            .where('users.status', '=', 'approved')
+            .where('users.reminders_opt_out', '=', 0),
+        ),
+      )
       .executeTakeFirst();
     if (Number(took.numUpdatedRows) !== 1) return;
     try {
@@ -64,7 +79,7 @@ export async function renewalReminders(deps: AppDeps): Promise<string> {
           template,
           ad.locale,
           ad.email,
-          { title: ad.title, date: dayOf(ad.expires_at), link: pageLink(deps.config.publicUrl, ad.locale, `/admin/dashboard/my-ads?renew=${ad.id}`) },
+          { title: ad.title, date: utcMoment(ad.expires_at), link: pageLink(deps.config.publicUrl, ad.locale, `/admin/dashboard/my-ads?renew=${ad.id}`) },
           { unsubscribeUrl: unsubscribePageUrl(deps.config, ad.owner_id, ad.locale), oneClickUrl: unsubscribeApiUrl(deps.config, ad.owner_id) },
         ),
       );

@@ -173,7 +173,7 @@ export class ReviewService {
    */
   async setStatus(actor: SessionUser, input: { adIds: string[]; status: 'approved' | 'disabled' }): Promise<{ updated: number }> {
     const at = this.deps.clock.now().toISOString();
-    let updated = 0;
+    const changed: { ownerId: string; adId: string; status: AdStatus }[] = [];
     await this.deps.db.transaction().execute(async (trx) => {
       for (const id of unique(input.adIds)) {
         const before = await repo.findAd(trx, id);
@@ -193,10 +193,12 @@ export class ReviewService {
           after: { status: after.status },
           at,
         });
-        updated++;
+        changed.push({ ownerId: after.owner_id, adId: id, status: after.status });
       }
     });
-    return { updated };
+    // After commit: an owner's open "my ads" shows the ad taken down (or back) at once.
+    for (const c of changed) this.deps.hub.sendToUser(c.ownerId, 'adStatusUpdate', { adId: c.adId, status: c.status });
+    return { updated: changed.length };
   }
 
   async screeningLog(q: { page?: number; pageSize?: number }) {

@@ -207,11 +207,16 @@ export class AdsService {
     });
   }
 
-  /** Moves an ad to another city (not a rejected or expired one); it keeps its status and time left, and its pending edit follows it. */
+  /**
+   * Moves an ad to another city (not a rejected, disabled or expired one: an approved ad whose term
+   * ran out is expired, whether or not the hourly job has said so); it keeps its status and time
+   * left, and its pending edit follows it.
+   */
   async move(actor: SessionUser, id: string, stateId: string, cityId: string): Promise<OwnerAdDto> {
     return this.deps.db.transaction().execute(async (trx) => {
       const ad = await adFor(trx, actor, 'move', id);
-      if (ad.status === 'rejected' || ad.status === 'expired') throw new Conflict('ad.move_not_allowed');
+      const ranOut = ad.status === 'approved' && ad.expires_at !== null && ad.expires_at <= this.now();
+      if (ad.status === 'rejected' || ad.status === 'expired' || ad.status === 'disabled' || ranOut) throw new Conflict('ad.move_not_allowed');
       await assertPlace(trx, stateId, cityId);
       await repo.setLocation(trx, id, stateId, cityId, this.now());
       await moveRevision(trx, id, stateId, cityId);
