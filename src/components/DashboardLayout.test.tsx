@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
+import { Router } from 'wouter';
 import { renderAt } from '../test/render';
 import { server } from '../test/server';
 import { apiJson } from '../test/contract';
@@ -65,6 +66,17 @@ describe('DashboardLayout', () => {
     const nav = screen.getByRole('navigation', { name: 'Dashboard navigation' });
     expect(within(nav).getByRole('link', { name: 'My profile' }).getAttribute('aria-current')).toBe('page');
     expect(within(nav).getByRole('link', { name: 'My dashboard' }).getAttribute('aria-current')).toBeNull();
+  });
+
+  it('the brand link goes to the home page in the page’s language', () => {
+    signIn();
+    renderAt(
+      <Router base="/es">
+        <DashboardLayout>x</DashboardLayout>
+      </Router>,
+      '/es/admin/dashboard/my-profile',
+    );
+    expect(screen.getByRole('link', { name: 'XG' }).getAttribute('href')).toBe('/es/');
   });
 
   it('shows admin links to admins and master links to masters only', () => {

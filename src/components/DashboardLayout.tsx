@@ -124,7 +124,7 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
         >
           <span aria-hidden="true">☰</span>
         </button>
-        <Link href="~/" className={styles.brand}>
+        <Link href="/" className={styles.brand}>
           XG
         </Link>
         <span className={styles.who}>{session.email}</span>

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
+import { Router } from 'wouter';
+import i18n from 'i18next';
 import { server } from '../../test/server';
 import { renderAt } from '../../test/render';
 import { apiJson } from '../../test/contract';
@@ -195,6 +197,28 @@ describe('admin pending ads', () => {
     await user.click(screen.getByRole('button', { name: 'Approve selected (1)' }));
     await screen.findByRole('status');
     expect(srv.decisions).toEqual([{ adIds: [theirs.id], decision: 'approve', seen: [{ id: theirs.id, updatedAt: theirs.updatedAt }] }]);
+  });
+
+  it('opens the live ad of an edit in the page’s language', async () => {
+    const live = makeStaffAd({ status: 'approved', title: 'Evenings in the city', ownerId: 'u2' });
+    const revision: StaffAd = { ...live, id: 'rev-1', revisionOf: live.id, previous: contentOf(live), title: 'Evenings and weekends in the city' };
+    pendingServer([revision]);
+    await i18n.changeLanguage('es');
+    try {
+      renderAt(
+        <Router base="/es">
+          <PendingAds />
+        </Router>,
+        '/es/admin/dashboard/admin/pending-ads',
+      );
+      const item = await screen.findByRole('listitem', { name: 'Evenings and weekends in the city' });
+      const link = within(item)
+        .getAllByRole('link')
+        .find((a) => a.getAttribute('target') === '_blank' && a.getAttribute('href')?.includes(live.id));
+      expect(link?.getAttribute('href')).toBe(`/es/ad/${live.id}`);
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('shows an edit of a live ad beside the live ad, changed fields marked, and decides it with its own id', async () => {

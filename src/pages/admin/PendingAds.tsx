@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
+import { useRouter } from 'wouter';
 import { ADMIN_PAGE_SIZE, adminPendingAdsStore, decidePendingAds, pendingQuery } from '../../state/adminAds';
 import { duplicatesStore } from '../../state/moderation';
 import type { RejectionCategory } from '../../api/admin-ads';
@@ -29,6 +30,7 @@ import styles from '../../components/market/market.module.css';
  */
 export default function PendingAds() {
   const { t, i18n } = useTranslation(['admin', 'market', 'moderation']);
+  const { base } = useRouter(); // the page's language (/es, /pt) for a link opened in a new tab
   const snap = useSnapshot(adminPendingAdsStore.state);
   const me = useSnapshot(sessionStore).session.id;
   // The server refuses a decision on one's own ad (another admin reviews it): not offered here.
@@ -159,7 +161,7 @@ export default function PendingAds() {
                 <>
                   <p>
                     <span className={`${styles.badge} ${styles.badgeWarn}`}>{t('revision.badge')}</span> {t('revision.intro')}{' '}
-                    <a href={pathFor(routes.ad, { id: ad.revisionOf })} target="_blank" rel="noreferrer">
+                    <a href={base + pathFor(routes.ad, { id: ad.revisionOf })} target="_blank" rel="noreferrer">
                       {t('revision.openLive')}
                     </a>
                   </p>
