@@ -31,6 +31,19 @@ onReset(() => {
   Object.assign(approvedQuery, { page: 1, status: '', query: '' });
 });
 
+/**
+ * Reads a list again after a change; when the change emptied the page it was on (its last rows
+ * left the list), the list's last page instead, not an empty page that says the list is empty.
+ */
+async function reloadList(q: { page: number }, load: () => Promise<{ total: number } | null>): Promise<void> {
+  const out = await load();
+  const lastPage = out ? Math.max(1, Math.ceil(out.total / ADMIN_PAGE_SIZE)) : q.page;
+  if (out && q.page > lastPage) {
+    q.page = lastPage;
+    await load();
+  }
+}
+
 /** Approves or rejects ads, then reloads the list (counts and pages change). */
 export async function decidePendingAds(
   adIds: string[],
@@ -40,12 +53,12 @@ export async function decidePendingAds(
   seen?: ReviewSeen,
 ): Promise<number> {
   const { updated } = await adminAdsApi.decide(adIds, decision, reason, category, seen);
-  await adminPendingAdsStore.load();
+  await reloadList(pendingQuery, adminPendingAdsStore.load);
   return updated;
 }
 
 export async function setApprovedAdsStatus(adIds: string[], status: 'approved' | 'disabled'): Promise<number> {
   const { updated } = await adminAdsApi.setAdStatus(adIds, status);
-  await adminApprovedAdsStore.load();
+  await reloadList(approvedQuery, adminApprovedAdsStore.load);
   return updated;
 }

@@ -199,6 +199,38 @@ describe('admin pending ads', () => {
     expect(srv.decisions).toEqual([{ adIds: [theirs.id], decision: 'approve', seen: [{ id: theirs.id, updatedAt: theirs.updatedAt }] }]);
   });
 
+  it('deciding the last ad of the last page shows the page before, not an empty queue', async () => {
+    let list: StaffAd[] = Array.from({ length: 21 }, (_, i) => makeStaffAd({ status: 'in_review', title: `Ad in review number ${i + 1}`, ownerId: 'u2' }));
+    server.use(
+      http.get('/api/admin/get-duplicate-flags', () => apiJson('GET /api/admin/get-duplicate-flags', { flags: [] })),
+      http.get('/api/admin/get-pending-ads', ({ request }) => {
+        const q = new URL(request.url).searchParams;
+        const page = Number(q.get('page') ?? 1);
+        const pageSize = Number(q.get('pageSize') ?? 20);
+        return apiJson('GET /api/admin/get-pending-ads', {
+          pendingAds: list.slice((page - 1) * pageSize, page * pageSize),
+          total: list.length,
+          page,
+          pageSize,
+        });
+      }),
+      http.post('/api/admin/approve-pending-ads', async ({ request }) => {
+        const body = (await request.json()) as { adIds: string[] };
+        list = list.filter((a) => !body.adIds.includes(a.id));
+        return apiJson('POST /api/admin/approve-pending-ads', { updated: body.adIds.length });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<PendingAds />, '/admin/dashboard/admin/pending-ads');
+    await screen.findByRole('listitem', { name: 'Ad in review number 1' });
+    await user.click(within(screen.getByRole('navigation', { name: /pag/i })).getByRole('link', { name: 'Page 2' }));
+    const last = await screen.findByRole('listitem', { name: 'Ad in review number 21' });
+    await user.click(within(last).getByRole('button', { name: 'Approve' }));
+    expect((await screen.findByRole('status')).textContent).toBe('1 ad approved.');
+    expect(await screen.findByRole('listitem', { name: 'Ad in review number 1' })).toBeTruthy();
+    expect(screen.queryByText('No ads are waiting for review.')).toBeNull();
+  });
+
   it('opens the live ad of an edit in the page’s language', async () => {
     const live = makeStaffAd({ status: 'approved', title: 'Evenings in the city', ownerId: 'u2' });
     const revision: StaffAd = { ...live, id: 'rev-1', revisionOf: live.id, previous: contentOf(live), title: 'Evenings and weekends in the city' };
