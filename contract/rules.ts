@@ -14,6 +14,22 @@ export const TITLE_MAX = 100;
 export const DESCRIPTION_MIN = 50;
 export const DESCRIPTION_MAX = 5000;
 export const SEARCH_QUERY_MAX = 200;
+/** An ad's new photos together, per upload (PRODUCT §11); each is at most 10 MB. */
+export const PHOTOS_TOTAL_MAX_MB = 60;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** One line as stored (an ad's title): control and bidi characters out, runs of white space become one space. The length rules count this. */
+export const cleanLine = (v: string) => v.replace(CONTROL, '').replace(/\s+/g, ' ').trim();
+/** Text as stored (an ad's description): line breaks kept (at most two in a row), control and bidi characters out. */
+export const cleanText = (v: string) =>
+  v
+    .replace(/\r\n?/g, '\n')
+    .replace(CONTROL, '')
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 // Simple and strict enough: one @, no spaces, a dot in the domain.
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -1,5 +1,5 @@
 import { Invalid } from '../../core/errors.ts';
-import { DESCRIPTION_MAX, DESCRIPTION_MIN, TITLE_MAX, TITLE_MIN, normalizeUsPhone } from '../../../contract/rules.ts';
+import { DESCRIPTION_MAX, DESCRIPTION_MIN, TITLE_MAX, TITLE_MIN, cleanLine, cleanText, normalizeUsPhone } from '../../../contract/rules.ts';
 import type { PostAdFields } from '../../../contract/api/ads.ts';
 import type { ListingType } from './ads.tables.ts';
 import { parseAvailability, parseJsonField, parseRates, type Availability, type RateLine } from '../../../contract/ad-extras.ts';
@@ -22,20 +22,6 @@ export function parseListingType(v: string | undefined | null): ListingType | nu
   const bySlug = (Object.entries(LISTING_TYPE_SLUGS) as [ListingType, string][]).find(([, slug]) => slug === s);
   return bySlug ? bySlug[0] : null;
 }
-
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/** One line: control and bidi characters out, runs of white space become one space. */
-export const cleanLine = (v: string) => v.replace(CONTROL, '').replace(/\s+/g, ' ').trim();
-/** Keeps line breaks (at most two in a row), drops control and bidi characters. */
-export const cleanText = (v: string) =>
-  v
-    .replace(/\r\n?/g, '\n')
-    .replace(CONTROL, '')
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
 
 /** The post-ad form's text fields as sent (any may be missing). */
 export type AdFieldsInput = Partial<PostAdFields>;

@@ -1,11 +1,12 @@
 import type { FastifyRequest } from 'fastify';
+import { PHOTOS_TOTAL_MAX_MB } from '../../../contract/rules.ts';
 import { TooLarge } from '../../core/errors.ts';
 import { readMultipart } from '../../core/multipart.ts';
 import { EDIT_AD_FIELDS, POST_AD_FIELDS } from '../../../contract/api/ads.ts';
 import type { AdFieldsInput } from './ads.rules.ts';
 
 /** PRODUCT §11: uploads are 60 MB in total (10 MB per photo is enforced by the multipart plugin). */
-export const MAX_UPLOAD_BYTES = 60 * 1024 * 1024;
+export const MAX_UPLOAD_BYTES = PHOTOS_TOTAL_MAX_MB * 1024 * 1024;
 
 /** The edit form's fields: post-ad's and keepPhotos. */
 export const EDIT_FIELDS: readonly string[] = EDIT_AD_FIELDS;

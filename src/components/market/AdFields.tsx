@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Photo } from '../../api/ads';
+import { cleanLine, cleanText } from '../../../contract/rules';
 import { TextField } from '../forms/TextField';
 import { TextAreaField } from '../forms/TextAreaField';
 import { StateCityPicker } from './StateCityPicker';
@@ -58,7 +59,7 @@ export function AdFields({ v, onChange, err, tried, typeHint, typeLocked, curren
         value={v.title}
         onChange={(x) => onChange({ title: x })}
         maxLength={RULES.title.values.max + 20}
-        hint={`${t(RULES.title.key, RULES.title.values)} ${t('form.chars', { count: v.title.trim().length })}`}
+        hint={`${t(RULES.title.key, RULES.title.values)} ${t('form.chars', { count: cleanLine(v.title).length })}`}
         error={err('title')}
       />
       <TextAreaField
@@ -67,7 +68,7 @@ export function AdFields({ v, onChange, err, tried, typeHint, typeLocked, curren
         rows={8}
         value={v.description}
         onChange={(x) => onChange({ description: x })}
-        hint={`${t(RULES.description.key, RULES.description.values)} ${t('form.chars', { count: v.description.trim().length })}`}
+        hint={`${t(RULES.description.key, RULES.description.values)} ${t('form.chars', { count: cleanText(v.description).length })}`}
         error={err('description')}
       />
       <div className="field">

@@ -1,4 +1,4 @@
-import { DESCRIPTION_MAX, DESCRIPTION_MIN, TITLE_MAX, TITLE_MIN, normalizeUsPhone } from '../../../contract/rules';
+import { DESCRIPTION_MAX, DESCRIPTION_MIN, PHOTOS_TOTAL_MAX_MB, TITLE_MAX, TITLE_MIN, cleanLine, cleanText, normalizeUsPhone } from '../../../contract/rules';
 import {
   RATE_LINES_MAX,
   RATE_PRICE_MAX_CENTS,
@@ -166,9 +166,10 @@ export function photoProblem(f: File): FieldError | null {
 export function validateAdForm(v: AdFormValues, kept = 0): AdFormErrors {
   const e: AdFormErrors = {};
   if (!LISTING_TYPE_CODES.includes(v.listingType as never)) e.listingType = { key: 'rules.listingType' };
-  const title = v.title.trim().length;
+  // Counted as the server stores them (runs of spaces as one, control characters out).
+  const title = cleanLine(v.title).length;
   if (title < TITLE_MIN || title > TITLE_MAX) e.title = RULES.title;
-  const desc = v.description.trim().length;
+  const desc = cleanText(v.description).length;
   if (desc < DESCRIPTION_MIN || desc > DESCRIPTION_MAX) e.description = RULES.description;
   if (!AGES.includes(v.age)) e.age = { key: 'rules.age' };
   if (!v.stateId) e.stateId = { key: 'rules.state' };
@@ -179,6 +180,8 @@ export function validateAdForm(v: AdFormValues, kept = 0): AdFormErrors {
   else {
     const bad = v.photos.map(photoProblem).find(Boolean);
     if (bad) e.photos = bad;
+    else if (v.photos.reduce((n, f) => n + f.size, 0) > PHOTOS_TOTAL_MAX_MB * 1024 * 1024)
+      e.photos = { key: 'rules.photosTotal', values: { mb: PHOTOS_TOTAL_MAX_MB } };
   }
   if (v.rates.length > RATE_LINES_MAX) e.rates = RULES.rates;
   else if (!ratesOf(v.rates)) e.rates = v.rates.map((_, i) => rateRowProblem(v.rates, i)).find(Boolean) ?? RULES.rates;

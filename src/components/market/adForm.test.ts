@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { checkAdFields } from '../../../server/modules/ads/ads.rules.ts';
+import { MAX_UPLOAD_BYTES } from '../../../server/modules/ads/ads.upload.ts';
+import { EMPTY_AD_FORM, validateAdForm, type AdFormValues } from './adForm';
+
+// The form's rules before submit are the server's: what the form lets through, the server takes.
+
+const photo = (name: string, mb: number): File => {
+  const f = new File([new Uint8Array(8)], name, { type: 'image/jpeg' });
+  Object.defineProperty(f, 'size', { get: () => mb * 1024 * 1024 });
+  return f;
+};
+const good: AdFormValues = {
+  ...EMPTY_AD_FORM,
+  listingType: 'female_esc',
+  title: 'Warm and friendly company',
+  description: 'Relaxed evenings, good conversation and a warm welcome every single time.',
+  age: '30',
+  stateId: 'ny',
+  cityId: 'nyc',
+  phone: '(212) 555-0123',
+  photos: [photo('one.jpg', 1)],
+};
+/** What the server says of the same text fields: null when it takes them, else the field it refuses. */
+function serverSays(v: AdFormValues): string | null {
+  try {
+    checkAdFields({ listingType: v.listingType, title: v.title, description: v.description, age: v.age, stateId: v.stateId, cityId: v.cityId, phone: v.phone });
+    return null;
+  } catch (e) {
+    return (e as { params: { field: string } }).params.field;
+  }
+}
+
+describe('the post-ad form’s rules', () => {
+  it('count a title and a description as the server stores them: runs of spaces as one, control characters out', () => {
+    const cases: [string, Partial<AdFormValues>][] = [
+      ['spaces make a short title look long', { title: 'Hi    there' }],
+      ['a zero-width character pads it', { title: 'Hi there\u200b\u200b\u200b' }],
+      ['a title exactly long enough', { title: 'Hi  there!' }],
+      ['blank lines pad a description', { description: `Short text.${'\n'.repeat(40)}Still short.` }],
+      ['trailing spaces before line breaks', { description: `${'Relaxed evenings.      \n'.repeat(3)}` }],
+    ];
+    for (const [name, over] of cases) {
+      const v = { ...good, ...over };
+      const form = Object.keys(validateAdForm(v)).filter((k) => k === 'title' || k === 'description');
+      const server = serverSays(v);
+      expect(form, name).toEqual(server ? [server] : []);
+    }
+  });
+
+  it('refuse new photos larger together than the server takes in one upload', () => {
+    const many = Array.from({ length: 7 }, (_, i) => photo(`p${i}.jpg`, 9));
+    expect(many.reduce((n, f) => n + f.size, 0)).toBeGreaterThan(MAX_UPLOAD_BYTES);
+    expect(validateAdForm({ ...good, photos: many }).photos).toEqual({ key: 'rules.photosTotal', values: { mb: 60 } });
+    expect(validateAdForm({ ...good, photos: many.slice(0, 6) }).photos).toBeUndefined(); // 54 MB
+  });
+});
