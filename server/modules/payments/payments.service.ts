@@ -152,7 +152,12 @@ export class PaymentsService {
         amount: centsToDecimal(cents),
         currency: 'USD',
         metadata: { orderId, userId: actor.id, walletId: wallet.id },
-        checkout: { speedPolicy: 'MediumSpeed', expirationMinutes: INVOICE_MINUTES, redirectURL: `${this.deps.config.publicUrl}/admin/dashboard/my-wallet` },
+        checkout: {
+          speedPolicy: 'MediumSpeed',
+          expirationMinutes: INVOICE_MINUTES,
+          // Back to the wallet in the payer's language (the checkout page is BTCPay's).
+          redirectURL: pageLink(this.deps.config.publicUrl, input.locale, '/admin/dashboard/my-wallet'),
+        },
       });
     } catch (err) {
       // Nothing half-created: BTCPay made no invoice (or said so), so the intent goes.

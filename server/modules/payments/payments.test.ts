@@ -88,7 +88,8 @@ describe('creating an invoice', () => {
       amount: '25.50',
       currency: 'USD',
       metadata: { orderId: row.id, userId: w.user.id, walletId: wallet.id },
-      checkout: { speedPolicy: 'MediumSpeed', expirationMinutes: 30, redirectURL: `${w.ctx.config.publicUrl}/admin/dashboard/my-wallet` },
+      // Back to the wallet in the payer's language (this payer asked in Portuguese).
+      checkout: { speedPolicy: 'MediumSpeed', expirationMinutes: 30, redirectURL: `${w.ctx.config.publicUrl}/pt/admin/dashboard/my-wallet` },
     });
     expect(invoiceId).toBe(w.fake.invoice(invoiceId).id);
     expect(checkoutLink).toBe(`${w.fake.url}/i/${invoiceId}`);
