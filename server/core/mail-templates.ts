@@ -167,6 +167,114 @@ export const TEMPLATES = {
       action: 'Editar o anúncio',
     },
   },
+  welcomeCode: {
+    en: {
+      subject: 'Your XG Marketplace welcome promo code',
+      paragraphs: [
+        'Welcome to XG Marketplace!',
+        'Your personal promo code: {code}',
+        'It adds {amount} to your promo wallet, once, until {date}. Promo money pays for ads and bumps; it cannot be withdrawn.',
+      ],
+      action: 'Enter it on your wallet page',
+    },
+    es: {
+      subject: 'Tu código promocional de bienvenida de XG Marketplace',
+      paragraphs: [
+        '¡Te damos la bienvenida a XG Marketplace!',
+        'Tu código promocional personal: {code}',
+        'Añade {amount} a tu billetera promocional, una sola vez, hasta el {date}. El crédito promocional paga anuncios y destacados; no se puede retirar.',
+      ],
+      action: 'Introdúcelo en la página de tu billetera',
+    },
+    pt: {
+      subject: 'Seu código promocional de boas-vindas do XG Marketplace',
+      paragraphs: [
+        'Boas-vindas ao XG Marketplace!',
+        'Seu código promocional pessoal: {code}',
+        'Ele adiciona {amount} à sua carteira promocional, uma única vez, até {date}. O crédito promocional paga anúncios e destaques; não pode ser sacado.',
+      ],
+      action: 'Use-o na página da sua carteira',
+    },
+  },
+  emailInUse: {
+    en: {
+      subject: 'Someone tried to use your e-mail address',
+      paragraphs: [
+        'Hello {nickname},',
+        'Someone tried to use this address for another account on XG Marketplace. It already belongs to your account, so nothing was changed.',
+        'If it was you, sign in with it instead. If not, you can ignore this message.',
+      ],
+      action: 'Sign in',
+    },
+    es: {
+      subject: 'Alguien intentó usar tu dirección de correo',
+      paragraphs: [
+        'Hola, {nickname}:',
+        'Alguien intentó usar esta dirección para otra cuenta de XG Marketplace. Ya pertenece a tu cuenta, así que no se cambió nada.',
+        'Si fuiste tú, inicia sesión con ella. Si no, puedes ignorar este mensaje.',
+      ],
+      action: 'Iniciar sesión',
+    },
+    pt: {
+      subject: 'Alguém tentou usar seu endereço de e-mail',
+      paragraphs: [
+        'Olá, {nickname},',
+        'Alguém tentou usar este endereço para outra conta no XG Marketplace. Ele já pertence à sua conta, então nada foi alterado.',
+        'Se foi você, entre com ele. Se não, pode ignorar esta mensagem.',
+      ],
+      action: 'Entrar',
+    },
+  },
+  emailChangeConfirm: {
+    en: {
+      subject: 'Confirm your new e-mail address',
+      paragraphs: [
+        'Hello {nickname},',
+        'Someone (hopefully you) asked to use this address for an XG Marketplace account. Open the link within {days} days to confirm.',
+        'If it was not you, ignore this message: nothing changes.',
+      ],
+      action: 'Confirm this address',
+    },
+    es: {
+      subject: 'Confirma tu nueva dirección de correo',
+      paragraphs: [
+        'Hola, {nickname}:',
+        'Alguien (esperamos que tú) pidió usar esta dirección para una cuenta de XG Marketplace. Abre el enlace en un plazo de {days} días para confirmarlo.',
+        'Si no fuiste tú, ignora este mensaje: no cambia nada.',
+      ],
+      action: 'Confirmar esta dirección',
+    },
+    pt: {
+      subject: 'Confirme seu novo endereço de e-mail',
+      paragraphs: [
+        'Olá, {nickname},',
+        'Alguém (esperamos que você) pediu para usar este endereço em uma conta do XG Marketplace. Abra o link em até {days} dias para confirmar.',
+        'Se não foi você, ignore esta mensagem: nada muda.',
+      ],
+      action: 'Confirmar este endereço',
+    },
+  },
+  emailChanged: {
+    en: {
+      subject: 'Your e-mail address was changed',
+      paragraphs: ['Hello {nickname},', 'The e-mail address of your XG Marketplace account is now {email}.', 'If you did not do this, contact us at once.'],
+      action: 'Contact us',
+    },
+    es: {
+      subject: 'Se cambió tu dirección de correo',
+      paragraphs: [
+        'Hola, {nickname}:',
+        'La dirección de correo de tu cuenta de XG Marketplace ahora es {email}.',
+        'Si no fuiste tú, contáctanos de inmediato.',
+      ],
+      action: 'Contáctanos',
+    },
+    pt: {
+      subject: 'Seu endereço de e-mail foi alterado',
+      paragraphs: ['Olá, {nickname},', 'O endereço de e-mail da sua conta no XG Marketplace agora é {email}.', 'Se não foi você, fale conosco imediatamente.'],
+      action: 'Fale conosco',
+    },
+  },
   adApprovedAccountPending: {
     en: {
       subject: 'Your ad is approved: {title}',

@@ -28,7 +28,7 @@ export async function emailTaken(db: Executor, email: string, exceptUserId: stri
 export function findEmailHolder(db: Executor, email: string, exceptUserId: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'email', 'nickname', 'deleted_at'])
+    .select(['id', 'email', 'nickname', 'locale', 'deleted_at'])
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
     .where('id', '!=', exceptUserId)
     .executeTakeFirst();

@@ -4,6 +4,7 @@ import { loadSessionUser, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
 import { randomToken } from '../../core/ids.ts';
 import { DAY_MS } from '../../core/clock.ts';
+import { composeMail, pageLink } from '../../core/mail-templates.ts';
 import type { Executor } from '../../core/db.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
 import { toWebp } from '../../core/images.ts';
@@ -29,17 +30,6 @@ export const sha256 = (v: string) => createHash('sha256').update(v).digest('hex'
  * To the holder of an address someone else asked to move their account to. Plain, with no link
  * that acts and without the requester's name or address (the holder learns only that it happened).
  */
-function addressInUseNotice(nickname: string, publicUrl: string, to: string) {
-  return {
-    to,
-    subject: 'Someone tried to use your e-mail address',
-    text:
-      `Hello ${nickname},\n\nSomeone tried to use this address for another account on XG Marketplace (${publicUrl}).\n` +
-      `It already belongs to your account, so nothing was changed.\n\n` +
-      `If it was you, sign in with it instead. If not, you can ignore this message.\n`,
-  };
-}
-
 export class ProfileService {
   private readonly deps: AppDeps;
   /** Password checks on a signed-in session are limited like sign-in, so a stolen cookie cannot brute-force the password. */
@@ -128,19 +118,16 @@ export class ProfileService {
     const holder = await repo.findEmailHolder(this.deps.db, newEmail, userId);
     if (holder) {
       // An erased account keeps a placeholder address nobody reads: nothing to tell.
-      if (!holder.deleted_at) await this.deps.mailer.send(addressInUseNotice(holder.nickname, this.deps.config.publicUrl, newEmail));
+      if (!holder.deleted_at) {
+        const link = pageLink(this.deps.config.publicUrl, holder.locale, '/auth/login');
+        await this.deps.mailer.send(composeMail('emailInUse', holder.locale, newEmail, { nickname: holder.nickname, link }));
+      }
       return { pendingEmail: newEmail };
     }
     const token = randomToken();
     await repo.insertEmailChange(this.deps.db, { tokenHash: sha256(token), userId, newEmail, now: this.now() });
-    const link = `${this.deps.config.publicUrl}/auth/confirm-email?token=${encodeURIComponent(token)}`;
-    await this.deps.mailer.send({
-      to: newEmail,
-      subject: 'Confirm your new e-mail address',
-      text:
-        `Hello ${u.nickname},\n\nSomeone (hopefully you) asked to use this address for an XG Marketplace account.\n` +
-        `Open this link within ${EMAIL_LINK_DAYS} days to confirm:\n\n${link}\n\nIf it was not you, ignore this message: nothing changes.\n`,
-    });
+    const link = pageLink(this.deps.config.publicUrl, u.locale, `/auth/confirm-email?token=${encodeURIComponent(token)}`);
+    await this.deps.mailer.send(composeMail('emailChangeConfirm', u.locale, newEmail, { nickname: u.nickname, days: String(EMAIL_LINK_DAYS), link }));
     return { pendingEmail: newEmail };
   }
 
@@ -159,16 +146,18 @@ export class ProfileService {
       await repo.updateUser(trx, user.id, { email: change.new_email, updated_at: now.toISOString() }, true);
       await repo.confirmEmailChange(trx, tokenHash, user.id, now.toISOString());
       await endPendingLinks(trx, user.id); // a reset link mailed to the old address dies with it
-      return { userId: user.id, oldEmail: user.email, newEmail: change.new_email, nickname: user.nickname };
+      return { userId: user.id, oldEmail: user.email, newEmail: change.new_email, nickname: user.nickname, locale: user.locale };
     });
     this.deps.hub.disconnectUser(result.userId);
     // Tell the old address, so a hijacked session changing the e-mail does not go unnoticed.
     await this.deps.mailer
-      .send({
-        to: result.oldEmail,
-        subject: 'Your e-mail address was changed',
-        text: `Hello ${result.nickname},\n\nThe e-mail address of your XG Marketplace account is now ${result.newEmail}.\nIf you did not do this, contact support at once.\n`,
-      })
+      .send(
+        composeMail('emailChanged', result.locale, result.oldEmail, {
+          nickname: result.nickname,
+          email: result.newEmail,
+          link: pageLink(this.deps.config.publicUrl, result.locale, '/contact-us'),
+        }),
+      )
       .catch((err) => this.deps.log.warn({ err }, 'could not notify the old e-mail address'));
     return (await loadSessionUser(this.deps.db, result.userId))!;
   }

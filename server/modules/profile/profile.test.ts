@@ -250,3 +250,37 @@ describe('e-mail change', () => {
     expect((await userRow(u.id)).email).toBe(u.email);
   });
 });
+
+describe('the account e-mails in the language the user last used', () => {
+  it('an e-mail change: the confirmation, the notice to the old address, and the notice to an address already in use', async () => {
+    const u = await makeUser(ctx, { email: 'ana@example.com' });
+    const other = await makeUser(ctx, { email: 'taken@example.com' });
+    await ctx.app.deps.db.updateTable('users').set({ locale: 'es' }).where('id', '=', u.id).execute();
+    await ctx.app.deps.db.updateTable('users').set({ locale: 'pt' }).where('id', '=', other.id).execute();
+
+    expect((await post('/api/email-reset', { newEmail: 'taken@example.com', password: u.password }, u.cookie)).statusCode).toBe(200);
+    const inUse = ctx.mailer.sent.at(-1)!;
+    expect([inUse.to, inUse.subject]).toEqual(['taken@example.com', 'Alguém tentou usar seu endereço de e-mail']);
+    expect(inUse.text).toContain(`${ctx.config.publicUrl}/pt/auth/login`);
+
+    expect((await post('/api/email-reset', { newEmail: 'ana.nueva@example.com', password: u.password }, u.cookie)).statusCode).toBe(200);
+    const confirm = ctx.mailer.sent.at(-1)!;
+    expect([confirm.to, confirm.subject]).toEqual(['ana.nueva@example.com', 'Confirma tu nueva dirección de correo']);
+    const link = /https?:\/\/\S+\/es\/auth\/confirm-email\?token=([A-Za-z0-9_%-]+)/.exec(confirm.text)!;
+    expect(link).not.toBeNull();
+    expect((await post('/api/confirm-email-reset', { token: decodeURIComponent(link[1]) })).statusCode).toBe(200);
+    const notice = ctx.mailer.sent.at(-1)!;
+    expect([notice.to, notice.subject]).toEqual(['ana@example.com', 'Se cambió tu dirección de correo']);
+    expect(notice.text).toContain('ahora es ana.nueva@example.com');
+  });
+
+  it('the welcome promo code', async () => {
+    const u = await makeUser(ctx, { status: 'approved' });
+    await ctx.app.deps.db.updateTable('users').set({ locale: 'pt' }).where('id', '=', u.id).execute();
+    expect((await get('/api/email-wallet-promo-code', u.cookie)).statusCode).toBe(200);
+    const mail = ctx.mailer.sent.at(-1)!;
+    expect(mail.subject).toBe('Seu código promocional de boas-vindas do XG Marketplace');
+    expect(mail.text).toMatch(/Seu código promocional pessoal: WELCOME-\w{8}/);
+    expect(mail.text).toContain(`${ctx.config.publicUrl}/pt/admin/dashboard/my-wallet`);
+  });
+});

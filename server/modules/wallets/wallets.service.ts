@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { composeMail, pageLink } from '../../core/mail-templates.ts';
 import type { AppDeps } from '../../core/deps.ts';
 import type { Executor, Trx } from '../../core/db.ts';
 import type { SessionUser } from '../../core/auth.ts';
@@ -125,19 +126,15 @@ export class WalletsService {
       });
     });
     try {
-      await this.deps.mailer.send({
-        to: user.email,
-        subject: 'Your XG Marketplace welcome promo code',
-        text: [
-          'Welcome to XG Marketplace!',
-          '',
-          `Your personal promo code: ${code}`,
-          `It adds $${(WELCOME_PROMO_CENTS / 100).toFixed(2)} to your promo wallet, once, until ${new Date(at.getTime() + WELCOME_PROMO_DAYS * DAY_MS).toISOString().slice(0, 10)}.`,
-          `Enter it on your wallet page: ${this.deps.config.publicUrl}/admin/dashboard/my-wallet`,
-          '',
-          'Promo money pays for ads and bumps; it cannot be withdrawn.',
-        ].join('\n'),
-      });
+      const { locale } = await this.deps.db.selectFrom('users').select('locale').where('id', '=', user.id).executeTakeFirstOrThrow();
+      await this.deps.mailer.send(
+        composeMail('welcomeCode', locale, user.email, {
+          code,
+          amount: `$${(WELCOME_PROMO_CENTS / 100).toFixed(2)}`,
+          date: new Date(at.getTime() + WELCOME_PROMO_DAYS * DAY_MS).toISOString().slice(0, 10),
+          link: pageLink(this.deps.config.publicUrl, locale, '/admin/dashboard/my-wallet'),
+        }),
+      );
     } catch (err) {
       this.deps.log.error({ err, userId: user.id }, 'could not e-mail the welcome promo code');
       // A code already redeemed did arrive (e.g. a timeout after the server took the message): it
