@@ -66,3 +66,17 @@ describe('TRUST_PROXY', () => {
     });
   });
 });
+
+describe('production', () => {
+  it('names every missing setting at once, PUBLIC_URL among them (e-mailed links would point at localhost)', () => {
+    let text = '';
+    try {
+      loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir });
+    } catch (e) {
+      text = (e as Error).message;
+    }
+    expect(text).toContain('PUBLIC_URL is required in production');
+    expect(text).toContain('JWT_SECRET is required in production');
+    expect(text).toContain('BTCPAY_URL, BTCPAY_STORE_ID, BTCPAY_API_KEY and BTCPAY_WEBHOOK_SECRET are required in production');
+  });
+});

@@ -77,6 +77,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const host = str('HOST') ?? '0.0.0.0';
   const dataDir = path.resolve(str('DATA_DIR') ?? './data');
   const publicUrl = url('PUBLIC_URL') ?? `http://localhost:${port}`;
+  // Every link in an e-mail, every canonical URL and the BTCPay webhook's address start with it.
+  if (isProduction && str('PUBLIC_URL') === null) problems.push('PUBLIC_URL is required in production (the address visitors use, e.g. https://example.com)');
   const sessionDays = int('SESSION_DAYS', 30, 1, 365);
   const cacheMb = int('CACHE_MB', DEFAULT_CACHE_MB, 4, 65_536);
   const sandboxSettleMs = int('SANDBOX_SETTLE_MS', nodeEnv === 'test' ? 0 : 1500, 0, 600_000);
