@@ -5,7 +5,7 @@ import { Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
-import { RULE_CODES, checkPromoCode } from '../../../contract/rules.ts';
+import { PROMO_MAX_CENTS, RULE_CODES, checkPromoCode } from '../../../contract/rules.ts';
 import type { Pricing, PromoCode } from '../../../contract/api/pricing.ts';
 import { normalizePromoCode } from '../wallets/wallets.service.ts';
 import type { ListingType, PricingKind } from '../ads/ads.tables.ts';
@@ -13,7 +13,7 @@ import { can } from './pricing.policy.ts';
 import * as repo from './pricing.repository.ts';
 
 export const MAX_PRICE_CENTS = 1_000_000; // $10,000: anything above is a typo
-export const MAX_PROMO_CENTS = 1_000_000;
+export const MAX_PROMO_CENTS = PROMO_MAX_CENTS;
 export const MAX_DURATION_DAYS = 365;
 
 /** A price and a promo code as the API answers them (contract/api/pricing.ts). */

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PromoCode } from '../../api/admin-pricing';
 import { savePromoCode } from '../../state/adminPromoCodes';
-import { checkPromoCode } from '../../../contract/rules';
+import { PROMO_MAX_CENTS, checkPromoCode } from '../../../contract/rules';
 import { centsToInput, formatUsd, parseDollars } from '../../lib/money';
 import { TextField } from '../forms/TextField';
 import { SubmitButton } from '../forms/SubmitButton';
@@ -30,16 +30,20 @@ export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; 
   const uses = Number(maxUses);
   const errors = {
     code: checkPromoCode(code) ? t(`validation:${checkPromoCode(code)}`) : null,
-    amount: cents == null || cents <= 0 ? t('promo.amountRule') : null,
+    amount: cents == null || cents <= 0 || cents > PROMO_MAX_CENTS ? t('promo.amountRule', { max: formatUsd(PROMO_MAX_CENTS) }) : null,
     maxUses: Number.isInteger(uses) && uses >= 1 && uses <= 1_000_000 ? null : t('promo.maxUsesRule'),
+    // The code works through the chosen day (UTC): a day already over is refused, as the server would.
+    expires: expires && (dateToExpiry(expires) ?? '') <= new Date().toISOString() ? t('promo.expiresPast') : null,
   };
   const show = (k: keyof typeof errors) => (tried ? errors[k] : null);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     setTried(true);
-    if (errors.code || errors.amount || errors.maxUses || cents == null) return;
-    const body = { code, amountCents: cents, maxUses: uses, expiresAt: dateToExpiry(expires), active };
+    if (errors.code || errors.amount || errors.maxUses || errors.expires || cents == null) return;
+    // An expiry left as it was keeps its moment (a welcome code's is to the minute, not the end of a day).
+    const expiresAt = editing && expires === expiryToDate(editing.expiresAt) ? editing.expiresAt : dateToExpiry(expires);
+    const body = { code, amountCents: cents, maxUses: uses, expiresAt, active };
     const saved = await form.run(() => savePromoCode(editing ? { id: editing.id, ...body } : body));
     if (saved !== undefined) onDone(t(editing ? 'promo.updated' : 'promo.created', { code, amount: formatUsd(cents) }));
   }
@@ -57,7 +61,7 @@ export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; 
       />
       <TextField label={t('promo.amount')} inputMode="decimal" value={amount} onChange={setAmount} hint={t('promo.amountHint')} error={show('amount')} />
       <TextField label={t('promo.maxUses')} inputMode="numeric" value={maxUses} onChange={setMaxUses} error={show('maxUses')} />
-      <TextField label={t('promo.expires')} type="date" value={expires} onChange={setExpires} hint={t('promo.expiresHint')} />
+      <TextField label={t('promo.expires')} type="date" value={expires} onChange={setExpires} hint={t('promo.expiresHint')} error={show('expires')} />
       <label style={{ display: 'flex', gap: 8, alignItems: 'center', marginBottom: 14 }}>
         <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} />
         {t('promo.active')}

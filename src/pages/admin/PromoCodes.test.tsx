@@ -24,8 +24,8 @@ const SPRING: PromoCode = {
 };
 
 /** A fake of the promo code API over a mutable list (newest first, as the server sorts). */
-function promoServer() {
-  const codes: PromoCode[] = [SPRING];
+function promoServer(initial: PromoCode[] = [SPRING]) {
+  const codes: PromoCode[] = [...initial];
   const queries: string[] = [];
   const saved: PromoCodeInput[] = [];
   server.use(
@@ -114,5 +114,33 @@ describe('admin promo codes', () => {
     expect((await screen.findByRole('status')).textContent).toBe('Promo code SPRING-20 saved.');
     await waitFor(() => expect(rowTexts()[0]).toEqual(['SPRING-20', '$20.00', '3 / 100', 'Jun 30, 2030', 'No']));
     expect(srv.saved).toEqual([{ id: 'pc1', code: 'SPRING-20', amountCents: 2000, maxUses: 100, expiresAt: '2030-06-30T23:59:59.999Z', active: false }]);
+  });
+
+  it('refuses before sending what the server would refuse: over $10,000, an expiry day already over', async () => {
+    const srv = promoServer();
+    const user = userEvent.setup();
+    renderAt(<PromoCodes />, '/admin/dashboard/admin/promo-codes');
+    await screen.findByRole('table');
+    await user.type(screen.getByLabelText('Code'), 'BIG-ONE');
+    const amount = screen.getByLabelText('Amount (USD)');
+    await user.clear(amount);
+    await user.type(amount, '10000.01');
+    await user.type(screen.getByLabelText('Expires'), '2020-01-01');
+    await user.click(screen.getByRole('button', { name: 'Create promo code' }));
+    expect(await screen.findByText('Enter an amount from $0.01 to $10,000.00 in dollars, for example 20.00.')).toBeTruthy();
+    expect(screen.getByText('That day is over: choose a later one, or leave it empty for no expiry.')).toBeTruthy();
+    expect(srv.saved).toEqual([]);
+  });
+
+  it('editing a code keeps an expiry left as it was to the minute (a welcome code’s is not the end of a day)', async () => {
+    const welcome: PromoCode = { ...SPRING, id: 'pc2', code: 'WELCOME-AB12CD34', maxUses: 1, uses: 0, expiresAt: '2030-06-30T14:27:05.000Z', personal: true };
+    const srv = promoServer([welcome]);
+    const user = userEvent.setup();
+    renderAt(<PromoCodes />, '/admin/dashboard/admin/promo-codes');
+    await user.click(await screen.findByRole('button', { name: 'Edit WELCOME-AB12CD34' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Active' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByRole('status');
+    expect(srv.saved[0].expiresAt).toBe('2030-06-30T14:27:05.000Z');
   });
 });
