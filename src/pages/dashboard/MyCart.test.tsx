@@ -99,15 +99,20 @@ describe('my cart', () => {
     ]);
   });
 
-  it('shows the already-paid message on 409 and deletes an ad only after confirmation', async () => {
+  it('an ad paid meanwhile (another tab): says so and reads the cart again; deletes an ad only after confirmation', async () => {
     const ad = makeOwnerAd({ status: 'unpaid', title: 'Quiet afternoons downtown' });
+    const paidElsewhere = makeOwnerAd({ status: 'unpaid', title: 'Paid in another tab' });
+    let cart = [ad, paidElsewhere];
     let deleted: string | null = null;
     server.use(
-      http.get('/api/cart-ads-by-user', () => apiJson('GET /api/cart-ads-by-user', { pendingAds: [ad] })),
+      http.get('/api/cart-ads-by-user', () => apiJson('GET /api/cart-ads-by-user', { pendingAds: cart })),
       http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(5000)] })),
       http.get('/api/get-ad-pricing', () => apiJson('GET /api/get-ad-pricing', AD_PRICING)),
       http.get('/api/get-bump-pricing', () => apiJson('GET /api/get-bump-pricing', BUMP_PRICING)),
-      http.put('/api/ad-payment-in-cart/:id', () => apiError('PUT /api/ad-payment-in-cart/:id', 409, 'ad.already_paid')),
+      http.put('/api/ad-payment-in-cart/:id', () => {
+        cart = cart.filter((a) => a.id !== paidElsewhere.id); // it was paid meanwhile
+        return apiError('PUT /api/ad-payment-in-cart/:id', 409, 'ad.already_paid');
+      }),
       http.delete('/api/delete-cart-ad/:id', ({ params }) => {
         deleted = String(params.id);
         return apiJson('DELETE /api/delete-cart-ad/:id', { deleted: true });
@@ -115,10 +120,12 @@ describe('my cart', () => {
     );
     const user = userEvent.setup();
     renderAt(<MyCart />, '/admin/dashboard/my-cart');
-    const item = await screen.findByRole('listitem', { name: 'Quiet afternoons downtown' });
-    await waitFor(() => expect(within(item).getByRole('radio', { name: /USD wallet — \$50\.00/ })).toBeTruthy());
-    await user.click(within(item).getByRole('button', { name: 'Pay and send to review' }));
-    expect((await within(item).findByRole('alert')).textContent).toBe('This ad is already paid.');
+    const other = await screen.findByRole('listitem', { name: 'Paid in another tab' });
+    await waitFor(() => expect(within(other).getByRole('radio', { name: /USD wallet — \$50\.00/ })).toBeTruthy());
+    await user.click(within(other).getByRole('button', { name: 'Pay and send to review' }));
+    expect((await screen.findByRole('status')).textContent).toContain('This ad is already paid.');
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Paid in another tab' })).toBeNull()); // the cart is read again
+    const item = screen.getByRole('listitem', { name: 'Quiet afternoons downtown' });
 
     await user.click(within(item).getByRole('button', { name: 'Delete' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete this ad?' });

@@ -5,7 +5,7 @@ import { useSnapshot } from 'valtio';
 import { cartStore, deleteCartAd, payCartAd } from '../../state/cart';
 import { walletsStore } from '../../state/wallets';
 import { adPriceFor, pricingStore, quoteOf } from '../../state/pricing';
-import { errorMessage } from '../../api/client';
+import { ApiError, errorMessage } from '../../api/client';
 import { payErrorMessage } from '../../components/market/payError';
 import type { OwnerAd } from '../../api/ads';
 import { routes } from '../../app/routes';
@@ -46,7 +46,11 @@ export default function MyCart() {
       await payCartAd(ad.id, walletId, quoteOf(adPriceFor(pricingStore.state.data, ad.listingType)));
       setPaidNote(t('cart.paid', { title: ad.title }));
     } catch (e) {
-      setErrors((x) => ({ ...x, [ad.id]: payErrorMessage(t, e) }));
+      if (e instanceof ApiError && e.code === 'ad.already_paid') {
+        // Paid meanwhile (another tab): it left the cart; say so where the cart's news goes.
+        setPaidNote(errorMessage(e));
+        void cartStore.load();
+      } else setErrors((x) => ({ ...x, [ad.id]: payErrorMessage(t, e) }));
     } finally {
       setBusy(null);
     }
