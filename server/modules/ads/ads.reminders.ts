@@ -10,7 +10,6 @@ const EXPIRED_NOTICE_WINDOW_MS = 2 * DAY_MS;
 
 type Due = { id: string; title: string; expires_at: string; owner_id: string; email: string; locale: MailLocale };
 
-
 /**
  * Cron job renewal-reminders: e-mails the (approved) owner of each approved ad that expires within three days
  * ("renew it"), and of each ad that expired within the last two days ("it expired, renew it"),
