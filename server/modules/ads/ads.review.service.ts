@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import type { SessionUser } from '../../core/auth.ts';
+import { currentActor, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Forbidden, Invalid } from '../../core/errors.ts';
 import { isOwner } from '../../core/policy.ts';
 import { DAY_MS } from '../../core/clock.ts';
@@ -86,13 +86,14 @@ export class ReviewService {
     const mails: AdMail[] = [];
     const unusedPhotos: { adId: string; ownerId: string; photos: StoredPhoto[] }[] = [];
     await this.deps.db.transaction().execute(async (trx) => {
+      const by = await currentActor(trx, actor); // demoted or suspended since the request came in: refused
       for (const id of unique(input.adIds)) {
         const ad = await repo.findAd(trx, id);
         if (!ad) {
           // An edit of a live ad, by the revision's id (the queue lists it with revisionOf).
           const rev = await revisionsRepo.findPendingRevision(trx, id);
           if (!rev) continue;
-          mayReview(actor, 'review', { owner_id: rev.owner_id });
+          mayReview(by, 'review', { owner_id: rev.owner_id });
           // An edit whose ad is gone (deleted meanwhile) has nothing left to change: skipped like an ad no longer in review.
           const live = await repo.findAd(trx, rev.ad_id);
           if (!live) continue;
@@ -115,7 +116,7 @@ export class ReviewService {
           changed.push({ id: rev.ad_id, ownerId: rev.owner_id, status: live.status });
           continue;
         }
-        mayReview(actor, 'review', ad);
+        mayReview(by, 'review', ad);
         if (ad.status !== 'in_review') continue;
         if (input.decision === 'approve') {
           if (seen.has(id) && seen.get(id) !== ad.updated_at) continue; // changed since the reviewer saw it
@@ -175,9 +176,10 @@ export class ReviewService {
     const at = this.deps.clock.now().toISOString();
     const changed: { ownerId: string; adId: string; status: AdStatus }[] = [];
     await this.deps.db.transaction().execute(async (trx) => {
+      const by = await currentActor(trx, actor);
       for (const id of unique(input.adIds)) {
         const before = await repo.findAd(trx, id);
-        if (before) mayReview(actor, 'moderate', before);
+        if (before) mayReview(by, 'moderate', before);
         if (!before || !(await repo.setStaffStatus(trx, id, input.status, at))) continue;
         await repo.refreshVisibility(trx, [id]);
         // A taken-down ad's photos stop answering the public too (their URLs are known); enabled, they answer again.

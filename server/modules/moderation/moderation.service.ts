@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
-import type { SessionUser } from '../../core/auth.ts';
+import { currentActor, type SessionUser } from '../../core/auth.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
@@ -230,7 +230,7 @@ export class ModerationService {
     const at = this.now();
     return this.deps.db.transaction().execute(async (trx) => {
       const userId = await this.subjectOf(trx, input.targetType, input.targetId);
-      this.may(actor, 'hold', userId);
+      this.may(await currentActor(trx, actor), 'hold', userId);
       const row = await repo.insertHold(trx, { id: newId(), targetType: input.targetType, targetId: input.targetId, userId, reason, by: actor, at });
       await writeAudit(trx, {
         actor: { id: actor.id, email: actor.email },
@@ -259,7 +259,7 @@ export class ModerationService {
         throw new Conflict('moderation.not_held');
       }
       const userId = holds[0].user_id;
-      this.may(actor, 'release', userId);
+      this.may(await currentActor(trx, actor), 'release', userId);
       await repo.releaseHolds(
         trx,
         holds.map((h) => h.id),

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../core/deps.ts';
 import type { Executor } from '../../core/db.ts';
-import type { SessionUser } from '../../core/auth.ts';
+import { currentActor, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { writeAudit } from '../../core/audit.ts';
@@ -92,6 +92,7 @@ export class PricingService {
       throw new Invalid('priceCents', 'pricing.price_out_of_range', { max: MAX_PRICE_CENTS });
     }
     return this.deps.db.transaction().execute(async (trx) => {
+      if (!can(await currentActor(trx, actor), 'setPrice', { id: input.id })) throw new Forbidden(); // still staff now
       const before = await repo.findPricing(trx, input.id);
       if (!before) throw new NotFound('pricing.not_found');
       let durationDays = before.duration_days;
@@ -141,6 +142,7 @@ export class PricingService {
     const expiresAt = parseExpiry(input.expiresAt);
     const now = this.deps.clock.now().toISOString();
     return this.deps.db.transaction().execute(async (trx) => {
+      if (!can(await currentActor(trx, actor), 'setPromoCode', input.id === undefined ? undefined : { id: input.id })) throw new Forbidden(); // still staff now
       const clash = await repo.findPromoCodeByCode(trx, code);
       if (clash && clash.id !== input.id) throw new Conflict('pricing.promo_code_taken');
       if (input.id === undefined) {
