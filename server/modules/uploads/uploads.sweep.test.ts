@@ -122,7 +122,8 @@ describe('cron job sweep-orphan-uploads', () => {
     }
   });
 
-  it('keeps the new photos of an edit waiting for review: staff see them, and approving the edit publishes them', async () => {
+  /** A live ad with an edit waiting for review that replaces its photo; the edit's new upload paths. */
+  async function liveAdWithPendingEdit() {
     const ny = await placeIn(ctx, 'ny');
     const owner = await makeUser(ctx, { status: 'approved' });
     const staff = await asAdmin(ctx);
@@ -136,6 +137,11 @@ describe('cron job sweep-orphan-uploads', () => {
     expect(edit.statusCode, edit.body).toBe(200);
     const revision = edit.json().ad.revision as { id: string; content: { photos: { url: string; thumbUrl: string }[] } };
     const added = revision.content.photos.flatMap((p) => [p.url, p.thumbUrl]).map((u) => u.replace('/uploads/', ''));
+    return { ad, staff, revision, added };
+  }
+
+  it('keeps the new photos of an edit waiting for review: staff see them, and approving the edit publishes them', async () => {
+    const { ad, staff, revision, added } = await liveAdWithPendingEdit();
     ctx.clock.advance(2 * HOUR); // the hourly job runs before staff reach the queue
     expect((await runJob(ctx.app.deps, sweep)).message).toBe('0 orphan upload files removed');
     for (const rel of added) expect(exists(rel), rel).toBe(true);
@@ -147,18 +153,7 @@ describe('cron job sweep-orphan-uploads', () => {
   });
 
   it('removes the photos of an edit its deleted ad left behind (a database from before edits were closed with their ad)', async () => {
-    const ny = await placeIn(ctx, 'ny');
-    const owner = await makeUser(ctx, { status: 'approved' });
-    const staff = await asAdmin(ctx);
-    const ad = await liveAd(ctx, owner, staff, ny);
-    const edit = await ctx.app.inject({
-      method: 'PUT',
-      url: `/api/ads/${ad.id}`,
-      headers: { cookie: owner.cookie },
-      payload: adForm({ ...goodFields(ny, { title: 'Elegant companion, new photos' }), keepPhotos: '[]' }, [await png(80, 60)]),
-    });
-    const revision = edit.json().ad.revision as { id: string; content: { photos: { url: string; thumbUrl: string }[] } };
-    const added = revision.content.photos.flatMap((p) => [p.url, p.thumbUrl]).map((u) => u.replace('/uploads/', ''));
+    const { ad, added } = await liveAdWithPendingEdit();
     // The ad goes without its pending edit, as deletions did before the fix.
     const db = ctx.app.deps.database.sqlite;
     db.pragma('foreign_keys = OFF');
