@@ -20,7 +20,7 @@ export const adsErrors = {
   'ad.not_found': 'Ad not found.',
   'ad.delete_only_unpaid': 'Only unpaid ads in your cart can be deleted.',
   'ad.already_paid': 'This ad is already paid.',
-  'ad.bump_not_running': 'Only approved, running ads can be bumped.',
+  'ad.bump_not_running': 'Only an ad that shows (approved, running and online) can be bumped.',
   'ad.bump_too_soon': 'This ad was bumped less than a minute ago.',
   'ad.move_not_allowed': 'A rejected, disabled or expired ad cannot be moved.',
   // Editing, renewing and deleting (issue 13).

@@ -128,6 +128,7 @@ export class AdManageService {
       const ad = await adFor(trx, actor, 'renew', id);
       if (ad.status !== 'approved' && ad.status !== 'expired') throw new Conflict('ad.renew_not_allowed');
       if (ad.renewed_at && now.getTime() - Date.parse(ad.renewed_at) < RENEW_COOLDOWN_MS) throw new Conflict('ad.renew_too_soon');
+      await assertPlace(trx, ad.state_id, ad.city_id); // a term bought in a place disabled since would show nowhere
       await usableWallet(trx, actor, walletId);
       const price = await quotedPrice(trx, 'ad', ad.listing_type, quote);
       const from = Math.max(now.getTime(), ad.expires_at ? Date.parse(ad.expires_at) : 0);

@@ -348,7 +348,7 @@ describe('my ads', () => {
     const unpaid = await postAd(ctx, owner, ny);
     const notRunning = await put(owner, `/api/bump-ad/${unpaid.id}`, { walletId });
     expect(notRunning.statusCode).toBe(409);
-    expect(notRunning.json()).toEqual({ message: 'Only approved, running ads can be bumped.', code: 'ad.bump_not_running' });
+    expect(notRunning.json()).toEqual({ message: 'Only an ad that shows (approved, running and online) can be bumped.', code: 'ad.bump_not_running' });
     expect((await ledger()).filter((e) => e.kind === 'bump_payment').map((e) => e.amount_cents)).toEqual([-300, -300]);
   });
 
@@ -393,5 +393,25 @@ describe('my ads', () => {
     expect((await move(over.id)).statusCode).toBe(409);
     const after = await ctx.app.deps.db.selectFrom('ads').select(['city_id', 'status']).where('id', 'in', [down.id, over.id]).execute();
     expect(after.map((a) => a.city_id)).toEqual([ny.cityId, ny.cityId]);
+  });
+
+  it('does not bump an ad nobody sees (offline), nor take payment or a renewal for an ad in a city disabled since', async () => {
+    const walletId = await fundedUsd(ctx, owner, 10_000);
+    const live = await liveAd(ctx, owner, admin, ny);
+    ctx.clock.advance(61_000);
+    expect((await put(owner, `/api/update-ad-online-status/${live.id}`, { online: false })).statusCode).toBe(200);
+    const offline = await put(owner, `/api/bump-ad/${live.id}`, { walletId });
+    expect([offline.statusCode, offline.json().code]).toEqual([409, 'ad.bump_not_running']);
+    expect((await put(owner, `/api/update-ad-online-status/${live.id}`, { online: true })).statusCode).toBe(200);
+    expect((await put(owner, `/api/bump-ad/${live.id}`, { walletId })).statusCode).toBe(200);
+
+    const cart = await postAd(ctx, owner, ny);
+    await ctx.app.deps.db.updateTable('cities').set({ enabled: 0 }).where('id', '=', ny.cityId).execute();
+    const before = await balance(owner);
+    const paid = await pay(ctx, owner, cart.id, walletId);
+    expect([paid.statusCode, paid.json().code]).toEqual([400, 'ad.city_disabled']);
+    const renewed = await put(owner, `/api/renew-ad/${live.id}`, { walletId });
+    expect([renewed.statusCode, renewed.json().code]).toEqual([400, 'ad.city_disabled']);
+    expect([await balance(owner), await adStatus(cart.id)]).toEqual([before, 'unpaid']);
   });
 });

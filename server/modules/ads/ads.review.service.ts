@@ -99,7 +99,8 @@ export class ReviewService {
           if (!live) continue;
           if (input.decision === 'approve') {
             unusedPhotos.push({ adId: rev.ad_id, ownerId: rev.owner_id, photos: await revisionsRepo.applyRevision(trx, rev, actor.id, at) });
-            mails.push({ ownerId: rev.owner_id, adId: rev.ad_id, template: 'revisionApproved', title: rev.title });
+            // "Your changes are live" is untrue of an ad staff took down (its owner sees it disabled).
+            if (live.status !== 'disabled') mails.push({ ownerId: rev.owner_id, adId: rev.ad_id, template: 'revisionApproved', title: rev.title });
           } else {
             unusedPhotos.push({ adId: rev.ad_id, ownerId: rev.owner_id, photos: await revisionsRepo.rejectRevision(trx, rev, reason, actor.id, at) });
             mails.push({ ownerId: rev.owner_id, adId: rev.ad_id, template: 'revisionRejected', title: rev.title, reason });

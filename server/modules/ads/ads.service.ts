@@ -151,6 +151,7 @@ export class AdsService {
     const result = await this.deps.db.transaction().execute(async (trx) => {
       const ad = await adFor(trx, actor, 'pay', id);
       if (ad.status !== 'unpaid') throw new Conflict('ad.already_paid');
+      await assertPlace(trx, ad.state_id, ad.city_id); // its city or state disabled since it was posted: move it first
       await usableWallet(trx, actor, walletId);
       const price = await quotedPrice(trx, 'ad', ad.listing_type, quote);
       if (!(await repo.markPaid(trx, id, { priceCents: price.priceCents, durationDays: price.durationDays, walletId, at }))) {
@@ -178,7 +179,8 @@ export class AdsService {
     const at = now.toISOString();
     return this.deps.db.transaction().execute(async (trx) => {
       const ad = await adFor(trx, actor, 'bump', id);
-      if (ad.status !== 'approved' || (ad.expires_at !== null && ad.expires_at <= at)) throw new Conflict('ad.bump_not_running');
+      // On a list: approved, running, and shown (online, its owner and place not suspended).
+      if (ad.status !== 'approved' || (ad.expires_at !== null && ad.expires_at <= at) || !ad.visible) throw new Conflict('ad.bump_not_running');
       if (ad.bumped_at && now.getTime() - Date.parse(ad.bumped_at) < BUMP_COOLDOWN_MS) throw new Conflict('ad.bump_too_soon');
       await usableWallet(trx, actor, walletId);
       const price = await quotedPrice(trx, 'bump', ad.listing_type, quote);
