@@ -31,7 +31,8 @@ export async function summarize(db: Executor, since: string, top: number): Promi
       .orderBy('locale')
       .execute(),
     base
-      .where((eb) => eb.or([eb('path', 'like', '/ad/%'), eb('path', 'like', '/es/ad/%'), eb('path', 'like', '/pt/ad/%')]))
+      // GLOB, not LIKE: case matters (/AD/x is no ad page, only its 404).
+      .where(sql<boolean>`(path GLOB '/ad/*' OR path GLOB '/es/ad/*' OR path GLOB '/pt/ad/*')`)
       .leftJoin('ads', (join) => join.on('ads.id', '=', adId))
       .select([adId.as('ad_id'), 'ads.title', (eb) => eb.fn.countAll<number>().as('count')])
       .groupBy(adId)

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../core/deps.ts';
 import { Invalid } from '../../core/errors.ts';
-import { WindowLimiter } from '../../core/ratelimit.ts';
+import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import * as repo from './analytics.repository.ts';
 import type { PageLocale } from '../../../contract/api/analytics.ts';
@@ -8,6 +8,9 @@ import type { PageLocale } from '../../../contract/api/analytics.ts';
 // A browser reports one view per route change; 120 a minute per IP is far above a person's pace
 // and keeps a script from filling the table.
 export const PAGEVIEWS_PER_MINUTE = 120;
+
+/** Paths of the private side (in any language): not recorded. */
+const PRIVATE_PATH = /^(\/(es|pt))?\/(admin|auth|sandbox|unsubscribe)(\/|$)/;
 
 /** Only the path is kept: query strings may hold search words, and hashes are client state. */
 export function cleanPath(raw: string): string {
@@ -37,7 +40,10 @@ export class AnalyticsService {
 
   async record(input: { path: string; locale: PageLocale; referrer?: string | null }, ip: string): Promise<void> {
     const path = cleanPath(input.path);
-    this.limiter.hit([`ip:${ip}`]);
+    this.limiter.hit([`ip:${ipKey(ip)}`]); // an IPv6 subscriber by its /64, as every per-IP limit
+    // Only the public site's pages: a dashboard, sign-in, checkout or unsubscribe path names a
+    // user, an invoice or a token, and staff's figures are about what visitors read.
+    if (PRIVATE_PATH.test(path)) return;
     const host = referrerHost(input.referrer);
     // A view that comes from one of our own pages is not a referral.
     const own = referrerHost(this.deps.config.publicUrl);
@@ -49,8 +55,11 @@ export class AnalyticsService {
     });
   }
 
+  /** The last `days` whole UTC days, today the last (the days the staff screen draws). */
   summary(days: number) {
-    const since = new Date(this.deps.clock.now().getTime() - days * DAY_MS).toISOString();
+    const now = this.deps.clock.now();
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    const since = new Date(today - (days - 1) * DAY_MS).toISOString();
     return repo.summarize(this.deps.db, since, 20);
   }
 }

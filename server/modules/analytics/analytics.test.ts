@@ -58,6 +58,29 @@ describe('POST /api/analytics/pageview', () => {
     expect((await view({ path: '/', locale: 'en' })).statusCode).toBe(204);
     expect(await rows()).toHaveLength(PAGEVIEWS_PER_MINUTE + 2);
   });
+
+  it('counts an IPv6 subscriber by its /64, as every per-IP limit does', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < PAGEVIEWS_PER_MINUTE + 5; i++)
+      statuses.push((await view({ path: '/', locale: 'en' }, `2001:db8:1:2::${(i + 1).toString(16)}`)).statusCode);
+    expect(statuses.filter((x) => x === 429)).toHaveLength(5);
+    expect((await view({ path: '/', locale: 'en' }, '2001:db8:1:3::1')).statusCode).toBe(204); // the next /64
+  });
+
+  it('records the public site only: a dashboard, sign-in, checkout or unsubscribe path (in any language) is not kept', async () => {
+    for (const path of [
+      '/admin/dashboard/admin/users/u123',
+      '/es/admin/dashboard',
+      '/auth/reset-password',
+      '/pt/sandbox/checkout/inv1',
+      '/unsubscribe',
+      '/ad/abc',
+      '/administrators',
+    ]) {
+      expect((await view({ path, locale: 'en' })).statusCode, path).toBe(204);
+    }
+    expect((await rows()).map((r) => r.path)).toEqual(['/ad/abc', '/administrators']);
+  });
 });
 
 describe('GET /api/admin/get-page-views', () => {
@@ -88,5 +111,23 @@ describe('GET /api/admin/get-page-views', () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/get-page-views?days=0', headers: { cookie: admin.cookie } })).statusCode).toBe(400);
     const provider = await makeUser(ctx);
     expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/get-page-views', headers: { cookie: provider.cookie } })).statusCode).toBe(403);
+  });
+
+  it('N days are the last N whole UTC days, today the last: a view on the day before them counts nowhere', async () => {
+    ctx.clock.set('2026-01-08T18:00:00.000Z'); // within "168 hours ago" but on the 8th day back
+    await view({ path: '/faq', locale: 'en' });
+    ctx.clock.set('2026-01-09T00:00:00.000Z'); // the first of the 7 days
+    await view({ path: '/faq', locale: 'en' });
+    ctx.clock.set('2026-01-15T12:00:00.000Z');
+    const admin = await asAdmin(ctx);
+    const res = (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-page-views?days=7', headers: { cookie: admin.cookie } })).json();
+    expect([res.total, res.byDay]).toEqual([1, [{ day: '2026-01-09', count: 1 }]]);
+  });
+
+  it('top ads are ad pages only, whatever the case of a mistyped path', async () => {
+    for (const path of ['/AD/abc123', '/Es/Ad/abc123', '/es/ad/abc123', '/ad/abc123']) await view({ path, locale: 'en' });
+    const admin = await asAdmin(ctx);
+    const res = (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-page-views', headers: { cookie: admin.cookie } })).json();
+    expect(res.topAds).toEqual([{ adId: 'abc123', title: null, count: 2 }]);
   });
 });
