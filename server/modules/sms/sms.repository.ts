@@ -69,7 +69,11 @@ export async function listMessages(db: Executor, o: { offset: number; limit: num
   return { rows, total: Number(total.n) };
 }
 
-/** Messages Textbelt took whose delivery is not settled yet (delivered and failed are final), newest first. */
+/**
+ * Messages Textbelt took whose delivery is not settled yet (delivered and failed are final): the
+ * never asked first, then the longest unasked, the newest first among equals. (Many stay "sent" for
+ * good, carriers without receipts: newest first alone asked about the same ones every time.)
+ */
 export function messagesUnderWay(db: Executor, since: string, limit: number) {
   return db
     .selectFrom('sms_messages')
@@ -77,6 +81,8 @@ export function messagesUnderWay(db: Executor, since: string, limit: number) {
     .where('text_id', 'is not', null)
     .where('status', 'in', ['accepted', 'sending', 'sent', 'unknown'])
     .where('created_at', '>', since)
+    .orderBy(sql`status_checked_at IS NOT NULL`)
+    .orderBy('status_checked_at')
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)

@@ -189,6 +189,25 @@ describe('delivery statuses', () => {
   });
 });
 
+describe('delivery statuses, many under way', () => {
+  it('an older message is asked about in its turn even while 20 newer ones stay under way for good', async () => {
+    fake.quota.set(KEY, 100);
+    await setKey(KEY);
+    const oldest = (await sendTest('+12125550100')).json().message;
+    for (let i = 0; i < 20; i++) {
+      ctx.clock.advance(60_000);
+      await sendTest(`+1212555${String(200 + i).padStart(4, '0')}`);
+    }
+    fake.setStatus(oldest.textId, 'DELIVERED'); // the 20 newer ones stay SENDING (no receipt from their carrier)
+    for (let i = 0; i < 3; i++) {
+      ctx.clock.advance(60_000);
+      await call('POST', '/api/admin/refresh-textbelt-statuses', {});
+    }
+    const row = await ctx.app.deps.db.selectFrom('sms_messages').select('status').where('id', '=', oldest.id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('delivered');
+  });
+});
+
 describe('the gateway for the health check', () => {
   it('says whether a key is set, its quota, and in plain words what is wrong', async () => {
     const sms = ctx.app.deps.services.sms;
