@@ -48,7 +48,8 @@ const CREATING_GIVE_UP_MS = 10 * 60 * 1000;
 type Outcome = 'credited' | 'already_credited' | 'status_changed' | 'no_change' | 'refused_mismatch' | 'unknown_at_server';
 
 const EVENT_OF_STATUS: Record<InvoiceStatus, string | null> = {
-  New: null,
+  // Back to New from Processing (a payment stopped counting: BTCPay sends no webhook for it).
+  New: 'INVOICESTATUSCHANGED',
   Processing: 'INVOICEPROCESSING',
   Settled: 'INVOICESETTLED',
   Expired: 'INVOICEEXPIRED',
@@ -155,6 +156,9 @@ export class PaymentsService {
         checkout: {
           speedPolicy: 'MediumSpeed',
           expirationMinutes: INVOICE_MINUTES,
+          // The amount in full: a store-wide tolerance set in BTCPay would otherwise settle an
+          // underpaid invoice, and we credit the invoice's amount.
+          paymentTolerance: 0,
           // Back to the wallet in the payer's language (the checkout page is BTCPay's).
           redirectURL: pageLink(this.deps.config.publicUrl, input.locale, '/admin/dashboard/my-wallet'),
         },
@@ -320,6 +324,20 @@ export class PaymentsService {
       } else {
         const changed = current.status !== gf.status || current.additional_status !== gf.additionalStatus;
         await repo.setStatus(trx, current.id, { status: gf.status, additionalStatus: gf.additionalStatus, at });
+        if (current.credited_at && gf.status !== 'Settled' && changed) {
+          // Credited once Settled, now something else (staff marked it Invalid after marking it
+          // Settled): the credit stands (it may be spent), staff decide; it is logged and audited.
+          this.deps.log.error({ invoiceId: btcpayId, status: gf.status, additionalStatus: gf.additionalStatus }, 'payments: a credited invoice is no longer Settled');
+          await writeAudit(trx, {
+            actor: null,
+            action: 'invoice.unsettled_after_credit',
+            targetType: 'invoice',
+            targetId: btcpayId,
+            before: { status: current.status, creditedAt: current.credited_at },
+            after: { status: gf.status, additionalStatus: gf.additionalStatus, userId: current.user_id, amountCents: current.amount_cents },
+            at,
+          });
+        }
         outcome = changed ? 'status_changed' : 'no_change';
         if (gf.status === 'Settled') {
           const r = await postToLedger(trx, {

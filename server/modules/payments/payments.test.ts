@@ -89,7 +89,13 @@ describe('creating an invoice', () => {
       currency: 'USD',
       metadata: { orderId: row.id, userId: w.user.id, walletId: wallet.id },
       // Back to the wallet in the payer's language (this payer asked in Portuguese).
-      checkout: { speedPolicy: 'MediumSpeed', expirationMinutes: 30, redirectURL: `${w.ctx.config.publicUrl}/pt/admin/dashboard/my-wallet` },
+      // No tolerance: a store-wide one in BTCPay would settle an underpaid invoice we credit in full.
+      checkout: {
+        speedPolicy: 'MediumSpeed',
+        expirationMinutes: 30,
+        paymentTolerance: 0,
+        redirectURL: `${w.ctx.config.publicUrl}/pt/admin/dashboard/my-wallet`,
+      },
     });
     expect(invoiceId).toBe(w.fake.invoice(invoiceId).id);
     expect(checkoutLink).toBe(`${w.fake.url}/i/${invoiceId}`);
@@ -463,5 +469,51 @@ describe('reads', () => {
     expect(await get()).toMatchObject({ reachable: true, synchronized: false });
     await w.fake.stop();
     expect(await get()).toMatchObject({ reachable: false, synchronized: false, webhookRegistered: false });
+  });
+});
+
+describe('an invoice BTCPay takes back from Processing to New', () => {
+  it('(a payment stopped counting: BTCPay sends no webhook) reconciliation tells the owner, so the wallet shows it payable again', async () => {
+    const sent: { type: string; status: string }[] = [];
+    const hub = w.ctx.app.deps.hub;
+    const send = hub.sendToUser.bind(hub);
+    hub.sendToUser = ((userId: string, event: 'invoiceStatusUpdate', data: { type: string; invoiceId: string; status: string }) => {
+      if (event === 'invoiceStatusUpdate') sent.push({ type: data.type, status: data.status });
+      return send(userId, event, data);
+    }) as typeof hub.sendToUser;
+    const id = await createInvoice(w.ctx, w.user, 25);
+    w.fake.set(id, 'Processing');
+    await deliver(w.ctx, w.fake.event(id, 'InvoiceProcessing', { secret: WEBHOOK_SECRET }));
+    w.fake.set(id, 'New', 'PaidPartial'); // replaced by a fee bump, or double-spent
+    expect(await w.ctx.app.deps.services.payments.reconcile()).toContain('1 status_changed');
+    expect(sent.at(-1)).toEqual({ type: 'INVOICESTATUSCHANGED', status: 'New' });
+    const mine = await w.ctx.app.inject({ method: 'GET', url: '/api/my-invoices', headers: { cookie: w.user.cookie } });
+    expect(mine.json().invoices[0]).toMatchObject({ status: 'New', additionalStatus: 'PaidPartial' });
+  });
+});
+
+describe('an invoice staff mark Settled, then Invalid', () => {
+  it('keeps its credit (it may be spent) and says so: logged, and audited for staff to decide', async () => {
+    const id = await createInvoice(w.ctx, w.user, 50);
+    w.fake.set(id, 'Settled', 'Marked');
+    await deliver(w.ctx, ev(id, 'InvoiceSettled', { extra: { manuallyMarked: true, overPaid: false } }));
+    expect(await usdBalance(w.ctx, w.user.id)).toBe(5000);
+    w.fake.set(id, 'Invalid', 'Marked');
+    await deliver(w.ctx, ev(id, 'InvoiceInvalid', { extra: { manuallyMarked: true } }));
+    expect((await invoiceRow(id)).status).toBe('Invalid');
+    expect(await usdBalance(w.ctx, w.user.id)).toBe(5000);
+    const audit = await w.ctx.app.deps.db
+      .selectFrom('audit_log')
+      .select(['actor_id', 'action', 'target_id', 'after_json'])
+      .where('action', '=', 'invoice.unsettled_after_credit')
+      .execute();
+    expect(audit).toEqual([
+      {
+        actor_id: null,
+        action: 'invoice.unsettled_after_credit',
+        target_id: id,
+        after_json: JSON.stringify({ status: 'Invalid', additionalStatus: 'Marked', userId: w.user.id, amountCents: 5000 }),
+      },
+    ]);
   });
 });

@@ -18,7 +18,7 @@ export interface CreateInvoiceRequest {
   amount: string;
   currency: 'USD';
   metadata: { orderId: string; userId: string; walletId: string };
-  checkout: { speedPolicy: 'MediumSpeed'; expirationMinutes: number; redirectURL: string };
+  checkout: { speedPolicy: 'MediumSpeed'; expirationMinutes: number; paymentTolerance: number; redirectURL: string };
 }
 
 /** A webhook as Greenfield lists it. */

@@ -392,6 +392,28 @@ describe('my wallet', () => {
     await waitFor(() => expect(panelStatus().textContent).toBe('Expired after a partial payment. Contact us with the invoice number to get it back.'));
   });
 
+  it('an invoice BTCPay takes back from Processing to New (a payment stopped counting) is payable again, its checkout link back', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
+    stopSocket = startSocket();
+    const ws = FakeWebSocket.instances[0];
+    ws.accept();
+    const srv = walletServer();
+    srv.db.invoices = [makeInvoice(4)];
+    localStorage.setItem('xg.currentInvoice', 'inv-4');
+    renderAt(<MyWallet />, WALLET_PAGE);
+    await waitFor(() => expect(panelStatus().textContent).toBe('Waiting for your payment. Pay in the checkout tab; this page updates by itself.'));
+    srv.db.invoices[0] = { ...srv.db.invoices[0], status: 'Processing' };
+    ws.push({ type: 'INVOICEPROCESSING', invoiceId: 'inv-4', status: 'Processing' });
+    await waitFor(() => expect(tableRows('My Bitcoin invoices')[0][2]).not.toBe('Waiting for payment'));
+    const panel = screen.getByRole('region', { name: 'Current invoice' });
+    await waitFor(() => expect(within(panel).queryByRole('link', { name: 'Open checkout' })).toBeNull());
+    // The payment is replaced: BTCPay puts the invoice back to New, partly paid; our server tells the page.
+    srv.db.invoices[0] = { ...srv.db.invoices[0], status: 'New', additionalStatus: 'PaidPartial' };
+    ws.push({ type: 'INVOICESTATUSCHANGED', invoiceId: 'inv-4', status: 'New' });
+    await waitFor(() => expect(panelStatus().textContent).toBe('Part of the amount was received. Pay the rest in the checkout before the invoice expires.'));
+    expect(within(panel).getByRole('link', { name: 'Open checkout' })).toBeTruthy();
+  });
+
   it('shows the remembered invoice after a reload (from GET /api/my-invoices), and forgets one the server does not know', async () => {
     const srv = walletServer();
     srv.db.invoices = [makeInvoice(2, { status: 'Settled', creditedAt: '2026-01-15T12:20:00.000Z', amountCents: 5000 }), makeInvoice(1, { status: 'Expired' })];
