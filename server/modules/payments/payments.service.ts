@@ -327,7 +327,10 @@ export class PaymentsService {
         if (current.credited_at && gf.status !== 'Settled' && changed) {
           // Credited once Settled, now something else (staff marked it Invalid after marking it
           // Settled): the credit stands (it may be spent), staff decide; it is logged and audited.
-          this.deps.log.error({ invoiceId: btcpayId, status: gf.status, additionalStatus: gf.additionalStatus }, 'payments: a credited invoice is no longer Settled');
+          this.deps.log.error(
+            { invoiceId: btcpayId, status: gf.status, additionalStatus: gf.additionalStatus },
+            'payments: a credited invoice is no longer Settled',
+          );
           await writeAudit(trx, {
             actor: null,
             action: 'invoice.unsettled_after_credit',
