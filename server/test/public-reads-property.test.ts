@@ -611,7 +611,8 @@ class World {
       }
       case 'bump': {
         if (!a || !ownerOk) return null;
-        const ok = a.status === 'approved' && a.expiresAt > now && now - a.lastBump >= BUMP_COOLDOWN_MS;
+        // A bump is for an ad that shows (approved, running, online, its owner and place not suspended).
+        const ok = isPublic(m, this.places, a, now) && now - a.lastBump >= BUMP_COOLDOWN_MS;
         return check(`${a.id} bump`, await this.inject(owner!, 'PUT', `/api/bump-ad/${a.id}`, { walletId: this.wallets[a.owner] }), ok ? 200 : 409, () => {
           a.seq = ++m.nextSeq;
           a.lastBump = now;
@@ -621,7 +622,9 @@ class World {
         if (!a || !ownerOk) return null;
         const to = op.to % this.places.length;
         const p = this.places[to];
-        const ok = a.status !== 'expired' && m.cityEnabled[to] && m.stateEnabled.get(p.stateId) === true;
+        // Not an expired ad (its term run out, whether or not the hourly job said so) nor a disabled one.
+        const movable = a.status !== 'expired' && a.status !== 'disabled' && !(a.status === 'approved' && a.expiresAt <= now);
+        const ok = movable && m.cityEnabled[to] && m.stateEnabled.get(p.stateId) === true;
         const res = await this.inject(owner!, 'PUT', `/api/update-ad-location/${a.id}`, { stateId: p.stateId, cityId: p.cityId });
         // Moving into a closed place is refused (which code is the place rules' business, not this test's).
         if (!ok && m.cityEnabled[to] && m.stateEnabled.get(p.stateId) === true) return check(`${a.id} move to ${p.citySlug}`, res, 409);
@@ -725,8 +728,10 @@ class World {
       case 'renew': {
         if (!a || !ownerOk) return null;
         const ok = (a.status === 'approved' || a.status === 'expired') && (a.lastRenew === null || now - a.lastRenew >= RENEW_COOLDOWN_MS);
+        // A term is not sold where the ad would show nowhere: its city or state disabled is 400.
+        const placeOk = m.cityEnabled[a.place] && m.stateEnabled.get(this.places[a.place].stateId) === true;
         const res = await this.inject(owner!, 'PUT', `/api/renew-ad/${a.id}`, { walletId: this.wallets[a.owner] });
-        return check(`${a.id} renew`, res, ok ? 200 : 409, () => {
+        return check(`${a.id} renew`, res, !ok ? 409 : placeOk ? 200 : 400, () => {
           a.expiresAt = Math.max(now, a.expiresAt) + m.termMs;
           a.status = 'approved';
           a.lastRenew = now;
