@@ -831,13 +831,11 @@ class World {
         { url: `/es/ad/${a.id}`, kind: 'ad-page', expected },
       );
     }
-    // The sitemap lists exactly the pages that answer 200: each open state, the city pages with
-    // ads, and every public ad (its state's file, oldest bump first), each in three languages.
+    // The sitemap lists exactly the pages that answer 200 and may be indexed: each state and city
+    // page with ads, and every public ad (its state's file, oldest bump first), each in three languages.
     const pub = newestFirst(this.m.ads.filter((a) => isPublic(this.m, this.places, a, now))).reverse();
     const expectedMap = {
-      states: [...new Set(this.places.map((p) => p.stateSlug))]
-        .filter((slug) => this.m.stateEnabled.get(this.places.find((p) => p.stateSlug === slug)!.stateId))
-        .sort(),
+      states: [...new Set(pub.map((a) => this.places[a.place].stateSlug))].sort(),
       cities: [...new Set(pub.map((a) => `${this.places[a.place].stateSlug}/${this.places[a.place].citySlug}/${slugOf(a.type)}`))].sort(),
       ads: [...new Set(this.places.map((p) => p.stateSlug))].sort().map(
         (slug) =>
@@ -851,7 +849,10 @@ class World {
     const english = (f: { locs: string[] }) => f.locs.map((l) => new URL(l).pathname).filter((p) => !/^\/(es|pt)(\/|$)/.test(p));
     const pagePaths = files.filter((f) => /\/pages-\d+\.xml$/.test(f.url)).flatMap(english);
     const gotMap = {
-      states: expectedMap.states.filter((slug) => pagePaths.includes(`/listings/us/${slug}`)),
+      states: pagePaths
+        .filter((p) => /^\/listings\/us\/[^/]+$/.test(p))
+        .map((p) => p.slice('/listings/us/'.length))
+        .sort(),
       cities: pagePaths
         .filter((p) => p.split('/').length === 6 && p.startsWith('/listings/us/'))
         .map((p) => p.slice('/listings/us/'.length))

@@ -281,19 +281,19 @@ export class SiteService {
   private async sitemapPaths(): Promise<string[]> {
     const db = this.deps.db;
     const paths = [...SITEMAP_STATIC_PATHS];
-    if (await repo.tableExists(db, 'states')) {
-      const states = this.deps.services.listings.states().value ?? [];
-      for (const slug of states.map((st) => st.slug).sort()) paths.push(`/listings/us/${slug}`);
-      if (await repo.tableExists(db, 'ads_public_counts')) {
-        try {
-          for (const p of this.deps.services.listings.placesWithAds()) {
-            const type = SEO_LISTING_TYPES.find((t) => t.code === p.listingType);
-            if (type) paths.push(`/listings/us/${p.stateSlug}/${p.citySlug}/${type.slug}`);
-          }
-        } catch (err) {
-          // A marketplace schema this code does not know yet: list the other pages anyway.
-          this.deps.log.warn({ err }, 'sitemap: could not list places with ads');
+    if ((await repo.tableExists(db, 'states')) && (await repo.tableExists(db, 'ads_public_counts'))) {
+      try {
+        // A state's page and a city's page with ads: an empty one answers 200 but asks not to be
+        // indexed (noindex), which a sitemap must not submit.
+        const places = this.deps.services.listings.placesWithAds();
+        for (const slug of [...new Set(places.map((p) => p.stateSlug))].sort()) paths.push(`/listings/us/${slug}`);
+        for (const p of places) {
+          const type = SEO_LISTING_TYPES.find((t) => t.code === p.listingType);
+          if (type) paths.push(`/listings/us/${p.stateSlug}/${p.citySlug}/${type.slug}`);
         }
+      } catch (err) {
+        // A marketplace schema this code does not know yet: list the other pages anyway.
+        this.deps.log.warn({ err }, 'sitemap: could not list places with ads');
       }
     }
     return paths;

@@ -148,24 +148,22 @@ describe('sitemap.xml and robots.txt', () => {
       .execute();
   };
 
-  it('lists static pages and enabled states in every language, with alternates', async () => {
-    await ctx.app.deps.db.updateTable('states').set({ enabled: 0 }).where('slug', '=', 'texas').execute();
-    const { index, files, locs } = await walkSitemap(ctx);
-    expect(index).toEqual(['https://xg.example/sitemaps/pages-1.xml']); // no ads yet: no ads file
-    for (const loc of [
-      'https://xg.example/',
-      'https://xg.example/es',
-      'https://xg.example/pt/faq',
-      'https://xg.example/report-crime',
-      'https://xg.example/es/listings/us/new-york',
-    ]) {
-      expect(locs).toContain(loc);
+  it('lists static pages in every language, with alternates, and a state page only while it has ads (an empty one is noindex)', async () => {
+    const empty = await walkSitemap(ctx);
+    expect(empty.index).toEqual(['https://xg.example/sitemaps/pages-1.xml']); // no ads yet: no ads file
+    for (const loc of ['https://xg.example/', 'https://xg.example/es', 'https://xg.example/pt/faq', 'https://xg.example/report-crime']) {
+      expect(empty.locs).toContain(loc);
     }
-    const xml = files[0].xml;
-    expect(xml).toContain('<xhtml:link rel="alternate" hreflang="pt" href="https://xg.example/pt/listings/us/new-york"/>');
-    expect(xml).not.toContain('/listings/us/texas<');
-    expect(xml).not.toContain('/listings/us/new-york/');
-    expect(xml).not.toContain('/auth/');
+    expect(empty.locs.some((l) => /\/listings\/us\/[^/]+$/.test(l))).toBe(false);
+    expect(empty.files[0].xml).not.toContain('/auth/');
+    await insertAd('ad1');
+    const { files, locs } = await walkSitemap(ctx);
+    expect(locs).toContain('https://xg.example/es/listings/us/new-york');
+    expect(files[0].xml).toContain('<xhtml:link rel="alternate" hreflang="pt" href="https://xg.example/pt/listings/us/new-york"/>');
+    expect(locs.filter((l) => /^https:\/\/xg\.example\/listings\/us\/[^/]+$/.test(l))).toEqual(['https://xg.example/listings/us/new-york']);
+    // Its state closed, the ad shows nowhere: neither page is listed.
+    await ctx.app.deps.db.updateTable('states').set({ enabled: 0 }).where('slug', '=', 'new-york').execute();
+    expect((await walkSitemap(ctx)).locs.some((l) => l.includes('/listings/us/new-york'))).toBe(false);
   });
 
   it('lists a city page only while a visible, unexpired ad is there', async () => {
@@ -238,7 +236,7 @@ describe('sitemap.xml and robots.txt', () => {
     ctx.app.deps.database.sqlite.exec('DROP TABLE ads');
     const { index, locs } = await walkSitemap(ctx);
     expect(index).toEqual(['https://xg.example/sitemaps/pages-1.xml']);
-    expect(locs).toContain('https://xg.example/listings/us/new-york');
+    expect(locs).toContain('https://xg.example/faq');
   });
 
   it('answers an address at most its sitemap ceiling a minute, the index and the files together, another address apart', async () => {
