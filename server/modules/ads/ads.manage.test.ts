@@ -40,6 +40,16 @@ const fileOf = (url: string) => path.join(ctx.config.dataDir, 'uploads', url.rep
 const renew = (u: TestUser, id: string, walletId: string) =>
   ctx.app.inject({ method: 'PUT', url: `/api/renew-ad/${id}`, headers: { cookie: u.cookie }, payload: { walletId } });
 const del = (u: TestUser, id: string) => ctx.app.inject({ method: 'DELETE', url: `/api/ads/${id}`, headers: { cookie: u.cookie } });
+/** Staff take an ad down. */
+const disable = async (id: string) => {
+  const off = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/admin/set-status-approved-ads',
+    headers: { cookie: admin.cookie },
+    payload: { adIds: [id], status: 'disabled' },
+  });
+  expect(off.json()).toEqual({ updated: 1 });
+};
 const mine = async (u: TestUser) => (await ctx.app.inject({ method: 'GET', url: '/api/all-ads-by-user', headers: { cookie: u.cookie } })).json();
 
 describe('editing an ad', () => {
@@ -333,13 +343,7 @@ describe('an edit of an ad staff took down meanwhile', () => {
     const ad = await liveAd(ctx, owner, admin, ny, { title: 'The approved original title' });
     const res = await edit(owner, ad.id, { ...goodFields(ny, { title: 'The revised and better title' }), keepPhotos: photoUrls(ad as never) });
     expect(res.statusCode, res.body).toBe(200);
-    const off = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/admin/set-status-approved-ads',
-      headers: { cookie: admin.cookie },
-      payload: { adIds: [ad.id], status: 'disabled' },
-    });
-    expect(off.json()).toEqual({ updated: 1 });
+    await disable(ad.id);
     const queue = (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-pending-ads', headers: { cookie: admin.cookie } })).json();
     const item = queue.pendingAds.find((a: { revisionOf?: string }) => a.revisionOf === ad.id);
     expect((await decide(ctx, admin, [item.id], 'approve')).json()).toEqual({ updated: 1 });
@@ -401,15 +405,7 @@ describe('an edit racing another change of the ad', () => {
     const bigPhoto = await big();
     const res = await whileEncoding(
       () => edit(owner, ad.id, { ...goodFields(ny, { title: 'A new title for the edit' }), keepPhotos: photoUrls(ad as never) }, [bigPhoto]),
-      async () => {
-        const off = await ctx.app.inject({
-          method: 'POST',
-          url: '/api/admin/set-status-approved-ads',
-          headers: { cookie: admin.cookie },
-          payload: { adIds: [ad.id], status: 'disabled' },
-        });
-        expect(off.json()).toEqual({ updated: 1 });
-      },
+      () => disable(ad.id),
     );
     expect([res.statusCode, res.json().code]).toEqual([409, 'ad.edit_not_allowed']);
     expect(await ctx.app.deps.db.selectFrom('ad_revisions').select('id').where('ad_id', '=', ad.id).execute()).toEqual([]);
