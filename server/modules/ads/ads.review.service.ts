@@ -16,6 +16,7 @@ import { mailOwners, type AdMail } from './ads.mail.ts';
 import { paymentKey } from './ads.versions.ts';
 import { dropPhotos } from './ads.photos.ts';
 import { adReason, photosOfAds, restore, withdraw } from '../uploads/uploads.withdrawn.ts';
+import { DEFAULT_AD_DAYS } from '../pricing/pricing.service.ts';
 import type { StoredPhoto } from './ads.dto.ts';
 
 export const REASON_MIN = 3;
@@ -121,7 +122,7 @@ export class ReviewService {
         if (ad.status !== 'in_review') continue;
         if (input.decision === 'approve') {
           if (seen.has(id) && seen.get(id) !== ad.updated_at) continue; // changed since the reviewer saw it
-          const expiresAt = new Date(now.getTime() + (ad.duration_days ?? 30) * DAY_MS).toISOString();
+          const expiresAt = new Date(now.getTime() + (ad.duration_days ?? DEFAULT_AD_DAYS) * DAY_MS).toISOString();
           if (!(await repo.approve(trx, id, at, expiresAt))) continue;
           await repo.refreshVisibility(trx, [id]);
           await writeAudit(trx, {

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { HOLD_REASON, withdraw } from '../uploads/uploads.withdrawn.ts';
 import type { Executor } from '../../core/db.ts';
 import { eraseUser } from '../profile/profile.repository.ts';
 import { forgetFingerprints } from './moderation.duplicates.ts';
+import { HOLD_REASON, withdraw } from '../uploads/uploads.withdrawn.ts';
 import type { HeldAdDeletion } from './moderation.tables.ts';
 
 // Legal holds as the deletion paths see them. While a hold is in force nothing of its subject is
