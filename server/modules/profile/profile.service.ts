@@ -26,10 +26,6 @@ const EMAIL_SENDS_PER_HOUR = 5;
 
 export const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
-/**
- * To the holder of an address someone else asked to move their account to. Plain, with no link
- * that acts and without the requester's name or address (the holder learns only that it happened).
- */
 export class ProfileService {
   private readonly deps: AppDeps;
   /** Password checks on a signed-in session are limited like sign-in, so a stolen cookie cannot brute-force the password. */
@@ -119,6 +115,8 @@ export class ProfileService {
     if (holder) {
       // An erased account keeps a placeholder address nobody reads: nothing to tell.
       if (!holder.deleted_at) {
+        // To the holder, in their language: no link that acts, nor the requester's name or address
+        // (the holder learns only that it happened).
         const link = pageLink(this.deps.config.publicUrl, holder.locale, '/auth/login');
         await this.deps.mailer.send(composeMail('emailInUse', holder.locale, newEmail, { nickname: holder.nickname, link }));
       }

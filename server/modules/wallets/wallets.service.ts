@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { composeMail, pageLink } from '../../core/mail-templates.ts';
 import type { AppDeps } from '../../core/deps.ts';
+import { composeMail, pageLink } from '../../core/mail-templates.ts';
 import type { Executor, Trx } from '../../core/db.ts';
 import type { SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound, ServiceUnavailable } from '../../core/errors.ts';
