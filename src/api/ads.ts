@@ -10,13 +10,13 @@ export type { ListingType } from '../../contract/api/pricing.ts';
 export type { PublicAd as Ad } from '../../contract/api/ads.ts';
 
 type Ads = typeof adsContract;
+type ReportAd = (typeof listingsApi)['POST /api/report-ad/:id'];
 
 /** What a payment tells the server the payer was shown: the price, and for an ad the days it buys. */
 export interface Quote {
   priceCents: number;
   durationDays?: number;
 }
-type ReportAd = (typeof listingsApi)['POST /api/report-ad/:id'];
 
 /** The multipart body of POST /api/post-ad: the text fields, then every photo under `photos`. */
 export function buildPostAdBody(fields: PostAdFields, photos: File[]): FormData {

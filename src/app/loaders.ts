@@ -57,6 +57,8 @@ async function guard<T>(fn: () => Promise<T>): Promise<Loaded<T>> {
   }
 }
 
+const missing = <T>(): Loaded<T> => ({ status: 404, data: null });
+
 /** A query the search refuses (only signs, no word to look for) matches no ad. */
 async function searchOrNone(fn: () => Promise<AdPage>, page: number): Promise<Loaded<AdPage>> {
   try {
@@ -66,7 +68,6 @@ async function searchOrNone(fn: () => Promise<AdPage>, page: number): Promise<Lo
     return page > 1 ? missing() : { status: 200, data: { ads: [], total: 0, page: 1, pageSize: DEFAULT_PAGE_SIZE } };
   }
 }
-const missing = <T>(): Loaded<T> => ({ status: 404, data: null });
 
 export const typeFromSlug = (slugOrCode: string | null | undefined): ListingType | null =>
   (LISTING_TYPES.find((x) => x.slug === slugOrCode || x.code === slugOrCode)?.code as ListingType | undefined) ?? null;

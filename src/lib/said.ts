@@ -9,14 +9,14 @@ export interface SaidView {
   readonly parts?: readonly { readonly code: string; readonly params?: Params; readonly detail?: string }[];
 }
 
+const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
+
 /**
  * An operator diagnostic (a health check's outcome, a payment server problem) in the page's
  * language: its code's sentence (admin locale, says.<code>) with its params, then its parts (a
  * cache each), then the text another server sent, as it came. A code this client does not know
  * falls back to the server's English words.
  */
-const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
-
 export function sayIt(t: TFunction, said: SaidView, english: string, lang: string): string {
   const word = (code: string, params: Params = {}) => {
     const values: Record<string, string | number> = { ...params };
