@@ -82,8 +82,23 @@ export async function loadSessionUser(db: Db, userId: string): Promise<SessionUs
  */
 export async function currentActor(db: Db, actor: SessionUser): Promise<SessionUser> {
   const now = await loadSessionUser(db, actor.id);
-  if (!now || now.userStatus === 'suspended' || now.tokenVersion !== actor.tokenVersion) throw new Unauthorized();
+  if (!stillSignedIn(now, actor.tokenVersion)) throw new Unauthorized();
   return now;
+}
+
+/** A session holds while its account is live and not suspended and its token is not older than the last sign-out or password change. */
+function stillSignedIn(user: SessionUser | null, tokenVersion: unknown): user is SessionUser {
+  return user !== null && user.userStatus !== 'suspended' && user.tokenVersion === tokenVersion;
+}
+
+/** The session cookie's user, by the rules above; null for a guest, a bad or stale token. */
+function userOfCookie(request: FastifyRequest, deps: AuthDeps): Promise<SessionUser | null> | null {
+  const header = request.headers.cookie;
+  const token = header ? parseCookie(header)[COOKIE_NAME] : undefined;
+  if (!token) return null;
+  const payload = verifyJwt<TokenPayload>(token, deps.config.jwtSecret, Math.floor(deps.clock.now().getTime() / 1000));
+  if (!payload || typeof payload.id !== 'string') return Promise.resolve(null);
+  return loadSessionUser(deps.db, payload.id).then((user) => (stillSignedIn(user, payload.tv) ? user : null));
 }
 
 export interface AuthDeps {
@@ -148,14 +163,11 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, dep
         }
         done(error);
       };
-      const header = request.headers.cookie;
-      const token = header ? parseCookie(header)[COOKIE_NAME] : undefined;
-      if (!token) return finish(access === 'public' ? undefined : new Unauthorized());
-      const payload = verifyJwt<TokenPayload>(token, deps.config.jwtSecret, Math.floor(deps.clock.now().getTime() / 1000));
-      const pending = payload && typeof payload.id === 'string' ? loadSessionUser(deps.db, payload.id) : Promise.resolve(null);
+      const pending = userOfCookie(request, deps);
+      if (!pending) return finish(access === 'public' ? undefined : new Unauthorized());
       pending.then((user) => {
         // A suspended user, a deleted user or a token older than the last logout/password change is a guest.
-        if (user && user.userStatus !== 'suspended' && user.tokenVersion === payload?.tv) {
+        if (user) {
           request.user = user;
           // Private and staff answers must not sit in a shared or browser cache (a handler may
           // still say otherwise for a public file).
@@ -173,14 +185,8 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, dep
  * The signed-in user of a request outside /api (where the session hook does not run), by the same
  * rules: a suspended or deleted account, or a token older than the last sign-out, is a guest.
  */
-export async function sessionOf(request: FastifyRequest, deps: AuthDeps): Promise<SessionUser | null> {
-  const header = request.headers.cookie;
-  const token = header ? parseCookie(header)[COOKIE_NAME] : undefined;
-  if (!token) return null;
-  const payload = verifyJwt<TokenPayload>(token, deps.config.jwtSecret, Math.floor(deps.clock.now().getTime() / 1000));
-  if (!payload || typeof payload.id !== 'string') return null;
-  const user = await loadSessionUser(deps.db, payload.id);
-  return user && user.userStatus !== 'suspended' && user.tokenVersion === payload.tv ? user : null;
+export function sessionOf(request: FastifyRequest, deps: AuthDeps): Promise<SessionUser | null> {
+  return userOfCookie(request, deps) ?? Promise.resolve(null);
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
