@@ -3,7 +3,7 @@ import type { AppDeps } from '../../core/deps.ts';
 import { loadSessionUser, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Forbidden, Invalid, TooManyRequests, Unauthorized } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
-import { composeMail, pageLink, type MailLocale } from '../../core/mail-templates.ts';
+import { composeMail, pageLink, utcMoment, type MailLocale } from '../../core/mail-templates.ts';
 import { checkUnsubscribeToken } from '../../core/unsubscribe.ts';
 import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import type { StaffRole, UserStatus } from '../../core/schema.ts';
@@ -163,7 +163,7 @@ export class AuthService {
     try {
       await this.deps.mailer.send(
         composeMail('passwordChanged', u.locale, u.email, {
-          date: `${this.deps.clock.now().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+          date: utcMoment(this.deps.clock.now().toISOString()),
           link: pageLink(this.deps.config.publicUrl, u.locale, '/auth/forgot-password'),
         }),
       );

@@ -25,7 +25,7 @@ import * as walletsRepo from '../wallets/wallets.repository.ts';
 import { GreenfieldClient } from './btcpay.client.ts';
 import { GreenfieldError, KNOWN_EVENTS, type GreenfieldInvoice, type PaymentProvider } from './provider.ts';
 import { SANDBOX_STORE_ID, SandboxProvider, signBody } from './sandbox.ts';
-import { composeMail, pageLink, type MailLocale } from '../../core/mail-templates.ts';
+import { composeMail, pageLink, utcMoment, type MailLocale } from '../../core/mail-templates.ts';
 import { can } from './payments.policy.ts';
 import * as repo from './payments.repository.ts';
 
@@ -387,7 +387,7 @@ export class PaymentsService {
           amount: centsToDecimal(invoice.amount_cents),
           balance: centsToDecimal(balanceCents),
           invoice: invoice.btcpay_id!,
-          date: `${at.slice(0, 16).replace('T', ' ')} UTC`,
+          date: utcMoment(at),
           link: pageLink(this.deps.config.publicUrl, invoice.locale, '/admin/dashboard/my-wallet'),
         }),
       );
