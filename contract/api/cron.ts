@@ -1,11 +1,15 @@
 import { Type, type Static } from 'typebox';
-import { Errors, PageInfo, Paging } from './common.ts';
+import { Errors, PageInfo, Paging, SaidSchema } from './common.ts';
 import type { RouteContract } from './types.ts';
 
 export const CronOutcomeSchema = Type.Union([Type.Literal('running'), Type.Literal('ok'), Type.Literal('failed')]);
 export type CronOutcome = Static<typeof CronOutcomeSchema>;
 
-/** One recorded run of an in-process job: `running` (no finishedAt) until it ends; `message` is the job's report or error. */
+/**
+ * One recorded run of an in-process job: `running` (no finishedAt) until it ends; `message` is the
+ * job's report or error in English, `says` the same as a code with its figures, which the client
+ * words in the page's language (null on runs recorded before it was kept, and while running).
+ */
 export const CronRunSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
@@ -13,6 +17,7 @@ export const CronRunSchema = Type.Object({
   finishedAt: Type.Union([Type.String(), Type.Null()]),
   outcome: CronOutcomeSchema,
   message: Type.Union([Type.String(), Type.Null()]),
+  says: Type.Union([SaidSchema, Type.Null()]),
 });
 export type CronRun = Static<typeof CronRunSchema>;
 

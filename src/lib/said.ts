@@ -12,7 +12,7 @@ export interface SaidView {
 const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
 
 /**
- * An operator diagnostic (a health check's outcome, a payment server problem) in the page's
+ * An operator diagnostic (a health check's outcome, a payment server problem, a cron run's report) in the page's
  * language: its code's sentence (admin locale, says.<code>) with its params, then its parts (a
  * cache each), then the text another server sent, as it came. A code this client does not know
  * falls back to the server's English words.
@@ -21,6 +21,9 @@ export function sayIt(t: TFunction, said: SaidView, english: string, lang: strin
   const word = (code: string, params: Params = {}) => {
     const values: Record<string, string | number> = { ...params };
     if (typeof values.cache === 'string') values.cache = t(`admin:says.caches.${values.cache}`, { defaultValue: values.cache });
+    // A health check named in a cron run's report, and how it went, as the health page words them.
+    if (typeof values.check === 'string') values.check = t(`admin:healthCheck.names.${values.check}`, { defaultValue: values.check });
+    if (typeof values.status === 'string') values.status = t(`admin:healthCheck.statuses.${values.status}`, { defaultValue: values.status });
     return t(`admin:says.${code}`, { ...values, defaultValue: '' });
   };
   const p = said.params ?? {};

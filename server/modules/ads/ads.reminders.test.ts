@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 const reminders = () => smtp.mails.filter((m) => /expires on|has expired|vence|venceu|venció/.test(m.subject));
-const run = () => renewalReminders(ctx.app.deps);
+const run = () => renewalReminders(ctx.app.deps).then((r) => r.message);
 
 describe('renewal-reminders', () => {
   it('e-mails once per ad and term, three days ahead, then once when it expired', async () => {

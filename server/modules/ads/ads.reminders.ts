@@ -2,6 +2,7 @@ import type { AppDeps } from '../../core/deps.ts';
 import { composeMail, pageLink, utcMoment, type MailLocale, type TemplateName } from '../../core/mail-templates.ts';
 import { unsubscribeApiUrl, unsubscribePageUrl } from '../../core/unsubscribe.ts';
 import { DAY_MS } from '../../core/clock.ts';
+import { jobReport, type JobReport } from '../../core/report.ts';
 
 /** Reminders go out this long before an ad expires. */
 export const REMIND_BEFORE_MS = 3 * DAY_MS;
@@ -16,7 +17,7 @@ type Due = { id: string; title: string; expires_at: string; owner_id: string; em
  * once per ad and term (the term's expires_at is stored with the ad when the mail is taken), in
  * the owner's language, with the signed one-click link that turns these e-mails off.
  */
-export async function renewalReminders(deps: AppDeps): Promise<string> {
+export async function renewalReminders(deps: AppDeps): Promise<JobReport> {
   const now = deps.clock.now();
   const nowIso = now.toISOString();
   const db = deps.db;
@@ -95,5 +96,10 @@ export async function renewalReminders(deps: AppDeps): Promise<string> {
   };
   for (const ad of expiring) await send(ad, 'adExpiring', 'reminded_for');
   for (const ad of expired) await send(ad, 'adExpired', 'expired_notice_for');
-  return `${sent} reminder(s) sent${failed ? `, ${failed} failed (retried next run)` : ''}`;
+  return jobReport(
+    `${sent} reminder(s) sent${failed ? `, ${failed} failed (retried next run)` : ''}`,
+    'cron.reminders_sent',
+    { count: sent },
+    failed ? [{ code: 'cron.reminders_failed', params: { count: failed } }] : [],
+  );
 }

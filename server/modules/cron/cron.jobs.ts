@@ -6,6 +6,7 @@ import { expireInvoices, reconcileInvoices } from '../payments/payments.jobs.ts'
 import { renewalReminders } from '../ads/ads.reminders.ts';
 import { purgeOldSignIns } from '../moderation/moderation.jobs.ts';
 import { compactSearchIndex } from '../listings/listings.jobs.ts';
+import { jobReport, type JobReport } from '../../core/report.ts';
 import * as repo from './cron.repository.ts';
 
 export interface CronJob {
@@ -14,11 +15,12 @@ export interface CronJob {
   /** Cron pattern (croner syntax, server time zone). */
   schedule: string;
   /**
-   * Does the work; the returned text is the run's message. Throwing records the run as failed.
+   * Does the work; what it returns is the run's message, in English and as a code the cron jobs
+   * page words in its language. Throwing records the run as failed.
    * `signal` is aborted when the run passes its time limit or the server shuts down: long work
    * should stop there (the run is recorded failed either way).
    */
-  run(deps: AppDeps, signal: AbortSignal): Promise<string | void>;
+  run(deps: AppDeps, signal: AbortSignal): Promise<JobReport>;
   /** The time limit of one run (default DEFAULT_TIMEOUT_MS); past it the run is recorded failed, "timed out". */
   timeoutMs?: number;
   /** Also run once as soon as the server is ready (only when the scheduler runs: CRON on). */
@@ -33,22 +35,32 @@ export const EMAIL_CHANGE_MAX_AGE_MS = 7 * DAY_MS;
 /** Job runs and health check results are kept for 30 days. */
 export const RUN_HISTORY_MS = 30 * DAY_MS;
 
-async function purgeEmailChanges(deps: AppDeps): Promise<string> {
+async function purgeEmailChanges(deps: AppDeps): Promise<JobReport> {
   const n = await repo.purgeUnconfirmedEmailChanges(deps.db, new Date(deps.clock.now().getTime() - EMAIL_CHANGE_MAX_AGE_MS).toISOString());
-  return `${plural(n, 'unconfirmed e-mail change')} older than 7 days deleted`;
+  return jobReport(`${plural(n, 'unconfirmed e-mail change')} older than 7 days deleted`, 'cron.email_changes_purged', {
+    count: n,
+    days: EMAIL_CHANGE_MAX_AGE_MS / DAY_MS,
+  });
 }
 
-async function purgeOldRuns(deps: AppDeps): Promise<string> {
+async function purgeOldRuns(deps: AppDeps): Promise<JobReport> {
   const before = new Date(deps.clock.now().getTime() - RUN_HISTORY_MS).toISOString();
   const runs = await repo.purgeRuns(deps.db, before);
   const checks = await deps.services.health.purge(before);
-  return `${plural(runs, 'job run')} and ${plural(checks, 'health check result')} older than 30 days deleted`;
+  const days = RUN_HISTORY_MS / DAY_MS;
+  return jobReport(`${plural(runs, 'job run')} and ${plural(checks, 'health check result')} older than 30 days deleted`, 'cron.history_purged', { days }, [
+    { code: 'cron.runs_purged', params: { count: runs } },
+    { code: 'cron.checks_purged', params: { count: checks } },
+  ]);
 }
 
-async function healthChecks(deps: AppDeps): Promise<string> {
+async function healthChecks(deps: AppDeps): Promise<JobReport> {
   const rows = await deps.services.health.run();
-  const bad = rows.filter((r) => r.status !== 'ok').map((r) => `${r.name} ${r.status}`);
-  return `${plural(rows.length, 'check')}: ${bad.length ? bad.join(', ') : 'all ok'}`;
+  const bad = rows.filter((r) => r.status !== 'ok');
+  const message = `${plural(rows.length, 'check')}: ${bad.length ? bad.map((r) => `${r.name} ${r.status}`).join(', ') : 'all ok'}`;
+  if (!bad.length) return jobReport(message, 'cron.checks_ok', { count: rows.length });
+  const parts = bad.map((r) => ({ code: 'cron.check_not_ok', params: { check: r.name, status: r.status } }));
+  return jobReport(message, 'cron.checks_not_ok', { count: rows.length }, parts);
 }
 
 /**

@@ -5,6 +5,7 @@ import { createTestApp, type TestContext } from '../../test/harness.ts';
 import { tryRunJob } from './cron.service.ts';
 import { openDatabase } from '../../core/db.ts';
 import { buildApp } from '../../app.ts';
+import { jobReport, type JobReport } from '../../core/report.ts';
 
 // Two server processes on one database file (STYLE: a second process is a supported case): the
 // test's app is the first; a child process, started as main.ts starts the server, is the second.
@@ -25,7 +26,7 @@ await app.ready();
 const afterReady = database.sqlite.prepare('SELECT name, outcome, message FROM cron_runs ORDER BY id').all();
 let second;
 try {
-  second = await tryRunJob(app.deps, { name: 'renewal-reminders', schedule: '20 * * * *', run: async () => 'the second process ran it' });
+  second = await tryRunJob(app.deps, { name: 'renewal-reminders', schedule: '20 * * * *', run: async () => ({ message: 'the second process ran it', says: { code: 'test.done' } }) });
 } catch (err) {
   second = { refused: err.statusCode, code: err.code };
 }
@@ -57,7 +58,7 @@ describe('cron with two server processes on one file', () => {
     const first = tryRunJob(ctx.app.deps, {
       name: 'renewal-reminders',
       schedule: '20 * * * *',
-      run: () => new Promise<string>((r) => (finish = () => r('the first process ran it'))),
+      run: () => new Promise<JobReport>((r) => (finish = () => r(jobReport('the first process ran it', 'test.done')))),
     })!;
     await new Promise((r) => setTimeout(r, 50)); // its run is recorded
 
@@ -82,10 +83,10 @@ describe('cron with two server processes on one file', () => {
         name: 'renewal-reminders',
         schedule: '20 * * * *',
         timeoutMs: 300,
-        run: () => new Promise<string>((r) => (finish = () => r('late'))), // ignores its signal
+        run: () => new Promise<JobReport>((r) => (finish = () => r(jobReport('late', 'test.done')))), // ignores its signal
       })!;
       expect(first).toMatchObject({ outcome: 'failed', message: 'timed out after 300 ms' });
-      const job = { name: 'renewal-reminders', schedule: '20 * * * *', run: async () => 'the other server ran it' };
+      const job = { name: 'renewal-reminders', schedule: '20 * * * *', run: async () => jobReport('the other server ran it', 'test.done') };
       const refused = await tryRunJob(other.deps, job)!.catch((e: { statusCode?: number; code?: string }) => ({ refused: e.statusCode, code: e.code }));
       expect(refused).toEqual({ refused: 409, code: 'cron.job_running' });
       finish();

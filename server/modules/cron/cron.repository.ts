@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, Executor } from '../../core/db.ts';
 import type { CronOutcome } from '../../../contract/api/cron.ts';
+import type { Said } from '../../../contract/api/common.ts';
 
 /**
  * Records the start of a run, unless another process is running that job (its run's heartbeat is
@@ -9,10 +10,10 @@ import type { CronOutcome } from '../../../contract/api/cron.ts';
  */
 export async function startRun(
   db: Db,
-  r: { name: string; at: string; owner: string; beat: string; aliveAfter: string; interrupted: string },
+  r: { name: string; at: string; owner: string; beat: string; aliveAfter: string; interrupted: { message: string; says: string } },
 ): Promise<number | null> {
   return db.transaction().execute(async (trx) => {
-    await failLeftoverRuns(trx, { message: r.interrupted, at: r.at, aliveAfter: r.aliveAfter, name: r.name });
+    await failLeftoverRuns(trx, { ...r.interrupted, at: r.at, aliveAfter: r.aliveAfter, name: r.name });
     const alive = await trx.selectFrom('cron_runs').select('id').where('name', '=', r.name).where('outcome', '=', 'running').executeTakeFirst();
     if (alive) return null;
     const row = await trx
@@ -28,15 +29,23 @@ export async function beat(db: Executor, id: number, at: string): Promise<void> 
   await db.updateTable('cron_runs').set({ heartbeat_at: at }).where('id', '=', id).where('outcome', '=', 'running').execute();
 }
 
-export async function finishRun(db: Executor, id: number, r: { outcome: 'ok' | 'failed'; message: string | null; at: string }): Promise<void> {
-  await db.updateTable('cron_runs').set({ outcome: r.outcome, message: r.message, finished_at: r.at }).where('id', '=', id).execute();
+export async function finishRun(
+  db: Executor,
+  id: number,
+  r: { outcome: 'ok' | 'failed'; message: string | null; says: Said | null; at: string },
+): Promise<void> {
+  await db
+    .updateTable('cron_runs')
+    .set({ outcome: r.outcome, message: r.message, says_json: r.says && JSON.stringify(r.says), finished_at: r.at })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Runs (of one job, or of all) left `running` by a process that stopped beating (it stopped or crashed) end as failed; how many. */
-export async function failLeftoverRuns(db: Executor, r: { message: string; at: string; aliveAfter: string; name?: string }): Promise<number> {
+export async function failLeftoverRuns(db: Executor, r: { message: string; says: string; at: string; aliveAfter: string; name?: string }): Promise<number> {
   let q = db
     .updateTable('cron_runs')
-    .set({ outcome: 'failed', message: r.message, finished_at: r.at })
+    .set({ outcome: 'failed', message: r.message, says_json: r.says, finished_at: r.at })
     .where('outcome', '=', 'running')
     .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<=', r.aliveAfter)]));
   if (r.name) q = q.where('name', '=', r.name);

@@ -6,6 +6,7 @@ import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
 import type { CronRun, CronSchedule } from '../../../contract/api/cron.ts';
+import type { Said } from '../../../contract/api/common.ts';
 import { CRON_JOBS, DEFAULT_TIMEOUT_MS, findJob, type CronJob } from './cron.jobs.ts';
 import * as repo from './cron.repository.ts';
 
@@ -20,17 +21,23 @@ const toDto = (r: RunRow): CronRunDto => ({
   finishedAt: r.finished_at,
   outcome: r.outcome,
   message: r.message,
+  says: r.says_json ? (JSON.parse(r.says_json) as Said) : null,
 });
 
 const formatMs = (ms: number) => (ms < 1000 ? `${ms} ms` : `${+(ms / 1000).toFixed(1)} s`);
-const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)) || 'failed without a message';
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+/** A run's message: the English words and, as a code with its figures, what the page words in its language (at most 2,000 characters of each). */
+type Outcome = { outcome: 'ok' | 'failed'; message: string | null; says: Said | null };
+const failed = (message: string, says: Said): Outcome => ({ outcome: 'failed', message, says });
+const clip = (text: string) => text.slice(0, 2000);
+const clipSaid = (said: Said): Said => (said.detail ? { ...said, detail: clip(said.detail) } : said);
 
 /** This process, as the runs it records name it (two server processes may share one database file). */
 const PROCESS_ID = `${process.pid}-${randomBytes(6).toString('hex')}`;
 /** How often a running job's process says it is still at it, and after how long without a word its run counts as interrupted. */
 const HEARTBEAT_MS = 15_000;
 const STALE_MS = 60_000;
-const INTERRUPTED = 'interrupted: the server stopped during this run';
+const INTERRUPTED = { message: 'interrupted: the server stopped during this run', says: JSON.stringify({ code: 'cron.interrupted' } satisfies Said) };
 /** A run whose heartbeat is older than this (real time) has lost its process. */
 const aliveAfter = () => new Date(Date.now() - STALE_MS).toISOString();
 
@@ -108,28 +115,34 @@ async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () 
   );
   let timer: NodeJS.Timeout | undefined;
   let onShutdown: (() => void) | undefined;
-  const result = await new Promise<{ outcome: 'ok' | 'failed'; message: string | null }>((resolve) => {
+  const result = await new Promise<Outcome>((resolve) => {
     work.then(
-      (message) => resolve({ outcome: 'ok', message: message || null }),
+      (report) => resolve({ outcome: 'ok', message: report.message || null, says: report.says }),
       (err) => {
         deps.log.error({ err, job: job.name }, 'cron job failed');
-        resolve({ outcome: 'failed', message: errorText(err) });
+        const text = errorText(err);
+        resolve(text ? failed(text, { code: 'cron.failed', detail: text }) : failed('failed without a message', { code: 'cron.failed_silently' }));
       },
     );
     timer = setTimeout(() => {
       deps.log.error({ job: job.name, limit }, 'cron job timed out');
       stop.abort(new Error(`timed out after ${formatMs(limit)}`));
-      resolve({ outcome: 'failed', message: `timed out after ${formatMs(limit)}` });
+      resolve(failed(`timed out after ${formatMs(limit)}`, { code: 'cron.timed_out', params: { limit: formatMs(limit) } }));
     }, limit);
     onShutdown = () => {
       stop.abort(new Error('the server is shutting down'));
-      resolve({ outcome: 'failed', message: 'stopped: the server shut down during this run' });
+      resolve(failed('stopped: the server shut down during this run', { code: 'cron.shutdown' }));
     };
     s.shutdown.signal.addEventListener('abort', onShutdown, { once: true });
   });
   clearTimeout(timer);
   s.shutdown.signal.removeEventListener('abort', onShutdown!);
-  const finished = { outcome: result.outcome, message: result.message?.slice(0, 2000) ?? null, at: deps.clock.now().toISOString() };
+  const finished = {
+    outcome: result.outcome,
+    message: result.message === null ? null : clip(result.message),
+    says: result.says && clipSaid(result.says),
+    at: deps.clock.now().toISOString(),
+  };
   const record = async () => {
     clearInterval(heartbeat);
     await repo.finishRun(deps.db, runId, finished);
@@ -161,7 +174,7 @@ async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () 
   const row = await repo.findRun(deps.db, runId);
   // What the run came to, as its caller is told now (the row may still say running: see above; it
   // is gone only if it was deleted by hand, before deleting a running one was refused).
-  const known = { id: runId, name: job.name, startedAt, finishedAt: finished.at, outcome: finished.outcome, message: finished.message };
+  const known = { id: runId, name: job.name, startedAt, finishedAt: finished.at, outcome: finished.outcome, message: finished.message, says: finished.says };
   return row && row.outcome !== 'running' ? toDto(row) : known;
 }
 
@@ -205,7 +218,7 @@ export function startScheduler(deps: AppDeps, jobs: CronJob[] = CRON_JOBS): { st
  */
 export function failLeftoverRuns(deps: AppDeps): Promise<number> {
   return repo.failLeftoverRuns(deps.db, {
-    message: INTERRUPTED,
+    ...INTERRUPTED,
     at: deps.clock.now().toISOString(),
     aliveAfter: aliveAfter(),
   });

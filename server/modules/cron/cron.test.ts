@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { asAdmin, cookieOf, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { DAY_MS } from '../../core/clock.ts';
+import type { AppDeps } from '../../core/deps.ts';
+import { jobReport, type JobReport } from '../../core/report.ts';
 import { openDatabase } from '../../core/db.ts';
 import { migrate, readMigrations } from '../../core/migrate.ts';
 import { liveAd, placeIn } from '../ads/ads.testkit.ts';
@@ -20,7 +22,13 @@ const expireJob = findJob('expire-ads')!;
 const runs = () => ctx.app.deps.db.selectFrom('cron_runs').selectAll().orderBy('id').execute();
 const audit = () => ctx.app.deps.db.selectFrom('audit_log').selectAll().orderBy('id').execute();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const job = (name: string, run: CronJob['run'], extra: Partial<CronJob> = {}): CronJob => ({ name, schedule: '* * * * *', run, ...extra });
+/** A job of the test's own; one that answers plain words reports them under the code test.done. */
+const job = (name: string, run: (deps: AppDeps, signal: AbortSignal) => Promise<string | JobReport>, extra: Partial<CronJob> = {}): CronJob => ({
+  name,
+  schedule: '* * * * *',
+  run: (deps, signal) => run(deps, signal).then((r) => (typeof r === 'string' ? jobReport(r, 'test.done') : r)),
+  ...extra,
+});
 /** A job that runs until the test lets it finish. */
 function gated(name: string) {
   let finish!: (message: string) => void;
@@ -54,7 +62,13 @@ describe('cron jobs', () => {
     const ny = await placeIn(ctx, 'ny');
     const ad = await liveAd(ctx, owner, admin, ny);
     const first = await runJob(ctx.app.deps, expireJob);
-    expect(first).toMatchObject({ name: 'expire-ads', outcome: 'ok', message: '0 ads expired', startedAt: ctx.clock.now().toISOString() });
+    expect(first).toMatchObject({
+      name: 'expire-ads',
+      outcome: 'ok',
+      message: '0 ads expired',
+      says: { code: 'cron.ads_expired', params: { count: 0 } },
+      startedAt: ctx.clock.now().toISOString(),
+    });
     ctx.clock.advance(30 * DAY_MS);
     const second = await runJob(ctx.app.deps, expireJob);
     expect(second).toMatchObject({ outcome: 'ok', message: '1 ad expired' });
@@ -102,7 +116,18 @@ describe('cron jobs', () => {
       ])
       .execute();
     const run = await runJob(ctx.app.deps, findJob('purge-old-runs')!);
-    expect(run).toMatchObject({ outcome: 'ok', message: '1 job run and 2 health check results older than 30 days deleted' });
+    expect(run).toMatchObject({
+      outcome: 'ok',
+      message: '1 job run and 2 health check results older than 30 days deleted',
+      says: {
+        code: 'cron.history_purged',
+        params: { days: 30 },
+        parts: [
+          { code: 'cron.runs_purged', params: { count: 1 } },
+          { code: 'cron.checks_purged', params: { count: 2 } },
+        ],
+      },
+    });
     expect((await runs()).map((r) => r.message)).toEqual(['young', run.message]);
     expect((await db.selectFrom('health_checks').select('message').execute()).map((r) => r.message)).toEqual(['young']);
   });
@@ -110,9 +135,15 @@ describe('cron jobs', () => {
   it('health-checks runs every check and reports the ones that are not ok', async () => {
     ctx.app.deps.services.health.options = { ...ctx.app.deps.services.health.options, disk: { degradedBelow: 0, failingBelow: 0 } };
     const run = await runJob(ctx.app.deps, findJob('health-checks')!);
-    expect(run).toMatchObject({ outcome: 'ok', message: '6 checks: all ok' });
+    expect(run).toMatchObject({ outcome: 'ok', message: '6 checks: all ok', says: { code: 'cron.checks_ok', params: { count: 6 } } });
     ctx.app.deps.services.health.options = { ...ctx.app.deps.services.health.options, disk: { degradedBelow: 1.01, failingBelow: 1.01 } };
-    expect(await runJob(ctx.app.deps, findJob('health-checks')!)).toMatchObject({ outcome: 'ok', message: '6 checks: disk failing' });
+    expect(await runJob(ctx.app.deps, findJob('health-checks')!)).toEqual(
+      expect.objectContaining({
+        outcome: 'ok',
+        message: '6 checks: disk failing',
+        says: { code: 'cron.checks_not_ok', params: { count: 6 }, parts: [{ code: 'cron.check_not_ok', params: { check: 'disk', status: 'failing' } }] },
+      }),
+    );
     expect(await ctx.app.deps.db.selectFrom('health_checks').select('name').execute()).toHaveLength(12);
   });
 });
@@ -125,7 +156,13 @@ describe('the runner', () => {
         throw new Error('disk on fire');
       }),
     );
-    expect(later).toMatchObject({ name: 'broken', outcome: 'failed', message: 'disk on fire', finishedAt: expect.any(String) });
+    expect(later).toMatchObject({
+      name: 'broken',
+      outcome: 'failed',
+      message: 'disk on fire',
+      says: { code: 'cron.failed', detail: 'disk on fire' },
+      finishedAt: expect.any(String),
+    });
     const atOnce = await runJob(
       ctx.app.deps,
       job('broken', () => {
@@ -137,7 +174,14 @@ describe('the runner', () => {
       ctx.app.deps,
       job('broken', () => Promise.reject(new Error(''))),
     );
-    expect(silent).toMatchObject({ outcome: 'failed', message: 'failed without a message' });
+    expect(silent).toEqual(expect.objectContaining({ outcome: 'failed', message: 'failed without a message', says: { code: 'cron.failed_silently' } }));
+    // What the list answers is what was recorded, words and code.
+    const listed = await ctx.app.inject({ method: 'GET', url: '/api/admin/get-cron-jobs', headers: { cookie: admin.cookie } });
+    expect(listed.json().cronJobs.map((r: { message: string; says: unknown }) => [r.message, r.says])).toEqual([
+      ['failed without a message', { code: 'cron.failed_silently' }],
+      ['not a function', { code: 'cron.failed', detail: 'not a function' }],
+      ['disk on fire', { code: 'cron.failed', detail: 'disk on fire' }],
+    ]);
     expect((await runs()).map((r) => r.outcome)).toEqual(['failed', 'failed', 'failed']);
   });
 
@@ -183,7 +227,12 @@ describe('the runner', () => {
       { timeoutMs: 40 },
     );
     const t0 = performance.now();
-    expect(await runJob(ctx.app.deps, polite)).toMatchObject({ outcome: 'failed', message: 'timed out after 40 ms', finishedAt: expect.any(String) });
+    expect(await runJob(ctx.app.deps, polite)).toMatchObject({
+      outcome: 'failed',
+      message: 'timed out after 40 ms',
+      says: { code: 'cron.timed_out', params: { limit: '40 ms' } },
+      finishedAt: expect.any(String),
+    });
     expect(performance.now() - t0).toBeLessThan(1000);
     expect(String(aborted)).toBe('Error: timed out after 40 ms');
     // It stopped: the next run may start at once.
@@ -234,9 +283,9 @@ describe('the runner', () => {
       .execute();
     ctx.clock.advance(1000);
     expect(await failLeftoverRuns(ctx.app.deps)).toBe(1);
-    expect((await runs()).map((r) => [r.outcome, r.message, r.finished_at])).toEqual([
-      ['failed', 'interrupted: the server stopped during this run', ctx.clock.now().toISOString()],
-      ['ok', 'fine', at],
+    expect((await runs()).map((r) => [r.outcome, r.message, r.says_json, r.finished_at])).toEqual([
+      ['failed', 'interrupted: the server stopped during this run', '{"code":"cron.interrupted"}', ctx.clock.now().toISOString()],
+      ['ok', 'fine', null, at],
     ]);
   });
 
@@ -247,7 +296,7 @@ describe('the runner', () => {
       const run = runJob(t.app.deps, g.job);
       await vi.waitFor(() => expect(g.started()).toBe(1));
       await t.app.close();
-      expect(await run).toMatchObject({ outcome: 'failed', message: 'stopped: the server shut down during this run' });
+      expect(await run).toMatchObject({ outcome: 'failed', message: 'stopped: the server shut down during this run', says: { code: 'cron.shutdown' } });
       expect(
         tryRunJob(
           t.app.deps,

@@ -3,6 +3,7 @@ import { createTestApp, makeUser, type TestContext } from '../../test/harness.ts
 import { findJob } from '../cron/cron.jobs.ts';
 import { runJob } from '../cron/cron.service.ts';
 import { compactSearchIndex } from './listings.jobs.ts';
+import type { JobReport } from '../../core/report.ts';
 
 let ctx: TestContext;
 beforeEach(async () => {
@@ -103,7 +104,7 @@ describe('compact-search-index', () => {
   it('waits for a transaction in progress instead of writing inside it', async () => {
     await postManyAds(300);
     const rows = leafRows();
-    let job: Promise<string> | undefined;
+    let job: Promise<JobReport> | undefined;
     await expect(
       ctx.app.deps.db.transaction().execute(async () => {
         job = compactSearchIndex(ctx.app.deps, new AbortController().signal);
@@ -112,7 +113,7 @@ describe('compact-search-index', () => {
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
-    expect(await job).toMatch(/^search index merged: /);
+    expect((await job)?.message).toMatch(/^search index merged: /);
     expect(leafRows()).toBeLessThan(rows);
   });
 
@@ -121,7 +122,10 @@ describe('compact-search-index', () => {
     const rows = leafRows();
     const controller = new AbortController();
     controller.abort();
-    expect(await compactSearchIndex(ctx.app.deps, controller.signal)).toBe('stopped after 0 merge steps of 64 pages');
+    expect(await compactSearchIndex(ctx.app.deps, controller.signal)).toEqual({
+      message: 'stopped after 0 merge steps of 64 pages',
+      says: { code: 'cron.index_stopped', params: { count: 0, pages: 64 } },
+    });
     expect(leafRows()).toBe(rows);
   });
 });

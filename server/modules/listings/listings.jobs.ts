@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { AppDeps } from '../../core/deps.ts';
+import { jobReport, type JobReport } from '../../core/report.ts';
 
 /** Index pages merged in one step: one short write (~20 ms on average, at most ~70 ms at a million ads), so other writes wait little. */
 const MERGE_PAGES_PER_STEP = 64;
@@ -13,7 +14,7 @@ const MERGE_PAGES_PER_STEP = 64;
  * event loop free between them (requests and other writes go on); it stops when a step finds
  * nothing left to merge, or when the run is aborted (the next night goes on from there).
  */
-export async function compactSearchIndex(deps: Pick<AppDeps, 'db'>, signal: AbortSignal): Promise<string> {
+export async function compactSearchIndex(deps: Pick<AppDeps, 'db'>, signal: AbortSignal): Promise<JobReport> {
   let steps = 0;
   while (!signal.aborted) {
     // Each step is its own write transaction through Kysely's connection, so it never lands inside
@@ -30,6 +31,9 @@ export async function compactSearchIndex(deps: Pick<AppDeps, 'db'>, signal: Abor
     await new Promise((resolve) => setImmediate(resolve));
   }
   const done = `${steps} merge ${steps === 1 ? 'step' : 'steps'} of ${MERGE_PAGES_PER_STEP} pages`;
-  if (signal.aborted) return `stopped after ${done}`;
-  return steps ? `search index merged: ${done}` : 'search index already merged';
+  const figures = { count: steps, pages: MERGE_PAGES_PER_STEP };
+  if (signal.aborted) return jobReport(`stopped after ${done}`, 'cron.index_stopped', figures);
+  return steps
+    ? jobReport(`search index merged: ${done}`, 'cron.index_merged', figures)
+    : jobReport('search index already merged', 'cron.index_already_merged');
 }

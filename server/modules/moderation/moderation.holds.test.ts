@@ -229,7 +229,7 @@ describe('files a hold keeps that the live rows no longer name', () => {
     for (const f of fs.readdirSync(root, { recursive: true, withFileTypes: true }))
       if (f.isFile()) fs.utimesSync(path.join(f.parentPath, f.name), new Date(0), new Date(0));
     ctx.clock.advance(ORPHAN_MIN_AGE_MS + 1000);
-    return sweepOrphanUploads(ctx.app.deps);
+    return (await sweepOrphanUploads(ctx.app.deps)).message;
   };
 
   it("keeps a held ad's replaced, rejected and dropped photos through the sweep; released, the sweep takes them", async () => {
@@ -300,7 +300,7 @@ describe('purgeOldSignIns (cron: sign-ins are kept 180 days)', () => {
     ctx.clock.advance(81 * DAY_MS); // the first two of each are now 181 days old, the third 81
     const staff = await asAdmin(ctx);
     expect((await hold('user', held.id, 'Preservation letter', staff)).status).toBe(201);
-    expect(await purgeOldSignIns(ctx.app.deps)).toBe('2 sign-in records older than 180 days deleted (accounts under a legal hold kept)');
+    expect((await purgeOldSignIns(ctx.app.deps)).message).toBe('2 sign-in records older than 180 days deleted (accounts under a legal hold kept)');
     const left = await db()
       .selectFrom('sign_ins')
       .select(['user_id', 'success', 'failure'])

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { AppDeps } from '../../core/deps.ts';
 import { DAY_MS } from '../../core/clock.ts';
+import { jobReport, type JobReport } from '../../core/report.ts';
 
 /** Sign-ins are kept this long (issue #14), longer for an account under a legal hold. */
 export const SIGN_IN_RETENTION_MS = 180 * DAY_MS;
@@ -10,11 +11,15 @@ export const SIGN_IN_RETENTION_MS = 180 * DAY_MS;
  * of accounts with a legal hold in force (on the account or one of its ads), which are kept
  * whatever their age. Register it in server/modules/cron/cron.jobs.ts CRON_JOBS.
  */
-export async function purgeOldSignIns(deps: Pick<AppDeps, 'db' | 'clock'>): Promise<string> {
+export async function purgeOldSignIns(deps: Pick<AppDeps, 'db' | 'clock'>): Promise<JobReport> {
   const before = new Date(deps.clock.now().getTime() - SIGN_IN_RETENTION_MS).toISOString();
   const r = await sql`
     DELETE FROM sign_ins WHERE at < ${before}
       AND user_id NOT IN (SELECT user_id FROM legal_holds WHERE released_at IS NULL)`.execute(deps.db);
   const n = Number(r.numAffectedRows ?? 0);
-  return `${n} sign-in record${n === 1 ? '' : 's'} older than 180 days deleted (accounts under a legal hold kept)`;
+  return jobReport(
+    `${n} sign-in record${n === 1 ? '' : 's'} older than 180 days deleted (accounts under a legal hold kept)`,
+    'cron.sign_ins_purged',
+    { count: n, days: SIGN_IN_RETENTION_MS / DAY_MS },
+  );
 }

@@ -39,7 +39,7 @@ describe('an Expired or Invalid invoice marked Settled whose webhook is lost', (
       const id = await closedInvoice(status);
       w.fake.set(id, 'Settled', 'Marked');
       w.ctx.clock.advance(5 * 60 * 1000);
-      expect(await payments().reconcile()).toContain('1 credited');
+      expect((await payments().reconcile()).message).toContain('1 credited');
       expect(await usdBalance(w.ctx, w.user.id)).toBe(1200);
       expect(await invoiceRow(id)).toMatchObject({ status: 'Settled', additional_status: 'Marked' });
       expect((await invoiceRow(id)).credited_at).not.toBeNull();
@@ -62,7 +62,7 @@ describe('an Expired or Invalid invoice marked Settled whose webhook is lost', (
     expect(reads(late)).toBe(before);
     expect(await usdBalance(w.ctx, w.user.id)).toBe(0);
 
-    expect(await payments().reconcile({ expired: true })).toContain('1 credited');
+    expect((await payments().reconcile({ expired: true })).message).toContain('1 credited');
     expect(await usdBalance(w.ctx, w.user.id)).toBe(1200);
     await payments().reconcile({ expired: true });
     await deliver(w.ctx, ev(late, 'InvoiceSettled', { manuallyMarked: true, overPaid: false }));
@@ -72,8 +72,8 @@ describe('an Expired or Invalid invoice marked Settled whose webhook is lost', (
     w.ctx.clock.advance(37 * DAY);
     w.fake.set(tooLate, 'Settled', 'Marked');
     const tooLateBefore = reads(tooLate);
-    expect(await payments().reconcile()).toContain('0 invoice(s) checked');
-    expect(await payments().reconcile({ expired: true })).toContain('0 invoice(s) checked');
+    expect((await payments().reconcile()).message).toContain('0 invoice(s) checked');
+    expect((await payments().reconcile({ expired: true })).message).toContain('0 invoice(s) checked');
     expect(reads(tooLate)).toBe(tooLateBefore);
     expect((await invoiceRow(tooLate)).credited_at).toBeNull();
   });
@@ -101,7 +101,7 @@ describe('expire-invoices and Expired invoices that stay Expired', () => {
     for (let run = 0; run < 2; run++) {
       const before = new Map(ids.map((id) => [id, reads(id)]));
       const at = w.ctx.clock.now().toISOString();
-      expect(await payments().reconcile({ expired: true })).toMatch(/^200 invoice\(s\) checked, 200 no_change/);
+      expect((await payments().reconcile({ expired: true })).message).toMatch(/^200 invoice\(s\) checked, 200 no_change/);
       const thisRun = ids.filter((id) => reads(id) > before.get(id)!);
       expect(thisRun).toHaveLength(200);
       for (const id of thisRun) {
@@ -122,7 +122,17 @@ describe('expire-invoices and Expired invoices that stay Expired', () => {
     w.fake.invoices.delete(invalid);
     w.ctx.clock.advance(2 * DAY);
     const at = w.ctx.clock.now().toISOString();
-    expect(await payments().reconcile({ expired: true })).toBe('2 invoice(s) checked, 1 closed, 1 unknown_at_server');
+    expect(await payments().reconcile({ expired: true })).toEqual({
+      message: '2 invoice(s) checked, 1 closed, 1 unknown_at_server',
+      says: {
+        code: 'cron.invoices_checked',
+        params: { count: 2 },
+        parts: [
+          { code: 'cron.invoices.closed', params: { count: 1 } },
+          { code: 'cron.invoices.unknown_at_server', params: { count: 1 } },
+        ],
+      },
+    });
     expect(await invoiceRow(open)).toMatchObject({ status: 'Expired', checked_at: at });
     expect(await invoiceRow(invalid)).toMatchObject({ status: 'Invalid', checked_at: at });
   });

@@ -7,6 +7,7 @@ import type { Said } from '../../../contract/api/common.ts';
 import { AppError, Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { paging } from '../../core/http.ts';
+import { jobReport, type JobReport } from '../../core/report.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
 import { centsToDecimal, decimalToCents, topUpCents } from '../../../contract/amount.ts';
 import type {
@@ -412,7 +413,7 @@ export class PaymentsService {
    * invoices created just before a crash. Expired and Invalid invoices never credited are re-read
    * too: staff may mark one Settled, and if that single webhook is lost only this finds it.
    */
-  async reconcile(opts: { expired: boolean } = { expired: false }): Promise<string> {
+  async reconcile(opts: { expired: boolean } = { expired: false }): Promise<JobReport> {
     const nowMs = this.deps.clock.now().getTime();
     const pending = opts.expired ? 0 : await this.resumePending();
     const windowStart = new Date(nowMs - RECONCILE_WINDOW_MS).toISOString();
@@ -450,10 +451,14 @@ export class PaymentsService {
     }
     const adopted = opts.expired ? 0 : await this.recoverCreating(nowMs);
     const parts = [`${rows.length} invoice(s) checked`, ...Object.entries(counts).map(([k, n]) => `${n} ${k}`)];
+    const said = Object.entries(counts).map(([k, n]) => ({ code: `cron.invoices.${k}`, params: { count: n } }));
     if (pending) parts.push(`${pending} stored delivery(ies) processed`);
+    if (pending) said.push({ code: 'cron.deliveries_processed', params: { count: pending } });
     if (adopted) parts.push(`${adopted} interrupted creation(s) recovered`);
+    if (adopted) said.push({ code: 'cron.creations_recovered', params: { count: adopted } });
     if (unreachable) parts.push(`payment server unreachable for ${unreachable}`);
-    return parts.join(', ');
+    if (unreachable) said.push({ code: 'cron.invoices_unreachable', params: { count: unreachable } });
+    return jobReport(parts.join(', '), 'cron.invoices_checked', { count: rows.length }, said);
   }
 
   /** Intents left 'Creating' by a crash: BTCPay is asked for invoices carrying the order id; found → kept, not found after ten minutes → dropped. */

@@ -341,7 +341,7 @@ describe('nothing lost', () => {
   it('recovers a lost webhook: reconcile-invoices reads the settled invoice and credits it once', async () => {
     const id = await createInvoice(w.ctx, w.user, 18);
     w.fake.set(id, 'Settled');
-    const report = await w.ctx.app.deps.services.payments.reconcile();
+    const report = (await w.ctx.app.deps.services.payments.reconcile()).message;
     expect(report).toContain('1 credited');
     expect(await usdBalance(w.ctx, w.user.id)).toBe(1800);
     await w.ctx.app.deps.services.payments.reconcile();
@@ -362,7 +362,7 @@ describe('nothing lost', () => {
     expect((await deliver(w.ctx, ev(id, 'InvoiceSettled'))).statusCode).toBe(200);
     expect(await usdBalance(w.ctx, w.user.id)).toBe(0);
     expect((await deliveries())[0]).toMatchObject({ processed_at: null, attempts: 1 });
-    expect(await w.ctx.app.deps.services.payments.reconcile()).toContain('payment server unreachable');
+    expect((await w.ctx.app.deps.services.payments.reconcile()).message).toContain('payment server unreachable');
     w.fake.failWith = null;
     await w.ctx.app.deps.services.payments.reconcile();
     expect(await usdBalance(w.ctx, w.user.id)).toBe(2200);
@@ -373,8 +373,8 @@ describe('nothing lost', () => {
     const id = await createInvoice(w.ctx, w.user);
     w.fake.set(id, 'Expired');
     w.ctx.clock.advance(3 * 24 * 3600 * 1000);
-    expect(await w.ctx.app.deps.services.payments.reconcile()).toContain('0 invoice(s) checked');
-    expect(await w.ctx.app.deps.services.payments.reconcile({ expired: true })).toContain('1 status_changed');
+    expect((await w.ctx.app.deps.services.payments.reconcile()).message).toContain('0 invoice(s) checked');
+    expect((await w.ctx.app.deps.services.payments.reconcile({ expired: true })).message).toContain('1 status_changed');
     expect((await invoiceRow(id)).status).toBe('Expired');
   });
 
@@ -385,7 +385,7 @@ describe('nothing lost', () => {
     await w.ctx.app.deps.db.updateTable('invoices').set({ btcpay_id: null, status: 'Creating', checkout_link: null }).where('id', '=', row.id).execute();
     w.fake.set(id, 'Settled');
     w.ctx.clock.advance(3 * 60 * 1000);
-    expect(await w.ctx.app.deps.services.payments.reconcile()).toContain('1 interrupted creation(s) recovered');
+    expect((await w.ctx.app.deps.services.payments.reconcile()).message).toContain('1 interrupted creation(s) recovered');
     expect(await invoiceRow(id)).toMatchObject({ id: row.id, status: 'Settled' });
     expect(await usdBalance(w.ctx, w.user.id)).toBe(3300);
   });
@@ -485,7 +485,7 @@ describe('an invoice BTCPay takes back from Processing to New', () => {
     w.fake.set(id, 'Processing');
     await deliver(w.ctx, w.fake.event(id, 'InvoiceProcessing', { secret: WEBHOOK_SECRET }));
     w.fake.set(id, 'New', 'PaidPartial'); // replaced by a fee bump, or double-spent
-    expect(await w.ctx.app.deps.services.payments.reconcile()).toContain('1 status_changed');
+    expect((await w.ctx.app.deps.services.payments.reconcile()).message).toContain('1 status_changed');
     expect(sent.at(-1)).toEqual({ type: 'INVOICESTATUSCHANGED', status: 'New' });
     const mine = await w.ctx.app.inject({ method: 'GET', url: '/api/my-invoices', headers: { cookie: w.user.cookie } });
     expect(mine.json().invoices[0]).toMatchObject({ status: 'New', additionalStatus: 'PaidPartial' });

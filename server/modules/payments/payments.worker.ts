@@ -13,7 +13,7 @@ try {
   const app = await buildApp({ config, database, logger: false });
   await app.ready();
   await new Promise((r) => setTimeout(r, Math.max(0, start - Date.now())));
-  const report = await app.deps.services.payments.reconcile();
+  const report = (await app.deps.services.payments.reconcile()).message;
   await app.close();
   await database.close();
   parentPort!.postMessage({ ok: true, report });

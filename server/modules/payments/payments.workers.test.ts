@@ -30,7 +30,11 @@ describe('reconciliation from two processes at once', () => {
     const file = path.join(w.ctx.dataDir, 'xg.sqlite');
     const env = { BTCPAY_URL: w.fake.url, BTCPAY_STORE_ID: w.fake.storeId, BTCPAY_API_KEY: w.fake.apiKey, BTCPAY_WEBHOOK_SECRET: 'x', DATA_DIR: w.ctx.dataDir };
     const start = Date.now() + 300;
-    const reports = await Promise.all([runWorker({ file, env, start }), runWorker({ file, env, start }), w.ctx.app.deps.services.payments.reconcile()]);
+    const reports = await Promise.all([
+      runWorker({ file, env, start }),
+      runWorker({ file, env, start }),
+      w.ctx.app.deps.services.payments.reconcile().then((r) => r.message),
+    ]);
     expect(reports.join(' | ')).toMatch(/credited/);
     for (const id of ids) expect(await creditRows(w.ctx, id), id).toHaveLength(1);
     expect(await usdBalance(w.ctx, w.user.id)).toBe(1000 + 1100 + 1200 + 1300 + 1400);

@@ -116,7 +116,7 @@ describe('cron job sweep-orphan-uploads', () => {
     for (const chunkSize of [1, 2, 3, 4]) {
       const orphan = storeUpload(ctx.dataDir, 'ads', Buffer.from('orphan'));
       age(orphan, 2 * HOUR);
-      expect(await sweepOrphanUploads(ctx.app.deps, { chunkSize })).toBe('1 orphan upload file removed');
+      expect((await sweepOrphanUploads(ctx.app.deps, { chunkSize })).message).toBe('1 orphan upload file removed');
       expect(exists(orphan)).toBe(false);
       for (const rel of files) expect(exists(rel), `${rel} with chunks of ${chunkSize}`).toBe(true);
     }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../../core/deps.ts';
+import { jobReport, type JobReport } from '../../core/report.ts';
 import { UPLOAD_PATH_RE, uploadsRoot } from './uploads.storage.ts';
 import { adPhotoPathsAfter, avatarPaths, pendingRevisionPhotoPaths } from './uploads.repository.ts';
 import { heldUploadPaths } from '../moderation/moderation.holds.ts';
@@ -54,7 +55,7 @@ function isOurs(rel: string): boolean {
  * than an hour. Files not named the way storeUpload names them are left alone.
  * References are read before the folder is walked, so a file stored after that read is young.
  */
-export async function sweepOrphanUploads(deps: Pick<AppDeps, 'config' | 'db' | 'clock'>, opts: { chunkSize?: number } = {}): Promise<string> {
+export async function sweepOrphanUploads(deps: Pick<AppDeps, 'config' | 'db' | 'clock'>, opts: { chunkSize?: number } = {}): Promise<JobReport> {
   const root = uploadsRoot(deps.config.dataDir);
   const refs = await referencedPaths(deps, opts.chunkSize ?? 2000);
   const cutoff = deps.clock.now().getTime() - ORPHAN_MIN_AGE_MS;
@@ -70,5 +71,5 @@ export async function sweepOrphanUploads(deps: Pick<AppDeps, 'config' | 'db' | '
       // removed by someone else meanwhile (a cart deletion): nothing to do
     }
   }
-  return `${removed} orphan upload file${removed === 1 ? '' : 's'} removed`;
+  return jobReport(`${removed} orphan upload file${removed === 1 ? '' : 's'} removed`, 'cron.orphans_removed', { count: removed });
 }

@@ -6,6 +6,7 @@ import { makeUser, type TestUser } from '../harness.ts';
 import { postToLedger } from '../../modules/wallets/ledger.service.ts';
 import { goodFields } from '../../modules/ads/ads.testkit.ts';
 import { runJob } from '../../modules/cron/cron.service.ts';
+import { jobReport } from '../../core/report.ts';
 import { buildMultipart } from './multipart.ts';
 import type { World } from './world.ts';
 
@@ -200,7 +201,7 @@ export class Fixtures {
   async cronRunId(): Promise<number> {
     return this.fixture(
       'cron',
-      async () => (await runJob(this.w.ctx.app.deps, { name: 'fuzz-noop', schedule: '0 0 1 1 *', run: async () => 'fuzz' })).id,
+      async () => (await runJob(this.w.ctx.app.deps, { name: 'fuzz-noop', schedule: '0 0 1 1 *', run: async () => jobReport('fuzz', 'test.done') })).id,
       (id) => !!this.w.sqlite.prepare('SELECT 1 FROM cron_runs WHERE id = ?').get(id),
     );
   }

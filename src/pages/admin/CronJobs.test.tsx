@@ -23,13 +23,22 @@ const RUNS: CronRun[] = [
     finishedAt: '2025-03-01T10:05:02.500Z',
     outcome: 'failed',
     message: 'SMTP unreachable',
+    says: null,
   },
-  { id: 2, name: 'expire-ads', startedAt: '2025-03-01T10:00:00.000Z', finishedAt: '2025-03-01T10:00:00.120Z', outcome: 'ok', message: '2 ads expired' },
-  { id: 1, name: 'health-checks', startedAt: '2025-03-01T09:55:00.000Z', finishedAt: null, outcome: 'running', message: null },
+  {
+    id: 2,
+    name: 'expire-ads',
+    startedAt: '2025-03-01T10:00:00.000Z',
+    finishedAt: '2025-03-01T10:00:00.120Z',
+    outcome: 'ok',
+    message: '2 ads expired',
+    says: null,
+  },
+  { id: 1, name: 'health-checks', startedAt: '2025-03-01T09:55:00.000Z', finishedAt: null, outcome: 'running', message: null, says: null },
 ];
 
 /** A fake of the cron API over a mutable list (newest first, as the server sorts); every answer is one the server could send. */
-function cronServer(initial: CronRun[], opts: { goneOnDelete?: boolean; busy?: boolean } = {}) {
+function cronServer(initial: CronRun[], opts: { goneOnDelete?: boolean; busy?: boolean; says?: (name: string) => CronRun['says'] } = {}) {
   let runs = [...initial];
   const queries: URLSearchParams[] = [];
   const deleted: string[] = [];
@@ -63,6 +72,7 @@ function cronServer(initial: CronRun[], opts: { goneOnDelete?: boolean; busy?: b
         finishedAt: '2025-03-01T10:20:00.040Z',
         outcome: name === 'health-checks' ? 'failed' : 'ok',
         message: name === 'health-checks' ? 'timed out after 1 min' : '0 job runs and 0 health check results older than 30 days deleted',
+        says: opts.says?.(name) ?? null,
       };
       runs = [run, ...runs];
       return apiJson(route, { cronJob: run });
@@ -218,6 +228,72 @@ describe('admin cron jobs', () => {
     expect(screen.getByRole('button', { name: 'Run expire-ads now' }).hasAttribute('disabled')).toBe(false);
   });
 
+  it("words each run's report in the page's language, an older run's in the English it was recorded in", async () => {
+    const at = (m: number) => new Date(Date.UTC(2025, 2, 1, 10, m)).toISOString();
+    const run = (id: number, name: string, outcome: 'ok' | 'failed', message: string, says: CronRun['says']): CronRun => ({
+      id,
+      name,
+      startedAt: at(id),
+      finishedAt: at(id),
+      outcome,
+      message,
+      says,
+    });
+    const srv = cronServer(
+      [
+        run(4, 'health-checks', 'ok', '6 checks: disk failing', {
+          code: 'cron.checks_not_ok',
+          params: { count: 6 },
+          parts: [{ code: 'cron.check_not_ok', params: { check: 'disk', status: 'failing' } }],
+        }),
+        run(3, 'reconcile-invoices', 'ok', '3 invoice(s) checked, 2 credited, 1 no_change', {
+          code: 'cron.invoices_checked',
+          params: { count: 3 },
+          parts: [
+            { code: 'cron.invoices.credited', params: { count: 2 } },
+            { code: 'cron.invoices.no_change', params: { count: 1 } },
+          ],
+        }),
+        run(2, 'expire-ads', 'failed', 'disk on fire', { code: 'cron.failed', detail: 'disk on fire' }),
+        run(1, 'expire-ads', 'ok', '1 ad expired', null),
+      ],
+      {
+        says: () => ({
+          code: 'cron.history_purged',
+          params: { days: 30 },
+          parts: [
+            { code: 'cron.runs_purged', params: { count: 1 } },
+            { code: 'cron.checks_purged', params: { count: 0 } },
+          ],
+        }),
+      },
+    );
+    await i18n.changeLanguage('es');
+    try {
+      const user = userEvent.setup();
+      renderAt(<CronJobs />, '/es/admin/dashboard/admin/cron-jobs');
+      const table = await screen.findByRole('table', { name: 'Ejecuciones' });
+      const messages = () =>
+        within(table)
+          .getAllByRole('row')
+          .slice(1)
+          .map((row) => within(row).getAllByRole('cell')[5].textContent);
+      expect(messages()).toEqual([
+        '6 comprobaciones, no todo bien: Espacio en disco: Con fallos.',
+        '3 facturas comprobadas. 2 abonadas; 1 sin cambios.',
+        'La tarea falló. Detalles: disk on fire',
+        '1 ad expired',
+      ]);
+      await user.click(screen.getByRole('button', { name: /purge-old-runs/ }));
+      expect((await screen.findByRole('status')).textContent).toBe(
+        'La ejecución de purge-old-runs terminó: Correcta. Eliminado, por tener más de 30 días: 1 ejecución de tareas; 0 resultados de comprobaciones de estado.',
+      );
+      expect(srv.ran).toEqual(['purge-old-runs']);
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+
   it('pages through the runs', async () => {
     const many: CronRun[] = Array.from({ length: 30 }, (_, i) => ({
       id: 30 - i,
@@ -226,6 +302,7 @@ describe('admin cron jobs', () => {
       finishedAt: new Date(Date.UTC(2025, 2, 1, 10, 30 - i, 1)).toISOString(),
       outcome: 'ok',
       message: `run ${30 - i}`,
+      says: null,
     }));
     const srv = cronServer(many);
     const user = userEvent.setup();

@@ -4,6 +4,7 @@ import type { TFunction } from 'i18next';
 import { useSnapshot } from 'valtio';
 import { adminCronJobsStore, cronQuery, deleteCronRun, loadCronJobs, runCronJob, runDuration } from '../../state/adminCronJobs';
 import { errorMessage } from '../../api/client';
+import { sayIt } from '../../lib/said';
 import type { CronRun, CronSchedule } from '../../api/cron';
 import { ConfirmDialog } from '../../components/market/ConfirmDialog';
 import { Pager } from '../../components/forms/Pager';
@@ -27,6 +28,9 @@ function Outcome({ outcome }: { outcome: string }) {
 }
 
 type Note = { kind: 'ok' | 'failed'; text: string };
+
+/** A run's message in the page's language (runs recorded before it was kept as a code show the server's English words). */
+const runMessage = (t: TFunction, r: Pick<CronRun, 'message' | 'says'>, lang: string) => (r.says ? sayIt(t, r.says, r.message ?? '', lang) : (r.message ?? ''));
 
 /** Admin: the in-process jobs (schedule, next run, last outcome, run now) and their recorded runs, newest first, deletable. */
 export default function CronJobs() {
@@ -54,7 +58,8 @@ export default function CronJobs() {
     try {
       const run = await runCronJob(name);
       const outcome = t(`cronJobs.outcomes.${run.outcome}`, { defaultValue: run.outcome });
-      const text = t('cronJobs.ran', { name, outcome }) + (run.message ? ` ${run.message}` : '');
+      const said = runMessage(t, run, lang);
+      const text = t('cronJobs.ran', { name, outcome }) + (said ? ` ${said}` : '');
       setNote({ kind: run.outcome === 'ok' ? 'ok' : 'failed', text });
     } catch (e) {
       setRunError(errorMessage(e));
@@ -183,7 +188,7 @@ export default function CronJobs() {
                   <td>
                     <Outcome outcome={r.outcome} />
                   </td>
-                  <td style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap', maxWidth: 420 }}>{r.message ?? ''}</td>
+                  <td style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap', maxWidth: 420 }}>{runMessage(t, r, lang)}</td>
                   <td>
                     <button
                       type="button"
