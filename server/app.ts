@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import AjvCompiler, { type BuildCompilerFromPool } from '@fastify/ajv-compiler';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './core/config.ts';
@@ -14,6 +15,7 @@ import { authPlugin } from './core/auth.ts';
 import { apiSecurityHeaders, securityHeaders } from './core/security-headers.ts';
 import { AppError, errorBody, sendError } from './core/errors.ts';
 import { LazySerializers } from './core/lazy-serializers.ts';
+import { isApiPath } from './core/http.ts';
 import { finiteKeyword, refuseUnknownProperties, requireFiniteNumbers } from './core/strict-schema.ts';
 import { DEFAULT_LIMITS, type AppDeps, type Limits } from './core/deps.ts';
 import { modules } from './modules/index.ts';
@@ -48,6 +50,26 @@ function withLogSerializers(logger: boolean | object): boolean | object {
   return { ...logger, serializers: { req, ...(logger as { serializers?: object }).serializers } };
 }
 
+/**
+ * Fastify's own validator compiler, one Ajv for a JSON body and one for the rest. Ajv coerces
+ * types by default, which a query string and a path need (all text: `page=2`) but a JSON body
+ * must not have: it turned `{"priceCents": null}` into 0 (a cleared form field: every ad free),
+ * `true` into 1, `"0x3e8"` into 1000, `[500]` into 500 and `{"online": null}` into false. A body
+ * is taken as it was written; anything else of the wrong type is refused (400 validation.invalid).
+ */
+function validatorsByPart(): { buildValidator: BuildCompilerFromPool } {
+  const pool = AjvCompiler();
+  return {
+    buildValidator: (externalSchemas, options) => {
+      const text = pool(externalSchemas, options);
+      // Every route's schema is plain JSON Schema (TypeBox), never JTD.
+      const ajv = options as { customOptions?: object; plugins?: unknown[] } | undefined;
+      const json = pool(externalSchemas, { ...ajv, customOptions: { ...ajv?.customOptions, coerceTypes: false } } as typeof options);
+      return (route) => (route.httpPart === 'body' ? json : text)(route);
+    },
+  };
+}
+
 /** Builds the whole application; never listens (tests call it, main.ts listens). */
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
@@ -59,7 +81,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
     // Unknown properties are refused, not silently dropped (Fastify's default removes them).
     ajv: { customOptions: { removeAdditional: false }, plugins: [finiteKeyword as never] },
-    schemaController: { compilersFactory: { buildSerializer: serializers.factory } },
+    schemaController: { compilersFactory: { ...validatorsByPart(), buildSerializer: serializers.factory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const distDir = opts.distDir !== undefined ? opts.distDir : fs.existsSync(path.join(DEFAULT_DIST, 'index.html')) ? DEFAULT_DIST : null;
@@ -112,14 +134,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const apiHeaders = apiSecurityHeaders(config);
   // Callback style, not async: an async hook costs a promise and a microtask turn on every request.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(request.url.startsWith('/api/') ? apiHeaders : pageHeaders);
+    reply.headers(isApiPath(request.url) ? apiHeaders : pageHeaders);
     done();
   });
   if (deps.limits.apiPerMinute > 0) {
     await app.register(rateLimit, {
       max: deps.limits.apiPerMinute,
       timeWindow: '1 minute',
-      allowList: (req) => !req.url.startsWith('/api/'),
+      allowList: (req) => !isApiPath(req.url),
       errorResponseBuilder: () => ({ statusCode: 429, ...errorBody('request.rate_limited') }),
     });
   }

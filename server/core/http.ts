@@ -44,3 +44,22 @@ export function requestLocale(request: FastifyRequest): 'en' | 'es' | 'pt' {
   }
   return 'en';
 }
+
+/**
+ * The path of a request URL as the router reads it (percent-escapes decoded, no query string):
+ * `/%61pi/health` is routed as `/api/health`, so whatever decides by the path (the per-IP limit on
+ * /api, the header set, the site's own 404s) must read it so too. Most URLs hold no escape and
+ * cost one scan.
+ */
+export function routedPath(url: string): string {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path; // a malformed escape: the router refuses it (400) whatever we decide here
+  }
+}
+
+export const isApiPath = (url: string): boolean => url.startsWith('/api/') || routedPath(url).startsWith('/api/');

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthService } from '../modules/auth/auth.service.ts';
-import { asMaster, createTestApp, makeUser, rawInject, type TestContext } from '../test/harness.ts';
+import { asAdmin, asMaster, createTestApp, makeUser, rawInject, type TestContext } from '../test/harness.ts';
+import { liveAd, placeIn } from '../modules/ads/ads.testkit.ts';
 import { registeredRoutes, splitRoute } from '../test/routes.ts';
 
 // Holes found by attacking the running product (security issue): each test here failed on the
@@ -232,6 +233,70 @@ describe('a crafted path cannot paste the page into itself (hole 8)', () => {
       expect(res.body.match(/<!doctype html>/gi), p).toHaveLength(1);
       expect(res.body.match(/<\/html>/gi), p).toHaveLength(1);
       expect(res.body.match(/<title>/gi), p).toHaveLength(1);
+    }
+  });
+});
+
+describe('a JSON body is taken as it was written, not coerced (hostile input)', () => {
+  // Fastify's Ajv coerces types by default, as a query string needs: in a JSON body it turned
+  // null into 0 (a price cleared by a form: every ad free), true into 1, "0x3e8" into 1000.
+  it('refuses a price that is not a JSON integer, and leaves the price as it was', async () => {
+    const admin = await asAdmin(ctx);
+    const price = (await ctx.app.inject({ url: '/api/get-ad-pricing' })).json().pricing[0];
+    for (const priceCents of [null, true, '0x3e8', ' 12 ', '1200', [500]]) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/admin/set-price-by-id',
+        headers: { cookie: admin.cookie },
+        payload: { id: price.id, priceCents },
+      });
+      expect(res.statusCode, JSON.stringify(priceCents)).toBe(400);
+      expect(res.json(), JSON.stringify(priceCents)).toMatchObject({ code: 'validation.invalid', params: { field: 'priceCents' } });
+    }
+    expect((await ctx.app.inject({ url: '/api/get-ad-pricing' })).json().pricing[0].priceCents).toBe(price.priceCents);
+  });
+
+  it("refuses {online: null} and keeps the owner's ad online; a query string's numbers are still read", async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const ad = await liveAd(ctx, owner, await asAdmin(ctx), await placeIn(ctx, 'ny'));
+    for (const online of [null, 0, 'false']) {
+      const res = await ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${ad.id}`, headers: { cookie: owner.cookie }, payload: { online } });
+      expect(res.statusCode, JSON.stringify(online)).toBe(400);
+    }
+    expect((await ctx.app.inject({ url: `/api/ads/${ad.id}` })).json().ad.online).toBe(true);
+    const listed = await ctx.app.inject({ url: '/api/listings?state=new-york&page=1&pageSize=5' });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).toMatchObject({ page: 1, pageSize: 5 });
+  });
+});
+
+describe('an /api path written with percent-escapes is an /api path (hostile input)', () => {
+  // The router decodes the path (`/%61pi/health` is GET /api/health) but the per-IP limit and the
+  // header set read the raw URL: such requests were never counted, and got the pages' headers.
+  it('counts it against the per-IP ceiling and gives it the API headers', async () => {
+    const limited = await createTestApp({ limits: { apiPerMinute: 3 } });
+    try {
+      const statuses: number[] = [];
+      for (const url of ['/%61pi/health', '/a%70i/health', '/api%2Fhealth', '/%61pi/health', '/%61pi/health']) {
+        statuses.push((await limited.app.inject({ url })).statusCode);
+      }
+      expect(statuses[0]).toBe(200);
+      expect(statuses).toContain(429);
+      const plain = await ctx.app.inject({ url: '/api/health' });
+      const escaped = await ctx.app.inject({ url: '/%61pi/health' });
+      expect(escaped.headers['content-security-policy']).toBe(plain.headers['content-security-policy']);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('answers an unknown /api path 404 with its code, by GET as by POST, however it is written', async () => {
+    for (const url of ['/api/no-such-route', '/%61pi/no-such-route', '/assets/nope.js', '/.env']) {
+      for (const method of ['GET', 'POST'] as const) {
+        const res = await ctx.app.inject({ method, url, ...(method === 'POST' ? { payload: {} } : {}) });
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+        expect(res.json(), `${method} ${url}`).toMatchObject({ code: 'request.not_found', message: 'Not found.' });
+      }
     }
   });
 });

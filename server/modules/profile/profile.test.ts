@@ -69,7 +69,7 @@ describe('POST /api/nickname-update', () => {
       [{ nickname: 'ab' }, 'validation.nickname_invalid'],
       [{ nickname: 'x'.repeat(31) }, 'validation.invalid'],
       [{}, 'validation.required'],
-      [{ nickname: 5 }, 'validation.nickname_invalid'], // read as the text "5" (the schema coerces), then refused by the rule
+      [{ nickname: 5 }, 'validation.invalid'], // a number is not text: a JSON body is not coerced
     ] as const;
     for (const [payload, code] of cases) {
       const res = await post('/api/nickname-update', payload, u.cookie);
@@ -209,6 +209,8 @@ describe('e-mail change', () => {
       [{ newEmail: 'fresh@example.com', password: 'wrong password!' }, 'profile.wrong_password', 'password', /password is wrong/],
       [{ newEmail: 'not-an-email', password: u.password }, 'validation.email_invalid', 'newEmail', /e-mail/],
       [{ newEmail: u.email.toUpperCase(), password: u.password }, 'profile.email_unchanged', 'newEmail', /already use/],
+      // The same address in fullwidth letters (ｕｓｅｒ＠…): one address once NFKC-normalised.
+      [{ newEmail: u.email.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)), password: u.password }, 'profile.email_unchanged', 'newEmail', /already use/],
       [{ password: u.password }, 'validation.required', 'newEmail', /newEmail/],
     ] as const;
     for (const [payload, code, field, msg] of cases) {

@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFound } from '../../core/errors.ts';
 import { ipKey, WindowLimiter } from '../../core/ratelimit.ts';
-import { defineRoutes } from '../../core/http.ts';
+import { defineRoutes, routedPath } from '../../core/http.ts';
 import { precompress } from './site.compress.ts';
 import { SsrBuild } from './site.ssr.ts';
 
@@ -59,9 +59,9 @@ export default defineRoutes(async (app, deps) => {
     },
   });
   app.get('/*', async (request, reply) => {
-    const url = request.url.split('?')[0];
+    const url = routedPath(request.url);
     if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/') || url.startsWith('/uploads/') || url.startsWith('/.')) {
-      return reply.status(404).send({ message: 'Not found.' });
+      throw new NotFound(); // as an unknown route by any other method is answered
     }
     const page = await site.page(indexHtml, request.url);
     reply.status(page.status).header('cache-control', 'no-cache').header('etag', page.etag).header('vary', 'accept-encoding').type('text/html; charset=utf-8');
