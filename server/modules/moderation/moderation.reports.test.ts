@@ -106,3 +106,27 @@ describe('the reports list for acting on a report', () => {
     ]);
   });
 });
+
+describe('reports about a staff member’s own ads', () => {
+  it('are not read on their own user page either: no message, no closing note of another admin', async () => {
+    const other = await asAdmin(ctx);
+    const ad = await liveAd(ctx, admin, other, place, { title: 'An advert of an admin' });
+    const tip = 'I saw this person at the motel, call me back about it';
+    expect(
+      (await ctx.app.inject({ method: 'POST', url: `/api/report-ad/${ad.id}`, payload: { message: tip, contact: 'witness@example.com' } })).statusCode,
+    ).toBe(201);
+    const listed = (await getAs(ctx, other, '/api/admin/get-reports')).body.reports;
+    const note = 'Spoke with the witness on the phone.';
+    expect((await postAs(ctx, other, '/api/admin/set-report-status', { id: listed[0].id, status: 'closed', note })).status).toBe(200);
+
+    const own = await getAs(ctx, admin, `/api/admin/get-user/${admin.id}`);
+    expect(own.status).toBe(200);
+    expect(own.body.reports).toEqual([expect.objectContaining({ adId: ad.id, status: 'closed', message: '' })]);
+    expect(JSON.stringify(own.body)).not.toContain(tip);
+    expect(JSON.stringify(own.body)).not.toContain(note);
+    // Another admin reads it all.
+    const theirs = (await getAs(ctx, other, `/api/admin/get-user/${admin.id}`)).body;
+    expect(theirs.reports[0].message).toBe(tip);
+    expect(JSON.stringify(theirs.audit)).toContain(note);
+  });
+});

@@ -146,6 +146,9 @@ export class ModerationService {
         await repo.auditAbout(trx, id, adIds, 100),
       ];
       const order = ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'] as const;
+      // Staff reading their own account read no report about their ads, nor how another admin
+      // closed one (its note), as the reports list hides them (reports.policy.ts).
+      const own = isOwner(actor, u.id);
       return {
         user: {
           id: u.id,
@@ -162,7 +165,7 @@ export class ModerationService {
           held: holds.some((h) => h.released_at === null),
         },
         ads: ads.map(toModAd),
-        reports: reports.map((r) => ({ id: r.id, kind: r.kind, adId: r.ad_id, message: r.message, status: r.status, createdAt: r.created_at })),
+        reports: reports.map((r) => ({ id: r.id, kind: r.kind, adId: r.ad_id, message: own ? '' : r.message, status: r.status, createdAt: r.created_at })),
         wallets: wallets.map((w) => ({ id: w.id, walletType: w.wallet_type, balanceCents: w.balance_cents })),
         ledger: ledger.map((l) => ({
           id: l.id,
@@ -194,17 +197,19 @@ export class ModerationService {
           description: r.description,
           createdAt: r.created_at,
         })),
-        audit: audit.map((r) => ({
-          id: r.id,
-          actorId: r.actor_id,
-          actorEmail: r.actor_email,
-          action: r.action,
-          targetType: r.target_type,
-          targetId: r.target_id,
-          before: parse(r.before_json),
-          after: parse(r.after_json),
-          at: r.at,
-        })),
+        audit: audit
+          .filter((r) => !own || r.target_type !== 'report')
+          .map((r) => ({
+            id: r.id,
+            actorId: r.actor_id,
+            actorEmail: r.actor_email,
+            action: r.action,
+            targetType: r.target_type,
+            targetId: r.target_id,
+            before: parse(r.before_json),
+            after: parse(r.after_json),
+            at: r.at,
+          })),
       };
     });
   }

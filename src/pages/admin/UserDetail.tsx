@@ -186,7 +186,7 @@ export default function UserDetail() {
               <tr key={r.id}>
                 <td>{dateTimeLabel(r.createdAt, lng)}</td>
                 <td>{t(`reportKind.${r.kind}`)}</td>
-                <td style={{ whiteSpace: 'pre-wrap', maxWidth: 420 }}>{r.message}</td>
+                <td style={{ whiteSpace: 'pre-wrap', maxWidth: 420 }}>{self ? <em>{t('report.aboutYourAd')}</em> : r.message}</td>
                 <td>{t(`reportStatus.${r.status}`)}</td>
               </tr>
             ))}

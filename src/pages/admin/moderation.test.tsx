@@ -195,12 +195,12 @@ function userServer(initial: Detail) {
   return calls;
 }
 
-const renderUser = () =>
+const renderUser = (id = 'u7') =>
   renderAt(
     <Route path="/admin/dashboard/admin/users/:id">
       <UserDetail />
     </Route>,
-    '/admin/dashboard/admin/users/u7',
+    `/admin/dashboard/admin/users/${id}`,
   );
 
 describe('user screen', () => {
@@ -231,6 +231,15 @@ describe('user screen', () => {
     expect(await screen.findByText('night_owl (owner@example.com) is now Suspended.')).toBeTruthy();
     expect(await screen.findByRole('button', { name: 'Reinstate' })).toBeTruthy();
     expect(calls).toEqual([{ status: { userId: 'u7', status: 'suspended' } }]);
+  });
+
+  it("on one's own account, says a report about one's ad is another admin's, without its words (the server sends none)", async () => {
+    asAdmin();
+    const own = detail({ id: 'a1', email: 'admin@example.com', nickname: 'the_admin' });
+    userServer({ ...own, reports: own.reports.map((r) => ({ ...r, message: '' })) });
+    renderUser('a1');
+    const reports = await screen.findByRole('region', { name: 'Reports about their ads (1)' });
+    expect(within(reports).getByText('About your own ad: another admin handles it. Who sent it and what it says are not shown to you.')).toBeTruthy();
   });
 
   it('lets an admin place and release a legal hold, but not suspend', async () => {
