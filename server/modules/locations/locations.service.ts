@@ -15,8 +15,10 @@ function assertMaySeeDisabled(viewer: SessionUser | null): void {
 
 /**
  * States and cities. The public lists are read on nearly every page, so the service keeps them in
- * memory (16,000 small rows) and drops the cache whenever staff change a status through it. It is
- * the only writer of `enabled`; one instance per app, so tests never share a cache.
+ * memory (16,000 small rows) and drops the cache whenever staff change a status through it, or
+ * another server process on the file did: a place enabled or disabled is logged in
+ * ads_public_changes (migration 0011), which the public caches follow (listings.changes.ts); this
+ * one follows it too. One instance per app, so tests never share a cache.
  */
 export class LocationsService {
   private readonly deps: AppDeps;
@@ -25,8 +27,22 @@ export class LocationsService {
   private readonly cities = new Map<string, CityDto[]>();
   private readonly enabledCities = new Map<string, CityDto[]>();
 
+  private following = false;
+
   constructor(deps: AppDeps) {
     this.deps = deps;
+  }
+
+  /** Brings the cache up to date with what other processes committed (the listings' change log; cheap when nothing was written). */
+  private sync(): void {
+    const listings = this.deps.services.listings;
+    if (!this.following) {
+      this.following = true;
+      listings.changes.subscribe((c) => {
+        if (c.all) this.invalidate(); // a place changed (or changes were missed)
+      });
+    }
+    listings.sync();
   }
 
   private invalidate(): void {
@@ -37,6 +53,7 @@ export class LocationsService {
   }
 
   private async allStates(): Promise<StateDto[]> {
+    this.sync();
     return (this.states ??= await repo.listStates(this.deps.db));
   }
 

@@ -46,25 +46,36 @@ export const toPromoDto = (p: PromoRow): PromoCodeDto => ({
 /** "2026-12-31" means the end of that day (UTC); a full ISO time is taken as given. Null = never expires. */
 export function parseExpiry(v: string | null | undefined): string | null {
   if (v === null || v === undefined || v === '') return null;
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(v);
-  const t = Date.parse(dateOnly ? `${v}T23:59:59.999Z` : v);
-  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) || Number.isNaN(t)) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(v);
+  if (!m) throw new Invalid('expiresAt', 'pricing.promo_expiry_invalid');
+  const [, y, mo, d, h, mi, sec = '0', frac = '', zone = 'Z'] = m;
+  // The day must exist and the time be one: Date.parse rolls 2099-02-30 over to 03-02 and 24:00
+  // into the next day, an expiry nobody chose.
+  const day = new Date(Date.UTC(+y, +mo - 1, +d));
+  if (day.getUTCFullYear() !== +y || day.getUTCMonth() !== +mo - 1 || day.getUTCDate() !== +d || (h !== undefined && (+h > 23 || +mi > 59 || +sec > 59))) {
     throw new Invalid('expiresAt', 'pricing.promo_expiry_invalid');
   }
+  // A day alone lasts to its end; a time without a zone is UTC (as every moment here is), not the server's zone.
+  const t = h === undefined ? Date.parse(`${y}-${mo}-${d}T23:59:59.999Z`) : Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${sec.padStart(2, '0')}${frac}${zone}`);
+  if (Number.isNaN(t)) throw new Invalid('expiresAt', 'pricing.promo_expiry_invalid');
   return new Date(t).toISOString();
 }
 
 const actorOf = (u: SessionUser) => ({ id: u.id, email: u.email });
+/** How long a kept price list is served before it is read again (real time). */
+const RECHECK_MS = 1000;
 
 export class PricingService {
   private readonly deps: AppDeps;
   private readonly pricingOfKind: (kind: PricingKind) => PricingRow[];
   /**
-   * The public lists, asked on every posting page, kept in memory: setPrice is the only writer of
-   * prices and drops them (one PricingService per app). Even a prepared read costs ~18 µs here
-   * (a read transaction's file locks), most of such a request.
+   * The public lists, asked on every posting page, kept in memory: setPrice drops them (one
+   * PricingService per app), and a list older than RECHECK_MS is read again, for a price changed
+   * by another server process on the file (its pages would show the old price, and every payment
+   * naming it be refused as changed). Even a prepared read costs ~18 µs here (a read
+   * transaction's file locks), most of such a request: once a second at most.
    */
-  private readonly lists = new Map<PricingKind, PricingDto[]>();
+  private readonly lists = new Map<PricingKind, { list: PricingDto[]; at: number }>();
   constructor(deps: AppDeps) {
     this.deps = deps;
     this.pricingOfKind = repo.pricingOfKindReader(deps.database.sqlite);
@@ -72,9 +83,10 @@ export class PricingService {
 
   async list(kind?: PricingKind): Promise<PricingDto[]> {
     if (!kind) return (await repo.listPricing(this.deps.db)).map(toPricingDto);
-    let list = this.lists.get(kind);
-    if (!list) this.lists.set(kind, (list = this.pricingOfKind(kind).map(toPricingDto)));
-    return list;
+    const now = performance.now();
+    let kept = this.lists.get(kind);
+    if (!kept || now - kept.at > RECHECK_MS) this.lists.set(kind, (kept = { list: this.pricingOfKind(kind).map(toPricingDto), at: now }));
+    return kept.list;
   }
 
   async setPrice(actor: SessionUser, input: { id: string; priceCents: number; durationDays?: number }): Promise<PricingDto> {

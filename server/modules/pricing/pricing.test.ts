@@ -106,6 +106,19 @@ describe('promo codes (admin)', () => {
     expect((await audit()).map((a) => a.action)).toEqual(['promo_code.create', 'promo_code.create', 'promo_code.update']);
   });
 
+  it("reads a time without a zone as UTC, whatever the server's zone", async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      const res = await save({ code: 'NOON-UTC', amountCents: 100, maxUses: 1, active: true, expiresAt: '2099-06-30T10:00' });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().promoCode.expiresAt).toBe('2099-06-30T10:00:00.000Z');
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it('refuses bad input naming the field, duplicates with 409, and max uses below uses made', async () => {
     await save({ code: 'TAKEN', amountCents: 100, maxUses: 1, active: true });
     for (const [payload, status, error] of [
@@ -121,6 +134,15 @@ describe('promo codes (admin)', () => {
         400,
         { code: 'pricing.promo_expiry_invalid', params: { field: 'expiresAt' } },
       ],
+      // Days that do not exist are not rolled over into the next month (Date.parse would: 02-30 → 03-02).
+      ...['2099-02-30', '2099-02-29', '2099-04-31T12:00:00Z', '2099-13-01', '2099-12-31T24:00', '2099-12-31T23:60Z'].map(
+        (expiresAt) =>
+          [
+            { code: 'GOOD-CODE', amountCents: 100, maxUses: 1, active: true, expiresAt },
+            400,
+            { code: 'pricing.promo_expiry_invalid', params: { field: 'expiresAt' } },
+          ] as const,
+      ),
       [
         { code: 'GOOD-CODE', amountCents: 100, maxUses: 1, active: true, expiresAt: '2020-01-01' },
         400,
