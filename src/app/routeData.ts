@@ -1,12 +1,16 @@
 import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { HTTPError } from 'ky';
 import type { Loaded } from './loaders';
-import { entryOf as get, put, subscribe } from './routeStore';
-import { errorMessage } from '../api/client';
+import { entryOf as get, put, subscribe, type LoadError } from './routeStore';
+import { ApiError, fallbackMessage } from '../api/client';
+import { translateError } from '../i18n/errors';
 
 // The data of the page being shown, by loader key (loaders.ts). The server renders with the data
 // in a context (SsrData); the browser starts from the same data, embedded in the page and put in
 // the store before hydration (routeStore.ts seedRouteData), so the first render matches the
-// server's and nothing is fetched again. Later pages load through their loader when first rendered.
+// server's and nothing is fetched again. Later pages load through their loader when first rendered;
+// a page whose load failed (busy, offline) asks again each time it is opened.
 
 /** The data a server render uses (the browser never provides it). */
 export const SsrData = createContext<{ key: string; result: Loaded<unknown> } | null>(null);
@@ -14,13 +18,20 @@ export const SsrData = createContext<{ key: string; result: Loaded<unknown> } | 
 /** How long loaded data is shown again without asking (navigating back and forth). */
 const FRESH_MS = 60_000;
 
+/** What a failed load keeps: the code to word it by, the same as errorMessage (api/client.ts) would. */
+function loadError(e: unknown): LoadError {
+  if (e instanceof ApiError) return { code: e.code, params: e.params, message: e.status === null ? null : e.message };
+  if (e instanceof HTTPError) return { code: null, message: null };
+  return { code: null, message: e instanceof Error && e.message ? e.message : null };
+}
+
 function start(key: string, load: () => Promise<Loaded<unknown>>): void {
   const prev = get(key);
   if (prev?.loading) return;
   put(key, { result: prev?.result ?? null, error: null, at: prev?.at ?? 0, loading: true });
   load().then(
     (result) => put(key, { result, error: null, at: Date.now(), loading: false }),
-    (e: unknown) => put(key, { result: prev?.result ?? null, error: errorMessage(e), at: Date.now(), loading: false }), // in the page's language
+    (e: unknown) => put(key, { result: prev?.result ?? null, error: loadError(e), at: Date.now(), loading: false }),
   );
 }
 
@@ -31,11 +42,15 @@ export interface RouteDataState<T> {
 }
 
 /**
- * The data of `key`, loaded by `load` when it is not here yet (or no longer fresh). While it
- * loads, `result` is the previous data of the same key, if any.
+ * The data of `key`, loaded by `load` when it is not here yet, no longer fresh, or failed last
+ * time (a 503 or a lost connection must not stick until a reload). While it loads, `result` is
+ * the previous data of the same key, if any; `error` is worded in the page's language.
  */
 export function useRouteData<T>(key: string, load: () => Promise<Loaded<T>>): RouteDataState<T> {
   const ssr = useContext(SsrData);
+  // Re-renders on a language switch, which re-words a failure (the 'errors' namespace, once
+  // loaded for the failure, is loaded for the new language too).
+  const { i18n } = useTranslation();
   const entry = useSyncExternalStore(
     subscribe,
     () => get(key),
@@ -43,12 +58,18 @@ export function useRouteData<T>(key: string, load: () => Promise<Loaded<T>>): Ro
   );
   useEffect(() => {
     const e = get(key);
-    if (!e || (!e.loading && !e.error && Date.now() - e.at > FRESH_MS)) start(key, load as () => Promise<Loaded<unknown>>);
+    if (!e || (!e.loading && (e.error || Date.now() - e.at > FRESH_MS))) start(key, load as () => Promise<Loaded<unknown>>);
     // `load` is the same loader for the same key
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   if (ssr && ssr.key === key) return { result: ssr.result as Loaded<T>, loading: false, error: null };
-  return { result: (entry?.result as Loaded<T> | null) ?? null, loading: !entry || entry.loading, error: entry?.error ?? null };
+  const failed = entry?.error;
+  const error = !failed
+    ? null
+    : failed.code
+      ? translateError(i18n.t.bind(i18n) as never, failed.code, failed.params, failed.message ?? fallbackMessage())
+      : (failed.message ?? fallbackMessage());
+  return { result: (entry?.result as Loaded<T> | null) ?? null, loading: !entry || entry.loading, error };
 }
 
 /** The data of `key` when it is here (the head tags of a page follow its data: seo.tsx). */

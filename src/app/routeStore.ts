@@ -1,12 +1,24 @@
 import type { Loaded } from './loaders';
+import type { ErrorParams } from '../../contract/errors/index.ts';
 
 // The data of the pages shown, by loader key (loaders.ts): what main.tsx puts here before
 // hydrating (the server's data for the first page) and what useRouteData (routeData.ts) loads
 // later. Part of the first paint: no React, no store library, no HTTP client.
 
+/**
+ * Why the last load failed, as the server said it (its code and params), not as text: the page
+ * words it when shown, so a language switch re-words it. No code: `message` as it came, or none
+ * (no answer, or one without a message) for 'Something went wrong.'.
+ */
+export interface LoadError {
+  code: string | null;
+  params?: ErrorParams;
+  message: string | null;
+}
+
 export interface Entry {
   result: Loaded<unknown> | null;
-  error: string | null;
+  error: LoadError | null;
   at: number;
   loading: boolean;
 }

@@ -11,8 +11,23 @@ interface Props {
 }
 
 /**
+ * Where focus goes when a dialog closes: back to its opener, or, when the dialog's action removed
+ * the opener (the delete button of a deleted row), to the page's main heading, so that focus is
+ * not lost to <body> (a screen reader would start again from the top of the document).
+ */
+function returnFocus(opener: HTMLElement | null): void {
+  if (!opener) return;
+  if (opener.isConnected) return opener.focus?.();
+  const target = document.querySelector<HTMLElement>('main h1') ?? document.querySelector<HTMLElement>('h1') ?? document.querySelector<HTMLElement>('main');
+  if (!target) return;
+  // A heading is not focusable by itself; -1 keeps it out of the Tab order.
+  if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+  target.focus();
+}
+
+/**
  * A modal dialog: role="dialog" labelled by its heading, focus moves in on open and back to the
- * opener on close, Escape and a click on the backdrop close it, Tab stays inside.
+ * opener on close (returnFocus), Escape and a click on the backdrop close it, Tab stays inside.
  */
 export function Dialog({ title, onClose, children, wide }: Props) {
   const titleId = useId();
@@ -23,7 +38,7 @@ export function Dialog({ title, onClose, children, wide }: Props) {
     const el = ref.current;
     const first = el?.querySelector<HTMLElement>('input, select, textarea, button:not([data-close]), [href]');
     (first ?? el)?.focus();
-    return () => opener?.focus?.();
+    return () => returnFocus(opener);
   }, []);
 
   function onKeyDown(e: KeyboardEvent) {

@@ -72,4 +72,25 @@ describe('admin approved ads', () => {
     await user.click(within(expired).getByRole('button', { name: 'Disable' }));
     await waitFor(() => expect(calls).toEqual([{ adIds: [ads[0].id], status: 'disabled' }]));
   });
+
+  it('forgets the selection on another page: “Disable selected” never acts on ads that are not shown', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    const ads = Array.from({ length: 21 }, (_, i) => makeStaffAd({ status: 'approved', title: `Live ad number ${i + 1}`, ownerId: 'u2' }));
+    server.use(
+      http.get('/api/admin/get-approved-ads', ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page') ?? 1);
+        return apiJson('GET /api/admin/get-approved-ads', { approvedAds: ads.slice((page - 1) * 20, page * 20), total: ads.length, page, pageSize: 20 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<ApprovedAds />, '/admin/dashboard/admin/approved-ads');
+    await screen.findByRole('link', { name: 'Live ad number 1' });
+    await user.click(screen.getByRole('checkbox', { name: 'Select “Live ad number 1”' }));
+    expect(screen.getByRole('button', { name: 'Disable selected (1)' })).toBeTruthy();
+
+    await user.click(within(screen.getByRole('navigation', { name: /pag/i })).getByRole('link', { name: 'Page 2' }));
+    await screen.findByRole('link', { name: 'Live ad number 21' });
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Disable selected (0)' }).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Enable selected (0)' }).disabled).toBe(true);
+  });
 });

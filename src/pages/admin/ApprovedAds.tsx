@@ -174,7 +174,18 @@ export default function ApprovedAds() {
           </table>
         </div>
       )}
-      {snap.data && <Pagination page={q.page} pageSize={ADMIN_PAGE_SIZE} total={snap.data.total} onPage={(p) => (approvedQuery.page = p)} />}
+      {snap.data && (
+        <Pagination
+          page={q.page}
+          pageSize={ADMIN_PAGE_SIZE}
+          total={snap.data.total}
+          onPage={(p) => {
+            approvedQuery.page = p;
+            // As the filters do: a bulk action acts on the rows shown, never on ones left on another page.
+            sel.clear();
+          }}
+        />
+      )}
     </section>
   );
 }

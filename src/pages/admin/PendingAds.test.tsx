@@ -231,6 +231,27 @@ describe('admin pending ads', () => {
     expect(screen.queryByText('No ads are waiting for review.')).toBeNull();
   });
 
+  it('forgets the selection on another page: “Approve selected” never approves ads that are not shown', async () => {
+    const list: StaffAd[] = Array.from({ length: 21 }, (_, i) => makeStaffAd({ status: 'in_review', title: `Queued ad number ${i + 1}`, ownerId: 'u2' }));
+    server.use(
+      http.get('/api/admin/get-duplicate-flags', () => apiJson('GET /api/admin/get-duplicate-flags', { flags: [] })),
+      http.get('/api/admin/get-pending-ads', ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page') ?? 1);
+        return apiJson('GET /api/admin/get-pending-ads', { pendingAds: list.slice((page - 1) * 20, page * 20), total: list.length, page, pageSize: 20 });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<PendingAds />, '/admin/dashboard/admin/pending-ads');
+    await screen.findByRole('listitem', { name: 'Queued ad number 1' });
+    await user.click(screen.getByRole('checkbox', { name: 'Select “Queued ad number 1”' }));
+    expect(screen.getByRole('button', { name: 'Approve selected (1)' })).toBeTruthy();
+
+    await user.click(within(screen.getByRole('navigation', { name: /pag/i })).getByRole('link', { name: 'Page 2' }));
+    await screen.findByRole('listitem', { name: 'Queued ad number 21' });
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Approve selected (0)' }).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Reject selected (0)' }).disabled).toBe(true);
+  });
+
   it('opens the live ad of an edit in the page’s language', async () => {
     const live = makeStaffAd({ status: 'approved', title: 'Evenings in the city', ownerId: 'u2' });
     const revision: StaffAd = { ...live, id: 'rev-1', revisionOf: live.id, previous: contentOf(live), title: 'Evenings and weekends in the city' };

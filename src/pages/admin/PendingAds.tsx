@@ -201,7 +201,18 @@ export default function PendingAds() {
           </li>
         ))}
       </ul>
-      {snap.data && <Pagination page={q.page} pageSize={ADMIN_PAGE_SIZE} total={snap.data.total} onPage={(p) => (pendingQuery.page = p)} />}
+      {snap.data && (
+        <Pagination
+          page={q.page}
+          pageSize={ADMIN_PAGE_SIZE}
+          total={snap.data.total}
+          onPage={(p) => {
+            pendingQuery.page = p;
+            // As the filters do: a bulk action acts on the rows shown (an approval pins the versions seen here), never on ones left behind.
+            sel.clear();
+          }}
+        />
+      )}
       {rejecting && (
         <RejectDialog
           count={rejecting.length}

@@ -155,4 +155,39 @@ describe('admin reports screen', () => {
     const tipRow = screen.getByText('Looks underage.').closest('tr')!;
     expect(within(tipRow).getByRole('button', { name: 'Close with a note' })).toBeTruthy();
   });
+
+  it('closing the only report of the last page shows the page before, not an empty list', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'a1', email: 'admin@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    let open: Report[] = Array.from({ length: 21 }, (_, i) => ({ ...tip, id: `r${i + 1}`, message: `Open report number ${i + 1}` }));
+    const queries: string[] = [];
+    server.use(
+      http.get('/api/admin/get-reports', ({ request }) => {
+        const q = new URL(request.url).searchParams;
+        queries.push(q.toString());
+        const page = Number(q.get('page'));
+        return apiJson('GET /api/admin/get-reports', { reports: open.slice((page - 1) * 20, page * 20), total: open.length, page, pageSize: 20 });
+      }),
+      http.post('/api/admin/set-report-status', async ({ request }) => {
+        const body = (await request.json()) as { id: string; status: Report['status'] };
+        const report = { ...open.find((r) => r.id === body.id)!, status: body.status };
+        open = open.filter((r) => r.id !== body.id);
+        return apiJson('POST /api/admin/set-report-status', { report });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<Reports />, '/admin/dashboard/admin/reports');
+    await screen.findByText('Open report number 1');
+    await user.click(within(screen.getByRole('navigation', { name: 'Page 1 of 2' })).getByRole('button', { name: 'Next' }));
+    const last = (await screen.findByText('Open report number 21')).closest('tr')!;
+    await user.click(within(last).getByRole('button', { name: 'Close with a note' }));
+    const close = screen.getByRole('dialog', { name: /^Close the report/ });
+    await user.type(within(close).getByLabelText('Note (what was done; kept in the audit log)'), 'Passed to the police.');
+    await user.click(within(close).getByRole('button', { name: 'Close the report' }));
+
+    expect(await screen.findByText('Open report number 1')).toBeTruthy();
+    expect(screen.getAllByRole('row')).toHaveLength(21); // the heading and the 20 open reports
+    expect(screen.queryByText('No reports match these filters.')).toBeNull();
+    expect(screen.getByText('Report r21 is now Closed.')).toBeTruthy();
+    expect(queries.at(-1)).toBe('page=1&pageSize=20&status=open');
+  });
 });

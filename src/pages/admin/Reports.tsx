@@ -56,7 +56,7 @@ export default function Reports() {
     }
   };
 
-  /** Runs a dialog's action, then reloads the list (the ad's status, the hold, the order change). */
+  /** Runs a dialog's action, then reloads the list (the ad's status, the hold, the order change; a closed report leaves the open ones). */
   const act = async (run: () => Promise<unknown>, message: string) => {
     setActionError(null);
     setBusy(action?.report.id ?? null);
@@ -64,7 +64,11 @@ export default function Reports() {
       await run();
       setNotice(message);
       setAction(null);
-      await adminReportsStore.load(query());
+      const out = await adminReportsStore.load(query());
+      // Closing the last report of the last page empties it: show the last page that still has
+      // reports (the effect loads it), not one that says no report matches while others wait.
+      const lastPage = out ? Math.max(1, Math.ceil(out.total / PAGE_SIZE)) : page;
+      if (page > lastPage) setPage(lastPage);
     } catch (e) {
       setActionError(errorMessage(e));
     } finally {

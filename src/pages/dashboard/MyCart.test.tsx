@@ -137,4 +137,28 @@ describe('my cart', () => {
     expect(deleted).toBe(ad.id);
     expect(screen.getByText('Your cart is empty.')).toBeTruthy();
   });
+
+  it('deleting an ad puts focus on the page heading, not on the removed button (nor lost to the page body)', async () => {
+    const [first, second] = [
+      makeOwnerAd({ status: 'unpaid', title: 'First ad in the cart' }),
+      makeOwnerAd({ status: 'unpaid', title: 'Second ad in the cart' }),
+    ];
+    server.use(
+      http.get('/api/cart-ads-by-user', () => apiJson('GET /api/cart-ads-by-user', { pendingAds: [first, second] })),
+      http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(5000)] })),
+      http.get('/api/get-ad-pricing', () => apiJson('GET /api/get-ad-pricing', AD_PRICING)),
+      http.get('/api/get-bump-pricing', () => apiJson('GET /api/get-bump-pricing', BUMP_PRICING)),
+      http.delete('/api/delete-cart-ad/:id', () => apiJson('DELETE /api/delete-cart-ad/:id', { deleted: true })),
+    );
+    const user = userEvent.setup();
+    renderAt(<MyCart />, '/admin/dashboard/my-cart');
+    const item = await screen.findByRole('listitem', { name: 'First ad in the cart' });
+    await user.click(within(item).getByRole('button', { name: 'Delete' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Delete this ad?' })).getByRole('button', { name: 'Delete ad' }));
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'First ad in the cart' })).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).not.toBe(document.body);
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'My cart' }));
+    expect(screen.getByRole('listitem', { name: 'Second ad in the cart' })).toBeTruthy();
+  });
 });

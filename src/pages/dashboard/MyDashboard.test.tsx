@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import { server } from '../../test/server';
@@ -7,7 +7,7 @@ import { renderAt } from '../../test/render';
 import { apiJson } from '../../test/contract';
 import { sessionStore } from '../../state/session';
 import type { Role } from '../../../contract/api/auth.ts';
-import { usdWallet } from '../../components/market/testing';
+import { makeOwnerAd, usdWallet } from '../../components/market/testing';
 import MyDashboard from './MyDashboard';
 
 function dashboardServer(overview = { pendingAds: 3, openReports: 1, failingChecks: 0 }) {
@@ -68,5 +68,23 @@ describe('my dashboard', () => {
     await screen.findByText('$10.00');
     expect(screen.queryByRole('region', { name: 'Admin overview' })).toBeNull();
     expect(srv.overviewCalls()).toBe(0);
+  });
+
+  it('counts an approved ad past its expiry as expired, not approved and online, as my ads shows it', async () => {
+    const live = makeOwnerAd({ status: 'approved', online: true, title: 'Still running' });
+    // The hourly expiry job has not run yet: the server still says approved.
+    const ranOut = makeOwnerAd({ status: 'approved', online: true, title: 'Ran out an hour ago', expiresAt: '2025-01-01T10:00:00.000Z' });
+    server.use(
+      http.get('/api/all-ads-by-user', () => apiJson('GET /api/all-ads-by-user', { approvedAds: [live, ranOut], pendingAds: [] })),
+      http.get('/api/cart-ads-by-user', () => apiJson('GET /api/cart-ads-by-user', { pendingAds: [] })),
+      http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(1000)] })),
+    );
+    signIn(['PROVIDER_USER']);
+    renderAt(<MyDashboard />, '/admin/dashboard');
+    const stats = (await screen.findByRole('heading', { level: 2, name: 'My ads' })).nextElementSibling as HTMLElement;
+    const count = (label: string) => within(stats).getByText(label).nextElementSibling!.textContent;
+    await waitFor(() => expect(count('Expired')).toBe('1'));
+    expect(count('Online now')).toBe('1');
+    expect(count('Approved')).toBe('1');
   });
 });

@@ -24,9 +24,12 @@ export default function PendingUsers() {
   }, []);
 
   const users = (data?.pendingUsers ?? []) as readonly ManagedUser[];
-  const apply = (user: ManagedUser, to: 'approved' | 'suspended') => {
+  // The dialog stays open (busy) until the change is made and the list read again: closed first,
+  // it would give focus back to the row's button just before the row leaves the list, and focus
+  // would fall to the page's body (Dialog puts it on the heading when the opener is gone).
+  const apply = async (user: ManagedUser, to: 'approved' | 'suspended') => {
+    await row.run(user.id, () => setPendingUserStatus(user.id, to), t(to === 'approved' ? 'pending.approved' : 'pending.suspended', { email: user.email }));
     setConfirming(null);
-    void row.run(user.id, () => setPendingUserStatus(user.id, to), t(to === 'approved' ? 'pending.approved' : 'pending.suspended', { email: user.email }));
   };
   return (
     <section aria-labelledby="pending-users-title">
@@ -103,8 +106,9 @@ export default function PendingUsers() {
           title={t('confirm.title', { email: confirming.user.email, nickname: confirming.user.nickname })}
           confirmLabel={t(confirming.to === 'approved' ? 'pending.approve' : 'pending.suspend')}
           danger={confirming.to === 'suspended'}
+          busy={row.busyId === confirming.user.id}
           onCancel={() => setConfirming(null)}
-          onConfirm={() => apply(confirming.user, confirming.to)}
+          onConfirm={() => void apply(confirming.user, confirming.to)}
         >
           <ul>
             <li>{t('confirm.statusChange', { from: t('profile:status.pending'), to: t(`profile:status.${confirming.to}`) })}</li>

@@ -103,6 +103,27 @@ describe('PendingUsers paging', () => {
     expect(await screen.findByText('user1@example.com')).toBeTruthy();
     expect(screen.queryByText('No user is waiting for approval.')).toBeNull();
   });
+
+  it('approving a user keeps the dialog open until the user leaves the list, then puts focus on the page heading', async () => {
+    let pending = [user(1), user(2)];
+    server.use(
+      http.get('/api/master/get-pending-users', () => apiJson('GET /api/master/get-pending-users', { pendingUsers: pending, total: pending.length })),
+      http.post('/api/master/update-user-status', async ({ request }) => {
+        const { userId } = (await request.json()) as { userId: string };
+        const changed = { ...pending.find((u) => u.id === userId)!, status: 'approved' as const };
+        pending = pending.filter((u) => u.id !== userId);
+        return apiJson('POST /api/master/update-user-status', { user: changed });
+      }),
+    );
+    const ue = userEvent.setup();
+    renderAt(<PendingUsers />, '/admin/dashboard/master/pending-users');
+    await ue.click(await screen.findByRole('button', { name: 'Approve user1@example.com' }));
+    await ue.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Approve' }));
+    expect((await screen.findByRole('status')).textContent).toBe('user1@example.com is approved.');
+    await waitFor(() => expect(screen.queryByText('user1@example.com')).toBeNull());
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Pending users' }));
+  });
 });
 
 describe('ApprovedUsers', () => {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { Route } from 'wouter';
 import { server } from '../../test/server';
 import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
-import { makeAd } from '../../components/market/testing';
+import { apiError, makeAd } from '../../components/market/testing';
+import i18n from 'i18next';
 import type { ErrorBody } from '../../../contract/errors/index.ts';
 import AdDetail from './AdDetail';
 
@@ -67,5 +68,19 @@ describe('ad page', () => {
     server.use(http.get('/api/ads/:id', () => apiJson('GET /api/ads/:id', NOT_FOUND as never, 404)));
     renderAt(<Route path="/ad/:id" component={AdDetail} />, '/ad/nope');
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('This ad is not available. It may have expired or been removed.'));
+  });
+
+  it('says why the ad could not be loaded when the server is busy, in the page language', async () => {
+    server.use(http.get('/api/ads/:id', () => apiError('GET /api/ads/:id', 503, 'request.busy')));
+    renderAt(<Route path="/ad/:id" component={AdDetail} />, '/ad/ad-busy');
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('The server is busy. Please try again in a minute.'));
+    await i18n.changeLanguage('pt');
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('O servidor está ocupado. Tente novamente em um minuto.'));
+  });
+
+  it('says something went wrong when the ad cannot be reached at all', async () => {
+    server.use(http.get('/api/ads/:id', () => HttpResponse.error()));
+    renderAt(<Route path="/ad/:id" component={AdDetail} />, '/ad/ad-offline');
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Something went wrong.'));
   });
 });

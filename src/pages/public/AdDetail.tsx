@@ -61,15 +61,16 @@ export default function AdDetail() {
   const params = useParams<{ id: string }>();
   const id = params.id ?? '';
   const loader = LOADERS.ad;
-  const { result, loading } = useRouteData(loader.key(params, ''), () => loader.load(params, '', publicSource));
+  const { result, loading, error } = useRouteData(loader.key(params, ''), () => loader.load(params, '', publicSource));
   const [reporting, setReporting] = useState(false);
   const preview = usePreview(id, !!result && result.status !== 200);
 
   const ad = result?.status === 200 ? result.data : preview;
+  // No answer about the ad (busy, offline) is not "not available": say why, so a retry makes sense.
   if (!ad)
     return (
       <div className={styles.panel}>
-        <LoadState loading={loading && !result} error={result ? t('ad.notAvailable') : null} />
+        <LoadState loading={loading && !result} error={result ? t('ad.notAvailable') : error} />
       </div>
     );
 

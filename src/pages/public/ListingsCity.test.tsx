@@ -6,7 +6,8 @@ import { server } from '../../test/server';
 import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
 import { Route } from 'wouter';
-import { makeCard } from '../../components/market/testing';
+import { apiError, makeCard } from '../../components/market/testing';
+import i18n from 'i18next';
 import ListingsCity from './ListingsCity';
 
 const PAGE_SIZE = 2;
@@ -64,5 +65,37 @@ describe('city listing page', () => {
     renderAt(<Route path="/listings/us/:state/:city/:type" component={ListingsCity} />, '/listings/us/texas/austin/massages');
     expect(await screen.findByText('This listing type does not exist.')).toBeTruthy();
     expect(asked).toBe(0);
+  });
+
+  it('asks again for a list that failed once when the page is opened again', async () => {
+    let asked = 0;
+    server.use(
+      http.get('/api/users-ads-aggregate/us/:type', () => apiJson('GET /api/users-ads-aggregate/us/:listingType', { locations: [] })),
+      http.get('/api/listings', () =>
+        ++asked === 1
+          ? apiError('GET /api/listings', 503, 'request.busy')
+          : apiJson('GET /api/listings', { ads: [makeCard({ title: 'Back after the rush' })], total: 1, page: 1, pageSize: 20 }),
+      ),
+    );
+    const path = '/listings/us/texas/austin/female-escorts';
+    const first = renderAt(<Route path="/listings/us/:state/:city/:type" component={ListingsCity} />, path);
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('The server is busy. Please try again in a minute.'));
+    first.unmount();
+
+    renderAt(<Route path="/listings/us/:state/:city/:type" component={ListingsCity} />, path);
+    expect(await screen.findByRole('heading', { level: 3, name: 'Back after the rush' })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(asked).toBe(2);
+  });
+
+  it('words a failed load in the language the page is switched to', async () => {
+    server.use(
+      http.get('/api/users-ads-aggregate/us/:type', () => apiJson('GET /api/users-ads-aggregate/us/:listingType', { locations: [] })),
+      http.get('/api/listings', () => apiError('GET /api/listings', 503, 'request.busy')),
+    );
+    renderAt(<Route path="/listings/us/:state/:city/:type" component={ListingsCity} />, '/listings/us/texas/austin/female-escorts');
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('The server is busy. Please try again in a minute.'));
+    await i18n.changeLanguage('es');
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('El servidor está ocupado. Inténtalo de nuevo en un minuto.'));
   });
 });
