@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, asAdmin, asMaster, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { imageQueue } from '../../core/images.ts';
 import { multipart, png } from '../uploads/test-images.ts';
-import { adForm, decide, fundedUsd, goodFields, liveAd, pay, placeIn, postAd } from '../ads/ads.testkit.ts';
+import { adForm, decide, fundedUsd, goodFields, jpegWithGps, liveAd, pay, placeIn, postAd } from '../ads/ads.testkit.ts';
 
 let ctx: TestContext;
 beforeEach(async () => {
@@ -313,5 +313,35 @@ describe('DELETE /api/delete-my-profile with an edit waiting for review', () => 
     expect(await revisionRow(revisionId)).toMatchObject({ status: 'superseded', title: '', description: '', phone: '', photos_json: '[]' });
     expect((await userRow(owner.id)).email).toBe(`deleted-${owner.id}@deleted.invalid`);
     expect((await versions(owner.id)).map((v) => v.fields_json)).toEqual(['{}']);
+  });
+});
+
+describe('DELETE /api/delete-my-profile and where the account signed in from', () => {
+  it('erases its sign-in records (addresses, browsers) and the address on its refused ad texts; the refused texts stay for staff', async () => {
+    const u = await makeUser(ctx, { status: 'approved' });
+    const login = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      remoteAddress: '203.0.113.77',
+      headers: { 'user-agent': 'PersonalBrowser/1.0' },
+      payload: { email: u.email, password: u.password },
+    });
+    expect(login.statusCode).toBe(200);
+    const place = await placeIn(ctx, 'ny');
+    const refused = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/post-ad',
+      remoteAddress: '203.0.113.77',
+      headers: { cookie: u.cookie },
+      payload: adForm(goodFields(place, { title: 'Sweet teen new in town' }), [await jpegWithGps()]),
+    });
+    expect(refused.json().code).toBe('ad.screened_wording');
+    const db = ctx.app.deps.database.sqlite;
+    expect(db.prepare("SELECT count(*) AS n FROM sign_ins WHERE user_id = ? AND ip = '203.0.113.77'").get(u.id)).toEqual({ n: 1 });
+    expect(db.prepare('SELECT ip FROM screening_log WHERE user_id = ?').all(u.id)).toEqual([{ ip: '203.0.113.77' }]);
+
+    expect((await del(u.cookie, '?confirm=true', { password: u.password })).statusCode).toBe(200);
+    expect(db.prepare('SELECT count(*) AS n FROM sign_ins WHERE user_id = ?').get(u.id)).toEqual({ n: 0 });
+    expect(db.prepare('SELECT term, ip FROM screening_log WHERE user_id = ?').all(u.id)).toEqual([{ term: 'teen', ip: null }]);
   });
 });

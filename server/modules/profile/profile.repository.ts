@@ -174,6 +174,10 @@ export async function eraseUser(db: Executor, id: string, placeholderHash: strin
   // The numbers the account verified or tried: its phone codes go; the SMS log keeps its delivery
   // rows for staff (the quota spent) with the number cut to its last two digits and no account.
   await db.deleteFrom('phone_codes').where('user_id', '=', id).execute();
+  // Where and on what it signed in goes too (kept only under a legal hold: closeAccount); the ad
+  // texts screening refused stay for staff (who tried to post what), without the address.
+  await db.deleteFrom('sign_ins').where('user_id', '=', id).execute();
+  await db.updateTable('screening_log').set({ ip: null }).where('user_id', '=', id).execute();
   await db
     .updateTable('sms_messages')
     .set({ user_id: null, to_phone: sql<string>`'•••' || substr(to_phone, -2)` })
