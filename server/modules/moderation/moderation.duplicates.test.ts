@@ -51,6 +51,29 @@ describe('duplicate flags at post time', () => {
     return r.body.flags as { adId: string; otherAdId: string; kind: string; distance: number | null; otherOwner: { id: string } }[];
   };
 
+  it('a held ad keeps its flags when the other account deletes its matching ad; an ad nobody holds loses them', async () => {
+    const [alice, bob] = [await makeUser(ctx), await makeUser(ctx)];
+    const photo = await blockPhoto(1);
+    const held = await post(alice, '(212) 555-0177', photo);
+    const other = await post(bob, '(212) 555-0177', await blockPhoto(9));
+    expect((await flags([held])).map((f) => [f.otherAdId, f.kind])).toEqual([[other, 'phone']]);
+    const hold = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/place-legal-hold',
+      headers: { cookie: admin.cookie },
+      payload: { targetType: 'ad', targetId: held, reason: 'Preservation request from an agency' },
+    });
+    expect(hold.statusCode, hold.body).toBe(201);
+    // Bob (not held) deletes his ad from the cart: the held ad's record still names it.
+    expect((await ctx.app.inject({ method: 'DELETE', url: `/api/delete-cart-ad/${other}`, headers: { cookie: bob.cookie } })).statusCode).toBe(200);
+    expect((await flags([held])).map((f) => [f.otherAdId, f.kind, f.otherOwner.id])).toEqual([[other, 'phone', bob.id]]);
+    // A flag of an ad nobody holds goes with the other ad, as before.
+    const third = await post(alice, '(212) 555-0199', await blockPhoto(5));
+    const fourth = await post(bob, '(212) 555-0199', await blockPhoto(7));
+    expect((await ctx.app.inject({ method: 'DELETE', url: `/api/delete-cart-ad/${fourth}`, headers: { cookie: bob.cookie } })).statusCode).toBe(200);
+    expect(await flags([third])).toEqual([]);
+  });
+
   it('flags other accounts’ ads with the same phone or a near-identical photo, both ways, none for a different photo', async () => {
     const [alice, bob, carol, dave] = [await makeUser(ctx), await makeUser(ctx), await makeUser(ctx), await makeUser(ctx)];
     const photo = await blockPhoto(21);

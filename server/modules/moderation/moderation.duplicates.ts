@@ -78,11 +78,24 @@ export async function recordFingerprint(trx: Executor, f: AdFingerprint, at: str
 }
 
 /** Forgets the hashes and flags of ads deleted for good (nothing of a deleted ad is compared any more). */
+/** A legal hold in force on a flag's ad (its `ad_id`), or on that ad's owner (the ad live, or a held copy of a deleted one). */
+const heldFlagOwner = sql<number>`(SELECT 1 FROM legal_holds h WHERE h.released_at IS NULL AND (
+    (h.target_type = 'ad' AND h.target_id = duplicate_flags.ad_id)
+    OR (h.target_type = 'user' AND h.target_id IN (
+      SELECT owner_id FROM ads WHERE id = duplicate_flags.ad_id
+      UNION ALL SELECT owner_id FROM held_ads WHERE id = duplicate_flags.ad_id))))`;
+
 export async function forgetFingerprints(trx: Executor, adIds: readonly string[]): Promise<void> {
   for (let i = 0; i < adIds.length; i += 500) {
     const chunk = adIds.slice(i, i + 500);
     await trx.deleteFrom('photo_hashes').where('ad_id', 'in', chunk).execute();
     await trx.deleteFrom('duplicate_flags').where('ad_id', 'in', chunk).execute();
-    await trx.deleteFrom('duplicate_flags').where('other_ad_id', 'in', chunk).execute();
+    // A held ad's flags stay, naming the other account's ad that is gone: a legal hold keeps every
+    // row of a held ad (PRODUCT §5), and this one says which other account shared its phone or photo.
+    await trx
+      .deleteFrom('duplicate_flags')
+      .where('other_ad_id', 'in', chunk)
+      .where(({ not, exists }) => not(exists(heldFlagOwner)))
+      .execute();
   }
 }
