@@ -3,6 +3,7 @@ import path from 'node:path';
 import { openDatabase } from '../server/core/db.ts';
 import { migrate } from '../server/core/migrate.ts';
 import { seedLocations } from '../server/modules/locations/locations.seed.ts';
+import { loadDotEnv } from '../server/core/dotenv.ts';
 
 const HELP = `Usage: npm run seed-locations [-- --help]
 
@@ -21,6 +22,7 @@ if (unknown.length) {
   process.exit(2);
 }
 
+loadDotEnv(); // the same DATA_DIR as the server
 const dataDir = path.resolve(process.env.DATA_DIR?.trim() || './data');
 fs.mkdirSync(dataDir, { recursive: true });
 const file = path.join(dataDir, 'xg.sqlite');
