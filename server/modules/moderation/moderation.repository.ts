@@ -166,7 +166,7 @@ export async function reportsAbout(db: Executor, adIds: readonly string[], limit
     .execute();
 }
 
-/** Staff actions on the account and on its ads, newest first. */
+/** Staff actions on the account, on its ads and on its invoices, newest first. */
 export async function auditAbout(db: Executor, userId: string, adIds: readonly string[], limit: number) {
   return db
     .selectFrom('audit_log')
@@ -174,6 +174,16 @@ export async function auditAbout(db: Executor, userId: string, adIds: readonly s
     .where((eb) =>
       eb.or([
         eb.and([eb('target_type', '=', 'user'), eb('target_id', '=', userId)]),
+        // Simulated payments and credits that went back on: invoice rows name BTCPay's invoice id
+        // (the one staff see and webhooks carry), not our order id.
+        eb.and([
+          eb('target_type', '=', 'invoice'),
+          eb(
+            'target_id',
+            'in',
+            eb.selectFrom('invoices').select('invoices.btcpay_id').where('invoices.user_id', '=', userId).where('invoices.btcpay_id', 'is not', null),
+          ),
+        ]),
         ...(adIds.length ? [eb.and([eb('target_type', '=', 'ad'), eb('target_id', 'in', [...adIds])])] : []),
         // How staff handled the reports about those ads (a closing note is kept only here).
         ...(adIds.length

@@ -108,4 +108,19 @@ describe('GET /api/admin/get-user/:id', () => {
     expect((await getAs(ctx, admin, '/api/admin/get-user/nosuchuser')).body).toMatchObject({ code: 'moderation.user_not_found' });
     expect((await getAs(ctx, owner, `/api/admin/get-user/${owner.id}`)).status).toBe(403);
   });
+
+  it("lists staff actions on the user's invoices (audited under BTCPay's invoice id), not on other users' invoices", async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const other = await makeUser(ctx, { status: 'approved' });
+    const mine = await postAs(ctx, owner, '/api/create-btc-payment-invoice', { amount: 25 });
+    const theirs = await postAs(ctx, other, '/api/create-btc-payment-invoice', { amount: 25 });
+    expect([mine.status, theirs.status]).toEqual([200, 200]);
+    for (const id of [mine.body.invoiceId, theirs.body.invoiceId]) {
+      expect((await postAs(ctx, admin, `/api/sandbox/invoices/${id}/simulate`, { action: 'pay' })).status).toBe(200);
+    }
+    const { body } = await getAs(ctx, admin, `/api/admin/get-user/${owner.id}`);
+    expect(body.audit.map((a: { action: string; targetType: string; targetId: string }) => [a.action, a.targetType, a.targetId])).toEqual([
+      ['invoice.simulate', 'invoice', mine.body.invoiceId],
+    ]);
+  });
 });
