@@ -79,7 +79,20 @@ describe('mailer', () => {
     const smtp = await startSmtp();
     await cleanups.pop()!(); // stop it: the port is now closed
     const mailer = createMailer({ smtpUrl: smtp.url, mailFrom: 'x@xg.test', dataDir: tempDir() }, log);
+    expect(mailer.lastSend()).toBeNull();
+    const before = Date.now();
     await expect(mailer.send({ to: 'a@example.com', subject: 's', text: 't' })).rejects.toThrow();
+    // Remembered for the health check: verify() alone cannot tell that sending fails.
+    const last = mailer.lastSend();
+    expect(last).toMatchObject({ ok: false, error: expect.stringMatching(/ECONNREFUSED/) });
+    expect(Date.parse(last!.at)).toBeGreaterThanOrEqual(before);
+  });
+
+  it('remembers that the last message went', async () => {
+    const smtp = await startSmtp();
+    const mailer = createMailer({ smtpUrl: smtp.url, mailFrom: 'x@xg.test', dataDir: tempDir() }, log);
+    await mailer.send({ to: 'a@example.com', subject: 's', text: 't' });
+    expect(mailer.lastSend()).toMatchObject({ ok: true, error: null });
   });
 
   it('without SMTP_URL writes a real .eml file into DATA_DIR/outbox', async () => {

@@ -15,11 +15,43 @@ export interface MailMessage {
   headers?: Record<string, string>;
 }
 
+/** How the last message went: when, and what the transport said if it failed. */
+export interface SendOutcome {
+  at: string;
+  ok: boolean;
+  error: string | null;
+}
+
 export interface Mailer {
   /** Which transport: 'smtp' when SMTP_URL is set, else 'outbox' (files in DATA_DIR/outbox). */
   readonly kind: 'smtp' | 'outbox';
   send(message: MailMessage): Promise<void>;
   verify(): Promise<void>;
+  /**
+   * The last message's outcome (null before the first), for the health check: verify() greets the
+   * server and logs in only when SMTP_URL names a user, so a relay that wants AUTH (530) or refuses
+   * our sender shows only here. Test doubles may leave it out.
+   */
+  lastSend?(): SendOutcome | null;
+}
+
+/** Wraps send() to remember how the last message went. */
+function remembering(mailer: Omit<Mailer, 'lastSend'>): Required<Mailer> {
+  let last: SendOutcome | null = null;
+  return {
+    kind: mailer.kind,
+    verify: () => mailer.verify(),
+    async send(m) {
+      try {
+        await mailer.send(m);
+        last = { at: new Date().toISOString(), ok: true, error: null };
+      } catch (e) {
+        last = { at: new Date().toISOString(), ok: false, error: e instanceof Error ? e.message : String(e) };
+        throw e;
+      }
+    },
+    lastSend: () => last,
+  };
 }
 
 /**
@@ -32,10 +64,10 @@ function lazyTransport(options: string | object): () => Promise<Transporter> {
 }
 
 /** SMTP through nodemailer when configured; otherwise real .eml files in DATA_DIR/outbox and a log line. */
-export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, log: FastifyBaseLogger): Mailer {
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, log: FastifyBaseLogger): Required<Mailer> {
   if (config.smtpUrl) {
     const transport = lazyTransport(config.smtpUrl);
-    return {
+    return remembering({
       kind: 'smtp',
       async send(m) {
         await (await transport()).sendMail({ from: config.mailFrom, ...m });
@@ -44,11 +76,11 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
       async verify() {
         await (await transport()).verify();
       },
-    };
+    });
   }
   const outbox = path.join(config.dataDir, 'outbox');
   const transport = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  return {
+  return remembering({
     kind: 'outbox',
     async send(m) {
       const info = await (await transport()).sendMail({ from: config.mailFrom, ...m });
@@ -61,5 +93,5 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
       fs.mkdirSync(outbox, { recursive: true });
       fs.accessSync(outbox, fs.constants.W_OK);
     },
-  };
+  });
 }

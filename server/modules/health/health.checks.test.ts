@@ -65,6 +65,27 @@ async function realSmtp(): Promise<number> {
   return (server.server.address() as AddressInfo).port;
 }
 
+/** An SMTP server that refuses mail until the client logs in as ann (as most relays do). */
+async function authSmtp(): Promise<number> {
+  const server = new SMTPServer({
+    secure: false,
+    allowInsecureAuth: true, // AUTH offered without TLS: plain SMTP on loopback
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onAuth(auth, _session, callback) {
+      if (auth.username === 'ann' && auth.password === 's3cret') callback(null, { user: 'ann' });
+      else callback(new Error('Invalid username or password'));
+    },
+    onData(stream, _session, callback) {
+      stream.resume();
+      stream.on('end', () => callback());
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return (server.server.address() as AddressInfo).port;
+}
+
 const btcpay = (over: Partial<PaymentServerHealth> = {}): PaymentServerHealth => ({
   mode: 'btcpay',
   reachable: true,
@@ -231,11 +252,52 @@ describe('smtp check', () => {
     });
   });
 
+  it('claims no login when SMTP_URL names no user, and degrades once a message is refused', async () => {
+    const port = await authSmtp();
+    const host = `127.0.0.1:${port}`;
+    const bareUrl = `smtp://${host}`;
+    const bare = mailerFor(bareUrl);
+    // verify() only connects and greets without credentials: the relay's AUTH requirement shows at the first message.
+    expect(await checkSmtp(bare, bareUrl)).toMatchObject({
+      status: 'ok',
+      message: `${host} accepted the connection (SMTP_URL names no user, so no login was tried)`,
+      says: { code: 'smtp.ok_no_login', params: { host } },
+    });
+    const message = { to: 'ann@example.com', subject: 'Your ad is live', text: 'It is.' };
+    await expect(bare.send(message)).rejects.toThrow(/530/);
+    const refused = await checkSmtp(bare, bareUrl);
+    expect(refused).toMatchObject({ status: 'degraded', says: { code: 'smtp.last_send_failed', params: { host } } });
+    expect(refused.message).toMatch(new RegExp(`^${host} accepted the connection, but the last message could not be sent: .*530`));
+    expect(refused.says.detail).toMatch(/530/);
+
+    // With the credentials it logs in and sends: ok, and the login is claimed truly.
+    const authedUrl = `smtp://ann:s3cret@${host}`;
+    const authed = mailerFor(authedUrl);
+    await authed.send(message);
+    expect(await checkSmtp(authed, authedUrl)).toMatchObject({
+      status: 'ok',
+      message: `${host} accepted the connection and login`,
+      says: { code: 'smtp.ok', params: { host } },
+    });
+    await expect(checkSmtp(mailerFor(`smtp://ann:wrong@${host}`), null)).rejects.toThrow(/Invalid login/);
+  });
+
   it('without SMTP_URL, is ok while the outbox is writable', async () => {
     expect(await checkSmtp(mailerFor(null), null)).toMatchObject({
       status: 'ok',
       message: 'SMTP_URL is not set: mail is written to the outbox folder, which is writable',
     });
+  });
+
+  it('without SMTP_URL, degrades once a message could not be written to the outbox', async () => {
+    const dataDir = tempDir();
+    const mailer = createMailer({ smtpUrl: null, mailFrom: 'XG <no-reply@xg.test>', dataDir }, log);
+    fs.writeFileSync(path.join(dataDir, 'outbox'), ''); // a file where the folder should be
+    await expect(mailer.send({ to: 'ann@example.com', subject: 's', text: 't' })).rejects.toThrow(/EEXIST/);
+    fs.rmSync(path.join(dataDir, 'outbox'));
+    const after = await checkSmtp(mailer, null);
+    expect(after).toMatchObject({ status: 'degraded', says: { code: 'smtp.outbox_last_send_failed' } });
+    expect(after.message).toMatch(/^SMTP_URL is not set: the outbox folder is writable, but the last message could not be written: EEXIST/);
   });
 
   it('throws (failing) when nothing listens', async () => {

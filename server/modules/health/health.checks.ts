@@ -155,16 +155,37 @@ export function smsOutcome(s: SmsStatus): CheckOutcome {
   return outcome('ok', left, 'sms.ok', { count: s.quotaRemaining });
 }
 
-/** The mail transport: the SMTP server's greeting and login, or the outbox folder writable. */
+/**
+ * The mail transport: the SMTP server's greeting (and login, when SMTP_URL names a user), or the
+ * outbox folder writable; then how the last message went, since a relay that wants AUTH or refuses
+ * our sender greets verify() all the same.
+ */
 export async function checkSmtp(mailer: Mailer, smtpUrl: string | null): Promise<CheckOutcome> {
   await mailer.verify();
-  if (mailer.kind === 'outbox') return outcome('ok', 'SMTP_URL is not set: mail is written to the outbox folder, which is writable', 'smtp.outbox');
+  const last = mailer.lastSend?.();
+  if (mailer.kind === 'outbox') {
+    if (last && !last.ok) {
+      const words = 'SMTP_URL is not set: the outbox folder is writable, but the last message could not be written';
+      return outcome('degraded', last.error ? `${words}: ${last.error}` : words, 'smtp.outbox_last_send_failed', undefined, last.error ?? undefined);
+    }
+    return outcome('ok', 'SMTP_URL is not set: mail is written to the outbox folder, which is writable', 'smtp.outbox');
+  }
   let host = 'the SMTP server';
+  let login = false;
   try {
-    if (smtpUrl) host = new URL(smtpUrl).host; // never the credentials
+    if (smtpUrl) {
+      const url = new URL(smtpUrl);
+      host = url.host; // never the credentials
+      login = url.username !== ''; // nodemailer logs in only with a user: without one, verify() greets and stops
+    }
   } catch {
     // keep the generic words
   }
+  if (last && !last.ok) {
+    const words = `${host} accepted the connection, but the last message could not be sent`;
+    return outcome('degraded', last.error ? `${words}: ${last.error}` : words, 'smtp.last_send_failed', { host }, last.error ?? undefined);
+  }
+  if (!login) return outcome('ok', `${host} accepted the connection (SMTP_URL names no user, so no login was tried)`, 'smtp.ok_no_login', { host });
   return outcome('ok', `${host} accepted the connection and login`, 'smtp.ok', { host });
 }
 
