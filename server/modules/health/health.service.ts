@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../core/deps.ts';
 import type { SessionUser } from '../../core/auth.ts';
-import { NotFound, ServiceUnavailable } from '../../core/errors.ts';
+import { Conflict, NotFound, ServiceUnavailable } from '../../core/errors.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
 import { HEALTH_CHECK_NAMES, type AdminOverview, type HealthCheck, type HealthCheckName } from '../../../contract/api/health.ts';
@@ -192,6 +192,10 @@ export class HealthService {
     await this.deps.db.transaction().execute(async (trx) => {
       const row = await repo.findCheck(trx, id);
       if (!row) throw new NotFound('health.check_not_found');
+      // The newest result is the check's current state: /api/health and the next run's "turned
+      // failing" mail read it. Deleted, an older ok row would answer for a failing disk until then.
+      const [newest] = await repo.latestByName(trx, [row.name]);
+      if (newest?.id === row.id) throw new Conflict('health.result_current');
       await repo.deleteCheck(trx, id);
       await writeAudit(trx, {
         actor: { id: actor.id, email: actor.email },

@@ -186,11 +186,13 @@ describe('health checks', () => {
     expect(ctx.mailer.sent).toHaveLength(4);
   });
 
+  const del = (id: number | string) =>
+    ctx.app.inject({ method: 'DELETE', url: `/api/admin/delete-health-check-by-id/${id}`, headers: { cookie: admin.cookie } });
+
   it('deletes one result, audited; an unknown id is 404', async () => {
     tune(ctx, {});
     const [first] = (await runChecks()).json().healthChecks as HealthCheck[];
-    const del = (id: number | string) =>
-      ctx.app.inject({ method: 'DELETE', url: `/api/admin/delete-health-check-by-id/${id}`, headers: { cookie: admin.cookie } });
+    await runChecks(); // a newer result of each: the first run's is history
     expect((await del(first.id)).json()).toEqual({ deleted: true });
     expect((await rows()).map((r) => r.id)).not.toContain(first.id);
     const again = await del(first.id);
@@ -200,6 +202,28 @@ describe('health checks', () => {
     const audit = await ctx.app.deps.db.selectFrom('audit_log').selectAll().where('action', '=', 'health_check.delete').execute();
     expect(audit).toEqual([expect.objectContaining({ target_type: 'health_check', target_id: String(first.id), actor_id: admin.id })]);
     expect(JSON.parse(audit[0].before_json!)).toEqual(first);
+  });
+
+  it('refuses to delete the newest result of a check (409): a failing disk stays failing for /api/health and the next run mails nobody again', async () => {
+    tune(ctx, {});
+    await runChecks();
+    tune(ctx, { disk: DISK_FULL });
+    const failing = byName((await runChecks()).json().healthChecks).disk;
+    expect(failing.status).toBe('failing');
+    const mailed = ctx.mailer.sent.length;
+    const before = await rows();
+
+    const res = await del(failing.id);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      message: 'This is the newest result of its check: it stands until the next run. Only older results can be deleted.',
+      code: 'health.result_current',
+    });
+    expect(await rows()).toEqual(before);
+    expect(await ctx.app.deps.db.selectFrom('audit_log').selectAll().where('action', '=', 'health_check.delete').execute()).toEqual([]);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(503);
+    await runChecks(); // still failing: not a new transition
+    expect(ctx.mailer.sent).toHaveLength(mailed);
   });
 });
 

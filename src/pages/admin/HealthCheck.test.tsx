@@ -54,6 +54,10 @@ function healthServer(initial: Check[], opts: { goneOnDelete?: boolean; nextRun?
     http.delete('/api/admin/delete-health-check-by-id/:id', ({ params }) => {
       const route = 'DELETE /api/admin/delete-health-check-by-id/:id';
       if (opts.goneOnDelete) return apiJson(route, { message: 'Health check result not found.', code: 'health.check_not_found' } as never, 404 as never);
+      if (latest().some((r) => String(r.id) === params.id)) {
+        const message = 'This is the newest result of its check: it stands until the next run. Only older results can be deleted.';
+        return apiJson(route, { message, code: 'health.result_current' } as never, 409 as never);
+      }
       deleted.push(String(params.id));
       rows = rows.filter((r) => String(r.id) !== params.id);
       return apiJson(route, { deleted: true });
@@ -124,7 +128,7 @@ describe('admin health check', () => {
   });
 
   it('deletes a result only after confirming, then reloads the history', async () => {
-    const srv = healthServer(run(0, 1));
+    const srv = healthServer([...run(0, 1), ...run(5, 6)]);
     const user = userEvent.setup();
     renderAt(<HealthCheck />, '/admin/dashboard/admin/health-check');
     await screen.findByRole('table', { name: 'History' });
@@ -140,7 +144,23 @@ describe('admin health check', () => {
     await user.click(within(screen.getByRole('dialog', { name: 'Delete this result?' })).getByRole('button', { name: 'Delete' }));
     expect((await screen.findByRole('status')).textContent).toBe('Result of Disk space deleted.');
     expect(srv.deleted).toEqual(['2']);
-    await waitFor(() => expect(cellsOf(screen.getByRole('table', { name: 'History' }))).toHaveLength(4));
+    await waitFor(() => expect(cellsOf(screen.getByRole('table', { name: 'History' }))).toHaveLength(9));
+  });
+
+  it('shows, in the page’s language, that the newest result of a check cannot be deleted', async () => {
+    const srv = healthServer([...run(0, 1), ...run(5, 6, ['ok', 'failing', 'ok', 'ok', 'ok'])]);
+    const user = userEvent.setup();
+    renderAt(<HealthCheck />, '/admin/dashboard/admin/health-check');
+    await screen.findByRole('table', { name: 'History' });
+    await i18n.changeLanguage('pt');
+    const when = new Date(at(5)).toLocaleString('pt');
+    await user.click(screen.getByRole('button', { name: `Excluir o resultado de Espaço em disco de ${when}` }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Excluir este resultado?' })).getByRole('button', { name: 'Excluir' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Este é o resultado mais recente da verificação: ele vale até a próxima execução. Só é possível excluir resultados anteriores.',
+    );
+    expect(srv.deleted).toEqual([]);
+    expect(cellsOf(screen.getByRole('table', { name: 'Situação atual' }))[1][0]).toBe('Com falha');
   });
 
   it('shows a refusal in Spanish', async () => {
