@@ -92,6 +92,29 @@ describe('scripts/create-user.ts', () => {
     expect(dup.stderr).toMatch(/already exists/);
   });
 
+  it('writes the account and its audit row together: when the audit row cannot be written, no account exists', () => {
+    expect(run('--email', 'first@example.com', '--role', 'ADMIN_USER').status).toBe(0);
+    const db = new Database(path.join(dataDir, 'xg.sqlite'));
+    try {
+      db.exec("CREATE TRIGGER audit_down BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END");
+    } finally {
+      db.close();
+    }
+    const r = run('--email', 'second@example.com', '--role', 'MASTER_USER');
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/disk I\/O error/);
+    const { user, audit } = readUser('second@example.com');
+    expect(user).toBeUndefined(); // not a staff account nobody can trace
+    expect(audit).toHaveLength(1);
+    const check = new Database(path.join(dataDir, 'xg.sqlite'), { readonly: true });
+    try {
+      expect(check.prepare('SELECT count(*) AS n FROM users').get()).toEqual({ n: 1 });
+      expect(check.prepare('SELECT count(*) AS n FROM wallets').get()).toEqual({ n: 1 });
+    } finally {
+      check.close();
+    }
+  });
+
   it('reads DATA_DIR from a .env file in the working directory, as the server does', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-dotenv-'));
     try {

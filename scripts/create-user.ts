@@ -13,7 +13,6 @@ import { createPasswordHasher } from '../server/core/passwords.ts';
 import { Hub } from '../server/core/realtime.ts';
 import { DEFAULT_LIMITS, type AppDeps } from '../server/core/deps.ts';
 import { AppError } from '../server/core/errors.ts';
-import { writeAudit } from '../server/core/audit.ts';
 import type { StaffRole } from '../server/core/schema.ts';
 import { AuthService } from '../server/modules/auth/auth.service.ts';
 import { loadDotEnv } from '../server/core/dotenv.ts';
@@ -110,14 +109,8 @@ try {
     nickname: args.nickname ?? nicknameFrom(args.email.trim()),
     roles: roles as StaffRole[],
     status: 'approved',
-  });
-  await writeAudit(deps.db, {
-    actor: null,
-    action: 'user.create',
-    targetType: 'user',
-    targetId: user.id,
-    after: { email: user.email, roles: user.userRoles, status: user.userStatus, via: 'create-user script' },
-    at: systemClock.now().toISOString(),
+    // In the account's transaction: an audit row that cannot be written leaves no account behind.
+    audit: { actor: null, action: 'user.create', after: { via: 'create-user script' } },
   });
   console.log(`Created ${user.email} (id ${user.id}), status ${user.userStatus}, roles ${user.userRoles.join(', ')} in ${file}.`);
   if (generated) console.log(`Generated password (shown once): ${password}`);

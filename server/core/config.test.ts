@@ -43,6 +43,26 @@ describe('TRUST_PROXY', () => {
     expect(() => load({ TRUST_PROXY: '3' })).toThrow(/TRUST_PROXY must be 0, 1/);
   });
 
+  it('refuses at start, naming TRUST_PROXY, what the app could not build with: a word, a bad range, a bad address', () => {
+    const bads = ['bad', 'cafe', '10.0.0.0/99', '999.1.1.1', '::1/129', '10.0.0.1/', 'loopback,10.0.0.1/33', '10.0.0.1, bad', '0.0.0.0/0', '::/0'];
+    for (const bad of bads) {
+      expect(() => load({ TRUST_PROXY: bad }), bad).toThrow(ConfigError);
+      expect(() => load({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY must be 0, 1/);
+    }
+    expect(load({ TRUST_PROXY: 'loopback, linklocal,uniquelocal, 10.0.0.0/8, 1.2.3.4/32, fd00::/8, ::1/128, ::ffff:10.0.0.1' }).trustProxy).toBe(
+      'loopback,linklocal,uniquelocal,10.0.0.0/8,1.2.3.4/32,fd00::/8,::1/128,::ffff:10.0.0.1',
+    );
+  });
+
+  it('what it accepts, the app builds with', async () => {
+    const ctx = await createTestApp({ env: { TRUST_PROXY: 'loopback, linklocal, uniquelocal, 10.0.0.0/8, 1.2.3.4/32, fd00::/8, ::1/128, ::ffff:10.0.0.1' } });
+    try {
+      expect((await ctx.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBeLessThan(500);
+    } finally {
+      await ctx.close();
+    }
+  });
+
   describe('behind one proxy on this machine', () => {
     let ctx: TestContext;
     afterEach(() => ctx.close());
@@ -64,6 +84,40 @@ describe('TRUST_PROXY', () => {
       for (let i = 0; i < 5; i++) statuses.push((await signIn({ 'x-forwarded-for': `198.51.100.${i}` }, '203.0.113.9')).statusCode);
       expect(statuses).toEqual([401, 401, 401, 429, 429]);
     });
+  });
+});
+
+describe('MASTER_EMAIL, MASTER_PASSWORD and STAFF_EMAIL', () => {
+  const problems = (env: Record<string, string>) => {
+    try {
+      load(env);
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      return (e as Error).message;
+    }
+    return '';
+  };
+
+  it('a bad e-mail or a weak password refuses to start, naming each setting, never echoing the password', () => {
+    const text = problems({ MASTER_EMAIL: 'admin', MASTER_PASSWORD: 'short pw', STAFF_EMAIL: 'ops@' });
+    expect(text).toContain('MASTER_EMAIL: Enter a valid e-mail address');
+    expect(text).toContain('(got "admin")');
+    expect(text).toContain('MASTER_PASSWORD: Password must be at least 10 characters');
+    expect(text).toContain('STAFF_EMAIL: Enter a valid e-mail address');
+    expect(text).toContain('(got "ops@")');
+    expect(text).not.toContain('short pw');
+    expect(problems({ MASTER_EMAIL: 'boss@example.com', MASTER_PASSWORD: 'x'.repeat(201) })).toContain(
+      'MASTER_PASSWORD: Password must be at most 200 characters',
+    );
+    expect(problems({ MASTER_EMAIL: 'boss@example.com', MASTER_PASSWORD: 'Boss@Example.com' })).toContain(
+      'MASTER_PASSWORD: Password must not be your e-mail address',
+    );
+  });
+
+  it('good ones are kept, the e-mails normalised as accounts store them', () => {
+    const c = load({ MASTER_EMAIL: ' Boss@Example.com ', MASTER_PASSWORD: 'a long master password', STAFF_EMAIL: 'ＯＰＳ@example.com' });
+    expect([c.masterEmail, c.masterPassword, c.staffEmail]).toEqual(['boss@example.com', 'a long master password', 'ops@example.com']);
+    expect(load({ MASTER_EMAIL: 'Boss@Example.com', MASTER_PASSWORD: 'a long master password' }).staffEmail).toBe('boss@example.com');
   });
 });
 

@@ -1,5 +1,8 @@
+import net from 'node:net';
 import path from 'node:path';
 import { loadOrCreateSecrets } from './secrets.ts';
+import { ERRORS } from '../../contract/errors/index.ts';
+import { RULE_CODES, checkEmail, checkPassword, type RuleKey } from '../../contract/rules.ts';
 
 /** One validated, frozen configuration object, read from the environment once at start. */
 export interface Config {
@@ -109,10 +112,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     problems.push('BTCPAY_URL, BTCPAY_STORE_ID, BTCPAY_API_KEY and BTCPAY_WEBHOOK_SECRET are required in production (the sandbox payment provider is refused)');
   }
 
-  const masterEmail = str('MASTER_EMAIL');
+  // The accounts' own rules (contract/rules.ts), checked here: a bad one would pass this and only
+  // fail on the first start, in ensureMaster, without naming the setting.
+  const rule = (name: string, key: RuleKey | null, shown?: string) => {
+    if (key) problems.push(`${name}: ${ERRORS[RULE_CODES[key]].replace(/\.$/, '')}${shown === undefined ? '' : ` (got "${shown}")`}`);
+  };
+  const email = (name: string): string | null => {
+    const v = str(name);
+    if (v === null) return null;
+    const normal = normalizeEmail(v);
+    rule(name, checkEmail(normal), v);
+    return normal;
+  };
+  const masterEmail = email('MASTER_EMAIL');
   const masterPassword = str('MASTER_PASSWORD');
+  const staffEmail = email('STAFF_EMAIL');
   if ((masterEmail === null) !== (masterPassword === null)) problems.push('MASTER_EMAIL and MASTER_PASSWORD go together');
-  if (masterPassword !== null && masterPassword.length < 10) problems.push('MASTER_PASSWORD must be at least 10 characters');
+  if (masterPassword !== null) rule('MASTER_PASSWORD', checkPassword(masterPassword, masterEmail ?? undefined)); // never echoed
 
   if (problems.length) throw new ConfigError(`Invalid configuration:\n - ${problems.join('\n - ')}`);
 
@@ -143,9 +159,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     textbeltUrl,
     trustProxy,
     sandboxSettleMs,
-    masterEmail: masterEmail?.toLowerCase() ?? null,
+    masterEmail,
     masterPassword,
-    staffEmail: str('STAFF_EMAIL') ?? masterEmail?.toLowerCase() ?? null,
+    staffEmail: staffEmail ?? masterEmail,
     seedLocations: env.SEED_LOCATIONS !== '0',
     cron: env.CRON !== '0',
     logLevel: str('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
@@ -167,8 +183,30 @@ function proxies(v: string | null, problems: string[]): string | false {
   if (v === null || v === '0') return false;
   if (v === '1') return 'loopback';
   const list = v.split(',').map((x) => x.trim());
-  const known = /^(loopback|linklocal|uniquelocal|[\d.]+(\/\d+)?|[\da-fA-F:.]+(\/\d+)?)$/;
-  if (list.every((x) => known.test(x) && (x.includes('.') || x.includes(':') || /^[a-z]+$/.test(x)))) return list.join(',');
+  if (list.every(proxyEntry)) return list.join(',');
   problems.push(`TRUST_PROXY must be 0, 1 (a proxy on this machine) or a comma-separated list of proxy addresses (got "${v}")`);
   return false;
+}
+
+/**
+ * One TRUST_PROXY entry as Fastify's proxy-addr compiles it: a named range, or an IPv4/IPv6
+ * address with an optional prefix length of 1 to 32 / 128 (proxy-addr refuses /0, which would
+ * believe every client's X-Forwarded-For anyway). Anything else would pass here and then stop the
+ * app's build with proxy-addr's bare TypeError, which names no setting.
+ */
+function proxyEntry(entry: string): boolean {
+  if (entry === 'loopback' || entry === 'linklocal' || entry === 'uniquelocal') return true;
+  const m = /^([^/]+)(?:\/(\d+))?$/.exec(entry);
+  const family = m ? net.isIP(m[1]) : 0;
+  if (!m || !family) return false;
+  const prefix = m[2] === undefined ? null : Number(m[2]);
+  return prefix === null || (prefix >= 1 && prefix <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * An e-mail as accounts store it: the same as normalizeEmail (server/modules/auth/auth.service.ts),
+ * which core cannot import; MASTER_EMAIL finds the master's account by it.
+ */
+function normalizeEmail(v: string): string {
+  return v.normalize('NFKC').trim().toLowerCase();
 }

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../core/deps.ts';
 import { loadSessionUser, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Forbidden, Invalid, TooManyRequests, Unauthorized } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
+import { writeAudit, type AuditInput } from '../../core/audit.ts';
 import { composeMail, pageLink, utcMoment, type MailLocale } from '../../core/mail-templates.ts';
 import { checkUnsubscribeToken } from '../../core/unsubscribe.ts';
 import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
@@ -16,8 +17,14 @@ export function assertRule(field: string, key: RuleKey | null): void {
   if (key) throw new Invalid(field, RULE_CODES[key]);
 }
 
+/**
+ * An e-mail as accounts store and find it. NFKC first: "josé" typed precomposed or as e + a
+ * combining accent, and "ｋｉｍ" in fullwidth letters, are the same address to a reader (and to
+ * most mail servers), so they must be one account, not two that look alike to staff.
+ * server/core/config.ts does the same to MASTER_EMAIL and STAFF_EMAIL.
+ */
 export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
+  return email.normalize('NFKC').trim().toLowerCase();
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -172,8 +179,19 @@ export class AuthService {
     }
   }
 
-  /** Creates an account (status pending, role PROVIDER_USER) with its USD wallet, in one transaction. */
-  async createUser(input: { email: string; password: string; nickname: string; roles?: StaffRole[]; status?: UserStatus }): Promise<SessionUser> {
+  /**
+   * Creates an account (status pending, role PROVIDER_USER) with its USD wallet, in one transaction.
+   * With `audit`, its `user.create`-style row is written in that transaction too: an account made
+   * by hand (a staff account, from the create-user script) never exists unaudited.
+   */
+  async createUser(input: {
+    email: string;
+    password: string;
+    nickname: string;
+    roles?: StaffRole[];
+    status?: UserStatus;
+    audit?: { actor: AuditInput['actor']; action: string; after?: Record<string, unknown> };
+  }): Promise<SessionUser> {
     const email = normalizeEmail(input.email);
     assertRule('email', checkEmail(email));
     assertRule('password', checkPassword(input.password, email));
@@ -182,10 +200,15 @@ export class AuthService {
     const passwordHash = await this.deps.hasher.hash(input.password);
     const id = newId();
     const now = this.deps.clock.now().toISOString();
+    const status = input.status ?? 'pending';
     try {
       await this.deps.db.transaction().execute(async (trx) => {
-        await repo.insertUser(trx, { id, email, passwordHash, nickname: input.nickname, status: input.status ?? 'pending', roles, now });
+        await repo.insertUser(trx, { id, email, passwordHash, nickname: input.nickname, status, roles, now });
         await repo.insertWallet(trx, { id: newId(), userId: id, walletType: 'USD', now });
+        if (input.audit) {
+          const { actor, action, after } = input.audit;
+          await writeAudit(trx, { actor, action, targetType: 'user', targetId: id, after: { email, roles, status, ...after }, at: now });
+        }
       });
     } catch (e) {
       if (e instanceof Error && /UNIQUE constraint failed: .*email|users_email_unique/i.test(e.message)) {

@@ -63,6 +63,32 @@ describe('register, login, session, logout', () => {
     expect(res.json().message).toMatch(/already exists/);
   });
 
+  it('refuses a second account under the same e-mail written with other Unicode forms (NFC/NFD, fullwidth), and signs in with either', async () => {
+    const register = (email: string, nickname: string) =>
+      ctx.app.inject({ method: 'POST', url: '/api/register', payload: { email, password: 'long enough pw', nickname } });
+    const pairs = [
+      ['jos\u00e9@example.com', 'jose\u0301@example.com'], // é precomposed, then e + combining acute
+      ['kim@example.com', '\uff4b\uff49\uff4d@example.com'], // ｋｉｍ: fullwidth letters
+      ['\uff2c\uff25\uff25@example.com', 'lee@example.com'], // ＬＥＥ first: stored as lee@
+    ];
+    for (const [i, [first, second]] of pairs.entries()) {
+      const created = await register(first, `first_${i}`);
+      expect(created.statusCode, first).toBe(201);
+      const again = await register(second, `second_${i}`);
+      expect(again.statusCode, second).toBe(409);
+      expect(again.json().code).toBe('auth.email_taken');
+      const login = await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: second, password: 'long enough pw' } });
+      expect(login.statusCode, second).toBe(200);
+      expect(login.json().id).toBe(created.json().id);
+    }
+    const users = await ctx.app.deps.db.selectFrom('users').select(['email', 'nickname']).orderBy('nickname').execute();
+    expect(users).toEqual([
+      { email: 'jos\u00e9@example.com', nickname: 'first_0' },
+      { email: 'kim@example.com', nickname: 'first_1' },
+      { email: 'lee@example.com', nickname: 'first_2' },
+    ]);
+  });
+
   it('gives one message for a wrong e-mail and a wrong password', async () => {
     const u = await makeUser(ctx);
     const a = await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: 'wrong password!' } });

@@ -9,8 +9,15 @@ export interface UserListFilter {
   offset: number;
 }
 
-/** `%`, `_` and `\` in the search text are literal characters, not wildcards. */
-const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/**
+ * `%`, `_` and `\` in the search text are literal characters, not wildcards. NFKC, as
+ * normalizeEmail stores addresses: an accent typed as a combining mark, or fullwidth letters,
+ * still find the account (nicknames are ASCII, which NFKC leaves alone).
+ */
+const likePattern = (q: string) => {
+  const text = q.normalize('NFKC').toLowerCase();
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+};
 
 export async function listUsers(db: Executor, f: UserListFilter) {
   let base = db.selectFrom('users').where('deleted_at', 'is', null).where('status', 'in', f.statuses);

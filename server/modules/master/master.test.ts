@@ -46,6 +46,16 @@ describe('user lists', () => {
     expect(c.id).toBeTruthy();
   });
 
+  it('finds an e-mail typed in another Unicode form (NFD accents, fullwidth letters), as accounts store it', async () => {
+    const m = await asMaster(ctx);
+    const jose = await makeUser(ctx, { email: 'jos\u00e9@example.com' });
+    const kim = await makeUser(ctx, { email: 'kim@example.com' });
+    const search = async (q: string) =>
+      (await get(`/api/master/get-pending-users?query=${encodeURIComponent(q)}`, m.cookie)).json().pendingUsers.map((u: { id: string }) => u.id);
+    expect(await search('jose\u0301@')).toEqual([jose.id]);
+    expect(await search('\uff2b\uff29\uff2d@')).toEqual([kim.id]); // ＫＩＭ@
+  });
+
   it('approved users include suspended ones, and can be narrowed by status', async () => {
     const m = await asMaster(ctx);
     const ok = await makeUser(ctx, { status: 'approved' });

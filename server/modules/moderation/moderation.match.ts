@@ -51,7 +51,8 @@ export function staffMatch(q: StaffQuery, c: MatchColumns): RawBuilder<boolean> 
   const parts = [
     sql`${ref(c.id)} = ${q.text}`,
     sql`(${everyWord})`,
-    sql`instr(lower(${ref(c.ownerEmail)}), ${q.text}) > 0`,
+    // Addresses are stored NFKC (normalizeEmail): an accent typed as a combining mark, or fullwidth letters, still find them.
+    sql`instr(lower(${ref(c.ownerEmail)}), ${q.text.normalize('NFKC')}) > 0`,
     sql`instr(lower(${ref(c.ownerNickname)}), ${q.text}) > 0`,
   ];
   if (q.digits) {

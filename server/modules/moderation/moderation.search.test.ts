@@ -105,6 +105,13 @@ describe('GET /api/admin/search-ads', () => {
     expect(ids(await search('?query=%25'))).toEqual([]); // no wildcard: % is a character like any other
   });
 
+  it('matches the owner e-mail typed in another Unicode form (NFD accents, fullwidth letters), as accounts store it', async () => {
+    const owner = await makeUser(ctx, { status: 'approved', email: 'jos\u00e9.kim@example.com' });
+    const ad = await postAd(ctx, owner, place);
+    expect(ids(await search(`?query=${encodeURIComponent('jose\u0301.kim@')}`))).toEqual([ad.id]);
+    expect(ids(await search(`?query=${encodeURIComponent('\uff2a\uff2f\uff33\u00c9.\uff2b\uff29\uff2d')}`))).toEqual([ad.id]); // ＪＯＳÉ.ＫＩＭ
+  });
+
   it('matches the owner’s verified phone, pages, and is for staff only', async () => {
     const owner = await makeUser(ctx, { status: 'approved' });
     await ctx.app.deps.db

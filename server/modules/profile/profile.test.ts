@@ -210,7 +210,12 @@ describe('e-mail change', () => {
       [{ newEmail: 'not-an-email', password: u.password }, 'validation.email_invalid', 'newEmail', /e-mail/],
       [{ newEmail: u.email.toUpperCase(), password: u.password }, 'profile.email_unchanged', 'newEmail', /already use/],
       // The same address in fullwidth letters (ｕｓｅｒ＠…): one address once NFKC-normalised.
-      [{ newEmail: u.email.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)), password: u.password }, 'profile.email_unchanged', 'newEmail', /already use/],
+      [
+        { newEmail: u.email.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)), password: u.password },
+        'profile.email_unchanged',
+        'newEmail',
+        /already use/,
+      ],
       [{ password: u.password }, 'validation.required', 'newEmail', /newEmail/],
     ] as const;
     for (const [payload, code, field, msg] of cases) {
