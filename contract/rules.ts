@@ -19,21 +19,28 @@ export const PROMO_MAX_CENTS = 1_000_000;
 /** An ad's new photos together, per upload (PRODUCT §11); each is at most 10 MB. */
 export const PHOTOS_TOTAL_MAX_MB = 60;
 
+// Control characters (tab and line breaks aside) and format characters (\p{Cf}: zero-width
+// spaces and joiners, soft hyphens, bidi controls, tags), which draw nothing: a title of them alone
+// would show as a blank card and still pass the length rules.
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\p{Cf}]/gu;
+/** Letters that draw a blank (Hangul fillers, the Braille blank), often used as a space no site collapses: read as one. */
+const FILLER = /[\u115f\u1160\u3164\uffa0\u2800]/g;
 
-/** One line as stored (an ad's title): control and bidi characters out, runs of white space become one space. The length rules count this. */
-export const cleanLine = (v: string) => v.replace(CONTROL, '').replace(/\s+/g, ' ').trim();
-/** Text as stored (an ad's description): line breaks kept (at most two in a row), control and bidi characters out. */
+/** One line as stored (an ad's title): control, format and bidi characters out, fillers and runs of white space become one space. The length rules count this. */
+export const cleanLine = (v: string) => v.replace(CONTROL, '').replace(FILLER, ' ').replace(/\s+/g, ' ').trim();
+/** Text as stored (an ad's description): line breaks kept (at most two in a row), control, format and bidi characters out, fillers a space. */
 export const cleanText = (v: string) =>
   v
     .replace(/\r\n?/g, '\n')
     .replace(CONTROL, '')
+    .replace(FILLER, ' ')
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-// Simple and strict enough: one @, no spaces, a dot in the domain.
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// Simple and strict enough: one @, a dot in the domain, and no white space, control or format
+// character anywhere (a zero-width space inside would make a second account that reads as the first).
+const EMAIL_RE = /^[^\s@\p{Z}\p{Cc}\p{Cf}]+@[^\s@\p{Z}\p{Cc}\p{Cf}]+\.[^\s@\p{Z}\p{Cc}\p{Cf}]+$/u;
 
 export type RuleKey = keyof typeof RULE_CODES;
 

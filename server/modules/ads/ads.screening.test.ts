@@ -34,6 +34,66 @@ describe('screening normalization', () => {
     expect(findScreenedTerm('1o1ita')).toBe('lolita');
   });
 
+  it('reads capitals, small capitals, stroked letters and Cherokee and Armenian look-alikes as Latin', () => {
+    // Capitals are read before lower-casing: Greek Ν and Η are N and H, though their small forms read v and n.
+    expect(findScreenedTerm('Sweet \u03a4\u0395\u0395\u039d new in town')).toBe('teen'); // Greek ΤΕΕΝ
+    expect(findScreenedTerm('\u039c\u0399\u039d\u039fR here')).toBe('minor'); // Greek ΜΙΝΟ
+    expect(findScreenedTerm('\u0397\u0399G\u0397 SCHOOL here')).toBe('high school'); // Greek Η, Ι
+    expect(findScreenedTerm('sweet \u03bcnderage')).toBe('underage'); // Greek μ
+    expect(findScreenedTerm('sweet \u1d1b\u1d07\u1d07\u0274 here')).toBe('teen'); // small capitals ᴛᴇᴇɴ
+    expect(findScreenedTerm('sch\u00f8\u00f8lgirl outfit')).toBe('schoolgirl'); // ø
+    expect(findScreenedTerm('\u0142o\u0142ita here')).toBe('lolita'); // ł
+    expect(findScreenedTerm('\u00d8WNED BY him')).toBe('owned by'); // Ø
+    expect(findScreenedTerm('\u13a2\u13ac\u13acN here')).toBe('teen'); // Cherokee ᎢᎬᎬ
+    expect(findScreenedTerm('\uab72\uab7c\uab7cn here')).toBe('teen'); // Cherokee small letters
+    expect(findScreenedTerm('sch\u0585\u0585lgirl outfit')).toBe('schoolgirl'); // Armenian օ
+  });
+
+  it('sees through digits glued to a word and symbols standing for letters', () => {
+    expect(findScreenedTerm('Sweet teen18 here')).toBe('teen');
+    expect(findScreenedTerm('new 18teen here')).toBe('teen');
+    expect(findScreenedTerm('kid2 friendly')).toBe('kid');
+    expect(findScreenedTerm('new t33n18 here')).toBe('teen');
+    expect(findScreenedTerm('ch!ld here')).toBe('child');
+    expect(findScreenedTerm('k|ds here')).toBe('kids');
+    expect(findScreenedTerm('|o|ita here')).toBe('lolita');
+    expect(findScreenedTerm('young 9irl here')).toBe('young girl');
+    expect(findScreenedTerm('young 6irl here')).toBe('young girl');
+  });
+
+  it('reads ages under 21 however they are written, in English, Spanish and Portuguese', () => {
+    for (const text of [
+      'Age: 17, new in town',
+      'aged 17 and new',
+      'I am 17 and new',
+      "I'm 19, sweet and new",
+      'chica de 17 a\u00f1os',
+      'menina de 17 anos',
+      'tengo 17',
+      'tenho 17',
+      'Tengo 19, mi amor',
+      'Edad: 18, nueva en la ciudad',
+    ]) {
+      expect(findScreenedTerm(text), text).not.toBeNull();
+    }
+  });
+
+  it('knows the Spanish and Portuguese wording for minors and coercion', () => {
+    expect(findScreenedTerm('Soy menor de edad')).toBe('menor de edad');
+    expect(findScreenedTerm('Sou menor de idade')).toBe('menor de idade');
+    expect(findScreenedTerm('Colegiala traviesa')).toBe('colegiala');
+    expect(findScreenedTerm('Adolescente nueva')).toBe('adolescente');
+    expect(findScreenedTerm('Novinha safada')).toBe('novinha');
+    expect(findScreenedTerm('Ninfeta linda')).toBe('ninfeta');
+    expect(findScreenedTerm('Uniforme colegial')).toBe('colegial');
+    expect(findScreenedTerm('Soy una ni\u00f1a buena')).toBe('una nina');
+    expect(findScreenedTerm('Chica traficada')).toBe('traficada');
+    expect(findScreenedTerm('Estoy obligada a trabajar')).toBe('obligada');
+    expect(findScreenedTerm('No tengo opci\u00f3n')).toBe('no tengo opcion');
+    expect(findScreenedTerm('N\u00e3o tenho escolha')).toBe('nao tenho escolha');
+    expect(findScreenedTerm('Tengo que pagar mi deuda')).toBe('pagar mi deuda');
+  });
+
   it('still catches the plain forms, and lets ordinary wording through', () => {
     expect(findScreenedTerm('Sweet teen new in town')).toBe('teen');
     expect(findScreenedTerm('t e e n')).toBe('teen');
@@ -45,6 +105,21 @@ describe('screening normalization', () => {
       'Acompanhante discreta, atendimento com hora marcada.',
       'Красивая девушка, звоните в любое время.',
       'A real lady, 35, mature and classy. In/out calls, 1 hour minimum.',
+      // ages of 21 and over, and numbers that are not ages
+      'Sweet and 21 years old. Age: 25. I am 30 and new in town.',
+      "I am 15 minutes from the airport; I'm 2 blocks from the station; I'm 3 mi from the beach. I am 1 of a kind, a 10/10.",
+      'Tengo 25 a\u00f1os. Solo mayores de 18 a\u00f1os, no atiendo menores de 18 a\u00f1os. M\u00e1s de 10 a\u00f1os de experiencia.',
+      'Tenho 30 anos, atendo maiores de 18 anos, com 15 anos de experi\u00eancia.',
+      // ordinary words holding a screened one, glued digits and symbols that are not letters
+      'Just kidding! A childhood friend, now a mature lady. Skidding into your heart.',
+      'Call me! Available 24hrs, 4K photos, mp3 of my voice. 100% real!!! Rates | Hours | Contact',
+      // Spanish and Portuguese: a name, prices, "thank you", an outcall notice
+      'Nina, elegante y discreta. Tarifas de menor precio entre semana, sin opci\u00f3n a regateo.',
+      'Obrigada pela visita! Morena discreta, atendo com hora marcada, n\u00e3o posso sair hoje.',
+      // Greek, Cherokee and Armenian text of their own
+      '\u0395\u03bb\u03ad\u03bd\u03b7, \u03ba\u03bf\u03bc\u03c8\u03ae \u03ba\u03c5\u03c1\u03af\u03b1.',
+      '\u13e3\u13b3\u13a9 \u13a6\u13ec\u13c2\u13af\u13cd\u13d7',
+      '\u0532\u0561\u0580\u0587, \u0565\u057d \u0531\u0576\u0576\u0561\u0576 \u0565\u0574',
     ]) {
       expect(findScreenedTerm(ok), ok).toBeNull();
     }

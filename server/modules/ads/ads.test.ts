@@ -125,6 +125,23 @@ describe('post-ad', () => {
     ).toEqual([]);
   });
 
+  it('refuses a title or description made only of invisible or blank characters', async () => {
+    // Each shows as an empty card: format characters (soft hyphen, word joiner) and fillers that
+    // draw nothing (Hangul fillers, Braille blank) do not count towards the length rules.
+    for (const ch of ['\u2800', '\u2060', '\u3164', '\u00ad', '\u115f', '\u1160', '\uffa0', '\ufeff']) {
+      const title = await postAdRaw(ctx, user, goodFields(ny, { title: ch.repeat(12) }), [jpeg]);
+      expect(title.json(), JSON.stringify(ch)).toMatchObject({ code: 'ad.title_length', params: { field: 'title' } });
+      const padded = await postAdRaw(ctx, user, goodFields(ny, { title: `Hi${ch.repeat(10)}` }), [jpeg]);
+      expect(padded.json(), JSON.stringify(ch)).toMatchObject({ code: 'ad.title_length', params: { field: 'title' } });
+      const description = await postAdRaw(ctx, user, goodFields(ny, { description: `${ch.repeat(30)}\n${ch.repeat(30)}` }), [jpeg]);
+      expect(description.json(), JSON.stringify(ch)).toMatchObject({ code: 'ad.description_length', params: { field: 'description' } });
+    }
+    expect(await countAds()).toBe(0);
+    // Between visible words a blank filler reads as a space, and a format character as nothing.
+    const ad = await postAd(ctx, user, ny, { title: 'Elegant\u2800companion\u00ad downtown\u2060' });
+    expect(ad.title).toBe('Elegant companion downtown');
+  });
+
   it('accepts the URL slug of a listing type and "over45"', async () => {
     const ad = await postAd(ctx, user, ny, { listingType: 'shemale-escorts', age: 'over45' });
     expect(ad).toMatchObject({ listingType: 'shemale_esc', age: 'over45' });

@@ -33,8 +33,20 @@ function fold(s: string): string {
   return s.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
 }
 
+/**
+ * The words of a query, as ads_fts reads them: format characters (soft hyphen, zero-width space,
+ * word joiner) dropped, and combining marks kept inside a word ("n" and a combining tilde, the dot
+ * that "İ" gains in lower case), as unicode61 keeps them in a token and folds them away itself.
+ * Composed (NFC), so "ñ" typed either way is one match expression, one kept answer. No
+ * compatibility normalization or mark stripping here: NFKD would split Korean syllables into jamo
+ * and take the voicing mark off Japanese kana, which unicode61 does not do to the ads' text.
+ */
 export function queryWords(query: string): string[] {
-  return (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_TERMS);
+  const text = query
+    .normalize('NFC')
+    .replace(/\p{Cf}/gu, '')
+    .toLowerCase();
+  return (text.match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu) ?? []).slice(0, MAX_TERMS);
 }
 
 /** The user's words as an FTS5 expression: each word quoted (no operators from input), all required. */

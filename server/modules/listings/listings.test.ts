@@ -270,6 +270,37 @@ describe('listings and search', () => {
     const page = (await get('/api/search?query=appointment&pageSize=1&page=2')).json();
     expect(page).toMatchObject({ total: 2, page: 2, pageSize: 1 });
   });
+
+  it('finds a word typed with combining marks, invisible characters or a dotted capital I', async () => {
+    const a = await liveAd(ctx, owner, admin, ny, {
+      title: 'Se\u00f1orita from Istanbul',
+      description: 'Elegant and discreet companion, by appointment only. \uc11c\uc6b8 \u304c\u3063\u3053\u3046 spoken too.',
+    });
+    const found = async (query: string) => ids(await get(`/api/search?query=${encodeURIComponent(query)}`));
+    for (const query of [
+      'se\u00f1orita',
+      'sen\u0303orita', // n and a combining tilde
+      'se\u00adnorita', // soft hyphen
+      'se\u200bnorita', // zero-width space
+      'se\u2060norita', // word joiner
+      '\u0130stanbul', // İ, whose lower case is i and a combining dot above
+      'ISTANBUL',
+      '\uc11c\uc6b8', // Korean and Japanese words are matched as they are written
+      '\u304c\u3063\u3053\u3046',
+    ]) {
+      expect(await found(query), JSON.stringify(query)).toEqual([a.id]);
+      expect(await found(query), `${JSON.stringify(query)} again (kept answer)`).toEqual([a.id]);
+    }
+    // A kept answer goes when a matching ad arrives: the cache tests the words folded as it folds the ad's text.
+    ctx.clock.advance(60_000);
+    const b = await liveAd(ctx, owner, admin, ny, {
+      title: 'SEN\u0303ORITA NEW IN ISTANBUL',
+      description: 'Discreet companion for dinner dates, by appointment only. \uc11c\uc6b8 \u304c\u3063\u3053\u3046 too.',
+    });
+    for (const query of ['sen\u0303orita', 'se\u00adnorita', 'se\u200bnorita', '\u0130stanbul', '\uc11c\uc6b8', '\u304c\u3063\u3053\u3046']) {
+      expect(await found(query), JSON.stringify(query)).toEqual([b.id, a.id]);
+    }
+  });
 });
 
 describe('report an ad', () => {
