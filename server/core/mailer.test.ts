@@ -110,4 +110,18 @@ describe('mailer', () => {
     expect(eml).toMatch(/^Message-ID: <.+>$/m);
     expect(eml).toContain('Your code is WELCOME-2026.');
   });
+
+  it('keeps the outbox to the server user alone: its mails hold live reset links and codes (as secrets.json is)', async () => {
+    const dataDir = tempDir();
+    const mailer = createMailer({ smtpUrl: null, mailFrom: 'XG Marketplace <no-reply@localhost>', dataDir }, log);
+    await mailer.send({ to: 'bob@example.com', subject: 'Reset your password', text: 'https://xg.example/reset-password?token=abc' });
+    const outbox = path.join(dataDir, 'outbox');
+    const [file] = fs.readdirSync(outbox);
+    expect(fs.statSync(outbox).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(outbox, file)).mode & 0o777).toBe(0o600);
+    // An outbox made by an older version (0755) is closed too.
+    fs.chmodSync(outbox, 0o755);
+    await mailer.verify();
+    expect(fs.statSync(outbox).mode & 0o777).toBe(0o700);
+  });
 });

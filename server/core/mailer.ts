@@ -63,6 +63,15 @@ function lazyTransport(options: string | object): () => Promise<Transporter> {
   return () => (transport ??= import('nodemailer').then((m) => m.default.createTransport(options as string)));
 }
 
+/**
+ * The outbox holds live password-reset and e-mail links, promo and SMS codes: readable by the
+ * server's user alone, as secrets.json is (an outbox made before, 0755, is closed too).
+ */
+function privateDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if ((fs.statSync(dir).mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+}
+
 /** SMTP through nodemailer when configured; otherwise real .eml files in DATA_DIR/outbox and a log line. */
 export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, log: FastifyBaseLogger): Required<Mailer> {
   if (config.smtpUrl) {
@@ -84,13 +93,13 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
     kind: 'outbox',
     async send(m) {
       const info = await (await transport()).sendMail({ from: config.mailFrom, ...m });
-      fs.mkdirSync(outbox, { recursive: true });
+      privateDir(outbox);
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${newId(8)}.eml`);
-      fs.writeFileSync(file, info.message as Buffer);
+      fs.writeFileSync(file, info.message as Buffer, { mode: 0o600 });
       log.info({ to: m.to, subject: m.subject, file }, 'mail written to outbox (SMTP_URL not set)');
     },
     async verify() {
-      fs.mkdirSync(outbox, { recursive: true });
+      privateDir(outbox);
       fs.accessSync(outbox, fs.constants.W_OK);
     },
   });
