@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type Database from 'better-sqlite3';
 import type { Executor } from '../../core/db.ts';
 import type { HealthStatus } from '../../../contract/api/health.ts';
+import { countPending as countPendingEdits } from '../ads/ads.revisions.ts';
 
 export interface NewCheckRow {
   name: string;
@@ -74,12 +75,13 @@ export async function overviewCounts(db: Executor) {
       .where('status', '=', status as never)
       .executeTakeFirstOrThrow()
       .then((r) => Number(r.n));
-  const [pendingAds, openReports, failing] = await Promise.all([
+  const [inReview, edits, openReports, failing] = await Promise.all([
     count('ads', 'in_review'),
+    countPendingEdits(db), // edits of live ads wait in the same review queue (ads.review.service.ts pending)
     count('reports', 'open'),
     latestByName(db).then((rows) => rows.filter((r) => r.status === 'failing').length),
   ]);
-  return { pendingAds, openReports, failingChecks: failing };
+  return { pendingAds: inReview + edits, openReports, failingChecks: failing };
 }
 
 /**

@@ -8,7 +8,7 @@ import { asAdmin, asMaster, createTestApp, makeUser, type TestContext, type Test
 import { openDatabase } from '../../core/db.ts';
 import { FakeBtcpay } from '../../test/fakes/btcpay.ts';
 import { startFakeTextbelt } from '../../test/fakes/textbelt.ts';
-import { pay, fundedUsd, placeIn, postAd } from '../ads/ads.testkit.ts';
+import { adForm, goodFields, liveAd, pay, fundedUsd, placeIn, postAd } from '../ads/ads.testkit.ts';
 import type { HealthCheck } from '../../../contract/api/health.ts';
 import { DEFAULT_HEALTH_OPTIONS, type HealthOptions } from './health.service.ts';
 import { checkDatabase, quickCheck } from './health.database.ts';
@@ -428,6 +428,19 @@ describe('admin overview', () => {
     tune(ctx, { disk: DISK_FULL });
     await runChecks();
     expect((await overview()).json()).toEqual({ pendingAds: 2, openReports: 1, failingChecks: 1 });
+
+    // An edit of a live ad waits in the same queue: counted as the queue counts it.
+    const live = (await liveAd(ctx, owner, admin, ny)) as unknown as { id: string; photos: { url: string }[] };
+    const edit = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/ads/${live.id}`,
+      headers: { cookie: owner.cookie },
+      payload: adForm({ ...goodFields(ny, { title: 'An edited title for review' }), keepPhotos: JSON.stringify([live.photos[0].url]) }, []),
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const queue = (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-pending-ads', headers: { cookie: admin.cookie } })).json();
+    expect(queue.total).toBe(3);
+    expect((await overview()).json()).toEqual({ pendingAds: 3, openReports: 1, failingChecks: 1 });
 
     const provider = await makeUser(ctx, { status: 'approved' });
     expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/get-overview', headers: { cookie: provider.cookie } })).statusCode).toBe(403);
