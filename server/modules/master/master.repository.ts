@@ -66,6 +66,11 @@ export async function setRoles(db: Executor, userId: string, roles: StaffRole[])
     .execute();
 }
 
+/** A suspension also ends every session of the account for good: reinstated, it signs in again (a cookie stolen before stays dead). */
 export async function setStatus(db: Executor, userId: string, status: UserStatus, now: string): Promise<void> {
-  await db.updateTable('users').set({ status, updated_at: now }).where('id', '=', userId).execute();
+  await db
+    .updateTable('users')
+    .set((eb) => ({ status, updated_at: now, ...(status === 'suspended' ? { token_version: eb('token_version', '+', 1) } : {}) }))
+    .where('id', '=', userId)
+    .execute();
 }

@@ -194,6 +194,17 @@ describe('POST /api/master/update-user-status', () => {
     ]);
   });
 
+  it("a suspension ends the account's sessions for good: reinstated, the cookies from before it stay signed out (a stolen one too)", async () => {
+    const m = await asMaster(ctx);
+    const u = await makeUser(ctx, { status: 'approved' });
+    expect((await get('/api/user-profile', u.cookie)).statusCode).toBe(200);
+    expect((await post('/api/master/update-user-status', { userId: u.id, status: 'suspended' }, m.cookie)).statusCode).toBe(200);
+    expect((await post('/api/master/update-user-status', { userId: u.id, status: 'approved' }, m.cookie)).statusCode).toBe(200);
+    expect((await get('/api/user-profile', u.cookie)).statusCode).toBe(401);
+    const again = await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: u.password } });
+    expect(again.statusCode).toBe(200);
+  });
+
   it('a master cannot suspend themselves, so an active master always remains', async () => {
     const m = await asMaster(ctx);
     const self = await post('/api/master/update-user-status', { userId: m.id, status: 'suspended' }, m.cookie);
