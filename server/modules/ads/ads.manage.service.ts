@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import type { SessionUser } from '../../core/auth.ts';
+import { currentActor, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { DAY_MS } from '../../core/clock.ts';
@@ -68,7 +68,7 @@ export class AdManageService {
     const count = kept.length + newPhotos.length;
     if (count < 1 || count > MAX_PHOTOS) throw new Invalid('photos', 'ad.photos_count', { min: 1, max: MAX_PHOTOS });
     await screenOrRefuse(this.deps, { userId: actor.id, adId: id, title: f.title, description: f.description, ip });
-    await assertPlace(this.deps.db, f.stateId, f.cityId);
+    await assertPlace(this.deps.db, f.stateId, f.cityId); // early, for a quick answer; again in the transaction
 
     const { photos: added, hashes } = newPhotos.length ? await encodeAdPhotos(this.deps, newPhotos) : { photos: [], hashes: [] };
     const photos = [...kept, ...added];
@@ -86,8 +86,11 @@ export class AdManageService {
         const at = this.now();
         // The ad as the form was checked against: deleted, disabled or edited meanwhile (another
         // tab, staff), this edit would write over what it never saw and drop photos still in use.
-        const current = await adFor(trx, actor, 'edit', id);
+        // And the account and the place as they are under the lock: suspended or signed out, or the
+        // place disabled while the photos were encoded, nothing is written.
+        const current = await adFor(trx, await currentActor(trx, actor), 'edit', id);
         if (current.status === 'disabled') throw new Conflict('ad.edit_not_allowed');
+        await assertPlace(trx, f.stateId, f.cityId);
         const currentPending = live ? await revisionsRepo.pendingRevisionOf(trx, id) : undefined;
         if (current.status !== ad.status || current.photos_json !== ad.photos_json || currentPending?.id !== pending?.id) {
           throw new Conflict('ad.changed_meanwhile');
@@ -125,11 +128,12 @@ export class AdManageService {
     const now = this.deps.clock.now();
     const at = now.toISOString();
     const result = await this.deps.db.transaction().execute(async (trx) => {
-      const ad = await adFor(trx, actor, 'renew', id);
+      const by = await currentActor(trx, actor); // suspended or signed out while this waited for the lock: nothing charged
+      const ad = await adFor(trx, by, 'renew', id);
       if (ad.status !== 'approved' && ad.status !== 'expired') throw new Conflict('ad.renew_not_allowed');
       if (ad.renewed_at && now.getTime() - Date.parse(ad.renewed_at) < RENEW_COOLDOWN_MS) throw new Conflict('ad.renew_too_soon');
       await assertPlace(trx, ad.state_id, ad.city_id); // a term bought in a place disabled since would show nowhere
-      await usableWallet(trx, actor, walletId);
+      await usableWallet(trx, by, walletId);
       const price = await quotedPrice(trx, 'ad', ad.listing_type, quote);
       const from = Math.max(now.getTime(), ad.expires_at ? Date.parse(ad.expires_at) : 0);
       const expiresAt = new Date(from + price.durationDays * DAY_MS).toISOString();
@@ -145,7 +149,7 @@ export class AdManageService {
       }
       if (!(await repo.renew(trx, id, expiresAt, at))) throw new Conflict('ad.renew_not_allowed');
       await repo.refreshVisibility(trx, [id]);
-      return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, actor, walletId)) };
+      return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, by, walletId)) };
     });
     this.deps.hub.sendToUser(actor.id, 'adStatusUpdate', { adId: id, status: result.ad.status });
     return result;
@@ -159,7 +163,7 @@ export class AdManageService {
   async remove(actor: SessionUser, id: string): Promise<{ deleted: true; refundedCents: number }> {
     const at = this.now();
     const out = await this.deps.db.transaction().execute(async (trx) => {
-      const ad = await adFor(trx, actor, 'delete', id);
+      const ad = await adFor(trx, await currentActor(trx, actor), 'delete', id);
       let refundedCents = 0;
       if (ad.status === 'in_review' && ad.paid_wallet_id && ad.price_cents && ad.price_cents > 0) {
         await postToLedger(trx, {

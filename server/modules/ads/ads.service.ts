@@ -78,7 +78,7 @@ export class AdsService {
     const details = checkAdDetails(input);
     if (photos.length < 1 || photos.length > MAX_PHOTOS) throw new Invalid('photos', 'ad.photos_count', { min: 1, max: MAX_PHOTOS });
     await screenOrRefuse(this.deps, { userId: user.id, adId: null, title: f.title, description: f.description, ip });
-    await assertPlace(this.deps.db, f.stateId, f.cityId);
+    await assertPlace(this.deps.db, f.stateId, f.cityId); // early, for a quick answer; again in the transaction
     // The limit counts posts in the post log, not ads that still exist: deleting an ad from the
     // cart gives no post back.
     const max = this.deps.limits.adsPerDay;
@@ -101,6 +101,7 @@ export class AdsService {
         // passed the early check while their photos were encoded.
         const at = this.now();
         await currentActor(trx, user); // deleted, suspended or signed out while the photos were encoded: no ad
+        await assertPlace(trx, f.stateId, f.cityId); // and its place disabled meanwhile: none either
         if (!(await repo.logPostWithinLimit(trx, { userId: user.id, adId: id, at, since: dayBefore(), max }))) throw overLimit();
         await repo.insertAd(trx, { id, ownerId: user.id, ...f, photosJson: JSON.stringify(stored), details, at });
         await recordVersion(trx, id, 'posted', at);
@@ -133,6 +134,7 @@ export class AdsService {
     const ad = await adFor(this.deps.db, actor, 'deleteFromCart', id);
     if (ad.status !== 'unpaid') throw new Conflict('ad.delete_only_unpaid');
     const kept = await this.deps.db.transaction().execute(async (trx) => {
+      await currentActor(trx, actor);
       const held = await beforeAdDeleted(trx, { id, ownerId: ad.owner_id }, 'cart_deletion', this.now());
       if (!(await repo.deleteUnpaidAd(trx, ad.owner_id, id))) throw new Conflict('ad.delete_only_unpaid');
       return held;
@@ -149,10 +151,12 @@ export class AdsService {
   async pay(actor: SessionUser, id: string, walletId: string, quote?: Quote): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
     const at = this.now();
     const result = await this.deps.db.transaction().execute(async (trx) => {
-      const ad = await adFor(trx, actor, 'pay', id);
+      // The account as it is under the lock: suspended, deleted or signed out while this waited, nothing is charged.
+      const by = await currentActor(trx, actor);
+      const ad = await adFor(trx, by, 'pay', id);
       if (ad.status !== 'unpaid') throw new Conflict('ad.already_paid');
       await assertPlace(trx, ad.state_id, ad.city_id); // its city or state disabled since it was posted: move it first
-      await usableWallet(trx, actor, walletId);
+      await usableWallet(trx, by, walletId);
       const price = await quotedPrice(trx, 'ad', ad.listing_type, quote);
       if (!(await repo.markPaid(trx, id, { priceCents: price.priceCents, durationDays: price.durationDays, walletId, at }))) {
         throw new Conflict('ad.already_paid');
@@ -167,7 +171,7 @@ export class AdsService {
           at,
         });
       }
-      return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, actor, walletId)) };
+      return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, by, walletId)) };
     });
     this.notify(actor.id, id, result.ad.status);
     return result;
@@ -178,11 +182,12 @@ export class AdsService {
     const now = this.deps.clock.now();
     const at = now.toISOString();
     return this.deps.db.transaction().execute(async (trx) => {
-      const ad = await adFor(trx, actor, 'bump', id);
+      const by = await currentActor(trx, actor); // suspended or signed out meanwhile: nothing charged
+      const ad = await adFor(trx, by, 'bump', id);
       // On a list: approved, running, and shown (online, its owner and place not suspended).
       if (ad.status !== 'approved' || (ad.expires_at !== null && ad.expires_at <= at) || !ad.visible) throw new Conflict('ad.bump_not_running');
       if (ad.bumped_at && now.getTime() - Date.parse(ad.bumped_at) < BUMP_COOLDOWN_MS) throw new Conflict('ad.bump_too_soon');
-      await usableWallet(trx, actor, walletId);
+      await usableWallet(trx, by, walletId);
       const price = await quotedPrice(trx, 'bump', ad.listing_type, quote);
       if (price.priceCents > 0) {
         // Keyed by the bump it replaces: a retry of this bump finds the key, a later bump has a new one.
@@ -196,13 +201,13 @@ export class AdsService {
         });
       }
       await repo.bump(trx, id, at);
-      return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, actor, walletId)) };
+      return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, by, walletId)) };
     });
   }
 
   async setOnline(actor: SessionUser, id: string, online: boolean): Promise<OwnerAdDto> {
     return this.deps.db.transaction().execute(async (trx) => {
-      await adFor(trx, actor, 'setOnline', id);
+      await adFor(trx, await currentActor(trx, actor), 'setOnline', id);
       await repo.setOnline(trx, id, online, this.now());
       await repo.refreshVisibility(trx, [id]);
       return toOwnerAd((await repo.findAd(trx, id))!);
@@ -212,15 +217,17 @@ export class AdsService {
   /**
    * Moves an ad to another city (not a rejected, disabled or expired one: an approved ad whose term
    * ran out is expired, whether or not the hourly job has said so); it keeps its status and time
-   * left, and its pending edit follows it.
+   * left, and its pending edit follows it. The move is kept as a version (ad_versions), as every change of the ad is.
    */
   async move(actor: SessionUser, id: string, stateId: string, cityId: string): Promise<OwnerAdDto> {
     return this.deps.db.transaction().execute(async (trx) => {
-      const ad = await adFor(trx, actor, 'move', id);
+      const ad = await adFor(trx, await currentActor(trx, actor), 'move', id);
       const ranOut = ad.status === 'approved' && ad.expires_at !== null && ad.expires_at <= this.now();
       if (ad.status === 'rejected' || ad.status === 'expired' || ad.status === 'disabled' || ranOut) throw new Conflict('ad.move_not_allowed');
       await assertPlace(trx, stateId, cityId);
-      await repo.setLocation(trx, id, stateId, cityId, this.now());
+      const at = this.now();
+      await repo.setLocation(trx, id, stateId, cityId, at);
+      await recordVersion(trx, id, 'moved', at); // where it was in between is evidence too
       await moveRevision(trx, id, stateId, cityId);
       await repo.refreshVisibility(trx, [id]);
       return toOwnerAd((await repo.findAd(trx, id))!);

@@ -7,12 +7,15 @@ import type { Said } from '../../../contract/api/common.ts';
  * Records the start of a run, unless another process is running that job (its run's heartbeat is
  * newer than `aliveAfter`): then null. A run of that job whose process stopped beating (a crash)
  * is recorded as interrupted first. One transaction, so two processes cannot both start it.
+ * `mayStart` runs first in it, under the write lock: what the caller must ask again there (it throws to refuse).
  */
 export async function startRun(
   db: Db,
   r: { name: string; at: string; owner: string; beat: string; aliveAfter: string; interrupted: { message: string; says: string } },
+  mayStart?: (trx: Executor) => Promise<void>,
 ): Promise<number | null> {
   return db.transaction().execute(async (trx) => {
+    await mayStart?.(trx);
     await failLeftoverRuns(trx, { ...r.interrupted, at: r.at, aliveAfter: r.aliveAfter, name: r.name });
     const alive = await trx.selectFrom('cron_runs').select('id').where('name', '=', r.name).where('outcome', '=', 'running').executeTakeFirst();
     if (alive) return null;

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Cron } from 'croner';
 import type { AppDeps } from '../../core/deps.ts';
-import type { SessionUser } from '../../core/auth.ts';
-import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
+import { currentActor, type SessionUser } from '../../core/auth.ts';
+import { Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
+import type { Executor } from '../../core/db.ts';
+import { isStaff } from '../../core/policy.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
 import type { CronRun, CronSchedule } from '../../../contract/api/cron.ts';
@@ -62,9 +64,10 @@ function stateOf(deps: AppDeps): RunnerState {
  * the lock is taken before anything is awaited) or in another one on the same file (then the
  * promise rejects with 409 cron.job_running). The run is recorded `running`, then `ok` or `failed` with the
  * job's message, its error, or "timed out" past its time limit. The job's failure never throws
- * out of here (only a database that cannot record the run does).
+ * out of here (only a database that cannot record the run does). `mayStart` is asked under the
+ * write lock, in the transaction that records the start (repo.startRun): its refusal starts nothing.
  */
-export function tryRunJob(deps: AppDeps, job: CronJob): Promise<CronRunDto> | null {
+export function tryRunJob(deps: AppDeps, job: CronJob, mayStart?: (trx: Executor) => Promise<void>): Promise<CronRunDto> | null {
   const s = stateOf(deps);
   if (s.locks.has(job.name) || s.shutdown.signal.aborted) return null;
   const token = Symbol(job.name);
@@ -72,25 +75,29 @@ export function tryRunJob(deps: AppDeps, job: CronJob): Promise<CronRunDto> | nu
   const release = () => {
     if (s.locks.get(job.name) === token) s.locks.delete(job.name);
   };
-  const run = execute(deps, job, s, release);
+  const run = execute(deps, job, s, release, mayStart);
   s.inflight.add(run);
   const done = () => s.inflight.delete(run);
   run.then(done, done);
   return run;
 }
 
-async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () => void): Promise<CronRunDto> {
+async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () => void, mayStart?: (trx: Executor) => Promise<void>): Promise<CronRunDto> {
   let id: number | null;
   const startedAt = deps.clock.now().toISOString();
   try {
-    id = await repo.startRun(deps.db, {
-      name: job.name,
-      at: startedAt,
-      owner: PROCESS_ID,
-      beat: new Date().toISOString(),
-      aliveAfter: aliveAfter(),
-      interrupted: INTERRUPTED,
-    });
+    id = await repo.startRun(
+      deps.db,
+      {
+        name: job.name,
+        at: startedAt,
+        owner: PROCESS_ID,
+        beat: new Date().toISOString(),
+        aliveAfter: aliveAfter(),
+        interrupted: INTERRUPTED,
+      },
+      mayStart,
+    );
   } catch (err) {
     release();
     throw err;
@@ -179,8 +186,8 @@ async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () 
 }
 
 /** Runs one job now and records the run. 409 (Conflict) when that job is already running. */
-export async function runJob(deps: AppDeps, job: CronJob): Promise<CronRunDto> {
-  const run = tryRunJob(deps, job);
+export async function runJob(deps: AppDeps, job: CronJob, mayStart?: (trx: Executor) => Promise<void>): Promise<CronRunDto> {
+  const run = tryRunJob(deps, job, mayStart);
   if (!run) throw new Conflict('cron.job_running', { name: job.name });
   return run;
 }
@@ -236,6 +243,11 @@ export function nextRunAt(pattern: string, from: Date): string | null {
   return new Cron(pattern, { paused: true }).nextRun(from)?.toISOString() ?? null;
 }
 
+/** The actor as they are now, inside the change's transaction: demoted or suspended since the request came in, refused (403, 401). */
+async function stillStaff(trx: Executor, actor: SessionUser): Promise<void> {
+  if (!isStaff(await currentActor(trx, actor))) throw new Forbidden();
+}
+
 export class CronService {
   private readonly deps: AppDeps;
   constructor(deps: AppDeps) {
@@ -262,7 +274,7 @@ export class CronService {
   async runNow(actor: SessionUser, name: string): Promise<CronRunDto> {
     const job = findJob(name);
     if (!job) throw new Invalid('name', 'cron.job_unknown', { name });
-    const run = await runJob(this.deps, job);
+    const run = await runJob(this.deps, job, (trx) => stillStaff(trx, actor)); // asked again as the run starts, under the lock
     await writeAudit(this.deps.db, {
       actor: { id: actor.id, email: actor.email },
       action: 'cron_job.run',
@@ -276,6 +288,7 @@ export class CronService {
 
   async delete(actor: SessionUser, id: number): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
+      await stillStaff(trx, actor);
       const run = await repo.findRun(trx, id);
       if (!run) throw new NotFound('cron.run_not_found');
       // A run still going is also the lock that keeps a second process from starting the job: it stays.

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../core/deps.ts';
-import type { SessionUser } from '../../core/auth.ts';
-import { Conflict, NotFound, ServiceUnavailable } from '../../core/errors.ts';
+import { currentActor, type SessionUser } from '../../core/auth.ts';
+import { Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../core/errors.ts';
+import { isStaff } from '../../core/policy.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
 import { HEALTH_CHECK_NAMES, type AdminOverview, type HealthCheck, type HealthCheckName } from '../../../contract/api/health.ts';
@@ -167,6 +168,7 @@ export class HealthService {
 
   /** Staff pressed "run now": the run, audited. */
   async runNow(actor: SessionUser): Promise<HealthCheck[]> {
+    if (!isStaff(await currentActor(this.deps.db, actor))) throw new Forbidden(); // still staff now
     const rows = await this.run();
     await writeAudit(this.deps.db, {
       actor: { id: actor.id, email: actor.email },
@@ -190,6 +192,7 @@ export class HealthService {
 
   async delete(actor: SessionUser, id: number): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
+      if (!isStaff(await currentActor(trx, actor))) throw new Forbidden(); // demoted or suspended meanwhile
       const row = await repo.findCheck(trx, id);
       if (!row) throw new NotFound('health.check_not_found');
       // The newest result is the check's current state: /api/health and the next run's "turned

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import type { SessionUser } from '../../core/auth.ts';
+import { currentActor, type SessionUser } from '../../core/auth.ts';
 import { can } from './locations.policy.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { Forbidden, NotFound, Unauthorized } from '../../core/errors.ts';
@@ -110,6 +110,8 @@ export class LocationsService {
     const at = this.deps.clock.now().toISOString();
     const who = { id: actor.id, email: actor.email };
     const result = await this.deps.db.transaction().execute(async (trx) => {
+      // Again with the actor as they are now: demoted or suspended while this waited for the lock, refused.
+      if (!can(await currentActor(trx, actor), 'setStatus')) throw new Forbidden('locations.staff_only');
       const state = await repo.findState(trx, input.stateId);
       if (!state) throw new NotFound('locations.state_not_found');
       if (input.cityIds === undefined) {

@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../../core/deps.ts';
 import type { Config } from '../../core/config.ts';
-import type { SessionUser } from '../../core/auth.ts';
-import { AppError, Conflict, Invalid, NotFound, ServiceUnavailable } from '../../core/errors.ts';
+import { currentActor, type SessionUser } from '../../core/auth.ts';
+import { AppError, Conflict, Forbidden, Invalid, NotFound, ServiceUnavailable } from '../../core/errors.ts';
+import type { Executor } from '../../core/db.ts';
+import { isStaff } from '../../core/policy.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
@@ -77,6 +79,11 @@ const toDto = (r: repo.MessageRow): SmsMessage => ({
   statusCheckedAt: r.status_checked_at,
 });
 
+/** The actor as they are now: demoted or suspended since the request came in, refused (403, 401). */
+async function stillStaff(db: Executor, actor: SessionUser): Promise<void> {
+  if (!isStaff(await currentActor(db, actor))) throw new Forbidden();
+}
+
 export class SmsService {
   private readonly deps: AppDeps;
   private readonly client: TextbeltClient | null;
@@ -128,6 +135,7 @@ export class SmsService {
     if (token !== '' && !TOKEN_RE.test(token)) throw new Invalid('token', 'sms.token_invalid');
     const at = this.now();
     return this.deps.db.transaction().execute(async (trx) => {
+      await stillStaff(trx, actor);
       const row = await repo.findToken(trx, id);
       if (!row) throw new NotFound('sms.token_not_found');
       await repo.setToken(trx, id, { token: token || null, at, by: actor.id });
@@ -162,6 +170,8 @@ export class SmsService {
     const to = normalizeUsPhone(input.phone);
     if (!to) throw new Invalid('phone', 'phone.invalid');
     const text = input.message?.trim() || DEFAULT_TEST_MESSAGE;
+    // A message sent cannot be taken back: asked again right before sending, not only when the request came in.
+    await stillStaff(this.deps.db, actor);
     const { maybeDelivered: _unsure, ...message } = await this.send({ to, text, storedText: text, purpose: 'test', userId: actor.id });
     void _unsure; // staff read the stored status
     await writeAudit(this.deps.db, {

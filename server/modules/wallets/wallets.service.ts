@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
 import { composeMail, pageLink } from '../../core/mail-templates.ts';
 import type { Executor, Trx } from '../../core/db.ts';
-import type { SessionUser } from '../../core/auth.ts';
+import { currentActor, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound, ServiceUnavailable } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
@@ -77,9 +77,10 @@ export class WalletsService {
     this.redeemLimiter.hit([`user:${userId}`], 'wallet.too_many_promo_attempts');
     const at = this.now();
     return this.deps.db.transaction().execute(async (trx: Trx) => {
+      const by = await currentActor(trx, actor); // suspended or signed out while this waited for the lock: nothing credited
       const promo = await repo.findPromoCode(trx, code);
       // Someone else's personal code is "not valid", exactly as an unknown one: it cannot be told apart.
-      if (!promo || !can(actor, 'redeem', { ownerId: promo.owner_user_id })) throw new Invalid('code', 'wallet.promo_code_not_valid');
+      if (!promo || !can(by, 'redeem', { ownerId: promo.owner_user_id })) throw new Invalid('code', 'wallet.promo_code_not_valid');
       if (!promo.active) throw new Invalid('code', 'wallet.promo_code_inactive');
       if (promo.expires_at !== null && promo.expires_at <= at) throw new Invalid('code', 'wallet.promo_code_expired');
       if (await repo.hasRedeemed(trx, promo.id, userId)) throw new Conflict('wallet.promo_code_already_used');
