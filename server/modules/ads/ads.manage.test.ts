@@ -259,6 +259,26 @@ describe('editing an ad', () => {
     expect(live).toMatchObject({ title: 'The revised and better title', state: { slug: tx.stateSlug }, city: { slug: tx.citySlug } });
   });
 
+  it('keeps a version of every move: an ad moved from one city to another and on keeps where it was in between', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const [tx, ca] = [await placeIn(ctx, 'tx'), await placeIn(ctx, 'ca')];
+    for (const to of [tx, ca]) {
+      const moved = await ctx.app.inject({
+        method: 'PUT',
+        url: `/api/update-ad-location/${ad.id}`,
+        headers: { cookie: owner.cookie },
+        payload: { stateId: to.stateId, cityId: to.cityId },
+      });
+      expect(moved.statusCode, moved.body).toBe(200);
+    }
+    const versions = await ctx.app.deps.db.selectFrom('ad_versions').select(['source', 'fields_json']).where('ad_id', '=', ad.id).orderBy('id').execute();
+    expect(versions.map((v) => [v.source, (JSON.parse(v.fields_json) as { city_id: string }).city_id])).toEqual([
+      ['posted', ny.cityId],
+      ['moved', tx.cityId],
+      ['moved', ca.cityId],
+    ]);
+  });
+
   it('an edit whose ad is gone is not in the queue, and a batch naming it decides the rest, approving or rejecting', async () => {
     // As an older deletion left it: the ad row gone, its edit still pending.
     const ad = await liveAd(ctx, owner, admin, ny);

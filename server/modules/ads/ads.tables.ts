@@ -4,6 +4,8 @@ export type ListingType = 'female_esc' | 'female_rub' | 'shemale_esc';
 export type AdStatus = 'unpaid' | 'in_review' | 'approved' | 'rejected' | 'disabled' | 'expired';
 export type PricingKind = 'ad' | 'bump';
 export type RejectionCategory = 'underage_suspected' | 'trafficking_suspected' | 'prohibited_content' | 'spam' | 'misleading' | 'other';
+/** What made a stored version of an ad: posted, edited in place, an edit approved, moved to another city by its owner. */
+export type AdVersionSource = 'posted' | 'edited' | 'revision_approved' | 'moved';
 
 /** Marketplace tables (migration 0003): pricing, promo codes, ads and their screening log; the post log (0005). */
 export interface MarketTables {
@@ -94,12 +96,12 @@ export interface MarketTables {
     decided_at: string | null;
     decided_by: string | null;
   };
-  /** Every version of every ad as stored (migration 0012). */
+  /** Every version of every ad as stored (migration 0012; moves since 0024). */
   ad_versions: {
     id: Generated<number>;
     ad_id: string;
     owner_id: string;
-    source: 'posted' | 'edited' | 'revision_approved';
+    source: AdVersionSource;
     fields_json: string;
     created_at: string;
   };

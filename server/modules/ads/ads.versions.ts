@@ -1,7 +1,7 @@
 import type { Executor } from '../../core/db.ts';
 import type { AdContent } from '../../../contract/api/ads.ts';
 import { detailsOf, photosOf } from './ads.dto.ts';
-import type { ListingType } from './ads.tables.ts';
+import type { AdVersionSource, ListingType } from './ads.tables.ts';
 
 /**
  * The ledger key of an ad's payment or refund. A rejected ad that goes back to the cart is paid
@@ -42,7 +42,7 @@ const CONTENT_COLUMNS = [
 ] as const;
 
 /** Keeps the ad's stored content as one more version (every version is kept: the evidence export reads them). */
-export async function recordVersion(db: Executor, adId: string, source: 'posted' | 'edited' | 'revision_approved', at: string): Promise<void> {
+export async function recordVersion(db: Executor, adId: string, source: AdVersionSource, at: string): Promise<void> {
   const row = await db
     .selectFrom('ads')
     .select(['owner_id', ...CONTENT_COLUMNS])
