@@ -109,6 +109,33 @@ describe('age gate', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
+  it('tells crawlers and link-preview fetchers from people, whose browsers name DuckDuckGo, Telegram, Baidu or Pinterest too', () => {
+    for (const crawler of [
+      'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)',
+      'DuckDuckBot/1.1; (+http://duckduckgo.com/duckduckbot.html)',
+      'TelegramBot (like TwitterBot)',
+      'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
+      'Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)',
+      'Pinterest/0.2 (+https://www.pinterest.com/bot.html)',
+      'WhatsApp/2.23.20.0 A',
+      'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+      'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+      'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36 Chrome-Lighthouse',
+    ])
+      expect(isBot(crawler), crawler).toBe(true);
+    for (const person of [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 DuckDuckGo/7 Safari/605.1.15',
+      'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/124.0.0.0 Mobile DuckDuckGo/5 Safari/537.36',
+      'Mozilla/5.0 (Linux; Android 13; SM-A536B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.6099.210 Mobile Safari/537.36 Telegram-Android/10.6.2 (Samsung SM-A536B; Android 13; SDK 33; AVERAGE)',
+      'Mozilla/5.0 (Linux; Android 12) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/98.0 Mobile Safari/537.36 baiduboxapp/13.0.0.10',
+      'Mozilla/5.0 (Linux; Android 11; CUBOT P50) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36',
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [Pinterest/iOS]',
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/122.0 YaBrowser/24.1 Safari/537.36',
+    ])
+      expect(isBot(person), person).toBe(false);
+  });
+
   it('Leave goes back to the referrer, or to a search engine when the referrer is this site', async () => {
     expect(leaveTarget('https://news.example.org/page', 'xg.example')).toBe('https://news.example.org/page');
     expect(leaveTarget('https://xg.example/faq', 'xg.example')).toBe('https://www.google.com/');

@@ -1,7 +1,10 @@
 // What the age gate decides once it has loaded: who never sees it, and where Leave goes.
 
-// Search engines and link-preview fetchers read the page behind the gate.
-const BOTS = /bot|crawl|spider|slurp|bingpreview|facebookexternalhit|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|whatsapp|telegram|skypeuripreview|lighthouse|google-inspectiontool|yandex|baidu|duckduck/i;
+// Search engines and link-preview fetchers read the page behind the gate: their own tokens only
+// (Googlebot, DuckDuckBot, TelegramBot, Baiduspider…). People's browsers name their makers too
+// (DuckDuckGo/7, Telegram-Android, baiduboxapp, [Pinterest/iOS], a CUBOT phone) and see the gate.
+const BOTS =
+  /(?<!cu)bot\b|crawl|spider|slurp|bingpreview|facebookexternalhit|facebookcatalog|embedly|quora link preview|outbrain|vkshare|w3c_validator|whatsapp\/|skypeuripreview|chrome-lighthouse|google-inspectiontool/i;
 export function isBot(userAgent: string): boolean {
   return BOTS.test(userAgent);
 }
