@@ -14,6 +14,7 @@ import * as repo from './reports.repository.ts';
 import { NOTE_MAX, NOTE_MIN } from '../../../contract/api/moderation.ts';
 import { reportAds } from '../moderation/moderation.service.ts';
 import { ownerOfAd } from '../moderation/moderation.repository.ts';
+import { staffEmails } from '../health/health.repository.ts';
 import {
   REPORT_CONTACT_MAX,
   REPORT_MESSAGE_MAX,
@@ -99,10 +100,26 @@ const KIND_LABEL: Record<ReportKind, string> = {
   law_enforcement: 'Law-enforcement request',
 };
 
-/** E-mails staff about a new report. Best effort: the stored report is what counts. */
-export async function notifyStaff(deps: Pick<AppDeps, 'config' | 'mailer' | 'log'>, report: Report): Promise<void> {
-  const to = deps.config.staffEmail;
-  if (!to) return;
+/**
+ * E-mails staff about a new report: STAFF_EMAIL, or else every approved admin and master (an
+ * install without one still hears of a trafficking tip), except the owner of the ad it is about,
+ * who may not read it (reports.policy.ts). Best effort: the stored report is what counts.
+ */
+export async function notifyStaff(deps: Pick<AppDeps, 'config' | 'mailer' | 'log' | 'db'>, report: Report): Promise<void> {
+  let to: string[] = deps.config.staffEmail ? [deps.config.staffEmail] : await staffEmails(deps.db);
+  if (!deps.config.staffEmail && report.adId) {
+    const owner = await deps.db
+      .selectFrom('ads')
+      .innerJoin('users', 'users.id', 'ads.owner_id')
+      .select('users.email')
+      .where('ads.id', '=', report.adId)
+      .executeTakeFirst();
+    to = to.filter((address) => address !== owner?.email);
+  }
+  if (!to.length) {
+    deps.log.warn({ reportId: report.id, kind: report.kind }, 'report not e-mailed: no STAFF_EMAIL and no staff account to tell');
+    return;
+  }
   const lines = [
     `${KIND_LABEL[report.kind]} received ${report.createdAt}.`,
     report.adId ? `Ad: ${deps.config.publicUrl}/ad/${report.adId}` : null,
@@ -112,6 +129,10 @@ export async function notifyStaff(deps: Pick<AppDeps, 'config' | 'mailer' | 'log
     '',
     `Review it: ${deps.config.publicUrl}/admin/dashboard/admin/reports`,
   ].filter((l) => l !== null);
+  await Promise.all(to.map((address) => mailOne(deps, report, address, lines)));
+}
+
+async function mailOne(deps: Pick<AppDeps, 'mailer' | 'log'>, report: Report, to: string, lines: string[]): Promise<void> {
   try {
     await deps.mailer.send({
       to,

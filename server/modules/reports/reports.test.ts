@@ -46,6 +46,21 @@ describe('POST /api/reports', () => {
     expect(ctx.mailer.sent[0].replyTo).toBe('det@police.example.gov');
   });
 
+  it('without STAFF_EMAIL, e-mails every staff account; a report about a staff member’s own ad goes to the others only', async () => {
+    ctx = await createTestApp();
+    expect(ctx.config.staffEmail).toBeNull();
+    const [ann, bob] = [await asAdmin(ctx), await asAdmin(ctx)];
+    const res = await post({ kind: 'trafficking', message: 'The woman in this ad looks scared and someone else answers her phone.' });
+    expect(res.statusCode).toBe(201);
+    expect(ctx.mailer.sent.map((m) => m.to).sort()).toEqual([ann.email, bob.email].sort());
+    expect(ctx.mailer.sent[0].subject).toMatch(/URGENT Trafficking report/);
+    const ad = await liveAd(ctx, ann, bob, await placeIn(ctx, 'ny'));
+    ctx.mailer.sent.length = 0;
+    const about = await ctx.app.inject({ method: 'POST', url: `/api/report-ad/${ad.id}`, payload: { message: 'This advert of a staff member looks wrong.' } });
+    expect(about.statusCode).toBe(201);
+    expect(ctx.mailer.sent.filter((m) => m.subject.includes('Ad report')).map((m) => m.to)).toEqual([bob.email]);
+  });
+
   it('refuses bad input with a code naming the field and stores nothing', async () => {
     ctx = await createTestApp();
     const cases: Array<[unknown, { code: string; params: Record<string, unknown> }]> = [
