@@ -134,3 +134,18 @@ describe('production', () => {
     expect(text).toContain('BTCPAY_URL, BTCPAY_STORE_ID, BTCPAY_API_KEY and BTCPAY_WEBHOOK_SECRET are required in production');
   });
 });
+
+describe('every setting is documented', () => {
+  it('names each variable the server reads in .env.example and in the README’s configuration table', () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const read = (f: string) => fs.readFileSync(path.join(root, f), 'utf8');
+    const source = read('server/core/config.ts') + read('server/main.ts') + read('src/components/public/profileItems.ts');
+    const names = new Set([...source.matchAll(/(?:int|str|url|email)\('([A-Z][A-Z0-9_]+)'|env\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1] ?? m[2]));
+    names.delete('NODE_ENV'); // the platform's own
+    expect([...names]).toEqual(expect.arrayContaining(['PORT', 'CACHE_MB', 'CRON', 'SEED_LOCATIONS', 'XG_RELAXED_LIMITS', 'VITE_HIDE_ADMIN_LINKS']));
+    const example = read('.env.example');
+    const readme = read('README.md');
+    expect([...names].filter((n) => !new RegExp(`^#? ?${n}=`, 'm').test(example))).toEqual([]);
+    expect([...names].filter((n) => !readme.includes(`\`${n}\``))).toEqual([]);
+  });
+});
