@@ -112,7 +112,7 @@ describe('page head written by the server', () => {
     expect(plain.rawPayload.equals(raw)).toBe(true);
     const api = await get('/api/nope');
     expect(api.statusCode).toBe(404);
-    expect(api.json()).toEqual({ message: 'Not found.' });
+    expect(api.json()).toEqual({ message: 'Not found.', code: 'request.not_found' });
   });
 });
 
