@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { AdStatusSchema } from './api/ads.ts';
+import { PUBLIC_MESSAGE_MAX, publicMessageText } from './api/realtime.ts';
 
 /**
  * The socket's events (GET /api/ws): every message is JSON `{event, data}`. One map per direction,
@@ -14,6 +15,13 @@ import { AdStatusSchema } from './api/ads.ts';
 
 /** Server → client. */
 export const serverEvents = {
+  /**
+   * A staff announcement to everyone connected (POST /api/admin/send-public-message), sent when
+   * it is made: the one event that carries its content, since nothing keeps it to be read again.
+   * `text` by language (English always; the client shows the page's language, else English),
+   * `at` when it was sent (ISO).
+   */
+  publicMessage: Type.Object({ text: publicMessageText(PUBLIC_MESSAGE_MAX), at: Type.String() }),
   /** The answer to the sender's own `clientMessage`, to that socket alone: the client's proof that the connection still carries messages. */
   privateMessage: Type.Object({ text: Type.String() }),
   /** A BTCPay webhook about one of the user's invoices; `type` is BTCPay's event type upper-cased (INVOICECREATED, INVOICERECEIVEDPAYMENT, INVOICESETTLED…), `status` the invoice's. */

@@ -18,6 +18,7 @@ import { PaymentsService } from './modules/payments/payments.service.ts';
 import { SmsService } from './modules/sms/sms.service.ts';
 import { HealthService } from './modules/health/health.service.ts';
 import { ModerationService } from './modules/moderation/moderation.service.ts';
+import { RealtimeService } from './modules/realtime/realtime.service.ts';
 
 /**
  * Every service, built once per app by buildApp and handed to the route plugins through
@@ -44,6 +45,7 @@ export interface Services {
   sms: SmsService;
   health: HealthService;
   moderation: ModerationService;
+  realtime: RealtimeService;
 }
 
 export function buildServices(deps: AppDeps): Services {
@@ -67,5 +69,6 @@ export function buildServices(deps: AppDeps): Services {
     sms: new SmsService(deps),
     health: new HealthService(deps),
     moderation: new ModerationService(deps),
+    realtime: new RealtimeService(deps),
   };
 }

@@ -13,4 +13,7 @@ export const masterErrors = {
   'realtime.too_many_connections': 'Too many connections from your address. Please wait a minute.',
   'realtime.foreign_origin': 'This connection must come from the site itself.',
   'realtime.websocket_required': 'Open this address as a WebSocket.',
+  // Staff announcements (POST /api/admin/send-public-message).
+  'realtime.public_message_length': 'Each text of an announcement must be 1 to {{max}} characters.',
+  'realtime.too_many_public_messages': 'You can send at most {{max}} announcements an hour. Please try again later.',
 } as const;

@@ -1,4 +1,7 @@
+import { api } from './client';
 import type { ClientEvent, ClientEventData, ServerEvent, ServerEventData } from '../../contract/events.ts';
+import type { realtimeApi } from '../../contract/api/realtime.ts';
+import type { BodyOf, ResponseOf } from '../../contract/api/types.ts';
 
 // The real-time channel (PRODUCT §7): one native WebSocket at /api/ws on the page's own origin,
 // accepted by the server only with the session cookie. Messages are JSON {event, data}; the
@@ -42,3 +45,12 @@ export function parseSocketMessage(raw: unknown): SocketMessage | null {
 export function encodeSocketMessage<E extends ClientEvent>(event: E, ...args: ClientEventArgs<E>): string {
   return JSON.stringify({ event, data: args[0] ?? null });
 }
+
+type SendPublicMessage = (typeof realtimeApi)['POST /api/admin/send-public-message'];
+/** A staff announcement's texts by language: English always, Spanish and Portuguese when written. */
+export type PublicMessageText = BodyOf<SendPublicMessage>['text'];
+/** An announcement's longest text, once trimmed (contract/api/realtime.ts PUBLIC_MESSAGE_MAX; the server refuses more). */
+export const PUBLIC_MESSAGE_MAX = 500;
+
+/** Staff: sends an announcement to every socket open now; answers how many it went to. */
+export const sendPublicMessage = (text: PublicMessageText) => api.post<ResponseOf<SendPublicMessage>>('admin/send-public-message', { json: { text } });

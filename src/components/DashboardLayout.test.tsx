@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
+import i18n from 'i18next';
 import { Router } from 'wouter';
 import { renderAt } from '../test/render';
 import { server } from '../test/server';
@@ -9,6 +10,8 @@ import { apiJson } from '../test/contract';
 import { sessionStore } from '../state/session';
 import { socketStore } from '../state/socket';
 import type { Role } from '../api/session';
+import type { ServerEventData } from '../api/socket';
+import { dateTimeLabel } from './market/labels';
 import { DashboardLayout } from './DashboardLayout';
 
 class QuietWebSocket {
@@ -16,7 +19,7 @@ class QuietWebSocket {
   readyState = 0;
   onopen: (() => void) | null = null;
   onclose: ((e: { code: number }) => void) | null = null;
-  onmessage: (() => void) | null = null;
+  onmessage: ((e: { data: string }) => void) | null = null;
   closed = false;
   url: string;
   constructor(url: string) {
@@ -166,5 +169,59 @@ describe('DashboardLayout', () => {
     view.unmount();
     expect(QuietWebSocket.instances[0].closed).toBe(true);
     expect(socketStore.connected).toBe(false);
+  });
+
+  describe('a staff announcement (publicMessage)', () => {
+    /** What the server sends on the layout's socket (valtio tells React after a microtask: awaited). */
+    const announce = (data: ServerEventData<'publicMessage'>) =>
+      act(async () => QuietWebSocket.instances[0].onmessage?.({ data: JSON.stringify({ event: 'publicMessage', data }) }));
+    const at = '2026-01-15T12:00:00.000Z';
+
+    it('shows in the page’s language with its time, falls back to English, and is gone once dismissed until the next one', async () => {
+      signIn();
+      await i18n.changeLanguage('es');
+      const user = userEvent.setup();
+      renderAt(
+        <Router base="/es">
+          <DashboardLayout>
+            <h1>Panel</h1>
+          </DashboardLayout>
+        </Router>,
+        '/es/admin/dashboard',
+      );
+      expect(screen.queryByRole('status')).toBeNull();
+
+      await announce({ text: { en: 'Maintenance tonight at 02:00 UTC.', es: 'Mantenimiento esta noche a las 02:00 UTC.' }, at });
+      const banner = screen.getByRole('status');
+      expect(within(screen.getByRole('main')).getByRole('status')).toBe(banner);
+      expect(banner.textContent).toContain('Aviso');
+      expect(banner.textContent).toContain('Mantenimiento esta noche a las 02:00 UTC.');
+      expect(banner.textContent).not.toContain('Maintenance');
+      const time = banner.querySelector('time')!;
+      expect(time.getAttribute('datetime')).toBe(at);
+      expect(time.textContent).toBe(dateTimeLabel(at, 'es'));
+
+      // Replaced by one without Spanish: its English.
+      await announce({ text: { en: 'Back online.', pt: 'De volta.' }, at: '2026-01-15T12:10:00.000Z' });
+      expect(screen.getByRole('status').textContent).toContain('Back online.');
+      expect(screen.getByRole('status').textContent).not.toContain('De volta.');
+
+      await user.click(within(screen.getByRole('status')).getByRole('button', { name: 'Cerrar el aviso' }));
+      expect(screen.queryByRole('status')).toBeNull();
+      expect(socketStore.publicMessage).toBeNull();
+
+      await announce({ text: { en: 'Done.' }, at: '2026-01-15T12:20:00.000Z' });
+      expect(screen.getByRole('status').textContent).toContain('Done.');
+    });
+
+    it('shows English on an English page even when other languages came too', async () => {
+      signIn();
+      renderAt(<DashboardLayout>x</DashboardLayout>, '/admin/dashboard');
+      await announce({ text: { en: 'Maintenance tonight.', es: 'Mantenimiento esta noche.', pt: 'Manutenção hoje à noite.' }, at });
+      const banner = screen.getByRole('status');
+      expect(banner.textContent).toContain('Announcement');
+      expect(banner.textContent).toContain('Maintenance tonight.');
+      expect(within(banner).getByRole('button', { name: 'Dismiss the announcement' })).toBeTruthy();
+    });
   });
 });

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { routes } from '../app/routes';
 import { sessionStore, isAdmin, isMaster, logout } from '../state/session';
-import { useSocket } from '../state/socket';
+import { dismissPublicMessage, socketStore, useSocket } from '../state/socket';
+import { dateTimeLabel } from './market/labels';
 import { NavIcon, type IconName } from './DashboardIcons';
 import styles from './DashboardLayout.module.css';
 
@@ -24,6 +25,32 @@ const useSmallScreen = () => useSyncExternalStore(subscribeSmallScreen, isSmallS
 
 type NavLink = [href: string, label: string, icon: IconName];
 
+const announcementLook = { display: 'flex', alignItems: 'flex-start', gap: 12, margin: 0, borderRadius: 0 } as const;
+
+/**
+ * The latest staff announcement (`publicMessage`), on every signed-in page until dismissed or
+ * replaced: in the page's language when staff wrote it, else in English, with when it was sent.
+ * A polite status: read out when it arrives, without cutting off what is being read.
+ */
+function PublicMessageBanner() {
+  const { t, i18n } = useTranslation('dashboard');
+  const { publicMessage } = useSnapshot(socketStore);
+  if (!publicMessage) return null;
+  const lng = i18n.language;
+  const text = (lng === 'es' || lng === 'pt' ? publicMessage.text[lng] : undefined) ?? publicMessage.text.en;
+  return (
+    <div role="status" className="alert alert-info" style={announcementLook}>
+      <p style={{ margin: 0, flex: 1 }}>
+        <strong>{t('announcement.label')}</strong> · <time dateTime={publicMessage.at}>{dateTimeLabel(publicMessage.at, lng)}</time>
+        <span style={{ display: 'block', whiteSpace: 'pre-line' }}>{text}</span>
+      </p>
+      <button type="button" className="btn btn-sm btn-simple" aria-label={t('announcement.dismiss')} onClick={dismissPublicMessage}>
+        <span aria-hidden="true">×</span>
+      </button>
+    </div>
+  );
+}
+
 function isCurrent(location: string, href: string): boolean {
   if (href === routes.dashboard) return location === href || location === `${href}/`;
   return location === href || location.startsWith(`${href}/`);
@@ -32,7 +59,8 @@ function isCurrent(location: string, href: string): boolean {
 /**
  * Dashboard shell: a sidebar of 260 px that collapses to a mini 80 px of icons (each link's name
  * shown as a tooltip); under 768 px the sidebar
- * becomes a drawer opened from the menu button. Starts the real-time socket for signed-in pages.
+ * becomes a drawer opened from the menu button. Starts the real-time socket for signed-in pages
+ * and shows the staff announcements it brings.
  */
 export function DashboardLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation(['dashboard', 'moderation']);
@@ -156,6 +184,7 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
       </nav>
       {small && drawerOpen && <div className={styles.backdrop} aria-hidden="true" onClick={() => setDrawerOpen(false)} />}
       <main id="main" className={styles.main}>
+        <PublicMessageBanner />
         {isAdmin(session) && (
           <Suspense fallback={null}>
             <SandboxBanner />

@@ -8,6 +8,7 @@ import { resetAllStores } from './resource';
 import {
   ADS_REFRESH_DELAY_MS,
   PROBE_INTERVAL_MS,
+  dismissPublicMessage,
   PROBE_TIMEOUT_MS,
   onSocketEvent,
   reconnectDelay,
@@ -323,6 +324,34 @@ describe('socket store', () => {
     expect(reads.toSorted()).toEqual(['cart', 'wallets']);
     expect(myAdsStore.state.data).toBeNull();
     expect(myDashboardStore.state.data).toBeNull();
+  });
+
+  it('keeps the latest announcement until it is dismissed or replaced, drops malformed ones, and forgets it on logout', async () => {
+    server.use(http.post('/api/logout', () => apiJson('POST /api/logout', { isAuthenticated: false, userRoles: ['GUEST_USER'] })));
+    sessionStore.session = member;
+    stop = startSocket();
+    const ws = last();
+    ws.accept();
+    expect(socketStore.publicMessage).toBeNull();
+    const first = { text: { en: 'Maintenance tonight at 02:00 UTC.', es: 'Mantenimiento esta noche a las 02:00 UTC.' }, at: '2026-01-15T12:00:00.000Z' };
+    ws.push('publicMessage', first);
+    expect(socketStore.publicMessage).toEqual(first);
+    const second = { text: { en: 'Back online.' }, at: '2026-01-15T12:10:00.000Z' };
+    ws.push('publicMessage', second);
+    expect(socketStore.publicMessage).toEqual(second);
+    dismissPublicMessage();
+    expect(socketStore.publicMessage).toBeNull();
+
+    for (const data of [null, { text: 'no languages', at: first.at }, { text: { es: 'sin inglés' }, at: first.at }, { text: { en: 'no time' } }]) {
+      ws.onmessage?.({ data: JSON.stringify({ event: 'publicMessage', data }) });
+    }
+    expect(socketStore.publicMessage).toBeNull();
+    ws.onmessage?.({ data: JSON.stringify({ event: 'publicMessage', data: { text: { en: 'Hi', pt: 7 }, at: first.at } }) }); // a broken language is left out
+    expect(socketStore.publicMessage).toEqual({ text: { en: 'Hi' }, at: first.at });
+
+    ws.push('publicMessage', first);
+    await logout();
+    expect(socketStore.publicMessage).toBeNull();
   });
 
   it('closes when the last user of the socket stops', async () => {

@@ -8,19 +8,27 @@ import {
   encodeSocketMessage,
   openSocket,
   parseSocketMessage,
+  sendPublicMessage as postPublicMessage,
   type ClientEvent,
   type ClientEventArgs,
   type ServerEvent,
+  type PublicMessageText,
   type ServerEventData,
 } from '../api/socket';
 
 /** An `invoiceStatusUpdate` as the wallet keeps it (type upper-cased). */
 export type InvoiceStatusUpdate = ServerEventData<'invoiceStatusUpdate'>;
+/** A staff announcement (`publicMessage`): its texts by language and when it was sent. */
+export type PublicMessage = ServerEventData<'publicMessage'>;
 
-/** The seed's socket data area: the connection flag and the invoice update the wallet shows. */
+/**
+ * The seed's socket data area: the connection flag, the invoice update the wallet shows, and
+ * the latest staff announcement, shown by the dashboard layout until dismissed or replaced.
+ */
 export const socketStore = proxy({
   connected: false,
   invoiceUpdate: null as InvoiceStatusUpdate | null,
+  publicMessage: null as PublicMessage | null,
   /** The invoice the wallet screen is waiting on (set by it); updates for it are kept. */
   currentInvoiceId: null as string | null,
 });
@@ -92,6 +100,33 @@ export function applyInvoiceUpdate(u: InvoiceStatusUpdate): void {
   refreshInvoices?.({ type, invoiceId, status: typeof u.status === 'string' ? u.status : '' });
 }
 onSocketEvent('invoiceStatusUpdate', applyInvoiceUpdate);
+
+/**
+ * A staff announcement replaces the one shown (even a dismissed one: it is news). Kept only with
+ * its English text and time; a language that is not text is left out, so the page falls back to
+ * English for it.
+ */
+export function applyPublicMessage(m: PublicMessage): void {
+  const text = m?.text as Partial<Record<keyof PublicMessageText, unknown>> | undefined;
+  if (!text || typeof text !== 'object' || typeof text.en !== 'string' || typeof m.at !== 'string') return;
+  const kept: PublicMessageText = { en: text.en };
+  if (typeof text.es === 'string') kept.es = text.es;
+  if (typeof text.pt === 'string') kept.pt = text.pt;
+  socketStore.publicMessage = { text: kept, at: m.at };
+}
+onSocketEvent('publicMessage', applyPublicMessage);
+
+export function dismissPublicMessage(): void {
+  socketStore.publicMessage = null;
+}
+
+/** Staff: announces `text` to everyone connected now (languages left empty are not sent); answers how many connections it reached. */
+export async function sendPublicMessage(text: { en: string; es: string; pt: string }): Promise<number> {
+  const body: PublicMessageText = { en: text.en };
+  if (text.es.trim()) body.es = text.es;
+  if (text.pt.trim()) body.pt = text.pt;
+  return (await postPublicMessage(body)).sent;
+}
 
 /** A review decides many ads at once, one event each: one reading of the ads follows the burst. */
 export const ADS_REFRESH_DELAY_MS = 200;
@@ -309,12 +344,14 @@ export function useSocket(): void {
 }
 
 // Logout (and login, which starts clean) resets every area: close this user's connection and
-// forget their invoice. If a session is still there afterwards, the next sync reconnects.
+// forget their invoice and the announcement shown. If a session is still there afterwards, the
+// next sync reconnects.
 onReset(() => {
   disconnect();
   if (adsRefresh) clearTimeout(adsRefresh);
   adsRefresh = null;
   socketStore.invoiceUpdate = null;
   socketStore.currentInvoiceId = null;
+  socketStore.publicMessage = null;
   queueMicrotask(sync);
 });

@@ -7,6 +7,13 @@ import { isSameOrigin } from './realtime.origin.ts';
 import { Heartbeat, MAX_PAYLOAD_BYTES, attachSocket } from './realtime.socket.ts';
 import { realtimeApi } from '../../../contract/api/realtime.ts';
 
+/** Staff announcements (POST /api/admin/send-public-message): one call to the service. */
+const announcementRoutes = defineRoutes((app, deps) => {
+  app.post('/api/admin/send-public-message', { schema: realtimeApi['POST /api/admin/send-public-message'] }, async (request) => ({
+    sent: await deps.services.realtime.sendPublicMessage(requireUser(request), request.body.text),
+  }));
+});
+
 /**
  * The one WebSocket, GET /api/ws. Guests never reach it: the session hook answers 401 before the
  * handshake (the path is not public in core/access.ts). Here a foreign or missing Origin gets 403,
@@ -14,6 +21,9 @@ import { realtimeApi } from '../../../contract/api/realtime.ts';
  * services publish theirs through deps.hub.
  */
 export default defineRoutes(async (app, deps) => {
+  // A scope of its own, loaded before the websocket plugin below is: that plugin wraps every
+  // handler of the scope it is registered in, and this route is plain HTTP.
+  await app.register(announcementRoutes, deps);
   // Registered here, not app-wide: the plugin wraps every handler in its scope (~71k → ~44k req/s
   // on a bare route), and only this route is a WebSocket.
   await app.register(websocket, {

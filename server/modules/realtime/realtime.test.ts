@@ -81,7 +81,7 @@ describe('events', () => {
     const a = await connect({ cookie: ann.cookie });
     const b = await connect({ cookie: bob.cookie });
     await until(() => ctx.app.deps.hub.connectionCount === 2);
-    // No service broadcasts today; any event of contract/events.ts may be.
+    // Staff announcements broadcast publicMessage (realtime.announce.test.ts); any event of contract/events.ts may be.
     const data = { adId: 'ad1', status: 'expired' } as const;
     expect(ctx.app.deps.hub.broadcast('adStatusUpdate', data)).toBe(2);
     expect(await a.next()).toEqual({ event: 'adStatusUpdate', data });

@@ -1,4 +1,4 @@
-import { NOBODY, SIGNED_IN, type MatrixRow } from './vocabulary.ts';
+import { NOBODY, SIGNED_IN, STAFF, type MatrixRow } from './vocabulary.ts';
 
 // The matrix sends a plain GET (no upgrade): a signed-in user from our own origin gets 426
 // (use a WebSocket), a guest 401. The real handshake is tested in realtime.test.ts.
@@ -10,4 +10,6 @@ export const rows: MatrixRow[] = [
     request: () => ({ headers: { origin: 'https://evil.example' } }),
     note: 'a foreign Origin is refused even with a valid session',
   },
+  // Each allowed actor sends one (the limit is 10 an hour per staff member); delivery is tested in realtime.announce.test.ts.
+  { route: 'POST /api/admin/send-public-message', expect: STAFF, allowed: 200, request: () => ({ payload: { text: { en: 'Maintenance at 02:00 UTC.' } } }) },
 ];

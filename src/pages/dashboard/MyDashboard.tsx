@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -6,10 +6,17 @@ import { myDashboardStore } from '../../state/myDashboard';
 import { walletsStore } from '../../state/wallets';
 import { isAdmin, sessionStore } from '../../state/session';
 import { adminOverviewStore } from '../../state/health';
+import { sendPublicMessage } from '../../state/socket';
+import { PUBLIC_MESSAGE_MAX } from '../../api/socket';
 import { formatUsd } from '../../lib/money';
 import { routes } from '../../app/routes';
 import { walletLabel } from '../../components/market/WalletPicker';
 import { LoadState } from '../../components/market/Status';
+import { ConfirmDialog } from '../../components/market/ConfirmDialog';
+import { TextAreaField } from '../../components/forms/TextAreaField';
+import { FormError, FormSuccess } from '../../components/forms/FormError';
+import { SubmitButton } from '../../components/forms/SubmitButton';
+import { useFormAction } from '../../components/forms/useFormAction';
 import { statusLabel } from '../../components/market/labels';
 import styles from '../../components/market/market.module.css';
 
@@ -45,7 +52,83 @@ function AdminOverview() {
   );
 }
 
-/** My dashboard: for staff their overview first; ads by status, wallet balances, and the next things to do. */
+const NO_TEXT = { en: '', es: '', pt: '' };
+type Texts = typeof NO_TEXT;
+const LANGUAGES = ['en', 'es', 'pt'] as const;
+
+/**
+ * Staff: an announcement to everyone connected now (the server's `publicMessage`), e.g. a
+ * maintenance window. English is required (what a page in a language left empty shows); it goes
+ * out only after "Send to everyone connected now?", and says how many connections it reached.
+ */
+function AnnounceForm() {
+  const { t } = useTranslation('dashboard');
+  const [texts, setTexts] = useState<Texts>(NO_TEXT);
+  const [enError, setEnError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const action = useFormAction();
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const missing = !texts.en.trim();
+    setEnError(missing ? t('announcement.form.enRequired') : null);
+    if (missing) return document.getElementById('announce-en')?.focus();
+    action.setError(null);
+    action.setSuccess(null);
+    setConfirming(true);
+  }
+
+  async function send() {
+    const sent = await action.run(() => sendPublicMessage(texts));
+    setConfirming(false);
+    if (sent === undefined) return; // refused: the error shows, the texts stay to be fixed
+    action.setSuccess(t('announcement.form.sent', { count: sent }));
+    setTexts(NO_TEXT);
+  }
+
+  return (
+    <section aria-labelledby="announce-title">
+      <h2 id="announce-title">{t('announcement.form.title')}</h2>
+      <p>{t('announcement.form.intro')}</p>
+      <form noValidate onSubmit={onSubmit}>
+        <FormError message={action.error} />
+        <FormSuccess message={action.success} />
+        {LANGUAGES.map((lng) => (
+          <TextAreaField
+            key={lng}
+            id={`announce-${lng}`}
+            lang={lng}
+            label={t(`announcement.form.${lng}`)}
+            hint={t('announcement.form.hint', { max: PUBLIC_MESSAGE_MAX })}
+            maxLength={PUBLIC_MESSAGE_MAX}
+            rows={3}
+            required={lng === 'en'}
+            value={texts[lng]}
+            error={lng === 'en' ? enError : null}
+            onChange={(v) => setTexts((x) => ({ ...x, [lng]: v }))}
+          />
+        ))}
+        <SubmitButton busy={action.busy}>{t('announcement.form.send')}</SubmitButton>
+      </form>
+      {confirming && (
+        <ConfirmDialog
+          title={t('announcement.form.confirmTitle')}
+          confirmLabel={action.busy ? t('announcement.form.sending') : t('announcement.form.confirm')}
+          busy={action.busy}
+          onConfirm={() => void send()}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>{t('announcement.form.confirmText')}</p>
+          <blockquote lang="en" style={{ whiteSpace: 'pre-line' }}>
+            {texts.en.trim()}
+          </blockquote>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
+
+/** My dashboard: for staff their overview and announcements first; ads by status, wallet balances, and the next things to do. */
 export default function MyDashboard() {
   const { t } = useTranslation('market');
   const snap = useSnapshot(myDashboardStore.state);
@@ -60,7 +143,12 @@ export default function MyDashboard() {
     <section>
       <h1>{t('dash.title')}</h1>
       {session.userStatus === 'pending' && <p className="alert alert-info">{t('dash.pendingUser')}</p>}
-      {isAdmin(session) && <AdminOverview />}
+      {isAdmin(session) && (
+        <>
+          <AdminOverview />
+          <AnnounceForm />
+        </>
+      )}
       <LoadState loading={snap.loading && !snap.data} error={snap.error} />
       <h2>{t('dash.ads')}</h2>
       <ul className={styles.stats}>
