@@ -19,13 +19,22 @@ export const MAX_SOCKETS_PER_USER = 10;
  */
 export const CLOSE_TOO_MANY_SOCKETS = 4008;
 
+/** What a socket's session was when it opened, and what it is now (null: the account is gone). */
+export interface SocketSession {
+  status: string;
+  tokenVersion: number;
+}
+
 /**
- * The socket hub: one process holds every connection, so a Map is the whole registry.
+ * The socket hub: this process's connections, by user (another server process on the file holds
+ * its own: a change made there reaches these at the next recheck, realtime.socket.ts).
  * Services publish thin events after commit; clients refetch over REST. Only the events of
  * contract/events.ts can be sent, each with its own payload type.
  */
 export class Hub {
   private sockets = new Map<string, Set<WebSocket>>();
+  /** The token version each socket's session had when it opened. */
+  private readonly versions = new WeakMap<WebSocket, number>();
   private readonly maxPerUser: number;
 
   constructor(maxPerUser = MAX_SOCKETS_PER_USER) {
@@ -33,7 +42,8 @@ export class Hub {
   }
 
   /** Registers a socket; when the user already holds the maximum, the oldest (first added) is closed. */
-  add(userId: string, socket: WebSocket): void {
+  add(userId: string, socket: WebSocket, tokenVersion?: number): void {
+    if (tokenVersion !== undefined) this.versions.set(socket, tokenVersion);
     let set = this.sockets.get(userId);
     if (!set) this.sockets.set(userId, (set = new Set()));
     for (const oldest of set) {
@@ -84,6 +94,27 @@ export class Hub {
   /** Drops one user's sockets (sign-out everywhere, suspension). */
   disconnectUser(userId: string, code = 4001, reason = 'session ended'): void {
     for (const s of this.sockets.get(userId) ?? []) s.close(code, reason);
+  }
+
+  /** The users holding sockets now. */
+  userIds(): string[] {
+    return [...this.sockets.keys()];
+  }
+
+  /**
+   * Closes the sockets of `userId` whose session no longer holds, as the session hook would
+   * refuse their cookie: the account gone or signed out since (4001), suspended (4003). How many.
+   */
+  closeStale(userId: string, now: SocketSession | null): number {
+    let closed = 0;
+    for (const s of this.sockets.get(userId) ?? []) {
+      const opened = this.versions.get(s);
+      if (now && now.status !== 'suspended' && (opened === undefined || opened === now.tokenVersion)) continue;
+      if (now?.status === 'suspended') s.close(4003, 'account suspended');
+      else s.close(4001, 'session ended');
+      closed++;
+    }
+    return closed;
   }
 
   closeAll(): void {

@@ -3,6 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, createTestApp, makeUser, type TestContext } from './harness.ts';
 import { openFileApp, type FileApp } from './ledger-property/file-app.ts';
 import { fundedUsd, placeIn, postAd } from '../modules/ads/ads.testkit.ts';
+import { closedWithin, connector } from '../modules/realtime/realtime.testkit.ts';
+import { recheckSockets } from '../modules/realtime/realtime.socket.ts';
+import { asMaster } from './harness.ts';
 
 // Two servers on one database file (STYLE: a second process is a supported case): what one keeps
 // in memory must follow what the other commits. The other server here is a second app with its
@@ -68,5 +71,35 @@ describe('two servers on one file', () => {
     expect((await setState(true)).statusCode).toBe(200);
     await sleep(RECHECK);
     expect(await listed()).toBe(true);
+  });
+
+  it("a user suspended or signed out on one loses the sockets held on the other at its next check (every 30 s), the others' stay", async () => {
+    const master = await asMaster(ctx);
+    const [ann, bob, cy] = [
+      await makeUser(ctx, { status: 'approved' }),
+      await makeUser(ctx, { status: 'approved' }),
+      await makeUser(ctx, { status: 'approved' }),
+    ];
+    const base = await other.app.listen({ host: '127.0.0.1', port: 0 });
+    const sockets = connector(() => base);
+    try {
+      const [annWs, bobWs, cyWs] = await Promise.all([ann, bob, cy].map((u) => sockets.connect({ cookie: u.cookie })));
+      expect(await recheckSockets(other.app.deps)).toBe(0);
+      const suspend = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/master/update-user-status',
+        headers: { cookie: master.cookie },
+        payload: { userId: ann.id, status: 'suspended' },
+      });
+      expect(suspend.statusCode).toBe(200);
+      expect((await ctx.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie: bob.cookie } })).statusCode).toBe(200); // every session of bob's ends
+      expect(await closedWithin(annWs, 200)).toBeNull(); // the other server has not looked yet
+      expect(await recheckSockets(other.app.deps)).toBe(2);
+      expect(await closedWithin(annWs)).toMatchObject({ code: 4003 });
+      expect(await closedWithin(bobWs)).toMatchObject({ code: 4001 });
+      expect(await closedWithin(cyWs, 200)).toBeNull();
+    } finally {
+      sockets.closeAll();
+    }
   });
 });

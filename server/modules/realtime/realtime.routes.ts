@@ -4,7 +4,7 @@ import { Forbidden, sendError } from '../../core/errors.ts';
 import { loadSessionUser, requireUser } from '../../core/auth.ts';
 import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import { isSameOrigin } from './realtime.origin.ts';
-import { Heartbeat, MAX_PAYLOAD_BYTES, attachSocket } from './realtime.socket.ts';
+import { Heartbeat, MAX_PAYLOAD_BYTES, SESSION_RECHECK_MS, attachSocket, recheckSockets } from './realtime.socket.ts';
 import { realtimeApi } from '../../../contract/api/realtime.ts';
 
 /** Staff announcements (POST /api/admin/send-public-message): one call to the service. */
@@ -46,7 +46,14 @@ export default defineRoutes(async (app, deps) => {
   });
   const heartbeat = new Heartbeat();
   heartbeat.start();
-  app.addHook('onClose', async () => heartbeat.stop());
+  const recheck = setInterval(() => {
+    recheckSockets(deps).catch((err: unknown) => deps.log.warn({ err }, 'could not read the sockets’ sessions again'));
+  }, SESSION_RECHECK_MS);
+  recheck.unref();
+  app.addHook('onClose', async () => {
+    heartbeat.stop();
+    clearInterval(recheck);
+  });
 
   app.get(
     '/api/ws',
@@ -66,7 +73,7 @@ export default defineRoutes(async (app, deps) => {
     },
     async (socket, request) => {
       const user = requireUser(request);
-      attachSocket(deps.hub, heartbeat, deps.clock, user.id, socket);
+      attachSocket(deps.hub, heartbeat, deps.clock, user.id, socket, user.tokenVersion);
       // The session was read before the upgrade: a sign-out, password change, suspension or
       // deletion that committed since then found no socket to close. Read it again, now that the
       // socket is where they look (a change from now on closes it through the hub).

@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import Value from 'typebox/value';
 import type { Clock } from '../../core/clock.ts';
+import type { AppDeps } from '../../core/deps.ts';
 import { sendEvent, type Hub } from '../../core/realtime.ts';
 import { clientEvents, type ClientEvent, type ClientEventData } from '../../../contract/events.ts';
 
@@ -97,9 +98,33 @@ function messageBudget(socket: WebSocket, clock: Clock): () => boolean {
   };
 }
 
+/** How often every socket's session is read again (a change made by another server process on the file). */
+export const SESSION_RECHECK_MS = 30_000;
+
+/**
+ * Reads again the session of every user holding a socket here, and closes the sockets whose
+ * session no longer holds (signed out, password changed, suspended, deleted). A change made in this
+ * process closes them at once (hub.disconnectUser); one made by another server process on the same
+ * file is seen here, within SESSION_RECHECK_MS. One indexed read per 500 users. How many closed.
+ */
+export async function recheckSockets(deps: Pick<AppDeps, 'hub' | 'db'>): Promise<number> {
+  const ids = deps.hub.userIds();
+  let closed = 0;
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = await deps.db.selectFrom('users').select(['id', 'status', 'token_version', 'deleted_at']).where('id', 'in', chunk).execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const id of chunk) {
+      const r = byId.get(id);
+      closed += deps.hub.closeStale(id, r && r.deleted_at === null ? { status: r.status, tokenVersion: r.token_version } : null);
+    }
+  }
+  return closed;
+}
+
 /** Registers an accepted socket with the hub and wires its messages and its end. */
-export function attachSocket(hub: Hub, heartbeat: Heartbeat, clock: Clock, userId: string, socket: WebSocket): void {
-  hub.add(userId, socket);
+export function attachSocket(hub: Hub, heartbeat: Heartbeat, clock: Clock, userId: string, socket: WebSocket, tokenVersion?: number): void {
+  hub.add(userId, socket, tokenVersion);
   heartbeat.track(socket);
   const allowed = messageBudget(socket, clock);
   socket.on('message', (data, isBinary) => {
