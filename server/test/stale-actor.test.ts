@@ -159,6 +159,28 @@ describe('a provider suspended while a write of theirs waits for the lock', () =
   });
 });
 
+describe('a provider suspended while a request of theirs waits for the lock, beyond money', () => {
+  it('gets no code texted, no top-up invoice made and no welcome code e-mailed: 401, nothing stored', async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const db = ctx.app.deps.db;
+    const unsuspend = () => db.updateTable('users').set({ status: 'approved' }).where('id', '=', owner.id).execute();
+    const sendGet = (url: string) => other.app.inject({ method: 'GET', url, headers: { cookie: owner.cookie, 'sec-fetch-site': 'same-origin' } });
+    const requests: [string, () => Promise<LightMyRequestResponse>][] = [
+      ['a phone code', () => send(owner, 'POST', '/api/phone-verification', { phone: '(212) 555-0147' })],
+      ['a top-up invoice', () => send(owner, 'POST', '/api/create-btc-payment-invoice', { amount: 25 })],
+      ['the welcome code', () => sendGet('/api/email-wallet-promo-code')],
+    ];
+    for (const [what, request] of requests) {
+      const res = await meanwhile(suspended(owner), request);
+      expect([res.statusCode, res.json().code], `${what}: ${res.body}`).toEqual([401, 'auth.sign_in_required']);
+      await unsuspend();
+    }
+    expect(await db.selectFrom('phone_codes').select('id').execute()).toEqual([]);
+    expect(await db.selectFrom('invoices').select('id').execute()).toEqual([]);
+    expect(await db.selectFrom('promo_codes').select('id').where('owner_user_id', '=', owner.id).execute()).toEqual([]);
+  });
+});
+
 describe('a city disabled while an ad waits for the lock', () => {
   it('takes no new ad and no ad edited into it: 400 ad.city_disabled, nothing stored', async () => {
     const owner = await makeUser(ctx, { status: 'approved' });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
-import { loadSessionUser, type SessionUser } from '../../core/auth.ts';
+import { currentActor, loadSessionUser, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
 import { randomToken } from '../../core/ids.ts';
 import { DAY_MS } from '../../core/clock.ts';
@@ -45,6 +45,7 @@ export class ProfileService {
 
   /** The actor's own account, live, when the policy lets them manage it. */
   private async ownAccount(actor: SessionUser, db: Executor = this.deps.db) {
+    await currentActor(db, actor); // suspended or signed out since the request came in: 401
     const row = await repo.findLiveUser(db, actor.id);
     if (!row || !can(actor, 'manage', { id: row.id })) throw new NotFound('profile.user_not_found');
     return row;

@@ -1,6 +1,6 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
-import type { SessionUser } from '../../core/auth.ts';
+import { currentActor, type SessionUser } from '../../core/auth.ts';
 import type { Executor } from '../../core/db.ts';
 import { Conflict, Invalid, NotFound, ServiceUnavailable, TooManyRequests } from '../../core/errors.ts';
 import { normalizeUsPhone } from '../../../contract/rules.ts';
@@ -39,6 +39,7 @@ export class PhoneVerification {
 
   /** The actor's own live account, when the profile policy lets them manage it (as every profile route asks). */
   private async account(db: Executor, actor: SessionUser) {
+    await currentActor(db, actor); // suspended or signed out while this waited for the lock: 401, no code
     const row = await repo.findLiveUser(db, actor.id);
     if (!row || !can(actor, 'manage', { id: row.id })) throw new NotFound('profile.user_not_found');
     return row;

@@ -109,6 +109,7 @@ export class WalletsService {
     const codeId = newId();
     let code = '';
     await this.deps.db.transaction().execute(async (trx) => {
+      await currentActor(trx, user); // suspended or signed out while this waited: 401, no code
       if (!(await repo.markWelcomeSent(trx, user.id, at.toISOString()))) throw new Conflict('wallet.welcome_code_already_sent');
       for (let attempt = 0; ; attempt++) {
         code = `WELCOME-${Array.from({ length: 8 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('')}`;
