@@ -139,7 +139,8 @@ describe('every setting is documented', () => {
   it('names each variable the server reads in .env.example and in the README’s configuration table', () => {
     const root = path.resolve(import.meta.dirname, '../..');
     const read = (f: string) => fs.readFileSync(path.join(root, f), 'utf8');
-    const source = read('server/core/config.ts') + read('server/main.ts') + read('src/components/public/profileItems.ts');
+    const source =
+      read('server/core/config.ts') + read('server/main.ts') + read('src/components/public/profileItems.ts') + read('src/components/public/Footer.tsx');
     const names = new Set([...source.matchAll(/(?:int|str|url|email)\('([A-Z][A-Z0-9_]+)'|env\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1] ?? m[2]));
     names.delete('NODE_ENV'); // the platform's own
     expect([...names]).toEqual(expect.arrayContaining(['PORT', 'CACHE_MB', 'CRON', 'SEED_LOCATIONS', 'XG_RELAXED_LIMITS', 'VITE_HIDE_ADMIN_LINKS']));

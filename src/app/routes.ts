@@ -54,8 +54,6 @@ export const routes = {
   masterPendingUsers: '/admin/dashboard/master/pending-users',
 } as const;
 
-export const BLOG_URL = 'https://blog.example.com';
-
 /** Fills :params of a route pattern. */
 export function pathFor(pattern: string, params: Record<string, string> = {}): string {
   return pattern.replace(/:([a-zA-Z]+)/g, (_, k: string) => encodeURIComponent(params[k] ?? ''));

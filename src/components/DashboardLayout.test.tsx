@@ -82,6 +82,40 @@ describe('DashboardLayout', () => {
     expect(screen.getByRole('link', { name: 'XG' }).getAttribute('href')).toBe('/es/');
   });
 
+  it('offers the languages in the header, each link the same dashboard page in that language', async () => {
+    signIn();
+    const user = userEvent.setup();
+    const view = renderAt(<DashboardLayout>x</DashboardLayout>, '/admin/dashboard/my-wallet?page=2');
+    const languages = within(screen.getByRole('banner')).getByRole('navigation', { name: 'Language' });
+    await user.click(within(languages).getByRole('button', { name: 'Language' }));
+    const english = within(languages).getByRole('link', { name: 'English' });
+    expect(english.getAttribute('aria-current')).toBe('true');
+    expect(english.getAttribute('href')).toBe('/admin/dashboard/my-wallet?page=2');
+    expect(within(languages).getByRole('link', { name: 'Português' }).getAttribute('href')).toBe('/pt/admin/dashboard/my-wallet?page=2');
+    const spanish = within(languages).getByRole('link', { name: 'Español' });
+    expect(spanish.getAttribute('aria-current')).toBeNull();
+    expect(spanish.getAttribute('href')).toBe('/es/admin/dashboard/my-wallet?page=2');
+    await user.click(spanish);
+    expect(view.currentPath()).toBe('/es/admin/dashboard/my-wallet?page=2');
+  });
+
+  it('in a Spanish dashboard, marks Spanish as current and links back to the English page', async () => {
+    signIn();
+    await i18n.changeLanguage('es');
+    const user = userEvent.setup();
+    renderAt(
+      <Router base="/es">
+        <DashboardLayout>x</DashboardLayout>
+      </Router>,
+      '/es/admin/dashboard/admin/audit-log',
+    );
+    const languages = within(screen.getByRole('banner')).getByRole('navigation', { name: 'Idioma' });
+    await user.click(within(languages).getByRole('button', { name: 'Idioma' }));
+    expect(within(languages).getByRole('link', { name: 'Español' }).getAttribute('aria-current')).toBe('true');
+    expect(within(languages).getByRole('link', { name: 'English' }).getAttribute('href')).toBe('/admin/dashboard/admin/audit-log');
+    expect(within(languages).getByRole('link', { name: 'Português' }).getAttribute('href')).toBe('/pt/admin/dashboard/admin/audit-log');
+  });
+
   it('shows admin links to admins and master links to masters only', () => {
     signIn();
     const a = renderAt(<DashboardLayout>x</DashboardLayout>, '/admin/dashboard');

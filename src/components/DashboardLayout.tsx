@@ -7,6 +7,7 @@ import { sessionStore, isAdmin, isMaster, logout } from '../state/session';
 import { dismissPublicMessage, socketStore, useSocket } from '../state/socket';
 import { dateTimeLabel } from './market/labels';
 import { NavIcon, type IconName } from './DashboardIcons';
+import { LanguageSwitcher } from './public/LanguageSwitcher';
 import styles from './DashboardLayout.module.css';
 
 // Staff only: the sandbox banner and its question to the server.
@@ -63,7 +64,7 @@ function isCurrent(location: string, href: string): boolean {
  * and shows the staff announcements it brings.
  */
 export function DashboardLayout({ children }: { children: ReactNode }) {
-  const { t } = useTranslation(['dashboard', 'moderation']);
+  const { t } = useTranslation(['dashboard', 'moderation', 'public']);
   const { session } = useSnapshot(sessionStore);
   const [location, navigate] = useLocation();
   const small = useSmallScreen();
@@ -156,6 +157,10 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
           XG
         </Link>
         <span className={styles.who}>{session.email}</span>
+        {/* The public site's switcher: each language's link is this same dashboard page (seed §2). */}
+        <nav className={styles.languages} aria-label={t('public:nav.language')}>
+          <LanguageSwitcher />
+        </nav>
         <button
           type="button"
           className="btn btn-sm btn-white"

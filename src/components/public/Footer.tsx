@@ -1,16 +1,32 @@
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { BLOG_URL, routes } from '../../app/routes';
+import { routes } from '../../app/routes';
 import { Badges } from './Badges';
 import s from './layout.module.css';
 
-// Social profiles: operators change these for their own accounts.
-export const SOCIAL_LINKS = [
-  { key: 'x', href: 'https://x.com/xgmarketplace', icon: '/social/x.svg' },
-  { key: 'reddit', href: 'https://www.reddit.com/r/xgmarketplace', icon: '/social/reddit.svg' },
-  { key: 'telegram', href: 'https://t.me/xgmarketplace', icon: '/social/telegram.svg' },
-  { key: 'rss', href: `${BLOG_URL}/feed.xml`, icon: '/social/rss.svg' },
-] as const;
+/** A build-time setting's value, or undefined when it is unset or blank. */
+const setting = (value: string | undefined) => value?.trim() || undefined;
+
+/**
+ * The blog, its feed and the social profiles are the operator's own: each address is a build-time
+ * setting (.env.example, README: configuration) and a link whose setting is unset is not shown, so
+ * no page ships a link to a blog or an account that does not exist. Read when the footer renders,
+ * not when this module loads (the tests set them); the build writes each value into the browser's
+ * and the server renderer's code alike, so both render the same links.
+ */
+export function blogUrl(): string | undefined {
+  return setting(import.meta.env.VITE_BLOG_URL);
+}
+
+export function socialLinks(): Array<{ key: string; href: string; icon: string }> {
+  const all = [
+    { key: 'x', href: setting(import.meta.env.VITE_SOCIAL_X_URL), icon: '/social/x.svg' },
+    { key: 'reddit', href: setting(import.meta.env.VITE_SOCIAL_REDDIT_URL), icon: '/social/reddit.svg' },
+    { key: 'telegram', href: setting(import.meta.env.VITE_SOCIAL_TELEGRAM_URL), icon: '/social/telegram.svg' },
+    { key: 'rss', href: setting(import.meta.env.VITE_RSS_URL), icon: '/social/rss.svg' },
+  ];
+  return all.filter((l): l is { key: string; href: string; icon: string } => l.href !== undefined);
+}
 
 /** Every public page, grouped, with the footer keys in the 'public' namespace. */
 export const FOOTER_GROUPS: ReadonlyArray<{ title: string; links: ReadonlyArray<{ key: string; href: string }> }> = [
@@ -28,6 +44,8 @@ export const FOOTER_GROUPS: ReadonlyArray<{ title: string; links: ReadonlyArray<
 
 export default function Footer() {
   const { t } = useTranslation('public');
+  const blog = blogUrl();
+  const social = socialLinks();
   return (
     <footer className={s.footer}>
       <div className="container">
@@ -41,24 +59,28 @@ export default function Footer() {
                     <Link href={l.href}>{t(`footer.${l.key}`)}</Link>
                   </li>
                 ))}
-                {g.title === 'explore' && (
+                {g.title === 'explore' && blog && (
                   <li>
-                    <a href={BLOG_URL} rel="noopener">{t('footer.blog')}</a>
+                    <a href={blog} rel="noopener">{t('footer.blog')}</a>
                   </li>
                 )}
               </ul>
             </div>
           ))}
           <div>
-            <h2>{t('footer.follow')}</h2>
-            <div className={s.social}>
-              {SOCIAL_LINKS.map((l) => (
-                <a key={l.key} href={l.href} target="_blank" rel="noopener noreferrer" aria-label={t(`footer.social.${l.key}`)}>
-                  {/* Below the fold: fetched when scrolled near, not with the page's first images. */}
-                  <img src={l.icon} alt="" width={20} height={20} loading="lazy" decoding="async" />
-                </a>
-              ))}
-            </div>
+            {social.length > 0 && (
+              <>
+                <h2>{t('footer.follow')}</h2>
+                <div className={s.social}>
+                  {social.map((l) => (
+                    <a key={l.key} href={l.href} target="_blank" rel="noopener noreferrer" aria-label={t(`footer.social.${l.key}`)}>
+                      {/* Below the fold: fetched when scrolled near, not with the page's first images. */}
+                      <img src={l.icon} alt="" width={20} height={20} loading="lazy" decoding="async" />
+                    </a>
+                  ))}
+                </div>
+              </>
+            )}
             <Badges />
           </div>
         </nav>

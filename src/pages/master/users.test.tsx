@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import i18n from 'i18next';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
@@ -21,6 +22,14 @@ const user = (i: number, over: Partial<ManagedUser> = {}): ManagedUser => ({
 });
 
 describe('PendingUsers', () => {
+  it('says it is loading in the page’s language while the list loads', async () => {
+    server.use(http.get('/api/master/get-pending-users', () => new Promise<never>(() => {}))); // never answers
+    await i18n.changeLanguage('es');
+    renderAt(<PendingUsers />, '/es/admin/dashboard/master/pending-users');
+    expect((await screen.findByRole('status')).textContent).toBe('Cargando...');
+    expect(screen.queryByText('Loading...')).toBeNull();
+  });
+
   it('lists, searches, pages and approves or suspends', async () => {
     let pending = Array.from({ length: 25 }, (_, i) => user(i + 1));
     const queries: Record<string, string>[] = [];
