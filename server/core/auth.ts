@@ -8,6 +8,7 @@ import type { Role, StaffRole, UserStatus } from './schema.ts';
 import { signJwt, verifyJwt } from './jwt.ts';
 import { hasAccess, requiredAccess, type Access } from './access.ts';
 import { AppError, Forbidden, Unauthorized } from './errors.ts';
+import { pageLocale } from './http.ts';
 
 export const COOKIE_NAME = 'XG.TOKEN';
 
@@ -17,6 +18,8 @@ export interface SessionUser {
   userStatus: UserStatus;
   userRoles: StaffRole[];
   tokenVersion: number;
+  /** The language of the pages the user last used (e-mails to them are written in it); read with the session. */
+  locale?: 'en' | 'es' | 'pt';
 }
 
 export interface SessionView {
@@ -58,7 +61,7 @@ export function sessionView(user: SessionUser | null): SessionView {
 export async function loadSessionUser(db: Db, userId: string): Promise<SessionUser | null> {
   const row = await db
     .selectFrom('users')
-    .select(['id', 'email', 'status', 'token_version'])
+    .select(['id', 'email', 'status', 'token_version', 'locale'])
     .where('id', '=', userId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
@@ -71,6 +74,7 @@ export async function loadSessionUser(db: Db, userId: string): Promise<SessionUs
     userStatus: row.status,
     userRoles: order.filter((r) => roles.some((x) => x.role === r)),
     tokenVersion: row.token_version,
+    locale: row.locale,
   };
 }
 
@@ -173,7 +177,21 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, dep
           // still say otherwise for a public file).
           reply.header('cache-control', 'no-store');
         } else clearSessionCookie(reply);
-        finish(accessError(access, request.user));
+        // The page's language (X-Locale) becomes the account's when it changed: every e-mail to
+        // the user, sent now or later (a decision, a reminder), speaks the language of the pages
+        // they last used, not the one they signed in with. Written only on a change.
+        const locale = user && pageLocale(request);
+        if (!user || !locale || locale === user.locale) return finish(accessError(access, request.user));
+        user.locale = locale;
+        deps.db
+          .updateTable('users')
+          .set({ locale })
+          .where('id', '=', user.id)
+          .execute()
+          .then(
+            () => finish(accessError(access, request.user)),
+            () => finish(accessError(access, request.user)), // the language is a courtesy: the request goes on
+          );
       }, done);
     };
     // First of the route's own hooks: a guest gets 401 before any other check (e.g. the socket's Origin).

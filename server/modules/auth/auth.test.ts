@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, cookieOf, makeUser, type TestContext } from '../../test/harness.ts';
 import { verifyJwt } from '../../core/jwt.ts';
 
@@ -160,5 +160,25 @@ describe('errors', () => {
     const r = await ctx.app.inject({ method: 'GET', url: '/api/nope' });
     expect(r.statusCode).toBe(404);
     expect(r.json()).toEqual({ message: 'Not found.', code: 'request.not_found' });
+  });
+});
+
+describe('the language e-mails are written in', () => {
+  it('follows the pages the user uses now, not the one they signed in on', async () => {
+    const ctx2 = await createTestApp();
+    try {
+      const u = await makeUser(ctx2, { status: 'approved' }); // signed in on an English page
+      const promo = await ctx2.app.inject({ method: 'GET', url: '/api/email-wallet-promo-code', headers: { cookie: u.cookie, 'x-locale': 'pt' } });
+      expect(promo.statusCode).toBe(200);
+      expect(ctx2.mailer.sent.at(-1)!.subject).toBe('Seu código promocional de boas-vindas do XG Marketplace');
+      const payload = { currentPassword: u.password, newPassword: 'another long password' };
+      const changed = await ctx2.app.inject({ method: 'POST', url: '/api/password-update', payload, headers: { cookie: u.cookie, 'x-locale': 'es' } });
+      expect(changed.statusCode).toBe(200);
+      await vi.waitFor(() => expect(ctx2.mailer.sent.at(-1)!.subject).toBe('Tu contraseña de XG Marketplace fue cambiada'));
+      // A later mail not sent from a page (a reminder, a decision) speaks the last one used.
+      expect((await ctx2.app.deps.db.selectFrom('users').select('locale').where('id', '=', u.id).executeTakeFirstOrThrow()).locale).toBe('es');
+    } finally {
+      await ctx2.close();
+    }
   });
 });
