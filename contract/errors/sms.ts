@@ -9,7 +9,7 @@ export const smsErrors = {
   // Phone verification.
   'phone.invalid': 'Phone must be a US number, e.g. +1 212 555 0100.',
   'phone.already_verified': 'This number is already your verified phone.',
-  'phone.too_many_codes': 'Too many codes asked for. Try again in {{minutes}} minutes.',
+  'phone.too_many_codes': 'Too many codes asked for. Try again in {{minutes}} min.',
   'phone.sms_failed': 'The text message could not be sent. Try again later.',
   'phone.code_format': 'The code is the 6 digits of the text message.',
   'phone.code_expired': 'This code is no longer valid. Ask for a new one.',

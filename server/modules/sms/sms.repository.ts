@@ -96,7 +96,7 @@ export async function setMessageStatus(db: Executor, id: number, status: SmsStat
 // ---- accounts ----
 
 export function findLiveUser(db: Executor, id: string) {
-  return db.selectFrom('users').select(['id', 'phone', 'phone_verified_at']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return db.selectFrom('users').select(['id', 'phone', 'phone_verified_at', 'locale']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
 export async function setVerifiedPhone(db: Executor, userId: string, phone: string, at: string): Promise<void> {

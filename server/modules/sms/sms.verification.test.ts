@@ -71,6 +71,28 @@ describe('phone verification', () => {
     expectError(await ask('+12125550123'), 409, 'phone.already_verified');
   });
 
+  it('texts the code in the language of the pages the user uses (Spanish, Portuguese), the stored text too', async () => {
+    const spanish = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/phone-verification',
+      payload: { phone: '+12125550131' },
+      headers: { cookie: ann.cookie, 'x-locale': 'es' },
+    });
+    expect(spanish.statusCode).toBe(202);
+    const code = lastCode('+12125550131');
+    expect(fake.textsTo('+12125550131').at(-1)).toBe(`XG Marketplace: tu código de verificación es ${code}. Caduca en 10 minutos.`);
+    const bob = await makeUser(ctx, { status: 'approved' });
+    await ctx.app.inject({
+      method: 'POST',
+      url: '/api/phone-verification',
+      payload: { phone: '+12125550132' },
+      headers: { cookie: bob.cookie, 'x-locale': 'pt' },
+    });
+    expect(fake.textsTo('+12125550132').at(-1)).toBe(`XG Marketplace: seu código de verificação é ${lastCode('+12125550132')}. Ele expira em 10 minutos.`);
+    const stored = await ctx.app.deps.db.selectFrom('sms_messages').select('body').where('to_phone', '=', '+12125550132').executeTakeFirstOrThrow();
+    expect(stored.body).toBe(codeText(MASKED_CODE, 'pt'));
+  });
+
   it('a code lives 10 minutes', async () => {
     await ask('+12125550123');
     const code = lastCode('+12125550123');

@@ -21,7 +21,13 @@ const HOUR_MS = 60 * 60_000;
 /** How a code is shown where staff can read it (the stored message, the log). */
 export const MASKED_CODE = '••••••';
 
-export const codeText = (code: string) => `XG Marketplace: your verification code is ${code}. It expires in 10 minutes.`;
+/** The text message, in the language of the pages the user last used (as e-mails are). */
+const CODE_TEXTS = {
+  en: (code: string) => `XG Marketplace: your verification code is ${code}. It expires in 10 minutes.`,
+  es: (code: string) => `XG Marketplace: tu código de verificación es ${code}. Caduca en 10 minutos.`,
+  pt: (code: string) => `XG Marketplace: seu código de verificação é ${code}. Ele expira em 10 minutos.`,
+};
+export const codeText = (code: string, locale: keyof typeof CODE_TEXTS = 'en') => CODE_TEXTS[locale](code);
 
 type Outcome = { kind: 'ok'; phone: string } | { kind: 'none' } | { kind: 'wrong'; left: number } | { kind: 'burned' };
 
@@ -53,8 +59,10 @@ export class PhoneVerification {
     const at = now.toISOString();
     const expiresAt = new Date(now.getTime() + CODE_TTL_MS).toISOString();
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    let locale: 'en' | 'es' | 'pt' = 'en';
     const codeId = await this.deps.db.transaction().execute(async (trx) => {
       const user = await this.account(trx, actor);
+      locale = user.locale;
       if (user.phone === phone && user.phone_verified_at) throw new Conflict('phone.already_verified');
       const since = new Date(now.getTime() - HOUR_MS).toISOString();
       const counts = await repo.codesSince(trx, { userId: user.id, phone, since });
@@ -67,7 +75,13 @@ export class PhoneVerification {
       return repo.insertCode(trx, { userId: user.id, phone, codeHash: this.hash(user.id, phone, code).toString('hex'), at, expiresAt });
     });
     // Sent after the commit: no write lock is held across a call to Textbelt.
-    const sent = await this.sms.send({ to: phone, text: codeText(code), storedText: codeText(MASKED_CODE), purpose: 'verification', userId: actor.id });
+    const sent = await this.sms.send({
+      to: phone,
+      text: codeText(code, locale),
+      storedText: codeText(MASKED_CODE, locale),
+      purpose: 'verification',
+      userId: actor.id,
+    });
     if (sent.status === 'refused' || sent.status === 'error') {
       // Not sent (refused, or Textbelt never got it): the code goes and costs nothing. Maybe sent
       // (no answer in time, an answer we cannot read): it stays, counted against the hourly
