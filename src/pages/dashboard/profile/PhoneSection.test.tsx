@@ -99,7 +99,7 @@ describe('the phone section of my profile', () => {
     expect(box.getByTestId('phone-state').textContent).toBe('Teléfono verificado: (646) 555-0100 ✓ Teléfono verificado');
     await user.type(box.getByLabelText('Teléfono móvil (EE. UU.)'), '2125550123');
     await user.click(box.getByRole('button', { name: 'Envíame un código' }));
-    expect((await box.findByRole('alert')).textContent).toBe('Pediste demasiados códigos. Inténtalo de nuevo en 25 minutos.');
+    expect((await box.findByRole('alert')).textContent).toBe('Pediste demasiados códigos. Inténtalo de nuevo en 25 min.');
     expect(box.getByLabelText('Teléfono móvil (EE. UU.)')).toBeTruthy(); // still on the first step
   });
 
