@@ -42,6 +42,19 @@ describe('the sandbox payment provider', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), DATA_DIR: ctx.dataDir })).toThrow(/sandbox payment provider is refused/);
   });
 
+  it("asked from a Portuguese or Spanish page, links the checkout page in that language (as BTCPay's follows defaultLanguage)", async () => {
+    for (const lang of ['pt', 'es'] as const) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/create-btc-payment-invoice',
+        headers: { cookie: user.cookie, 'x-locale': lang },
+        payload: { amount: 15 },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().checkoutLink).toBe(`${ctx.config.publicUrl}/${lang}/sandbox/checkout/${res.json().invoiceId}`);
+    }
+  });
+
   it('creates invoices with a SANDBOX checkout link and delivers signed webhooks to our endpoint; paying credits once, live over the socket', async () => {
     base = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
     const conn = await sockets.connect({ cookie: user.cookie });

@@ -80,6 +80,9 @@ const secondsToIso = (s: number) => new Date(s * 1000).toISOString();
  * once, whatever the deliveries do. The reconcile-invoices job does the same for open invoices
  * every minute, so a lost webhook never loses money.
  */
+/** Our page languages as BTCPay's checkout names them (its wwwroot/locales/checkout files). */
+const CHECKOUT_LANGUAGE: Record<MailLocale, string> = { en: 'en', es: 'es-ES', pt: 'pt-BR' };
+
 export class PaymentsService {
   private readonly deps: AppDeps;
   readonly provider: PaymentProvider;
@@ -161,7 +164,8 @@ export class PaymentsService {
           // The amount in full: a store-wide tolerance set in BTCPay would otherwise settle an
           // underpaid invoice, and we credit the invoice's amount.
           paymentTolerance: 0,
-          // Back to the wallet in the payer's language (the checkout page is BTCPay's).
+          // BTCPay's checkout page in the payer's language, and back to the wallet in it.
+          defaultLanguage: CHECKOUT_LANGUAGE[input.locale],
           redirectURL: pageLink(this.deps.config.publicUrl, input.locale, '/admin/dashboard/my-wallet'),
         },
       });

@@ -88,12 +88,13 @@ describe('creating an invoice', () => {
       amount: '25.50',
       currency: 'USD',
       metadata: { orderId: row.id, userId: w.user.id, walletId: wallet.id },
-      // Back to the wallet in the payer's language (this payer asked in Portuguese).
+      // The checkout page and the way back in the payer's language (this payer asked in Portuguese).
       // No tolerance: a store-wide one in BTCPay would settle an underpaid invoice we credit in full.
       checkout: {
         speedPolicy: 'MediumSpeed',
         expirationMinutes: 30,
         paymentTolerance: 0,
+        defaultLanguage: 'pt-BR',
         redirectURL: `${w.ctx.config.publicUrl}/pt/admin/dashboard/my-wallet`,
       },
     });

@@ -18,7 +18,8 @@ export interface CreateInvoiceRequest {
   amount: string;
   currency: 'USD';
   metadata: { orderId: string; userId: string; walletId: string };
-  checkout: { speedPolicy: 'MediumSpeed'; expirationMinutes: number; paymentTolerance: number; redirectURL: string };
+  /** defaultLanguage: the checkout page's language, one of BTCPay's checkout locales (wwwroot/locales/checkout: en, es-ES, pt-BR…). */
+  checkout: { speedPolicy: 'MediumSpeed'; expirationMinutes: number; paymentTolerance: number; redirectURL: string; defaultLanguage: string };
 }
 
 /** A webhook as Greenfield lists it. */

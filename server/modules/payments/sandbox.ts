@@ -71,6 +71,18 @@ type Row = {
  * the order BTCPay sends them. Its checkout page (/sandbox/checkout/:id) offers "simulate
  * payment", "simulate partial payment" and "simulate expiry". Refused in production (config.ts).
  */
+/**
+ * The payer's language, as the invoice's way back says it (/es/…, /pt/…): the sandbox's checkout
+ * page is ours, so its link carries it as BTCPay's checkout follows defaultLanguage.
+ */
+function languagePrefix(redirectUrl: string): string {
+  try {
+    return /^\/(es|pt)\//.exec(new URL(redirectUrl).pathname)?.[0].slice(0, 3) ?? '';
+  } catch {
+    return '';
+  }
+}
+
 export class SandboxProvider implements PaymentProvider {
   readonly mode = 'sandbox' as const;
   private readonly deps: AppDeps;
@@ -123,7 +135,7 @@ export class SandboxProvider implements PaymentProvider {
       currency: 'USD',
       status: expired ? 'Expired' : r.status,
       additionalStatus: r.additional_status,
-      checkoutLink: `${this.deps.config.publicUrl}/sandbox/checkout/${r.id}`,
+      checkoutLink: `${this.deps.config.publicUrl}${languagePrefix(r.redirect_url)}/sandbox/checkout/${r.id}`,
       createdTime: r.created_time,
       expirationTime: r.expiration_time,
       metadata: JSON.parse(r.metadata_json),
