@@ -350,7 +350,7 @@ for (const email of flipOwners) {
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
-  const mine = await getJson<{ approvedAds: OwnerAd[] }>('/api/all-ads-by-user', { cookie });
+  const mine = await getJson<{ approvedAds: OwnerAd[] }>('/api/all-ads-by-user?list=approved&pageSize=100', { cookie }); // the newest hundred are plenty
   for (const ad of mine.approvedAds.filter((a) => a.status === 'approved' && a.online).slice(0, 25)) flipAds.push({ id: ad.id, cookie });
 }
 if (!flipAds.length) throw new Error('the flip owners have no live ads');

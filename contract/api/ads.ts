@@ -227,6 +227,38 @@ export type PostAdFields = Record<Exclude<(typeof POST_AD_FIELDS)[number], Optio
 
 const Id = Type.String({ minLength: 1, maxLength: 40 });
 const IdParams = Type.Object({ id: Id });
+
+/**
+ * My ads' two lists: 'approved' holds the ads that were ever approved (approved, disabled,
+ * expired), 'pending' the others (unpaid, in review, rejected); an ad's status tells which.
+ */
+export const OwnAdsListSchema = Type.Union([Type.Literal('approved'), Type.Literal('pending')]);
+export type OwnAdsList = Static<typeof OwnAdsListSchema>;
+
+/** How many of the user's ads are in each status (an approved ad past its expiry counted as expired, as my ads shows it). */
+export const AdCountsSchema = Type.Object({
+  unpaid: Type.Integer(),
+  in_review: Type.Integer(),
+  approved: Type.Integer(),
+  rejected: Type.Integer(),
+  disabled: Type.Integer(),
+  expired: Type.Integer(),
+});
+export type AdCounts = Static<typeof AdCountsSchema>;
+
+/**
+ * The latest decision on one of the user's ads, as it stands now: approved (when it was), rejected
+ * (with the reason), disabled by staff, or expired (when its time ran out).
+ */
+export const AdActivitySchema = Type.Object({
+  adId: Type.String(),
+  title: Type.String(),
+  event: Type.Union([Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('disabled'), Type.Literal('expired')]),
+  at: Type.String(),
+  /** The rejection's reason (null for the other events). */
+  reason: Nullable(Type.String()),
+});
+export type AdActivity = Static<typeof AdActivitySchema>;
 /**
  * A payment's body: the wallet, and what the payer was shown (optional): a price or term changed
  * since is refused with 409 pricing.price_changed, nothing charged.
@@ -250,11 +282,35 @@ export const adsApi = {
    * 10 MB each, 60 MB in all); the fields are checked by the service, each refusal naming its field.
    */
   'POST /api/post-ad': { consumes: ['multipart/form-data'], response: { 201: OneAd, ...Errors } },
-  /** The cart: the user's unpaid ads, newest first. */
-  'GET /api/cart-ads-by-user': { response: { 200: Type.Object({ pendingAds: Type.Array(OwnerAdSchema) }), ...Errors } },
-  /** Every ad of the user: ever approved (approved, disabled, expired) and the others (unpaid, in review, rejected). */
+  /** The cart: the user's unpaid ads, newest first, a page at a time (20 unless pageSize says). */
+  'GET /api/cart-ads-by-user': {
+    querystring: Type.Object(Paging),
+    response: { 200: Type.Object({ pendingAds: Type.Array(OwnerAdSchema), ...PageInfo }), ...Errors },
+  },
+  /**
+   * The user's ads, newest first, a page at a time (20 unless pageSize says): of one list when
+   * `list` names it (the other comes empty), else of both together, each ad in its own list.
+   * `adId` asks for that one ad alone (an e-mail's link to it; nothing when it is not the user's).
+   * `total` counts what is paged; `totals` the two lists whole.
+   */
   'GET /api/all-ads-by-user': {
-    response: { 200: Type.Object({ approvedAds: Type.Array(OwnerAdSchema), pendingAds: Type.Array(OwnerAdSchema) }), ...Errors },
+    querystring: Type.Object({ ...Paging, list: Type.Optional(OwnAdsListSchema), adId: Type.Optional(Id) }),
+    response: {
+      200: Type.Object({
+        approvedAds: Type.Array(OwnerAdSchema),
+        pendingAds: Type.Array(OwnerAdSchema),
+        ...PageInfo,
+        totals: Type.Object({ approvedAds: Type.Integer(), pendingAds: Type.Integer() }),
+      }),
+      ...Errors,
+    },
+  },
+  /**
+   * The dashboard's view of the user's ads: how many are in each status, how many show online now
+   * (approved, online, not past their expiry), and the latest decisions on them (at most 5, newest first).
+   */
+  'GET /api/my-ads-overview': {
+    response: { 200: Type.Object({ counts: AdCountsSchema, online: Type.Integer(), recent: Type.Array(AdActivitySchema) }), ...Errors },
   },
   /** Only an unpaid ad of the user's own (409 otherwise; 404 for another user's). */
   'DELETE /api/delete-cart-ad/:id': { params: IdParams, response: { 200: Type.Object({ deleted: Type.Literal(true) }), ...Errors } },

@@ -1,16 +1,36 @@
 import { api } from './client';
 import type { adsApi as adsContract, PostAdFields } from '../../contract/api/ads.ts';
 import type { listingsApi } from '../../contract/api/listings.ts';
-import type { BodyOf, ResponseOf } from '../../contract/api/types.ts';
+import type { BodyOf, QueryOf, ResponseOf } from '../../contract/api/types.ts';
 
 // Every shape here is the contract's (contract/api/ads.ts): the ad in its public, owner and staff views.
-export type { AdContent, AdDetails, AdStatus, OwnerAd, Photo, PostAdFields, PublicAd, Revision, StaffAd } from '../../contract/api/ads.ts';
+export type {
+  AdActivity,
+  AdContent,
+  AdCounts,
+  AdDetails,
+  OwnAdsList,
+  OwnerAd,
+  Photo,
+  PostAdFields,
+  PublicAd,
+  Revision,
+  StaffAd,
+} from '../../contract/api/ads.ts';
 export type { ListingType } from '../../contract/api/pricing.ts';
 /** An ad as anyone may see it; the owner's and staff's views (OwnerAd, StaffAd) add to it. */
 export type { PublicAd as Ad } from '../../contract/api/ads.ts';
 
 type Ads = typeof adsContract;
 type ReportAd = (typeof listingsApi)['POST /api/report-ad/:id'];
+export type CartQuery = QueryOf<Ads['GET /api/cart-ads-by-user']>;
+export type MyAdsQuery = QueryOf<Ads['GET /api/all-ads-by-user']>;
+/** A page of my ads: one list's (or both lists') ads, with the page's place and both lists' sizes. */
+export type MyAdsPage = ResponseOf<Ads['GET /api/all-ads-by-user']>;
+
+/** A query without its unset fields (URLSearchParams would send them as "undefined"). */
+const defined = (q: Record<string, string | number | undefined>) =>
+  Object.fromEntries(Object.entries(q).filter((e): e is [string, string | number] => e[1] !== undefined));
 
 /** What a payment tells the server the payer was shown: the price, and for an ad the days it buys. */
 export interface Quote {
@@ -37,14 +57,18 @@ const at = (path: string, id: string) => `${path}/${encodeURIComponent(id)}`;
 
 export const adsApi = {
   post: (body: FormData) => api.post<ResponseOf<Ads['POST /api/post-ad'], 201>>('post-ad', { body }),
-  cart: () => api.get<ResponseOf<Ads['GET /api/cart-ads-by-user']>>('cart-ads-by-user'),
+  /** A page of the cart (unpaid ads, newest first). */
+  cart: (q: CartQuery = {}) => api.get<ResponseOf<Ads['GET /api/cart-ads-by-user']>>('cart-ads-by-user', { searchParams: defined(q) }),
   deleteCartAd: (id: string) => api.delete<ResponseOf<Ads['DELETE /api/delete-cart-ad/:id']>>(at('delete-cart-ad', id)),
   /** `quote`: the price (and days) the payer was shown; a price changed since is refused (409 pricing.price_changed). */
   payCartAd: (id: string, walletId: string, quote?: Quote) =>
     api.put<ResponseOf<Ads['PUT /api/ad-payment-in-cart/:id']>>(at('ad-payment-in-cart', id), {
       json: { walletId, ...quote } satisfies BodyOf<Ads['PUT /api/ad-payment-in-cart/:id']>,
     }),
-  mine: () => api.get<ResponseOf<Ads['GET /api/all-ads-by-user']>>('all-ads-by-user'),
+  /** A page of my ads: of one list (`list`), or of both; `adId` asks for that one ad alone. */
+  mine: (q: MyAdsQuery = {}) => api.get<MyAdsPage>('all-ads-by-user', { searchParams: defined(q) }),
+  /** The dashboard's counts of my ads by status, those online now, and the latest decisions on them. */
+  overview: () => api.get<ResponseOf<Ads['GET /api/my-ads-overview']>>('my-ads-overview'),
   setOnline: (id: string, online: boolean) =>
     api.put<ResponseOf<Ads['PUT /api/update-ad-online-status/:id']>>(at('update-ad-online-status', id), {
       json: { online } satisfies BodyOf<Ads['PUT /api/update-ad-online-status/:id']>,

@@ -1,59 +1,95 @@
 import { proxy } from 'valtio';
 import { createResource, onReset } from './resource';
-import { adsApi, buildEditAdBody, buildPostAdBody, type OwnerAd, type PostAdFields, type Quote } from '../api/ads';
+import { adsApi, buildEditAdBody, buildPostAdBody, type MyAdsPage, type OwnAdsList, type OwnerAd, type PostAdFields, type Quote } from '../api/ads';
 import { atShownPrice } from './pricing';
 import { upsertWallet, walletsStore } from './wallets';
-import { cartStore, payCartAd } from './cart';
+import { addToCart, dropFromCart, payCartAd, readPageWithin } from './cart';
 
-/** The "my ads" data area: the owner's approved and pending (in review, rejected…) ads. */
-export const myAdsStore = createResource(() => adsApi.mine());
+export const MY_ADS_PAGE_SIZE = 20;
 
-export const loadMyAds = () => myAdsStore.load();
+/**
+ * What my ads shows: one of its two lists (its tabs), a page of it, and the ad an e-mail links to
+ * (?renew=, ?edit=), read on its own and listed first of its list: it may be on any page.
+ */
+export const myAdsQuery = proxy<{ list: OwnAdsList; page: number; linked: string | null }>({ list: 'approved', page: 1, linked: null });
+
+const listKey = (list: OwnAdsList) => (list === 'approved' ? 'approvedAds' : 'pendingAds');
+const wasApproved = (s: OwnerAd['status']) => s === 'approved' || s === 'disabled' || s === 'expired';
+
+/** The "my ads" data area: a page of the owner's approved or pending (in review, rejected…) ads, and which list it is. */
+export const myAdsStore = createResource(async (): Promise<MyAdsPage & { list: OwnAdsList }> => {
+  const { list, linked } = myAdsQuery;
+  const [out, one] = await Promise.all([
+    readPageWithin(myAdsQuery, MY_ADS_PAGE_SIZE, (page) => adsApi.mine({ list, page, pageSize: MY_ADS_PAGE_SIZE })),
+    linked ? adsApi.mine({ adId: linked }) : null,
+  ]);
+  const listed = new Set([...out.approvedAds, ...out.pendingAds].map((a) => a.id));
+  for (const ad of one ? [...one.approvedAds, ...one.pendingAds] : []) {
+    if (!listed.has(ad.id)) out[wasApproved(ad.status) ? 'approvedAds' : 'pendingAds'].unshift(ad);
+  }
+  return { ...out, list };
+});
+
+/** Reads my ads again, after changing what is shown (another list, page, or linked ad) when asked. */
+export function loadMyAds(change: Partial<typeof myAdsQuery> = {}) {
+  Object.assign(myAdsQuery, change);
+  return myAdsStore.load();
+}
 
 /** A message for the my-ads screen from the screen that sent the user there (the edit screen's "saved"). */
 export const myAdsFlash = proxy<{ note: string | null }>({ note: null });
 onReset(() => {
   myAdsFlash.note = null;
+  Object.assign(myAdsQuery, { list: 'approved', page: 1, linked: null });
 });
-
-const wasApproved = (s: OwnerAd['status']) => s === 'approved' || s === 'disabled' || s === 'expired';
 
 /**
  * Puts the ad the server just returned in place of the listed one. Answers other than the list's
  * carry no page views and (but for an edit) no revision: the listed ones stay. An ad whose status
- * moved it to the other list (renewed, back to the cart) moves there.
+ * moved it to the other list leaves this one (the other is read when its tab is opened).
  */
 function replace(ad: OwnerAd) {
   const d = myAdsStore.state.data;
   if (!d) return;
-  for (const list of [d.approvedAds, d.pendingAds]) {
+  for (const key of ['approvedAds', 'pendingAds'] as const) {
+    const list = d[key];
     const i = list.findIndex((a) => a.id === ad.id);
     if (i < 0) continue;
-    const merged = { ...list[i], ...ad };
-    const target = wasApproved(ad.status) ? d.approvedAds : d.pendingAds;
-    if (target === list) list[i] = merged;
+    const target = wasApproved(ad.status) ? 'approvedAds' : 'pendingAds';
+    if (target === key) list[i] = { ...list[i], ...ad };
     else {
       list.splice(i, 1);
-      target.unshift(merged);
+      d.totals[key]--;
+      d.totals[target]++;
+      d.total--;
     }
     return;
   }
 }
 
+/**
+ * A deleted ad leaves my ads and the cart at once; the page is read again when ads follow it on
+ * later pages (the next one moves up) or it is now empty (the page before).
+ */
 function drop(id: string) {
+  dropFromCart(id);
   const d = myAdsStore.state.data;
-  if (d) {
-    d.approvedAds = d.approvedAds.filter((a) => a.id !== id);
-    d.pendingAds = d.pendingAds.filter((a) => a.id !== id);
+  if (!d) return;
+  for (const key of ['approvedAds', 'pendingAds'] as const) {
+    if (!d[key].some((a) => a.id === id)) continue;
+    d[key] = d[key].filter((a) => a.id !== id);
+    d.totals[key] = Math.max(0, d.totals[key] - 1);
+    d.total = Math.max(0, d.total - 1);
   }
-  const cart = cartStore.state.data;
-  if (cart) cartStore.state.data = cart.filter((a) => a.id !== id);
+  const shown = d[listKey(d.list)].length;
+  const more = d.total > (myAdsQuery.page - 1) * MY_ADS_PAGE_SIZE + shown;
+  if (more || (!shown && myAdsQuery.page > 1)) void myAdsStore.load();
 }
 
 /** Posts a new ad (multipart); it lands in the cart, unpaid. */
 export async function postAd(fields: PostAdFields, photos: File[]): Promise<OwnerAd> {
   const { ad } = await adsApi.post(buildPostAdBody(fields, photos));
-  cartStore.state.data = cartStore.state.data ? [ad, ...cartStore.state.data] : null;
+  addToCart(ad);
   return ad;
 }
 
@@ -64,11 +100,8 @@ export async function postAd(fields: PostAdFields, photos: File[]): Promise<Owne
 export async function editAd(id: string, fields: PostAdFields, keepPhotos: readonly string[], photos: File[]): Promise<OwnerAd> {
   const { ad } = await adsApi.edit(id, buildEditAdBody(fields, keepPhotos, photos));
   replace(ad);
-  const cart = cartStore.state.data;
-  if (cart) {
-    const rest = cart.filter((a) => a.id !== id);
-    cartStore.state.data = ad.status === 'unpaid' ? [ad, ...rest] : rest;
-  }
+  if (ad.status === 'unpaid') addToCart(ad);
+  else dropFromCart(id);
   return ad;
 }
 

@@ -1,14 +1,66 @@
-import { createResource } from './resource';
-import { adsApi, type Quote } from '../api/ads';
+import { proxy } from 'valtio';
+import { createResource, onReset } from './resource';
+import { adsApi, type OwnerAd, type Quote } from '../api/ads';
 import { atShownPrice } from './pricing';
 import { upsertWallet } from './wallets';
 
-/** The seed's `myCartListings` data area: unpaid ads waiting for payment. */
-export const cartStore = createResource(async () => (await adsApi.cart()).pendingAds);
+export const CART_PAGE_SIZE = 20;
 
-function drop(id: string) {
+/**
+ * Reads page `q.page` of a list; when that page is past the list's end (its last rows left since,
+ * here or in another tab), the list's last page instead, not an empty page that says the list is empty.
+ */
+export async function readPageWithin<T extends { total: number }>(q: { page: number }, pageSize: number, read: (page: number) => Promise<T>): Promise<T> {
+  const page = q.page;
+  const out = await read(page);
+  const last = Math.max(1, Math.ceil(out.total / pageSize));
+  if (page <= last) return out;
+  if (q.page === page) q.page = last; // unless the user went to another page meanwhile
+  return read(q.page);
+}
+
+/** The cart's page, and how many unpaid ads the last answer counted in all. */
+export const cartQuery = proxy({ page: 1, total: 0 });
+onReset(() => Object.assign(cartQuery, { page: 1, total: 0 }));
+
+/** The seed's `myCartListings` data area: a page of the unpaid ads waiting for payment. */
+export const cartStore = createResource(async () => {
+  const out = await readPageWithin(cartQuery, CART_PAGE_SIZE, (page) => adsApi.cart({ page, pageSize: CART_PAGE_SIZE }));
+  cartQuery.total = out.total;
+  return out.pendingAds;
+});
+
+/** Another page of the cart. */
+export function loadCartPage(page: number) {
+  cartQuery.page = page;
+  return cartStore.load();
+}
+
+/**
+ * An ad left the cart (paid, deleted): it leaves the page at once; the page is read again when
+ * ads follow it on later pages (the next one moves up) or it is now empty (the page before).
+ */
+export function dropFromCart(id: string): void {
   const list = cartStore.state.data;
-  if (list) cartStore.state.data = list.filter((a) => a.id !== id);
+  if (!list?.some((a) => a.id === id)) return;
+  const rest = list.filter((a) => a.id !== id);
+  cartStore.state.data = rest;
+  cartQuery.total = Math.max(0, cartQuery.total - 1);
+  const more = cartQuery.total > (cartQuery.page - 1) * CART_PAGE_SIZE + rest.length;
+  if (more || (!rest.length && cartQuery.page > 1)) void cartStore.load();
+}
+
+/** An ad came into the cart (posted, or rejected and edited): it heads the first page. */
+export function addToCart(ad: OwnerAd): void {
+  const list = cartStore.state.data;
+  if (!list) return; // read when the cart is opened
+  const i = list.findIndex((a) => a.id === ad.id);
+  if (i >= 0) {
+    list[i] = ad;
+    return;
+  }
+  cartQuery.total++;
+  if (cartQuery.page === 1) cartStore.state.data = [ad, ...list].slice(0, CART_PAGE_SIZE);
 }
 
 /**
@@ -17,12 +69,12 @@ function drop(id: string) {
  */
 export async function payCartAd(id: string, walletId: string, quote?: Quote) {
   const out = await atShownPrice(() => adsApi.payCartAd(id, walletId, quote));
-  drop(id);
+  dropFromCart(id);
   upsertWallet(out.wallet);
   return out.ad;
 }
 
 export async function deleteCartAd(id: string): Promise<void> {
   await adsApi.deleteCartAd(id);
-  drop(id);
+  dropFromCart(id);
 }

@@ -301,11 +301,18 @@ describe('socket store', () => {
     server.use(
       http.get('/api/cart-ads-by-user', () => {
         reads.push('cart');
-        return apiJson('GET /api/cart-ads-by-user', { pendingAds: [] });
+        return apiJson('GET /api/cart-ads-by-user', { pendingAds: [], total: 0, page: 1, pageSize: 20 });
       }),
       http.get('/api/all-ads-by-user', () => {
         reads.push('mine');
-        return apiJson('GET /api/all-ads-by-user', { approvedAds: [], pendingAds: [] });
+        return apiJson('GET /api/all-ads-by-user', {
+          approvedAds: [],
+          pendingAds: [],
+          total: 0,
+          page: 1,
+          pageSize: 20,
+          totals: { approvedAds: 0, pendingAds: 0 },
+        });
       }),
       http.get('/api/all-wallets-by-user', () => {
         reads.push('wallets');
@@ -324,6 +331,39 @@ describe('socket store', () => {
     expect(reads.toSorted()).toEqual(['cart', 'wallets']);
     expect(myAdsStore.state.data).toBeNull();
     expect(myDashboardStore.state.data).toBeNull();
+  });
+
+  it('reads the open dashboard again when an ad changes status: its counts and its recent activity, decisions and money alike', async () => {
+    const reads: string[] = [];
+    const approved = { adId: 'a1', title: 'Evenings in the city', event: 'approved' as const, at: '2025-01-05T12:00:00.000Z', reason: null };
+    let recent: (typeof approved)[] = [];
+    server.use(
+      http.get('/api/my-ads-overview', () => {
+        reads.push('overview');
+        const counts = { unpaid: 0, in_review: recent.length ? 0 : 1, approved: recent.length, rejected: 0, disabled: 0, expired: 0 };
+        return apiJson('GET /api/my-ads-overview', { counts, online: recent.length, recent });
+      }),
+      http.get('/api/wallet-transactions', () => {
+        reads.push('transactions');
+        return apiJson('GET /api/wallet-transactions', { transactions: [], total: 0, page: 1, pageSize: 5 });
+      }),
+      http.get('/api/all-wallets-by-user', () => {
+        reads.push('wallets');
+        return apiJson('GET /api/all-wallets-by-user', { wallets: [] });
+      }),
+    );
+    await myDashboardStore.load(); // the dashboard is open
+    expect(myDashboardStore.state.data?.counts.in_review).toBe(1);
+    reads.length = 0;
+    sessionStore.session = member;
+    stop = startSocket();
+    const ws = last();
+    ws.accept();
+    recent = [approved];
+    ws.push('adStatusUpdate', { adId: 'a1', status: 'approved' });
+    await vi.waitFor(() => expect(myDashboardStore.state.data?.activity).toEqual([{ source: 'ad', ...approved }]));
+    expect(myDashboardStore.state.data?.counts).toMatchObject({ in_review: 0, approved: 1 });
+    expect(reads.toSorted()).toEqual(['overview', 'transactions', 'wallets', 'wallets']);
   });
 
   it('keeps the latest announcement until it is dismissed or replaced, drops malformed ones, and forgets it on logout', async () => {

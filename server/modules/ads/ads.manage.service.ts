@@ -3,13 +3,14 @@ import { currentActor, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { DAY_MS } from '../../core/clock.ts';
+import { paging } from '../../core/http.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
 import { usableWallet, toWalletDto, type WalletDto } from '../wallets/wallets.service.ts';
 import { quotedPrice, type Quote } from '../pricing/pricing.service.ts';
 import { uploadUrl } from '../uploads/uploads.storage.ts';
 import { beforeAdDeleted } from '../moderation/moderation.holds.ts';
 import { fingerprintAd, recordFingerprint } from '../moderation/moderation.duplicates.ts';
-import type { Revision } from '../../../contract/api/ads.ts';
+import type { AdActivity, AdCounts, OwnAdsList, Revision } from '../../../contract/api/ads.ts';
 import { checkAdDetails, checkAdFields, MAX_PHOTOS, type AdFieldsInput } from './ads.rules.ts';
 import { encodeAdPhotos, removeAdPhotos } from './ads.images.ts';
 import { toOwnerAd, type OwnerAdDto, type StoredPhoto } from './ads.dto.ts';
@@ -18,6 +19,15 @@ import { dropPhotos } from './ads.photos.ts';
 import { contentOf, paymentKey, recordVersion } from './ads.versions.ts';
 import * as repo from './ads.repository.ts';
 import * as revisionsRepo from './ads.revisions.ts';
+import type { AdStatus } from './ads.tables.ts';
+
+/** My ads' two lists by status: ever approved, and the others (contract/api/ads.ts OwnAdsListSchema). */
+const OWN_LISTS: Record<OwnAdsList, readonly AdStatus[]> = {
+  approved: ['approved', 'disabled', 'expired'],
+  pending: ['unpaid', 'in_review', 'rejected'],
+};
+/** How many of the latest decisions on the user's ads the dashboard shows. */
+const RECENT_DECISIONS = 5;
 
 /** A renewal within this time of the last one is refused: a double click must not pay twice. */
 export const RENEW_COOLDOWN_MS = 60_000;
@@ -186,18 +196,61 @@ export class AdManageService {
     return { deleted: true, refundedCents: out.refundedCents };
   }
 
-  /** Every ad of the user, each with its open revision and its page views of the last 7 and 30 days. */
-  async mine(userId: string): Promise<{ approvedAds: OwnerAdDto[]; pendingAds: OwnerAdDto[] }> {
-    const rows = await repo.listOwnAds(this.deps.db, userId, ['unpaid', 'in_review', 'rejected', 'approved', 'disabled', 'expired']);
+  /**
+   * A page of the user's ads (of one list, or of both), each with its open revision and its page
+   * views of the last 7 and 30 days; `totals` are the two lists' whole sizes (my ads' tabs).
+   */
+  async mine(userId: string, q: { page?: number; pageSize?: number; list?: OwnAdsList; adId?: string }) {
+    const { page, pageSize, offset } = paging(q);
+    const statuses = q.list ? OWN_LISTS[q.list] : [...OWN_LISTS.approved, ...OWN_LISTS.pending];
+    const [{ rows, total }, counts] = await Promise.all([
+      repo.pageOwnAds(this.deps.db, userId, { statuses, offset, limit: pageSize, adId: q.adId }),
+      repo.countOwnAds(this.deps.db, userId, this.now()),
+    ]);
     const ids = rows.map((r) => r.id);
     const now = this.deps.clock.now().getTime();
     const [revisions, views] = await Promise.all([
       this.revisions(ids),
       repo.viewsOf(this.deps.db, ids, new Date(now - 7 * DAY_MS).toISOString(), new Date(now - 30 * DAY_MS).toISOString()),
     ]);
-    const ads = rows.map((r) => ({ ...toOwnerAd(r), revision: revisions.get(r.id) ?? null, ...(views.get(r.id) ?? { views7: 0, views30: 0 }) }));
-    const wasApproved = (s: string) => s === 'approved' || s === 'disabled' || s === 'expired';
-    return { approvedAds: ads.filter((a) => wasApproved(a.status)), pendingAds: ads.filter((a) => !wasApproved(a.status)) };
+    const ads: OwnerAdDto[] = rows.map((r) => ({ ...toOwnerAd(r), revision: revisions.get(r.id) ?? null, ...(views.get(r.id) ?? { views7: 0, views30: 0 }) }));
+    const inList = (list: OwnAdsList) => (a: { status: AdStatus }) => OWN_LISTS[list].includes(a.status);
+    const sizeOf = (list: OwnAdsList) => counts.filter(inList(list)).reduce((n, c) => n + c.n, 0);
+    return {
+      approvedAds: ads.filter(inList('approved')),
+      pendingAds: ads.filter(inList('pending')),
+      total,
+      page,
+      pageSize,
+      totals: { approvedAds: sizeOf('approved'), pendingAds: sizeOf('pending') },
+    };
+  }
+
+  /**
+   * The dashboard's view of the user's ads, counted here whatever their number: by status as my
+   * ads shows them (an approved ad past its expiry is expired), those online now, and the latest
+   * decisions on them.
+   */
+  async overview(userId: string): Promise<{ counts: AdCounts; online: number; recent: AdActivity[] }> {
+    const now = this.now();
+    const [byStatus, latest] = await Promise.all([
+      repo.countOwnAds(this.deps.db, userId, now),
+      repo.latestOwnDecisions(this.deps.db, userId, now, RECENT_DECISIONS),
+    ]);
+    const counts: AdCounts = { unpaid: 0, in_review: 0, approved: 0, rejected: 0, disabled: 0, expired: 0 };
+    for (const c of byStatus) counts[c.status] = c.n;
+    return {
+      counts,
+      // The account's approval is left out, as my ads' "online" switch shows it: the dashboard says so above the counts.
+      online: byStatus.find((c) => c.status === 'approved')?.online ?? 0,
+      recent: latest.map((r) => ({
+        adId: r.id,
+        title: r.title,
+        event: r.event as AdActivity['event'],
+        at: r.at,
+        reason: r.event === 'rejected' ? r.rejection_reason : null,
+      })),
+    };
   }
 
   private async revisions(adIds: string[]): Promise<Map<string, Revision>> {

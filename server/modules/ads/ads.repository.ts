@@ -31,9 +31,60 @@ export function findAd(db: Executor, id: string) {
   return selectAds(db).where('ads.id', '=', id).executeTakeFirst();
 }
 
-/** The user's own ads in these statuses, newest first. */
-export function listOwnAds(db: Executor, ownerId: string, statuses: readonly AdStatus[]) {
-  return selectAds(db).where('ads.owner_id', '=', ownerId).where('ads.status', 'in', statuses).orderBy('ads.created_at', 'desc').orderBy('ads.id').execute();
+/** A page of the user's own ads in these statuses, newest first, and how many there are (of one ad only, with `adId`). */
+export async function pageOwnAds(db: Executor, ownerId: string, o: { statuses: readonly AdStatus[]; offset: number; limit: number; adId?: string }) {
+  let q = selectAds(db).where('ads.owner_id', '=', ownerId).where('ads.status', 'in', o.statuses);
+  let base = db.selectFrom('ads').where('owner_id', '=', ownerId).where('status', 'in', o.statuses);
+  if (o.adId !== undefined) {
+    q = q.where('ads.id', '=', o.adId);
+    base = base.where('id', '=', o.adId);
+  }
+  const [rows, total] = await Promise.all([
+    q.orderBy('ads.created_at', 'desc').orderBy('ads.id').limit(o.limit).offset(o.offset).execute(),
+    base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+/**
+ * An ad's status as its owner sees it at `now`: an approved ad past its expiry is expired already
+ * (the hourly expiry job may not have run yet). ISO times compare as text.
+ */
+const ownerStatus = (now: string) => sql<AdStatus>`CASE WHEN ads.status = 'approved' AND ads.expires_at <= ${now} THEN 'expired' ELSE ads.status END`;
+
+/** How many of the user's ads are in each status as the owner sees it (ownerStatus), and how many of the approved ones are online. */
+export async function countOwnAds(db: Executor, ownerId: string, now: string): Promise<{ status: AdStatus; n: number; online: number }[]> {
+  const rows = await db
+    .selectFrom('ads')
+    .select([ownerStatus(now).as('s'), sql<number>`count(*)`.as('n'), sql<number>`sum(ads.online = 1)`.as('online')])
+    .where('ads.owner_id', '=', ownerId)
+    .groupBy('s')
+    .execute();
+  return rows.map((r) => ({ status: r.s, n: Number(r.n), online: Number(r.online ?? 0) }));
+}
+
+/**
+ * The latest decisions on the user's ads, newest first, one per ad as it stands now: approved
+ * (when it was published), rejected or disabled (when staff did it: nothing else changes such an
+ * ad without changing its status), expired (when its time ran out).
+ */
+export async function latestOwnDecisions(db: Executor, ownerId: string, now: string, limit: number) {
+  const status = ownerStatus(now);
+  return db
+    .selectFrom('ads')
+    .select(['ads.id', 'ads.title', 'ads.rejection_reason'])
+    .select(status.as('event'))
+    .select(
+      sql<string>`CASE ${status} WHEN 'expired' THEN coalesce(ads.expires_at, ads.updated_at) WHEN 'approved' THEN coalesce(ads.published_at, ads.updated_at) ELSE ads.updated_at END`.as(
+        'at',
+      ),
+    )
+    .where('ads.owner_id', '=', ownerId)
+    .where('ads.status', 'in', ['approved', 'rejected', 'disabled', 'expired'])
+    .orderBy('at', 'desc')
+    .orderBy('ads.id')
+    .limit(limit)
+    .execute();
 }
 
 /** Ads the user posted since `since` (deleted ones included): the post log, not the ads table. */

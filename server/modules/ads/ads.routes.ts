@@ -34,12 +34,18 @@ export default defineRoutes(async (app, deps) => {
 
   app.get('/api/cart-ads-by-user', { schema: adsApi['GET /api/cart-ads-by-user'] }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return { pendingAds: await ads.cart(requireUser(request).id) };
+    return ads.cart(requireUser(request).id, request.query);
   });
 
   app.get('/api/all-ads-by-user', { schema: adsApi['GET /api/all-ads-by-user'] }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return manage.mine(requireUser(request).id);
+    const { page, pageSize, list, adId } = request.query;
+    return manage.mine(requireUser(request).id, { page, pageSize, list, adId });
+  });
+
+  app.get('/api/my-ads-overview', { schema: adsApi['GET /api/my-ads-overview'] }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return manage.overview(requireUser(request).id);
   });
 
   app.delete('/api/delete-cart-ad/:id', { schema: adsApi['DELETE /api/delete-cart-ad/:id'] }, async (request) => {

@@ -4,6 +4,7 @@ import { Conflict, Invalid, NotFound, TooManyRequests } from '../../core/errors.
 import { newId } from '../../core/ids.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import type { Executor } from '../../core/db.ts';
+import { paging } from '../../core/http.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
 import { usableWallet, toWalletDto, type WalletDto } from '../wallets/wallets.service.ts';
 import { quotedPrice, type Quote } from '../pricing/pricing.service.ts';
@@ -116,14 +117,11 @@ export class AdsService {
     return toOwnerAd(posted);
   }
 
-  async cart(userId: string): Promise<OwnerAdDto[]> {
-    return (await repo.listOwnAds(this.deps.db, userId, ['unpaid'])).map(toOwnerAd);
-  }
-
-  async mine(userId: string): Promise<{ approvedAds: OwnerAdDto[]; pendingAds: OwnerAdDto[] }> {
-    const rows = (await repo.listOwnAds(this.deps.db, userId, ['unpaid', 'in_review', 'rejected', 'approved', 'disabled', 'expired'])).map(toOwnerAd);
-    const wasApproved = (s: string) => s === 'approved' || s === 'disabled' || s === 'expired';
-    return { approvedAds: rows.filter((a) => wasApproved(a.status)), pendingAds: rows.filter((a) => !wasApproved(a.status)) };
+  /** A page of the cart: the user's unpaid ads, newest first. (My ads' lists: AdManageService.mine.) */
+  async cart(userId: string, q: { page?: number; pageSize?: number }): Promise<{ pendingAds: OwnerAdDto[]; total: number; page: number; pageSize: number }> {
+    const { page, pageSize, offset } = paging(q);
+    const { rows, total } = await repo.pageOwnAds(this.deps.db, userId, { statuses: ['unpaid'], offset, limit: pageSize });
+    return { pendingAds: rows.map(toOwnerAd), total, page, pageSize };
   }
 
   /**

@@ -30,6 +30,16 @@ export const rows: MatrixRow[] = [
   { route: 'POST /api/post-ad', expect: SIGNED_IN, request: (c) => ({ payload: adForm(c) }), allowed: 201 },
   { route: 'GET /api/cart-ads-by-user', expect: SIGNED_IN, allowed: 200, lists: ['cartAd'] },
   { route: 'GET /api/all-ads-by-user', expect: SIGNED_IN, allowed: 200, lists: ['cartAd', 'reviewAd', 'liveAd'] },
+  {
+    route: 'GET /api/all-ads-by-user',
+    expect: SIGNED_IN,
+    allowed: 200,
+    request: () => ({ url: '/api/all-ads-by-user?list=approved&page=1&pageSize=5' }),
+    lists: ['liveAd'],
+    note: 'one list, paged',
+  },
+  // The dashboard's counts and latest decisions: the live ad's approval is one of them.
+  { route: 'GET /api/my-ads-overview', expect: SIGNED_IN, allowed: 200, lists: ['liveAd'] },
 
   { route: 'DELETE /api/delete-cart-ad/:id', target: 'provider.cartAd', expect: OWNER, policy: ['ads', 'deleteFromCart'], allowed: 200 },
   // Editing: in place while unpaid, as a revision once live (the public keeps the approved text).

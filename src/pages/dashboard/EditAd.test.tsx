@@ -20,16 +20,22 @@ const twoPhotos = (id: string) => [
   { url: `/uploads/ads/${id}-b.webp`, width: 800, height: 600, thumbUrl: `/uploads/ads/${id}-b-thumb.webp` },
 ];
 
+const wasApproved = (a: OwnerAd) => ['approved', 'expired', 'disabled'].includes(a.status);
+
 /** My ads lists `ads`; PUT /api/ads/:id records its multipart body and answers `answer(ad)`. */
 function editServer(ads: OwnerAd[], answer: (ad: OwnerAd) => OwnerAd) {
   const sent: FormData[] = [];
   server.use(
-    http.get('/api/all-ads-by-user', () =>
-      apiJson('GET /api/all-ads-by-user', {
-        approvedAds: ads.filter((a) => ['approved', 'expired', 'disabled'].includes(a.status)),
-        pendingAds: ads.filter((a) => !['approved', 'expired', 'disabled'].includes(a.status)),
-      }),
-    ),
+    http.get('/api/all-ads-by-user', ({ request }) => {
+      // As the server answers: one list when `list` names it, or the one ad `adId` names (the lists are paged; one page holds these).
+      const q = new URL(request.url).searchParams;
+      const [list, adId] = [q.get('list'), q.get('adId')];
+      const shown = (a: OwnerAd) => (adId ? a.id === adId : !list || (list === 'approved') === wasApproved(a));
+      const approvedAds = ads.filter((a) => wasApproved(a) && shown(a));
+      const pendingAds = ads.filter((a) => !wasApproved(a) && shown(a));
+      const totals = { approvedAds: ads.filter(wasApproved).length, pendingAds: ads.filter((a) => !wasApproved(a)).length };
+      return apiJson('GET /api/all-ads-by-user', { approvedAds, pendingAds, total: approvedAds.length + pendingAds.length, page: 1, pageSize: 20, totals });
+    }),
     http.get('/api/get-ad-pricing', () => apiJson('GET /api/get-ad-pricing', AD_PRICING)),
     http.get('/api/get-bump-pricing', () => apiJson('GET /api/get-bump-pricing', BUMP_PRICING)),
     http.get('/api/states-from-country', () => apiJson('GET /api/states-from-country', { states: STATES })),

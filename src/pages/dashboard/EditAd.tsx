@@ -26,8 +26,9 @@ export default function EditAd() {
   const snap = useSnapshot(myAdsStore.state);
 
   useEffect(() => {
-    if (!myAdsStore.state.data) void loadMyAds();
-  }, []);
+    // My ads are read a page at a time: this ad is asked for on its own too, wherever it is.
+    if (!myAdsStore.state.data) void loadMyAds({ linked: id });
+  }, [id]);
 
   const ad = snap.data ? ([...snap.data.approvedAds, ...snap.data.pendingAds] as OwnerAd[]).find((a) => a.id === id) : undefined;
   if (!ad)

@@ -18,13 +18,46 @@ function signIn(userStatus: UserStatus = 'approved') {
   sessionStore.loaded = true;
 }
 
+/**
+ * My ads as the server pages them (GET /api/all-ads-by-user): a page of one list, or of both, or
+ * one ad by id, with both lists' totals. The arrays are read at each request (a test may change
+ * them); every request's query is kept.
+ */
 function listServer(approvedAds: OwnerAd[], pendingAds: OwnerAd[] = []) {
+  const asked: string[] = [];
   server.use(
-    http.get('/api/all-ads-by-user', () => apiJson('GET /api/all-ads-by-user', { approvedAds, pendingAds })),
+    http.get('/api/all-ads-by-user', ({ request }) => {
+      const q = new URL(request.url).searchParams;
+      asked.push(q.toString());
+      const page = Number(q.get('page') ?? 1);
+      const pageSize = Number(q.get('pageSize') ?? 20);
+      const list = q.get('list');
+      const adId = q.get('adId');
+      const totals = { approvedAds: approvedAds.length, pendingAds: pendingAds.length };
+      if (adId) {
+        const [a, p] = [approvedAds.filter((x) => x.id === adId), pendingAds.filter((x) => x.id === adId)];
+        return apiJson('GET /api/all-ads-by-user', { approvedAds: a, pendingAds: p, total: a.length + p.length, page, pageSize, totals });
+      }
+      const ads = list === 'approved' ? approvedAds : list === 'pending' ? pendingAds : [...approvedAds, ...pendingAds];
+      const shown = ads.slice((page - 1) * pageSize, page * pageSize);
+      return apiJson('GET /api/all-ads-by-user', {
+        approvedAds: shown.filter((x) => approvedAds.includes(x)),
+        pendingAds: shown.filter((x) => pendingAds.includes(x)),
+        total: ads.length,
+        page,
+        pageSize,
+        totals,
+      });
+    }),
     http.get('/api/get-ad-pricing', () => apiJson('GET /api/get-ad-pricing', AD_PRICING)),
     http.get('/api/get-bump-pricing', () => apiJson('GET /api/get-bump-pricing', BUMP_PRICING)),
   );
+  return asked;
 }
+
+/** `n` approved ads titled "Ad 1" … "Ad n", newest first. */
+const manyAds = (n: number) => Array.from({ length: n }, (_, i) => makeOwnerAd({ id: `ad-${i + 1}`, status: 'approved', title: `Ad ${i + 1}` }));
+const titlesShown = () => screen.queryAllByRole('listitem').map((li) => li.getAttribute('aria-label'));
 
 /** What an ad's card offers: its state badge, its state sentence, its buttons and switches (names), and whether it links to editing. */
 function card(title: string) {
@@ -41,7 +74,7 @@ describe('my ads', () => {
     const live = makeOwnerAd({ status: 'approved', title: 'Evenings in the city' });
     const rejected = makeOwnerAd({ status: 'rejected', title: 'Turned down by staff', rejectionReason: 'Photos do not match' });
     const waiting = makeOwnerAd({ status: 'in_review', title: 'Waiting for staff' });
-    server.use(http.get('/api/all-ads-by-user', () => apiJson('GET /api/all-ads-by-user', { approvedAds: [live], pendingAds: [rejected, waiting] })));
+    listServer([live], [rejected, waiting]);
     const user = userEvent.setup();
     renderAt(<MyAds />, '/admin/dashboard/my-ads');
 
@@ -54,8 +87,8 @@ describe('my ads', () => {
   it('takes an ad offline with the ad the server returns', async () => {
     const ad = makeOwnerAd({ status: 'approved', title: 'Evenings in the city' });
     const bodies: unknown[] = [];
+    listServer([ad]);
     server.use(
-      http.get('/api/all-ads-by-user', () => apiJson('GET /api/all-ads-by-user', { approvedAds: [ad], pendingAds: [] })),
       http.put('/api/update-ad-online-status/:id', async ({ request }) => {
         const body = (await request.json()) as { online: boolean };
         bodies.push(body);
@@ -75,8 +108,8 @@ describe('my ads', () => {
   it('a bump refused as too soon says so (not "already paid"); a bump that goes through shows the new balance', async () => {
     const ad = makeOwnerAd({ status: 'approved', title: 'Evenings in the city' });
     let tooSoon = true;
+    listServer([ad]);
     server.use(
-      http.get('/api/all-ads-by-user', () => apiJson('GET /api/all-ads-by-user', { approvedAds: [ad], pendingAds: [] })),
       http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(1000)] })),
       http.get('/api/get-ad-pricing', () => apiJson('GET /api/get-ad-pricing', AD_PRICING)),
       http.get('/api/get-bump-pricing', () => apiJson('GET /api/get-bump-pricing', BUMP_PRICING)),
@@ -316,5 +349,76 @@ describe('my ads', () => {
     const item = screen.getByRole('listitem', { name: 'Ready to pay' });
     expect(within(item).getByText('In review')).toBeTruthy();
     expect(within(item).getByText('Our staff are reviewing this ad.')).toBeTruthy();
+  });
+  describe('paged', () => {
+    it('shows a page of the open tab with each list’s total, reads the next page, and the other tab from its first page', async () => {
+      signIn();
+      const asked = listServer(manyAds(45), [makeOwnerAd({ status: 'unpaid', title: 'In the cart' })]);
+      const user = userEvent.setup();
+      renderAt(<MyAds />, '/admin/dashboard/my-ads');
+      await screen.findByRole('listitem', { name: 'Ad 1' });
+      expect(titlesShown()).toHaveLength(20);
+      expect(screen.getByRole('tab', { name: 'Approved (45)' })).toBeTruthy();
+      expect(screen.getByRole('tab', { name: 'Pending (1)' })).toBeTruthy();
+      const pager = screen.getByRole('navigation', { name: 'My ads pages' });
+      expect(within(pager).getByText(/Page 1 of 3/)).toBeTruthy();
+
+      await user.click(within(pager).getByRole('button', { name: 'Next' }));
+      await screen.findByRole('listitem', { name: 'Ad 21' });
+      expect(titlesShown()).toEqual(Array.from({ length: 20 }, (_, i) => `Ad ${i + 21}`));
+      expect(within(pager).getByText(/Page 2 of 3/)).toBeTruthy();
+
+      await user.click(screen.getByRole('tab', { name: 'Pending (1)' }));
+      await screen.findByRole('listitem', { name: 'In the cart' });
+      expect(titlesShown()).toEqual(['In the cart']);
+      expect(screen.queryByRole('navigation', { name: 'My ads pages' })).toBeNull();
+      expect(asked).toEqual(['list=approved&page=1&pageSize=20', 'list=approved&page=2&pageSize=20', 'list=pending&page=1&pageSize=20']);
+    });
+
+    it('deleting an ad with more pages after it brings the next one up; deleting the last ad of the last page shows the page before', async () => {
+      signIn();
+      const approved = manyAds(22);
+      listServer(approved);
+      server.use(
+        http.delete('/api/ads/:id', ({ params }) => {
+          approved.splice(
+            approved.findIndex((a) => a.id === params.id),
+            1,
+          );
+          return apiJson('DELETE /api/ads/:id', { deleted: true, refundedCents: 0 });
+        }),
+      );
+      const user = userEvent.setup();
+      renderAt(<MyAds />, '/admin/dashboard/my-ads');
+      const remove = async (title: string) => {
+        await user.click(within(await screen.findByRole('listitem', { name: title })).getByRole('button', { name: 'Delete' }));
+        await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete ad' }));
+        expect((await screen.findByRole('status')).textContent).toBe(`“${title}” was deleted.`);
+      };
+
+      await remove('Ad 1');
+      await screen.findByRole('listitem', { name: 'Ad 21' }); // the next page's first ad moved up
+      expect(titlesShown()).toEqual(Array.from({ length: 20 }, (_, i) => `Ad ${i + 2}`));
+      expect(screen.getByRole('tab', { name: 'Approved (21)' })).toBeTruthy();
+
+      await user.click(within(screen.getByRole('navigation', { name: 'My ads pages' })).getByRole('button', { name: 'Next' }));
+      await remove('Ad 22');
+      await screen.findByRole('listitem', { name: 'Ad 2' });
+      expect(titlesShown()).toHaveLength(20);
+      expect(screen.queryByRole('navigation', { name: 'My ads pages' })).toBeNull();
+      expect(screen.getByRole('tab', { name: 'Approved (20)' })).toBeTruthy();
+      expect(screen.queryByText('You have no approved ads yet.')).toBeNull();
+    });
+
+    it('an e-mail’s renew link opens its ad’s dialog whatever page the ad is on', async () => {
+      signIn();
+      const approved = manyAds(30);
+      const asked = listServer(approved);
+      server.use(http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(5000)] })));
+      renderAt(<MyAds />, '/admin/dashboard/my-ads?renew=ad-28');
+      expect(await screen.findByRole('dialog', { name: 'Renew “Ad 28”' })).toBeTruthy();
+      expect(asked).toContain('adId=ad-28');
+      expect(screen.queryByRole('alert')).toBeNull();
+    });
   });
 });

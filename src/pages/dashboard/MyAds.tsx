@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { loadMyAds, myAdsFlash, myAdsStore, setAdOnline } from '../../state/ads';
+import { MY_ADS_PAGE_SIZE, loadMyAds, myAdsFlash, myAdsQuery, myAdsStore, setAdOnline } from '../../state/ads';
 import { sessionStore } from '../../state/session';
 import { errorMessage } from '../../api/client';
 import type { OwnerAd } from '../../api/ads';
@@ -11,11 +11,11 @@ import { EDIT_AD_ROUTE } from './paths';
 import { BumpDialog, DeleteDialog, MoveDialog, PayDialog, RenewDialog } from '../../components/market/AdActions';
 import { detailsSummary } from '../../components/market/AdExtras';
 import { LoadState } from '../../components/market/Status';
+import { Pager } from '../../components/forms/Pager';
 import { actionsFor, adStateOf, type AdState } from '../../components/market/adState';
 import { ageLabel, dateLabel, typeLabel } from '../../components/market/labels';
 import styles from '../../components/market/market.module.css';
 
-type Tab = 'approved' | 'pending';
 type DialogKind = 'bump' | 'move' | 'renew' | 'pay' | 'delete';
 
 const tone: Record<AdState, string> = {
@@ -32,16 +32,17 @@ const tone: Record<AdState, string> = {
 /**
  * My ads: every ad of the user in one clear state (unpaid, in review, visible, hidden and why,
  * rejected with the reason), its edit waiting for review or rejected, its page views of the last 7
- * and 30 days, and the actions its state allows. E-mails link here with ?renew=<id> (opens the
- * renew dialog) and ?edit=<id> (goes to the edit screen).
+ * and 30 days, and the actions its state allows; each tab a paged list. E-mails link here with
+ * ?renew=<id> (opens the renew dialog) and ?edit=<id> (goes to the edit screen), whatever page the
+ * ad is on: the linked ad is read on its own.
  */
 export default function MyAds() {
   const { t, i18n } = useTranslation('market');
   const snap = useSnapshot(myAdsStore.state);
+  const query = useSnapshot(myAdsQuery);
   const { session } = useSnapshot(sessionStore);
   const search = useSearch();
   const [, navigate] = useLocation();
-  const [tab, setTab] = useState<Tab>('approved');
   const [dialog, setDialog] = useState<{ kind: DialogKind; ad: OwnerAd } | null>(null);
   // The edit screen's "saved", shown once.
   const [note, setNote] = useState<string | null>(() => myAdsFlash.note);
@@ -50,18 +51,20 @@ export default function MyAds() {
   const [linkDone, setLinkDone] = useState(false);
   const accountApproved = session.userStatus !== 'pending' && session.userStatus !== 'suspended';
 
-  useEffect(() => {
-    void loadMyAds();
-  }, []);
-
-  useEffect(() => {
-    myAdsFlash.note = null;
-  }, []);
-
   // Links from e-mails: ?edit=<id> goes to the ad's edit screen; ?renew=<id> opens its renew dialog.
   const params = new URLSearchParams(search);
   const editId = params.get('edit');
   const renewId = params.get('renew');
+
+  // The ad the page was opened for (read on its own: it may be on any page).
+  const [openedFor] = useState(() => editId ?? renewId);
+  useEffect(() => {
+    void loadMyAds({ linked: openedFor });
+  }, [openedFor]);
+
+  useEffect(() => {
+    myAdsFlash.note = null;
+  }, []);
   useEffect(() => {
     if (editId) navigate(pathFor(EDIT_AD_ROUTE, { id: editId }), { replace: true });
   }, [editId, navigate]);
@@ -69,8 +72,13 @@ export default function MyAds() {
   const linked =
     renewId && snap.data && !linkDone ? ([...snap.data.approvedAds, ...snap.data.pendingAds] as OwnerAd[]).find((a) => a.id === renewId) : undefined;
   const linkRenewable = !!linked && actionsFor(adStateOf(linked, accountApproved)).includes('renew');
+  // Said once the reading the link asked for is done (a page read before may not hold its ad).
   const linkProblem =
-    renewId && snap.data && !linkDone && !linkRenewable ? (linked ? t('myAds.cannotRenew', { title: linked.title }) : t('myAds.linkGone')) : null;
+    renewId && snap.data && !snap.loading && !linkDone && !linkRenewable
+      ? linked
+        ? t('myAds.cannotRenew', { title: linked.title })
+        : t('myAds.linkGone')
+      : null;
   const shown = dialog ?? (linked && linkRenewable ? { kind: 'renew' as const, ad: linked } : null);
 
   async function toggle(ad: OwnerAd) {
@@ -99,9 +107,18 @@ export default function MyAds() {
     close();
     setNote(msg);
   };
-  const lists = { approved: snap.data?.approvedAds ?? [], pending: snap.data?.pendingAds ?? [] };
-  const list = lists[tab] as readonly OwnerAd[];
+  const tab = query.list;
+  // The page read for the open tab (after a switch, the other tab's page stays until this one comes).
+  const current = snap.data?.list === tab ? snap.data : null;
+  const list = (current ? (tab === 'approved' ? current.approvedAds : current.pendingAds) : []) as readonly OwnerAd[];
+  const totals = { approved: snap.data?.totals.approvedAds ?? 0, pending: snap.data?.totals.pendingAds ?? 0 };
   const lng = i18n.language;
+  const show = (change: Partial<typeof myAdsQuery>) => {
+    setNote(null);
+    setError(null);
+    setLinkDone(true);
+    void loadMyAds({ ...change, linked: null });
+  };
 
   function stateText(ad: OwnerAd, state: AdState): string {
     switch (state) {
@@ -121,8 +138,16 @@ export default function MyAds() {
       <h1>{t('myAds.title')}</h1>
       <div role="tablist" aria-label={t('myAds.title')} className={styles.tabs}>
         {(['approved', 'pending'] as const).map((k) => (
-          <button key={k} type="button" role="tab" id={`tab-${k}`} aria-controls="my-ads-panel" aria-selected={tab === k} onClick={() => setTab(k)}>
-            {t(`myAds.tab.${k}`, { count: lists[k].length })}
+          <button
+            key={k}
+            type="button"
+            role="tab"
+            id={`tab-${k}`}
+            aria-controls="my-ads-panel"
+            aria-selected={tab === k}
+            onClick={() => tab !== k && show({ list: k, page: 1 })}
+          >
+            {t(`myAds.tab.${k}`, { count: totals[k] })}
           </button>
         ))}
       </div>
@@ -137,8 +162,8 @@ export default function MyAds() {
         </div>
       )}
       <div role="tabpanel" id="my-ads-panel" aria-labelledby={`tab-${tab}`}>
-        <LoadState loading={snap.loading && !snap.data} error={snap.error} />
-        {snap.data && !list.length && (
+        <LoadState loading={snap.loading && !current} error={snap.error} />
+        {current && !list.length && (
           <p>
             {t(`myAds.empty.${tab}`)} <Link href={routes.createAds}>{t('cart.postOne')}</Link>
           </p>
@@ -217,6 +242,14 @@ export default function MyAds() {
             );
           })}
         </ul>
+        <Pager
+          label={t('myAds.pages')}
+          page={query.page}
+          pageSize={MY_ADS_PAGE_SIZE}
+          total={current?.total ?? 0}
+          disabled={snap.loading}
+          onPage={(page) => show({ page })}
+        />
       </div>
       {shown?.kind === 'bump' && <BumpDialog ad={shown.ad} onClose={close} onDone={done} />}
       {shown?.kind === 'move' && <MoveDialog ad={shown.ad} onClose={close} onDone={done} />}

@@ -7,7 +7,16 @@ import { renderAt } from '../../test/render';
 import { apiJson } from '../../test/contract';
 import { AD_PRICING, BUMP_PRICING, apiError, makeOwnerAd, promoWallet, usdWallet } from '../../components/market/testing';
 import { walletsStore } from '../../state/wallets';
+import type { OwnerAd } from '../../api/ads';
 import MyCart from './MyCart';
+
+/** The cart as the server pages it (GET /api/cart-ads-by-user): the page the request asks for, and the total. */
+function cartPage(ads: OwnerAd[], request: Request) {
+  const q = new URL(request.url).searchParams;
+  const page = Number(q.get('page') ?? 1);
+  const pageSize = Number(q.get('pageSize') ?? 20);
+  return apiJson('GET /api/cart-ads-by-user', { pendingAds: ads.slice((page - 1) * pageSize, page * pageSize), total: ads.length, page, pageSize });
+}
 
 describe('my cart', () => {
   it('pays an ad from the chosen wallet: 402 shows the message and charges nothing, then a payment moves it to review', async () => {
@@ -15,7 +24,7 @@ describe('my cart', () => {
     const calls: Array<{ id: string; body: unknown }> = [];
     let promoBalance = 1000;
     server.use(
-      http.get('/api/cart-ads-by-user', () => apiJson('GET /api/cart-ads-by-user', { pendingAds: [ad] })),
+      http.get('/api/cart-ads-by-user', ({ request }) => cartPage([ad], request)),
       http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(0), promoWallet(promoBalance)] })),
       http.get('/api/get-ad-pricing', () => apiJson('GET /api/get-ad-pricing', AD_PRICING)),
       http.get('/api/get-bump-pricing', () => apiJson('GET /api/get-bump-pricing', BUMP_PRICING)),
@@ -63,7 +72,7 @@ describe('my cart', () => {
     let priceCents = 1500;
     const bodies: unknown[] = [];
     server.use(
-      http.get('/api/cart-ads-by-user', () => apiJson('GET /api/cart-ads-by-user', { pendingAds: [ad] })),
+      http.get('/api/cart-ads-by-user', ({ request }) => cartPage([ad], request)),
       http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(5000), promoWallet(0)] })),
       http.get('/api/get-ad-pricing', () =>
         apiJson('GET /api/get-ad-pricing', { pricing: AD_PRICING.pricing.map((p) => (p.listingType === 'female_esc' ? { ...p, priceCents } : p)) }),
@@ -105,7 +114,7 @@ describe('my cart', () => {
     let cart = [ad, paidElsewhere];
     let deleted: string | null = null;
     server.use(
-      http.get('/api/cart-ads-by-user', () => apiJson('GET /api/cart-ads-by-user', { pendingAds: cart })),
+      http.get('/api/cart-ads-by-user', ({ request }) => cartPage(cart, request)),
       http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(5000)] })),
       http.get('/api/get-ad-pricing', () => apiJson('GET /api/get-ad-pricing', AD_PRICING)),
       http.get('/api/get-bump-pricing', () => apiJson('GET /api/get-bump-pricing', BUMP_PRICING)),
@@ -144,7 +153,7 @@ describe('my cart', () => {
       makeOwnerAd({ status: 'unpaid', title: 'Second ad in the cart' }),
     ];
     server.use(
-      http.get('/api/cart-ads-by-user', () => apiJson('GET /api/cart-ads-by-user', { pendingAds: [first, second] })),
+      http.get('/api/cart-ads-by-user', ({ request }) => cartPage([first, second], request)),
       http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(5000)] })),
       http.get('/api/get-ad-pricing', () => apiJson('GET /api/get-ad-pricing', AD_PRICING)),
       http.get('/api/get-bump-pricing', () => apiJson('GET /api/get-bump-pricing', BUMP_PRICING)),
@@ -160,5 +169,42 @@ describe('my cart', () => {
     expect(document.activeElement).not.toBe(document.body);
     expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'My cart' }));
     expect(screen.getByRole('listitem', { name: 'Second ad in the cart' })).toBeTruthy();
+  });
+  it('pages a long cart: the next page on asking, and the page before once the last one is emptied', async () => {
+    const cart = Array.from({ length: 21 }, (_, i) => makeOwnerAd({ id: `ad-${i + 1}`, status: 'unpaid', title: `Cart ad ${i + 1}` }));
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/cart-ads-by-user', ({ request }) => {
+        asked.push(new URL(request.url).search);
+        return cartPage(cart, request);
+      }),
+      http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(5000)] })),
+      http.get('/api/get-ad-pricing', () => apiJson('GET /api/get-ad-pricing', AD_PRICING)),
+      http.get('/api/get-bump-pricing', () => apiJson('GET /api/get-bump-pricing', BUMP_PRICING)),
+      http.delete('/api/delete-cart-ad/:id', ({ params }) => {
+        cart.splice(
+          cart.findIndex((a) => a.id === params.id),
+          1,
+        );
+        return apiJson('DELETE /api/delete-cart-ad/:id', { deleted: true });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<MyCart />, '/admin/dashboard/my-cart');
+    await screen.findByRole('listitem', { name: 'Cart ad 1' });
+    expect(screen.getAllByRole('listitem')).toHaveLength(20);
+    const pager = screen.getByRole('navigation', { name: 'Cart pages' });
+    expect(within(pager).getByText(/Page 1 of 2/)).toBeTruthy();
+
+    await user.click(within(pager).getByRole('button', { name: 'Next' }));
+    const last = await screen.findByRole('listitem', { name: 'Cart ad 21' });
+    expect(screen.getAllByRole('listitem')).toHaveLength(1);
+    await user.click(within(last).getByRole('button', { name: 'Delete' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Delete this ad?' })).getByRole('button', { name: 'Delete ad' }));
+    await screen.findByRole('listitem', { name: 'Cart ad 1' });
+    expect(screen.getAllByRole('listitem')).toHaveLength(20);
+    expect(screen.queryByText('Your cart is empty.')).toBeNull();
+    expect(screen.queryByRole('navigation', { name: 'Cart pages' })).toBeNull();
+    expect(asked).toEqual(['?page=1&pageSize=20', '?page=2&pageSize=20', '?page=2&pageSize=20', '?page=1&pageSize=20']);
   });
 });

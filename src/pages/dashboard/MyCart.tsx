@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { cartStore, deleteCartAd, payCartAd } from '../../state/cart';
+import { CART_PAGE_SIZE, cartQuery, cartStore, deleteCartAd, loadCartPage, payCartAd } from '../../state/cart';
 import { walletsStore } from '../../state/wallets';
 import { adPriceFor, pricingStore, quoteOf } from '../../state/pricing';
 import { ApiError, errorMessage } from '../../api/client';
@@ -13,13 +13,15 @@ import { Money } from '../../components/market/Money';
 import { WalletPicker, defaultWalletId } from '../../components/market/WalletPicker';
 import { ConfirmDialog } from '../../components/market/ConfirmDialog';
 import { LoadState } from '../../components/market/Status';
+import { Pager } from '../../components/forms/Pager';
 import { ageLabel, typeLabel } from '../../components/market/labels';
 import styles from '../../components/market/market.module.css';
 
-/** My cart: unpaid ads, each paid from a chosen wallet (then reviewed) or deleted. */
+/** My cart: unpaid ads, a page at a time, each paid from a chosen wallet (then reviewed) or deleted. */
 export default function MyCart() {
   const { t } = useTranslation('market');
   const cart = useSnapshot(cartStore.state);
+  const query = useSnapshot(cartQuery);
   const wallets = useSnapshot(walletsStore.state);
   const pricing = useSnapshot(pricingStore.state);
   const [choice, setChoice] = useState<Record<string, string>>({});
@@ -136,6 +138,17 @@ export default function MyCart() {
           );
         })}
       </ul>
+      <Pager
+        label={t('cart.pages')}
+        page={query.page}
+        pageSize={CART_PAGE_SIZE}
+        total={query.total}
+        disabled={cart.loading}
+        onPage={(page) => {
+          setPaidNote(null);
+          void loadCartPage(page);
+        }}
+      />
       {deleting && (
         <ConfirmDialog
           title={t('cart.deleteTitle')}

@@ -8,14 +8,50 @@ import { renderAt } from '../../test/render';
 import { apiJson } from '../../test/contract';
 import { sessionStore } from '../../state/session';
 import type { Role } from '../../../contract/api/auth.ts';
-import { makeOwnerAd, usdWallet } from '../../components/market/testing';
+import type { AdActivity, AdCounts } from '../../api/ads';
+import type { Transaction } from '../../api/payments';
+import { usdWallet } from '../../components/market/testing';
+import { dateTimeLabel } from '../../components/market/labels';
 import MyDashboard from './MyDashboard';
+
+const NO_ADS: AdCounts = { unpaid: 0, in_review: 0, approved: 0, rejected: 0, disabled: 0, expired: 0 };
+
+/** The dashboard's own reads: the overview of my ads and the latest money movements; what it asked for. */
+function myServer(mine: { counts?: AdCounts; online?: number; recent?: AdActivity[]; transactions?: Transaction[] } = {}) {
+  const asked: string[] = [];
+  server.use(
+    http.get('/api/my-ads-overview', () => {
+      asked.push('overview');
+      return apiJson('GET /api/my-ads-overview', { counts: mine.counts ?? NO_ADS, online: mine.online ?? 0, recent: mine.recent ?? [] });
+    }),
+    http.get('/api/wallet-transactions', ({ request }) => {
+      asked.push(`transactions?${new URL(request.url).searchParams}`);
+      const transactions = mine.transactions ?? [];
+      return apiJson('GET /api/wallet-transactions', { transactions, total: transactions.length, page: 1, pageSize: 5 });
+    }),
+    http.get('/api/all-ads-by-user', () => {
+      asked.push('all-ads-by-user');
+      return apiJson('GET /api/all-ads-by-user', {
+        approvedAds: [],
+        pendingAds: [],
+        total: 0,
+        page: 1,
+        pageSize: 20,
+        totals: { approvedAds: 0, pendingAds: 0 },
+      });
+    }),
+    http.get('/api/cart-ads-by-user', () => {
+      asked.push('cart-ads-by-user');
+      return apiJson('GET /api/cart-ads-by-user', { pendingAds: [], total: 0, page: 1, pageSize: 20 });
+    }),
+  );
+  return asked;
+}
 
 function dashboardServer(overview = { pendingAds: 3, openReports: 1, failingChecks: 0 }) {
   let overviewCalls = 0;
+  myServer();
   server.use(
-    http.get('/api/all-ads-by-user', () => apiJson('GET /api/all-ads-by-user', { approvedAds: [], pendingAds: [] })),
-    http.get('/api/cart-ads-by-user', () => apiJson('GET /api/cart-ads-by-user', { pendingAds: [] })),
     http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(1000)] })),
     http.get('/api/admin/get-overview', () => {
       overviewCalls++;
@@ -71,22 +107,105 @@ describe('my dashboard', () => {
     expect(srv.overviewCalls()).toBe(0);
   });
 
-  it('counts an approved ad past its expiry as expired, not approved and online, as my ads shows it', async () => {
-    const live = makeOwnerAd({ status: 'approved', online: true, title: 'Still running' });
-    // The hourly expiry job has not run yet: the server still says approved.
-    const ranOut = makeOwnerAd({ status: 'approved', online: true, title: 'Ran out an hour ago', expiresAt: '2025-01-01T10:00:00.000Z' });
-    server.use(
-      http.get('/api/all-ads-by-user', () => apiJson('GET /api/all-ads-by-user', { approvedAds: [live, ranOut], pendingAds: [] })),
-      http.get('/api/cart-ads-by-user', () => apiJson('GET /api/cart-ads-by-user', { pendingAds: [] })),
-      http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(1000)] })),
-    );
+  it('shows the counts the server makes of all my ads, whatever their number, without reading the lists', async () => {
+    // The server counts an approved ad past its expiry as expired, as my ads shows it (ads.mine.test.ts).
+    const asked = myServer({ counts: { unpaid: 3, in_review: 2, approved: 2400, rejected: 1, disabled: 0, expired: 61 }, online: 2350 });
+    server.use(http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(1000)] })));
     signIn(['PROVIDER_USER']);
     renderAt(<MyDashboard />, '/admin/dashboard');
     const stats = (await screen.findByRole('heading', { level: 2, name: 'My ads' })).nextElementSibling as HTMLElement;
     const count = (label: string) => within(stats).getByText(label).nextElementSibling!.textContent;
-    await waitFor(() => expect(count('Expired')).toBe('1'));
-    expect(count('Online now')).toBe('1');
-    expect(count('Approved')).toBe('1');
+    await waitFor(() => expect(count('Approved')).toBe('2400'));
+    expect([count('Online now'), count('In review'), count('Unpaid'), count('Rejected'), count('Disabled'), count('Expired')]).toEqual([
+      '2350',
+      '2',
+      '3',
+      '1',
+      '0',
+      '61',
+    ]);
+    expect(screen.getByRole('link', { name: 'Pay for ads in my cart (3)' })).toBeTruthy();
+    expect(asked.filter((a) => a === 'all-ads-by-user' || a === 'cart-ads-by-user')).toEqual([]);
+  });
+
+  describe('recent activity', () => {
+    const recent: AdActivity[] = [
+      { adId: 'ad-1', title: 'Evenings in the city', event: 'approved', at: '2025-01-05T12:00:00.000Z', reason: null },
+      { adId: 'ad-2', title: 'Turned down', event: 'rejected', at: '2025-01-04T12:00:00.000Z', reason: 'Photos do not match' },
+      { adId: 'ad-3', title: 'Taken down', event: 'disabled', at: '2025-01-02T12:00:00.000Z', reason: null },
+      { adId: 'ad-4', title: 'Ran out of time', event: 'expired', at: '2025-01-01T09:00:00.000Z', reason: null },
+    ];
+    const tx = (id: number, kind: string, amountCents: number, createdAt: string, walletType: Transaction['walletType'] = 'USD'): Transaction => ({
+      id,
+      walletId: walletType === 'USD' ? 'w-usd' : 'w-promo',
+      walletType,
+      kind,
+      amountCents,
+      balanceAfterCents: 5000,
+      reference: null,
+      createdAt,
+    });
+    const transactions = [
+      tx(3, 'ad_refund', 1500, '2025-01-04T12:00:01.000Z'),
+      tx(2, 'promo_credit', 2000, '2025-01-03T08:00:00.000Z', 'XG-PROMO-WALLET'),
+      tx(1, 'ad_payment', -1500, '2025-01-01T08:00:00.000Z'),
+    ];
+
+    it('lists decisions on my ads and money moving in my wallets, newest first, each linking to its screen', async () => {
+      const asked = myServer({ recent, transactions });
+      server.use(http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(1000)] })));
+      signIn(['PROVIDER_USER']);
+      const user = userEvent.setup();
+      const page = renderAt(<MyDashboard />, '/admin/dashboard');
+      const section = await screen.findByRole('region', { name: 'Recent activity' });
+      const items = await within(section).findAllByRole('listitem');
+      expect(items.map((li) => li.textContent)).toEqual([
+        `${dateTimeLabel('2025-01-05T12:00:00.000Z', 'en')} “Evenings in the city” was approved.`,
+        `${dateTimeLabel('2025-01-04T12:00:01.000Z', 'en')} Ad refund: +$15.00, USD wallet`,
+        `${dateTimeLabel('2025-01-04T12:00:00.000Z', 'en')} “Turned down” was rejected: Photos do not match`,
+        `${dateTimeLabel('2025-01-03T08:00:00.000Z', 'en')} Promo code: +$20.00, Promo wallet`,
+        `${dateTimeLabel('2025-01-02T12:00:00.000Z', 'en')} “Taken down” was disabled by staff.`,
+        `${dateTimeLabel('2025-01-01T09:00:00.000Z', 'en')} “Ran out of time” expired.`,
+        `${dateTimeLabel('2025-01-01T08:00:00.000Z', 'en')} Ad payment: -$15.00, USD wallet`,
+      ]);
+      expect(items.map((li) => within(li).getByRole('link').getAttribute('href'))).toEqual([
+        '/admin/dashboard/my-ads',
+        '/admin/dashboard/my-wallet',
+        '/admin/dashboard/my-ads',
+        '/admin/dashboard/my-wallet',
+        '/admin/dashboard/my-ads',
+        '/admin/dashboard/my-ads',
+        '/admin/dashboard/my-wallet',
+      ]);
+      expect(within(items[0]).getByText(dateTimeLabel('2025-01-05T12:00:00.000Z', 'en')).getAttribute('datetime')).toBe('2025-01-05T12:00:00.000Z');
+      expect(asked).toContain('transactions?page=1&pageSize=5');
+      await user.click(within(items[1]).getByRole('link'));
+      expect(page.currentPath()).toBe('/admin/dashboard/my-wallet');
+    });
+
+    it('speaks the page’s language, dates included', async () => {
+      myServer({ recent: recent.slice(1, 2), transactions: transactions.slice(1, 2) });
+      server.use(http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(1000)] })));
+      signIn(['PROVIDER_USER']);
+      await i18n.changeLanguage('pt');
+      renderAt(<MyDashboard />, '/pt/admin/dashboard');
+      const section = await screen.findByRole('region', { name: 'Atividade recente' });
+      const items = await within(section).findAllByRole('listitem');
+      expect(items.map((li) => li.textContent)).toEqual([
+        `${dateTimeLabel('2025-01-04T12:00:00.000Z', 'pt')} “Turned down” foi recusado: Photos do not match`,
+        `${dateTimeLabel('2025-01-03T08:00:00.000Z', 'pt')} Código promocional: +$20.00, Carteira promocional`,
+      ]);
+    });
+
+    it('says when there is nothing yet', async () => {
+      myServer();
+      server.use(http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(0)] })));
+      signIn(['PROVIDER_USER']);
+      renderAt(<MyDashboard />, '/admin/dashboard');
+      const section = await screen.findByRole('region', { name: 'Recent activity' });
+      expect(await within(section).findByText('Nothing yet: decisions on your ads and money moving in your wallets will show here.')).toBeTruthy();
+      expect(within(section).queryByRole('listitem')).toBeNull();
+    });
   });
 
   describe('announcing to everyone connected', () => {

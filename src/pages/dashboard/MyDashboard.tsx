@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { myDashboardStore } from '../../state/myDashboard';
+import { myDashboardStore, type ActivityItem } from '../../state/myDashboard';
 import { walletsStore } from '../../state/wallets';
 import { isAdmin, sessionStore } from '../../state/session';
 import { adminOverviewStore } from '../../state/health';
@@ -17,7 +17,7 @@ import { TextAreaField } from '../../components/forms/TextAreaField';
 import { FormError, FormSuccess } from '../../components/forms/FormError';
 import { SubmitButton } from '../../components/forms/SubmitButton';
 import { useFormAction } from '../../components/forms/useFormAction';
-import { statusLabel } from '../../components/market/labels';
+import { dateTimeLabel, statusLabel } from '../../components/market/labels';
 import styles from '../../components/market/market.module.css';
 
 const ORDER = ['approved', 'in_review', 'unpaid', 'rejected', 'disabled', 'expired'] as const;
@@ -128,7 +128,40 @@ function AnnounceForm() {
   );
 }
 
-/** My dashboard: for staff their overview and announcements first; ads by status, wallet balances, and the next things to do. */
+/** The words of one line of the recent activity (the line links where it shows: my ads for a decision on an ad, my wallet for money). */
+function activityText(t: (key: string, o?: Record<string, unknown>) => string, item: ActivityItem): string {
+  if (item.source === 'ad') {
+    const reason = item.reason || t('myAds.noReason');
+    return t(`dash.activity.${item.event}`, { title: item.title, reason });
+  }
+  const amount = item.amountCents > 0 ? `+${formatUsd(item.amountCents)}` : formatUsd(item.amountCents);
+  return t('dash.activity.money', { what: t(`payments:kinds.${item.kind}`, { defaultValue: item.kind }), amount, wallet: walletLabel(t, item) });
+}
+
+/** The latest decisions on the user's ads and money moving in their wallets, newest first, dated in the page's language. */
+function RecentActivity({ items }: { items: readonly ActivityItem[] | null }) {
+  const { t, i18n } = useTranslation('market');
+  return (
+    <section aria-labelledby="activity-title">
+      <h2 id="activity-title">{t('dash.activity.title')}</h2>
+      {items && !items.length && <p>{t('dash.activity.empty')}</p>}
+      {!!items?.length && (
+        <ul>
+          {items.map((item) => (
+            <li key={item.source === 'ad' ? `ad-${item.adId}` : `money-${item.id}`}>
+              <time dateTime={item.at} className={styles.meta}>
+                {dateTimeLabel(item.at, i18n.language)}
+              </time>{' '}
+              <Link href={item.source === 'ad' ? routes.myAds : routes.myWallet}>{activityText(t, item)}</Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** My dashboard: for staff their overview and announcements first; ads by status, wallet balances, recent activity, and the next things to do. */
 export default function MyDashboard() {
   const { t } = useTranslation('market');
   const snap = useSnapshot(myDashboardStore.state);
@@ -172,6 +205,7 @@ export default function MyDashboard() {
           </li>
         ))}
       </ul>
+      <RecentActivity items={snap.data?.activity ?? null} />
       <h2>{t('dash.next')}</h2>
       <ul>
         <li>
