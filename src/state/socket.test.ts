@@ -366,6 +366,36 @@ describe('socket store', () => {
     expect(reads.toSorted()).toEqual(['overview', 'transactions', 'wallets', 'wallets']);
   });
 
+  it('reads the open dashboard again when a top-up is credited: its money in the recent activity', async () => {
+    const credited = {
+      id: 7,
+      walletId: 'w1',
+      walletType: 'USD' as const,
+      kind: 'invoice_credit',
+      amountCents: 2500,
+      balanceAfterCents: 2500,
+      reference: 'inv1',
+      createdAt: '2025-01-05T12:00:00.000Z',
+    };
+    let transactions: (typeof credited)[] = [];
+    server.use(
+      http.get('/api/my-ads-overview', () =>
+        apiJson('GET /api/my-ads-overview', { counts: { unpaid: 0, in_review: 0, approved: 0, rejected: 0, disabled: 0, expired: 0 }, online: 0, recent: [] }),
+      ),
+      http.get('/api/wallet-transactions', () => apiJson('GET /api/wallet-transactions', { transactions, total: transactions.length, page: 1, pageSize: 5 })),
+      http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [] })),
+    );
+    await myDashboardStore.load();
+    expect(myDashboardStore.state.data?.activity).toEqual([]);
+    sessionStore.session = member;
+    stop = startSocket();
+    const ws = last();
+    ws.accept();
+    transactions = [credited];
+    ws.push('invoiceStatusUpdate', { type: 'INVOICESETTLED', invoiceId: 'inv1', status: 'Settled' });
+    await vi.waitFor(() => expect(myDashboardStore.state.data?.activity).toHaveLength(1));
+  });
+
   it('keeps the latest announcement until it is dismissed or replaced, drops malformed ones, and forgets it on logout', async () => {
     server.use(http.post('/api/logout', () => apiJson('POST /api/logout', { isAuthenticated: false, userRoles: ['GUEST_USER'] })));
     sessionStore.session = member;

@@ -97,6 +97,8 @@ export function applyInvoiceUpdate(u: InvoiceStatusUpdate): void {
     socketStore.invoiceUpdate = { type, invoiceId, status: typeof u.status === 'string' ? u.status : '' };
   }
   if (type === 'INVOICERECEIVEDPAYMENT' || type === 'INVOICESETTLED') reloadWallets?.();
+  // A credited top-up is news on an open dashboard too (its recent activity lists money moving).
+  if (type === 'INVOICESETTLED') void import('./myDashboard').then(({ myDashboardStore: d }) => (d.state.data !== null ? d.load() : undefined));
   refreshInvoices?.({ type, invoiceId, status: typeof u.status === 'string' ? u.status : '' });
 }
 onSocketEvent('invoiceStatusUpdate', applyInvoiceUpdate);
