@@ -111,7 +111,7 @@ export const TEMPLATES = {
       subject: 'Tu anuncio no fue aprobado: {title}',
       paragraphs: [
         '«{title}» no fue aprobado por este motivo: {reason}',
-        'Lo que pagaste volvió a tu monedero. Corrige el anuncio y envíalo de nuevo desde tu carrito.',
+        'Lo que pagaste volvió a tu billetera. Corrige el anuncio y envíalo de nuevo desde tu carrito.',
       ],
       action: 'Editar el anuncio',
     },
@@ -337,13 +337,13 @@ export const TEMPLATES = {
       action: 'Your wallet and its history',
     },
     es: {
-      subject: 'Tu monedero fue recargado: ${amount}',
+      subject: 'Tu billetera fue recargada: ${amount}',
       paragraphs: [
         'Gracias: tu pago con Bitcoin fue confirmado.',
-        'Se añadieron ${amount} a tu monedero en USD. Saldo actual: ${balance}',
+        'Se añadieron ${amount} a tu billetera en USD. Saldo actual: ${balance}',
         'Factura: {invoice}. Fecha: {date}',
       ],
-      action: 'Tu monedero y su historial',
+      action: 'Tu billetera y su historial',
     },
     pt: {
       subject: 'Sua carteira foi recarregada: ${amount}',
@@ -359,8 +359,25 @@ export const TEMPLATES = {
 
 export type TemplateName = keyof typeof TEMPLATES;
 
-/** A moment in an e-mail: its day and time in UTC, said so (readers are in several US time zones). */
-export const utcMoment = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+const UTC = { timeZone: 'UTC' } as const;
+const MOMENTS: Record<MailLocale, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat('en-US', { ...UTC, dateStyle: 'medium', timeStyle: 'short' }),
+  es: new Intl.DateTimeFormat('es', { ...UTC, dateStyle: 'medium', timeStyle: 'short' }),
+  pt: new Intl.DateTimeFormat('pt-BR', { ...UTC, dateStyle: 'medium', timeStyle: 'short' }),
+};
+const DAYS: Record<MailLocale, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat('en-US', { ...UTC, dateStyle: 'medium' }),
+  es: new Intl.DateTimeFormat('es', { ...UTC, dateStyle: 'medium' }),
+  pt: new Intl.DateTimeFormat('pt-BR', { ...UTC, dateStyle: 'medium' }),
+};
+
+/**
+ * A moment in an e-mail, written the reader's way ("Jan 18, 2026, 12:00 PM", "18 ene 2026, 12:00",
+ * "18 de jan. de 2026, 12:00"), in UTC and said so (readers are in several US time zones).
+ */
+export const utcMoment = (iso: string, locale: MailLocale) => `${MOMENTS[locale].format(new Date(iso))} UTC`;
+/** A day in an e-mail (the last day a code works: it lasts to that day's end, UTC), the reader's way. */
+export const utcDay = (iso: string, locale: MailLocale) => DAYS[locale].format(new Date(iso));
 
 /** The address of one of the site's pages in a language, for a link in an e-mail: /x, /es/x, /pt/x. */
 export function pageLink(publicUrl: string, locale: MailLocale, path: string): string {

@@ -36,7 +36,7 @@ export async function mailOwners(deps: AppDeps, mails: AdMail[]): Promise<void> 
     const link = pageLink(deps.config.publicUrl, u.locale, path);
     try {
       await deps.mailer.send(
-        composeMail(template, u.locale, u.email, { title: m.title, reason: m.reason ?? '', date: m.expiresAt ? utcMoment(m.expiresAt) : '', link }),
+        composeMail(template, u.locale, u.email, { title: m.title, reason: m.reason ?? '', date: m.expiresAt ? utcMoment(m.expiresAt, u.locale) : '', link }),
       );
     } catch (err) {
       deps.log.error({ err, adId: m.adId, template: m.template }, 'could not e-mail the owner about a decision on their ad');

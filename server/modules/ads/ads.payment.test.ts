@@ -209,10 +209,10 @@ describe('review', () => {
     const hidden = await liveAd(ctx, pending, admin, ny, { title: 'An owner still pending' });
     expect((await ctx.app.inject({ method: 'GET', url: `/api/ads/${hidden.id}` })).statusCode).toBe(404);
     const mailTo = (u: TestUser) => ctx.mailer.sent.find((m) => m.to === u.email && /approved/.test(m.subject))!;
-    expect(mailTo(owner).text).toContain('“An owner already approved” was approved and is now on XG Marketplace until 2026-02-15 03:00 UTC.');
+    expect(mailTo(owner).text).toContain('“An owner already approved” was approved and is now on XG Marketplace until Feb 15, 2026, 3:00 AM UTC.');
     expect(mailTo(owner).text).toContain(`/ad/${shown.id}`);
     expect(mailTo(pending).text).toContain(
-      '“An owner still pending” was approved. It shows on XG Marketplace once your account is approved; its term runs until 2026-02-15 03:00 UTC.',
+      '“An owner still pending” was approved. It shows on XG Marketplace once your account is approved; its term runs until Feb 15, 2026, 3:00 AM UTC.',
     );
     expect(mailTo(pending).text).toContain('/admin/dashboard/my-ads');
   });

@@ -42,7 +42,8 @@ describe('renewal-reminders', () => {
     await smtp.waitFor(1);
     const [mail] = reminders();
     expect(mail.to).toEqual([owner.email]);
-    expect(mail.subject).toBe(`Your ad expires on ${row.expires_at!.slice(0, 10)} ${row.expires_at!.slice(11, 16)} UTC: Reminder test ad, downtown`);
+    expect(row.expires_at).toBe('2026-02-14T12:00:00.000Z');
+    expect(mail.subject).toBe('Your ad expires on Feb 14, 2026, 12:00 PM UTC: Reminder test ad, downtown'); // the reader's way, in UTC
     expect(mail.text).toContain(`${ctx.config.publicUrl}/admin/dashboard/my-ads?renew=${ad.id}`);
     expect(mail.html).toContain('Renew the ad');
     expect(mail.headers['list-unsubscribe']).toMatch(new RegExp(`^<${ctx.config.publicUrl}/api/unsubscribe\\?u=${owner.id}&t=[\\w-]+>$`));
@@ -70,7 +71,8 @@ describe('renewal-reminders', () => {
     await run();
     const mails = await smtp.waitFor(1);
     const mail = reminders()[0] ?? mails[0];
-    expect(mail.subject).toBe(`Tu anuncio vence el ${row.expires_at!.slice(0, 10)} ${row.expires_at!.slice(11, 16)} UTC: Anuncio de prueba, centro`);
+    expect(row.expires_at).toBe('2026-02-14T12:00:00.000Z');
+    expect(mail.subject).toBe('Tu anuncio vence el 14 feb 2026, 12:00 UTC: Anuncio de prueba, centro');
     expect(mail.text).toContain(`${ctx.config.publicUrl}/es/admin/dashboard/my-ads?renew=${ad.id}`);
     const oneClick = /^<([^>]+)>$/.exec(mail.headers['list-unsubscribe'])![1].replace(ctx.config.publicUrl, '');
 

@@ -170,7 +170,7 @@ export class AuthService {
     try {
       await this.deps.mailer.send(
         composeMail('passwordChanged', u.locale, u.email, {
-          date: utcMoment(this.deps.clock.now().toISOString()),
+          date: utcMoment(this.deps.clock.now().toISOString(), u.locale),
           link: pageLink(this.deps.config.publicUrl, u.locale, '/auth/forgot-password'),
         }),
       );

@@ -393,7 +393,7 @@ export class PaymentsService {
           amount: centsToDecimal(invoice.amount_cents),
           balance: centsToDecimal(balanceCents),
           invoice: invoice.btcpay_id!,
-          date: utcMoment(at),
+          date: utcMoment(at, invoice.locale),
           link: pageLink(this.deps.config.publicUrl, invoice.locale, '/admin/dashboard/my-wallet'),
         }),
       );

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
-import { composeMail, pageLink } from '../../core/mail-templates.ts';
+import { composeMail, pageLink, utcDay } from '../../core/mail-templates.ts';
 import type { Executor, Trx } from '../../core/db.ts';
 import { currentActor, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound, ServiceUnavailable } from '../../core/errors.ts';
@@ -133,7 +133,7 @@ export class WalletsService {
         composeMail('welcomeCode', locale, user.email, {
           code,
           amount: `$${(WELCOME_PROMO_CENTS / 100).toFixed(2)}`,
-          date: new Date(at.getTime() + WELCOME_PROMO_DAYS * DAY_MS).toISOString().slice(0, 10),
+          date: utcDay(new Date(at.getTime() + WELCOME_PROMO_DAYS * DAY_MS).toISOString(), locale),
           link: pageLink(this.deps.config.publicUrl, locale, '/admin/dashboard/my-wallet'),
         }),
       );

@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MAIL_LOCALES, TEMPLATES, utcDay, utcMoment } from './mail-templates.ts';
+
+// Every e-mail a user gets, in the three languages: the same placeholders in each, a translation
+// (not the English words again), the words the pages use, and dates the reader's way.
+
+const placeholders = (t: { subject: string; paragraphs: readonly string[]; action?: string }) =>
+  [...`${t.subject} ${t.paragraphs.join(' ')} ${t.action ?? ''}`.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+describe('e-mail templates', () => {
+  it('have every language, with the same placeholders, each translated', () => {
+    for (const [name, texts] of Object.entries(TEMPLATES)) {
+      const en = texts.en;
+      for (const locale of MAIL_LOCALES) {
+        const t = texts[locale];
+        expect(t, `${name} ${locale}`).toBeDefined();
+        expect(placeholders(t), `${name} ${locale}`).toEqual(placeholders(en));
+        expect(Boolean(t.action), `${name} ${locale} action`).toBe(Boolean(en.action));
+        if (locale !== 'en') expect(t.subject, `${name} ${locale}`).not.toBe(en.subject);
+      }
+    }
+  });
+
+  it('call the wallet what the Spanish pages call it (billetera, not monedero)', () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const ui = ['common', 'payments', 'dashboard', 'market'].map((ns) => fs.readFileSync(path.join(root, `src/i18n/locales/es/${ns}.json`), 'utf8')).join('\n');
+    expect(ui).toMatch(/billetera/);
+    expect(JSON.stringify(Object.values(TEMPLATES).map((t) => t.es))).not.toMatch(/monedero/);
+  });
+
+  it('write a moment and a day the reader’s way, in UTC and said so', () => {
+    const at = '2026-02-14T15:05:00.000Z';
+    expect(utcMoment(at, 'en')).toBe('Feb 14, 2026, 3:05 PM UTC');
+    expect(utcMoment(at, 'es')).toBe('14 feb 2026, 15:05 UTC');
+    expect(utcMoment(at, 'pt')).toBe('14 de fev. de 2026, 15:05 UTC');
+    expect(utcDay(at, 'en')).toBe('Feb 14, 2026');
+    expect(utcDay(at, 'es')).toBe('14 feb 2026');
+    expect(utcDay(at, 'pt')).toBe('14 de fev. de 2026');
+    expect(utcDay('2026-02-14T23:59:59.999Z', 'en')).toBe('Feb 14, 2026'); // UTC, not the server's zone
+  });
+});
