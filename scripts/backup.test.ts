@@ -56,6 +56,23 @@ describe('scripts/backup.ts', () => {
     expect(count(path.join(dataDir, 'backups', files[0]))).toBe(500);
   });
 
+  it('keeps the copy to the server user alone: the file 0600 in a 0700 backups folder (an older, open one is closed)', () => {
+    fs.writeFileSync(path.join(dataDir, 'secrets.json'), '{"jwtSecret":"x"}\n', { mode: 0o600 });
+    const mode = (p: string) => (fs.statSync(p).mode & 0o777).toString(8);
+    expect(run().status).toBe(0);
+    const dir = path.join(dataDir, 'backups');
+    const copies = () => fs.readdirSync(dir).filter((f) => f.endsWith('.sqlite'));
+    expect([mode(dir), ...fs.readdirSync(dir).map((f) => mode(path.join(dir, f)))]).toEqual(['700', '600', '600']);
+    fs.chmodSync(dir, 0o755); // made by an older version
+    expect(run().status).toBe(0);
+    expect(mode(dir)).toBe('700');
+    expect(copies().map((f) => mode(path.join(dir, f)))).toEqual(['600', '600']);
+    const out = path.join(dataDir, 'elsewhere', 'copy.sqlite');
+    expect(run('--out', out).status).toBe(0);
+    expect(mode(out)).toBe('600');
+    expect(count(out)).toBe(500);
+  });
+
   it('honours --out, never overwrites, and fails without a database', async () => {
     const out = path.join(dataDir, 'elsewhere', 'copy.sqlite');
     // A writer keeps going while the backup runs: the copy holds a whole number of transactions.

@@ -4,14 +4,16 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { GENERATED_KEYS_FILE } from '../server/core/secrets.ts';
 import { loadDotEnv } from '../server/core/dotenv.ts';
+import { privateDir } from '../server/core/private-dir.ts';
 
 const HELP = `Usage: npm run backup [-- --out <file>]
 
 Writes a consistent copy of DATA_DIR/xg.sqlite (DATA_DIR defaults to ./data) with SQLite's online
 backup, so it is safe while the server runs and writes. The default destination is
-DATA_DIR/backups/xg-<UTC timestamp>.sqlite. An existing file is never overwritten. The copy is
-checked with PRAGMA integrity_check before the command reports success. The secrets generated at
-first start (DATA_DIR/secrets.json) are copied beside it as <name>.secrets.json (mode 0600).
+DATA_DIR/backups/xg-<UTC timestamp>.sqlite (the folder mode 0700). An existing file is never
+overwritten. The copy (mode 0600) is checked with PRAGMA integrity_check before the command reports
+success. The secrets generated at first start (DATA_DIR/secrets.json) are copied beside it as
+<name>.secrets.json (mode 0600).
 
 Exit codes: 0 written, 1 failed, 2 bad arguments.`;
 
@@ -36,7 +38,8 @@ const ALL_PAGES = 2 ** 31 - 1;
 const dataDir = path.resolve(process.env.DATA_DIR?.trim() || './data');
 const source = path.join(dataDir, 'xg.sqlite');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-const out = path.resolve(args.out ?? path.join(dataDir, 'backups', `xg-${stamp}.sqlite`));
+const backups = path.join(dataDir, 'backups');
+const out = path.resolve(args.out ?? path.join(backups, `xg-${stamp}.sqlite`));
 
 if (!fs.existsSync(source)) {
   console.error(`No database at ${source} (set DATA_DIR).`);
@@ -47,9 +50,15 @@ if (fs.existsSync(out)) {
   process.exit(1);
 }
 
-fs.mkdirSync(path.dirname(out), { recursive: true });
 const db = new Database(source, { fileMustExist: true });
 db.pragma('busy_timeout = 5000'); // the server may hold a write lock for a moment
+// The copy holds password hashes, e-mail addresses, phones, sign-in addresses and the Textbelt
+// key: readable by the owner alone, like the secrets beside it. The default folder is the owner's
+// alone too (one made open by an older version is closed); the file is made empty, 0600, before
+// SQLite writes into it (an empty file is an empty database), so no other user can ever open it.
+if (args.out === undefined) privateDir(backups);
+else fs.mkdirSync(path.dirname(out), { recursive: true });
+fs.closeSync(fs.openSync(out, 'wx', 0o600));
 try {
   const t0 = performance.now();
   // In one step, under one read snapshot: copied 100 pages at a time (the default), the copy

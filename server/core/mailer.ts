@@ -4,6 +4,7 @@ import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import { newId } from './ids.ts';
+import { privateDir } from './private-dir.ts';
 
 export interface MailMessage {
   to: string;
@@ -61,15 +62,6 @@ function remembering(mailer: Omit<Mailer, 'lastSend'>): Required<Mailer> {
 function lazyTransport(options: string | object): () => Promise<Transporter> {
   let transport: Promise<Transporter> | undefined;
   return () => (transport ??= import('nodemailer').then((m) => m.default.createTransport(options as string)));
-}
-
-/**
- * The outbox holds live password-reset and e-mail links, promo and SMS codes: readable by the
- * server's user alone, as secrets.json is (an outbox made before, 0755, is closed too).
- */
-function privateDir(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if ((fs.statSync(dir).mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
 }
 
 /** SMTP through nodemailer when configured; otherwise real .eml files in DATA_DIR/outbox and a log line. */

@@ -18,3 +18,16 @@ export async function listAudit(db: Executor, f: AuditFilter) {
   const rows = await base.selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute();
   return { rows, total: Number(total.n) };
 }
+
+/** Whose ad each report names (the ad live, or a copy kept under a legal hold), in one query; null when no ad or none left. */
+export async function reportAdOwners(db: Executor, reportIds: readonly string[]): Promise<Map<string, string | null>> {
+  if (!reportIds.length) return new Map();
+  const rows = await db
+    .selectFrom('reports')
+    .leftJoin('ads', 'ads.id', 'reports.ad_id')
+    .leftJoin('held_ads', 'held_ads.id', 'reports.ad_id')
+    .select(['reports.id', (eb) => eb.fn.coalesce('ads.owner_id', 'held_ads.owner_id').as('owner_id')])
+    .where('reports.id', 'in', [...reportIds])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.owner_id]));
+}

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, asMaster, createTestApp, makeUser, type TestContext } from '../../test/harness.ts';
 import { writeAudit } from '../../core/audit.ts';
+import { liveAd, placeIn } from '../ads/ads.testkit.ts';
 
 let ctx: TestContext;
 beforeEach(async () => {
@@ -79,6 +80,47 @@ describe('GET /api/admin/get-audit-log', () => {
       expect(res.statusCode, q).toBe(400);
       expect(res.json().message).toContain(field);
     }
+  });
+
+  it('leaves out, for staff reading it, how another admin closed a report about their own ad (live or kept under a hold)', async () => {
+    const admin = await asAdmin(ctx);
+    const owner = await makeUser(ctx, { roles: ['ADMIN_USER'], status: 'approved' });
+    const place = await placeIn(ctx, 'ny');
+    const [live, gone] = [await liveAd(ctx, owner, admin, place), await liveAd(ctx, owner, admin, place)];
+    const close = async (adId: string, note: string) => {
+      const report = await ctx.app.inject({ method: 'POST', url: `/api/report-ad/${adId}`, payload: { message: 'This advert looks wrong to me.' } });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/admin/set-report-status',
+        headers: { cookie: admin.cookie },
+        payload: { id: report.json().id, status: 'closed', note },
+      });
+      expect(res.statusCode).toBe(200);
+      return report.json().id as string;
+    };
+    const first = await close(live.id, 'Sender is Jane Roe, called twice');
+    const second = await close(gone.id, 'Sender is John Doe, from the agency');
+    const hold = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/place-legal-hold',
+      headers: { cookie: admin.cookie },
+      payload: { targetType: 'ad', targetId: gone.id, reason: 'Preservation request 2026-1' },
+    });
+    expect(hold.statusCode).toBe(201);
+    expect((await ctx.app.inject({ method: 'DELETE', url: `/api/ads/${gone.id}`, headers: { cookie: owner.cookie } })).statusCode).toBe(200);
+    type Entry = { targetId: string; before: unknown; after: unknown };
+    const reportRows = async (cookie: string) =>
+      ((await get('/api/admin/get-audit-log?targetType=report', cookie)).json().auditLog as Entry[]).map((e) => [e.targetId, e.before, e.after]);
+    // The rows stay (that staff acted is no secret), without the notes.
+    expect(await reportRows(owner.cookie)).toEqual([
+      [second, { status: 'open' }, { status: 'closed', note: '' }],
+      [first, { status: 'open' }, { status: 'closed', note: '' }],
+    ]);
+    expect(JSON.stringify((await get('/api/admin/get-audit-log?pageSize=100', owner.cookie)).json())).not.toMatch(/Jane Roe|John Doe/);
+    expect(await reportRows(admin.cookie)).toEqual([
+      [second, { status: 'open' }, { status: 'closed', note: 'Sender is John Doe, from the agency' }],
+      [first, { status: 'open' }, { status: 'closed', note: 'Sender is Jane Roe, called twice' }],
+    ]);
   });
 
   it('is for staff only', async () => {

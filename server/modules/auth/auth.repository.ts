@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
 import type { StaffRole, UserStatus } from '../../core/schema.ts';
 
@@ -80,7 +81,7 @@ export async function setLocale(db: Executor, userId: string, locale: 'en' | 'es
 
 /** A new reset token for the user; older unused ones stop working (only the latest link counts). */
 export async function insertPasswordReset(db: Executor, r: { tokenHash: string; userId: string; at: string; expiresAt: string }): Promise<void> {
-  await db.deleteFrom('password_resets').where('user_id', '=', r.userId).where('used_at', 'is', null).execute();
+  await endLinks(db, 'password_resets', r.userId);
   await db.insertInto('password_resets').values({ token_hash: r.tokenHash, user_id: r.userId, created_at: r.at, expires_at: r.expiresAt }).execute();
 }
 
@@ -110,9 +111,29 @@ export async function setPassword(db: Executor, userId: string, passwordHash: st
  * The account's password or e-mail changed: every link mailed before stops working. An unused
  * reset link (it may sit in a mailbox the owner just moved away from, or have been asked for by
  * whoever knew the old password) and an unconfirmed e-mail change (asked for with the old
- * password: confirmed later, it would hand the account to that address) are deleted.
+ * password: confirmed later, it would hand the account to that address) are ended (endLinks).
  */
 export async function endPendingLinks(db: Executor, userId: string): Promise<void> {
-  await db.deleteFrom('password_resets').where('user_id', '=', userId).where('used_at', 'is', null).execute();
-  await db.deleteFrom('email_changes').where('user_id', '=', userId).where('confirmed_at', 'is', null).execute();
+  await endLinks(db, 'password_resets', userId);
+  await endLinks(db, 'email_changes', userId);
+}
+
+/** Marks the token hash of a link that was ended but kept: no token hashes to it (a SHA-256 is hex). */
+const ENDED = 'ended:';
+
+/**
+ * Ends the account's unused links of one kind (reset links not used, e-mail changes not
+ * confirmed): their rows are deleted, unless a legal hold is in force on the account or one of its
+ * ads (moderation.holds.ts isUserHeld), which keeps every row of it (PRODUCT §5). Then the row
+ * stays as it was (when, which address) with its token hash marked ENDED, so its link finds nothing.
+ */
+async function endLinks(db: Executor, table: 'password_resets' | 'email_changes', userId: string): Promise<void> {
+  const unused = sql.ref(table === 'password_resets' ? 'used_at' : 'confirmed_at');
+  const held = await db.selectFrom('legal_holds').select('id').where('user_id', '=', userId).where('released_at', 'is', null).limit(1).executeTakeFirst();
+  if (held) {
+    await sql`UPDATE ${sql.table(table)} SET token_hash = ${ENDED} || token_hash
+      WHERE user_id = ${userId} AND ${unused} IS NULL AND token_hash NOT LIKE ${`${ENDED}%`}`.execute(db);
+  } else {
+    await sql`DELETE FROM ${sql.table(table)} WHERE user_id = ${userId} AND ${unused} IS NULL`.execute(db);
+  }
 }

@@ -155,6 +155,52 @@ describe('forgot password', () => {
       const row = await ctx.app.deps.db.selectFrom('users').select('email').where('id', '=', user.id).executeTakeFirstOrThrow();
       expect(row.email).toBe(user.email);
     });
+
+    it('under a legal hold, the links stop working but their rows stay (a hold keeps every row of the account)', async () => {
+      const staff = await makeUser(ctx, { roles: ['ADMIN_USER'], status: 'approved' });
+      const hold = await post('/api/admin/place-legal-hold', { targetType: 'user', targetId: user.id, reason: 'Preservation request 2026-1' }, staff.cookie);
+      expect(hold.statusCode).toBe(201);
+      const change = await askEmailChange('elsewhere@example.net');
+      await ask(user.email);
+      const stale = tokenOf(ctx.mailer.sent.at(-1)!.text);
+      await ask(user.email); // the newer link replaces it
+      const unused = tokenOf(ctx.mailer.sent.at(-1)!.text);
+      const changed = await post('/api/password-update', { currentPassword: user.password, newPassword: 'another fine passphrase' }, user.cookie);
+      expect(changed.statusCode).toBe(200);
+      const late = await post('/api/confirm-email-reset', { token: change });
+      expect([late.statusCode, late.json().code]).toEqual([400, 'profile.confirmation_link_invalid']);
+      for (const token of [stale, unused]) {
+        const res = await reset(token, 'chosen by whoever has the link');
+        expect([res.statusCode, res.json().code]).toEqual([400, 'auth.reset_token_invalid']);
+      }
+      const db = ctx.app.deps.db;
+      expect(await db.selectFrom('email_changes').select(['new_email', 'confirmed_at']).where('user_id', '=', user.id).execute()).toEqual([
+        { new_email: 'elsewhere@example.net', confirmed_at: null },
+      ]);
+      expect(await db.selectFrom('password_resets').select('used_at').where('user_id', '=', user.id).execute()).toEqual([{ used_at: null }, { used_at: null }]);
+      expect((await login('another fine passphrase')).statusCode).toBe(200);
+    });
+
+    it('under a legal hold, confirming one e-mail change ends the other without deleting it', async () => {
+      const staff = await makeUser(ctx, { roles: ['ADMIN_USER'], status: 'approved' });
+      const hold = await post('/api/admin/place-legal-hold', { targetType: 'user', targetId: user.id, reason: 'Preservation request 2026-1' }, staff.cookie);
+      expect(hold.statusCode).toBe(201);
+      const first = await askEmailChange('first@example.net');
+      const second = await askEmailChange('second@example.net');
+      expect((await post('/api/confirm-email-reset', { token: second })).statusCode).toBe(200);
+      const late = await post('/api/confirm-email-reset', { token: first });
+      expect([late.statusCode, late.json().code]).toEqual([400, 'profile.confirmation_link_invalid']);
+      const rows = await ctx.app.deps.db
+        .selectFrom('email_changes')
+        .select(['new_email', 'confirmed_at'])
+        .where('user_id', '=', user.id)
+        .orderBy('new_email')
+        .execute();
+      expect(rows).toEqual([
+        { new_email: 'first@example.net', confirmed_at: null },
+        { new_email: 'second@example.net', confirmed_at: ctx.clock.now().toISOString() },
+      ]);
+    });
   });
 
   it('answers a known address as soon as an unknown one, however slow the mail server (the mail follows)', async () => {

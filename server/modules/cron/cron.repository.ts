@@ -92,10 +92,17 @@ export async function purgeRuns(db: Executor, before: string): Promise<number> {
 
 /**
  * Deletes e-mail changes never confirmed and made before `before`, in one statement; how many.
+ * Those of accounts with a legal hold in force (on the account or one of its ads) stay: a hold
+ * keeps every row of its account (PRODUCT §5), as the sign-in purge does (moderation.jobs.ts).
  * The table is the profile module's: this purge is the one write to it from outside, kept here
  * beside the job that owns the schedule.
  */
 export async function purgeUnconfirmedEmailChanges(db: Executor, before: string): Promise<number> {
-  const r = await db.deleteFrom('email_changes').where('confirmed_at', 'is', null).where('created_at', '<', before).executeTakeFirst();
+  const r = await db
+    .deleteFrom('email_changes')
+    .where('confirmed_at', 'is', null)
+    .where('created_at', '<', before)
+    .where('user_id', 'not in', db.selectFrom('legal_holds').select('user_id').where('released_at', 'is', null))
+    .executeTakeFirst();
   return Number(r.numDeletedRows);
 }

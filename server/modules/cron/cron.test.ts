@@ -97,6 +97,30 @@ describe('cron jobs', () => {
     expect(left.map((r) => r.token_hash)).toEqual(['confirmed', 'young']);
   });
 
+  it('purge-email-changes keeps the unconfirmed changes of an account under a legal hold', async () => {
+    const u = await makeUser(ctx);
+    const hold = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/place-legal-hold',
+      headers: { cookie: admin.cookie },
+      payload: { targetType: 'user', targetId: u.id, reason: 'Preservation request 2026-1' },
+    });
+    expect(hold.statusCode).toBe(201);
+    const asked = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/email-reset',
+      headers: { cookie: u.cookie },
+      payload: { newEmail: 'elsewhere@example.net', password: u.password },
+    });
+    expect(asked.statusCode).toBe(200);
+    ctx.clock.advance(8 * DAY_MS);
+    const run = await runJob(ctx.app.deps, findJob('purge-email-changes')!);
+    expect(run).toMatchObject({ outcome: 'ok', message: '0 unconfirmed e-mail changes older than 7 days deleted' });
+    expect(await ctx.app.deps.db.selectFrom('email_changes').select('new_email').where('user_id', '=', u.id).execute()).toEqual([
+      { new_email: 'elsewhere@example.net' },
+    ]);
+  });
+
   it('purge-old-runs deletes job runs and health check results older than 30 days', async () => {
     const ago = (days: number) => new Date(ctx.clock.now().getTime() - days * DAY_MS).toISOString();
     const db = ctx.app.deps.db;

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { goodFields, placeIn, postAdRaw, type Place } from '../ads/ads.testkit.ts';
 import { dHash, hamming, isDistinctive, PHOTO_DISTANCE_MAX } from './moderation.phash.ts';
-import { blockPhoto, getAs } from './moderation.testkit.ts';
+import { blockPhoto, getAs, postAs } from './moderation.testkit.ts';
 
 describe('dHash', () => {
   it('keeps a re-encoded, resized copy within the threshold and a different picture far outside it', async () => {
@@ -72,6 +72,38 @@ describe('duplicate flags at post time', () => {
     const fourth = await post(bob, '(212) 555-0199', await blockPhoto(7));
     expect((await ctx.app.inject({ method: 'DELETE', url: `/api/delete-cart-ad/${fourth}`, headers: { cookie: bob.cookie } })).statusCode).toBe(200);
     expect(await flags([third])).toEqual([]);
+  });
+
+  it('after the hold is released, the held ad’s flag naming the other account’s deleted ad is forgotten', async () => {
+    const [alice, bob] = [await makeUser(ctx), await makeUser(ctx)];
+    const held = await post(alice, '(212) 555-0177', await blockPhoto(1));
+    const other = await post(bob, '(212) 555-0177', await blockPhoto(9));
+    const kept = await post(alice, '(212) 555-0188', await blockPhoto(3)); // its match stays live: its flag stays
+    const live = await post(bob, '(212) 555-0188', await blockPhoto(4));
+    const placed = await postAs(ctx, admin, '/api/admin/place-legal-hold', { targetType: 'ad', targetId: held, reason: 'Preservation request 2026-1' });
+    expect(placed.status).toBe(201);
+    expect((await ctx.app.inject({ method: 'DELETE', url: `/api/delete-cart-ad/${other}`, headers: { cookie: bob.cookie } })).statusCode).toBe(200);
+    expect((await flags([held])).map((f) => f.otherAdId)).toEqual([other]);
+    const released = await postAs(ctx, admin, '/api/admin/release-legal-hold', { targetType: 'ad', targetId: held, note: 'Case closed by the agency.' });
+    expect(released).toEqual({ status: 200, body: { released: 1 } });
+    expect(await flags([held])).toEqual([]);
+    expect((await flags([kept])).map((f) => f.otherAdId)).toEqual([live]);
+    expect((await getAs(ctx, admin, `/api/admin/get-user/${alice.id}`)).body.related.map((r: { id: string }) => r.id)).toEqual([bob.id]);
+  });
+
+  it('a release leaves the flags another hold still covers', async () => {
+    const [alice, bob] = [await makeUser(ctx), await makeUser(ctx)];
+    const held = await post(alice, '(212) 555-0177', await blockPhoto(1));
+    const other = await post(bob, '(212) 555-0177', await blockPhoto(9));
+    const hold = (targetType: 'ad' | 'user', targetId: string) =>
+      postAs(ctx, admin, '/api/admin/place-legal-hold', { targetType, targetId, reason: 'Preservation request 2026-1' });
+    expect((await hold('ad', held)).status).toBe(201);
+    expect((await hold('user', alice.id)).status).toBe(201);
+    expect((await ctx.app.inject({ method: 'DELETE', url: `/api/delete-cart-ad/${other}`, headers: { cookie: bob.cookie } })).statusCode).toBe(200);
+    expect((await postAs(ctx, admin, '/api/admin/release-legal-hold', { targetType: 'ad', targetId: held, note: 'That request is closed.' })).status).toBe(200);
+    expect((await flags([held])).map((f) => f.otherAdId)).toEqual([other]); // the hold on the account still covers it
+    expect((await postAs(ctx, admin, '/api/admin/release-legal-hold', { targetType: 'user', targetId: alice.id, note: 'This one too.' })).status).toBe(200);
+    expect(await flags([held])).toEqual([]);
   });
 
   it('flags other accounts’ ads with the same phone or a near-identical photo, both ways, none for a different photo', async () => {

@@ -77,7 +77,6 @@ export async function recordFingerprint(trx: Executor, f: AdFingerprint, at: str
     .execute();
 }
 
-/** Forgets the hashes and flags of ads deleted for good (nothing of a deleted ad is compared any more). */
 /** A legal hold in force on a flag's ad (its `ad_id`), or on that ad's owner (the ad live, or a held copy of a deleted one). */
 const heldFlagOwner = sql<number>`(SELECT 1 FROM legal_holds h WHERE h.released_at IS NULL AND (
     (h.target_type = 'ad' AND h.target_id = duplicate_flags.ad_id)
@@ -85,6 +84,7 @@ const heldFlagOwner = sql<number>`(SELECT 1 FROM legal_holds h WHERE h.released_
       SELECT owner_id FROM ads WHERE id = duplicate_flags.ad_id
       UNION ALL SELECT owner_id FROM held_ads WHERE id = duplicate_flags.ad_id))))`;
 
+/** Forgets the hashes and flags of ads deleted for good (nothing of a deleted ad is compared any more). */
 export async function forgetFingerprints(trx: Executor, adIds: readonly string[]): Promise<void> {
   for (let i = 0; i < adIds.length; i += 500) {
     const chunk = adIds.slice(i, i + 500);
@@ -95,7 +95,21 @@ export async function forgetFingerprints(trx: Executor, adIds: readonly string[]
     await trx
       .deleteFrom('duplicate_flags')
       .where('other_ad_id', 'in', chunk)
-      .where(({ not, exists }) => not(exists(heldFlagOwner)))
+      .where((eb) => eb.not(eb.exists(heldFlagOwner)))
       .execute();
   }
+}
+
+/**
+ * After a release, in its transaction: the flags of the account's ads (live, or kept as copies)
+ * that name another account's ad deleted meanwhile were kept for the hold alone (forgetFingerprints
+ * above); they go now, unless a hold still covers the flag's ad.
+ */
+export async function forgetDeletedMatches(trx: Executor, ownerId: string): Promise<void> {
+  await sql`
+    DELETE FROM duplicate_flags
+    WHERE ad_id IN (SELECT id FROM ads WHERE owner_id = ${ownerId} UNION ALL SELECT id FROM held_ads WHERE owner_id = ${ownerId})
+      AND NOT EXISTS (SELECT 1 FROM ads WHERE id = duplicate_flags.other_ad_id)
+      AND NOT EXISTS (SELECT 1 FROM held_ads WHERE id = duplicate_flags.other_ad_id)
+      AND NOT EXISTS ${heldFlagOwner}`.execute(trx);
 }

@@ -286,6 +286,71 @@ describe('files a hold keeps that the live rows no longer name', () => {
   });
 });
 
+describe('files only a hold keeps answer staff alone', () => {
+  const fetch = (url: string, who?: TestUser) => ctx.app.inject({ method: 'GET', url, headers: who ? { cookie: who.cookie } : {} });
+  const withdrawn = (urls: string[]) =>
+    db()
+      .selectFrom('withdrawn_uploads')
+      .select(['path', 'reason'])
+      .where(
+        'path',
+        'in',
+        urls.map((u) => u.replace(/^\/uploads\//, '')),
+      )
+      .execute();
+  /** A live ad with an edit (a new photo) waiting for review; the edit's photo URLs. */
+  const editWaiting = async (owner: TestUser) => {
+    const ad = await liveAd(ctx, owner, admin, place);
+    const edit = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/ads/${ad.id}`,
+      headers: { cookie: owner.cookie },
+      payload: adForm({ ...goodFields(place, { title: 'An edit waiting for review' }), keepPhotos: '[]' }, [await png(90, 60)]),
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const photos = edit.json().ad.revision.content.photos as { url: string; thumbUrl: string }[];
+    return { ad, urls: photos.flatMap((p) => [p.url, p.thumbUrl]) };
+  };
+
+  for (const how of ['ad deletion', 'profile deletion'] as const) {
+    it(`the photos of an edit waiting for review of an ad deleted under a hold (${how}); released, they go`, async () => {
+      const owner = await makeUser(ctx, { status: 'approved' });
+      const { ad, urls } = await editWaiting(owner);
+      expect((await hold('ad', ad.id)).status).toBe(201);
+      const res =
+        how === 'ad deletion'
+          ? await ctx.app.inject({ method: 'DELETE', url: `/api/ads/${ad.id}`, headers: { cookie: owner.cookie } })
+          : await deleteProfile(owner);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(exists(urls.map((u) => path.join(ctx.dataDir, u)))).toEqual([true, true]);
+      for (const url of urls) {
+        expect((await fetch(url)).statusCode).toBe(404);
+        expect((await fetch(url, admin)).statusCode).toBe(200);
+      }
+      expect((await fetch((ad.photos as { url: string }[])[0].url)).statusCode).toBe(404);
+      expect((await release('ad', ad.id)).body).toEqual({ released: 1 });
+      expect(exists(urls.map((u) => path.join(ctx.dataDir, u)))).toEqual([false, false]);
+      expect(await withdrawn(urls)).toEqual([]);
+    });
+  }
+
+  it('the avatar of an account closed under a hold; released, it goes', async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const { payload, headers } = multipart([{ name: 'avatar', filename: 'a.png', data: await png() }]);
+    const url = (await ctx.app.inject({ method: 'POST', url: '/api/avatar-update', payload, headers: { ...headers, cookie: owner.cookie } })).json()
+      .avatar as string;
+    expect((await fetch(url)).statusCode).toBe(200);
+    expect((await hold('user', owner.id)).status).toBe(201);
+    expect((await deleteProfile(owner)).statusCode).toBe(200);
+    expect(fs.existsSync(path.join(ctx.dataDir, url))).toBe(true);
+    expect((await fetch(url)).statusCode).toBe(404);
+    expect((await fetch(url, admin)).statusCode).toBe(200);
+    expect((await release('user', owner.id)).body).toEqual({ released: 1 });
+    expect(fs.existsSync(path.join(ctx.dataDir, url))).toBe(false);
+    expect(await withdrawn([url])).toEqual([]);
+  });
+});
+
 describe('purgeOldSignIns (cron: sign-ins are kept 180 days)', () => {
   it('deletes records older than 180 days, except those of held accounts', async () => {
     const plain = await makeUser(ctx, { status: 'approved' });

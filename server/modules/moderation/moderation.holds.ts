@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
 import { eraseUser } from '../profile/profile.repository.ts';
-import { forgetFingerprints } from './moderation.duplicates.ts';
-import { HOLD_REASON, withdraw } from '../uploads/uploads.withdrawn.ts';
+import { forgetDeletedMatches, forgetFingerprints } from './moderation.duplicates.ts';
+import { HOLD_REASON, photosOfAds, withdraw } from '../uploads/uploads.withdrawn.ts';
 import type { HeldAdDeletion } from './moderation.tables.ts';
 
 // Legal holds as the deletion paths see them. While a hold is in force nothing of its subject is
@@ -35,7 +35,10 @@ export async function isAdHeld(db: Executor, adId: string, ownerId: string): Pro
   return r !== undefined;
 }
 
-/** Copies an ads row to held_ads (the caller deletes the row, and must leave its files). */
+/**
+ * Copies an ads row to held_ads (the caller deletes the row, and must leave its files). Returns the
+ * files kept with it: its photos and those of its edit waiting for review.
+ */
 async function copyToHeld(trx: Executor, adId: string, how: HeldAdDeletion, at: string): Promise<string[]> {
   const row = await trx.selectFrom('ads').selectAll().where('id', '=', adId).executeTakeFirst();
   if (!row) return [];
@@ -59,7 +62,7 @@ async function copyToHeld(trx: Executor, adId: string, how: HeldAdDeletion, at: 
     })
     .onConflict((oc) => oc.doNothing())
     .execute();
-  return photoPaths(row.photos_json);
+  return photosOfAds(trx, { adId });
 }
 
 /** The upload paths of an ad's photos record (large and thumbnail). */
@@ -116,18 +119,22 @@ export async function heldUploadPaths(db: Executor): Promise<string[]> {
   const userIds = holds.filter((h) => h.target_type === 'user').map((h) => h.target_id);
   const paths = copies.flatMap((r) => photoPaths(r.photos_json));
   // A hold on an ad covers its rows; a hold on an account, the rows of every ad it owned (each read through its index: migration 0018).
-  for (const [column, ids] of [
-    ['ad_id', adIds],
-    ['owner_id', userIds],
-  ] as const) {
-    if (!ids.length) continue;
-    const revisions = await db.selectFrom('ad_revisions').select('photos_json').where(column, 'in', ids).execute();
-    const versions = await db.selectFrom('ad_versions').select('fields_json').where(column, 'in', ids).execute();
+  paths.push(...(await editAndVersionPaths(db, 'ad_id', adIds)), ...(await editAndVersionPaths(db, 'owner_id', userIds)));
+  const files = await db.selectFrom('held_files').select('path').execute();
+  paths.push(...files.map((f) => f.path));
+  return paths;
+}
+
+/** The upload paths every revision and every stored version of some ads (by ad, or by owner) name. */
+async function editAndVersionPaths(db: Executor, column: 'ad_id' | 'owner_id', ids: readonly string[]): Promise<string[]> {
+  const paths: string[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const revisions = await db.selectFrom('ad_revisions').select('photos_json').where(column, 'in', chunk).execute();
+    const versions = await db.selectFrom('ad_versions').select('fields_json').where(column, 'in', chunk).execute();
     paths.push(...revisions.flatMap((r) => photoPaths(r.photos_json)));
     for (const v of versions) paths.push(...photoPaths(versionPhotos(v.fields_json)));
   }
-  const files = await db.selectFrom('held_files').select('path').execute();
-  paths.push(...files.map((f) => f.path));
   return paths;
 }
 
@@ -162,8 +169,9 @@ const ERASED_EMAIL = sql<boolean>`email LIKE 'deleted-%@deleted.invalid'`;
 
 /**
  * After a release, in its transaction: the deletions held back are done now, for what no other
- * hold still covers. Copies of deleted ads go (with their fingerprints), and an account closed
- * while held is erased as any deleted account is. Returns the upload paths to remove after commit.
+ * hold still covers. Copies of deleted ads go (with their fingerprints), so do the account's flags
+ * naming other accounts' ads deleted meanwhile, and an account closed while held is erased as any
+ * deleted account is. Returns the upload paths to remove after commit.
  */
 export async function completeDeferredDeletions(
   trx: Executor,
@@ -179,7 +187,11 @@ export async function completeDeferredDeletions(
     files.push(...photoPaths(h.photos_json));
     done.push(h.id);
   }
+  // The files kept with those copies go too: the photos of the edit that was waiting for review
+  // when the ad was deleted, of edits dropped meanwhile, of its stored versions (nothing else names them).
+  files.push(...(await editAndVersionPaths(trx, 'ad_id', done)));
   await forgetFingerprints(trx, done);
+  await forgetDeletedMatches(trx, userId);
   let erased = false;
   if (!(await isUserHeld(trx, userId))) {
     const kept = await trx.selectFrom('held_files').select('path').where('user_id', '=', userId).execute();
@@ -199,12 +211,13 @@ export async function completeDeferredDeletions(
     }
   }
   // Those files go after commit: nothing withdraws them any more.
-  for (let i = 0; i < files.length; i += 500) {
+  const gone = [...new Set(files)];
+  for (let i = 0; i < gone.length; i += 500) {
     await trx
       .deleteFrom('withdrawn_uploads')
       .where('reason', '=', HOLD_REASON)
-      .where('path', 'in', files.slice(i, i + 500))
+      .where('path', 'in', gone.slice(i, i + 500))
       .execute();
   }
-  return { files, ads: done.length, erased };
+  return { files: gone, ads: done.length, erased };
 }

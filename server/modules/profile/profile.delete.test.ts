@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, asAdmin, asMaster, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { createTestApp, asAdmin, asMaster, cookieOf, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { imageQueue } from '../../core/images.ts';
 import { multipart, png } from '../uploads/test-images.ts';
 import { adForm, decide, fundedUsd, goodFields, jpegWithGps, liveAd, pay, placeIn, postAd } from '../ads/ads.testkit.ts';
@@ -313,6 +313,98 @@ describe('DELETE /api/delete-my-profile with an edit waiting for review', () => 
     expect(await revisionRow(revisionId)).toMatchObject({ status: 'superseded', title: '', description: '', phone: '', photos_json: '[]' });
     expect((await userRow(owner.id)).email).toBe(`deleted-${owner.id}@deleted.invalid`);
     expect((await versions(owner.id)).map((v) => v.fields_json)).toEqual(['{}']);
+  });
+});
+
+describe('DELETE /api/delete-my-profile and the audit log', () => {
+  const auditRows = () =>
+    ctx.app.deps.db.selectFrom('audit_log').select(['action', 'actor_id', 'target_id', 'before_json', 'after_json', 'at']).orderBy('id').execute();
+  const editAndDecide = async (
+    owner: TestUser,
+    admin: TestUser,
+    adId: string,
+    place: Awaited<ReturnType<typeof placeIn>>,
+    title: string,
+    decision: 'approve' | 'reject',
+  ) => {
+    const edit = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/ads/${adId}`,
+      headers: { cookie: owner.cookie },
+      payload: adForm({ ...goodFields(place, { title }), keepPhotos: '[]' }, [await jpegWithGps()]),
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const id = edit.json().ad.revision.id as string;
+    expect((await decide(ctx, admin, [id], decision, decision === 'reject' ? 'The photo is not acceptable.' : undefined)).json()).toEqual({ updated: 1 });
+    return id;
+  };
+
+  it('erases its ad texts from the audit rows about its ads, keeping who did what and when', async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const admin = await asAdmin(ctx);
+    const place = await placeIn(ctx, 'ny');
+    const ad = await liveAd(ctx, owner, admin, place, { title: 'Original title Ms Example' });
+    const approved = await editAndDecide(owner, admin, ad.id, place, 'Edited title Ms Example', 'approve');
+    const rejected = await editAndDecide(owner, admin, ad.id, place, 'Refused title Ms Example', 'reject');
+    const before = await auditRows();
+    expect(JSON.stringify(before)).toContain('Ms Example');
+
+    expect((await del(owner.cookie, '?confirm=true', { password: owner.password })).statusCode).toBe(200);
+    const after = await auditRows();
+    expect(JSON.stringify(after)).not.toContain('Ms Example');
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/get-audit-log?pageSize=100', headers: { cookie: admin.cookie } })).body).not.toContain(
+      'Ms Example',
+    );
+    const json = (v: string | null) => (v === null ? null : JSON.parse(v));
+    expect(after.filter((r) => r.action.startsWith('ad.')).map((r) => [r.action, r.actor_id, r.target_id, json(r.before_json), json(r.after_json)])).toEqual([
+      ['ad.approve', admin.id, ad.id, { status: 'in_review' }, { status: 'approved', expiresAt: expect.any(String) }],
+      ['ad.revision_approve', admin.id, ad.id, { revision: approved }, { revision: approved }],
+      [
+        'ad.revision_reject',
+        admin.id,
+        ad.id,
+        { revision: rejected },
+        { revision: rejected, reason: 'The photo is not acceptable.', category: expect.any(String) },
+      ],
+    ]);
+    expect(after.map((r) => r.at)).toEqual(before.map((r) => r.at));
+  });
+
+  it('erases the e-mail of the user.create row of a staff account made by create-user', async () => {
+    const admin = await asAdmin(ctx);
+    const [email, password] = ['ann.private@example.com', 'a long enough password'];
+    await ctx.app.deps.services.auth.createUser({
+      email,
+      password,
+      nickname: 'ann',
+      roles: ['ADMIN_USER'],
+      status: 'approved',
+      audit: { actor: null, action: 'user.create', after: { via: 'create-user script' } },
+    });
+    const login = await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
+    const id = login.json().id as string;
+    expect((await del(cookieOf(login), '?confirm=true', { password })).statusCode).toBe(200);
+    const page = await ctx.app.inject({ method: 'GET', url: `/api/admin/get-user/${id}`, headers: { cookie: admin.cookie } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain(email);
+    expect(page.json().audit.map((a: { action: string; after: unknown }) => [a.action, a.after])).toEqual([
+      ['user.create', { roles: ['PROVIDER_USER', 'ADMIN_USER'], status: 'approved', via: 'create-user script' }],
+    ]);
+  });
+
+  it('under a legal hold keeps the texts in the audit rows until the release erases the account', async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const admin = await asAdmin(ctx);
+    const place = await placeIn(ctx, 'ny');
+    const ad = await liveAd(ctx, owner, admin, place, { title: 'Original title Ms Example' });
+    await editAndDecide(owner, admin, ad.id, place, 'Edited title Ms Example', 'approve');
+    const hold = (action: 'place-legal-hold' | 'release-legal-hold', payload: object) =>
+      ctx.app.inject({ method: 'POST', url: `/api/admin/${action}`, headers: { cookie: admin.cookie }, payload });
+    expect((await hold('place-legal-hold', { targetType: 'user', targetId: owner.id, reason: 'Preservation request 2026-1' })).statusCode).toBe(201);
+    expect((await del(owner.cookie, '?confirm=true', { password: owner.password })).statusCode).toBe(200);
+    expect(JSON.stringify(await auditRows())).toContain('Edited title Ms Example');
+    expect((await hold('release-legal-hold', { targetType: 'user', targetId: owner.id, note: 'Case closed by the agency.' })).statusCode).toBe(200);
+    expect(JSON.stringify(await auditRows())).not.toContain('Ms Example');
   });
 });
 

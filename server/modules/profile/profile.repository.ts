@@ -55,10 +55,9 @@ export function findEmailChange(db: Executor, tokenHash: string) {
   return db.selectFrom('email_changes').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
-export async function confirmEmailChange(db: Executor, tokenHash: string, userId: string, now: string): Promise<void> {
+/** The caller ends the user's other pending links next, in the same transaction (auth.repository.ts endPendingLinks: a legal hold keeps their rows). */
+export async function confirmEmailChange(db: Executor, tokenHash: string, now: string): Promise<void> {
   await db.updateTable('email_changes').set({ confirmed_at: now }).where('token_hash', '=', tokenHash).execute();
-  // Other pending links of the same user die with this confirmation.
-  await db.deleteFrom('email_changes').where('user_id', '=', userId).where('confirmed_at', 'is', null).execute();
 }
 
 /** Masters that can act: live and not suspended. */
@@ -185,19 +184,48 @@ export async function eraseUser(db: Executor, id: string, placeholderHash: strin
     .where('purpose', '=', 'verification')
     .execute();
   await closeEditsOfDeletedAds(db, id, now);
+  await eraseFromAudit(db, id);
+}
+
+/**
+ * The personal fields an audit snapshot may hold of an account or of its ads (writeAudit calls:
+ * a user.create row's e-mail, the titles of an ad's edits staff decided); names only, never ids,
+ * statuses, reasons or who acted.
+ */
+const PERSONAL_AUDIT_FIELDS = ['$.email', '$.phone', '$.nickname', '$.title', '$.description', '$.age'];
+
+/**
+ * The audit rows about the account and about its ads keep what happened, who acted and when,
+ * without the account's personal data. Ads kept under a legal hold are left alone (their release
+ * erases the account then); deleted ads are known by their edits and stored versions.
+ */
+async function eraseFromAudit(db: Executor, id: string): Promise<void> {
+  const fields = sql.join(PERSONAL_AUDIT_FIELDS);
+  await sql`
+    UPDATE audit_log SET before_json = json_remove(before_json, ${fields}), after_json = json_remove(after_json, ${fields})
+    WHERE (target_type = 'user' AND target_id = ${id})
+      OR (target_type = 'ad'
+        AND target_id IN (
+          SELECT id FROM ads WHERE owner_id = ${id}
+          UNION SELECT ad_id FROM ad_revisions WHERE owner_id = ${id}
+          UNION SELECT ad_id FROM ad_versions WHERE owner_id = ${id})
+        AND target_id NOT IN (SELECT id FROM held_ads))`.execute(db);
 }
 
 /**
  * Closes an account under a legal hold instead of erasing it: signed out for good, no password
  * that can match, no roles; its personal data stays (evidence) until the hold is released, which
- * erases it then (moderation.holds.ts completeDeferredDeletions).
+ * erases it then (moderation.holds.ts completeDeferredDeletions). Returns its avatar's path, if any
+ * (a file the hold keeps).
  */
-export async function closeAccount(db: Executor, id: string, placeholderHash: string, now: string): Promise<void> {
-  await db
+export async function closeAccount(db: Executor, id: string, placeholderHash: string, now: string): Promise<string | null> {
+  const closed = await db
     .updateTable('users')
     .set((eb) => ({ password_hash: placeholderHash, deleted_at: now, updated_at: now, token_version: eb('token_version', '+', 1) }))
     .where('id', '=', id)
-    .execute();
+    .returning('avatar')
+    .executeTakeFirst();
   await db.deleteFrom('user_roles').where('user_id', '=', id).execute();
   await closeEditsOfDeletedAds(db, id, now);
+  return closed?.avatar ?? null;
 }

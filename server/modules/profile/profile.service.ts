@@ -12,6 +12,7 @@ import { checkEmail, checkNickname, checkPassword } from '../../../contract/rule
 import { assertRule, normalizeEmail } from '../auth/auth.service.ts';
 import { endPendingLinks } from '../auth/auth.repository.ts';
 import { removeUpload, storeUpload, uploadUrl } from '../uploads/uploads.storage.ts';
+import { HOLD_REASON, withdraw } from '../uploads/uploads.withdrawn.ts';
 import type { Profile } from '../../../contract/api/profile.ts';
 import { beforeAdsOfUserDeleted, isUserHeld, keepForHold } from '../moderation/moderation.holds.ts';
 import { can } from './profile.policy.ts';
@@ -143,8 +144,9 @@ export class ProfileService {
       if (!user) throw bad();
       if (await repo.emailTaken(trx, change.new_email, user.id)) throw new Conflict('auth.email_taken');
       await repo.updateUser(trx, user.id, { email: change.new_email, updated_at: now.toISOString() }, true);
-      await repo.confirmEmailChange(trx, tokenHash, user.id, now.toISOString());
-      await endPendingLinks(trx, user.id); // a reset link mailed to the old address dies with it
+      await repo.confirmEmailChange(trx, tokenHash, now.toISOString());
+      // The other changes asked for die with this one, and a reset link mailed to the old address too.
+      await endPendingLinks(trx, user.id);
       return { userId: user.id, oldEmail: user.email, newEmail: change.new_email, nickname: user.nickname, locale: user.locale };
     });
     this.deps.hub.disconnectUser(result.userId);
@@ -201,8 +203,11 @@ export class ProfileService {
       const kept = await beforeAdsOfUserDeleted(trx, userId, 'profile_deletion', now);
       const adFiles = (await repo.deleteAdsOf(trx, userId)).filter((f) => !kept.has(f));
       const accountHeld = await isUserHeld(trx, userId);
-      if (accountHeld) await repo.closeAccount(trx, userId, placeholderHash, now);
-      else await repo.eraseUser(trx, userId, placeholderHash, now);
+      if (accountHeld) {
+        // Its picture stays on disk for the hold, for staff alone: the account is gone for everyone else.
+        const avatar = await repo.closeAccount(trx, userId, placeholderHash, now);
+        if (avatar) await withdraw(trx, [avatar], HOLD_REASON);
+      } else await repo.eraseUser(trx, userId, placeholderHash, now);
       return { files: adFiles, held: accountHeld };
     });
     this.deps.hub.disconnectUser(userId);

@@ -9,6 +9,7 @@ import { isStaff } from '../../core/policy.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
+import { privateDir } from '../../core/private-dir.ts';
 import { paging } from '../../core/http.ts';
 import { normalizeUsPhone } from '../../../contract/rules.ts';
 import type { SmsMessage, TextbeltToken } from '../../../contract/api/sms.ts';
@@ -267,10 +268,13 @@ export class SmsService {
     return { ...toDto((await repo.findMessage(this.deps.db, id))!), maybeDelivered };
   }
 
-  /** The message as a text file in DATA_DIR/outbox (the code in clear: the outbox is the delivery). */
+  /**
+   * The message as a text file in DATA_DIR/outbox (the code in clear: the outbox is the delivery),
+   * so the folder is the server user's alone, whichever of a mail or a text made it (mailer.ts).
+   */
   private writeOutbox(m: OutgoingSms): string {
     const dir = path.join(this.deps.config.dataDir, 'outbox');
-    fs.mkdirSync(dir, { recursive: true });
+    privateDir(dir);
     const file = path.join(dir, `${this.now().replace(/[:.]/g, '-')}-${newId(8)}.sms.txt`);
     fs.writeFileSync(file, `To: ${m.to}\n\n${m.text}\n`, { mode: 0o600 });
     return file;

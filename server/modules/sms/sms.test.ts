@@ -113,6 +113,19 @@ describe('test messages', () => {
     ]);
   });
 
+  it('keep the outbox to the server user alone even when a text message is its first file (it holds live codes)', async () => {
+    const dir = path.join(ctx.dataDir, 'outbox');
+    expect(fs.existsSync(dir)).toBe(false);
+    expect((await sendTest('(212) 555-0100')).statusCode).toBe(200);
+    const [first] = outbox();
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(dir, first.name)).mode & 0o777).toBe(0o600);
+    // An outbox made by an older version (0755) is closed by the next message.
+    fs.chmodSync(dir, 0o755);
+    expect((await sendTest('(212) 555-0101')).statusCode).toBe(200);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
   it('with a key go through Textbelt: ids kept as text, refusals and outages stored with Textbelt’s words', async () => {
     await setKey(KEY);
     const a = (await sendTest('+12125550100', '  hello from staff ')).json().message;
