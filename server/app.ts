@@ -13,7 +13,7 @@ import { createPasswordHasher, type PasswordHasher } from './core/passwords.ts';
 import { Hub } from './core/realtime.ts';
 import { authPlugin } from './core/auth.ts';
 import { apiSecurityHeaders, securityHeaders } from './core/security-headers.ts';
-import { AppError, errorBody, sendError } from './core/errors.ts';
+import { AppError, errorBody, ruleWords, schemaRule, sendError } from './core/errors.ts';
 import { LazySerializers } from './core/lazy-serializers.ts';
 import { isApiPath } from './core/http.ts';
 import { finiteKeyword, refuseUnknownProperties, requireFiniteNumbers } from './core/strict-schema.ts';
@@ -110,7 +110,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       const missing = (v.params as { missingProperty?: string })?.missingProperty;
       const path = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
       if (missing && !path) return sendError(reply, 400, 'validation.required', { field: missing });
-      return sendError(reply, 400, 'validation.invalid', { field: path || missing || error.validationContext || 'input', reason: v.message ?? 'bad value' });
+      const field = path || missing || error.validationContext || 'input';
+      const rule = schemaRule(v);
+      if (rule) return sendError(reply, 400, 'validation.invalid', { field, reason: ruleWords(rule), ...rule });
+      return sendError(reply, 400, 'validation.invalid', { field, reason: v.message ?? 'bad value' });
     }
     const code = error.code;
     if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error instanceof SyntaxError && error.statusCode === 400))

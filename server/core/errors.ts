@@ -79,3 +79,53 @@ export function errorBody(code: ErrorCode, params?: ErrorParams): ErrorBody {
 export function sendError(reply: FastifyReply, status: number, code: ErrorCode, params?: ErrorParams): FastifyReply {
   return reply.status(status).send(errorBody(code, params));
 }
+
+/**
+ * What a schema refusal says of the value, as a rule the client words in the page's language
+ * (errors namespace, rule.<name>, with its limit), rather than Ajv's English ("must NOT have more
+ * than 30 characters"), which a Spanish page showed half in English. Null for a keyword without
+ * one: the answer then keeps Ajv's words.
+ */
+export function schemaRule(v: { keyword: string; params?: Record<string, unknown> }): { rule: string; limit?: number } | null {
+  const p = v.params ?? {};
+  const limit = typeof p.limit === 'number' ? p.limit : undefined;
+  const withLimit = (rule: string) => (limit === undefined ? { rule } : { rule, limit });
+  switch (v.keyword) {
+    case 'maxLength':
+      return withLimit('too_long');
+    case 'minLength':
+      return withLimit('too_short');
+    case 'maximum':
+      return withLimit('at_most');
+    case 'exclusiveMaximum':
+      return withLimit('below');
+    case 'minimum':
+      return withLimit('at_least');
+    case 'exclusiveMinimum':
+      return withLimit('above');
+    case 'maxItems':
+      return withLimit('too_many');
+    case 'minItems':
+      return withLimit('too_few');
+    case 'type': {
+      const type = String(p.type).split(',')[0];
+      return { rule: ['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(type) ? `type_${type}` : 'type' };
+    }
+    case 'pattern':
+    case 'format':
+      return { rule: 'format' };
+    case 'enum':
+    case 'const':
+    case 'anyOf':
+    case 'oneOf':
+      return { rule: 'one_of' };
+    case 'finite':
+      return { rule: 'finite' };
+    default:
+      return null;
+  }
+}
+
+/** The English words of a rule (the answer's message; the client words it again). */
+export const ruleWords = (r: { rule: string; limit?: number }): string =>
+  renderError(`rule.${r.rule}` as ErrorCode, r.limit === undefined ? undefined : { limit: r.limit });

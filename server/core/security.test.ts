@@ -256,6 +256,18 @@ describe('a JSON body is taken as it was written, not coerced (hostile input)', 
     expect((await ctx.app.inject({ url: '/api/get-ad-pricing' })).json().pricing[0].priceCents).toBe(price.priceCents);
   });
 
+  it('names the rule a refused value broke, with its limit, for the page to word in its language', async () => {
+    const u = await makeUser(ctx);
+    const res = await ctx.app.inject({ method: 'POST', url: '/api/nickname-update', headers: { cookie: u.cookie }, payload: { nickname: 'n'.repeat(31) } });
+    expect(res.json()).toEqual({
+      message: 'Invalid nickname: at most 30 characters.',
+      code: 'validation.invalid',
+      params: { field: 'nickname', reason: 'at most 30 characters', rule: 'too_long', limit: 30 },
+    });
+    const typed = await ctx.app.inject({ method: 'POST', url: '/api/nickname-update', headers: { cookie: u.cookie }, payload: { nickname: 5 } });
+    expect(typed.json().params).toEqual({ field: 'nickname', reason: 'must be text', rule: 'type_string' });
+  });
+
   it("refuses {online: null} and keeps the owner's ad online; a query string's numbers are still read", async () => {
     const owner = await makeUser(ctx, { status: 'approved' });
     const ad = await liveAd(ctx, owner, await asAdmin(ctx), await placeIn(ctx, 'ny'));

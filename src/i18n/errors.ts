@@ -18,5 +18,7 @@ type T = (key: string, opts: Record<string, unknown>) => string;
 export function translateError(t: T, code: string, params: ErrorParams | undefined, fallback: string): string {
   const values: Record<string, unknown> = { ...params };
   if (typeof values.field === 'string') values.field = t(`field.${values.field}`, { ns: 'errors', defaultValue: values.field });
+  // A schema refusal names its rule: worded here, in place of the server's English reason.
+  if (typeof values.rule === 'string') values.reason = t(`rule.${values.rule}`, { ns: 'errors', limit: values.limit, defaultValue: values.reason });
   return t(code, { ns: 'errors', ...values, defaultValue: fallback });
 }
