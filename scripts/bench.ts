@@ -197,7 +197,7 @@ async function compactSearch(): Promise<void> {
   const store = openDatabase(dbFile, { readConnection: false });
   try {
     const done = await compactSearchIndex(store, new AbortController().signal);
-    console.error(`compact-search-index (the nightly job): ${done}, ${Math.round(performance.now() - started)} ms`);
+    console.error(`compact-search-index (the nightly job): ${done.message}, ${Math.round(performance.now() - started)} ms`);
   } finally {
     await store.close();
   }
