@@ -79,7 +79,11 @@ export async function renewalReminders(deps: AppDeps): Promise<JobReport> {
           template,
           ad.locale,
           ad.email,
-          { title: ad.title, date: utcMoment(ad.expires_at, ad.locale), link: pageLink(deps.config.publicUrl, ad.locale, `/admin/dashboard/my-ads?renew=${ad.id}`) },
+          {
+            title: ad.title,
+            date: utcMoment(ad.expires_at, ad.locale),
+            link: pageLink(deps.config.publicUrl, ad.locale, `/admin/dashboard/my-ads?renew=${ad.id}`),
+          },
           { unsubscribeUrl: unsubscribePageUrl(deps.config, ad.owner_id, ad.locale), oneClickUrl: unsubscribeApiUrl(deps.config, ad.owner_id) },
         ),
       );

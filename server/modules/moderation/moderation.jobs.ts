@@ -17,9 +17,8 @@ export async function purgeOldSignIns(deps: Pick<AppDeps, 'db' | 'clock'>): Prom
     DELETE FROM sign_ins WHERE at < ${before}
       AND user_id NOT IN (SELECT user_id FROM legal_holds WHERE released_at IS NULL)`.execute(deps.db);
   const n = Number(r.numAffectedRows ?? 0);
-  return jobReport(
-    `${n} sign-in record${n === 1 ? '' : 's'} older than 180 days deleted (accounts under a legal hold kept)`,
-    'cron.sign_ins_purged',
-    { count: n, days: SIGN_IN_RETENTION_MS / DAY_MS },
-  );
+  return jobReport(`${n} sign-in record${n === 1 ? '' : 's'} older than 180 days deleted (accounts under a legal hold kept)`, 'cron.sign_ins_purged', {
+    count: n,
+    days: SIGN_IN_RETENTION_MS / DAY_MS,
+  });
 }
