@@ -10,6 +10,33 @@ export type AuditEntryView = AuditEntry;
 
 const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
 
+type AuditRow = {
+  id: number;
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  before_json: string | null;
+  after_json: string | null;
+  at: string;
+};
+
+/** An audit row as the API answers it (the audit log, a user's screen); `redact` may hide part of a snapshot. */
+export function toAuditEntry(r: AuditRow, redact: (snapshot: unknown) => unknown = (v) => v): AuditEntryView {
+  return {
+    id: r.id,
+    actorId: r.actor_id,
+    actorEmail: r.actor_email,
+    action: r.action,
+    targetType: r.target_type,
+    targetId: r.target_id,
+    before: redact(parse(r.before_json)),
+    after: redact(parse(r.after_json)),
+    at: r.at,
+  };
+}
+
 /** A snapshot with its closing note blanked (report.status rows carry it in `after`). */
 const withoutNote = (v: unknown): unknown => (v !== null && typeof v === 'object' && 'note' in v ? { ...v, note: '' } : v);
 
@@ -31,20 +58,7 @@ export class AuditService {
     );
     const hidden = (r: (typeof rows)[number]) =>
       r.target_type === 'report' && r.target_id !== null && !can(actor, 'setStatus', { id: r.target_id, adOwnerId: owners.get(r.target_id) ?? null });
-    const auditLog: AuditEntryView[] = rows.map((r) => {
-      const [before, after] = [parse(r.before_json), parse(r.after_json)];
-      return {
-        id: r.id,
-        actorId: r.actor_id,
-        actorEmail: r.actor_email,
-        action: r.action,
-        targetType: r.target_type,
-        targetId: r.target_id,
-        before: hidden(r) ? withoutNote(before) : before,
-        after: hidden(r) ? withoutNote(after) : after,
-        at: r.at,
-      };
-    });
+    const auditLog: AuditEntryView[] = rows.map((r) => toAuditEntry(r, hidden(r) ? withoutNote : undefined));
     return { auditLog, total };
   }
 }

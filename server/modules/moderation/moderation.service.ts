@@ -28,6 +28,7 @@ import { completeDeferredDeletions } from './moderation.holds.ts';
 import { evidenceFiles, type EvidenceSubject } from './moderation.export.ts';
 import { buildZip } from './moderation.zip.ts';
 import { computeTransparency, transparencyVersion } from './moderation.transparency.ts';
+import { toAuditEntry } from '../audit/audit.service.ts';
 import * as repo from './moderation.repository.ts';
 
 /** The user page's lists stop here (the evidence export has everything). */
@@ -73,8 +74,6 @@ export function toHold(h: repo.HoldRow): LegalHold {
     active: h.released_at === null,
   };
 }
-
-const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
 
 /** The ad a report names, as the reports screen shows it (reports.service.ts asks). */
 export async function reportAds(deps: Pick<AppDeps, 'db'>, adIds: readonly string[]): Promise<Map<string, ReportAd>> {
@@ -197,19 +196,7 @@ export class ModerationService {
           description: r.description,
           createdAt: r.created_at,
         })),
-        audit: audit
-          .filter((r) => !own || r.target_type !== 'report')
-          .map((r) => ({
-            id: r.id,
-            actorId: r.actor_id,
-            actorEmail: r.actor_email,
-            action: r.action,
-            targetType: r.target_type,
-            targetId: r.target_id,
-            before: parse(r.before_json),
-            after: parse(r.after_json),
-            at: r.at,
-          })),
+        audit: audit.filter((r) => !own || r.target_type !== 'report').map((r) => toAuditEntry(r)),
       };
     });
   }
