@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { AppDeps } from '../../core/deps.ts';
+import type { CoreTables } from '../../core/schema.ts';
 import type { SessionUser } from '../../core/auth.ts';
 import { paging } from '../../core/http.ts';
 import { can } from '../reports/reports.policy.ts';
@@ -10,17 +12,7 @@ export type AuditEntryView = AuditEntry;
 
 const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
 
-type AuditRow = {
-  id: number;
-  actor_id: string | null;
-  actor_email: string | null;
-  action: string;
-  target_type: string;
-  target_id: string | null;
-  before_json: string | null;
-  after_json: string | null;
-  at: string;
-};
+type AuditRow = Selectable<CoreTables['audit_log']>;
 
 /** An audit row as the API answers it (the audit log, a user's screen); `redact` may hide part of a snapshot. */
 export function toAuditEntry(r: AuditRow, redact: (snapshot: unknown) => unknown = (v) => v): AuditEntryView {
