@@ -2,6 +2,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newContext, startServer, SCREENSHOTS, type RunningServer } from './harness.ts';
 
+/** What the page says when staff try to delete the newest result of a check (409 health.result_current). */
+const CURRENT_RESULT = 'This is the newest result of its check: it stands until the next run. Only older results can be deleted.';
+
 // The operator's walk: the master opens the health check screen, runs the checks and sees one
 // result per check, on top and in the history; opens the cron jobs, runs a job now and sees its
 // run; deletes a result; the public health probe answers ok.
@@ -46,10 +49,18 @@ it('staff run the health checks and a cron job, and delete a result', async () =
     await expect.poll(() => history.getByRole('row').count()).toBe(7);
     await page.screenshot({ path: `${SCREENSHOTS}/ops-health-check-1280.png`, fullPage: true });
 
-    await history.getByRole('button', { name: /^Delete the SMS \(Textbelt\) result of / }).click();
+    // The newest result of a check is its current state: it stays. An older one goes.
+    const smsResults = history.getByRole('button', { name: /^Delete the SMS \(Textbelt\) result of / });
+    await smsResults.first().click();
+    await page.getByRole('dialog', { name: 'Delete this result?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alert').filter({ hasText: CURRENT_RESULT }).waitFor();
+    await page.getByRole('dialog', { name: 'Delete this result?' }).getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'Run the checks now' }).click();
+    await expect.poll(() => history.getByRole('row').count()).toBe(13); // two runs of six checks
+    await smsResults.last().click();
     await page.getByRole('dialog', { name: 'Delete this result?' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('status').filter({ hasText: 'Result of SMS (Textbelt) deleted.' }).waitFor();
-    await expect.poll(() => history.getByRole('row').count()).toBe(6);
+    await expect.poll(() => history.getByRole('row').count()).toBe(12);
 
     await page.goto('/admin/dashboard/admin/cron-jobs');
     const schedules = page.getByRole('table', { name: 'Schedules' });
@@ -58,7 +69,7 @@ it('staff run the health checks and a cron job, and delete a result', async () =
     await page.getByRole('status').filter({ hasText: 'Run of purge-old-runs finished: OK.' }).waitFor();
     const runs = page.getByRole('table', { name: 'Runs' });
     await expect
-      .poll(() => runs.getByRole('row', { name: /^purge-old-runs .* OK 0 job runs and 0 health check results older than 30 days deleted/ }).count())
+      .poll(() => runs.getByRole('row', { name: /^purge-old-runs .* OK Deleted, as older than 30 days: 0 job runs; 0 health check results\./ }).count())
       .toBe(1);
     expect(await schedules.getByRole('row', { name: /^purge-old-runs .* OK Run purge-old-runs now$/ }).count()).toBe(1);
     await page.screenshot({ path: `${SCREENSHOTS}/ops-cron-jobs-1280.png`, fullPage: true });
