@@ -96,7 +96,8 @@ describe('admin health check', () => {
     const history = screen.getByRole('table', { name: 'History' });
     const h = cellsOf(history);
     expect(h).toHaveLength(10);
-    expect(h[0]).toEqual([new Date(at(5)).toLocaleString('en'), 'SMS (Textbelt)', 'OK', 'sms said ok at 5', '12 ms', 'Delete']);
+    expect(h[0]).toEqual([new Date(at(5)).toLocaleString('en'), 'SMS (Textbelt)', 'OK', 'sms said ok at 5', '12 ms', 'Current result']);
+    expect(h[9].at(-1)).toBe('Delete'); // an older result
     expect(h[1].slice(1, 5)).toEqual(['Payment server', 'Failing', 'payment-server said failing at 5', '1.5 s']);
     expect(h[9].slice(1, 3)).toEqual(['Database', 'OK']);
   });
@@ -147,24 +148,22 @@ describe('admin health check', () => {
     await waitFor(() => expect(cellsOf(screen.getByRole('table', { name: 'History' }))).toHaveLength(9));
   });
 
-  it('shows, in the page’s language, that the newest result of a check cannot be deleted', async () => {
-    const srv = healthServer([...run(0, 1), ...run(5, 6, ['ok', 'failing', 'ok', 'ok', 'ok'])]);
-    const user = userEvent.setup();
+  it('does not offer to delete the newest result of a check (its current state: the server refuses), and says why in the page’s language', async () => {
+    healthServer([...run(0, 1), ...run(5, 6, ['ok', 'failing', 'ok', 'ok', 'ok'])]);
     renderAt(<HealthCheck />, '/admin/dashboard/admin/health-check');
     await screen.findByRole('table', { name: 'History' });
     await i18n.changeLanguage('pt');
-    const when = new Date(at(5)).toLocaleString('pt');
-    await user.click(screen.getByRole('button', { name: `Excluir o resultado de Espaço em disco de ${when}` }));
-    await user.click(within(screen.getByRole('dialog', { name: 'Excluir este resultado?' })).getByRole('button', { name: 'Excluir' }));
-    expect((await screen.findByRole('alert')).textContent).toBe(
-      'Este é o resultado mais recente da verificação: ele vale até a próxima execução. Só é possível excluir resultados anteriores.',
-    );
-    expect(srv.deleted).toEqual([]);
+    const history = screen.getByRole('table', { name: 'Histórico' });
+    const older = new Date(at(0)).toLocaleString('pt');
+    const newest = new Date(at(5)).toLocaleString('pt');
+    expect(within(history).getByRole('button', { name: `Excluir o resultado de Espaço em disco de ${older}` })).toBeTruthy();
+    expect(within(history).queryByRole('button', { name: `Excluir o resultado de Espaço em disco de ${newest}` })).toBeNull();
+    expect(within(history).getAllByText('Resultado vigente')).toHaveLength(5); // one per check of the newest run
     expect(cellsOf(screen.getByRole('table', { name: 'Situação atual' }))[1][0]).toBe('Com falha');
   });
 
   it('shows a refusal in Spanish', async () => {
-    healthServer(run(0, 1), { goneOnDelete: true });
+    healthServer([...run(0, 1), ...run(5, 6)], { goneOnDelete: true }); // the first run's results are older: deletable
     const user = userEvent.setup();
     renderAt(<HealthCheck />, '/admin/dashboard/admin/health-check');
     await screen.findByRole('table', { name: 'History' });

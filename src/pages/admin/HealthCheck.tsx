@@ -78,6 +78,8 @@ export default function HealthCheck() {
 
   const latest = (data?.latest ?? []) as readonly Check[];
   const history = (data?.healthChecks ?? []) as readonly Check[];
+  // The newest result of each check is its current state: the server refuses to delete it (409).
+  const current = new Set(latest.map((c) => c.id));
   const names = [...new Set([...CHECKS, ...latest.map((c) => c.name)])];
 
   return (
@@ -171,19 +173,23 @@ export default function HealthCheck() {
                   <td style={{ overflowWrap: 'anywhere', maxWidth: 420 }}>{c.says ? sayIt(t, c.says, c.message, lang) : c.message}</td>
                   <td style={{ whiteSpace: 'nowrap' }}>{duration(t, lang, c.durationMs)}</td>
                   <td>
-                    <button
-                      type="button"
-                      className="btn btn-sm btn-danger"
-                      aria-haspopup="dialog"
-                      aria-label={t('healthCheck.deleteResult', { name: checkLabel(t, c.name), at: when(c.checkedAt) })}
-                      onClick={() => {
-                        setNote(null);
-                        setDeleteError(null);
-                        setDeleting(c);
-                      }}
-                    >
-                      {t('healthCheck.delete')}
-                    </button>
+                    {current.has(c.id) ? (
+                      <small>{t('healthCheck.current')}</small>
+                    ) : (
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-danger"
+                        aria-haspopup="dialog"
+                        aria-label={t('healthCheck.deleteResult', { name: checkLabel(t, c.name), at: when(c.checkedAt) })}
+                        onClick={() => {
+                          setNote(null);
+                          setDeleteError(null);
+                          setDeleting(c);
+                        }}
+                      >
+                        {t('healthCheck.delete')}
+                      </button>
+                    )}
                   </td>
                 </tr>
               ))}
