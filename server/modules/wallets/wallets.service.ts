@@ -106,6 +106,10 @@ export class WalletsService {
    */
   async emailWelcomeCode(user: SessionUser): Promise<{ sent: true; email: string }> {
     const at = this.deps.clock.now();
+    // It works to the end of the thirtieth day (UTC), the day its e-mail names, as a promo code
+    // staff give a day only does.
+    const lastDay = new Date(at.getTime() + WELCOME_PROMO_DAYS * DAY_MS).toISOString().slice(0, 10);
+    const expiresAt = `${lastDay}T23:59:59.999Z`;
     const codeId = newId();
     let code = '';
     await this.deps.db.transaction().execute(async (trx) => {
@@ -123,7 +127,7 @@ export class WalletsService {
         maxUses: 1,
         active: true,
         ownerUserId: user.id,
-        expiresAt: new Date(at.getTime() + WELCOME_PROMO_DAYS * DAY_MS).toISOString(),
+        expiresAt,
         at: at.toISOString(),
       });
     });
@@ -133,7 +137,7 @@ export class WalletsService {
         composeMail('welcomeCode', locale, user.email, {
           code,
           amount: `$${(WELCOME_PROMO_CENTS / 100).toFixed(2)}`,
-          date: utcDay(new Date(at.getTime() + WELCOME_PROMO_DAYS * DAY_MS).toISOString(), locale),
+          date: utcDay(expiresAt, locale),
           link: pageLink(this.deps.config.publicUrl, locale, '/admin/dashboard/my-wallet'),
         }),
       );

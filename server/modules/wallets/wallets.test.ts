@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { asAdmin, cookieOf, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { ledgerDiscrepancies } from './ledger.service.ts';
 
@@ -145,6 +145,23 @@ describe('promo codes', () => {
     expect(ok.statusCode).toBe(200);
     expect(ok.json().wallet.amountCents).toBe(2000);
     expect((await inject(u.cookie, 'POST', '/api/add-promo-code-to-promo-wallet', { code })).statusCode).toBe(409);
+  });
+
+  it('the welcome code works through the whole day its e-mail names, and not after', async () => {
+    ctx.clock.set('2026-01-15T12:00:00.000Z');
+    const u = await makeUser(ctx);
+    expect((await inject(u.cookie, 'GET', '/api/email-wallet-promo-code')).statusCode).toBe(200);
+    const text = ctx.mailer.sent.at(-1)!.text;
+    expect(text).toContain('Feb 14, 2026');
+    const code = /WELCOME-[A-Z0-9]{8}/.exec(text)![0];
+    const redeem = async () => {
+      const login = await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: u.password } });
+      return ctx.app.inject({ method: 'POST', url: '/api/add-promo-code-to-promo-wallet', headers: { cookie: cookieOf(login) }, payload: { code } });
+    };
+    ctx.clock.set('2026-02-15T00:00:00.000Z'); // the next day: over
+    expect((await redeem()).json().code).toBe('wallet.promo_code_expired');
+    ctx.clock.set('2026-02-14T23:59:00.000Z'); // still Feb 14, UTC, six hours past the moment it was sent a month before
+    expect((await redeem()).statusCode).toBe(200);
   });
 
   it('withdraws the welcome code when the e-mail cannot be sent', async () => {
