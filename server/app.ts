@@ -109,7 +109,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       if (extra) return sendError(reply, 400, 'validation.unknown_field', { field: extra });
       const missing = (v.params as { missingProperty?: string })?.missingProperty;
       const path = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
-      if (missing && !path) return sendError(reply, 400, 'validation.required', { field: missing });
+      // A field missing at any depth names its whole path (text.en), as a bad value does.
+      if (missing) return sendError(reply, 400, 'validation.required', { field: path ? `${path}.${missing}` : missing });
       const field = path || missing || error.validationContext || 'input';
       const rule = schemaRule(v);
       if (rule) return sendError(reply, 400, 'validation.invalid', { field, reason: ruleWords(rule), ...rule });

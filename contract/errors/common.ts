@@ -49,6 +49,7 @@ export const commonErrors = {
   'rule.format': 'is not in the expected form',
   'rule.one_of': 'is not one of the allowed values',
   'rule.finite': 'must be a finite number',
+  'rule.unique': 'must not list the same value twice',
   // Labels of field names shared by several modules (a module's own fields are in its file).
   'field.page': 'page',
   'field.pageSize': 'page size',

@@ -107,6 +107,8 @@ export function schemaRule(v: { keyword: string; params?: Record<string, unknown
       return withLimit('too_many');
     case 'minItems':
       return withLimit('too_few');
+    case 'uniqueItems':
+      return { rule: 'unique' };
     case 'type': {
       const type = String(p.type).split(',')[0];
       return { rule: ['string', 'number', 'integer', 'boolean', 'array', 'object'].includes(type) ? `type_${type}` : 'type' };

@@ -268,6 +268,29 @@ describe('a JSON body is taken as it was written, not coerced (hostile input)', 
     expect(typed.json().params).toEqual({ field: 'nickname', reason: 'must be text', rule: 'type_string' });
   });
 
+  it('names the rule of a list with a value twice, and the whole path of a field missing below the top', async () => {
+    const master = await asMaster(ctx);
+    const u = await makeUser(ctx, { status: 'approved' });
+    const roles = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/master/update-user-roles',
+      headers: { cookie: master.cookie },
+      payload: { userId: u.id, roles: ['ADMIN_USER', 'ADMIN_USER'] },
+    });
+    expect(roles.json()).toMatchObject({
+      code: 'validation.invalid',
+      params: { field: 'roles', rule: 'unique', reason: 'must not list the same value twice' },
+    });
+    const admin = await asAdmin(ctx);
+    const nested = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/send-public-message',
+      headers: { cookie: admin.cookie },
+      payload: { text: { es: 'Hola' } },
+    });
+    expect(nested.json()).toEqual({ message: 'text.en is required.', code: 'validation.required', params: { field: 'text.en' } });
+  });
+
   it("refuses {online: null} and keeps the owner's ad online; a query string's numbers are still read", async () => {
     const owner = await makeUser(ctx, { status: 'approved' });
     const ad = await liveAd(ctx, owner, await asAdmin(ctx), await placeIn(ctx, 'ny'));
