@@ -180,8 +180,10 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, dep
         // The page's language (X-Locale) becomes the account's when it changed: every e-mail to
         // the user, sent now or later (a decision, a reminder), speaks the language of the pages
         // they last used, not the one they signed in with. Written only on a change.
-        const locale = user && pageLocale(request);
-        if (!user || !locale || locale === user.locale) return finish(accessError(access, request.user));
+        // A request refused here (no access, a HEAD) changes nothing, the language included.
+        const refused = accessError(access, request.user);
+        const locale = user && !refused && request.method !== 'HEAD' ? pageLocale(request) : null;
+        if (!user || !locale || locale === user.locale) return finish(refused);
         user.locale = locale;
         deps.db
           .updateTable('users')
@@ -189,8 +191,8 @@ export const authPlugin = fp(async function authPlugin(app: FastifyInstance, dep
           .where('id', '=', user.id)
           .execute()
           .then(
-            () => finish(accessError(access, request.user)),
-            () => finish(accessError(access, request.user)), // the language is a courtesy: the request goes on
+            () => finish(undefined),
+            () => finish(undefined), // the language is a courtesy: the request goes on
           );
       }, done);
     };

@@ -171,6 +171,10 @@ describe('the language e-mails are written in', () => {
       const promo = await ctx2.app.inject({ method: 'GET', url: '/api/email-wallet-promo-code', headers: { cookie: u.cookie, 'x-locale': 'pt' } });
       expect(promo.statusCode).toBe(200);
       expect(ctx2.mailer.sent.at(-1)!.subject).toBe('Seu código promocional de boas-vindas do XG Marketplace');
+      // A request refused (a provider at a staff route) changes nothing, the language included.
+      const refused = await ctx2.app.inject({ method: 'GET', url: '/api/admin/get-reports', headers: { cookie: u.cookie, 'x-locale': 'es' } });
+      expect(refused.statusCode).toBe(403);
+      expect((await ctx2.app.deps.db.selectFrom('users').select('locale').where('id', '=', u.id).executeTakeFirstOrThrow()).locale).toBe('pt');
       const payload = { currentPassword: u.password, newPassword: 'another long password' };
       const changed = await ctx2.app.inject({ method: 'POST', url: '/api/password-update', payload, headers: { cookie: u.cookie, 'x-locale': 'es' } });
       expect(changed.statusCode).toBe(200);
