@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import { Route, Switch } from 'wouter';
@@ -9,6 +9,7 @@ import { apiJson } from '../../test/contract';
 import { AD_PRICING, BUMP_PRICING, CITIES_NY, STATES, apiError, makeOwnerAd, makeRevision } from '../../components/market/testing';
 import type { OwnerAd } from '../../api/ads';
 import { sessionStore } from '../../state/session';
+import { loadMyAds, myAdsStore } from '../../state/ads';
 import EditAd from './EditAd';
 import MyAds from './MyAds';
 
@@ -219,5 +220,28 @@ describe('edit an ad', () => {
     renderEdit('someone-elses');
     expect((await screen.findByRole('alert')).textContent).toBe('This ad is not among your ads.');
     expect(screen.getByRole('link', { name: 'Back to my ads' }).getAttribute('href')).toBe('/admin/dashboard/my-ads');
+  });
+});
+
+describe('the edit screen with my ads read a page at a time', () => {
+  it('finds its ad when my ads holds a page (another tab) that does not list it', async () => {
+    const live = makeOwnerAd({ id: 'ad-live', status: 'approved', title: 'Live one on the approved tab' });
+    const draft = makeOwnerAd({ id: 'ad-draft', status: 'unpaid', title: 'Draft in the cart' });
+    editServer([live, draft], (a) => a);
+    await loadMyAds({ list: 'approved', page: 1, linked: null }); // my ads was open on its approved tab
+    renderEdit(draft.id);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Edit “Draft in the cart”' })).toBeTruthy();
+  });
+
+  it('keeps the form when my ads is read again (a socket event) and the ad has left that page', async () => {
+    const ads = [makeOwnerAd({ id: 'ad-x', status: 'in_review', title: 'Waiting for review' })];
+    editServer(ads, (a) => a);
+    await loadMyAds({ list: 'pending', page: 1, linked: null });
+    renderEdit('ad-x');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Edit “Waiting for review”' })).toBeTruthy();
+    ads[0] = { ...ads[0], status: 'approved' }; // staff approve it meanwhile: it moves to the other list
+    await act(() => myAdsStore.load());
+    expect(screen.queryByText('This ad is not among your ads.')).toBeNull();
+    expect(screen.getByRole('heading', { level: 1, name: 'Edit “Waiting for review”' })).toBeTruthy();
   });
 });

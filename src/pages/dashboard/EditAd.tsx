@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { editAd, loadMyAds, myAdsFlash, myAdsStore } from '../../state/ads';
+import { editAd, loadMyAds, myAdsFlash, myAdsQuery, myAdsStore } from '../../state/ads';
 import { adPriceFor, pricingStore } from '../../state/pricing';
 import { routes } from '../../app/routes';
 import type { ListingType, OwnerAd } from '../../api/ads';
@@ -26,17 +26,22 @@ export default function EditAd() {
   const snap = useSnapshot(myAdsStore.state);
 
   useEffect(() => {
-    // My ads are read a page at a time: this ad is asked for on its own too, wherever it is.
-    if (!myAdsStore.state.data) void loadMyAds({ linked: id });
+    // My ads are read a page at a time: this ad is asked for on its own too, wherever it is, and
+    // stays asked for while the screen is open, so a reading again (a socket event: the ad
+    // approved, a newer ad pushing it to page 2) still holds it and the form is not lost.
+    if (myAdsQuery.linked !== id || !myAdsStore.state.data) void loadMyAds({ linked: id });
   }, [id]);
 
-  const ad = snap.data ? ([...snap.data.approvedAds, ...snap.data.pendingAds] as OwnerAd[]).find((a) => a.id === id) : undefined;
+  const found = snap.data ? ([...snap.data.approvedAds, ...snap.data.pendingAds] as OwnerAd[]).find((a) => a.id === id) : undefined;
+  // Read with another page than this ad's (the store held one before): the ad itself is on its way.
+  const asked = myAdsQuery.linked === id;
+  const ad = found;
   if (!ad)
     return (
       <section>
         <h1>{t('edit.title')}</h1>
-        <LoadState loading={!snap.data && !snap.error} error={snap.error} />
-        {snap.data && <p role="alert">{t('edit.notFound')}</p>}
+        <LoadState loading={(!snap.data || snap.loading || !asked) && !snap.error} error={snap.error} />
+        {snap.data && !snap.loading && asked && <p role="alert">{t('edit.notFound')}</p>}
         <p>
           <Link href={routes.myAds}>{t('edit.back')}</Link>
         </p>
