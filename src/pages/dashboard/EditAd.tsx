@@ -32,10 +32,9 @@ export default function EditAd() {
     if (myAdsQuery.linked !== id || !myAdsStore.state.data) void loadMyAds({ linked: id });
   }, [id]);
 
-  const found = snap.data ? ([...snap.data.approvedAds, ...snap.data.pendingAds] as OwnerAd[]).find((a) => a.id === id) : undefined;
+  const ad = snap.data ? ([...snap.data.approvedAds, ...snap.data.pendingAds] as OwnerAd[]).find((a) => a.id === id) : undefined;
   // Read with another page than this ad's (the store held one before): the ad itself is on its way.
   const asked = myAdsQuery.linked === id;
-  const ad = found;
   if (!ad)
     return (
       <section>
