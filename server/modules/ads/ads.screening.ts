@@ -4,21 +4,25 @@
 // and Portuguese ones without their accents, "niña" as "nina"; the matcher lowercases, strips
 // accents and invisible characters, reads look-alike letters of other scripts, small capitals and
 // stroked letters as Latin, undoes common digit- and symbol-for-letter swaps, splits digits glued
-// to a word and ignores punctuation between words and inside them). Review false positives in the
-// screening log before removing one.
+// to a word and ignores punctuation between words and inside them; a phrase of several words is
+// matched glued too, as in a hashtag). A word that is only screened in some wording ("forced to
+// work", not "forced orgasms") goes in SCREENING_RULES instead. Mentions a disclaimer refuses ("no
+// minors", "no atiendo menores de edad") are not matches (see NEGATED). Review false positives in
+// the screening log before removing one.
 
 export const SCREENING_TERMS: readonly string[] = [
   // minors
   'underage',
   'under age',
   'under aged',
-  'minor',
   'minors',
   'teen',
   'teens',
   'teenage',
   'teenager',
   'teeny',
+  'teenie',
+  'teenies',
   'preteen',
   'pre teen',
   'tween',
@@ -29,8 +33,6 @@ export const SCREENING_TERMS: readonly string[] = [
   'schoolgirl',
   'school girl',
   'schoolgirls',
-  'high school',
-  'highschool',
   'middle school',
   'junior high',
   'child',
@@ -41,22 +43,12 @@ export const SCREENING_TERMS: readonly string[] = [
   'young girl',
   'young girls',
   'barely legal',
-  'just turned 18',
-  'barely 18',
-  'fresh 18',
   'daddys little girl',
-  'twelve',
-  'thirteen',
-  'fourteen',
-  'fifteen',
-  'sixteen',
-  'seventeen',
-  'eighteen',
-  'nineteen',
+  // "sixteen" and the rest are ages: see SPELLED_AGE and UNDER_21
   'pedo',
   'cp',
   // minors, Spanish and Portuguese. Not "menor" alone ("menor precio", "mi hermana menor"), nor
-  // "de menor" ("de menor a mayor"), nor "niña" alone: it folds to "nina", a name.
+  // "niña" alone: it folds to "nina", a name; "de menor" is a rule ("de menor a mayor" passes).
   'menor de edad',
   'menores de edad',
   'menor de idade',
@@ -72,10 +64,14 @@ export const SCREENING_TERMS: readonly string[] = [
   'colegial',
   'colegiales',
   'colegiais',
+  'colegialinha',
+  'colegialinhas',
   'escuela secundaria',
   'ensino medio',
   'ninfeta',
   'ninfetas',
+  'ninfetinha',
+  'ninfetinhas',
   'novinha',
   'novinhas',
   'jovencita',
@@ -89,17 +85,11 @@ export const SCREENING_TERMS: readonly string[] = [
   'crianca',
   'criancas',
   'quinceanera',
-  // coercion and trafficking indicators
-  'forced',
-  'no choice',
-  'cant leave',
-  'cannot leave',
+  // coercion and trafficking indicators (more in SCREENING_RULES)
   'not allowed to leave',
-  'owned by',
   'my owner',
   'pimp',
   'my daddy will',
-  'must obey',
   'trafficked',
   'sold by',
   'for sale girl',
@@ -113,11 +103,11 @@ export const SCREENING_TERMS: readonly string[] = [
   'new girls every day',
   'drugged',
   // coercion and trafficking, Spanish and Portuguese. Not "obrigada" (Portuguese for "thank you"),
-  // nor "sin opción" ("sin opción a regateo"), nor "no puedo salir" (an ad that takes no outcalls).
+  // nor "sin opción" ("sin opción a regateo"), nor "no puedo salir" (an ad that takes no outcalls);
+  // "obligada" is a rule ("parada obligada", a must-see stop, passes).
   'traficada',
   'traficadas',
   'traficado',
-  'obligada',
   'forzada',
   'forcada',
   'no tengo opcion',
@@ -143,27 +133,111 @@ export const SCREENING_TERMS: readonly string[] = [
   'passaporte retido',
 ];
 
-// Ages under 21, the youngest an ad may be (PRODUCT §5), as posters write them.
-const AGE = '(?:0?[1-9]|1\\d|20)';
+// Ages under 21, the youngest an ad may be (PRODUCT §5), as posters write them: in digits or in
+// words. Small numbers in words are left out ("I am one of a kind"), and so is "twenty one".
+const AGE_WORDS =
+  'twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?! (?:one|two|three|four|five|six|seven|eight|nine)\\b)|' +
+  'doce|trece|catorce|quince|dieci(?:seis|siete|ocho|nueve)|diez y (?:seis|siete|ocho|nueve)|veinte|' +
+  'doze|treze|catorze|quatorze|quinze|dez[ea](?:sseis|ssete|nove)|dezoito|vinte(?! e (?:um|uma|dois|duas|tres|quatro|cinco|seis|sete|oito|nove)\\b)';
+const AGE = `(?:0?[1-9]|1\\d|20|${AGE_WORDS})`;
 /** After the number: a distance, a time, a size, a price, a count or "and over", not an age ("I am 15 minutes away", "tengo 10 años de experiencia"). */
-const NOT_AN_AGE =
-  '(?!\\s*(?:\\d|of|am|pm|h|hrs?|hours?|horas?|mins?|minutes?|minutos?|mi (?:from|away|out|off|to)|miles?|millas?|milhas?|km|kms|blocks?|cuadras?|quadras?|ft|feet|foot|pies|pes|cm|kg|lbs?|pounds?|' +
+const NOT_AN_AGE_WORDS =
+  '(?:of|am|pm|h|hrs?|hours?|horas?|mins?|minutes?|minutos?|days?|dias?|nights?|noches|noites|weeks?|semanas?|' +
+  'mi (?:from|away|out|off|to)|miles?|millas?|milhas?|km|kms|blocks?|cuadras?|quadras?|ft|feet|foot|pies|pes|inch|inches|cm|kg|lbs?|pounds?|' +
   'percent|por ciento|por cento|dollars?|dolares|usd|or (?:older|over|above)|and (?:up|over|older|above)|y mas|o mas|ou mais|e mais|' +
-  'anos? (?!de (?:edad|idade)\\b)(?:de|en|no|na|em|trabajando|trabalhando))\\b)';
+  '(?:years?|yrs?) (?!of age\\b)(?:of|in|exp\\w*)|anos? (?!de (?:edad|idade)\\b)(?:de|en|no|na|em|trabajando|trabalhando))\\b';
+/** As NOT_AN_AGE_WORDS, and a number after the digits is not an age either ("10.00-22.00", "a 10/10"). */
+const NOT_AN_AGE = `(?!\\s*(?:\\d|${NOT_AN_AGE_WORDS}))`;
+/** Before "N años": what makes it the clients' age or a length of time ("mayores de 18 años", "hace 5 años", "experiencia de 5 años"). */
+const NOT_OWN_YEARS =
+  '(?<!\\b(?:mayores|maiores|menores|mayor|maior|menor|mas|mais|menos|hace|ha|faz|por|durante|partir|tras|apos|despues|depois|' +
+  'cada|hasta|ate|ultimos|ultimas|estos|estes|esses|casi|quase|cerca|experiencia) (?:(?:de|del|con|com|a|al|los|las|dos|os|ya|ja|unos|uns) ){0,2})';
+/** After "N años": a length of time or the clients' age ("5 años de experiencia", "18 años o más"); "17 años de edad" stays an age. */
+const YEARS_NOT_AN_AGE =
+  '(?! (?:(?:de|en|no|na|em)(?! (?:edad|idade)\\b)|trabajando|trabalhando|atendiendo|atendendo|haciendo|fazendo|como|' +
+  'o mas|ou mais|y mas|e mais|para arriba|pra cima|en adelante|em diante|o superior)\\b)';
+// Matched on a copy of the text in which commas and semicolons still stand between words ("Somos
+// 2, yo y mi amiga" has no "2 yo" in it) and "18+" and "+18" read "18 and over".
 const UNDER_21: readonly RegExp[] = [
-  // "17 yo", "19yrs", "20 years old", "16 y/o", "17 añitos"
-  new RegExp(`\\b${AGE}\\s*(?:yo|y o|yrs?|years? old|year old|anitos|aninhos)\\b`),
-  // "Age: 17", "aged 17", "I am 17", "I'm 19", "edad: 18", "tengo 17", "tenho 17"
-  new RegExp(`\\b(?:age|aged|edad|idade|i am|im|tengo|tenho)\\s*${AGE}\\b${NOT_AN_AGE}`),
-  // "chica de 17 años", "menina de 17 anos", "com 17 anos"; not "mayores de 18 años" or "menores de
-  // 18 años" (the clients' age), "hace 15 años" or "con 15 años de experiencia"
+  // "17 yo", "20 years old", "19 years young", "16 y/o", "17 añitos"; not a time before Spanish
+  // "yo" ("desde las 10 yo te espero"), nor "and/or" between two lengths ("1 y/o 2 horas")
   new RegExp(
-    `(?<!\\b(?:mayores|maiores|menores|mayor|maior|menor|mas|mais|menos|hace|ha|faz|por|durante) )\\b(?:de|con|com)\\s*${AGE}\\s*anos?\\b(?!\\s*(?:de|en|no|na|em)\\b(?!\\s*(?:edad|idade)\\b))`,
+    `(?<!\\b(?:las|la) )\\b${AGE}\\s*(?:yo|y o(?! \\d+ ?(?:h|hrs?|hours?|horas?|mins?|minutes?|minutos?|days?|dias?|nights?|noches)\\b)|(?:years?|yrs?) (?:old|young)|anitos|aninhos)\\b`,
   ),
+  // "19yrs", "17 yrs, new"; not a career ("10 yrs experience", "over 15 yrs in the business")
+  new RegExp(
+    `(?<!\\b(?:over|for|than|after|past|last|about|almost|nearly|with|plus|since) )\\b${AGE}\\s*yrs?\\b(?! (?:exp\\w*|in|of|on|at|as|with|doing|working|ago|now|professional|licensed)\\b)`,
+  ),
+  // "Age: 17", "aged 17", "I am 17", "I'm 19", "edad: 18"; not "I'm 4 real" or "I'm 2 blocks away"
+  new RegExp(`\\b(?:age|aged|edad|idade|i am|im)\\s*(?![24] [a-z])${AGE}\\b${NOT_AN_AGE}`),
+  // "tengo 17", "tenho 17", "tengo diecisiete"; not a count of things ("tengo 2 amigas", "tengo 3 días")
+  new RegExp(`\\b(?:tengo|tenho)\\s*${AGE}\\b${NOT_AN_AGE}(?! (?!anos\\b|anitos\\b|aninhos\\b)[a-z]+s\\b)`),
+  // "17 años", "chica de 17 años", "tengo 17años", "tiene 16 años", "diecisiete años"; not the
+  // clients' age ("mayores de 18 años", "a partir de 18 años", "18 años o más") or a career
+  new RegExp(`${NOT_OWN_YEARS}\\b${AGE}\\s*anos?\\b${YEARS_NOT_AN_AGE}`),
+  // "just turned 19", "barely 19", "fresh 18", "sweet 16"
+  new RegExp(`\\b(?:just turned|barely|fresh|sweet)\\s*${AGE}\\b${NOT_AN_AGE}`),
 ];
 
-/** Digits and symbols posters type for letters. "!" and "|" count only inside a word (see leetWords). */
-const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '6': 'g', '7': 't', '9': 'g', '@': 'a', $: 's', '!': 'i', '|': 'i' };
+// Screened only in some wording: each pattern is matched on the words of the text (lower case, one
+// space between words) and the words it matched are the screened term. Coercion is screened as the
+// poster's own plight, not as what a client is promised ("you'll have no choice but to come back",
+// "forced orgasms", "you must obey").
+const NOT_TO_THE_CLIENT = '(?<!\\b(?:you|u|yall|youll|youd|youve|youre|ur)(?: will| would| ll| are| re)?(?: be| get| have| had| got)? )';
+export const SCREENING_RULES: readonly string[] = [
+  // spelled out, read like the digits: "sixteen", "seventeen 36-24-36"; not "fifteen minutes",
+  // "eighteen or older", "twelve hour"
+  `(?:twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)(?! ${NOT_AN_AGE_WORDS})`,
+  // not a minor fee, detail, change or issue, or a minor travel fee
+  'minor(?! (?:(?:travel|booking|parking|service|schedule|scheduling|outcall|incall|extra) )?(?:fees?|details?|changes?|charges?|issues?|costs?|surcharges?|adjustments?|extras?|repairs?|problems?|delays?|inconvenience)\\b)',
+  'high ?school(?! teachers?\\b)', // a former teacher's career
+  // "gatinha de menor" (Brazilian slang); not "de menor a mayor", "de menor precio"
+  'de menor(?! (?:a|al|precio|precios|preco|precos|valor|costo|custo|tamano|tamanho|duracion|duracao|importancia|calidad|qualidade|' +
+    'cantidad|quantidade|grado|grau|nivel|riesgo|risco|peso|altura|estatura|distancia|consumo|impacto|tiempo|tempo|numero|rango|porte)\\b)',
+  // "I'm forced", "forced to work", "forced into this"; not "forced orgasms, forced feminization"
+  `${NOT_TO_THE_CLIENT}(?:(?<=\\b(?:im|i am|am|was|were|are|is|be|been|being|get|got|gets|getting) )forced|forced(?= (?:to|into|me|us|her|them|by|from)\\b))`,
+  `${NOT_TO_THE_CLIENT}no choice`,
+  `${NOT_TO_THE_CLIENT}(?:cant|cannot|can not) leave`,
+  `(?<!\\b(?:you|u|yall|slave|slaves|sub|subs|pet)(?: will)? )must obey`,
+  // "I'm owned by", "owned by him"; not "newly owned by a licensed therapist" (a business)
+  '(?<=\\b(?:im|i am|i was|we are|were|being|girls are|she is|shes) )owned by|owned by(?= (?:my|him|her|them|his|their|daddy|master|a man|a pimp|someone|me)\\b)',
+  // "estoy obligada", "obligada a trabajar", "me obligan"; not "parada obligada" (a must-see stop)
+  '(?<=\\b(?:estoy|soy|me siento|sigo|estamos|somos) )obligadas?|obligadas?(?= (?:a|por)\\b)|me obligan?',
+];
+
+// A disclaimer names what it refuses: "no minors", "no kids, no drama", "no pimp, no agency", "no
+// atiendo menores de edad", "proibido para menores de idade", "sin proxenetas ni menores", "minors
+// not allowed". Those mentions are blanked out before matching; the same words without a negation
+// right next to them ("no drama, kids welcome", "minors ok") are still refused. Only these few
+// words, only with nothing but spaces (and one verb or preposition) between them and the negation.
+const NEGATION =
+  '(?:no|not|never|nor|dont|wont|ni|nem|sin|sem|nao|zero|prohibid[oa]s?|proibid[oa]s?)' +
+  '(?: (?:se )?(?:atiend[eo]n?|atendo|atendem?|atendemos|acept[oa]n?|aceptamos|aceit[oa]m?|aceitamos|recib[eo]n?|recebo|recebem|permit[eo]n?|permitimos|see|serve|accept|allow|meet|entertain))?' +
+  '(?: (?:for|to|para|a))?';
+const NEGATED_AFTER =
+  '(?:are |is )?(?:not (?:allowed|welcome|accepted|permitted)|prohibited|forbidden|no (?:permitidos|aceptados)|nao (?:permitidos|aceitos)|prohibidos|proibidos)';
+const NEGATABLE = '(?:minors?|underage|teens?|teenagers?|adolescentes?|kids?|child(?:ren)?|pimps?|menor(?:es)?|criancas?|proxenetas?|cafetao|cafetoes)';
+const NEGATABLES = `${NEGATABLE}(?: (?:or|nor|and|ni|nem|o|ou|y|e) ${NEGATABLE})*`;
+const NEGATED = new RegExp(`(?<![a-z0-9@$])(?:${NEGATION} ${NEGATABLES}|${NEGATABLES} ${NEGATED_AFTER})(?![a-z0-9@$])`, 'g');
+const NEGATABLE_RE = new RegExp(`(?<=^| )${NEGATABLE}(?= |$)`, 'g');
+
+/** Digits and symbols posters type for letters. "!", "|" and "+" count only inside a word (see leetWords). */
+const LEET: Record<string, string> = {
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '6': 'g',
+  '7': 't',
+  '8': 'b',
+  '9': 'g',
+  '@': 'a',
+  $: 's',
+  '!': 'i',
+  '|': 'i',
+  '+': 't',
+};
 
 // Letters drawn like Latin ones, each followed by the Latin letter it passes for: "tееn" with
 // Cyrillic е reads as "teen" to everyone but a byte matcher. Capitals are read before lower-casing,
@@ -177,6 +251,8 @@ const LOOKALIKE_PAIRS = [
   // Latin small capitals, and letters with a stroke or a bar (no accent to strip: ø is not o + a mark)
   'ᴀa ʙb ᴄc ᴅd ᴇe ꜰf ɢg ʜh ɪi ᴊj ᴋk ʟl ᴍm ɴn ᴏo ᴘp ʀr ꜱs ᴛt ᴜu ᴠv ᴡw ʏy ᴢz ɡg ıi',
   'Øo øo Łl łl Đd đd Ðd ðd Ŧt ŧt Ħh ħh Ƀb ƀb Ɨi ɨi Ƶz ƶz Ǥg ǥg Ɇe ɇe Ʉu ʉu Ɍr ɍr Ɏy ɏy Ȼc ȼc Ꝁk ꝁk Ƚl ƚl',
+  // Latin letters with a hook or a tail, and the Latin alpha
+  'Ƭt ƭt ʈt Ƙk ƙk Ɑa ɑa Ɓb ɓb Ƈc ƈc Ɗd ɗd ɛe Ƒf ƒf Ɠg ɠg ɦh ɩi ʝj Ɱm ɱm Ɲn ɲn ɵo Ƥp ƥp ʠq ɽr ʂs Ʋv ʋv Ƴy ƴy Ȥz ȥz',
   // Cherokee (its small letters, what toLowerCase makes of these, are the same shapes: added below)
   'Ꭰd Ꭱr Ꭲt Ꭵi Ꭹy Ꭺa Ꭻj Ꭼe Ꮃw Ꮇm Ꮋh Ꮍy Ꮐg Ꮒh Ꮓz Ꮟb Ꮢr Ꮤw Ꮥs Ꮩv Ꮪs Ꮮl Ꮯc Ꮲp Ꮶk Ꮷd Ᏻg Ᏼb',
   // Armenian
@@ -189,26 +265,31 @@ for (const [letter, latin] of LOOKALIKE_PAIRS.split(' ').map((pair) => [...pair]
 }
 const LOOKALIKE_RE = new RegExp(`[${[...LOOKALIKES.keys()].join('')}]`, 'g');
 
-/** Lower case, accents and invisible characters (soft hyphens, joiners, variation selectors) gone, look-alikes Latin. */
+/** Letters in black circles and squares (🅣, 🆃): NFKD leaves them, unlike Ⓣ and 🄣. */
+const ENCLOSED_RE = /[\u{1f150}-\u{1f169}\u{1f170}-\u{1f189}]/gu;
+
+/** Lower case, accents and invisible characters (soft hyphens, joiners, variation selectors) gone, look-alikes Latin, one space between words. */
 function fold(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/[\p{M}\p{Cf}]/gu, '')
+    .replace(ENCLOSED_RE, (c) => String.fromCharCode(97 + ((c.codePointAt(0)! - 0x1f150) % 32)))
     .replace(LOOKALIKE_RE, (c) => LOOKALIKES.get(c)!) // before lower-casing (see LOOKALIKE_PAIRS)
     .toLowerCase()
-    .replace(/['’`]/g, ''); // "daddy's" → "daddys", "can't" → "cant"
+    .replace(/['’`]/g, '') // "daddy's" → "daddys", "can't" → "cant"
+    .replace(/\s+/g, ' ');
 }
 
 const words = (folded: string) => folded.replace(/[^a-z0-9@$]+/g, ' ').trim();
-/** As words(), with "!" and "|" kept inside a word, where they stand for letters ("ch!ld", "k|ds"); elsewhere ("call me!") they are punctuation. */
+/** As words(), with "!", "|" and "+" kept before a letter or digit, where they stand for letters ("ch!ld", "k|ds", "+33n"); elsewhere ("call me!") they are punctuation. */
 const leetWords = (folded: string) =>
   folded
-    .replace(/[!|]+/g, (run, at: number) => (/[a-z0-9@$]/.test(folded.charAt(at + run.length)) ? run : ' ')) // no lookahead: a long run would backtrack
-    .replace(/[^a-z0-9@$!|]+/g, ' ')
+    .replace(/[!|+]+/g, (run, at: number) => (/[a-z0-9@$]/.test(folded.charAt(at + run.length)) ? run : ' ')) // no lookahead: a long run would backtrack
+    .replace(/[^a-z0-9@$!|+]+/g, ' ')
     .trim();
 /** Punctuation glued inside a word goes ("te.en", "un-der-age"); punctuation next to a space still separates words. */
 const squeeze = (folded: string) => words(folded.replace(/([a-z0-9@$])[^a-z0-9@$\s]+(?=[a-z0-9@$])/g, '$1'));
-const deLeet = (s: string) => s.replace(/[01345679@$!|]/g, (c) => LEET[c] ?? c);
+const deLeet = (s: string) => s.replace(/[013456789@$!|+]/g, (c) => LEET[c] ?? c);
 /** 1 and | stand for l as often as for i ("gir1", "1egal", "|o|ita"). */
 const oneAsL = (s: string) => deLeet(s.replace(/[1|]/g, 'l'));
 /** Spaced-out letters joined: "t e e n" → "teen". */
@@ -219,27 +300,49 @@ const digitsOffEnd = (s: string) => s.replace(/(?<=[^\s\d])(\d+)(?= |$)/g, ' $1'
 const digitsOffStart = (s: string) => s.replace(/(?<=^| )(\d+)(?=[^\s\d])/g, '$1 ');
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const TERM_RES = SCREENING_TERMS.map((term) => ({ term, re: new RegExp(`(?:^| )${escape(term)}(?: |$)`) }));
+/** Each term, and a phrase also glued into one word ("#barelylegal", "#littlegirl"); then the rules, each reporting what it matched. */
+const TERM_RES = [
+  ...SCREENING_TERMS.map((term) => ({ term, re: new RegExp(`(?<=^| )(?:${escape(term)}|${escape(term.replace(/ /g, ''))})(?= |$)`) })),
+  ...SCREENING_RULES.map((rule) => ({ term: null, re: new RegExp(`(?<=^| )(?:${rule})(?= |$)`) })),
+];
+
+/** The text with the mentions a disclaimer refuses blanked out (see NEGATED). */
+const unNegated = (folded: string) => folded.replace(NEGATED, (said) => said.replace(NEGATABLE_RE, ' '));
+/** The text as the age patterns read it: words, commas between them, "18+" and "+18" as "18 and over". */
+const ageWords = (folded: string) =>
+  folded
+    .replace(/(\d) ?\+/g, '$1 and over ')
+    .replace(/\+ ?(\d+)/g, '$1 and over ')
+    .replace(/;/g, ',')
+    .replace(/[^a-z0-9@$,]+/g, ' ')
+    .replace(/ ?,[ ,]*/g, ' , ')
+    .trim();
 
 /** The first screened term found in the text, or null. */
 export function findScreenedTerm(text: string): string | null {
   const folded = fold(text);
-  const plain = words(folded);
+  const ages = ageWords(folded);
   for (const re of UNDER_21) {
-    const age = re.exec(plain);
+    const age = re.exec(ages);
     if (age) return age[0];
   }
   // Words only: digits stay digits in `plain` (so "18 yo" is an age), and turn to letters in the
-  // de-leeted copies (so "t33n" is "teen"); spaced-out letters ("t e e n") are joined too.
-  const leet = leetWords(folded);
-  const squeezed = squeeze(folded);
+  // de-leeted copies (so "t33n" is "teen"); spaced-out letters ("t e e n") are joined too. A "+"
+  // after a number ("18+") is not a letter.
+  const said = unNegated(folded).replace(/(\d) ?\+/g, '$1 ');
+  const plain = words(said);
+  const leet = leetWords(said);
+  const squeezed = squeeze(said);
   const variants = new Set([plain, joinLetters(deLeet(leet))]);
   for (const v of [leet, squeezed]) {
     for (const w of [v, digitsOffEnd(v), digitsOffStart(v)]) variants.add(deLeet(w)).add(oneAsL(w));
   }
   variants.add(squeezed);
   for (const { term, re } of TERM_RES) {
-    for (const v of variants) if (re.test(v)) return term;
+    for (const v of variants) {
+      const hit = re.exec(v);
+      if (hit) return term ?? hit[0];
+    }
   }
   return null;
 }

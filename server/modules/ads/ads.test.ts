@@ -186,6 +186,14 @@ describe('post-ad', () => {
     expect(staffView.json().entries[0]).toMatchObject({ field: 'description', term: 'my owner', userEmail: user.email });
   });
 
+  it('accepts an ad whose text refuses minors, and logs nothing', async () => {
+    const description = 'Upscale companion, 21+ only, no minors. Incall/outcall, $300/1hr. ID or references required.';
+    const res = await postAdRaw(ctx, user, goodFields(ny, { description }), [jpeg]);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().ad.description).toBe(description);
+    expect(await ctx.app.deps.db.selectFrom('screening_log').selectAll().execute()).toEqual([]);
+  });
+
   it('allows 20 ads per day per user', async () => {
     await ctx.close();
     ctx = await createTestApp({ limits: { adsPerDay: 2 } });
