@@ -61,13 +61,13 @@ it('staff run the health checks and a cron job, and delete a result', async () =
     await page.goto('/admin/dashboard/admin/cron-jobs');
     const schedules = page.getByRole('table', { name: 'Schedules' });
     await schedules.getByRole('row', { name: /^purge-old-runs 45 3 \* \* \* Not scheduled/ }).waitFor();
-    await schedules.getByRole('button', { name: 'Run purge-old-runs now' }).click();
+    await schedules.getByRole('button', { name: 'Run now: purge-old-runs' }).click();
     await page.getByRole('status').filter({ hasText: 'Run of purge-old-runs finished: OK.' }).waitFor();
     const runs = page.getByRole('table', { name: 'Runs' });
     await expect
       .poll(() => runs.getByRole('row', { name: /^purge-old-runs .* OK Deleted, as older than 30 days: 0 job runs; 0 health check results\./ }).count())
       .toBe(1);
-    expect(await schedules.getByRole('row', { name: /^purge-old-runs .* OK Run purge-old-runs now$/ }).count()).toBe(1);
+    expect(await schedules.getByRole('row', { name: /^purge-old-runs .* OK Run now: purge-old-runs$/ }).count()).toBe(1);
     await page.screenshot({ path: `${SCREENSHOTS}/ops-cron-jobs-1280.png`, fullPage: true });
 
     const probe = await page.request.get('/api/health');

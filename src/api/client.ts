@@ -89,7 +89,14 @@ const base: KyInstance = ky.create({
   },
 });
 
-type Opts = { json?: unknown; body?: BodyInit; searchParams?: Record<string, string | number | boolean>; redirectOnAuth?: boolean };
+type Opts = {
+  json?: unknown;
+  body?: BodyInit;
+  searchParams?: Record<string, string | number | boolean>;
+  redirectOnAuth?: boolean;
+  /** This call's own limit (ms), or false for none: for a call the server answers only when long work ends. */
+  timeout?: number | false;
+};
 
 async function call<T>(method: 'get' | 'post' | 'put' | 'delete', path: string, opts: Opts = {}): Promise<T> {
   const { redirectOnAuth, ...rest } = opts;

@@ -17,6 +17,8 @@ export type CronQuery = Required<QueryOf<ListRuns>>;
 
 export const cronApi = {
   list: ({ name, ...paging }: CronQuery) => api.get<CronRunsPage>('admin/get-cron-jobs', { searchParams: name ? { ...paging, name } : paging }),
-  run: (name: string) => api.post<ResponseOf<RunJob>>('admin/run-cron-job', { json: { name } }),
+  // The server answers once the run has ended, which it does by the job's own limit at the latest
+  // (50 s to 30 min): the client's usual 30 s would give up on a run still going, and report it failed.
+  run: (name: string) => api.post<ResponseOf<RunJob>>('admin/run-cron-job', { json: { name }, timeout: false }),
   remove: (id: number) => api.delete<ResponseOf<DeleteRun>>(`admin/delete-cron-job-status-by-id/${id}`),
 };

@@ -4,13 +4,12 @@ import { reportsApi, type NewReport, type ReportQuery, type ReportStatus } from 
 /** Staff's list of reports (admin reports screen). */
 export const adminReportsStore = createResource((q: ReportQuery) => reportsApi.list(q));
 
-/** Opens or closes a report, then updates it in the loaded page. */
+/**
+ * Opens or closes a report; the caller reloads the list (patched in place, a report reopened in
+ * the list of closed ones would stay there, labelled Open, and the count would be wrong).
+ */
 export async function setReportStatus(id: string, status: ReportStatus): Promise<void> {
-  const { report } = await reportsApi.setStatus(id, status);
-  const data = adminReportsStore.state.data;
-  if (!data) return;
-  const i = data.reports.findIndex((r) => r.id === id);
-  if (i >= 0) data.reports[i] = report;
+  await reportsApi.setStatus(id, status);
 }
 
 /** Closes a report with a note (kept in the audit log); the caller reloads the list. */

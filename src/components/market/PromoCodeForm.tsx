@@ -28,12 +28,15 @@ export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; 
 
   const cents = parseDollars(amount);
   const uses = Number(maxUses);
+  // An expiry left as it was is not checked: the server refuses a past day only on create, and an
+  // expired code must stay editable (switched off, its uses raised) without being given a new day.
+  const expiryChanged = !editing || expires !== expiryToDate(editing.expiresAt);
   const errors = {
     code: checkPromoCode(code) ? t(`validation:${checkPromoCode(code)}`) : null,
     amount: cents == null || cents <= 0 || cents > PROMO_MAX_CENTS ? t('promo.amountRule', { max: formatUsd(PROMO_MAX_CENTS) }) : null,
     maxUses: Number.isInteger(uses) && uses >= 1 && uses <= 1_000_000 ? null : t('promo.maxUsesRule'),
     // The code works through the chosen day (UTC): a day already over is refused, as the server would.
-    expires: expires && (dateToExpiry(expires) ?? '') <= new Date().toISOString() ? t('promo.expiresPast') : null,
+    expires: expiryChanged && expires && (dateToExpiry(expires) ?? '') <= new Date().toISOString() ? t('promo.expiresPast') : null,
   };
   const show = (k: keyof typeof errors) => (tried ? errors[k] : null);
 
@@ -42,7 +45,7 @@ export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; 
     setTried(true);
     if (errors.code || errors.amount || errors.maxUses || errors.expires || cents == null) return;
     // An expiry left as it was keeps its moment (a welcome code's is to the minute, not the end of a day).
-    const expiresAt = editing && expires === expiryToDate(editing.expiresAt) ? editing.expiresAt : dateToExpiry(expires);
+    const expiresAt = editing && !expiryChanged ? editing.expiresAt : dateToExpiry(expires);
     const body = { code, amountCents: cents, maxUses: uses, expiresAt, active };
     const saved = await form.run(() => savePromoCode(editing ? { id: editing.id, ...body } : body));
     if (saved !== undefined) onDone(t(editing ? 'promo.updated' : 'promo.created', { code, amount: formatUsd(cents) }));

@@ -30,11 +30,16 @@ export function HeldBadge() {
   );
 }
 
-/** A link to the user screen of an account (every place a user appears links here); `name` names the account when the label does not. */
+/**
+ * A link to the user screen of an account (every place a user appears links here); `name` names
+ * the account when the label does not. The link's name starts with the words it shows ("Owner’s
+ * page: ann@example.com"), so that a voice user who says what they see reaches it (WCAG 2.5.3).
+ */
 export function UserLink({ id, label, name }: { id: string; label: string; name?: string }) {
   const { t } = useTranslation('moderation');
+  const accessibleName = name ? t('user.named', { label, name }) : t('user.open', { name: label });
   return (
-    <Link href={pathFor(routes.adminUser, { id })} aria-label={t('user.open', { name: name ?? label })} style={{ overflowWrap: 'anywhere' }}>
+    <Link href={pathFor(routes.adminUser, { id })} aria-label={accessibleName} style={{ overflowWrap: 'anywhere' }}>
       {label}
     </Link>
   );

@@ -43,6 +43,7 @@ describe('admin approved ads', () => {
     expect(within(own).getByRole<HTMLInputElement>('checkbox').disabled).toBe(true);
 
     const theirs = screen.getByRole('link', { name: 'A provider’s live ad' }).closest('tr')!;
+    expect(within(theirs).getByRole('link', { name: `Owner’s page: ${ads[1].owner.email}` }).textContent).toBe('Owner’s page');
     await user.click(within(theirs).getByRole('button', { name: 'Disable' }));
     await waitFor(() => expect(calls).toEqual([{ adIds: [ads[1].id], status: 'disabled' }]));
   });
@@ -92,5 +93,46 @@ describe('admin approved ads', () => {
     await screen.findByRole('link', { name: 'Live ad number 21' });
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Disable selected (0)' }).disabled).toBe(true);
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Enable selected (0)' }).disabled).toBe(true);
+  });
+
+  it('keeps keyboard focus on the page when a disabled ad leaves the list filtered to approved ones: the outcome takes it', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    let ads = [
+      makeStaffAd({ status: 'approved', title: 'A live ad to take down', ownerId: 'u2' }),
+      makeStaffAd({ status: 'approved', title: 'Another live ad', ownerId: 'u3' }),
+    ];
+    server.use(
+      http.get('/api/admin/get-approved-ads', ({ request }) => {
+        const status = new URL(request.url).searchParams.get('status');
+        const shown = ads.filter((a) => !status || a.status === status);
+        return apiJson('GET /api/admin/get-approved-ads', { approvedAds: shown, total: shown.length, page: 1, pageSize: 20 });
+      }),
+      http.post('/api/admin/set-status-approved-ads', async ({ request }) => {
+        const body = (await request.json()) as { adIds: string[]; status: 'approved' | 'disabled' };
+        ads = ads.map((a) => (body.adIds.includes(a.id) ? { ...a, status: body.status } : a));
+        return apiJson('POST /api/admin/set-status-approved-ads', { updated: body.adIds.length });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<ApprovedAds />, '/admin/dashboard/admin/approved-ads');
+    await screen.findByRole('link', { name: 'A live ad to take down' });
+    await user.selectOptions(screen.getByLabelText('Status'), 'approved');
+    const row = (await screen.findByRole('link', { name: 'A live ad to take down' })).closest('tr')!;
+    await user.click(within(row).getByRole('button', { name: 'Disable' }));
+    const status = await screen.findByRole('status');
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'A live ad to take down' })).toBeNull());
+    expect(document.activeElement).not.toBe(document.body);
+    expect(document.activeElement).toBe(status);
+  });
+
+  it('leaves focus on the row’s button when the ad stays in the list (no filter): it now offers Enable', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    approvedServer([makeStaffAd({ status: 'approved', title: 'A live ad to take down', ownerId: 'u2' })]);
+    const user = userEvent.setup();
+    renderAt(<ApprovedAds />, '/admin/dashboard/admin/approved-ads');
+    const row = (await screen.findByRole('link', { name: 'A live ad to take down' })).closest('tr')!;
+    await user.click(within(row).getByRole('button', { name: 'Disable' }));
+    await screen.findByRole('status');
+    expect(await within(row).findByRole('button', { name: 'Enable' })).toBe(document.activeElement);
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -28,20 +28,30 @@ export default function ApprovedAds() {
   const sel = useSelection();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
+  const [note, setNote] = useState<{ text: string; focus: boolean } | null>(null);
+  const noteRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     void adminApprovedAdsStore.load();
   }, [q.page, q.status, q.query]);
+  useEffect(() => {
+    // Also when a browser dropped focus from the row's button while it was disabled (busy).
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (note && (note.focus || lost)) noteRef.current?.focus();
+  }, [note]);
 
-  async function setStatus(ids: string[], status: 'approved' | 'disabled') {
+  async function setStatus(ids: string[], status: 'approved' | 'disabled', fromRow = false) {
     if (!ids.length) return;
     setBusy(true);
     setError(null);
     setNote(null);
     try {
       const n = await setApprovedAdsStatus(ids, status);
-      setNote(t(status === 'approved' ? 'approvedAds.enabled' : 'approvedAds.disabled', { count: n }));
+      // The control used may be gone: the ad's row left a list filtered by status, or the bulk
+      // buttons are disabled with the selection cleared. Focus then goes to the outcome, not to the
+      // page's body; a row still listed keeps it on its button (Disable turned Enable).
+      const stays = fromRow && !!adminApprovedAdsStore.state.data?.approvedAds.some((a) => a.id === ids[0]);
+      setNote({ text: t(status === 'approved' ? 'approvedAds.enabled' : 'approvedAds.disabled', { count: n }), focus: !stays });
       sel.clear();
     } catch (e) {
       setError(errorMessage(e));
@@ -93,8 +103,8 @@ export default function ApprovedAds() {
         </button>
       </div>
       {note && (
-        <div role="status" className="alert alert-success">
-          {note}
+        <div ref={noteRef} role="status" tabIndex={-1} className="alert alert-success">
+          {note.text}
         </div>
       )}
       {error && (
@@ -158,12 +168,12 @@ export default function ApprovedAds() {
                     {isMine(ad) ? (
                       <span className={styles.meta}>{t('approvedAds.ownAd')}</span>
                     ) : ad.status === 'disabled' ? (
-                      <button type="button" className="btn btn-sm btn-success" disabled={busy} onClick={() => setStatus([ad.id], 'approved')}>
+                      <button type="button" className="btn btn-sm btn-success" disabled={busy} onClick={() => setStatus([ad.id], 'approved', true)}>
                         {t('approvedAds.enable')}
                       </button>
                     ) : ad.status === 'approved' || ad.status === 'expired' ? (
                       // An expired ad is disabled too: its owner could otherwise renew a reported ad straight back into view.
-                      <button type="button" className="btn btn-sm btn-danger" disabled={busy} onClick={() => setStatus([ad.id], 'disabled')}>
+                      <button type="button" className="btn btn-sm btn-danger" disabled={busy} onClick={() => setStatus([ad.id], 'disabled', true)}>
                         {t('approvedAds.disable')}
                       </button>
                     ) : null}

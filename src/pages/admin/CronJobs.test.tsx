@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http } from 'msw';
+import { delay, http } from 'msw';
 import i18n from 'i18next';
 import { server } from '../../test/server';
 import { renderAt } from '../../test/render';
@@ -38,7 +38,11 @@ const RUNS: CronRun[] = [
 ];
 
 /** A fake of the cron API over a mutable list (newest first, as the server sorts); every answer is one the server could send. */
-function cronServer(initial: CronRun[], opts: { goneOnDelete?: boolean; busy?: boolean; says?: (name: string) => CronRun['says'] } = {}) {
+function cronServer(
+  initial: CronRun[],
+  opts: { goneOnDelete?: boolean; busy?: boolean; says?: (name: string) => CronRun['says']; schedules?: CronSchedule[]; runTakesMs?: number } = {},
+) {
+  const schedules = opts.schedules ?? SCHEDULES;
   let runs = [...initial];
   const queries: URLSearchParams[] = [];
   const deleted: string[] = [];
@@ -52,8 +56,8 @@ function cronServer(initial: CronRun[], opts: { goneOnDelete?: boolean; busy?: b
       const name = q.get('name');
       const matching = name ? runs.filter((r) => r.name === name) : runs;
       const cronJobs = matching.slice((page - 1) * pageSize, page * pageSize);
-      const schedules = SCHEDULES.map((j) => ({ ...j, lastOutcome: runs.find((r) => r.name === j.name)?.outcome ?? j.lastOutcome }));
-      return apiJson('GET /api/admin/get-cron-jobs', { cronJobs, schedules, total: matching.length, page, pageSize });
+      const withOutcomes = schedules.map((j) => ({ ...j, lastOutcome: runs.find((r) => r.name === j.name)?.outcome ?? j.lastOutcome }));
+      return apiJson('GET /api/admin/get-cron-jobs', { cronJobs, schedules: withOutcomes, total: matching.length, page, pageSize });
     }),
     http.post('/api/admin/run-cron-job', async ({ request }) => {
       const route = 'POST /api/admin/run-cron-job';
@@ -64,6 +68,8 @@ function cronServer(initial: CronRun[], opts: { goneOnDelete?: boolean; busy?: b
           { message: `The job ${name} is already running. Wait for it to finish, then try again.`, code: 'cron.job_running', params: { name } } as never,
           409 as never,
         );
+      // The server answers once the run has ended: a long job's answer comes after its whole run.
+      if (opts.runTakesMs) await delay(opts.runTakesMs);
       ran.push(name);
       const run: CronRun = {
         id: 100 + ran.length,
@@ -134,6 +140,22 @@ describe('admin cron jobs', () => {
     expect(srv.queries[0].has('name')).toBe(false);
   });
 
+  it('rounds a duration as a whole before splitting it into minutes and seconds', async () => {
+    const took = (id: number, ms: number): CronRun => ({
+      id,
+      name: 'expire-ads',
+      startedAt: '2025-03-01T10:00:00.000Z',
+      finishedAt: new Date(Date.parse('2025-03-01T10:00:00.000Z') + ms).toISOString(),
+      outcome: 'ok',
+      message: `took ${ms}`,
+      says: null,
+    });
+    cronServer([took(4, 119_600), took(3, 59_960), took(2, 60_000), took(1, 61_400)]);
+    renderAt(<CronJobs />, '/admin/dashboard/admin/cron-jobs');
+    await screen.findByRole('table', { name: 'Runs' });
+    expect(runRows().map((r) => within(r).getAllByRole('cell')[3].textContent)).toEqual(['2 min 0 s', '1 min 0 s', '1 min 0 s', '1 min 1 s']);
+  });
+
   it('filters by job name, asking the server for that job only', async () => {
     const srv = cronServer(RUNS);
     const user = userEvent.setup();
@@ -202,7 +224,7 @@ describe('admin cron jobs', () => {
     renderAt(<CronJobs />, '/admin/dashboard/admin/cron-jobs');
     await screen.findByRole('table', { name: 'Runs' });
 
-    await user.click(screen.getByRole('button', { name: 'Run purge-old-runs now' }));
+    await user.click(screen.getByRole('button', { name: 'Run now: purge-old-runs' }));
     expect((await screen.findByRole('status')).textContent).toBe(
       'Run of purge-old-runs finished: OK. 0 job runs and 0 health check results older than 30 days deleted',
     );
@@ -212,9 +234,31 @@ describe('admin cron jobs', () => {
     const schedule = within(screen.getByRole('table', { name: 'Schedules' })).getByRole('row', { name: /^purge-old-runs/ });
     expect(within(schedule).getAllByRole('cell')[3].textContent).toBe('OK');
 
-    await user.click(screen.getByRole('button', { name: 'Run health-checks now' }));
+    await user.click(screen.getByRole('button', { name: 'Run now: health-checks' }));
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Run of health-checks finished: Failed. timed out after 1 min'));
     expect(screen.getByRole('status').className).toContain('alert-error');
+  });
+
+  it('waits for a long run to end, past 30 s, then says how it ended and shows its run', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const srv = cronServer(RUNS, {
+        schedules: [...SCHEDULES, { name: 'renewal-reminders', cron: '20 * * * *', nextRunAt: null, lastOutcome: null }],
+        runTakesMs: 40_000,
+      });
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      renderAt(<CronJobs />, '/admin/dashboard/admin/cron-jobs');
+      await screen.findByRole('table', { name: 'Runs' });
+      await user.click(screen.getByRole('button', { name: 'Run now: renewal-reminders' }));
+      await vi.advanceTimersByTimeAsync(45_000);
+      expect((await screen.findByRole('status')).textContent).toMatch(/^Run of renewal-reminders finished: OK\./);
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(srv.ran).toEqual(['renewal-reminders']);
+      await waitFor(() => expect(runRows()).toHaveLength(4));
+      expect(within(runRows()[0]).getAllByRole('cell')[0].textContent).toBe('renewal-reminders');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('says so when the job is already running', async () => {
@@ -222,10 +266,10 @@ describe('admin cron jobs', () => {
     const user = userEvent.setup();
     renderAt(<CronJobs />, '/admin/dashboard/admin/cron-jobs');
     await screen.findByRole('table', { name: 'Runs' });
-    await user.click(screen.getByRole('button', { name: 'Run expire-ads now' }));
+    await user.click(screen.getByRole('button', { name: 'Run now: expire-ads' }));
     expect((await screen.findByRole('alert')).textContent).toBe('The job expire-ads is already running. Wait for it to finish, then try again.');
     expect(srv.ran).toEqual([]);
-    expect(screen.getByRole('button', { name: 'Run expire-ads now' }).hasAttribute('disabled')).toBe(false);
+    expect(screen.getByRole('button', { name: 'Run now: expire-ads' }).hasAttribute('disabled')).toBe(false);
   });
 
   it("words each run's report in the page's language, an older run's in the English it was recorded in", async () => {

@@ -102,6 +102,20 @@ describe('admin health check', () => {
     expect(h[9].slice(1, 3)).toEqual(['Database', 'OK']);
   });
 
+  it('rounds a duration as a whole before splitting it into minutes and seconds', async () => {
+    const slow = run(0, 1).map((c, i) => ({ ...c, durationMs: [119_600, 59_960, 59_940, 1_000, 999][i] }));
+    healthServer(slow);
+    renderAt(<HealthCheck />, '/admin/dashboard/admin/health-check');
+    const history = await screen.findByRole('table', { name: 'History' });
+    expect(cellsOf(history).map((c) => [c[1], c[4]])).toEqual([
+      ['SMS (Textbelt)', '999 ms'],
+      ['Payment server', '1 s'],
+      ['E-mail (SMTP)', '59.9 s'],
+      ['Disk space', '1 min 0 s'],
+      ['Database', '2 min 0 s'],
+    ]);
+  });
+
   it('says so before any check has run, and runs them now', async () => {
     const srv = healthServer([], { nextRun: ['ok', 'ok', 'failing', 'ok', 'ok'] });
     const user = userEvent.setup();

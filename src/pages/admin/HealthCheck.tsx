@@ -17,9 +17,16 @@ const CHECKS = ['database', 'disk', 'memory', 'smtp', 'payment-server', 'sms'];
 
 const checkLabel = (t: TFunction, name: string) => t(`healthCheck.names.${name}`, { defaultValue: name });
 
+/**
+ * A check's duration in the cron jobs screen's words, rounded as a whole before it is split:
+ * 59.96 s reads "1 min 0 s", not "60 s", and 119.6 s "2 min 0 s", not "119.6 s".
+ */
 function duration(t: TFunction, lang: string, ms: number): string {
   if (ms < 1000) return t('cronJobs.durationMs', { n: ms });
-  return t('cronJobs.durationSeconds', { n: (ms / 1000).toLocaleString(lang, { maximumFractionDigits: 1 }) });
+  const tenths = Math.round(ms / 100);
+  if (tenths < 600) return t('cronJobs.durationSeconds', { n: (tenths / 10).toLocaleString(lang, { maximumFractionDigits: 1 }) });
+  const seconds = Math.round(ms / 1000);
+  return t('cronJobs.durationMinutes', { m: Math.floor(seconds / 60), s: seconds % 60 });
 }
 
 /** A check's status as a word on a coloured label (the colour only repeats what the word says). */

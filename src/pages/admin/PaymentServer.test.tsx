@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
+import i18n from 'i18next';
 import { server } from '../../test/server';
 import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
@@ -222,6 +223,19 @@ describe('admin payment server', () => {
     expect(srv.queries.at(-1)!.has('query')).toBe(false);
     expect(srv.queries.at(-1)!.has('status')).toBe(false);
     expect((screen.getByLabelText('Invoice id, user id or e-mail') as HTMLInputElement).value).toBe('');
+  });
+
+  it('shows an invoice’s status and additional status in the page’s language', async () => {
+    const partly = makeInvoice(3, { status: 'Expired', additionalStatus: 'PaidPartial' });
+    const over = makeInvoice(4, { status: 'Settled', additionalStatus: 'PaidOver' });
+    staffServer([over, partly], [HEALTHY]);
+    await i18n.changeLanguage('es');
+    try {
+      renderAt(<PaymentServer />, `/es${PAGE}`);
+      await waitFor(() => expect(cards()).toEqual(['Factura inv-4Pagada · Pagada de más', 'Factura inv-3Vencida · Pagada en parte']));
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('pages through the invoices', async () => {

@@ -190,7 +190,9 @@ function InvoiceCard({ invoice: inv }: { invoice: AdminInvoice }) {
         {t('server.invoiceTitle', { id: inv.invoiceId })}
         <span className={`${styles.badge} ${statusTone[inv.status] ?? ''}`}>
           {t(`status.${inv.status}`, { defaultValue: inv.status })}
-          {inv.additionalStatus && inv.additionalStatus !== 'None' ? ` · ${inv.additionalStatus}` : ''}
+          {inv.additionalStatus && inv.additionalStatus !== 'None'
+            ? ` · ${t(`additionalStatus.${inv.additionalStatus}`, { defaultValue: inv.additionalStatus })}`
+            : ''}
         </span>
       </h3>
       <dl style={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '4px 14px', margin: '0 0 10px' }}>

@@ -85,6 +85,18 @@ describe('admin pending ads', () => {
     expect(screen.getByText('No ads are waiting for review.')).toBeTruthy();
   });
 
+  it('keeps keyboard focus on the page when an approved ad leaves the list with its Approve button: the outcome takes it', async () => {
+    const [a, b] = [makeStaffAd({ status: 'in_review', title: 'First ad in review' }), makeStaffAd({ status: 'in_review', title: 'Second ad in review' })];
+    pendingServer([a, b]);
+    const user = userEvent.setup();
+    renderAt(<PendingAds />, '/admin/dashboard/admin/pending-ads');
+    await user.click(within(await screen.findByRole('listitem', { name: 'First ad in review' })).getByRole('button', { name: 'Approve' }));
+    const status = await screen.findByRole('status');
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'First ad in review' })).toBeNull());
+    expect(document.activeElement).not.toBe(document.body);
+    expect(document.activeElement).toBe(status);
+  });
+
   it('approves only the version shown: an ad its owner changed meanwhile is not approved, and the list shows it changed', async () => {
     const a = makeStaffAd({ status: 'in_review', title: 'As the reviewer saw it', updatedAt: '2025-01-05T10:00:00.000Z' });
     const b = makeStaffAd({ status: 'in_review', title: 'Unchanged ad in review' });
@@ -169,7 +181,7 @@ describe('admin pending ads', () => {
     expect(within(screen.getByRole('listitem', { name: 'Meadow companion' })).queryByRole('note')).toBeNull();
     expect(
       within(item)
-        .getByRole('link', { name: `Open the user screen of ${ad.owner.email}` })
+        .getByRole('link', { name: `Owner’s page: ${ad.owner.email}` })
         .getAttribute('href'),
     ).toBe('/admin/dashboard/admin/users/u1');
     expect(srv.flagQueries[0]).toBe(`${ad.id},${other.id}`);

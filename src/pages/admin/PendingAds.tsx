@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { useRouter } from 'wouter';
@@ -44,6 +44,13 @@ export default function PendingAds() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
+  const noteRef = useRef<HTMLDivElement>(null);
+
+  // A decision takes away the control it came from (the ad's buttons leave with the ad, the bulk
+  // ones are disabled with the selection cleared): focus goes to the outcome, not to the page's body.
+  useEffect(() => {
+    if (note) noteRef.current?.focus();
+  }, [note]);
 
   useEffect(() => {
     void adminPendingAdsStore.load();
@@ -119,7 +126,7 @@ export default function PendingAds() {
         </button>
       </div>
       {note && (
-        <div role="status" className="alert alert-success">
+        <div ref={noteRef} role="status" tabIndex={-1} className="alert alert-success">
           {note}
         </div>
       )}

@@ -13,7 +13,7 @@ const AD: Price = { id: 'p-ad', kind: 'ad', listingType: 'female_esc', priceCent
 const BUMP: Price = { id: 'p-bump', kind: 'bump', listingType: 'female_esc', priceCents: 300, durationDays: null };
 
 /** A fake of the pricing API over a mutable list: it stores what it is sent and answers the stored row. */
-function pricingServer() {
+function pricingServer(opts: { gone?: string } = {}) {
   const rows = new Map([AD, BUMP].map((p) => [p.id, { ...p }]));
   const bodies: unknown[] = [];
   server.use(
@@ -21,6 +21,10 @@ function pricingServer() {
     http.post('/api/admin/set-price-by-id', async ({ request }) => {
       const body = (await request.json()) as { id: string; priceCents: number; durationDays?: number };
       bodies.push(body);
+      if (body.id === opts.gone) {
+        const gone: ErrorBody = { message: 'Price not found.', code: 'pricing.not_found' };
+        return apiJson('POST /api/admin/set-price-by-id', gone as never, 404 as never); // checked against the route's 4xx schema at run time
+      }
       if (body.priceCents > 1_000_000) {
         const refused: ErrorBody = {
           message: 'Price must be a whole number of cents from 0 to 1000000.',
@@ -69,13 +73,33 @@ describe('admin pricing', () => {
   });
 
   it('shows the server’s refusal on the row', async () => {
-    pricingServer();
+    pricingServer({ gone: 'p-bump' });
+    const user = userEvent.setup();
+    renderAt(<Pricing />, '/admin/dashboard/admin/pricing');
+    const bumpPrice = await screen.findByRole('textbox', { name: 'Price of Bump – Female escorts' });
+    await user.clear(bumpPrice);
+    await user.type(bumpPrice, '5');
+    await user.click(screen.getByRole('button', { name: 'Save Bump – Female escorts' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Price not found.');
+  });
+
+  it('refuses a price over $10,000 before sending it, in dollars (not the server’s cents)', async () => {
+    const srv = pricingServer();
     const user = userEvent.setup();
     renderAt(<Pricing />, '/admin/dashboard/admin/pricing');
     const bumpPrice = await screen.findByRole('textbox', { name: 'Price of Bump – Female escorts' });
     await user.clear(bumpPrice);
     await user.type(bumpPrice, '10000.01');
     await user.click(screen.getByRole('button', { name: 'Save Bump – Female escorts' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Price must be a whole number of cents from 0 to 1000000.');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Enter an amount from $0.00 to $10,000.00 in dollars, for example 12.50.');
+    expect(alert.textContent).not.toContain('1000000');
+    expect(srv.bodies).toEqual([]);
+
+    await user.clear(bumpPrice);
+    await user.type(bumpPrice, '10000');
+    await user.click(screen.getByRole('button', { name: 'Save Bump – Female escorts' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Saved: $10,000.00.');
+    expect(srv.bodies).toEqual([{ id: 'p-bump', priceCents: 1_000_000 }]);
   });
 });

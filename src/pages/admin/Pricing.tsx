@@ -9,6 +9,8 @@ import { LoadState } from '../../components/market/Status';
 import { typeLabel } from '../../components/market/labels';
 
 export const DURATION_MAX = 365;
+/** The server's MAX_PRICE_CENTS ($10,000: anything above is a typo), checked before sending so the row says it in dollars. */
+const PRICE_MAX_CENTS = 1_000_000;
 
 /** One price row: dollars (and days for ads) edited in place and saved on their own. */
 function PriceRow({ row }: { row: Price }) {
@@ -20,13 +22,15 @@ function PriceRow({ row }: { row: Price }) {
   const cents = parseDollars(price);
   const dayNum = Number(days);
   const isAd = row.kind === 'ad';
-  const priceBad = cents == null;
+  const priceBad = cents == null || cents > PRICE_MAX_CENTS;
   const daysBad = isAd && !(Number.isInteger(dayNum) && dayNum >= 1 && dayNum <= DURATION_MAX);
   const label = `${t(`pricing.kind.${row.kind}`)} – ${typeLabel(t, row.listingType)}`;
 
   async function save(e: FormEvent) {
     e.preventDefault();
-    if (priceBad || daysBad) return setMsg({ ok: false, text: priceBad ? t('pricing.priceRule') : t('pricing.daysRule', { max: DURATION_MAX }) });
+    if (priceBad || daysBad) {
+      return setMsg({ ok: false, text: priceBad ? t('pricing.priceRule', { max: formatUsd(PRICE_MAX_CENTS) }) : t('pricing.daysRule', { max: DURATION_MAX }) });
+    }
     setBusy(true);
     setMsg(null);
     try {

@@ -114,6 +114,19 @@ describe('admin promo codes', () => {
     expect((await screen.findByRole('status')).textContent).toBe('Promo code SPRING-20 saved.');
     await waitFor(() => expect(rowTexts()[0]).toEqual(['SPRING-20', '$20.00', '3 / 100', 'Jun 30, 2030', 'No']));
     expect(srv.saved).toEqual([{ id: 'pc1', code: 'SPRING-20', amountCents: 2000, maxUses: 100, expiresAt: '2030-06-30T23:59:59.999Z', active: false }]);
+    // The form is a fresh one after the save, its Save button gone: focus is on the outcome, not lost to the page's body.
+    expect(document.activeElement).not.toBe(document.body);
+    expect(document.activeElement).toBe(screen.getByRole('status'));
+  });
+
+  it('cancelling an edit puts focus on the page’s heading, not on the page’s body (the form and its Cancel button are replaced)', async () => {
+    promoServer();
+    const user = userEvent.setup();
+    renderAt(<PromoCodes />, '/admin/dashboard/admin/promo-codes');
+    await user.click(await screen.findByRole('button', { name: 'Edit SPRING-20' }));
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('heading', { level: 2, name: 'New promo code' })).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Promo codes' }));
   });
 
   it('refuses before sending what the server would refuse: over $10,000, an expiry day already over', async () => {
@@ -129,6 +142,32 @@ describe('admin promo codes', () => {
     await user.click(screen.getByRole('button', { name: 'Create promo code' }));
     expect(await screen.findByText('Enter an amount from $0.01 to $10,000.00 in dollars, for example 20.00.')).toBeTruthy();
     expect(screen.getByText('That day is over: choose a later one, or leave it empty for no expiry.')).toBeTruthy();
+    expect(srv.saved).toEqual([]);
+  });
+
+  it('edits a code whose expiry has passed, keeping that expiry (the server refuses a past day only on create)', async () => {
+    const winter: PromoCode = { ...SPRING, id: 'pc3', code: 'WINTER-10', amountCents: 1000, maxUses: 50, uses: 12, expiresAt: '2024-01-31T23:59:59.999Z' };
+    const srv = promoServer([winter]);
+    const user = userEvent.setup();
+    renderAt(<PromoCodes />, '/admin/dashboard/admin/promo-codes');
+    await user.click(await screen.findByRole('button', { name: 'Edit WINTER-10' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Active' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Promo code WINTER-10 saved.');
+    expect(screen.queryByText('That day is over: choose a later one, or leave it empty for no expiry.')).toBeNull();
+    expect(srv.saved).toEqual([{ id: 'pc3', code: 'WINTER-10', amountCents: 1000, maxUses: 50, expiresAt: '2024-01-31T23:59:59.999Z', active: false }]);
+  });
+
+  it('editing a code refuses a new expiry day that is already over', async () => {
+    const srv = promoServer();
+    const user = userEvent.setup();
+    renderAt(<PromoCodes />, '/admin/dashboard/admin/promo-codes');
+    await user.click(await screen.findByRole('button', { name: 'Edit SPRING-20' }));
+    const expires = screen.getByLabelText('Expires');
+    await user.clear(expires);
+    await user.type(expires, '2020-01-01');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('That day is over: choose a later one, or leave it empty for no expiry.')).toBeTruthy();
     expect(srv.saved).toEqual([]);
   });
 

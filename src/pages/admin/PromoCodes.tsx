@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { PROMO_PAGE_SIZE, adminPromoCodesStore, promoQuery } from '../../state/adminPromoCodes';
@@ -17,17 +17,26 @@ export default function PromoCodes() {
   const [editing, setEditing] = useState<PromoCode | null>(null);
   const [formKey, setFormKey] = useState(0);
   const [note, setNote] = useState<string | null>(null);
+  const noteRef = useRef<HTMLDivElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
     void adminPromoCodesStore.load();
   }, [q.page]);
+  // A save or a cancel remounts the form, and the button used goes with it: focus goes to the
+  // outcome (or, after a cancel, to the page's heading), not to the page's body.
+  useEffect(() => {
+    if (formKey > 0) (noteRef.current ?? headingRef.current)?.focus();
+  }, [formKey]);
 
   const codes = (snap.data?.promoCodes ?? []) as readonly PromoCode[];
   return (
     <section>
-      <h1>{t('promo.title')}</h1>
+      <h1 ref={headingRef} tabIndex={-1}>
+        {t('promo.title')}
+      </h1>
       {note && (
-        <div role="status" className="alert alert-success">
+        <div ref={noteRef} role="status" tabIndex={-1} className="alert alert-success">
           {note}
         </div>
       )}

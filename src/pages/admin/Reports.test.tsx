@@ -106,8 +106,9 @@ describe('admin reports screen', () => {
     expect(within(row).getByRole('link', { name: 'Harbour companion' }).getAttribute('href')).toBe('/admin/dashboard/admin/search-ads?query=ad1');
     expect(within(row).getByText('Approved')).toBeTruthy();
     expect(row.querySelector('img')!.getAttribute('src')).toBe('/uploads/ads/t1.webp');
-    const owners = within(row).getAllByRole('link', { name: 'Open the user screen of owner@example.com' });
-    expect(owners.map((a) => a.getAttribute('href'))).toEqual(['/admin/dashboard/admin/users/u7', '/admin/dashboard/admin/users/u7']);
+    // Each link's name starts with the words it shows (the e-mail, "Open user").
+    expect(within(row).getByRole('link', { name: 'Open the user screen of owner@example.com' }).getAttribute('href')).toBe('/admin/dashboard/admin/users/u7');
+    expect(within(row).getByRole('link', { name: 'Open user: owner@example.com' }).getAttribute('href')).toBe('/admin/dashboard/admin/users/u7');
 
     // Disable the ad (confirmed first).
     await user.click(within(row).getByRole('button', { name: 'Disable ad' }));
@@ -189,5 +190,62 @@ describe('admin reports screen', () => {
     expect(screen.queryByText('No reports match these filters.')).toBeNull();
     expect(screen.getByText('Report r21 is now Closed.')).toBeTruthy();
     expect(queries.at(-1)).toBe('page=1&pageSize=20&status=open');
+  });
+
+  it('reopening a report in the list of closed ones reads the list again: it leaves it, and the count follows', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'a1', email: 'admin@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    let reports: Report[] = [{ ...tip, status: 'closed' }];
+    const queries: string[] = [];
+    server.use(
+      http.get('/api/admin/get-reports', ({ request }) => {
+        const q = new URL(request.url).searchParams;
+        queries.push(q.toString());
+        const shown = reports.filter((r) => !q.get('status') || r.status === q.get('status'));
+        return apiJson('GET /api/admin/get-reports', { reports: shown, total: shown.length, page: Number(q.get('page')), pageSize: 20 });
+      }),
+      http.post('/api/admin/set-report-status', async ({ request }) => {
+        const body = (await request.json()) as { id: string; status: Report['status'] };
+        reports = reports.map((r) => (r.id === body.id ? { ...r, status: body.status } : r));
+        return apiJson('POST /api/admin/set-report-status', { report: reports.find((r) => r.id === body.id)! });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<Reports />, '/admin/dashboard/admin/reports');
+    expect(await screen.findByText('No reports match these filters.')).toBeTruthy();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'closed');
+    const row = (await screen.findByText('Looks underage.')).closest('tr')!;
+    expect(screen.getByText('1 report')).toBeTruthy();
+    await user.click(within(row).getByRole('button', { name: 'Reopen' }));
+
+    expect(await screen.findByText('Report r1 is now Open.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Looks underage.')).toBeNull());
+    expect(screen.getByText('0 reports')).toBeTruthy();
+    expect(screen.getByText('No reports match these filters.')).toBeTruthy();
+    expect(queries.at(-1)).toBe('page=1&pageSize=20&status=closed');
+    // Its Reopen button left with it: focus is on the outcome, not lost to the page's body.
+    expect(document.activeElement).not.toBe(document.body);
+    expect(document.activeElement?.textContent).toBe('Report r1 is now Open.');
+  });
+
+  it('keeps keyboard focus on the page when an action removes the button it came from (disable, close with a note)', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'a1', email: 'admin@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    reportsServer();
+    const user = userEvent.setup();
+    renderAt(<Reports />, '/admin/dashboard/admin/reports');
+    const row = () => screen.getByText('This advert looks wrong.').closest('tr')!;
+    await screen.findByText('This advert looks wrong.');
+
+    await user.click(within(row()).getByRole('button', { name: 'Disable ad' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Disable the ad' }));
+    await waitFor(() => expect(within(row()).queryByRole('button', { name: 'Disable ad' })).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).not.toBe(document.body);
+
+    await user.click(within(row()).getByRole('button', { name: 'Close with a note' }));
+    await user.type(within(screen.getByRole('dialog')).getByLabelText('Note (what was done; kept in the audit log)'), 'Ad disabled, evidence kept.');
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Close the report' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await screen.findByText('Report r2 is now Closed.');
+    expect(document.activeElement).not.toBe(document.body);
   });
 });

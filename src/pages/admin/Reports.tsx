@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { adminReportsStore, closeReport, setReportStatus } from '../../state/reports';
@@ -34,6 +34,7 @@ export default function Reports() {
   const [busy, setBusy] = useState<string | null>(null);
   const [action, setAction] = useState<Action>(null);
   const [actionError, setActionError] = useState<string | null>(null);
+  const statusRef = useRef<HTMLParagraphElement>(null);
 
   const query = () => ({ page, pageSize: PAGE_SIZE, status: status || undefined, kind: kind || undefined });
   useEffect(() => {
@@ -44,11 +45,26 @@ export default function Reports() {
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const fmt = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
+  /** Reads the list again after a change: the ad's status, the hold, the order change, and a report whose status changed leaves a list filtered by status. */
+  const reload = async () => {
+    const out = await adminReportsStore.load(query());
+    // Closing the last report of the last page empties it: show the last page that still has
+    // reports (the effect loads it), not one that says no report matches while others wait.
+    const lastPage = out ? Math.max(1, Math.ceil(out.total / PAGE_SIZE)) : page;
+    if (page > lastPage) setPage(lastPage);
+  };
+
   const reopen = async (id: string) => {
     setBusy(id);
     try {
       await setReportStatus(id, 'open');
       setNotice(t('adminReports.updated', { id, status: t('adminReports.statuses.open') }));
+      // Not patched in place: in the list of closed reports the reopened one would stay, and the count be wrong.
+      await reload();
+      // Its row left that list with the Reopen button (or a browser dropped focus from it while it
+      // was disabled): focus goes to the outcome, not to the page's body.
+      const stays = adminReportsStore.state.data?.reports.some((r) => r.id === id);
+      if (!stays || !document.activeElement || document.activeElement === document.body) statusRef.current?.focus();
     } catch (e) {
       setNotice(errorMessage(e));
     } finally {
@@ -56,19 +72,20 @@ export default function Reports() {
     }
   };
 
-  /** Runs a dialog's action, then reloads the list (the ad's status, the hold, the order change; a closed report leaves the open ones). */
+  /**
+   * Runs a dialog's action, then reloads the list. The dialog stays open (busy) until the list is
+   * read again: closed first, it would give focus back to its opener just before the reload
+   * removes it (a closed report leaves the open ones, a disabled ad's Disable button goes), and
+   * focus would fall to the page's body; closed after, Dialog puts focus on the page's heading.
+   */
   const act = async (run: () => Promise<unknown>, message: string) => {
     setActionError(null);
     setBusy(action?.report.id ?? null);
     try {
       await run();
       setNotice(message);
+      await reload();
       setAction(null);
-      const out = await adminReportsStore.load(query());
-      // Closing the last report of the last page empties it: show the last page that still has
-      // reports (the effect loads it), not one that says no report matches while others wait.
-      const lastPage = out ? Math.max(1, Math.ceil(out.total / PAGE_SIZE)) : page;
-      if (page > lastPage) setPage(lastPage);
     } catch (e) {
       setActionError(errorMessage(e));
     } finally {
@@ -120,7 +137,7 @@ export default function Reports() {
         </div>
         <p style={{ marginLeft: 'auto' }}>{t('adminReports.total', { count: total })}</p>
       </div>
-      <p role="status" aria-live="polite">
+      <p ref={statusRef} role="status" aria-live="polite" tabIndex={-1}>
         {snap.loading ? t('adminReports.loading') : notice}
       </p>
       {snap.error && (

@@ -37,7 +37,7 @@ function Section({ id, title, count, children }: { id: string; title: string; co
  * user and the change); every staff member places or releases holds and exports the evidence file.
  */
 export default function UserDetail() {
-  const { t, i18n } = useTranslation('moderation');
+  const { t, i18n } = useTranslation(['moderation', 'payments']);
   const { id = '' } = useParams<{ id: string }>();
   const { data, loading, error } = useSnapshot(userDetailStore.state);
   const { session } = useSnapshot(sessionStore);
@@ -52,14 +52,18 @@ export default function UserDetail() {
   }, [id]);
 
   const current = data && data.user.id === id ? data : null;
+  // The dialog stays open (busy) until the change is made and the user read again: closed first,
+  // it would give focus back to its opener just before the reload removes it (Suspend gives way to
+  // Reinstate, a released hold's button goes), and focus would fall to the page's body; closed
+  // after, Dialog puts focus on the page's heading when the opener is gone.
   const run = async (action: () => Promise<unknown>, message: string) => {
     setBusy(true);
     setActionError(null);
     try {
       await action();
+      await userDetailStore.load(id);
       setDone(message);
       setDialog(null);
-      await userDetailStore.load(id);
     } catch (e) {
       setActionError(errorMessage(e));
     } finally {
@@ -255,7 +259,8 @@ export default function UserDetail() {
                     <Money cents={i.amountCents} />
                   </td>
                   <td>
-                    {i.status}
+                    {/* BTCPay's status word in the page's language, as the owner's wallet and the payment server screen show it. */}
+                    {t(`payments:status.${i.status}`, { defaultValue: i.status })}
                     {i.creditedAt && <small style={{ display: 'block' }}>{t('invoice.credited', { date: dateTimeLabel(i.creditedAt, lng) })}</small>}
                   </td>
                 </tr>

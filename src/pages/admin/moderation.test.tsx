@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import { Route } from 'wouter';
+import i18n from 'i18next';
 import { server } from '../../test/server';
 import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
@@ -79,9 +80,7 @@ describe('search screen', () => {
     expect(queries[0]).toEqual({ query: '2125550142', page: '1', pageSize: '20' });
     expect(screen.getByText('2 ads found')).toBeTruthy();
     expect(within(row).getByRole('link', { name: 'Open the user screen of owner@example.com' }).getAttribute('href')).toBe('/admin/dashboard/admin/users/u7');
-    expect(within(row).getByRole('link', { name: 'Export the evidence file of “Harbour companion”' }).getAttribute('href')).toBe(
-      '/api/admin/export-evidence/ad1',
-    );
+    expect(within(row).getByRole('link', { name: 'Export evidence: “Harbour companion”' }).getAttribute('href')).toBe('/api/admin/export-evidence/ad1');
     const kept = screen.getByText('Kept after deletion').closest('tr')!;
     expect(within(kept).getByText('Deleted (kept)')).toBeTruthy();
     expect(within(kept).getByText('Legal hold')).toBeTruthy();
@@ -231,6 +230,34 @@ describe('user screen', () => {
     expect(await screen.findByText('night_owl (owner@example.com) is now Suspended.')).toBeTruthy();
     expect(await screen.findByRole('button', { name: 'Reinstate' })).toBeTruthy();
     expect(calls).toEqual([{ status: { userId: 'u7', status: 'suspended' } }]);
+  });
+
+  it('keeps keyboard focus on the page when the change removes the button it came from (Suspend gives way to Reinstate)', async () => {
+    asAdmin(['ADMIN_USER', 'MASTER_USER']);
+    userServer(detail());
+    const user = userEvent.setup();
+    renderUser();
+    await user.click(await screen.findByRole('button', { name: 'Suspend' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Suspend the account' }));
+    expect(await screen.findByRole('button', { name: 'Reinstate' })).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.activeElement).not.toBe(document.body);
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 }));
+  });
+
+  it('shows an invoice’s status in the page’s language', async () => {
+    asAdmin();
+    userServer(detail());
+    await i18n.changeLanguage('es');
+    try {
+      renderUser();
+      const invoice = (await screen.findByText('BTC123')).closest('tr')!;
+      const status = within(invoice).getAllByRole('cell')[3];
+      expect(status.firstChild?.textContent).toBe('Pagada');
+      expect(status.textContent).not.toContain('Settled');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it("on one's own account, says a report about one's ad is another admin's, without its words (the server sends none)", async () => {
