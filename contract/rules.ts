@@ -16,6 +16,8 @@ export const DESCRIPTION_MAX = 5000;
 export const SEARCH_QUERY_MAX = 200;
 /** A promo code's amount: 1 cent to $10,000. */
 export const PROMO_MAX_CENTS = 1_000_000;
+/** A price staff set (an ad's term, a bump): $10,000 at most; anything above is a typo. */
+export const PRICE_MAX_CENTS = 1_000_000;
 /** An ad's new photos together, per upload (PRODUCT §11); each is at most 10 MB. */
 export const PHOTOS_TOTAL_MAX_MB = 60;
 

@@ -5,14 +5,13 @@ import { Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
-import { PROMO_MAX_CENTS, RULE_CODES, checkPromoCode } from '../../../contract/rules.ts';
+import { PRICE_MAX_CENTS, PROMO_MAX_CENTS, RULE_CODES, checkPromoCode } from '../../../contract/rules.ts';
 import type { Pricing, PromoCode } from '../../../contract/api/pricing.ts';
 import { normalizePromoCode } from '../wallets/wallets.service.ts';
 import type { ListingType, PricingKind } from '../ads/ads.tables.ts';
 import { can } from './pricing.policy.ts';
 import * as repo from './pricing.repository.ts';
 
-export const MAX_PRICE_CENTS = 1_000_000; // $10,000: anything above is a typo
 export const MAX_PROMO_CENTS = PROMO_MAX_CENTS;
 export const MAX_DURATION_DAYS = 365;
 
@@ -100,8 +99,8 @@ export class PricingService {
 
   private async updatePrice(actor: SessionUser, input: { id: string; priceCents: number; durationDays?: number }): Promise<PricingDto> {
     if (!can(actor, 'setPrice', { id: input.id })) throw new Forbidden();
-    if (!Number.isInteger(input.priceCents) || input.priceCents < 0 || input.priceCents > MAX_PRICE_CENTS) {
-      throw new Invalid('priceCents', 'pricing.price_out_of_range', { max: MAX_PRICE_CENTS });
+    if (!Number.isInteger(input.priceCents) || input.priceCents < 0 || input.priceCents > PRICE_MAX_CENTS) {
+      throw new Invalid('priceCents', 'pricing.price_out_of_range', { max: PRICE_MAX_CENTS });
     }
     return this.deps.db.transaction().execute(async (trx) => {
       if (!can(await currentActor(trx, actor), 'setPrice', { id: input.id })) throw new Forbidden(); // still staff now

@@ -5,6 +5,7 @@ import { useSnapshot } from 'valtio';
 import { adminCronJobsStore, cronQuery, deleteCronRun, loadCronJobs, runCronJob, runDuration } from '../../state/adminCronJobs';
 import { errorMessage } from '../../api/client';
 import { sayIt } from '../../lib/said';
+import { durationLabel } from '../../lib/duration';
 import type { CronRun, CronSchedule } from '../../api/cron';
 import { ConfirmDialog } from '../../components/market/ConfirmDialog';
 import { Pager } from '../../components/forms/Pager';
@@ -12,19 +13,6 @@ import { LoadState } from '../../components/market/Status';
 import styles from '../../components/market/market.module.css';
 
 const tone: Record<string, string> = { ok: styles.badgeOn, failed: styles.badgeBad, running: styles.badgeWarn };
-
-/**
- * A run's duration, rounded as a whole before it is split: 119.6 s reads "2 min 0 s" and 59.96 s
- * "1 min 0 s" (rounding the seconds left after the minutes gave "1 min 60 s", and "60 s").
- */
-function durationLabel(t: TFunction, lang: string, ms: number | null): string {
-  if (ms === null) return '—';
-  if (ms < 1000) return t('cronJobs.durationMs', { n: ms });
-  const tenths = Math.round(ms / 100);
-  if (tenths < 600) return t('cronJobs.durationSeconds', { n: (tenths / 10).toLocaleString(lang, { maximumFractionDigits: 1 }) });
-  const seconds = Math.round(ms / 1000);
-  return t('cronJobs.durationMinutes', { m: Math.floor(seconds / 60), s: seconds % 60 });
-}
 
 /** An outcome as a word on a coloured label (the colour only repeats what the word says). */
 function Outcome({ outcome }: { outcome: string }) {

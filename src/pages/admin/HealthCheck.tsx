@@ -5,6 +5,7 @@ import { useSnapshot } from 'valtio';
 import { deleteHealthCheck, healthChecksStore, healthQuery, loadHealthChecks, runHealthChecks } from '../../state/health';
 import { errorMessage } from '../../api/client';
 import { sayIt } from '../../lib/said';
+import { durationLabel } from '../../lib/duration';
 import type { HealthCheck as Check } from '../../api/health';
 import { ConfirmDialog } from '../../components/market/ConfirmDialog';
 import { Pager } from '../../components/forms/Pager';
@@ -16,18 +17,6 @@ const tone: Record<string, string> = { ok: styles.badgeOn, degraded: styles.badg
 const CHECKS = ['database', 'disk', 'memory', 'smtp', 'payment-server', 'sms'];
 
 const checkLabel = (t: TFunction, name: string) => t(`healthCheck.names.${name}`, { defaultValue: name });
-
-/**
- * A check's duration in the cron jobs screen's words, rounded as a whole before it is split:
- * 59.96 s reads "1 min 0 s", not "60 s", and 119.6 s "2 min 0 s", not "119.6 s".
- */
-function duration(t: TFunction, lang: string, ms: number): string {
-  if (ms < 1000) return t('cronJobs.durationMs', { n: ms });
-  const tenths = Math.round(ms / 100);
-  if (tenths < 600) return t('cronJobs.durationSeconds', { n: (tenths / 10).toLocaleString(lang, { maximumFractionDigits: 1 }) });
-  const seconds = Math.round(ms / 1000);
-  return t('cronJobs.durationMinutes', { m: Math.floor(seconds / 60), s: seconds % 60 });
-}
 
 /** A check's status as a word on a coloured label (the colour only repeats what the word says). */
 function Status({ status }: { status: string }) {
@@ -178,7 +167,7 @@ export default function HealthCheck() {
                     <Status status={c.status} />
                   </td>
                   <td style={{ overflowWrap: 'anywhere', maxWidth: 420 }}>{c.says ? sayIt(t, c.says, c.message, lang) : c.message}</td>
-                  <td style={{ whiteSpace: 'nowrap' }}>{duration(t, lang, c.durationMs)}</td>
+                  <td style={{ whiteSpace: 'nowrap' }}>{durationLabel(t, lang, c.durationMs)}</td>
                   <td>
                     {current.has(c.id) ? (
                       <small>{t('healthCheck.current')}</small>

@@ -5,12 +5,11 @@ import { adminPricingStore, setPrice } from '../../state/adminPricing';
 import { errorMessage } from '../../api/client';
 import type { Price } from '../../api/pricing';
 import { centsToInput, formatUsd, parseDollars } from '../../lib/money';
+import { PRICE_MAX_CENTS } from '../../../contract/rules';
 import { LoadState } from '../../components/market/Status';
 import { typeLabel } from '../../components/market/labels';
 
 export const DURATION_MAX = 365;
-/** The server's MAX_PRICE_CENTS ($10,000: anything above is a typo), checked before sending so the row says it in dollars. */
-const PRICE_MAX_CENTS = 1_000_000;
 
 /** One price row: dollars (and days for ads) edited in place and saved on their own. */
 function PriceRow({ row }: { row: Price }) {
