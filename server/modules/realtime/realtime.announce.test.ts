@@ -97,8 +97,8 @@ describe('send-public-message', () => {
     await until(() => ctx.app.deps.hub.connectionCount === 1);
     const bad: [unknown, string, string?][] = [
       [{}, 'validation.required', 'text'],
-      [{ text: {} }, 'validation.invalid', 'text'], // English is required
-      [{ text: { es: 'Hola' } }, 'validation.invalid', 'text'],
+      [{ text: {} }, 'validation.required', 'text.en'], // English is required: named by its whole path
+      [{ text: { es: 'Hola' } }, 'validation.required', 'text.en'],
       [{ text: { en: '' } }, 'realtime.public_message_length', 'text.en'],
       [{ text: { en: ' \n\t ' } }, 'realtime.public_message_length', 'text.en'],
       [{ text: { en: '\u200b\u200b' } }, 'realtime.public_message_length', 'text.en'], // draws nothing
