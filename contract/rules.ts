@@ -46,6 +46,16 @@ const EMAIL_RE = /^[^\s@\p{Z}\p{Cc}\p{Cf}]+@[^\s@\p{Z}\p{Cc}\p{Cf}]+\.[^\s@\p{Z}
 
 export type RuleKey = keyof typeof RULE_CODES;
 
+/**
+ * An e-mail as accounts store and find it (sign-up, sign-in, reset, e-mail change, MASTER_EMAIL).
+ * NFKC first: "josé" typed precomposed or as e + a combining accent, and "ｋｉｍ" in fullwidth
+ * letters, are the same address to a reader (and to most mail servers), so they must be one
+ * account, not two that look alike to staff.
+ */
+export function normalizeEmail(email: string): string {
+  return email.normalize('NFKC').trim().toLowerCase();
+}
+
 export function checkEmail(v: string): RuleKey | null {
   if (!v) return 'emailRequired';
   if (v.length > EMAIL_MAX || !EMAIL_RE.test(v)) return 'emailInvalid';

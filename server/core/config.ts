@@ -2,7 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { ERRORS } from '../../contract/errors/index.ts';
-import { RULE_CODES, checkEmail, checkPassword, type RuleKey } from '../../contract/rules.ts';
+import { RULE_CODES, checkEmail, checkPassword, normalizeEmail, type RuleKey } from '../../contract/rules.ts';
 
 /** One validated, frozen configuration object, read from the environment once at start. */
 export interface Config {
@@ -201,12 +201,4 @@ function proxyEntry(entry: string): boolean {
   if (!m || !family) return false;
   const prefix = m[2] === undefined ? null : Number(m[2]);
   return prefix === null || (prefix >= 1 && prefix <= (family === 4 ? 32 : 128));
-}
-
-/**
- * An e-mail as accounts store it: the same as normalizeEmail (server/modules/auth/auth.service.ts),
- * which core cannot import; MASTER_EMAIL finds the master's account by it.
- */
-function normalizeEmail(v: string): string {
-  return v.normalize('NFKC').trim().toLowerCase();
 }

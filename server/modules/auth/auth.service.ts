@@ -8,23 +8,13 @@ import { composeMail, pageLink, utcMoment, type MailLocale } from '../../core/ma
 import { checkUnsubscribeToken } from '../../core/unsubscribe.ts';
 import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import type { StaffRole, UserStatus } from '../../core/schema.ts';
-import { RULE_CODES, checkEmail, checkNickname, checkPassword, type RuleKey } from '../../../contract/rules.ts';
+import { RULE_CODES, checkEmail, checkNickname, checkPassword, normalizeEmail, type RuleKey } from '../../../contract/rules.ts';
 import { can } from './auth.policy.ts';
 import * as repo from './auth.repository.ts';
 
 /** Throws 400 naming the field when a value breaks a shared rule. */
 export function assertRule(field: string, key: RuleKey | null): void {
   if (key) throw new Invalid(field, RULE_CODES[key]);
-}
-
-/**
- * An e-mail as accounts store and find it. NFKC first: "josé" typed precomposed or as e + a
- * combining accent, and "ｋｉｍ" in fullwidth letters, are the same address to a reader (and to
- * most mail servers), so they must be one account, not two that look alike to staff.
- * server/core/config.ts does the same to MASTER_EMAIL and STAFF_EMAIL.
- */
-export function normalizeEmail(email: string): string {
-  return email.normalize('NFKC').trim().toLowerCase();
 }
 
 const HOUR_MS = 60 * 60 * 1000;

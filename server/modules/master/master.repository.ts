@@ -11,7 +11,7 @@ export interface UserListFilter {
 
 /**
  * `%`, `_` and `\` in the search text are literal characters, not wildcards. NFKC, as
- * normalizeEmail stores addresses: an accent typed as a combining mark, or fullwidth letters,
+ * normalizeEmail (contract/rules.ts) stores addresses: an accent typed as a combining mark, or fullwidth letters,
  * still find the account (nicknames are ASCII, which NFKC leaves alone).
  */
 const likePattern = (q: string) => {
