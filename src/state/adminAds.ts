@@ -1,5 +1,6 @@
 import { proxy } from 'valtio';
 import { createResource, onReset } from './resource';
+import { readWithinPages } from './paging';
 import { adminAdsApi, type ApprovedAdsQuery, type RejectionCategory, type ReviewDecision, type ReviewSeen } from '../api/admin-ads';
 
 export const ADMIN_PAGE_SIZE = 20;
@@ -31,17 +32,9 @@ onReset(() => {
   Object.assign(approvedQuery, { page: 1, status: '', query: '' });
 });
 
-/**
- * Reads a list again after a change; when the change emptied the page it was on (its last rows
- * left the list), the list's last page instead, not an empty page that says the list is empty.
- */
+/** Reads a list again after a change, the page it was on or, when the change emptied it, the last (readWithinPages). */
 async function reloadList(q: { page: number }, load: () => Promise<{ total: number } | null>): Promise<void> {
-  const out = await load();
-  const lastPage = out ? Math.max(1, Math.ceil(out.total / ADMIN_PAGE_SIZE)) : q.page;
-  if (out && q.page > lastPage) {
-    q.page = lastPage;
-    await load();
-  }
+  await readWithinPages(q, ADMIN_PAGE_SIZE, () => load());
 }
 
 /** Approves or rejects ads, then reloads the list (counts and pages change). */

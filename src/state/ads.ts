@@ -3,7 +3,8 @@ import { createResource, onReset } from './resource';
 import { adsApi, buildEditAdBody, buildPostAdBody, type MyAdsPage, type OwnAdsList, type OwnerAd, type PostAdFields, type Quote } from '../api/ads';
 import { atShownPrice } from './pricing';
 import { upsertWallet, walletsStore } from './wallets';
-import { addToCart, dropFromCart, payCartAd, readPageWithin } from './cart';
+import { addToCart, dropFromCart, payCartAd } from './cart';
+import { readWithinPages } from './paging';
 
 export const MY_ADS_PAGE_SIZE = 20;
 
@@ -20,7 +21,7 @@ const wasApproved = (s: OwnerAd['status']) => s === 'approved' || s === 'disable
 export const myAdsStore = createResource(async (): Promise<MyAdsPage & { list: OwnAdsList }> => {
   const { list, linked } = myAdsQuery;
   const [out, one] = await Promise.all([
-    readPageWithin(myAdsQuery, MY_ADS_PAGE_SIZE, (page) => adsApi.mine({ list, page, pageSize: MY_ADS_PAGE_SIZE })),
+    readWithinPages(myAdsQuery, MY_ADS_PAGE_SIZE, (page) => adsApi.mine({ list, page, pageSize: MY_ADS_PAGE_SIZE })),
     linked ? adsApi.mine({ adId: linked }) : null,
   ]);
   const listed = new Set([...out.approvedAds, ...out.pendingAds].map((a) => a.id));

@@ -1,23 +1,11 @@
 import { proxy } from 'valtio';
 import { createResource, onReset } from './resource';
+import { readWithinPages } from './paging';
 import { adsApi, type OwnerAd, type Quote } from '../api/ads';
 import { atShownPrice } from './pricing';
 import { upsertWallet } from './wallets';
 
 export const CART_PAGE_SIZE = 20;
-
-/**
- * Reads page `q.page` of a list; when that page is past the list's end (its last rows left since,
- * here or in another tab), the list's last page instead, not an empty page that says the list is empty.
- */
-export async function readPageWithin<T extends { total: number }>(q: { page: number }, pageSize: number, read: (page: number) => Promise<T>): Promise<T> {
-  const page = q.page;
-  const out = await read(page);
-  const last = Math.max(1, Math.ceil(out.total / pageSize));
-  if (page <= last) return out;
-  if (q.page === page) q.page = last; // unless the user went to another page meanwhile
-  return read(q.page);
-}
 
 /** The cart's page, and how many unpaid ads the last answer counted in all. */
 export const cartQuery = proxy({ page: 1, total: 0 });
@@ -25,7 +13,7 @@ onReset(() => Object.assign(cartQuery, { page: 1, total: 0 }));
 
 /** The seed's `myCartListings` data area: a page of the unpaid ads waiting for payment. */
 export const cartStore = createResource(async () => {
-  const out = await readPageWithin(cartQuery, CART_PAGE_SIZE, (page) => adsApi.cart({ page, pageSize: CART_PAGE_SIZE }));
+  const out = await readWithinPages(cartQuery, CART_PAGE_SIZE, (page) => adsApi.cart({ page, pageSize: CART_PAGE_SIZE }));
   cartQuery.total = out.total;
   return out.pendingAds;
 });

@@ -1,5 +1,6 @@
 import { proxy } from 'valtio';
 import { createResource, onReset } from './resource';
+import { readWithinPages } from './paging';
 import { usersApi, type ManagedUser, type StaffRole, type UserListQuery } from '../api/users';
 
 type UserStatus = ManagedUser['status'];
@@ -17,14 +18,8 @@ onReset(() => {
 });
 
 // Approving the last user of the last page empties it: step back to the page that still has rows.
-async function loadList<T extends { total: number }>(q: UserListQuery, load: (q: UserListQuery) => Promise<T | null>): Promise<T | null> {
-  const out = await load({ ...q });
-  const lastPage = out ? Math.max(1, Math.ceil(out.total / q.pageSize)) : q.page;
-  if (out && q.page > lastPage) {
-    q.page = lastPage;
-    return load({ ...q });
-  }
-  return out;
+function loadList<T extends { total: number }>(q: UserListQuery, load: (q: UserListQuery) => Promise<T | null>): Promise<T | null> {
+  return readWithinPages(q, q.pageSize, () => load({ ...q }));
 }
 
 export function loadPendingUsers(change: Partial<UserListQuery> = {}) {

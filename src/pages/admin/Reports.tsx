@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../components/market/ConfirmDialog';
 import { NoteDialog } from '../../components/moderation/NoteDialog';
 import { HeldBadge, ModStatus, SearchLink, UserLink } from '../../components/moderation/ModBadges';
 import styles from '../../components/market/market.module.css';
+import { lastPageOf } from '../../state/paging';
 
 const PAGE_SIZE = 20;
 const KINDS: ReportKind[] = ['trafficking', 'ad', 'law_enforcement', 'contact'];
@@ -42,7 +43,7 @@ export default function Reports() {
   }, [page, status, kind]);
 
   const total = snap.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const pages = lastPageOf(total, PAGE_SIZE);
   const fmt = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
   /** Reads the list again after a change: the ad's status, the hold, the order change, and a report whose status changed leaves a list filtered by status. */
@@ -50,7 +51,7 @@ export default function Reports() {
     const out = await adminReportsStore.load(query());
     // Closing the last report of the last page empties it: show the last page that still has
     // reports (the effect loads it), not one that says no report matches while others wait.
-    const lastPage = out ? Math.max(1, Math.ceil(out.total / PAGE_SIZE)) : page;
+    const lastPage = out ? lastPageOf(out.total, PAGE_SIZE) : page;
     if (page > lastPage) setPage(lastPage);
   };
 

@@ -1,0 +1,19 @@
+/** The last page of a list of `total` rows, `pageSize` to a page (page 1 for an empty list). */
+export const lastPageOf = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
+
+/**
+ * Reads page `q.page` of a list; when that page is past the list's end (its last rows left, here
+ * or in another tab), the list's last page instead (and `q` is set to it), not an empty page that
+ * says the list is empty. A page the user chose while the read was under way is left as it is.
+ */
+export async function readWithinPages<R extends { total: number } | null>(
+  q: { page: number },
+  pageSize: number,
+  read: (page: number) => Promise<R>,
+): Promise<R> {
+  const page = q.page;
+  const out = await read(page);
+  if (!out || page <= lastPageOf(out.total, pageSize)) return out;
+  if (q.page === page) q.page = lastPageOf(out.total, pageSize);
+  return read(q.page);
+}
