@@ -4,7 +4,7 @@ import { adsApi, buildEditAdBody, buildPostAdBody, type MyAdsPage, type OwnAdsLi
 import { atShownPrice } from './pricing';
 import { upsertWallet, walletsStore } from './wallets';
 import { addToCart, dropFromCart, payCartAd } from './cart';
-import { readWithinPages } from './paging';
+import { pageNeedsReading, readWithinPages } from './paging';
 
 export const MY_ADS_PAGE_SIZE = 20;
 
@@ -83,8 +83,7 @@ function drop(id: string) {
     d.total = Math.max(0, d.total - 1);
   }
   const shown = d[listKey(d.list)].length;
-  const more = d.total > (myAdsQuery.page - 1) * MY_ADS_PAGE_SIZE + shown;
-  if (more || (!shown && myAdsQuery.page > 1)) void myAdsStore.load();
+  if (pageNeedsReading(d.total, myAdsQuery.page, MY_ADS_PAGE_SIZE, shown)) void myAdsStore.load();
 }
 
 /** Posts a new ad (multipart); it lands in the cart, unpaid. */

@@ -1,6 +1,6 @@
 import { proxy } from 'valtio';
 import { createResource, onReset } from './resource';
-import { readWithinPages } from './paging';
+import { pageNeedsReading, readWithinPages } from './paging';
 import { adsApi, type OwnerAd, type Quote } from '../api/ads';
 import { atShownPrice } from './pricing';
 import { upsertWallet } from './wallets';
@@ -34,8 +34,7 @@ export function dropFromCart(id: string): void {
   const rest = list.filter((a) => a.id !== id);
   cartStore.state.data = rest;
   cartQuery.total = Math.max(0, cartQuery.total - 1);
-  const more = cartQuery.total > (cartQuery.page - 1) * CART_PAGE_SIZE + rest.length;
-  if (more || (!rest.length && cartQuery.page > 1)) void cartStore.load();
+  if (pageNeedsReading(cartQuery.total, cartQuery.page, CART_PAGE_SIZE, rest.length)) void cartStore.load();
 }
 
 /** An ad came into the cart (posted, or rejected and edited): it heads the first page. */

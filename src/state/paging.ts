@@ -17,3 +17,10 @@ export async function readWithinPages<R extends { total: number } | null>(
   if (q.page === page) q.page = lastPageOf(out.total, pageSize);
   return read(q.page);
 }
+
+/**
+ * Whether a page from which a row was just taken out must be read again: rows of later pages
+ * follow (the next one moves up), or it is now empty and not the first (the page before shows).
+ */
+export const pageNeedsReading = (total: number, page: number, pageSize: number, shown: number) =>
+  total > (page - 1) * pageSize + shown || (shown === 0 && page > 1);
