@@ -16,6 +16,7 @@ import { apiSecurityHeaders, securityHeaders } from './core/security-headers.ts'
 import { AppError, errorBody, ruleWords, schemaRule, sendError } from './core/errors.ts';
 import { LazySerializers } from './core/lazy-serializers.ts';
 import { isApiPath } from './core/http.ts';
+import { lazyChildLogger } from './core/logging.ts';
 import { finiteKeyword, refuseUnknownProperties, requireFiniteNumbers } from './core/strict-schema.ts';
 import { DEFAULT_LIMITS, type AppDeps, type Limits } from './core/deps.ts';
 import { modules } from './modules/index.ts';
@@ -76,6 +77,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const serializers = new LazySerializers();
   const app = Fastify({
     logger: withLogSerializers(opts.logger ?? { level: config.logLevel }),
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: 1024 * 1024, // 1 MB JSON bodies (PRODUCT §11); multipart has its own limits
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },

@@ -41,8 +41,10 @@ export default defineRoutes(async (app, deps) => {
   const handshakes = new WindowLimiter(deps.clock, deps.limits.socketHandshakesPerMinute, 60_000);
   // An upgrade refused by the app-wide session hook (401) never reaches the plugin's own hook, so
   // the plugin does not know to close the raw socket after the answer: close it here.
-  app.addHook('onResponse', async (request) => {
+  // Callback style, not async: it runs after every request, and an async hook costs a promise each.
+  app.addHook('onResponse', (request, _reply, done) => {
     if (!request.ws && request.headers.upgrade?.toLowerCase() === 'websocket') request.raw.socket?.destroy();
+    done();
   });
   const heartbeat = new Heartbeat();
   heartbeat.start();
