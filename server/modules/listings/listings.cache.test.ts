@@ -11,7 +11,7 @@ import { AdCardSchema } from '../../../contract/api/ads.ts';
 import { fundedUsd, liveAd, pay, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
 import { PublicReads } from './listings.repository.ts';
 import { PublicChanges } from './listings.changes.ts';
-import { heapBytes, TaggedCache } from './listings.cache.ts';
+import { Doorkeeper, heapBytes, TaggedCache } from './listings.cache.ts';
 import { packSeqs, SearchMatches } from './listings.search.ts';
 import { Rng } from '../../test/fuzz/rng.ts';
 
@@ -44,6 +44,11 @@ const ids = async (url: string) => {
   return res.statusCode === 200 ? (res.json().ads as { id: string }[]).map((a) => a.id) : [];
 };
 const stats = () => ctx.app.deps.services.listings.caches.get('api')!.stats;
+/** Asked for twice: an answer is kept from its second asking on (Doorkeeper). */
+const warm = async (url: string) => {
+  await get(url);
+  return get(url);
+};
 /** Hits and misses of the API's cache while `fn` runs. */
 async function counted(fn: () => Promise<unknown>): Promise<{ hits: number; misses: number }> {
   const before = { ...stats() };
@@ -59,6 +64,7 @@ describe('ad detail cache', () => {
     const first = await detail(ad.id);
     expect(first.status).toBe(200);
     expect(first.type).toBe('application/json; charset=utf-8');
+    expect(await counted(async () => expect(await detail(ad.id)).toEqual(first))).toEqual({ hits: 0, misses: 1 }); // kept from the second asking on
     // a write, but not of anything the public sees: the change log says nothing, the entry stays
     ctx.app.deps.database.sqlite.prepare('UPDATE ads SET updated_at = ? WHERE id = ?').run('2030-01-01T00:00:00.000Z', ad.id);
     expect(await counted(async () => expect(await detail(ad.id)).toEqual(first))).toEqual({ hits: 1, misses: 0 });
@@ -160,7 +166,7 @@ describe('narrow invalidation', () => {
     const others = [txList, `/api/ads/${inTx.id}`, '/api/search?query=bluebonnet', '/api/listings?state=texas'];
     ctx.clock.advance(120_000); // bumps are refused right after publishing
     const wallet = await fundedUsd(ctx, owner, 300);
-    for (const url of [...others, nyList]) await get(url);
+    for (const url of [...others, nyList]) await warm(url);
     expect(await counted(async () => Promise.all(others.map((u) => get(u))))).toEqual({ hits: 4, misses: 0 });
 
     for (const change of [
@@ -195,7 +201,7 @@ describe('narrow invalidation', () => {
       '/api/search?query=redhead&type=female_rub',
       '/api/search?query=redhead&state=texas',
     ];
-    for (const url of searches) await get(url);
+    for (const url of searches) await warm(url);
     const ad = await liveAd(ctx, owner, admin, ny, {
       title: 'Elegant redhead companion',
       description: 'Fluent in French and Italian, dinner dates and travel. Discreet.',
@@ -215,7 +221,7 @@ describe('narrow invalidation', () => {
     const counts = ['/api/home', '/api/users-ads-aggregate/us/female_esc', '/api/users-ads-aggregate/us/female_esc?state=new-york'];
     ctx.clock.advance(120_000); // bumps are refused right after publishing
     const wallet = await fundedUsd(ctx, owner, 300);
-    for (const url of counts) await get(url);
+    for (const url of counts) await warm(url);
     await ctx.app.inject({ method: 'PUT', url: `/api/bump-ad/${ad.id}`, headers: { cookie: owner.cookie }, payload: { walletId: wallet } });
     expect(await counted(async () => Promise.all(counts.map((u) => get(u))))).toEqual({ hits: 3, misses: 0 });
     await setOnline(ad.id, false);
@@ -332,13 +338,20 @@ describe('compressed answers', () => {
     expect(ad.headers['content-encoding']).toBeUndefined();
   });
 
-  it("compresses a large answer on a browser's first request, keeps only that, and gives others the plain body", async () => {
+  it('compresses a large answer for a browser, keeps only that from its second asking on, and gives others the plain body', async () => {
     for (let i = 0; i < 8; i++) await liveAd(ctx, owner, admin, ny, { title: `Morning companion number ${i}` });
     const url = `/api/listings?state=new-york&city=${ny.citySlug}`;
     const api = ctx.app.deps.services.listings.caches.get('api')!;
+    const browser = { 'accept-encoding': 'gzip, deflate, br, zstd' };
     const before = { ...api.stats };
-    const first = await ctx.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
-    expect(api.stats.misses - before.misses).toBe(1);
+    // asked for once: sent compressed, not kept
+    const once = await ctx.app.inject({ method: 'GET', url, headers: browser });
+    expect(once.headers['content-encoding']).toBe('br');
+    expect(once.headers.vary).toMatch(/accept-encoding/);
+    expect(api.has(url)).toBe(false);
+    const first = await ctx.app.inject({ method: 'GET', url, headers: browser });
+    expect(api.stats.misses - before.misses).toBe(2);
+    expect(brotliDecompressSync(first.rawPayload).equals(brotliDecompressSync(once.rawPayload))).toBe(true);
     expect(first.headers['content-encoding']).toBe('br');
     expect(first.headers.vary).toMatch(/accept-encoding/);
     const kept = api.get(url, ctx.clock.now().getTime())!.value as { raw: unknown; br: Buffer; bytes: number };
@@ -352,10 +365,10 @@ describe('compressed answers', () => {
     expect(plain.json().ads).toHaveLength(8);
   });
 
-  it('keeps a large answer asked for once as bytes of its own outside the JavaScript heap, sent again unchanged', async () => {
+  it('keeps a large answer asked for without brotli as bytes of its own outside the JavaScript heap, sent again unchanged', async () => {
     for (let i = 0; i < 8; i++) await liveAd(ctx, owner, admin, ny, { title: `Late night companion number ${i}` });
     const url = `/api/listings?state=new-york&city=${ny.citySlug}`;
-    const first = await get(url);
+    const first = await warm(url);
     expect(first.rawPayload.length).toBeGreaterThan(2048);
     const api = ctx.app.deps.services.listings.caches.get('api')!;
     const kept = api.get(url, ctx.clock.now().getTime())!.value as { raw: unknown; br: Buffer | null; bytes: number };
@@ -369,7 +382,7 @@ describe('compressed answers', () => {
     expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(again.body).toBe(first.body);
     // an ad (small) stays a string
-    const ad = await get(`/api/ads/${first.json().ads[0].id}`);
+    const ad = await warm(`/api/ads/${first.json().ads[0].id}`);
     expect(typeof (api.get(`ad:${first.json().ads[0].id}`, ctx.clock.now().getTime())!.value as { raw: unknown }).raw).toBe('string');
     expect(ad.statusCode).toBe(200);
   });
@@ -835,6 +848,7 @@ describe("searches' match lists (SearchMatches)", () => {
       const api = small.app.deps.services.listings.caches.get('api')!.stats;
       const search = (q: string) => small.app.inject({ method: 'GET', url: `/api/search?query=${q}` });
       expect((await search('redhead')).json().total).toBe(1);
+      await search('redhead'); // kept from the second asking on
       const hits = api.hits;
       await search('redhead');
       expect(api.hits).toBe(hits + 1);
@@ -851,6 +865,54 @@ describe("searches' match lists (SearchMatches)", () => {
         description: 'Evenings only, in the city centre, by appointment made a day ahead.',
       });
       expect((await search('redhead')).json().ads.map((a: { id: string }) => a.id)).toContain(second.id);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe('the doorkeeper (an answer is kept from its second asking on)', () => {
+  it('says "seen" for a key asked before, rarely for one never asked, and forgets everything after its capacity', () => {
+    const door = new Doorkeeper(50_000);
+    const keys = Array.from({ length: 50_000 }, (_, i) => `/api/listings?state=s${i % 51}&city=c${i}&page=${1 + (i % 3)}`);
+    // the model: a key never asked is new (false) but for the filter's false positives, under 1 % at capacity
+    let falseSeen = 0;
+    for (const k of keys) if (door.seen(k)) falseSeen++;
+    expect(falseSeen).toBeLessThan(keys.length / 100);
+    // every key asked since the last reset is seen, whatever came after it
+    expect(keys.every((k) => door.seen(k))).toBe(true);
+  });
+
+  it('starts empty again once more keys than its capacity went in, keeping the key that overflowed it', () => {
+    const door = new Doorkeeper(10);
+    const keys = Array.from({ length: 10 }, (_, i) => `/api/ads/a${i}`);
+    expect(keys.map((k) => door.seen(k))).toEqual(Array(10).fill(false));
+    expect(keys.map((k) => door.seen(k))).toEqual(Array(10).fill(true)); // asked again: nothing goes in
+    expect(door.seen('/api/ads/one-more')).toBe(false); // the eleventh: a reset, then noted
+    expect(door.seen('/api/ads/one-more')).toBe(true);
+    expect(keys.map((k) => door.seen(k))).toEqual(Array(10).fill(false));
+  });
+
+  it('an answer asked for twice stays kept while a crawl of one-off pages larger than the cache passes through', async () => {
+    const small = await createTestApp({ cacheMb: 0.1 }); // ~88 answers
+    try {
+      const o = await makeUser(small, { status: 'approved' });
+      const ad = await liveAd(small, o, await asAdmin(small), await placeIn(small, 'ny'));
+      const api = small.app.deps.services.listings.caches.get('api')!;
+      const url = `/api/ads/${ad.id}`;
+      const ask = (u: string) => small.app.inject({ method: 'GET', url: u });
+      await ask(url);
+      expect(api.has(`ad:${ad.id}`)).toBe(false); // asked once: not kept
+      await ask(url);
+      expect(api.has(`ad:${ad.id}`)).toBe(true);
+      const entries = api.budget.entries;
+      // a crawl of twice as many one-off pages as the cache holds: kept, each would push one out
+      const states = ['new-york', 'texas', 'california', 'florida', 'ohio'];
+      for (let i = 0; i < 2 * entries; i++) expect((await ask(`/api/listings?state=${states[i % 5]}&pageSize=${1 + Math.floor(i / 5)}`)).statusCode).toBe(200);
+      expect(api.size).toBe(1); // the one-off pages were not kept
+      const hits = api.stats.hits;
+      await ask(url);
+      expect(api.stats.hits).toBe(hits + 1);
     } finally {
       await small.close();
     }

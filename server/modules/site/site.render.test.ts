@@ -504,6 +504,10 @@ describe('the page cache', () => {
     expect(await seen(nyUrl, 'An ad in New York state')).toBe(true);
     expect(await seen(txUrl, 'An ad in Texas state here')).toBe(true);
     expect(await seen(`/ad/${inTx.id}`, 'An ad in Texas state here')).toBe(true);
+    // asked for once: rendered, not kept; asked again: kept (Doorkeeper)
+    expect(pages.misses).toBe(3);
+    for (const url of [nyUrl, txUrl, `/ad/${inTx.id}`]) await get(url);
+    expect(pages.misses).toBe(6);
     const before = { ...pages };
     await get(nyUrl);
     await get(txUrl);
@@ -523,6 +527,7 @@ describe('the page cache', () => {
     const api = ctx.app.deps.services.listings.caches.get('api')!.stats;
     const txApi = `/api/listings?state=texas&city=${tx.citySlug}&type=female-escorts`;
     await get(txApi);
+    await get(txApi);
     await ctx.app.inject({ method: 'PUT', url: `/api/update-ad-online-status/${inNy.id}`, headers: { cookie: owner.cookie }, payload: { online: true } });
     const hits = api.hits;
     expect((await get(txApi)).json().ads).toHaveLength(1);
@@ -530,8 +535,9 @@ describe('the page cache', () => {
     expect(await seen(nyUrl, 'An ad in New York state')).toBe(true);
   });
 
-  it('a static page is rendered once', async () => {
+  it('a static page is rendered at most twice (kept from its second asking on), whatever its query string', async () => {
     const pages = ctx.app.deps.services.listings.caches.get('pages')!.stats;
+    await get('/terms');
     await get('/terms');
     const hits = pages.hits;
     await get('/terms?utm_source=newsletter');

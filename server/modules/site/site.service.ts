@@ -7,7 +7,7 @@ import * as repo from './site.repository.ts';
 import { splitPreloads, type Rendered, type SsrBuild } from './site.ssr.ts';
 import { brotliHeadOffThread, brotliTail, headText, joinBrotli, type BrotliHead } from './site.brotli.ts';
 import { ServerSource } from './site.source.ts';
-import { cacheBudgets, TaggedCache, own } from '../listings/listings.cache.ts';
+import { cacheBudgets, Doorkeeper, TaggedCache, own } from '../listings/listings.cache.ts';
 
 // A sitemap file holds at most 50,000 URLs; every page is listed in its three languages, with its
 // alternates. Files stay small enough to build in tens of milliseconds at a million ads: 5,000
@@ -71,6 +71,7 @@ export class SiteService {
   /** Rendered pages that exist, by URL; 404 and 410 pages apart, so junk URLs cannot push real pages out. */
   readonly pages: TaggedCache<PageAnswer>;
   private readonly missing: TaggedCache<PageAnswer>;
+  private readonly door = new Doorkeeper();
   /** By language and kind of page, for this build. */
   private readonly frames = new Map<string, PageFrame>();
 
@@ -151,7 +152,8 @@ export class SiteService {
         answer.br = own(brotliCompressSync(answer.html!, { params: { [constants.BROTLI_PARAM_QUALITY]: 0 } }));
         value = { ...answer, html: null, bytes: answer.br.length };
       }
-      (r.status === 200 ? this.pages : this.missing).set(key, { value, until, tags: [...source.tags] });
+      // Kept from its second asking on (see Doorkeeper): most first visits are the only ones.
+      if (this.door.seen(key)) (r.status === 200 ? this.pages : this.missing).set(key, { value, until, tags: [...source.tags] });
     }
     return answer;
   }
