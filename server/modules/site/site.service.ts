@@ -371,9 +371,10 @@ export class SiteService {
 
   robots(): string {
     const lines = ['User-agent: *', 'Allow: /'];
-    // Private and endless pages: the dashboard, sign-in, the API and search results.
+    // Private and endless pages: the dashboard, sign-in, the API, search results, the e-mailed
+    // unsubscribe links (each carries a signature) and the sandbox payment provider's checkout.
     for (const prefix of ['', '/es', '/pt']) {
-      lines.push(`Disallow: ${prefix}/admin/`, `Disallow: ${prefix}/auth/`, `Disallow: ${prefix}/search`);
+      for (const path of ['/admin/', '/auth/', '/search', '/unsubscribe', '/sandbox/']) lines.push(`Disallow: ${prefix}${path}`);
     }
     lines.push('Disallow: /api/', '', `Sitemap: ${this.origin}/sitemap.xml`, '');
     return lines.join('\n');

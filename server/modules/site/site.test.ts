@@ -264,5 +264,9 @@ describe('sitemap.xml and robots.txt', () => {
     expect(res.body).toContain('Disallow: /admin/');
     expect(res.body).toContain('Disallow: /es/auth/');
     expect(res.body).toContain('Disallow: /api/');
+    for (const prefix of ['', '/es', '/pt']) {
+      expect(res.body).toContain(`Disallow: ${prefix}/unsubscribe\n`);
+      expect(res.body).toContain(`Disallow: ${prefix}/sandbox/\n`);
+    }
   });
 });
