@@ -355,7 +355,62 @@ export const TEMPLATES = {
       action: 'Sua carteira e o histórico',
     },
   },
+  // To staff. A paragraph whose placeholder is given empty is left out (no ad, no contact).
+  staffReport: {
+    en: {
+      subject: '[XG]{urgent} {kind} {id}',
+      paragraphs: ['{kind} received {when}.', 'Ad: {adUrl}', 'Contact: {contact}', '{message}'],
+      action: 'Review it',
+    },
+    es: {
+      subject: '[XG]{urgent} Aviso: {kind} {id}',
+      paragraphs: ['Llegó el {when}: {kind}.', 'Anuncio: {adUrl}', 'Contacto: {contact}', '{message}'],
+      action: 'Revisarlo',
+    },
+    pt: {
+      subject: '[XG]{urgent} Aviso: {kind} {id}',
+      paragraphs: ['Chegou em {when}: {kind}.', 'Anúncio: {adUrl}', 'Contato: {contact}', '{message}'],
+      action: 'Analisar',
+    },
+  },
+  healthFailing: {
+    en: {
+      subject: '[XG] Health check failing: {names}',
+      paragraphs: [
+        'Failing since {since}:',
+        '{checks}',
+        'You get this e-mail once, when a check turns failing; the next one comes after it has recovered and failed again.',
+      ],
+      action: 'See the checks',
+    },
+    es: {
+      subject: '[XG] Comprobación de estado con fallos: {names}',
+      paragraphs: [
+        'Con fallos desde el {since}:',
+        '{checks}',
+        'Recibes este correo una vez, cuando una comprobación empieza a fallar; el siguiente llega cuando se haya recuperado y vuelva a fallar.',
+      ],
+      action: 'Ver las comprobaciones',
+    },
+    pt: {
+      subject: '[XG] Verificação de saúde com falha: {names}',
+      paragraphs: [
+        'Com falha desde {since}:',
+        '{checks}',
+        'Você recebe este e-mail uma vez, quando uma verificação começa a falhar; o próximo chega depois que ela se recuperar e falhar de novo.',
+      ],
+      action: 'Ver as verificações',
+    },
+  },
 } as const satisfies Record<string, Record<MailLocale, Text>>;
+
+/** The kinds of report as staff e-mails name them. */
+export const REPORT_KIND_WORDS: Record<MailLocale, Record<'ad' | 'trafficking' | 'contact' | 'law_enforcement', string>> = {
+  en: { ad: 'Ad report', trafficking: 'Trafficking report', contact: 'Contact message', law_enforcement: 'Law-enforcement request' },
+  es: { ad: 'Denuncia de anuncio', trafficking: 'Denuncia de trata', contact: 'Mensaje de contacto', law_enforcement: 'Solicitud de las autoridades' },
+  pt: { ad: 'Denúncia de anúncio', trafficking: 'Denúncia de tráfico', contact: 'Mensagem de contato', law_enforcement: 'Solicitação das autoridades' },
+};
+export const URGENT_WORD: Record<MailLocale, string> = { en: ' URGENT', es: ' URGENTE', pt: ' URGENTE' };
 
 export type TemplateName = keyof typeof TEMPLATES;
 
@@ -400,7 +455,8 @@ export function composeMail(
 ): MailMessage {
   const t: Text = TEMPLATES[name][locale] ?? TEMPLATES[name].en;
   const all = { ...params, unsubscribe: opts.unsubscribeUrl ?? '' };
-  const paragraphs = t.paragraphs.map((p) => fill(p, all));
+  // A paragraph whose placeholder is given as '' is left out (a staff report without an ad).
+  const paragraphs = t.paragraphs.filter((p) => ![...p.matchAll(/\{(\w+)\}/g)].some(([, k]) => all[k as keyof typeof all] === '')).map((p) => fill(p, all));
   const text = [
     ...paragraphs.flatMap((p) => [p, '']),
     ...(params.link && t.action ? [`${t.action}: ${params.link}`, ''] : []),

@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import type { Executor } from '../../core/db.ts';
 import type { HealthStatus } from '../../../contract/api/health.ts';
 import { countPending as countPendingEdits } from '../ads/ads.revisions.ts';
+import type { MailLocale } from '../../core/mail-templates.ts';
 
 export interface NewCheckRow {
   name: string;
@@ -51,19 +52,28 @@ export async function purgeChecks(db: Executor, before: string): Promise<number>
   return Number(r.numDeletedRows);
 }
 
-/** Where failing checks are mailed: every approved admin and master. */
-export async function staffEmails(db: Executor): Promise<string[]> {
+/** Where failing checks are mailed: every approved admin and master, with the language each last used. */
+export async function staffEmails(db: Executor): Promise<{ email: string; locale: MailLocale }[]> {
   const rows = await db
     .selectFrom('users')
     .innerJoin('user_roles', 'user_roles.user_id', 'users.id')
-    .select('users.email')
+    .select(['users.email', 'users.locale'])
     .distinct()
     .where('user_roles.role', 'in', ['ADMIN_USER', 'MASTER_USER'])
     .where('users.status', '=', 'approved')
     .where('users.deleted_at', 'is', null)
     .orderBy('users.email')
     .execute();
-  return rows.map((r) => r.email);
+  return rows;
+}
+
+/**
+ * The language of an address staff e-mails go to: that of the account with the address (STAFF_EMAIL
+ * may be one), else English.
+ */
+export async function localeOfAddress(db: Executor, email: string): Promise<MailLocale> {
+  const r = await db.selectFrom('users').select('locale').where('email', '=', email).where('deleted_at', 'is', null).executeTakeFirst();
+  return r?.locale ?? 'en';
 }
 
 /** The admin overview's counts (reads of the ads and reports modules' tables, by their indexes). */

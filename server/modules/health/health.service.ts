@@ -21,6 +21,7 @@ import {
 } from './health.checks.ts';
 import { checkDatabase } from './health.database.ts';
 import * as repo from './health.repository.ts';
+import { composeMail, pageLink, utcMoment } from '../../core/mail-templates.ts';
 
 /** What a run of the checks may be tuned with (tests simulate a full disk or a slow server through these). */
 export interface HealthOptions {
@@ -143,25 +144,20 @@ export class HealthService {
     return memoryOutcome({ rssBytes: rss, heapUsedBytes: heapUsed, cacheMb: this.deps.config.cacheMb, caches });
   }
 
-  /** One e-mail per staff address about the checks that just turned failing. Best effort: the rows are what counts. */
+  /** One e-mail per staff address about the checks that just turned failing, in the language each last used. Best effort: the rows are what counts. */
   private async mailStaff(failing: HealthCheck[]): Promise<void> {
     const { deps } = this;
     let to = await repo.staffEmails(deps.db);
-    if (!to.length && deps.config.staffEmail) to = [deps.config.staffEmail];
+    if (!to.length && deps.config.staffEmail) to = [{ email: deps.config.staffEmail, locale: await repo.localeOfAddress(deps.db, deps.config.staffEmail) }];
     const names = failing.map((c) => c.name).join(', ');
-    const text = [
-      `${failing.length === 1 ? 'A health check is' : 'Health checks are'} failing since ${failing[0].checkedAt}:`,
-      '',
-      ...failing.map((c) => `- ${c.name}: ${c.message}`),
-      '',
-      'You get this e-mail once, when a check turns failing; the next one comes after it has recovered and failed again.',
-      `See the checks: ${deps.config.publicUrl}/admin/dashboard/admin/health-check`,
-    ].join('\n');
-    for (const address of to) {
+    // The checks' own messages are the server's English (the health screen words them from their codes).
+    const checks = failing.map((c) => `- ${c.name}: ${c.message}`).join('\n');
+    for (const { email, locale } of to) {
       try {
-        await deps.mailer.send({ to: address, subject: `[XG] Health check failing: ${names}`, text });
+        const link = pageLink(deps.config.publicUrl, locale, '/admin/dashboard/admin/health-check');
+        await deps.mailer.send(composeMail('healthFailing', locale, email, { names, since: utcMoment(failing[0].checkedAt, locale), checks, link }));
       } catch (err) {
-        deps.log.error({ err, to: address }, 'could not e-mail staff about a failing health check');
+        deps.log.error({ err, to: email }, 'could not e-mail staff about a failing health check');
       }
     }
   }

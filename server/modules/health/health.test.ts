@@ -155,6 +155,22 @@ describe('health checks', () => {
     expect(await rows()).toHaveLength(6);
   });
 
+  it('the failing-check e-mail speaks the language each staff member last used, with a link to their language’s page', async () => {
+    const master = await asMaster(ctx);
+    await ctx.app.deps.db.updateTable('users').set({ locale: 'pt' }).where('id', '=', master.id).execute();
+    await ctx.app.deps.db.updateTable('users').set({ locale: 'es' }).where('id', '=', admin.id).execute();
+    tune(ctx, { disk: DISK_FULL });
+    const disk = byName((await runChecks()).json().healthChecks).disk as HealthCheck;
+    const to = (email: string) => ctx.mailer.sent.find((m) => m.to === email)!;
+    expect(to(master.email).subject).toBe('[XG] Verificação de saúde com falha: disk');
+    expect(to(master.email).text).toMatch(/^Com falha desde \d+ de \w+\.? de \d{4}, \d\d:\d\d UTC:/);
+    expect(to(master.email).text).toContain(`- disk: ${disk.message}`);
+    expect(to(master.email).text).toContain('Ver as verificações: http://localhost:3000/pt/admin/dashboard/admin/health-check');
+    expect(to(admin.email).subject).toBe('[XG] Comprobación de estado con fallos: disk');
+    expect(to(admin.email).text).toContain('Ver las comprobaciones: http://localhost:3000/es/admin/dashboard/admin/health-check');
+    expect(to(admin.email).html).toContain('<html lang="es">');
+  });
+
   it('a full disk fails; approved admins and masters get one e-mail when a check turns failing, not one per run', async () => {
     const master = await asMaster(ctx);
     await makeUser(ctx, { roles: ['ADMIN_USER'] }); // pending: not mailed

@@ -14,7 +14,8 @@ import * as repo from './reports.repository.ts';
 import { NOTE_MAX, NOTE_MIN } from '../../../contract/api/moderation.ts';
 import { reportAds } from '../moderation/moderation.service.ts';
 import { ownerOfAd } from '../moderation/moderation.repository.ts';
-import { staffEmails } from '../health/health.repository.ts';
+import { localeOfAddress, staffEmails } from '../health/health.repository.ts';
+import { composeMail, pageLink, REPORT_KIND_WORDS, URGENT_WORD, utcMoment, type MailLocale } from '../../core/mail-templates.ts';
 import {
   REPORT_CONTACT_MAX,
   REPORT_MESSAGE_MAX,
@@ -93,20 +94,16 @@ export async function createReport(trx: Executor, input: NewReport, at: Date): P
   return toDto(row);
 }
 
-const KIND_LABEL: Record<ReportKind, string> = {
-  ad: 'Ad report',
-  trafficking: 'Trafficking report',
-  contact: 'Contact message',
-  law_enforcement: 'Law-enforcement request',
-};
-
 /**
- * E-mails staff about a new report: STAFF_EMAIL, or else every approved admin and master (an
- * install without one still hears of a trafficking tip), except the owner of the ad it is about,
- * who may not read it (reports.policy.ts). Best effort: the stored report is what counts.
+ * E-mails staff about a new report, each in the language they last used: STAFF_EMAIL, or else
+ * every approved admin and master (an install without one still hears of a trafficking tip),
+ * except the owner of the ad it is about, who may not read it (reports.policy.ts). Best effort:
+ * the stored report is what counts.
  */
 export async function notifyStaff(deps: Pick<AppDeps, 'config' | 'mailer' | 'log' | 'db'>, report: Report): Promise<void> {
-  let to: string[] = deps.config.staffEmail ? [deps.config.staffEmail] : await staffEmails(deps.db);
+  let to = deps.config.staffEmail
+    ? [{ email: deps.config.staffEmail, locale: await localeOfAddress(deps.db, deps.config.staffEmail) }]
+    : await staffEmails(deps.db);
   if (!deps.config.staffEmail && report.adId) {
     const owner = await deps.db
       .selectFrom('ads')
@@ -114,32 +111,28 @@ export async function notifyStaff(deps: Pick<AppDeps, 'config' | 'mailer' | 'log
       .select('users.email')
       .where('ads.id', '=', report.adId)
       .executeTakeFirst();
-    to = to.filter((address) => address !== owner?.email);
+    to = to.filter((r) => r.email !== owner?.email);
   }
   if (!to.length) {
     deps.log.warn({ reportId: report.id, kind: report.kind }, 'report not e-mailed: no STAFF_EMAIL and no staff account to tell');
     return;
   }
-  const lines = [
-    `${KIND_LABEL[report.kind]} received ${report.createdAt}.`,
-    report.adId ? `Ad: ${deps.config.publicUrl}/ad/${report.adId}` : null,
-    `Contact: ${report.contact ?? '(none given)'}`,
-    '',
-    report.message,
-    '',
-    `Review it: ${deps.config.publicUrl}/admin/dashboard/admin/reports`,
-  ].filter((l) => l !== null);
-  await Promise.all(to.map((address) => mailOne(deps, report, address, lines)));
+  await Promise.all(to.map(({ email, locale }) => mailOne(deps, report, email, locale)));
 }
 
-async function mailOne(deps: Pick<AppDeps, 'mailer' | 'log'>, report: Report, to: string, lines: string[]): Promise<void> {
+async function mailOne(deps: Pick<AppDeps, 'config' | 'mailer' | 'log'>, report: Report, to: string, locale: MailLocale): Promise<void> {
   try {
-    await deps.mailer.send({
-      to,
-      subject: `[XG]${report.urgent ? ' URGENT' : ''} ${KIND_LABEL[report.kind]} ${report.id}`,
-      text: lines.join('\n'),
-      replyTo: report.contact && !checkEmail(report.contact) ? report.contact : undefined,
+    const mail = composeMail('staffReport', locale, to, {
+      urgent: report.urgent ? URGENT_WORD[locale] : '',
+      kind: REPORT_KIND_WORDS[locale][report.kind],
+      id: report.id,
+      when: utcMoment(report.createdAt, locale),
+      adUrl: report.adId ? pageLink(deps.config.publicUrl, locale, `/ad/${report.adId}`) : '',
+      contact: report.contact ?? '',
+      message: report.message,
+      link: pageLink(deps.config.publicUrl, locale, '/admin/dashboard/admin/reports'),
     });
+    await deps.mailer.send({ ...mail, replyTo: report.contact && !checkEmail(report.contact) ? report.contact : undefined });
   } catch (err) {
     deps.log.error({ err, reportId: report.id }, 'could not e-mail staff about a report');
   }

@@ -240,3 +240,50 @@ describe('createReport (used by the marketplace for ad reports)', () => {
     expect(await count()).toBe(1);
   });
 });
+
+describe('the staff e-mail about a report', () => {
+  it('speaks the language each staff member last used, with links to their language’s pages; a report without an ad or contact has no such lines', async () => {
+    ctx = await createTestApp();
+    const [ana, joao, kim] = [await asAdmin(ctx), await asMaster(ctx), await asAdmin(ctx)];
+    await ctx.app.deps.db.updateTable('users').set({ locale: 'es' }).where('id', '=', ana.id).execute();
+    await ctx.app.deps.db.updateTable('users').set({ locale: 'pt' }).where('id', '=', joao.id).execute();
+    const ad = await liveAd(ctx, kim, ana, await placeIn(ctx, 'ny'));
+    ctx.mailer.sent.length = 0;
+    expect(
+      (await ctx.app.inject({ method: 'POST', url: `/api/report-ad/${ad.id}`, payload: { message: 'This advert asks for payment up front.' } })).statusCode,
+    ).toBe(201);
+    const to = (email: string) => ctx.mailer.sent.find((m) => m.to === email)!;
+    const origin = ctx.config.publicUrl;
+    // kim owns the ad: not told
+    expect(ctx.mailer.sent.map((m) => m.to).sort()).toEqual([ana.email, joao.email].sort());
+    expect(to(ana.email).subject).toMatch(/^\[XG\] Aviso: Denuncia de anuncio \w+/);
+    expect(to(ana.email).text).toContain(`Anuncio: ${origin}/es/ad/${ad.id}`);
+    expect(to(ana.email).text).toContain(`Revisarlo: ${origin}/es/admin/dashboard/admin/reports`);
+    expect(to(ana.email).text).toContain('This advert asks for payment up front.');
+    expect(to(ana.email).text).toMatch(/Llegó el \d+ \w+ \d{4}, \d\d:\d\d UTC: Denuncia de anuncio\./);
+    expect(to(joao.email).subject).toMatch(/^\[XG\] Aviso: Denúncia de anúncio \w+/);
+    expect(to(joao.email).text).toContain(`Anúncio: ${origin}/pt/ad/${ad.id}`);
+    expect(to(joao.email).html).toContain('<html lang="pt">');
+    expect(to(ana.email).text).not.toMatch(/Contacto:/); // no contact given
+
+    ctx.mailer.sent.length = 0;
+    await post({ kind: 'trafficking', message: 'The woman in this ad looks scared and someone else answers her phone.', contact: 'tip@example.org' });
+    expect(to(ana.email).subject).toMatch(/^\[XG\] URGENTE Aviso: Denuncia de trata \w+/);
+    expect(to(ana.email).text).toContain('Contacto: tip@example.org');
+    expect(to(ana.email).text).not.toMatch(/Anuncio:/); // about no ad
+    expect(to(kim.email).subject).toMatch(/^\[XG\] URGENT Trafficking report \w+/);
+    expect(to(kim.email).text).toContain('Contact: tip@example.org');
+    expect(to(kim.email).text).toContain(`Review it: ${origin}/admin/dashboard/admin/reports`);
+  });
+
+  it('to STAFF_EMAIL: in the language of the account with that address, else English', async () => {
+    ctx = await createTestApp({ env: { STAFF_EMAIL: 'desk@example.com' } });
+    expect((await post({ kind: 'contact', message: 'How do I change my nickname?', contact: 'ann@example.com' })).statusCode).toBe(201);
+    expect(ctx.mailer.sent[0]).toMatchObject({ to: 'desk@example.com', subject: expect.stringMatching(/^\[XG\] Contact message /) });
+    const desk = await makeUser(ctx, { email: 'desk@example.com', roles: ['ADMIN_USER'], status: 'approved' });
+    await ctx.app.deps.db.updateTable('users').set({ locale: 'pt' }).where('id', '=', desk.id).execute();
+    ctx.mailer.sent.length = 0;
+    expect((await post({ kind: 'contact', message: 'How do I change my nickname?', contact: 'ann@example.com' })).statusCode).toBe(201);
+    expect(ctx.mailer.sent.find((m) => m.to === 'desk@example.com')).toMatchObject({ subject: expect.stringMatching(/^\[XG\] Aviso: Mensagem de contato /) });
+  });
+});
