@@ -34,6 +34,8 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export const EMAIL_CHANGE_MAX_AGE_MS = 7 * DAY_MS;
 /** Job runs and health check results are kept for 30 days. */
 export const RUN_HISTORY_MS = 30 * DAY_MS;
+/** A password-reset link's row (who asked, when, whether it was used) is kept 30 days past the link's end. */
+export const PASSWORD_RESET_HISTORY_MS = 30 * DAY_MS;
 
 async function purgeEmailChanges(deps: AppDeps): Promise<JobReport> {
   const n = await repo.purgeUnconfirmedEmailChanges(deps.db, new Date(deps.clock.now().getTime() - EMAIL_CHANGE_MAX_AGE_MS).toISOString());
@@ -41,6 +43,12 @@ async function purgeEmailChanges(deps: AppDeps): Promise<JobReport> {
     count: n,
     days: EMAIL_CHANGE_MAX_AGE_MS / DAY_MS,
   });
+}
+
+async function purgePasswordResets(deps: AppDeps): Promise<JobReport> {
+  const n = await repo.purgePasswordResets(deps.db, new Date(deps.clock.now().getTime() - PASSWORD_RESET_HISTORY_MS).toISOString());
+  const days = PASSWORD_RESET_HISTORY_MS / DAY_MS;
+  return jobReport(`${plural(n, 'password-reset link')} ended over ${days} days ago deleted`, 'cron.password_resets_purged', { count: n, days });
 }
 
 async function purgeOldRuns(deps: AppDeps): Promise<JobReport> {
@@ -75,6 +83,8 @@ export const CRON_JOBS: CronJob[] = [
   { name: 'reconcile-invoices', schedule: '* * * * *', run: reconcileInvoices, timeoutMs: 50_000 },
   { name: 'expire-invoices', schedule: '*/15 * * * *', run: expireInvoices },
   { name: 'purge-email-changes', schedule: '15 3 * * *', run: purgeEmailChanges, timeoutMs: 60_000 },
+  // Reset links are dead an hour after they are sent; their rows only tell who asked and when.
+  { name: 'purge-password-resets', schedule: '25 3 * * *', run: purgePasswordResets, timeoutMs: 60_000 },
   // Each check has its own limit (HealthOptions.timeoutMs), well inside this one.
   { name: 'health-checks', schedule: '*/5 * * * *', run: healthChecks, timeoutMs: 60_000, runAtStart: true },
   { name: 'purge-old-runs', schedule: '45 3 * * *', run: purgeOldRuns },

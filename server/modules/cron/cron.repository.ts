@@ -106,3 +106,17 @@ export async function purgeUnconfirmedEmailChanges(db: Executor, before: string)
     .executeTakeFirst();
   return Number(r.numDeletedRows);
 }
+
+/**
+ * Deletes password-reset rows whose link ended (its hour ran out; used or not) before `before`, in
+ * one statement; how many. Those of accounts with a legal hold in force stay, as in the e-mail
+ * change purge above. The table is the auth module's: this purge is its one write from outside.
+ */
+export async function purgePasswordResets(db: Executor, before: string): Promise<number> {
+  const r = await db
+    .deleteFrom('password_resets')
+    .where('expires_at', '<', before)
+    .where('user_id', 'not in', db.selectFrom('legal_holds').select('user_id').where('released_at', 'is', null))
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { asAdmin, cookieOf, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { DAY_MS } from '../../core/clock.ts';
@@ -8,6 +9,7 @@ import { openDatabase } from '../../core/db.ts';
 import { migrate, readMigrations } from '../../core/migrate.ts';
 import { liveAd, placeIn } from '../ads/ads.testkit.ts';
 import { CRON_JOBS, findJob, type CronJob } from './cron.jobs.ts';
+import { ERRORS } from '../../../contract/errors/index.ts';
 import { failLeftoverRuns, nextRunAt, runJob, startScheduler, tryRunJob } from './cron.service.ts';
 
 let ctx: TestContext;
@@ -48,6 +50,7 @@ describe('cron jobs', () => {
       ['reconcile-invoices', '* * * * *'],
       ['expire-invoices', '*/15 * * * *'],
       ['purge-email-changes', '15 3 * * *'],
+      ['purge-password-resets', '25 3 * * *'],
       ['health-checks', '*/5 * * * *'],
       ['purge-old-runs', '45 3 * * *'],
       ['renewal-reminders', '20 * * * *'],
@@ -119,6 +122,37 @@ describe('cron jobs', () => {
     expect(await ctx.app.deps.db.selectFrom('email_changes').select('new_email').where('user_id', '=', u.id).execute()).toEqual([
       { new_email: 'elsewhere@example.net' },
     ]);
+  });
+
+  it('purge-password-resets deletes reset links that ended over 30 days ago, used or not, except those of an account under a legal hold', async () => {
+    const [u, held] = [await makeUser(ctx), await makeUser(ctx)];
+    const ago = (days: number) => new Date(ctx.clock.now().getTime() - days * DAY_MS).toISOString();
+    const row = (token_hash: string, user_id: string, endedDaysAgo: number, used: boolean) => ({
+      token_hash,
+      user_id,
+      created_at: ago(endedDaysAgo + 1 / 24),
+      expires_at: ago(endedDaysAgo),
+      used_at: used ? ago(endedDaysAgo + 1 / 48) : null,
+    });
+    await ctx.app.deps.db
+      .insertInto('password_resets')
+      .values([row('old-used', u.id, 31, true), row('old-unused', u.id, 40, false), row('young', u.id, 29, true), row('held-old', held.id, 60, true)])
+      .execute();
+    const hold = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/place-legal-hold',
+      headers: { cookie: admin.cookie },
+      payload: { targetType: 'user', targetId: held.id, reason: 'Preservation request 2026-2' },
+    });
+    expect(hold.statusCode).toBe(201);
+    const run = await runJob(ctx.app.deps, findJob('purge-password-resets')!);
+    expect(run).toMatchObject({ outcome: 'ok', message: '2 password-reset links ended over 30 days ago deleted' });
+    expect(run.says).toEqual({ code: 'cron.password_resets_purged', params: { count: 2, days: 30 } });
+    const left = await ctx.app.deps.db.selectFrom('password_resets').select('token_hash').orderBy('token_hash').execute();
+    expect(left.map((r) => r.token_hash)).toEqual(['held-old', 'young']);
+    // a link asked for now works after the purge
+    expect((await ctx.app.inject({ method: 'POST', url: '/api/password-reset-request', payload: { email: u.email } })).statusCode).toBe(202);
+    expect(await ctx.app.deps.db.selectFrom('password_resets').select('token_hash').where('user_id', '=', u.id).execute()).toHaveLength(2);
   });
 
   it('purge-old-runs deletes job runs and health check results older than 30 days', async () => {
@@ -571,5 +605,31 @@ describe('cron routes', () => {
     });
     expect(refused.statusCode).toBe(403);
     expect(await runs()).toHaveLength(2);
+  });
+});
+
+describe("the jobs' reports", () => {
+  it('every code a report can carry has words in English, Spanish and Portuguese (the cron jobs page words runs by code)', () => {
+    const root = path.resolve(import.meta.dirname, '../../..');
+    const files = (dir: string): string[] =>
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) =>
+          e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.includes('.test') ? [path.join(dir, e.name)] : [],
+        );
+    const written = new Set(files(path.join(root, 'server')).flatMap((f) => [...fs.readFileSync(f, 'utf8').matchAll(/'cron\.([a-z_]+)'/g)].map((m) => m[1])));
+    const errors = new Set(
+      Object.keys(ERRORS)
+        .filter((c) => c.startsWith('cron.'))
+        .map((c) => c.slice(5)),
+    );
+    const reports = [...written].filter((c) => !errors.has(c));
+    expect(reports).toContain('password_resets_purged');
+    for (const locale of ['en', 'es', 'pt']) {
+      const words = (
+        JSON.parse(fs.readFileSync(path.join(root, `src/i18n/locales/${locale}/admin.json`), 'utf8')) as { says: { cron: Record<string, string> } }
+      ).says.cron;
+      for (const code of reports) expect(words[code] ?? words[`${code}_other`], `${locale} says.cron.${code}`).toEqual(expect.any(String));
+    }
   });
 });
