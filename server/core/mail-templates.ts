@@ -363,12 +363,12 @@ export const TEMPLATES = {
       action: 'Review it',
     },
     es: {
-      subject: '[XG]{urgent} Aviso: {kind} {id}',
+      subject: '[XG]{urgent} Nuevo aviso: {kind} {id}',
       paragraphs: ['Llegó el {when}: {kind}.', 'Anuncio: {adUrl}', 'Contacto: {contact}', '{message}'],
       action: 'Revisarlo',
     },
     pt: {
-      subject: '[XG]{urgent} Aviso: {kind} {id}',
+      subject: '[XG]{urgent} Novo aviso: {kind} {id}',
       paragraphs: ['Chegou em {when}: {kind}.', 'Anúncio: {adUrl}', 'Contato: {contact}', '{message}'],
       action: 'Analisar',
     },

@@ -256,19 +256,19 @@ describe('the staff e-mail about a report', () => {
     const origin = ctx.config.publicUrl;
     // kim owns the ad: not told
     expect(ctx.mailer.sent.map((m) => m.to).sort()).toEqual([ana.email, joao.email].sort());
-    expect(to(ana.email).subject).toMatch(/^\[XG\] Aviso: Denuncia de anuncio \w+/);
+    expect(to(ana.email).subject).toMatch(/^\[XG\] Nuevo aviso: Denuncia de anuncio \w+/);
     expect(to(ana.email).text).toContain(`Anuncio: ${origin}/es/ad/${ad.id}`);
     expect(to(ana.email).text).toContain(`Revisarlo: ${origin}/es/admin/dashboard/admin/reports`);
     expect(to(ana.email).text).toContain('This advert asks for payment up front.');
     expect(to(ana.email).text).toMatch(/Llegó el \d+ \w+ \d{4}, \d\d:\d\d UTC: Denuncia de anuncio\./);
-    expect(to(joao.email).subject).toMatch(/^\[XG\] Aviso: Denúncia de anúncio \w+/);
+    expect(to(joao.email).subject).toMatch(/^\[XG\] Novo aviso: Denúncia de anúncio \w+/);
     expect(to(joao.email).text).toContain(`Anúncio: ${origin}/pt/ad/${ad.id}`);
     expect(to(joao.email).html).toContain('<html lang="pt">');
     expect(to(ana.email).text).not.toMatch(/Contacto:/); // no contact given
 
     ctx.mailer.sent.length = 0;
     await post({ kind: 'trafficking', message: 'The woman in this ad looks scared and someone else answers her phone.', contact: 'tip@example.org' });
-    expect(to(ana.email).subject).toMatch(/^\[XG\] URGENTE Aviso: Denuncia de trata \w+/);
+    expect(to(ana.email).subject).toMatch(/^\[XG\] URGENTE Nuevo aviso: Denuncia de trata \w+/);
     expect(to(ana.email).text).toContain('Contacto: tip@example.org');
     expect(to(ana.email).text).not.toMatch(/Anuncio:/); // about no ad
     expect(to(kim.email).subject).toMatch(/^\[XG\] URGENT Trafficking report \w+/);
@@ -284,6 +284,8 @@ describe('the staff e-mail about a report', () => {
     await ctx.app.deps.db.updateTable('users').set({ locale: 'pt' }).where('id', '=', desk.id).execute();
     ctx.mailer.sent.length = 0;
     expect((await post({ kind: 'contact', message: 'How do I change my nickname?', contact: 'ann@example.com' })).statusCode).toBe(201);
-    expect(ctx.mailer.sent.find((m) => m.to === 'desk@example.com')).toMatchObject({ subject: expect.stringMatching(/^\[XG\] Aviso: Mensagem de contato /) });
+    expect(ctx.mailer.sent.find((m) => m.to === 'desk@example.com')).toMatchObject({
+      subject: expect.stringMatching(/^\[XG\] Novo aviso: Mensagem de contato /),
+    });
   });
 });
