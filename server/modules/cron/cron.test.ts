@@ -42,6 +42,17 @@ function gated(name: string) {
   return { job: j, finish: (m: string) => finish(m), started: () => started };
 }
 
+/** A legal hold on an account, placed by the admin through the API. */
+async function holdAccount(userId: string, reason: string): Promise<void> {
+  const hold = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/admin/place-legal-hold',
+    headers: { cookie: admin.cookie },
+    payload: { targetType: 'user', targetId: userId, reason },
+  });
+  expect(hold.statusCode).toBe(201);
+}
+
 describe('cron jobs', () => {
   it('registers every job: issue #12, renewal-reminders (#13), the sign-in purge (#14) and the search index merge (#15)', () => {
     expect(CRON_JOBS.map((j) => [j.name, j.schedule])).toEqual([
@@ -102,13 +113,7 @@ describe('cron jobs', () => {
 
   it('purge-email-changes keeps the unconfirmed changes of an account under a legal hold', async () => {
     const u = await makeUser(ctx);
-    const hold = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/admin/place-legal-hold',
-      headers: { cookie: admin.cookie },
-      payload: { targetType: 'user', targetId: u.id, reason: 'Preservation request 2026-1' },
-    });
-    expect(hold.statusCode).toBe(201);
+    await holdAccount(u.id, 'Preservation request 2026-1');
     const asked = await ctx.app.inject({
       method: 'POST',
       url: '/api/email-reset',
@@ -138,13 +143,7 @@ describe('cron jobs', () => {
       .insertInto('password_resets')
       .values([row('old-used', u.id, 31, true), row('old-unused', u.id, 40, false), row('young', u.id, 29, true), row('held-old', held.id, 60, true)])
       .execute();
-    const hold = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/admin/place-legal-hold',
-      headers: { cookie: admin.cookie },
-      payload: { targetType: 'user', targetId: held.id, reason: 'Preservation request 2026-2' },
-    });
-    expect(hold.statusCode).toBe(201);
+    await holdAccount(held.id, 'Preservation request 2026-2');
     const run = await runJob(ctx.app.deps, findJob('purge-password-resets')!);
     expect(run).toMatchObject({ outcome: 'ok', message: '2 password-reset links ended over 30 days ago deleted' });
     expect(run.says).toEqual({ code: 'cron.password_resets_purged', params: { count: 2, days: 30 } });
