@@ -49,3 +49,15 @@ export async function summarize(db: Executor, since: string, top: number): Promi
     topAds: topAds.map((r) => ({ adId: r.ad_id, title: r.title ?? null, count: Number(r.count) })),
   };
 }
+
+/**
+ * Deletes up to `limit` page views made before `before` (the oldest first, by the `at` index);
+ * how many. Small batches, each its own statement: the writer is never held for long.
+ */
+export async function purgePageViews(db: Executor, before: string, limit: number): Promise<number> {
+  const r = await db
+    .deleteFrom('page_views')
+    .where('id', 'in', db.selectFrom('page_views').select('id').where('at', '<', before).orderBy('at').limit(limit))
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -8,6 +8,7 @@ import { purgeOldSignIns } from '../moderation/moderation.jobs.ts';
 import { compactSearchIndex } from '../listings/listings.jobs.ts';
 import { jobReport, type JobReport } from '../../core/report.ts';
 import * as repo from './cron.repository.ts';
+import { purgePageViews as purgePageViewsBefore } from '../analytics/analytics.repository.ts';
 
 export interface CronJob {
   /** Shown in the back office; unique. */
@@ -34,6 +35,10 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export const EMAIL_CHANGE_MAX_AGE_MS = 7 * DAY_MS;
 /** Job runs and health check results are kept for 30 days. */
 export const RUN_HISTORY_MS = 30 * DAY_MS;
+/** Page views are kept a year and a day: the page-views screen reaches back 365 days. */
+export const PAGE_VIEW_HISTORY_MS = 366 * DAY_MS;
+/** Page views deleted a statement (the event loop and the writer free between batches). */
+export const PAGE_VIEW_PURGE_BATCH = 5000;
 /** A password-reset link's row (who asked, when, whether it was used) is kept 30 days past the link's end. */
 export const PASSWORD_RESET_HISTORY_MS = 30 * DAY_MS;
 
@@ -49,6 +54,20 @@ async function purgePasswordResets(deps: AppDeps): Promise<JobReport> {
   const n = await repo.purgePasswordResets(deps.db, new Date(deps.clock.now().getTime() - PASSWORD_RESET_HISTORY_MS).toISOString());
   const days = PASSWORD_RESET_HISTORY_MS / DAY_MS;
   return jobReport(`${plural(n, 'password-reset link')} ended over ${days} days ago deleted`, 'cron.password_resets_purged', { count: n, days });
+}
+
+/** Every public page load writes a row: at scale, millions a day. Deleted in batches; an aborted run goes on the next night. */
+async function purgePageViews(deps: AppDeps, signal: AbortSignal): Promise<JobReport> {
+  const before = new Date(deps.clock.now().getTime() - PAGE_VIEW_HISTORY_MS).toISOString();
+  let n = 0;
+  while (!signal.aborted) {
+    const batch = await purgePageViewsBefore(deps.db, before, PAGE_VIEW_PURGE_BATCH);
+    n += batch;
+    if (batch < PAGE_VIEW_PURGE_BATCH) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const days = PAGE_VIEW_HISTORY_MS / DAY_MS;
+  return jobReport(`${plural(n, 'page view')} older than ${days} days deleted`, 'cron.page_views_purged', { count: n, days });
 }
 
 async function purgeOldRuns(deps: AppDeps): Promise<JobReport> {
@@ -88,6 +107,7 @@ export const CRON_JOBS: CronJob[] = [
   // Each check has its own limit (HealthOptions.timeoutMs), well inside this one.
   { name: 'health-checks', schedule: '*/5 * * * *', run: healthChecks, timeoutMs: 60_000, runAtStart: true },
   { name: 'purge-old-runs', schedule: '45 3 * * *', run: purgeOldRuns },
+  { name: 'purge-page-views', schedule: '35 3 * * *', run: purgePageViews, timeoutMs: 10 * 60_000 },
   // Three days before an ad expires, and once it has: one e-mail per ad and term.
   { name: 'renewal-reminders', schedule: '20 * * * *', run: renewalReminders, timeoutMs: 10 * 60_000 },
   // Sign-in records are kept 180 days, except those of accounts under a legal hold.

@@ -64,6 +64,7 @@ describe('cron jobs', () => {
       ['purge-password-resets', '25 3 * * *'],
       ['health-checks', '*/5 * * * *'],
       ['purge-old-runs', '45 3 * * *'],
+      ['purge-page-views', '35 3 * * *'],
       ['renewal-reminders', '20 * * * *'],
       ['purge-old-sign-ins', '50 3 * * *'],
       ['compact-search-index', '10 4 * * *'],
@@ -152,6 +153,30 @@ describe('cron jobs', () => {
     // a link asked for now works after the purge
     expect((await ctx.app.inject({ method: 'POST', url: '/api/password-reset-request', payload: { email: u.email } })).statusCode).toBe(202);
     expect(await ctx.app.deps.db.selectFrom('password_resets').select('token_hash').where('user_id', '=', u.id).execute()).toHaveLength(2);
+  });
+
+  it('purge-page-views deletes page views older than 366 days, in batches of 5,000, and stops when the run is aborted', async () => {
+    const ago = (days: number) => new Date(ctx.clock.now().getTime() - days * DAY_MS).toISOString();
+    const sqlite = ctx.app.deps.database.sqlite;
+    // 5,003 views a year and two days old (two batches), one a year and a day less a minute old, one today
+    sqlite
+      .prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5003)
+         INSERT INTO page_views (path, locale, referrer_host, at) SELECT '/old/' || i, 'en', NULL, ? FROM n`,
+      )
+      .run(ago(367));
+    sqlite
+      .prepare("INSERT INTO page_views (path, locale, referrer_host, at) VALUES ('/kept', 'es', NULL, ?), ('/today', 'pt', NULL, ?)")
+      .run(ago(366 - 1 / 1440), ago(0));
+    const job = findJob('purge-page-views')!;
+    expect(await job.run(ctx.app.deps, AbortSignal.abort())).toMatchObject({ says: { code: 'cron.page_views_purged', params: { count: 0, days: 366 } } });
+    const run = await runJob(ctx.app.deps, job);
+    expect(run).toMatchObject({
+      outcome: 'ok',
+      message: '5003 page views older than 366 days deleted',
+      says: { code: 'cron.page_views_purged', params: { count: 5003, days: 366 } },
+    });
+    expect(sqlite.prepare('SELECT path FROM page_views ORDER BY path').pluck().all()).toEqual(['/kept', '/today']);
   });
 
   it('purge-old-runs deletes job runs and health check results older than 30 days', async () => {
