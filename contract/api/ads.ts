@@ -247,15 +247,24 @@ export const AdCountsSchema = Type.Object({
 export type AdCounts = Static<typeof AdCountsSchema>;
 
 /**
- * The latest decision on one of the user's ads, as it stands now: approved (when it was), rejected
- * (with the reason), disabled by staff, or expired (when its time ran out).
+ * A decision on one of the user's ads: the latest on the ad as it stands now, approved (when it
+ * was), rejected (with the reason), disabled by staff, or expired (when its time ran out); or
+ * staff's on an edit of it, edit_approved or edit_rejected (with the reason), when they decided.
+ * The title is the ad's as it is now.
  */
 export const AdActivitySchema = Type.Object({
   adId: Type.String(),
   title: Type.String(),
-  event: Type.Union([Type.Literal('approved'), Type.Literal('rejected'), Type.Literal('disabled'), Type.Literal('expired')]),
+  event: Type.Union([
+    Type.Literal('approved'),
+    Type.Literal('rejected'),
+    Type.Literal('disabled'),
+    Type.Literal('expired'),
+    Type.Literal('edit_approved'),
+    Type.Literal('edit_rejected'),
+  ]),
   at: Type.String(),
-  /** The rejection's reason (null for the other events). */
+  /** The rejection's reason, of the ad or of the edit (null for the other events). */
   reason: Nullable(Type.String()),
 });
 export type AdActivity = Static<typeof AdActivitySchema>;

@@ -229,7 +229,7 @@ export class AdManageService {
   /**
    * The dashboard's view of the user's ads, counted here whatever their number: by status as my
    * ads shows them (an approved ad past its expiry is expired), those online now, and the latest
-   * decisions on them.
+   * decisions on them and on their edits.
    */
   async overview(userId: string): Promise<{ counts: AdCounts; online: number; recent: AdActivity[] }> {
     const now = this.now();
@@ -248,7 +248,7 @@ export class AdManageService {
         title: r.title,
         event: r.event as AdActivity['event'],
         at: r.at,
-        reason: r.event === 'rejected' ? r.rejection_reason : null,
+        reason: r.event === 'rejected' || r.event === 'edit_rejected' ? r.rejection_reason : null,
       })),
     };
   }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { expireAds } from './ads.expiry.ts';
-import { decide, fundedUsd, liveAd, pay, placeIn, postAd, type Place } from './ads.testkit.ts';
+import { adForm, decide, fundedUsd, goodFields, liveAd, pay, placeIn, postAd, type Place } from './ads.testkit.ts';
 
 // A provider's own lists (my ads, my cart) and the dashboard's overview of them: paged like every
 // other list, counted on the server (a user posting 20 ads a day has thousands), and never showing
@@ -34,6 +34,34 @@ async function post(u: TestUser, title = 'Elegant companion downtown') {
 async function live(u: TestUser) {
   ctx.clock.advance(MINUTE);
   return (await liveAd(ctx, u, admin, ny)).id;
+}
+
+/** A live ad with its title, approved a minute after the last step; returns its id, photos and approval time. */
+async function liveTitled(u: TestUser, title: string) {
+  ctx.clock.advance(MINUTE);
+  const ad = (await liveAd(ctx, u, admin, ny, { title })) as unknown as { id: string; photos: { url: string }[] };
+  return { id: ad.id, photos: ad.photos, at: ctx.clock.now().toISOString() };
+}
+
+/** Edits a live ad (a revision waiting for review) a minute after the last step; returns the revision's id. */
+async function editLive(u: TestUser, ad: { id: string; photos: { url: string }[] }, title: string) {
+  ctx.clock.advance(MINUTE);
+  const res = await ctx.app.inject({
+    method: 'PUT',
+    url: `/api/ads/${ad.id}`,
+    headers: { cookie: u.cookie },
+    payload: adForm({ ...goodFields(ny, { title }), keepPhotos: JSON.stringify(ad.photos.map((p) => p.url)) }, []),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.json().ad.revision).toMatchObject({ status: 'pending' });
+  return res.json().ad.revision.id as string;
+}
+
+/** Staff decide an edit (by its revision's id) a minute after the last step; returns when. */
+async function decideEdit(revisionId: string, decision: 'approve' | 'reject', reason?: string) {
+  ctx.clock.advance(MINUTE);
+  expect((await decide(ctx, admin, [revisionId], decision, reason)).json()).toEqual({ updated: 1 });
+  return ctx.clock.now().toISOString();
 }
 
 describe('my ads, paged', () => {
@@ -202,6 +230,76 @@ describe('my ads overview (the dashboard)', () => {
     expect(res.recent).toHaveLength(5);
     const times = res.recent.map((r: { at: string }) => r.at);
     expect(times).toEqual(times.toSorted().toReversed());
+  });
+
+  it('lists staff decisions on edits of live ads among the decisions on ads, newest first; not edits still waiting or replaced, nor another user’s', async () => {
+    const first = await liveTitled(owner, 'First live ad');
+    const second = await liveTitled(owner, 'Second live ad');
+    const editApprovedAt = await decideEdit(await editLive(owner, first, 'First ad, a better title'), 'approve');
+    // A rejection of a new ad comes between the two edit decisions.
+    const walletId = await fundedUsd(ctx, owner, 1500);
+    const turnedDown = await post(owner, 'Turned down at review');
+    expect((await pay(ctx, owner, turnedDown, walletId)).statusCode).toBe(200);
+    ctx.clock.advance(MINUTE);
+    expect((await decide(ctx, admin, [turnedDown], 'reject', 'The photos show someone else.')).json()).toEqual({ updated: 1 });
+    const rejectedAt = ctx.clock.now().toISOString();
+    const editRejectedAt = await decideEdit(await editLive(owner, second, 'Second ad, a rejected title'), 'reject', 'The new photo shows a face.');
+    // Not decisions: an edit replaced by a later one (superseded), and the one still waiting.
+    await editLive(owner, first, 'First ad, replaced before review');
+    await editLive(owner, first, 'First ad, still waiting for review');
+    expect(
+      (await ctx.app.deps.db.selectFrom('ad_revisions').select('status').where('ad_id', '=', first.id).orderBy('created_at').execute()).map((r) => r.status),
+    ).toEqual(['approved', 'superseded', 'pending']);
+    // Another user's edits, approved and rejected, after all of the owner's.
+    const theirs = await liveTitled(other, 'Their own live ad');
+    const theirApprovedAt = await decideEdit(await editLive(other, theirs, 'Their ad, a better title'), 'approve');
+    const theirRejectedAt = await decideEdit(await editLive(other, theirs, 'Their ad, a rejected title'), 'reject', 'Not their phone.');
+
+    expect((await get(owner, '/api/my-ads-overview')).json().recent).toEqual([
+      // The rejected edit: the live ad keeps its title.
+      { adId: second.id, title: 'Second live ad', event: 'edit_rejected', at: editRejectedAt, reason: 'The new photo shows a face.' },
+      { adId: turnedDown, title: 'Turned down at review', event: 'rejected', at: rejectedAt, reason: 'The photos show someone else.' },
+      // The approved edit: the ad's title is the edit's.
+      { adId: first.id, title: 'First ad, a better title', event: 'edit_approved', at: editApprovedAt, reason: null },
+      { adId: second.id, title: 'Second live ad', event: 'approved', at: second.at, reason: null },
+      { adId: first.id, title: 'First ad, a better title', event: 'approved', at: first.at, reason: null },
+    ]);
+    expect((await get(other, '/api/my-ads-overview')).json().recent).toEqual([
+      { adId: theirs.id, title: 'Their ad, a better title', event: 'edit_rejected', at: theirRejectedAt, reason: 'Not their phone.' },
+      { adId: theirs.id, title: 'Their ad, a better title', event: 'edit_approved', at: theirApprovedAt, reason: null },
+      { adId: theirs.id, title: 'Their ad, a better title', event: 'approved', at: theirs.at, reason: null },
+    ]);
+  });
+
+  it('keeps at most five decisions across ads and edits, and forgets the edits of a deleted ad', async () => {
+    const ads = [await liveTitled(owner, 'Live ad number one'), await liveTitled(owner, 'Live ad number two'), await liveTitled(owner, 'Live ad number three')];
+    const rejectedAt = await decideEdit(await editLive(owner, ads[0], 'Number one, rejected edit'), 'reject', 'Not allowed.');
+    const approvedAt = [
+      await decideEdit(await editLive(owner, ads[0], 'Number one, approved edit'), 'approve'),
+      await decideEdit(await editLive(owner, ads[1], 'Number two, approved edit'), 'approve'),
+      await decideEdit(await editLive(owner, ads[2], 'Number three, approved edit'), 'approve'),
+    ];
+    const recent = (await get(owner, '/api/my-ads-overview')).json().recent as { adId: string; event: string; at: string }[];
+    expect(recent.map((r) => [r.adId, r.event, r.at])).toEqual([
+      [ads[2].id, 'edit_approved', approvedAt[2]],
+      [ads[1].id, 'edit_approved', approvedAt[1]],
+      [ads[0].id, 'edit_approved', approvedAt[0]],
+      [ads[0].id, 'edit_rejected', rejectedAt],
+      [ads[2].id, 'approved', ads[2].at],
+    ]);
+
+    // Deleted, an ad takes its edits' decisions with it: the older approvals show again.
+    ctx.clock.advance(MINUTE);
+    const del = await ctx.app.inject({ method: 'DELETE', url: `/api/ads/${ads[0].id}`, headers: { cookie: owner.cookie } });
+    expect(del.statusCode, del.body).toBe(200);
+    expect(await ctx.app.deps.db.selectFrom('ad_revisions').select('status').where('ad_id', '=', ads[0].id).execute()).toHaveLength(2);
+    const after = (await get(owner, '/api/my-ads-overview')).json().recent as { adId: string; event: string; at: string }[];
+    expect(after.map((r) => [r.adId, r.event, r.at])).toEqual([
+      [ads[2].id, 'edit_approved', approvedAt[2]],
+      [ads[1].id, 'edit_approved', approvedAt[1]],
+      [ads[2].id, 'approved', ads[2].at],
+      [ads[1].id, 'approved', ads[1].at],
+    ]);
   });
 
   it('is empty for a user without ads, and 401 without a session', async () => {

@@ -64,28 +64,42 @@ export async function countOwnAds(db: Executor, ownerId: string, now: string): P
 }
 
 /**
- * The latest decisions on the user's ads, newest first, one per ad as it stands now: approved
- * (when it was published), rejected or disabled (when staff did it: nothing else changes such an
- * ad without changing its status), expired (when its time ran out).
+ * The latest decisions on the user's ads, newest first, at most `limit` of both kinds together:
+ * - one per ad as it stands now: approved (when it was published), rejected or disabled (when
+ *   staff did it: nothing else changes such an ad without changing its status), expired (when its
+ *   time ran out);
+ * - staff's decisions on its edits (ad_revisions), edit_approved or edit_rejected, when they
+ *   decided, with the ad's title as it is now. A superseded or pending edit is no decision, and the
+ *   edits of a deleted ad (its row gone) go with it.
+ * `rejection_reason` is the ad's, or the edit's for an edit.
  */
 export async function latestOwnDecisions(db: Executor, ownerId: string, now: string, limit: number) {
   const status = ownerStatus(now);
-  return db
+  const onAds = db
     .selectFrom('ads')
     .select(['ads.id', 'ads.title', 'ads.rejection_reason'])
-    .select(status.as('event'))
+    .select(sql<DecisionEvent>`${status}`.as('event'))
     .select(
       sql<string>`CASE ${status} WHEN 'expired' THEN coalesce(ads.expires_at, ads.updated_at) WHEN 'approved' THEN coalesce(ads.published_at, ads.updated_at) ELSE ads.updated_at END`.as(
         'at',
       ),
     )
     .where('ads.owner_id', '=', ownerId)
-    .where('ads.status', 'in', ['approved', 'rejected', 'disabled', 'expired'])
-    .orderBy('at', 'desc')
-    .orderBy('ads.id')
-    .limit(limit)
-    .execute();
+    .where('ads.status', 'in', ['approved', 'rejected', 'disabled', 'expired']);
+  const onEdits = db
+    .selectFrom('ad_revisions')
+    .innerJoin('ads', 'ads.id', 'ad_revisions.ad_id')
+    .select(['ads.id', 'ads.title', 'ad_revisions.rejection_reason'])
+    .select(sql<DecisionEvent>`CASE ad_revisions.status WHEN 'approved' THEN 'edit_approved' ELSE 'edit_rejected' END`.as('event'))
+    // Set with the decision (applyRevision, rejectRevision).
+    .select(sql<string>`ad_revisions.decided_at`.as('at'))
+    .where('ads.owner_id', '=', ownerId)
+    .where('ad_revisions.status', 'in', ['approved', 'rejected']);
+  return onAds.unionAll(onEdits).orderBy('at', 'desc').orderBy('id').orderBy('event').limit(limit).execute();
 }
+
+/** What latestOwnDecisions says happened: the ad's status as its owner sees it, or a decision on an edit. */
+export type DecisionEvent = AdStatus | 'edit_approved' | 'edit_rejected';
 
 /** Ads the user posted since `since` (deleted ones included): the post log, not the ads table. */
 export async function countPostsSince(db: Executor, userId: string, since: string): Promise<number> {

@@ -197,6 +197,31 @@ describe('my dashboard', () => {
       ]);
     });
 
+    it('tells of staff decisions on my edits of live ads, with the reason for a rejected one', async () => {
+      myServer({
+        recent: [
+          { adId: 'ad-1', title: 'Evenings in the city', event: 'edit_rejected', at: '2025-01-07T12:00:00.000Z', reason: 'The new photo shows a face' },
+          { adId: 'ad-1', title: 'Evenings in the city', event: 'edit_approved', at: '2025-01-06T12:00:00.000Z', reason: null },
+          { adId: 'ad-1', title: 'Evenings in the city', event: 'approved', at: '2025-01-05T12:00:00.000Z', reason: null },
+        ],
+      });
+      server.use(http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(1000)] })));
+      signIn(['PROVIDER_USER']);
+      renderAt(<MyDashboard />, '/admin/dashboard');
+      const section = await screen.findByRole('region', { name: 'Recent activity' });
+      const items = await within(section).findAllByRole('listitem');
+      expect(items.map((li) => li.textContent)).toEqual([
+        `${dateTimeLabel('2025-01-07T12:00:00.000Z', 'en')} Your edit of “Evenings in the city” was not approved: The new photo shows a face`,
+        `${dateTimeLabel('2025-01-06T12:00:00.000Z', 'en')} Your edit of “Evenings in the city” was approved.`,
+        `${dateTimeLabel('2025-01-05T12:00:00.000Z', 'en')} “Evenings in the city” was approved.`,
+      ]);
+      expect(items.map((li) => within(li).getByRole('link').getAttribute('href'))).toEqual([
+        '/admin/dashboard/my-ads',
+        '/admin/dashboard/my-ads',
+        '/admin/dashboard/my-ads',
+      ]);
+    });
+
     it('says when there is nothing yet', async () => {
       myServer();
       server.use(http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(0)] })));

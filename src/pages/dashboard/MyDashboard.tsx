@@ -148,7 +148,8 @@ function RecentActivity({ items }: { items: readonly ActivityItem[] | null }) {
       {!!items?.length && (
         <ul>
           {items.map((item) => (
-            <li key={item.source === 'ad' ? `ad-${item.adId}` : `money-${item.id}`}>
+            // An ad can show more than once (its decision, and those on its edits).
+            <li key={item.source === 'ad' ? `ad-${item.adId}-${item.event}-${item.at}` : `money-${item.id}`}>
               <time dateTime={item.at} className={styles.meta}>
                 {dateTimeLabel(item.at, i18n.language)}
               </time>{' '}
