@@ -302,8 +302,9 @@ function sendKept(reply: FastifyReply, k: Kept): FastifyReply {
  * "doorkeeper" of TinyLFU). Most of a crawl's and a long tail's URLs are asked for once; kept at
  * once, each pushed an answer that would be asked for again out of the cache. A bitset with two
  * FNV-1a hashes of the key, 2^20 bits (128 kB); once `capacity` keys went in it starts empty
- * again (fewer than 1 % false "seen before" until then). A false "seen" only keeps an answer
- * as before; a key forgotten at a reset waits for one more asking.
+ * again (false "seen before": under 1 % at half the default capacity, ~3 % when full). A false
+ * "seen" only keeps an answer at its first asking, as before; a key forgotten at a reset waits for
+ * one more asking.
  */
 export class Doorkeeper {
   private readonly bits = new Uint32Array(1 << 15);
