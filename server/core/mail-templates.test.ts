@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAIL_LOCALES, TEMPLATES, utcDay, utcMoment } from './mail-templates.ts';
+import { composeMail, MAIL_LOCALES, TEMPLATES, utcDay, utcMoment } from './mail-templates.ts';
 
 // Every e-mail a user gets, in the three languages: the same placeholders in each, a translation
 // (not the English words again), the words the pages use, and dates the reader's way.
@@ -39,5 +39,25 @@ describe('e-mail templates', () => {
     expect(utcDay(at, 'es')).toBe('14 feb 2026');
     expect(utcDay(at, 'pt')).toBe('14 de fev. de 2026');
     expect(utcDay('2026-02-14T23:59:59.999Z', 'en')).toBe('Feb 14, 2026'); // UTC, not the server's zone
+  });
+});
+
+describe('a staff e-mail', () => {
+  it("keeps a reporter's lines apart and their markup inert in HTML, and leaves out a line whose value is empty", () => {
+    const mail = composeMail('staffReport', 'en', 'staff@example.com', {
+      urgent: '',
+      kind: 'Ad report',
+      id: 'r1',
+      when: 'Feb 14, 2026, 3:05 PM UTC',
+      adUrl: '',
+      contact: 'ann@example.com',
+      message: 'First line.\n<b>second</b> line {link}',
+      link: 'https://xg.example/admin/dashboard/admin/reports',
+    });
+    expect(mail.subject).toBe('[XG] Ad report r1');
+    expect(mail.html).toContain('<p>First line.<br>&#60;b&#62;second&#60;/b&#62; line {link}</p>');
+    expect(mail.text).toContain('First line.\n<b>second</b> line {link}');
+    expect(mail.text).not.toMatch(/^Ad: /m);
+    expect(mail.text).toContain('Contact: ann@example.com');
   });
 });

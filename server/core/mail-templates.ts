@@ -466,7 +466,8 @@ export function composeMail(
   ].join('\n');
   const html = [
     `<!doctype html><html lang="${locale}"><body style="font-family:sans-serif;line-height:1.5;color:#222">`,
-    ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    // A line break within a paragraph (a list of checks, a reporter's own lines) stays one in HTML.
+    ...paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`),
     ...(params.link && t.action
       ? [
           `<p><a href="${escapeHtml(params.link)}" style="display:inline-block;padding:10px 16px;background:#6d3cb4;color:#fff;border-radius:4px;text-decoration:none">${escapeHtml(t.action)}</a></p>`,
