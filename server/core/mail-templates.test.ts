@@ -60,4 +60,9 @@ describe('a staff e-mail', () => {
     expect(mail.text).not.toMatch(/^Ad: /m);
     expect(mail.text).toContain('Contact: ann@example.com');
   });
+
+  it('only staff reports leave a paragraph out for an empty value: a user e-mail keeps every sentence', () => {
+    const mail = composeMail('adRejected', 'en', 'ann@example.com', { title: 'Evenings', reason: '', link: 'https://xg.example/x' });
+    expect(mail.text).toContain('“Evenings” was not approved, for this reason: ');
+  });
 });

@@ -11,6 +11,8 @@ interface Text {
   paragraphs: string[];
   /** The button/link text, when the e-mail has one main link (params.link). */
   action?: string;
+  /** A paragraph whose placeholder is given as '' is left out (a staff report about no ad, with no contact). */
+  dropEmpty?: boolean;
 }
 
 const FOOTER: Record<MailLocale, string> = {
@@ -355,22 +357,25 @@ export const TEMPLATES = {
       action: 'Sua carteira e o histórico',
     },
   },
-  // To staff. A paragraph whose placeholder is given empty is left out (no ad, no contact).
+  // To staff.
   staffReport: {
     en: {
       subject: '[XG]{urgent} {kind} {id}',
       paragraphs: ['{kind} received {when}.', 'Ad: {adUrl}', 'Contact: {contact}', '{message}'],
       action: 'Review it',
+      dropEmpty: true,
     },
     es: {
       subject: '[XG]{urgent} Nuevo aviso: {kind} {id}',
       paragraphs: ['Llegó el {when}: {kind}.', 'Anuncio: {adUrl}', 'Contacto: {contact}', '{message}'],
       action: 'Revisarlo',
+      dropEmpty: true,
     },
     pt: {
       subject: '[XG]{urgent} Novo aviso: {kind} {id}',
       paragraphs: ['Chegou em {when}: {kind}.', 'Anúncio: {adUrl}', 'Contato: {contact}', '{message}'],
       action: 'Analisar',
+      dropEmpty: true,
     },
   },
   healthFailing: {
@@ -455,8 +460,8 @@ export function composeMail(
 ): MailMessage {
   const t: Text = TEMPLATES[name][locale] ?? TEMPLATES[name].en;
   const all = { ...params, unsubscribe: opts.unsubscribeUrl ?? '' };
-  // A paragraph whose placeholder is given as '' is left out (a staff report without an ad).
-  const paragraphs = t.paragraphs.filter((p) => ![...p.matchAll(/\{(\w+)\}/g)].some(([, k]) => all[k as keyof typeof all] === '')).map((p) => fill(p, all));
+  const empty = (p: string) => [...p.matchAll(/\{(\w+)\}/g)].some(([, k]) => all[k as keyof typeof all] === '');
+  const paragraphs = t.paragraphs.filter((p) => !(t.dropEmpty && empty(p))).map((p) => fill(p, all));
   const text = [
     ...paragraphs.flatMap((p) => [p, '']),
     ...(params.link && t.action ? [`${t.action}: ${params.link}`, ''] : []),
