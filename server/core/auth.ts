@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { Config } from './config.ts';
 import type { Clock } from './clock.ts';
-import type { Db } from './db.ts';
+import type { Db, Trx } from './db.ts';
 import type { Role, StaffRole, UserStatus } from './schema.ts';
 import { signJwt, verifyJwt } from './jwt.ts';
 import { hasAccess, requiredAccess, type Access } from './access.ts';
@@ -88,6 +88,16 @@ export async function currentActor(db: Db, actor: SessionUser): Promise<SessionU
   const now = await loadSessionUser(db, actor.id);
   if (!stillSignedIn(now, actor.tokenVersion)) throw new Unauthorized();
   return now;
+}
+
+/**
+ * A write transaction on the actor's behalf, acting as the actor is now: its first read is
+ * currentActor, inside the transaction, so a sign-out, suspension, deletion or demotion committed
+ * while the request waited for the write lock refuses it (401) or leaves it the powers that remain
+ * (`by`). A change made for a signed-in user begins so; a new service cannot forget the check.
+ */
+export function transactionAs<T>(db: Db, actor: SessionUser, work: (trx: Trx, by: SessionUser) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => work(trx, await currentActor(trx, actor)));
 }
 
 /** A session holds while its account is live and not suspended and its token is not older than the last sign-out or password change. */

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import { currentActor, type SessionUser } from '../../core/auth.ts';
+import { currentActor, transactionAs, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { DAY_MS } from '../../core/clock.ts';
@@ -137,8 +137,8 @@ export class AdManageService {
   async renew(actor: SessionUser, id: string, walletId: string, quote?: Quote): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
     const now = this.deps.clock.now();
     const at = now.toISOString();
-    const result = await this.deps.db.transaction().execute(async (trx) => {
-      const by = await currentActor(trx, actor); // suspended or signed out while this waited for the lock: nothing charged
+    const result = await transactionAs(this.deps.db, actor, async (trx, by) => {
+      // suspended or signed out while this waited for the lock: nothing charged
       const ad = await adFor(trx, by, 'renew', id);
       if (ad.status !== 'approved' && ad.status !== 'expired') throw new Conflict('ad.renew_not_allowed');
       if (ad.renewed_at && now.getTime() - Date.parse(ad.renewed_at) < RENEW_COOLDOWN_MS) throw new Conflict('ad.renew_too_soon');
@@ -172,8 +172,8 @@ export class AdManageService {
    */
   async remove(actor: SessionUser, id: string): Promise<{ deleted: true; refundedCents: number }> {
     const at = this.now();
-    const out = await this.deps.db.transaction().execute(async (trx) => {
-      const ad = await adFor(trx, await currentActor(trx, actor), 'delete', id);
+    const out = await transactionAs(this.deps.db, actor, async (trx, by) => {
+      const ad = await adFor(trx, by, 'delete', id);
       let refundedCents = 0;
       if (ad.status === 'in_review' && ad.paid_wallet_id && ad.price_cents && ad.price_cents > 0) {
         await postToLedger(trx, {

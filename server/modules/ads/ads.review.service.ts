@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import { currentActor, type SessionUser } from '../../core/auth.ts';
+import { transactionAs, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Forbidden, Invalid } from '../../core/errors.ts';
 import { isOwner } from '../../core/policy.ts';
 import { DAY_MS } from '../../core/clock.ts';
@@ -86,8 +86,8 @@ export class ReviewService {
     const changed: { id: string; ownerId: string; status: AdStatus }[] = [];
     const mails: AdMail[] = [];
     const unusedPhotos: { adId: string; ownerId: string; photos: StoredPhoto[] }[] = [];
-    await this.deps.db.transaction().execute(async (trx) => {
-      const by = await currentActor(trx, actor); // demoted or suspended since the request came in: refused
+    await transactionAs(this.deps.db, actor, async (trx, by) => {
+      // demoted or suspended since the request came in: refused
       for (const id of unique(input.adIds)) {
         const ad = await repo.findAd(trx, id);
         if (!ad) {
@@ -177,8 +177,7 @@ export class ReviewService {
   async setStatus(actor: SessionUser, input: { adIds: string[]; status: 'approved' | 'disabled' }): Promise<{ updated: number }> {
     const at = this.deps.clock.now().toISOString();
     const changed: { ownerId: string; adId: string; status: AdStatus }[] = [];
-    await this.deps.db.transaction().execute(async (trx) => {
-      const by = await currentActor(trx, actor);
+    await transactionAs(this.deps.db, actor, async (trx, by) => {
       for (const id of unique(input.adIds)) {
         const before = await repo.findAd(trx, id);
         if (before) mayReview(by, 'moderate', before);

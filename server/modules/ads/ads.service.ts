@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import { currentActor, type SessionUser } from '../../core/auth.ts';
+import { currentActor, transactionAs, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound, TooManyRequests } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { DAY_MS } from '../../core/clock.ts';
@@ -131,8 +131,7 @@ export class AdsService {
   async deleteCartAd(actor: SessionUser, id: string): Promise<void> {
     const ad = await adFor(this.deps.db, actor, 'deleteFromCart', id);
     if (ad.status !== 'unpaid') throw new Conflict('ad.delete_only_unpaid');
-    const kept = await this.deps.db.transaction().execute(async (trx) => {
-      await currentActor(trx, actor);
+    const kept = await transactionAs(this.deps.db, actor, async (trx) => {
       const held = await beforeAdDeleted(trx, { id, ownerId: ad.owner_id }, 'cart_deletion', this.now());
       if (!(await repo.deleteUnpaidAd(trx, ad.owner_id, id))) throw new Conflict('ad.delete_only_unpaid');
       return held;
@@ -179,8 +178,8 @@ export class AdsService {
   async bump(actor: SessionUser, id: string, walletId: string, quote?: Quote): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
     const now = this.deps.clock.now();
     const at = now.toISOString();
-    return this.deps.db.transaction().execute(async (trx) => {
-      const by = await currentActor(trx, actor); // suspended or signed out meanwhile: nothing charged
+    return transactionAs(this.deps.db, actor, async (trx, by) => {
+      // suspended or signed out meanwhile: nothing charged
       const ad = await adFor(trx, by, 'bump', id);
       // On a list: approved, running, and shown (online, its owner and place not suspended).
       if (ad.status !== 'approved' || (ad.expires_at !== null && ad.expires_at <= at) || !ad.visible) throw new Conflict('ad.bump_not_running');
@@ -204,8 +203,8 @@ export class AdsService {
   }
 
   async setOnline(actor: SessionUser, id: string, online: boolean): Promise<OwnerAdDto> {
-    return this.deps.db.transaction().execute(async (trx) => {
-      await adFor(trx, await currentActor(trx, actor), 'setOnline', id);
+    return transactionAs(this.deps.db, actor, async (trx, by) => {
+      await adFor(trx, by, 'setOnline', id);
       await repo.setOnline(trx, id, online, this.now());
       await repo.refreshVisibility(trx, [id]);
       return toOwnerAd((await repo.findAd(trx, id))!);
@@ -218,8 +217,8 @@ export class AdsService {
    * left, and its pending edit follows it. The move is kept as a version (ad_versions), as every change of the ad is.
    */
   async move(actor: SessionUser, id: string, stateId: string, cityId: string): Promise<OwnerAdDto> {
-    return this.deps.db.transaction().execute(async (trx) => {
-      const ad = await adFor(trx, await currentActor(trx, actor), 'move', id);
+    return transactionAs(this.deps.db, actor, async (trx, by) => {
+      const ad = await adFor(trx, by, 'move', id);
       const ranOut = ad.status === 'approved' && ad.expires_at !== null && ad.expires_at <= this.now();
       if (ad.status === 'rejected' || ad.status === 'expired' || ad.status === 'disabled' || ranOut) throw new Conflict('ad.move_not_allowed');
       await assertPlace(trx, stateId, cityId);

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import { currentActor, type SessionUser } from '../../core/auth.ts';
+import { currentActor, transactionAs, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../core/errors.ts';
 import { isStaff } from '../../core/policy.ts';
 import { writeAudit } from '../../core/audit.ts';
@@ -187,8 +187,8 @@ export class HealthService {
   }
 
   async delete(actor: SessionUser, id: number): Promise<void> {
-    await this.deps.db.transaction().execute(async (trx) => {
-      if (!isStaff(await currentActor(trx, actor))) throw new Forbidden(); // demoted or suspended meanwhile
+    await transactionAs(this.deps.db, actor, async (trx, by) => {
+      if (!isStaff(by)) throw new Forbidden(); // demoted or suspended meanwhile
       const row = await repo.findCheck(trx, id);
       if (!row) throw new NotFound('health.check_not_found');
       // The newest result is the check's current state: /api/health and the next run's "turned

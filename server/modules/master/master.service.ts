@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import { currentActor, type SessionUser } from '../../core/auth.ts';
+import { transactionAs, type SessionUser } from '../../core/auth.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { Conflict, Forbidden, NotFound } from '../../core/errors.ts';
 import { isMaster, isOwner } from '../../core/policy.ts';
@@ -66,8 +66,8 @@ export class MasterService {
     // PROVIDER_USER is every account's base role: always kept, whatever was sent.
     const roles = ROLE_ORDER.filter((r) => r === 'PROVIDER_USER' || requested.includes(r));
     const now = this.deps.clock.now().toISOString();
-    return this.deps.db.transaction().execute(async (trx) => {
-      const by = await currentActor(trx, actor); // demoted or suspended meanwhile: their old powers are gone
+    return transactionAs(this.deps.db, actor, async (trx, by) => {
+      // demoted or suspended meanwhile: their old powers are gone
       const before = await this.load(trx, userId);
       const change: AccountChange = { user: before, roles, activeMasters: await countActiveMasters(trx) };
       if (!can(by, 'setRoles', change)) throw refusal(by, 'setRoles', userId);
@@ -81,8 +81,7 @@ export class MasterService {
 
   async updateStatus(actor: SessionUser, userId: string, status: UserStatus): Promise<UserView> {
     const now = this.deps.clock.now().toISOString();
-    const after = await this.deps.db.transaction().execute(async (trx) => {
-      const by = await currentActor(trx, actor);
+    const after = await transactionAs(this.deps.db, actor, async (trx, by) => {
       const before = await this.load(trx, userId);
       const change: AccountChange = { user: before, status, activeMasters: await countActiveMasters(trx) };
       if (!can(by, 'setStatus', change)) throw refusal(by, 'setStatus', userId);

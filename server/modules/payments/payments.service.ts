@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
-import { currentActor, type SessionUser } from '../../core/auth.ts';
+import { transactionAs, type SessionUser } from '../../core/auth.ts';
 import { isStaff, type Actor } from '../../core/policy.ts';
 import { writeAudit } from '../../core/audit.ts';
 import type { Said } from '../../../contract/api/common.ts';
@@ -130,8 +130,8 @@ export class PaymentsService {
     if (!wallet) throw new NotFound('wallet.not_found');
     const orderId = newId();
     const at = this.now();
-    await this.deps.db.transaction().execute(async (trx) => {
-      await currentActor(trx, actor); // suspended or signed out while this waited: 401, no invoice
+    await transactionAs(this.deps.db, actor, async (trx) => {
+      // suspended or signed out while this waited: 401, no invoice
       // Counted and inserted in one write transaction: two tabs cannot both take the fifth place.
       if ((await repo.countOpen(trx, actor.id, at)) >= MAX_OPEN_INVOICES) throw new Conflict('payment.too_many_open_invoices', { max: MAX_OPEN_INVOICES });
       await repo.insertInvoice(trx, {

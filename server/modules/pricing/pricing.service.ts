@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../core/deps.ts';
 import type { Executor } from '../../core/db.ts';
-import { currentActor, type SessionUser } from '../../core/auth.ts';
+import { transactionAs, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { writeAudit } from '../../core/audit.ts';
@@ -102,8 +102,8 @@ export class PricingService {
     if (!Number.isInteger(input.priceCents) || input.priceCents < 0 || input.priceCents > PRICE_MAX_CENTS) {
       throw new Invalid('priceCents', 'pricing.price_out_of_range', { max: PRICE_MAX_CENTS });
     }
-    return this.deps.db.transaction().execute(async (trx) => {
-      if (!can(await currentActor(trx, actor), 'setPrice', { id: input.id })) throw new Forbidden(); // still staff now
+    return transactionAs(this.deps.db, actor, async (trx, by) => {
+      if (!can(by, 'setPrice', { id: input.id })) throw new Forbidden(); // still staff now
       const before = await repo.findPricing(trx, input.id);
       if (!before) throw new NotFound('pricing.not_found');
       let durationDays = before.duration_days;
@@ -152,8 +152,8 @@ export class PricingService {
     }
     const expiresAt = parseExpiry(input.expiresAt);
     const now = this.deps.clock.now().toISOString();
-    return this.deps.db.transaction().execute(async (trx) => {
-      if (!can(await currentActor(trx, actor), 'setPromoCode', input.id === undefined ? undefined : { id: input.id })) throw new Forbidden(); // still staff now
+    return transactionAs(this.deps.db, actor, async (trx, by) => {
+      if (!can(by, 'setPromoCode', input.id === undefined ? undefined : { id: input.id })) throw new Forbidden(); // still staff now
       const clash = await repo.findPromoCodeByCode(trx, code);
       if (clash && clash.id !== input.id) throw new Conflict('pricing.promo_code_taken');
       if (input.id === undefined) {

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import { currentActor, type SessionUser } from '../../core/auth.ts';
+import { transactionAs, type SessionUser } from '../../core/auth.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { Forbidden, Invalid } from '../../core/errors.ts';
 import { isStaff } from '../../core/policy.ts';
@@ -53,8 +53,8 @@ export class RealtimeService {
     // Counted before the write: two requests at once cannot both take the last one of the hour.
     this.announcements.hit([actor.id], 'realtime.too_many_public_messages', { max: PUBLIC_MESSAGES_PER_HOUR });
     const at = this.deps.clock.now().toISOString();
-    await this.deps.db.transaction().execute(async (trx) => {
-      if (!isStaff(await currentActor(trx, actor))) throw new Forbidden(); // still staff now
+    await transactionAs(this.deps.db, actor, async (trx, by) => {
+      if (!isStaff(by)) throw new Forbidden(); // still staff now
       await writeAudit(trx, {
         actor: { id: actor.id, email: actor.email },
         action: 'public_message.send',

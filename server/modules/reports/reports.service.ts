@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
 import type { Executor } from '../../core/db.ts';
-import { currentActor, type SessionUser } from '../../core/auth.ts';
+import { transactionAs, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
 import { isStaff } from '../../core/policy.ts';
 import { newId } from '../../core/ids.ts';
@@ -196,8 +196,8 @@ export class ReportsService {
     const note = rawNote?.replace(/\s+/g, ' ').trim() || undefined;
     if (note !== undefined && (note.length < NOTE_MIN || note.length > NOTE_MAX))
       throw new Invalid('note', 'moderation.note_length', { min: NOTE_MIN, max: NOTE_MAX });
-    const report = await this.deps.db.transaction().execute(async (trx) => {
-      const by = await currentActor(trx, actor); // demoted or suspended since the request came in: refused
+    const report = await transactionAs(this.deps.db, actor, async (trx, by) => {
+      // demoted or suspended since the request came in: refused
       const before = await repo.findReport(trx, id);
       if (!before) throw new NotFound('reports.not_found');
       const adOwnerId = before.ad_id ? ((await ownerOfAd(trx, before.ad_id)) ?? null) : null;

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
 import { composeMail, pageLink, utcDay } from '../../core/mail-templates.ts';
-import type { Executor, Trx } from '../../core/db.ts';
-import { currentActor, type SessionUser } from '../../core/auth.ts';
+import type { Executor } from '../../core/db.ts';
+import { transactionAs, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound, ServiceUnavailable } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
@@ -76,8 +76,8 @@ export class WalletsService {
     if (checkPromoCode(code)) throw new Invalid('code', RULE_CODES.promoCodeInvalid);
     this.redeemLimiter.hit([`user:${userId}`], 'wallet.too_many_promo_attempts');
     const at = this.now();
-    return this.deps.db.transaction().execute(async (trx: Trx) => {
-      const by = await currentActor(trx, actor); // suspended or signed out while this waited for the lock: nothing credited
+    return transactionAs(this.deps.db, actor, async (trx, by) => {
+      // suspended or signed out while this waited for the lock: nothing credited
       const promo = await repo.findPromoCode(trx, code);
       // Someone else's personal code is "not valid", exactly as an unknown one: it cannot be told apart.
       if (!promo || !can(by, 'redeem', { ownerId: promo.owner_user_id })) throw new Invalid('code', 'wallet.promo_code_not_valid');
@@ -112,8 +112,8 @@ export class WalletsService {
     const expiresAt = `${lastDay}T23:59:59.999Z`;
     const codeId = newId();
     let code = '';
-    await this.deps.db.transaction().execute(async (trx) => {
-      await currentActor(trx, user); // suspended or signed out while this waited: 401, no code
+    await transactionAs(this.deps.db, user, async (trx) => {
+      // suspended or signed out while this waited: 401, no code
       if (!(await repo.markWelcomeSent(trx, user.id, at.toISOString()))) throw new Conflict('wallet.welcome_code_already_sent');
       for (let attempt = 0; ; attempt++) {
         code = `WELCOME-${Array.from({ length: 8 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('')}`;
