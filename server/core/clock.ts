@@ -22,4 +22,5 @@ export class ManualClock implements Clock {
   }
 }
 
-export const DAY_MS = 24 * 60 * 60 * 1000;
+export const HOUR_MS = 60 * 60 * 1000;
+export const DAY_MS = 24 * HOUR_MS;

@@ -11,13 +11,12 @@ import type { StaffRole, UserStatus } from '../../core/schema.ts';
 import { RULE_CODES, checkEmail, checkNickname, checkPassword, normalizeEmail, type RuleKey } from '../../../contract/rules.ts';
 import { can } from './auth.policy.ts';
 import * as repo from './auth.repository.ts';
+import { HOUR_MS } from '../../core/clock.ts';
 
 /** Throws 400 naming the field when a value breaks a shared rule. */
 export function assertRule(field: string, key: RuleKey | null): void {
   if (key) throw new Invalid(field, RULE_CODES[key]);
 }
-
-const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * Sign-in limits (PRODUCT §11). Per IP and per (account, IP) in a short window: an attacker's

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, asMaster, createTestApp, makeUser, rawInject, type TestContext, type TestUser } from '../../test/harness.ts';
 import { connector, until, type Conn } from './realtime.testkit.ts';
+import { HOUR_MS } from '../../core/clock.ts';
 
 // POST /api/admin/send-public-message: a staff announcement to every open socket (PRODUCT §7's
 // `publicMessage`), over a real listening app and real WebSockets.
@@ -8,7 +9,6 @@ import { connector, until, type Conn } from './realtime.testkit.ts';
 let ctx: TestContext;
 let base: string;
 const sockets = connector(() => base);
-const HOUR_MS = 60 * 60 * 1000;
 
 beforeEach(async () => {
   ctx = await createTestApp();

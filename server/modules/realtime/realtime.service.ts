@@ -6,6 +6,7 @@ import { isStaff } from '../../core/policy.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
 import { cleanText } from '../../../contract/rules.ts';
 import { PUBLIC_MESSAGE_MAX, type PublicMessageText } from '../../../contract/api/realtime.ts';
+import { HOUR_MS } from '../../core/clock.ts';
 
 /**
  * Announcements one staff member may send an hour. Each reaches every connected user at once: a
@@ -13,7 +14,6 @@ import { PUBLIC_MESSAGE_MAX, type PublicMessageText } from '../../../contract/ap
  * everyone's screen.
  */
 export const PUBLIC_MESSAGES_PER_HOUR = 10;
-const HOUR_MS = 60 * 60 * 1000;
 const LANGUAGES = ['en', 'es', 'pt'] as const;
 
 /**

@@ -27,10 +27,9 @@ import {
   type reportsApi,
 } from '../../../contract/api/reports.ts';
 import type { ResponseOf } from '../../../contract/api/types.ts';
+import { HOUR_MS } from '../../core/clock.ts';
 
 type ReportsApi = typeof reportsApi;
-
-const HOUR_MS = 60 * 60 * 1000;
 
 export const toDto = (r: repo.ReportRow): Report => ({
   id: r.id,

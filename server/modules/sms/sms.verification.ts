@@ -7,6 +7,7 @@ import { normalizeUsPhone } from '../../../contract/rules.ts';
 import { can } from '../profile/profile.policy.ts';
 import type { SmsService } from './sms.service.ts';
 import * as repo from './sms.repository.ts';
+import { HOUR_MS } from '../../core/clock.ts';
 
 // Phone verification (PRODUCT §7, §11): a 6-digit code by text message, living 10 minutes; five
 // wrong tries burn it; three codes an hour per user and per number. Only an HMAC of the code is
@@ -17,7 +18,6 @@ import * as repo from './sms.repository.ts';
 export const CODE_TTL_MS = 10 * 60_000;
 export const CODES_PER_HOUR = 3;
 export const MAX_TRIES = 5;
-const HOUR_MS = 60 * 60_000;
 /** How a code is shown where staff can read it (the stored message, the log). */
 export const MASKED_CODE = '••••••';
 
