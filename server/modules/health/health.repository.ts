@@ -68,12 +68,12 @@ export async function staffEmails(db: Executor): Promise<{ email: string; locale
 }
 
 /**
- * The language of an address staff e-mails go to: that of the account with the address (STAFF_EMAIL
- * may be one), else English.
+ * An address staff e-mails go to (STAFF_EMAIL), with its language: that of the account with the
+ * address, if one has it, else English.
  */
-export async function localeOfAddress(db: Executor, email: string): Promise<MailLocale> {
+export async function staffAddress(db: Executor, email: string): Promise<{ email: string; locale: MailLocale }> {
   const r = await db.selectFrom('users').select('locale').where('email', '=', email).where('deleted_at', 'is', null).executeTakeFirst();
-  return r?.locale ?? 'en';
+  return { email, locale: r?.locale ?? 'en' };
 }
 
 /** The admin overview's counts (reads of the ads and reports modules' tables, by their indexes). */

@@ -148,7 +148,7 @@ export class HealthService {
   private async mailStaff(failing: HealthCheck[]): Promise<void> {
     const { deps } = this;
     let to = await repo.staffEmails(deps.db);
-    if (!to.length && deps.config.staffEmail) to = [{ email: deps.config.staffEmail, locale: await repo.localeOfAddress(deps.db, deps.config.staffEmail) }];
+    if (!to.length && deps.config.staffEmail) to = [await repo.staffAddress(deps.db, deps.config.staffEmail)];
     const names = failing.map((c) => c.name).join(', ');
     // The checks' own messages are the server's English (the health screen words them from their codes).
     const checks = failing.map((c) => `- ${c.name}: ${c.message}`).join('\n');

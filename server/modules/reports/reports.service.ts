@@ -14,7 +14,7 @@ import * as repo from './reports.repository.ts';
 import { NOTE_MAX, NOTE_MIN } from '../../../contract/api/moderation.ts';
 import { reportAds } from '../moderation/moderation.service.ts';
 import { ownerOfAd } from '../moderation/moderation.repository.ts';
-import { localeOfAddress, staffEmails } from '../health/health.repository.ts';
+import { staffAddress, staffEmails } from '../health/health.repository.ts';
 import { composeMail, pageLink, REPORT_KIND_WORDS, URGENT_WORD, utcMoment, type MailLocale } from '../../core/mail-templates.ts';
 import {
   REPORT_CONTACT_MAX,
@@ -100,9 +100,7 @@ export async function createReport(trx: Executor, input: NewReport, at: Date): P
  * the stored report is what counts.
  */
 export async function notifyStaff(deps: Pick<AppDeps, 'config' | 'mailer' | 'log' | 'db'>, report: Report): Promise<void> {
-  let to = deps.config.staffEmail
-    ? [{ email: deps.config.staffEmail, locale: await localeOfAddress(deps.db, deps.config.staffEmail) }]
-    : await staffEmails(deps.db);
+  let to = deps.config.staffEmail ? [await staffAddress(deps.db, deps.config.staffEmail)] : await staffEmails(deps.db);
   if (!deps.config.staffEmail && report.adId) {
     const owner = await deps.db
       .selectFrom('ads')
