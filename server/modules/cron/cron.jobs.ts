@@ -5,6 +5,7 @@ import { sweepOrphanUploads } from '../uploads/uploads.sweep.ts';
 import { expireInvoices, reconcileInvoices } from '../payments/payments.jobs.ts';
 import { renewalReminders } from '../ads/ads.reminders.ts';
 import { purgeOldSignIns } from '../moderation/moderation.jobs.ts';
+import { purgeSms } from '../sms/sms.jobs.ts';
 import { compactSearchIndex } from '../listings/listings.jobs.ts';
 import { jobReport, type JobReport } from '../../core/report.ts';
 import * as repo from './cron.repository.ts';
@@ -112,6 +113,8 @@ export const CRON_JOBS: CronJob[] = [
   { name: 'renewal-reminders', schedule: '20 * * * *', run: renewalReminders, timeoutMs: 10 * 60_000 },
   // Sign-in records are kept 180 days, except those of accounts under a legal hold.
   { name: 'purge-old-sign-ins', schedule: '50 3 * * *', run: purgeOldSignIns },
+  // Phone codes a day past their end, the SMS log after 90 days; legal holds kept.
+  { name: 'purge-sms', schedule: '55 3 * * *', run: purgeSms },
   // Searches walk every segment of the full-text index: merged back into one each night.
   { name: 'compact-search-index', schedule: '10 4 * * *', run: compactSearchIndex, timeoutMs: 30 * 60_000 },
 ];

@@ -67,6 +67,7 @@ describe('cron jobs', () => {
       ['purge-page-views', '35 3 * * *'],
       ['renewal-reminders', '20 * * * *'],
       ['purge-old-sign-ins', '50 3 * * *'],
+      ['purge-sms', '55 3 * * *'],
       ['compact-search-index', '10 4 * * *'],
     ]);
     expect(CRON_JOBS.filter((j) => j.runAtStart).map((j) => j.name)).toEqual(['health-checks']);
@@ -153,6 +154,51 @@ describe('cron jobs', () => {
     // a link asked for now works after the purge
     expect((await ctx.app.inject({ method: 'POST', url: '/api/password-reset-request', payload: { email: u.email } })).statusCode).toBe(202);
     expect(await ctx.app.deps.db.selectFrom('password_resets').select('token_hash').where('user_id', '=', u.id).execute()).toHaveLength(2);
+  });
+
+  it('purge-sms deletes phone codes a day past their end and SMS log rows older than 90 days, except those of an account under a legal hold', async () => {
+    const [u, held] = [await makeUser(ctx), await makeUser(ctx)];
+    const ago = (days: number) => new Date(ctx.clock.now().getTime() - days * DAY_MS).toISOString();
+    const code = (phone: string, user_id: string, endedDaysAgo: number) => ({
+      user_id,
+      phone,
+      code_hash: `hash-${phone}`,
+      created_at: ago(endedDaysAgo + 1 / 96),
+      expires_at: ago(endedDaysAgo),
+    });
+    await ctx.app.deps.db
+      .insertInto('phone_codes')
+      .values([code('+12125550101', u.id, 2), code('+12125550102', u.id, 1.5), code('+12125550103', u.id, 0.9), code('+12125550104', held.id, 10)])
+      .execute();
+    const message = (body: string, user_id: string | null, daysAgo: number) => ({
+      to_phone: '+12125550100',
+      body,
+      purpose: user_id ? ('verification' as const) : ('test' as const),
+      user_id,
+      status: 'delivered' as const,
+      created_at: ago(daysAgo),
+    });
+    await ctx.app.deps.db
+      .insertInto('sms_messages')
+      .values([message('old', u.id, 91), message('old test', null, 120), message('young', u.id, 89), message('held', held.id, 200)])
+      .execute();
+    await holdAccount(held.id, 'Preservation request 2026-3');
+    const run = await runJob(ctx.app.deps, findJob('purge-sms')!);
+    expect(run).toMatchObject({
+      outcome: 'ok',
+      message: '2 phone codes ended over a day ago and 2 SMS messages older than 90 days deleted (accounts under a legal hold kept)',
+    });
+    expect(run.says).toEqual({
+      code: 'cron.sms_purged',
+      parts: [
+        { code: 'cron.phone_codes_purged', params: { count: 2 } },
+        { code: 'cron.sms_messages_purged', params: { count: 2, days: 90 } },
+      ],
+    });
+    const codes = await ctx.app.deps.db.selectFrom('phone_codes').select('phone').orderBy('phone').execute();
+    expect(codes.map((c) => c.phone)).toEqual(['+12125550103', '+12125550104']);
+    const log = await ctx.app.deps.db.selectFrom('sms_messages').select('body').orderBy('body').execute();
+    expect(log.map((m) => m.body)).toEqual(['held', 'young']);
   });
 
   it('purge-page-views deletes page views older than 366 days, in batches of 5,000, and stops when the run is aborted', async () => {

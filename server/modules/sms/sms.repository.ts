@@ -156,3 +156,19 @@ export async function recordWrongTry(db: Executor, id: number, attempts: number,
 export async function markCodeUsed(db: Executor, id: number, at: string): Promise<void> {
   await db.updateTable('phone_codes').set({ used_at: at }).where('id', '=', id).execute();
 }
+
+// ---- retention ----
+
+const notHeld = sql<boolean>`(user_id IS NULL OR user_id NOT IN (SELECT user_id FROM legal_holds WHERE released_at IS NULL))`;
+
+/** Deletes codes that ended (expired) before `before`, except those of an account under a legal hold. */
+export async function purgeCodes(db: Executor, before: string): Promise<number> {
+  const r = await db.deleteFrom('phone_codes').where('expires_at', '<', before).where(notHeld).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** Deletes messages sent before `before` (staff tests too), except those to an account under a legal hold. */
+export async function purgeMessages(db: Executor, before: string): Promise<number> {
+  const r = await db.deleteFrom('sms_messages').where('created_at', '<', before).where(notHeld).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
