@@ -137,6 +137,25 @@ describe('socket store', () => {
     expect(reconnectDelay(20)).toBe(30_000);
   });
 
+  it('reconnects at once when the network comes back, not at the end of a long backoff', async () => {
+    sessionStore.session = member;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    stop = startSocket();
+    last().accept();
+    last().drop(); // the network went away
+    for (let i = 0; i < 4; i++) {
+      vi.advanceTimersByTime(reconnectDelay(i));
+      last().drop(); // offline: refused at once
+    }
+    expect(sockets()).toHaveLength(5);
+    window.dispatchEvent(new Event('online')); // the next try was 16 s away
+    expect(sockets()).toHaveLength(6);
+    last().accept();
+    expect(socketStore.connected).toBe(true);
+    window.dispatchEvent(new Event('online')); // connected: nothing more
+    expect(sockets()).toHaveLength(6);
+  });
+
   it('waits until the tab is looked at again when the server replaced it with a newer socket (4008)', async () => {
     sessionStore.session = member;
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });

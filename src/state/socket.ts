@@ -301,6 +301,18 @@ function scheduleReconnect(): void {
   }, reconnectDelay(attempts++));
 }
 
+/**
+ * The network is back (the browser's `online`): a reconnect waiting out its backoff (up to 30 s
+ * after a long outage) is tried now, so live updates resume as soon as they can.
+ */
+function onNetworkBack(): void {
+  if (!retryTimer) return;
+  clearTimeout(retryTimer);
+  retryTimer = null;
+  attempts = 0;
+  sync();
+}
+
 function disconnect(): void {
   if (retryTimer) clearTimeout(retryTimer);
   retryTimer = null;
@@ -326,7 +338,10 @@ export function sendSocketMessage<E extends ClientEvent>(event: E, ...args: Clie
 /** Starts following the session (connect when signed in); returns the matching stop. */
 export function startSocket(): () => void {
   users++;
-  if (users === 1) stopWatchingSession = subscribe(sessionStore, sync);
+  if (users === 1) {
+    stopWatchingSession = subscribe(sessionStore, sync);
+    window.addEventListener('online', onNetworkBack);
+  }
   sync();
   let stopped = false;
   return () => {
@@ -336,6 +351,7 @@ export function startSocket(): () => void {
     if (users > 0) return;
     stopWatchingSession?.();
     stopWatchingSession = null;
+    window.removeEventListener('online', onNetworkBack);
     disconnect();
   };
 }
