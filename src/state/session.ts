@@ -2,6 +2,7 @@ import { proxy } from 'valtio';
 import { GUEST, sessionApi, type Role, type Session } from '../api/session';
 import { resetAllStores } from './resource';
 import { errorMessage } from '../api/client';
+import { clearAdDraft } from './adDraft';
 
 /** The session, read from GET /api/session (the cookie is HttpOnly: script cannot read it). */
 export const sessionStore = proxy<{ session: Session; loaded: boolean; loading: boolean; error: string | null }>({
@@ -50,6 +51,7 @@ export async function logout(): Promise<void> {
     await sessionApi.logout();
   } finally {
     resetAllStores();
+    clearAdDraft(); // an ad being written is not left in the tab for whoever uses it next
     sessionStore.session = GUEST;
   }
 }

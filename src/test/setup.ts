@@ -39,6 +39,7 @@ afterEach(() => {
   sessionStore.loading = false;
   sessionStore.error = null;
   window.history.replaceState(null, '', '/');
+  window.sessionStorage.clear(); // what a page keeps in its tab (the post-ad draft) is not the next test's
   if (i18n.language !== 'en') void i18n.changeLanguage('en'); // a test that switched language must not leak it
 });
 afterAll(() => server.close());

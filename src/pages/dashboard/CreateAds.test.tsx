@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import i18n from 'i18next';
@@ -8,6 +8,8 @@ import { renderAt } from '../../test/render';
 import { apiJson } from '../../test/contract';
 import { AD_PRICING, BUMP_PRICING, CITIES_NY, STATES, apiError, makeOwnerAd } from '../../components/market/testing';
 import CreateAds from './CreateAds';
+import { navigation } from '../../api/client';
+import { logout, sessionStore } from '../../state/session';
 
 function baseHandlers() {
   server.use(
@@ -23,6 +25,20 @@ function baseHandlers() {
 }
 
 const jpeg = (name: string, size = 1000) => new File([new Uint8Array(size)], name, { type: 'image/jpeg' });
+
+/** Fills every field of a valid ad (one photo). */
+async function fillValidAd(user: ReturnType<typeof userEvent.setup>) {
+  await user.selectOptions(screen.getByLabelText('Listing type'), 'female_esc');
+  await user.type(screen.getByLabelText('Title'), 'Warm and friendly company');
+  await user.type(screen.getByLabelText('Description'), 'Relaxed evenings, good conversation and a warm welcome every time.');
+  await user.selectOptions(screen.getByLabelText('Age'), '30');
+  await waitFor(() => expect(screen.getByRole('option', { name: 'New York' })).toBeTruthy());
+  await user.selectOptions(screen.getByLabelText('State'), 'st-ny');
+  await waitFor(() => expect(screen.getByRole('option', { name: 'Buffalo' })).toBeTruthy());
+  await user.selectOptions(screen.getByLabelText('City'), 'ct-buf');
+  await user.type(screen.getByLabelText('Phone'), '(212) 555-0123');
+  await user.upload(screen.getByLabelText('Photos'), [jpeg('one.jpg')]);
+}
 
 describe('post-ad form', () => {
   it('shows every rule, blocks a submit that breaks them and sends nothing', async () => {
@@ -182,5 +198,69 @@ describe('post-ad form', () => {
     expect(fd.get('incall')).toBe('false');
     expect(fd.get('outcall')).toBe('true');
     expect(JSON.parse(fd.get('availability') as string)).toEqual({ sat: { from: '10:00', to: '22:00' } });
+  });
+
+  it('keeps what was typed when the session ends on the way, gives it back after signing in (photos aside), to that user only', async () => {
+    baseHandlers();
+    sessionStore.session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
+    sessionStore.loaded = true;
+    // Signed out in another tab: the post is refused and the tab is sent to sign in.
+    server.use(http.post('/api/post-ad', () => apiError('POST /api/post-ad', 401, 'auth.sign_in_required')));
+    const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => {});
+    try {
+      const user = userEvent.setup();
+      const first = renderAt(<CreateAds />, '/admin/dashboard/create-ads');
+      expect(screen.queryByRole('status')).toBeNull(); // nothing to give back yet
+      await fillValidAd(user);
+      await user.click(screen.getByLabelText('Saturday'));
+      await user.click(screen.getByRole('button', { name: 'Post ad' }));
+      await waitFor(() => expect(assign).toHaveBeenCalledWith('/auth/login?redirect=%2F'));
+      first.unmount(); // the tab goes to the sign-in page
+
+      // Signed in again, back on the form: the words are there, the photos are to choose again.
+      renderAt(<CreateAds />, '/admin/dashboard/create-ads');
+      expect(screen.getByRole('status').textContent).toBe(
+        'We kept what you wrote here before the page was left or reloaded. Check it and add the photos again: they are not kept.',
+      );
+      expect(screen.getByLabelText<HTMLSelectElement>('Listing type').value).toBe('female_esc');
+      expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('Warm and friendly company');
+      expect(screen.getByLabelText<HTMLTextAreaElement>('Description').value).toBe('Relaxed evenings, good conversation and a warm welcome every time.');
+      expect(screen.getByLabelText<HTMLInputElement>('Phone').value).toBe('(212) 555-0123');
+      expect(screen.getByLabelText<HTMLSelectElement>('City').value).toBe('ct-buf');
+      expect(screen.getByLabelText<HTMLInputElement>('Saturday').checked).toBe(true);
+      expect(screen.queryByRole('list', { name: /selected/ })).toBeNull();
+      cleanup();
+
+      // Signing out forgets it.
+      server.use(http.post('/api/logout', () => apiJson('POST /api/logout', { isAuthenticated: false, userRoles: ['GUEST_USER'] })));
+      await logout();
+      sessionStore.session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
+      renderAt(<CreateAds />, '/admin/dashboard/create-ads');
+      expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('');
+      expect(screen.queryByRole('status')).toBeNull();
+
+      // A draft is its writer's: someone else signing in in this tab does not get it.
+      await user.type(screen.getByLabelText('Title'), 'Warm and friendly company');
+      cleanup();
+      sessionStore.session = { ...sessionStore.session, id: 'u2', email: 'bea@example.com' };
+      renderAt(<CreateAds />, '/admin/dashboard/create-ads');
+      expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('');
+    } finally {
+      assign.mockRestore();
+    }
+  });
+
+  it('forgets the draft once the ad is posted', async () => {
+    baseHandlers();
+    server.use(http.post('/api/post-ad', () => apiJson('POST /api/post-ad', { ad: makeOwnerAd({ status: 'unpaid' }) }, 201)));
+    const user = userEvent.setup();
+    const view = renderAt(<CreateAds />, '/admin/dashboard/create-ads');
+    await fillValidAd(user);
+    await user.click(screen.getByRole('button', { name: 'Post ad' }));
+    await waitFor(() => expect(view.currentPath()).toBe('/admin/dashboard/my-cart'));
+    view.unmount();
+    renderAt(<CreateAds />, '/admin/dashboard/create-ads');
+    expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('');
+    expect(screen.queryByRole('status')).toBeNull();
   });
 });

@@ -3,6 +3,8 @@ import { useLocation } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { postAd } from '../../state/ads';
+import { sessionStore } from '../../state/session';
+import { clearAdDraft, readAdDraft, saveAdDraft } from '../../state/adDraft';
 import { adPriceFor, pricingStore } from '../../state/pricing';
 import { routes } from '../../app/routes';
 import type { ListingType } from '../../api/ads';
@@ -13,11 +15,17 @@ import { Money } from '../../components/market/Money';
 import { AdFields } from '../../components/market/AdFields';
 import { EMPTY_AD_FORM, adFieldsOf, validateAdForm, type AdFormValues, type FieldError } from '../../components/market/adForm';
 
-/** Post an ad (with its optional rates, incall / outcall and hours): every rule is shown beside its field; a valid ad goes to the cart, unpaid. */
+/**
+ * Post an ad (with its optional rates, incall / outcall and hours): every rule is shown beside its
+ * field; a valid ad goes to the cart, unpaid. What is typed is kept in the tab until it is posted
+ * (state/adDraft): a reload or a session that ends on the way does not lose it.
+ */
 export default function CreateAds() {
   const { t } = useTranslation('market');
   const [, navigate] = useLocation();
-  const [v, setV] = useState<AdFormValues>(EMPTY_AD_FORM);
+  const me = useSnapshot(sessionStore).session.id ?? '';
+  const [restored] = useState(() => readAdDraft(me, EMPTY_AD_FORM));
+  const [v, setV] = useState<AdFormValues>(() => (restored ? { ...restored, photos: [] } : EMPTY_AD_FORM));
   const [tried, setTried] = useState(false);
   const form = useFormAction();
   const pricing = useSnapshot(pricingStore.state);
@@ -25,6 +33,7 @@ export default function CreateAds() {
   useEffect(() => {
     if (!pricingStore.state.data) void pricingStore.load();
   }, []);
+  useEffect(() => saveAdDraft(me, v, EMPTY_AD_FORM), [me, v]);
 
   const errors = validateAdForm(v);
   const err = (k: keyof AdFormValues) => {
@@ -41,13 +50,20 @@ export default function CreateAds() {
       return;
     }
     const ad = await form.run(() => postAd(adFieldsOf(v), v.photos));
-    if (ad) navigate(routes.myCart);
+    if (!ad) return;
+    clearAdDraft();
+    navigate(routes.myCart);
   }
 
   return (
     <section>
       <h1>{t('create.title')}</h1>
       <p>{t('create.intro')}</p>
+      {restored && (
+        <p role="status" className="alert alert-info">
+          {t('create.draftRestored')}
+        </p>
+      )}
       <form onSubmit={submit} noValidate className="card">
         <AdFields
           v={v}
