@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { postAd } from '../../state/ads';
 import { sessionStore } from '../../state/session';
-import { clearAdDraft, readAdDraft, saveAdDraft } from '../../state/adDraft';
+import { discardAdDraft, readAdDraft, saveAdDraft } from '../../state/adDraft';
 import { adPriceFor, pricingStore } from '../../state/pricing';
 import { routes } from '../../app/routes';
 import type { ListingType } from '../../api/ads';
@@ -24,7 +24,7 @@ export default function CreateAds() {
   const { t } = useTranslation('market');
   const [, navigate] = useLocation();
   const me = useSnapshot(sessionStore).session.id ?? '';
-  const [restored] = useState(() => readAdDraft(me, EMPTY_AD_FORM));
+  const [restored] = useState(() => readAdDraft(me, EMPTY_AD_FORM)?.values ?? null);
   const [v, setV] = useState<AdFormValues>(() => (restored ? { ...restored, photos: [] } : EMPTY_AD_FORM));
   const [tried, setTried] = useState(false);
   const form = useFormAction();
@@ -51,7 +51,7 @@ export default function CreateAds() {
     }
     const ad = await form.run(() => postAd(adFieldsOf(v), v.photos));
     if (!ad) return;
-    clearAdDraft();
+    discardAdDraft({}); // this form's only: a draft of an edit stays
     navigate(routes.myCart);
   }
 

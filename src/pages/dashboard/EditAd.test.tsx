@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { act, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import { Route, Switch } from 'wouter';
@@ -8,8 +8,10 @@ import { renderAt } from '../../test/render';
 import { apiJson } from '../../test/contract';
 import { AD_PRICING, BUMP_PRICING, CITIES_NY, STATES, apiError, makeOwnerAd, makeRevision } from '../../components/market/testing';
 import type { OwnerAd } from '../../api/ads';
-import { sessionStore } from '../../state/session';
+import { logout, sessionStore } from '../../state/session';
 import { loadMyAds, myAdsStore } from '../../state/ads';
+import { resetAllStores } from '../../state/resource';
+import { navigation } from '../../api/client';
 import EditAd from './EditAd';
 import MyAds from './MyAds';
 
@@ -54,8 +56,8 @@ function editServer(ads: OwnerAd[], answer: (ad: OwnerAd) => OwnerAd) {
   return sent;
 }
 
-function renderEdit(id: string) {
-  sessionStore.session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
+function renderEdit(id: string, userId = 'u1') {
+  sessionStore.session = { isAuthenticated: true, id: userId, email: `${userId}@example.com`, userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
   sessionStore.loaded = true;
   return renderAt(
     <Switch>
@@ -243,5 +245,153 @@ describe('the edit screen with my ads read a page at a time', () => {
     await act(() => myAdsStore.load());
     expect(screen.queryByText('This ad is not among your ads.')).toBeNull();
     expect(screen.getByRole('heading', { level: 1, name: 'Edit “Waiting for review”' })).toBeTruthy();
+  });
+});
+
+describe('the edit kept in the tab (a draft)', () => {
+  const RESTORED =
+    'We kept the changes you made here before the page was left or reloaded. Check them before saving.' +
+    'The photos are the ad’s photos as they are now: photos you had added or removed are not kept, so add or remove them again.' +
+    'Start again from the ad as it is now';
+
+  /** The tab is left (sent to sign in, reloaded): nothing of the page stays but what the tab keeps. */
+  function leave() {
+    cleanup();
+    resetAllStores();
+  }
+
+  /** Opens the edit form of `id` and waits for it to be filled in. */
+  async function openEdit(id: string, title: string, userId = 'u1') {
+    const view = renderEdit(id, userId);
+    expect(await screen.findByRole('heading', { level: 1, name: `Edit “${title}”` })).toBeTruthy();
+    await waitFor(() => expect(screen.getByLabelText<HTMLSelectElement>('City').value).toBe('ct-nyc'));
+    return view;
+  }
+
+  it('keeps the changes when the session ends on save and gives them back after signing in, to that user only, until logout', async () => {
+    const ad = makeOwnerAd({ status: 'approved', title: 'Evenings in the city', photos: twoPhotos('live') });
+    editServer([ad], (a) => a);
+    // Signed out in another tab: the save is refused and the tab is sent to sign in.
+    server.use(http.put('/api/ads/:id', () => apiError('PUT /api/ads/:id', 401, 'auth.sign_in_required')));
+    const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => {});
+    try {
+      const user = userEvent.setup();
+      await openEdit(ad.id, 'Evenings in the city');
+      expect(screen.queryByRole('status')).toBeNull(); // nothing to give back yet
+      await user.clear(screen.getByLabelText('Title'));
+      await user.type(screen.getByLabelText('Title'), 'Evenings and weekends in the city');
+      await user.click(screen.getByLabelText('Friday'));
+      await user.click(screen.getByLabelText('Keep photo 1'));
+      await user.upload(screen.getByLabelText('Add new photos'), [jpeg('new.jpg')]);
+      await user.click(screen.getByRole('button', { name: 'Send changes for review' }));
+      await waitFor(() => expect(assign).toHaveBeenCalledWith('/auth/login?redirect=%2F'));
+      leave();
+
+      // Signed in again, back on the form: the changes are there, the photos are the ad's as they are now.
+      await openEdit(ad.id, 'Evenings in the city');
+      expect(screen.getByRole('status').textContent).toBe(RESTORED);
+      expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('Evenings and weekends in the city');
+      expect(screen.getByLabelText<HTMLInputElement>('Friday').checked).toBe(true);
+      expect(screen.getByLabelText<HTMLInputElement>('Keep photo 1').checked).toBe(true);
+      expect(screen.getByLabelText<HTMLInputElement>('Keep photo 2').checked).toBe(true);
+      expect(screen.queryByRole('list', { name: /selected/ })).toBeNull();
+      leave();
+
+      // Signing out forgets it.
+      server.use(http.post('/api/logout', () => apiJson('POST /api/logout', { isAuthenticated: false, userRoles: ['GUEST_USER'] })));
+      await logout();
+      await openEdit(ad.id, 'Evenings in the city');
+      expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('Evenings in the city');
+      expect(screen.queryByRole('status')).toBeNull();
+
+      // A draft is its writer's: someone else signing in in this tab does not get it.
+      await user.type(screen.getByLabelText('Title'), ' and more');
+      leave();
+      await openEdit(ad.id, 'Evenings in the city', 'u2');
+      expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('Evenings in the city');
+      expect(screen.queryByRole('status')).toBeNull();
+    } finally {
+      assign.mockRestore();
+    }
+  });
+
+  it('keeps one draft per ad, and forgets an ad’s once it is saved', async () => {
+    const one = makeOwnerAd({ id: 'ad-1', status: 'in_review', title: 'First ad in review' });
+    const two = makeOwnerAd({ id: 'ad-2', status: 'unpaid', title: 'Second ad in the cart' });
+    editServer([one, two], (a) => a);
+    const user = userEvent.setup();
+    await openEdit('ad-1', 'First ad in review');
+    await user.type(screen.getByLabelText('Title'), ' (new)');
+    leave();
+    await openEdit('ad-2', 'Second ad in the cart');
+    expect(screen.queryByRole('status')).toBeNull(); // the other ad's draft is not this one's
+    await user.type(screen.getByLabelText('Title'), ' (cheaper)');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { level: 1, name: /Edit/ })).toBeNull()); // on my ads
+    leave();
+
+    await openEdit('ad-2', 'Second ad in the cart');
+    expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('Second ad in the cart');
+    expect(screen.queryByRole('status')).toBeNull();
+    leave();
+    await openEdit('ad-1', 'First ad in review');
+    expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('First ad in review (new)');
+    expect(screen.getByRole('status').textContent).toBe(RESTORED);
+  });
+
+  it('keeps nothing for a form left as the ad is, and forgets the changes left through Cancel', async () => {
+    const ad = makeOwnerAd({ status: 'in_review', title: 'Waiting for staff' });
+    editServer([ad], (a) => a);
+    const user = userEvent.setup();
+    await openEdit(ad.id, 'Waiting for staff');
+    await user.type(screen.getByLabelText('Title'), '!');
+    await user.type(screen.getByLabelText('Title'), '{Backspace}'); // back to the ad's own title
+    leave();
+    await openEdit(ad.id, 'Waiting for staff');
+    expect(screen.queryByRole('status')).toBeNull();
+
+    await user.type(screen.getByLabelText('Title'), ' for now');
+    leave();
+    await openEdit(ad.id, 'Waiting for staff');
+    expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('Waiting for staff for now'); // kept until left on purpose
+    await user.click(screen.getByRole('link', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { level: 1, name: /Edit/ })).toBeNull());
+    leave();
+    await openEdit(ad.id, 'Waiting for staff');
+    expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('Waiting for staff');
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('says plainly when the ad has changed since the draft was taken, shows what was typed, and can start again from the ad', async () => {
+    const ads = [makeOwnerAd({ status: 'approved', title: 'Live title' })];
+    ads[0].revision = makeRevision(ads[0], { title: 'Pending new title' });
+    editServer(ads, (a) => a);
+    const user = userEvent.setup();
+    await openEdit(ads[0].id, 'Live title');
+    expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('Pending new title');
+    await user.clear(screen.getByLabelText('Title'));
+    await user.type(screen.getByLabelText('Title'), 'My newest title');
+    leave();
+
+    // Meanwhile staff approve the edit waiting for review: the ad is no longer what the draft was typed over.
+    ads[0] = { ...ads[0], title: 'Pending new title', revision: null };
+    await openEdit(ads[0].id, 'Pending new title');
+    const notice = screen.getByRole('status');
+    expect(notice.textContent).toContain(
+      'This ad has changed since you made these changes (it was edited elsewhere, or our staff decided on it). The form shows what you typed, not the ad as it is now: check every field before saving.',
+    );
+    expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('My newest title');
+    leave();
+    // Still said after another reload (the draft keeps what it was typed over).
+    await openEdit(ads[0].id, 'Pending new title');
+    expect(screen.getByRole('status').textContent).toContain('This ad has changed since you made these changes');
+
+    await user.click(screen.getByRole('button', { name: 'Start again from the ad as it is now' }));
+    expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('Pending new title');
+    expect(screen.queryByRole('status')).toBeNull();
+    leave();
+    await openEdit(ads[0].id, 'Pending new title');
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('Pending new title');
   });
 });

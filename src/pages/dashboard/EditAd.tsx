@@ -3,9 +3,11 @@ import { Link, useLocation, useParams } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { editAd, loadMyAds, myAdsFlash, myAdsQuery, myAdsStore } from '../../state/ads';
+import { sessionStore } from '../../state/session';
+import { discardAdDraft, readAdDraft, saveAdDraft } from '../../state/adDraft';
 import { adPriceFor, pricingStore } from '../../state/pricing';
 import { routes } from '../../app/routes';
-import type { ListingType, OwnerAd } from '../../api/ads';
+import type { AdContent, ListingType, OwnerAd } from '../../api/ads';
 import { SubmitButton } from '../../components/forms/SubmitButton';
 import { FormError } from '../../components/forms/FormError';
 import { useFormAction } from '../../components/forms/useFormAction';
@@ -19,6 +21,8 @@ import { adFieldsOf, formValuesOf, validateAdForm, type AdFormValues, type Field
  * or in-review ad changes at once; a rejected one goes back to the cart, to be paid again; a live
  * (approved or expired) one keeps showing as it is while staff review the changes. The screen says
  * which before the save. An edit waiting for review is what the form shows (saving replaces it).
+ * What is typed is kept in the tab until it is saved or cancelled (state/adDraft), as on the post
+ * form; a draft taken on an ad that has changed since is given back with a plain warning.
  */
 export default function EditAd() {
   const { t } = useTranslation('market');
@@ -61,22 +65,58 @@ export default function EditAd() {
   return <EditForm key={ad.id} ad={ad} />;
 }
 
+/**
+ * What an edit starts from besides its values: the photos shown, what saving does (the ad's status),
+ * and the edit waiting for review or refused. A draft taken on another basis was typed over an ad
+ * that has changed since (edited in another tab, paid, decided by staff).
+ */
+function basisOf(ad: OwnerAd, source: Pick<AdContent, 'photos'>, values: AdFormValues): string {
+  const { photos: _files, ...typed } = values;
+  const live = ad.status === 'approved' || ad.status === 'expired'; // an ad expiring changes nothing of its edit
+  const revision = ad.revision ? [ad.revision.id, ad.revision.status, ad.revision.createdAt] : null;
+  return JSON.stringify({ status: live ? 'live' : ad.status, revision, photos: source.photos.map((p) => p.url), typed });
+}
+
 function EditForm({ ad }: { ad: OwnerAd }) {
   const { t } = useTranslation('market');
   const [, navigate] = useLocation();
+  const me = useSnapshot(sessionStore).session.id ?? '';
   const pending = ad.revision?.status === 'pending' ? ad.revision.content : null;
   const source = pending ?? ad;
-  const [v, setV] = useState<AdFormValues>(() => formValuesOf(source));
+  const live = ad.status === 'approved' || ad.status === 'expired';
+  const willPay = ad.status === 'unpaid' || ad.status === 'rejected';
+  // The ad as the form opened on it: the draft is kept against these values (the same ones: no draft).
+  const [start] = useState(() => {
+    const base = formValuesOf(source);
+    return { base, basis: basisOf(ad, source, base) };
+  });
+  const [restored, setRestored] = useState(() => readAdDraft(me, start.base, { adId: ad.id }));
+  // A stale draft keeps its first basis, so that it is still called stale after another reload.
+  const basis = restored?.basis ?? start.basis;
+  const stale = !!restored && restored.basis !== start.basis;
+  const [v, setV] = useState<AdFormValues>(() =>
+    restored
+      ? // A type paid for meanwhile is the ad's, whatever the draft says (the field is locked).
+        { ...restored.values, listingType: willPay ? restored.values.listingType : start.base.listingType, photos: [] }
+      : start.base,
+  );
   const [keep, setKeep] = useState<string[]>(() => source.photos.map((p) => p.url));
   const [tried, setTried] = useState(false);
   const form = useFormAction();
   const pricing = useSnapshot(pricingStore.state);
-  const live = ad.status === 'approved' || ad.status === 'expired';
-  const willPay = ad.status === 'unpaid' || ad.status === 'rejected';
 
   useEffect(() => {
     if (willPay && !pricingStore.state.data) void pricingStore.load();
   }, [willPay]);
+  useEffect(() => saveAdDraft(me, v, start.base, { adId: ad.id, basis }), [me, v, start.base, ad.id, basis]);
+
+  /** Drops the draft given back: the form shows the ad as it is now. */
+  function startAgain() {
+    discardAdDraft({ adId: ad.id });
+    setRestored(null);
+    setV(start.base);
+    setKeep(source.photos.map((p) => p.url));
+  }
 
   const errors = validateAdForm(v, keep.length);
   const err = (k: keyof AdFormValues) => {
@@ -94,6 +134,7 @@ function EditForm({ ad }: { ad: OwnerAd }) {
     }
     const saved = await form.run(() => editAd(ad.id, adFieldsOf(v), keep, v.photos));
     if (!saved) return;
+    discardAdDraft({ adId: ad.id });
     const title = saved.revision?.status === 'pending' ? saved.revision.content.title : saved.title;
     myAdsFlash.note = live
       ? t('edit.savedRevision', { title })
@@ -123,6 +164,15 @@ function EditForm({ ad }: { ad: OwnerAd }) {
           <p style={{ margin: '6px 0 0' }}>{t('myAds.revisionRejected', { reason: ad.revision.rejectionReason || t('myAds.noReason') })}</p>
         )}
       </div>
+      {restored && (
+        <div role="status" className="alert alert-info">
+          <p style={{ margin: 0 }}>{stale ? <strong>{t('edit.draftStale')}</strong> : t('edit.draftRestored')}</p>
+          <p style={{ margin: '6px 0 0' }}>{t('edit.draftPhotos')}</p>
+          <button type="button" className="btn btn-sm btn-white" style={{ marginTop: 8 }} onClick={startAgain}>
+            {t('edit.draftDiscard')}
+          </button>
+        </div>
+      )}
       <form onSubmit={submit} noValidate className="card" aria-describedby="edit-outcome">
         <AdFields
           v={v}
@@ -150,7 +200,7 @@ function EditForm({ ad }: { ad: OwnerAd }) {
           <SubmitButton busy={form.busy} busyLabel={t('edit.saving')}>
             {live ? t('edit.submitForReview') : t('edit.submit')}
           </SubmitButton>
-          <Link href={routes.myAds} className="btn btn-white">
+          <Link href={routes.myAds} className="btn btn-white" onClick={() => discardAdDraft({ adId: ad.id })}>
             {t('cancel')}
           </Link>
         </div>
