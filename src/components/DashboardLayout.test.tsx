@@ -205,6 +205,78 @@ describe('DashboardLayout', () => {
     expect(socketStore.connected).toBe(false);
   });
 
+  describe('when live updates are down', () => {
+    afterEach(() => vi.useRealTimers());
+    const latest = () => QuietWebSocket.instances[QuietWebSocket.instances.length - 1];
+    /** The newest socket opens, or closes without a handshake (the network or the server gone). */
+    const open = () =>
+      act(async () => {
+        latest().readyState = 1;
+        latest().onopen?.();
+      });
+    const drop = () =>
+      act(async () => {
+        latest().readyState = 3;
+        latest().onclose?.({ code: 1006 });
+      });
+    const wait = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+    it('says so once the socket has been down a few seconds, not at the first connect nor for a quick reconnect, and not once back', async () => {
+      vi.useFakeTimers();
+      signIn();
+      renderAt(
+        <DashboardLayout>
+          <h1>Panel</h1>
+        </DashboardLayout>,
+        '/admin/dashboard',
+      );
+      await wait(10_000); // a slow first connect: nothing was live yet
+      expect(screen.queryByRole('status')).toBeNull();
+      await open();
+
+      // Dropped, and back at the first retry (1 s): no notice.
+      await drop();
+      await wait(1000);
+      expect(QuietWebSocket.instances).toHaveLength(2);
+      await open();
+      await wait(10_000);
+      expect(screen.queryByRole('status')).toBeNull();
+
+      // Dropped, and the retries fail (1 s, then 2 s later): said after 5 s, politely, in the page.
+      await drop();
+      await wait(1000);
+      await drop();
+      await wait(2000);
+      expect(QuietWebSocket.instances).toHaveLength(4);
+      await wait(1900);
+      expect(screen.queryByRole('status')).toBeNull();
+      await wait(200);
+      const notice = within(screen.getByRole('main')).getByRole('status');
+      expect(notice.textContent).toBe('Live updates are paused: reconnecting…');
+      expect(screen.queryByRole('alert')).toBeNull();
+
+      // Connected again: gone.
+      await open();
+      expect(screen.queryByRole('status')).toBeNull();
+    });
+
+    it('says it in the page’s language', async () => {
+      vi.useFakeTimers();
+      signIn();
+      await i18n.changeLanguage('pt');
+      renderAt(
+        <Router base="/pt">
+          <DashboardLayout>x</DashboardLayout>
+        </Router>,
+        '/pt/admin/dashboard',
+      );
+      await open();
+      await drop();
+      await wait(6000); // the retry at 1 s never opens
+      expect(screen.getByRole('status').textContent).toBe('As atualizações ao vivo estão pausadas: reconectando…');
+    });
+  });
+
   describe('a staff announcement (publicMessage)', () => {
     /** What the server sends on the layout's socket (valtio tells React after a microtask: awaited). */
     const announce = (data: ServerEventData<'publicMessage'>) =>

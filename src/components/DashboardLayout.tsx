@@ -52,6 +52,38 @@ function PublicMessageBanner() {
   );
 }
 
+/** How long the socket may be down before the page says so: past the first reconnects (1 s, then 2 s, of backoff). */
+const LIVE_PAUSED_AFTER_MS = 5000;
+
+/**
+ * "Live updates are paused": the socket, connected once on this page, has been down for more than
+ * a few seconds (not while it first connects, not during a quick reconnect), so what the page shows
+ * may be behind. A polite status line, gone once connected again.
+ */
+function LiveUpdatesPaused() {
+  const { t } = useTranslation('dashboard');
+  const { connected } = useSnapshot(socketStore);
+  const signedIn = useSnapshot(sessionStore).session.isAuthenticated;
+  const [wasConnected, setWasConnected] = useState(false);
+  const [downLong, setDownLong] = useState(false);
+  // Adjusted while rendering (React's pattern for state that follows other state): connected once
+  // (for this user), and the wait started over whenever it is not waiting.
+  if (connected !== wasConnected && (connected || !signedIn)) setWasConnected(connected);
+  const waiting = signedIn && wasConnected && !connected;
+  if (!waiting && downLong) setDownLong(false);
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setTimeout(() => setDownLong(true), LIVE_PAUSED_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [waiting]);
+  if (!waiting || !downLong) return null;
+  return (
+    <p role="status" className="alert alert-info" style={{ ...announcementLook, padding: '6px 14px', fontSize: 14 }}>
+      {t('live.paused')}
+    </p>
+  );
+}
+
 function isCurrent(location: string, href: string): boolean {
   if (href === routes.dashboard) return location === href || location === `${href}/`;
   return location === href || location.startsWith(`${href}/`);
@@ -60,8 +92,8 @@ function isCurrent(location: string, href: string): boolean {
 /**
  * Dashboard shell: a sidebar of 260 px that collapses to a mini 80 px of icons (each link's name
  * shown as a tooltip); under 768 px the sidebar
- * becomes a drawer opened from the menu button. Starts the real-time socket for signed-in pages
- * and shows the staff announcements it brings.
+ * becomes a drawer opened from the menu button. Starts the real-time socket for signed-in pages,
+ * shows the staff announcements it brings, and says when it has been down for a while.
  */
 export function DashboardLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation(['dashboard', 'moderation', 'public']);
@@ -189,6 +221,7 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
       </nav>
       {small && drawerOpen && <div className={styles.backdrop} aria-hidden="true" onClick={() => setDrawerOpen(false)} />}
       <main id="main" className={styles.main}>
+        <LiveUpdatesPaused />
         <PublicMessageBanner />
         {isAdmin(session) && (
           <Suspense fallback={null}>
