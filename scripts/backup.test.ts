@@ -116,6 +116,95 @@ describe('scripts/backup.ts', () => {
     expect(count(out)).toBeGreaterThanOrEqual(12_500);
   }, 60_000);
 
+  /** Stored photos as the server writes them, and what else may lie in the folder. */
+  const PHOTOS = ['ads/aaaaaaaaaaaaaaaaaaaaaaaa.webp', 'ads/bbbbbbbbbbbbbbbbbbbbbbbb.webp', 'avatars/cccccccccccccccccccccccc.webp'];
+  function uploads() {
+    const root = path.join(dataDir, 'uploads');
+    for (const p of PHOTOS) {
+      fs.mkdirSync(path.dirname(path.join(root, p)), { recursive: true });
+      fs.writeFileSync(path.join(root, p), `photo ${p}`);
+    }
+    fs.writeFileSync(path.join(root, 'ads', 'dddddddddddddddddddddddd.webp.tmp'), 'half written'); // a post in progress
+    fs.writeFileSync(path.join(root, 'README.txt'), 'an operator note');
+    return root;
+  }
+  const listing = (dir: string) =>
+    (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+      .filter((e) => e.isFile())
+      .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+      .sort();
+
+  it('puts the photos beside the copy, hard-linked into a 0700 folder, stored uploads only; --no-uploads leaves them out', () => {
+    const root = uploads();
+    const out = path.join(dataDir, 'elsewhere', 'copy.sqlite');
+    const r = run('--out', out);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/Put 3 upload files into .*copy\.uploads: 3 hard-linked \(no space taken\), 0 copied/);
+    const copy = path.join(dataDir, 'elsewhere', 'copy.uploads');
+    expect((fs.statSync(copy).mode & 0o777).toString(8)).toBe('700');
+    expect(listing(copy)).toEqual([...PHOTOS].sort());
+    for (const p of PHOTOS) expect(fs.statSync(path.join(copy, p)).ino).toBe(fs.statSync(path.join(root, p)).ino);
+    // Removed from DATA_DIR (its ad deleted), the photo stays in the backup.
+    fs.rmSync(path.join(root, PHOTOS[0]));
+    expect(fs.readFileSync(path.join(copy, PHOTOS[0]), 'utf8')).toBe(`photo ${PHOTOS[0]}`);
+
+    const again = run('--out', path.join(dataDir, 'elsewhere', 'copy.sqlite'));
+    expect(again.status).toBe(1);
+    const without = run('--out', path.join(dataDir, 'elsewhere', 'bare.sqlite'), '--no-uploads');
+    expect(without.status).toBe(0);
+    expect(fs.readdirSync(path.join(dataDir, 'elsewhere')).sort()).toEqual(['bare.sqlite', 'copy.sqlite', 'copy.uploads']);
+    // A folder of that name already there: refused before anything is written.
+    fs.mkdirSync(path.join(dataDir, 'elsewhere', 'taken.uploads'));
+    const taken = run('--out', path.join(dataDir, 'elsewhere', 'taken.sqlite'));
+    expect(taken.status).toBe(1);
+    expect(taken.stderr).toMatch(/taken\.uploads already exists/);
+    expect(fs.existsSync(path.join(dataDir, 'elsewhere', 'taken.sqlite'))).toBe(false);
+  });
+
+  it('walks the photos before and after copying the database: one added meanwhile and one deleted meanwhile are both in the copy', async () => {
+    const root = uploads();
+    // The database locked (as a long write would) holds the backup between its two walks.
+    live.close();
+    const blocker = new Database(path.join(dataDir, 'xg.sqlite'));
+    blocker.pragma('locking_mode = EXCLUSIVE');
+    blocker.exec('BEGIN EXCLUSIVE; COMMIT');
+    const copy = path.join(dataDir, 'copy.uploads');
+    const child = spawn(NODE, ['scripts/backup.ts', '--out', path.join(dataDir, 'copy.sqlite')], { cwd: ROOT, env: env() });
+    const status = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      const deadline = Date.now() + 4000; // the backup waits 5 s for the lock
+      while (!PHOTOS.every((p) => fs.existsSync(path.join(copy, p)))) {
+        if (Date.now() > deadline) throw new Error('the photos were not copied before the database');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      fs.rmSync(path.join(root, PHOTOS[1]));
+      fs.writeFileSync(path.join(root, 'ads', 'eeeeeeeeeeeeeeeeeeeeeeee.webp'), 'posted meanwhile');
+    } finally {
+      blocker.close();
+    }
+    expect(await status).toBe(0);
+    expect(listing(copy)).toEqual([...PHOTOS, 'ads/eeeeeeeeeeeeeeeeeeeeeeee.webp'].sort());
+    live = new Database(path.join(dataDir, 'xg.sqlite')); // for afterEach
+  });
+
+  it('copies the photos when the backup is on another filesystem', (ctx) => {
+    const other = '/dev/shm';
+    if (!fs.existsSync(other) || fs.statSync(other).dev === fs.statSync(dataDir).dev) ctx.skip();
+    uploads();
+    const dir = fs.mkdtempSync(path.join(other, 'xg-backup-'));
+    try {
+      const r = run('--out', path.join(dir, 'copy.sqlite'));
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(/0 hard-linked \(no space taken\), 3 copied \(\d+ bytes\)/);
+      expect(listing(path.join(dir, 'copy.uploads'))).toEqual([...PHOTOS].sort());
+      for (const p of PHOTOS) expect(fs.readFileSync(path.join(dir, 'copy.uploads', p), 'utf8')).toBe(`photo ${p}`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads DATA_DIR from a .env file in the working directory, as the server does', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-dotenv-'));
     try {

@@ -5,15 +5,19 @@ import Database from 'better-sqlite3';
 import { GENERATED_KEYS_FILE } from '../server/core/secrets.ts';
 import { loadDotEnv } from '../server/core/dotenv.ts';
 import { privateDir } from '../server/core/private-dir.ts';
+import { UPLOAD_PATH_RE } from '../server/modules/uploads/uploads.storage.ts';
 
-const HELP = `Usage: npm run backup [-- --out <file>]
+const HELP = `Usage: npm run backup [-- --out <file>] [--no-uploads]
 
 Writes a consistent copy of DATA_DIR/xg.sqlite (DATA_DIR defaults to ./data) with SQLite's online
 backup, so it is safe while the server runs and writes. The default destination is
 DATA_DIR/backups/xg-<UTC timestamp>.sqlite (the folder mode 0700). An existing file is never
 overwritten. The copy (mode 0600) is checked with PRAGMA integrity_check before the command reports
 success. The secrets generated at first start (DATA_DIR/secrets.json) are copied beside it as
-<name>.secrets.json (mode 0600).
+<name>.secrets.json (mode 0600). The photos (DATA_DIR/uploads) go into <name>.uploads/ (mode 0700):
+hard-linked on the same filesystem (an upload is written once and never changed, so a copy costs a
+directory entry per file, not its bytes), else copied. --no-uploads leaves them out.
+Restore with npm run restore -- --from <file>.
 
 Exit codes: 0 written, 1 failed, 2 bad arguments.`;
 
@@ -24,7 +28,11 @@ function usageError(message: string): never {
 
 let args;
 try {
-  args = parseArgs({ options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
+  args = parseArgs({
+    options: { out: { type: 'string' }, uploads: { type: 'boolean', default: true }, help: { type: 'boolean', short: 'h' } },
+    allowNegative: true,
+    strict: true,
+  }).values;
 } catch (e) {
   usageError((e as Error).message);
 }
@@ -40,14 +48,22 @@ const source = path.join(dataDir, 'xg.sqlite');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const backups = path.join(dataDir, 'backups');
 const out = path.resolve(args.out ?? path.join(backups, `xg-${stamp}.sqlite`));
+const base = out.replace(/\.sqlite$/, '');
+const uploads = path.join(dataDir, 'uploads');
+const uploadsOut = `${base}.uploads`;
+const withUploads = args.uploads && fs.existsSync(uploads); // the server makes the folder at start
+const secrets = path.join(dataDir, GENERATED_KEYS_FILE);
+const secretsOut = `${base}.${GENERATED_KEYS_FILE}`;
 
 if (!fs.existsSync(source)) {
   console.error(`No database at ${source} (set DATA_DIR).`);
   process.exit(1);
 }
-if (fs.existsSync(out)) {
-  console.error(`${out} already exists; choose another --out.`);
-  process.exit(1);
+for (const exists of [out, ...(withUploads ? [uploadsOut] : []), ...(fs.existsSync(secrets) ? [secretsOut] : [])]) {
+  if (fs.existsSync(exists)) {
+    console.error(`${exists} already exists; choose another --out.`);
+    process.exit(1);
+  }
 }
 
 const db = new Database(source, { fileMustExist: true });
@@ -59,7 +75,16 @@ db.pragma('busy_timeout = 5000'); // the server may hold a write lock for a mome
 if (args.out === undefined) privateDir(backups);
 else fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.closeSync(fs.openSync(out, 'wx', 0o600));
+let made: string | null = null;
 try {
+  const files = { linked: 0, copied: 0, bytes: 0 };
+  if (withUploads) {
+    fs.mkdirSync(uploadsOut, { mode: 0o700 });
+    made = uploadsOut;
+    // Before the database and again after it: a photo the copy names was there during one of the
+    // two walks, whether it was added while the database was copied or deleted meanwhile.
+    copyUploads(uploads, uploadsOut, files);
+  }
   const t0 = performance.now();
   // In one step, under one read snapshot: copied 100 pages at a time (the default), the copy
   // starts over whenever the server writes between two steps, and on a busy site never ends.
@@ -72,19 +97,59 @@ try {
   if (check !== 'ok') throw new Error(`integrity check of the copy failed: ${String(check)}`);
   const ms = Math.round(performance.now() - t0);
   console.log(`Backed up ${source} to ${out} (${totalPages} pages, ${fs.statSync(out).size} bytes) in ${ms} ms.`);
+  if (withUploads) {
+    copyUploads(uploads, uploadsOut, files);
+    const n = files.linked + files.copied;
+    console.log(
+      `Put ${n} upload file${n === 1 ? '' : 's'} into ${uploadsOut}: ${files.linked} hard-linked (no space taken), ${files.copied} copied (${files.bytes} bytes).`,
+    );
+  }
   // Generated secrets belong to the data: without them a restored copy's sessions and sandbox
   // webhooks would no longer verify. Copied beside the database, readable by the owner only.
-  const secrets = path.join(dataDir, GENERATED_KEYS_FILE);
   if (fs.existsSync(secrets)) {
-    const secretsOut = `${out.replace(/\.sqlite$/, '')}.${GENERATED_KEYS_FILE}`;
     fs.copyFileSync(secrets, secretsOut, fs.constants.COPYFILE_EXCL);
     fs.chmodSync(secretsOut, 0o600);
     console.log(`Copied the generated secrets to ${secretsOut}.`);
   }
 } catch (e) {
   fs.rmSync(out, { force: true });
+  if (made) fs.rmSync(made, { recursive: true, force: true });
   console.error(`Backup failed: ${(e as Error).message}`);
   process.exitCode = 1;
 } finally {
   db.close();
+}
+
+/**
+ * Puts every stored upload under `from` (named the way storeUpload names them: no half-written
+ * .tmp file, nothing else an operator put there) into `to`, keeping its relative path, unless it is
+ * there already. A hard link where the filesystem allows, else a copy. Symbolic links are not followed.
+ */
+function copyUploads(from: string, to: string, files: { linked: number; copied: number; bytes: number }, rel = ''): void {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(path.join(from, rel), { withFileTypes: true });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return; // no uploads yet, or a folder removed meanwhile
+    throw e;
+  }
+  for (const entry of entries) {
+    const name = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) copyUploads(from, to, files, name);
+    if (!entry.isFile() || !UPLOAD_PATH_RE.test(name) || fs.existsSync(path.join(to, name))) continue;
+    fs.mkdirSync(path.dirname(path.join(to, name)), { recursive: true, mode: 0o700 });
+    try {
+      try {
+        fs.linkSync(path.join(from, name), path.join(to, name));
+        files.linked++;
+      } catch (e) {
+        if (!['EXDEV', 'EPERM', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP'].includes((e as NodeJS.ErrnoException).code!)) throw e;
+        fs.copyFileSync(path.join(from, name), path.join(to, name), fs.constants.COPYFILE_EXCL);
+        files.copied++;
+        files.bytes += fs.statSync(path.join(to, name)).size;
+      }
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e; // removed since the folder was read (its ad deleted)
+    }
+  }
 }
