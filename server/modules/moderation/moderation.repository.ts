@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
 import type { SearchStatus } from '../../../contract/api/ads.ts';
 import { staffMatch, type StaffQuery } from './moderation.match.ts';
@@ -63,16 +63,36 @@ const SEARCH_COLUMNS = {
   ownerPhone: 'u.phone',
 };
 
-/** Every ad in every status matching the search, newest first. */
+/**
+ * Every ad in every status matching the search, newest first. The page's ids are chosen first and
+ * only those ads are then read whole: live ads and kept copies are two ordered reads that SQLite
+ * merges (MERGE (UNION ALL)), so a page without a search reads ads_created (or ads_status for one
+ * status) up to the page and stops, instead of reading and sorting the million rows of the union
+ * (10.8 s a page at 1,000,000 ads). A search reads the table once (NOT INDEXED: in an index's order
+ * each of a million rows would be a random read) with the owner joined to each row. The count
+ * adds the two tables' counts; without a search, every ad has its owner (a foreign key), and a
+ * kept copy's is asked.
+ */
 export async function searchAds(db: Executor, o: { query: StaffQuery | null; status?: SearchStatus; offset: number; limit: number }) {
-  const conditions: RawBuilder<unknown>[] = [sql`1 = 1`];
-  if (o.status) conditions.push(sql`a.status = ${o.status}`);
-  if (o.query) conditions.push(staffMatch(o.query, SEARCH_COLUMNS));
-  const where = sql.join(conditions, sql` AND `);
-  const [rows, total] = await Promise.all([
-    sql<ModAdRow>`SELECT ${AD_COLUMNS} ${FROM_ADS} WHERE ${where} ORDER BY a.created_at DESC, a.id LIMIT ${o.limit} OFFSET ${o.offset}`.execute(db),
-    sql<{ n: number }>`SELECT count(*) AS n FROM ${EVERY_AD} a JOIN users u ON u.id = a.owner_id WHERE ${where}`.execute(db),
-  ]);
+  const match = o.query ? staffMatch(o.query, SEARCH_COLUMNS) : null;
+  const live = o.status ? sql`a.status = ${o.status}` : sql`1 = 1`;
+  const kept = o.status ? sql`'deleted' = ${o.status}` : sql`1 = 1`;
+  const liveSource = match
+    ? sql`ads AS a NOT INDEXED CROSS JOIN users u ON u.id = a.owner_id`
+    : o.status
+      ? sql`ads AS a INDEXED BY ads_status`
+      : sql`ads AS a INDEXED BY ads_created`;
+  const keptSource = sql`held_ads AS a JOIN users u ON u.id = a.owner_id`;
+  const liveWhere = match ? sql`${live} AND ${match}` : live;
+  const keptWhere = match ? sql`${kept} AND ${match}` : kept;
+  const pageIds = sql`SELECT id FROM (
+    SELECT a.id AS id, a.created_at AS created_at FROM ${liveSource} WHERE ${liveWhere}
+    UNION ALL SELECT a.id, a.created_at FROM ${keptSource} WHERE ${keptWhere}
+    ORDER BY created_at DESC, id LIMIT ${o.limit} OFFSET ${o.offset})`;
+  const rows = await sql<ModAdRow>`SELECT ${AD_COLUMNS} ${FROM_ADS} WHERE a.id IN (${pageIds}) ORDER BY a.created_at DESC, a.id`.execute(db);
+  // Without a condition, SQLite counts the table's rows from its b-tree's page counts (no INDEXED BY, no WHERE).
+  const liveCount = match || o.status ? sql`SELECT count(*) FROM ${liveSource} WHERE ${liveWhere}` : sql`SELECT count(*) FROM ads`;
+  const total = await sql<{ n: number }>`SELECT (${liveCount}) + (SELECT count(*) FROM ${keptSource} WHERE ${keptWhere}) AS n`.execute(db);
   return { rows: rows.rows, total: Number(total.rows[0].n) };
 }
 

@@ -1,0 +1,315 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Kysely, SqliteDialect, sql, type CompiledQuery } from 'kysely';
+import type Database from 'better-sqlite3';
+import type { DB } from '../core/schema.ts';
+import type { Executor } from '../core/db.ts';
+import { DAY_MS } from '../core/clock.ts';
+import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from './harness.ts';
+import { decide, fundedUsd, liveAd, pay, placeIn, postAd, type Place } from '../modules/ads/ads.testkit.ts';
+import { expireAds } from '../modules/ads/ads.expiry.ts';
+import { postAs } from '../modules/moderation/moderation.testkit.ts';
+import { parseStaffQuery, staffMatch, type StaffQuery } from '../modules/moderation/moderation.match.ts';
+import type { SearchStatus } from '../../contract/api/ads.ts';
+import type { AdStatus } from '../modules/ads/ads.tables.ts';
+import * as adsRepo from '../modules/ads/ads.repository.ts';
+import * as modRepo from '../modules/moderation/moderation.repository.ts';
+import * as auditRepo from '../modules/audit/audit.repository.ts';
+
+// The staff screens' reads at 1,000,000 ads (migration 0025): each read's plan, asked of SQLite for
+// the statement the repository really runs, and its answer, the same as the statement it replaced
+// on a small data set of two owners' ads in every status.
+
+let ctx: TestContext;
+let admin: TestUser;
+let place: Place;
+beforeEach(async () => {
+  ctx = await createTestApp();
+  admin = await asAdmin(ctx);
+  place = await placeIn(ctx, 'ny');
+});
+afterEach(() => ctx.close());
+
+const sqliteOf = (c: TestContext): Database.Database => c.app.deps.database.sqlite;
+
+/** Runs `fn` on a Kysely that records every statement it sends (on the app's own connection). */
+async function capture<T>(fn: (db: Executor) => Promise<T>): Promise<{ result: T; statements: CompiledQuery[] }> {
+  const statements: CompiledQuery[] = [];
+  // Never destroyed: that would close the app's connection.
+  const db = new Kysely<DB>({
+    dialect: new SqliteDialect({ database: sqliteOf(ctx) }),
+    log: (e) => {
+      if (e.level === 'query') statements.push(e.query);
+    },
+  });
+  return { result: await fn(db), statements };
+}
+
+function planOf(q: CompiledQuery): string[] {
+  const params = q.parameters.map((p) => (typeof p === 'boolean' ? Number(p) : p));
+  return (
+    sqliteOf(ctx)
+      .prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
+      .all(...params) as { detail: string }[]
+  ).map((r) => r.detail);
+}
+
+/**
+ * The statistics the 1M-ad seed leaves (scripts/seed-ads.ts analyzes a table where every ad is
+ * approved): status tells ads apart no better than nothing. With them, the old pending list read
+ * every ad (SCAN ads) and counted the queue by walking every owner's ads.
+ */
+function seedStatistics(): void {
+  const s = sqliteOf(ctx);
+  s.exec('ANALYZE');
+  s.exec('DELETE FROM sqlite_stat1');
+  const hasStat4 = s.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat4'").get() !== undefined;
+  if (hasStat4) s.exec('DELETE FROM sqlite_stat4');
+  const row = s.prepare('INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)');
+  row.run('ads', 'ads_status', '1000000 1000000 1');
+  row.run('ads', 'ads_owner', '1000000 50 1');
+  row.run('ads', 'ads_phone', '1000000 1');
+  row.run('ads', 'sqlite_autoindex_ads_1', '1000000 1');
+  row.run('ads', 'sqlite_autoindex_ads_2', '1000000 1');
+  row.run('users', 'sqlite_autoindex_users_1', '20000 1');
+  row.run('users', 'users_status_created', '20000 20000 20000');
+  row.run('users', 'users_email_unique', '20000 1');
+  s.exec('ANALYZE sqlite_schema'); // the planner reads them again
+}
+
+/** One ad of `owner` in every status, two of them approved (the deleted one is kept under a hold on its owner). */
+async function adsInEveryStatus(owner: TestUser, phone: string, word: string) {
+  const wallet = await fundedUsd(ctx, owner, 20_000);
+  await postAd(ctx, owner, place, { phone, title: `Unpaid ${word} party companion` });
+  for (const title of [`Review ${word} harbour companion`, `Review second ${word} companion`]) {
+    const ad = await postAd(ctx, owner, place, { phone, title });
+    expect((await pay(ctx, owner, ad.id, wallet)).statusCode).toBe(200);
+  }
+  const rejected = await postAd(ctx, owner, place, { phone, title: `Rejected ${word} evening companion` });
+  expect((await pay(ctx, owner, rejected.id, wallet)).statusCode).toBe(200);
+  expect((await decide(ctx, admin, [rejected.id], 'reject', 'Photos do not match.')).json()).toEqual({ updated: 1 });
+  const expired = await liveAd(ctx, owner, admin, place, { phone, title: `Expired ${word} gallery companion` });
+  await ctx.app.deps.db
+    .updateTable('ads')
+    .set({ expires_at: new Date(ctx.clock.now().getTime() - DAY_MS).toISOString() })
+    .where('id', '=', expired.id)
+    .execute();
+  await expireAds(ctx.app.deps);
+  await liveAd(ctx, owner, admin, place, { phone, title: `Approved ${word} seaside companion` });
+  ctx.clock.advance(1000);
+  await liveAd(ctx, owner, admin, place, { phone, title: `Approved ${word} opera companion` });
+  const disabled = await liveAd(ctx, owner, admin, place, { phone, title: `Disabled ${word} winter companion` });
+  expect((await postAs(ctx, admin, '/api/admin/set-status-approved-ads', { adIds: [disabled.id], status: 'disabled' })).body).toEqual({ updated: 1 });
+  const deleted = await postAd(ctx, owner, place, { phone, title: `Deleted ${word} market companion` });
+  expect((await postAs(ctx, admin, '/api/admin/place-legal-hold', { targetType: 'user', targetId: owner.id, reason: 'Subpoena 24-117' })).status).toBe(201);
+  const del = await ctx.app.inject({ method: 'DELETE', url: `/api/delete-cart-ad/${deleted.id}`, headers: { cookie: owner.cookie } });
+  expect(del.statusCode).toBe(200);
+  return { approvedId: disabled.id };
+}
+
+async function twoOwners() {
+  const ann = await makeUser(ctx, { status: 'approved' });
+  const bea = await makeUser(ctx, { status: 'approved' });
+  const a = await adsInEveryStatus(ann, '+12125550142', 'amber');
+  ctx.clock.advance(60_000);
+  await adsInEveryStatus(bea, '+13105550199', 'jade');
+  return { ann, bea, adId: a.approvedId };
+}
+
+// ---- the statements these reads replaced, kept here to compare answers --------------------------
+
+const STAFF_MATCH = {
+  id: 'ads.id',
+  title: 'ads.title',
+  description: 'ads.description',
+  phone: 'ads.phone',
+  ownerEmail: 'users.email',
+  ownerNickname: 'users.nickname',
+  ownerPhone: 'users.phone',
+};
+
+async function oldListForStaff(
+  db: Executor,
+  o: { statuses: readonly AdStatus[]; order: 'queue' | 'published'; offset: number; limit: number; query?: StaffQuery | null },
+) {
+  let base = db.selectFrom('ads').innerJoin('users', 'users.id', 'ads.owner_id').where('ads.status', 'in', o.statuses);
+  let q = adsRepo.selectAdsWithOwner(db).where('ads.status', 'in', o.statuses);
+  if (o.query) {
+    base = base.where(staffMatch(o.query, STAFF_MATCH));
+    q = q.where(staffMatch(o.query, STAFF_MATCH));
+  }
+  q =
+    o.order === 'queue'
+      ? q
+          .orderBy(sql`ads.status = 'unpaid'`)
+          .orderBy(sql`coalesce(ads.paid_at, ads.created_at)`)
+          .orderBy('ads.id')
+      : q.orderBy(sql`coalesce(ads.published_at, ads.created_at)`, 'desc').orderBy('ads.id');
+  const [rows, total] = await Promise.all([q.limit(o.limit).offset(o.offset).execute(), base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()]);
+  return { rows, total: Number(total.n) };
+}
+
+const EVERY_AD = sql`(
+  SELECT id, owner_id, listing_type, title, description, phone, status, photos_json, created_at, published_at, expires_at,
+         rejection_reason, rejection_category, NULL AS deleted_at, city_id, state_id
+  FROM ads
+  UNION ALL
+  SELECT id, owner_id, listing_type, title, description, phone, 'deleted', photos_json, created_at,
+         json_extract(row_json, '$.published_at'), json_extract(row_json, '$.expires_at'),
+         json_extract(row_json, '$.rejection_reason'), json_extract(row_json, '$.rejection_category'), deleted_at, city_id, state_id
+  FROM held_ads
+)`;
+const HELD_AD = sql<number>`EXISTS (SELECT 1 FROM legal_holds l WHERE l.released_at IS NULL
+  AND ((l.target_type = 'ad' AND l.target_id = a.id) OR (l.target_type = 'user' AND l.target_id = a.owner_id)))`;
+const AD_COLUMNS = sql`a.id, a.owner_id, a.listing_type, a.title, a.phone, a.status, a.photos_json, a.created_at, a.published_at,
+  a.expires_at, a.rejection_reason, a.rejection_category, a.deleted_at, u.email AS owner_email, u.nickname AS owner_nickname,
+  u.status AS owner_status, u.deleted_at AS owner_deleted_at, c.name AS city_name, s.code AS state_code, ${HELD_AD} AS held`;
+const FROM_ADS = sql`FROM ${EVERY_AD} a JOIN users u ON u.id = a.owner_id
+  LEFT JOIN cities c ON c.id = a.city_id LEFT JOIN states s ON s.id = a.state_id`;
+const SEARCH_COLUMNS = {
+  id: 'a.id',
+  title: 'a.title',
+  description: 'a.description',
+  phone: 'a.phone',
+  ownerEmail: 'u.email',
+  ownerNickname: 'u.nickname',
+  ownerPhone: 'u.phone',
+};
+
+async function oldSearchAds(db: Executor, o: { query: StaffQuery | null; status?: SearchStatus; offset: number; limit: number }) {
+  const conditions = [sql`1 = 1`];
+  if (o.status) conditions.push(sql`a.status = ${o.status}`);
+  if (o.query) conditions.push(staffMatch(o.query, SEARCH_COLUMNS));
+  const where = sql.join(conditions, sql` AND `);
+  const [rows, total] = await Promise.all([
+    sql<modRepo.ModAdRow>`SELECT ${AD_COLUMNS} ${FROM_ADS} WHERE ${where} ORDER BY a.created_at DESC, a.id LIMIT ${o.limit} OFFSET ${o.offset}`.execute(db),
+    sql<{ n: number }>`SELECT count(*) AS n FROM ${EVERY_AD} a JOIN users u ON u.id = a.owner_id WHERE ${where}`.execute(db),
+  ]);
+  return { rows: rows.rows, total: Number(total.rows[0].n) };
+}
+
+// -------------------------------------------------------------------------------------------------
+
+const PAGES = [
+  { offset: 0, limit: 20 },
+  { offset: 0, limit: 1 },
+  { offset: 1, limit: 2 },
+  { offset: 3, limit: 3 },
+  { offset: 50, limit: 20 },
+];
+
+describe('the staff lists of ads (pending queue, approved screen): GET /api/admin/get-pending-ads, get-approved-ads', () => {
+  it('answers as the statements they replaced: same rows, same order, same totals', async () => {
+    const { ann, adId } = await twoOwners();
+    const queries = [undefined, 'companion', 'AMBER', 'amber winter', ann.email, '(212) 555-0142', adId, 'nothing-like-this'];
+    const lists: { statuses: AdStatus[]; order: 'queue' | 'published' }[] = [
+      { statuses: ['in_review'], order: 'queue' },
+      { statuses: ['in_review', 'unpaid'], order: 'queue' },
+      { statuses: ['approved', 'disabled', 'expired'], order: 'published' },
+      { statuses: ['approved'], order: 'published' },
+      { statuses: ['disabled'], order: 'published' },
+      { statuses: ['expired'], order: 'published' },
+    ];
+    let compared = 0;
+    for (const list of lists)
+      for (const text of queries)
+        for (const page of PAGES) {
+          const o = { ...list, ...page, query: parseStaffQuery(text) };
+          const now = await adsRepo.listForStaff(ctx.app.deps.db, o);
+          const before = await oldListForStaff(ctx.app.deps.db, o);
+          expect(now, JSON.stringify({ list, text, page })).toEqual(before);
+          if (now.rows.length) compared++;
+        }
+    expect(compared).toBeGreaterThan(60);
+  });
+
+  it('reads a page of the approved screen in order from ads_staff_published, merging the statuses, never sorting the ads', async () => {
+    await twoOwners();
+    for (const statuses of [['approved', 'disabled', 'expired'], ['expired']] as AdStatus[][]) {
+      const { result, statements } = await capture((db) => adsRepo.listForStaff(db, { statuses, order: 'published', offset: 0, limit: 20 }));
+      expect(result.rows.length).toBeGreaterThan(0);
+      const plans = statements.map(planOf);
+      const page = plans.find((p) => p.some((d) => d.includes('ads_staff_published')));
+      expect(page, JSON.stringify(plans)).toBeDefined();
+      expect(page!.filter((d) => d.includes('ads_staff_published'))).toHaveLength(statuses.length);
+      for (const p of plans) {
+        expect(
+          p.filter((d) => /^SCAN ads$/.test(d) || d.includes('TEMP B-TREE FOR ORDER BY') || d.startsWith('SCAN users')),
+          JSON.stringify(p),
+        ).toEqual(
+          // the page's 20 ads, read whole by id, are sorted again (that sort is of the page only)
+          p.some((d) => d.startsWith('SEARCH ads USING INDEX sqlite_autoindex_ads_1')) ? p.filter((d) => d === 'USE TEMP B-TREE FOR ORDER BY') : [],
+        );
+      }
+    }
+  });
+
+  it('reads the review queue and its count by ads_status even with the statistics the 1M-ad seed leaves', async () => {
+    await twoOwners();
+    seedStatistics();
+    for (const query of [null, parseStaffQuery('amber')]) {
+      const { result, statements } = await capture((db) => adsRepo.listForStaff(db, { statuses: ['in_review'], order: 'queue', offset: 0, limit: 20, query }));
+      expect(result.total).toBe(query ? 2 : 4);
+      const plans = statements.map(planOf);
+      for (const p of plans)
+        expect(
+          p.filter((d) => /^SCAN (ads|users)\b/.test(d)),
+          JSON.stringify(p),
+        ).toEqual([]);
+      expect(plans.flat().filter((d) => d.startsWith('SEARCH ads USING') && d.includes('INDEX ads_status'))).toHaveLength(2);
+    }
+  });
+});
+
+describe('ad search: GET /api/admin/search-ads', () => {
+  it('answers as the statement it replaced: same rows, same order, same totals', async () => {
+    const { ann, adId } = await twoOwners();
+    const queries = [undefined, 'companion', 'AMBER', 'amber market', ann.email, '(212) 555-0142', adId, 'nothing-like-this'];
+    const statuses: (SearchStatus | undefined)[] = [undefined, 'unpaid', 'in_review', 'approved', 'rejected', 'disabled', 'expired', 'deleted'];
+    let compared = 0;
+    for (const status of statuses)
+      for (const text of queries)
+        for (const page of PAGES) {
+          const o = { ...page, status, query: parseStaffQuery(text) };
+          const now = await modRepo.searchAds(ctx.app.deps.db, o);
+          const before = await oldSearchAds(ctx.app.deps.db, o);
+          expect(now, JSON.stringify({ status, text, page })).toEqual(before);
+          if (now.rows.length) compared++;
+        }
+    expect(compared).toBeGreaterThan(80);
+  });
+
+  it('reads a page without a search from ads_created (or ads_status), merged with the kept copies, without sorting the ads', async () => {
+    await twoOwners();
+    seedStatistics();
+    for (const status of [undefined, 'approved'] as const) {
+      const { result, statements } = await capture((db) => modRepo.searchAds(db, { query: null, status, offset: 0, limit: 20 }));
+      expect(result.total).toBe(status ? 4 : 18);
+      const plans = statements.map(planOf);
+      const all = plans.flat();
+      expect(all, JSON.stringify(plans)).toContain(status ? 'SEARCH a USING INDEX ads_status (status=?)' : 'SCAN a USING COVERING INDEX ads_created');
+      expect(all).toContain('MERGE (UNION ALL)');
+      // The old statement read every ad into the union (SCAN ads) and sorted them all for each page.
+      expect(all.filter((d) => d === 'SCAN ads')).toEqual([]);
+    }
+  });
+});
+
+describe('audit log: GET /api/admin/get-audit-log?action=…', () => {
+  it('reads one action by audit_log_action, newest first, without sorting, with the same rows and count as before', async () => {
+    const s = sqliteOf(ctx);
+    const add = s.prepare("INSERT INTO audit_log (actor_id, actor_email, action, target_type, target_id, at) VALUES ('x', 'x@x', ?, 'ad', ?, ?)");
+    for (let i = 0; i < 30; i++) add.run(i % 3 ? 'ad.approve' : 'user.status', `t${i}`, `2026-01-0${1 + (i % 5)}T00:00:00.000Z`); // ties on `at`
+    const { result, statements } = await capture((db) => auditRepo.listAudit(db, { action: 'ad.approve', limit: 5, offset: 2 }));
+    const expected = s.prepare("SELECT * FROM audit_log WHERE action = 'ad.approve' ORDER BY at DESC, id DESC LIMIT 5 OFFSET 2").all();
+    expect(result.rows).toEqual(expected);
+    expect(result.total).toBe(20);
+    const plans = statements.map(planOf);
+    for (const p of plans) {
+      expect(
+        p.some((d) => d.includes('audit_log_action')),
+        JSON.stringify(p),
+      ).toBe(true);
+      expect(p.filter((d) => d.startsWith('SCAN audit_log') || d.includes('TEMP B-TREE'))).toEqual([]);
+    }
+  });
+});
