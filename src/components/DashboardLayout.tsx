@@ -8,6 +8,7 @@ import { dismissPublicMessage, socketStore, useSocket } from '../state/socket';
 import { dateTimeLabel } from './market/labels';
 import { NavIcon, type IconName } from './DashboardIcons';
 import { LanguageSwitcher } from './public/LanguageSwitcher';
+import { trapTab } from '../lib/focus-trap';
 import styles from './DashboardLayout.module.css';
 
 // Staff only: the sandbox banner and its question to the server.
@@ -96,13 +97,18 @@ function isCurrent(location: string, href: string): boolean {
  * shows the staff announcements it brings, and says when it has been down for a while.
  */
 export function DashboardLayout({ children }: { children: ReactNode }) {
-  const { t } = useTranslation(['dashboard', 'moderation', 'public']);
+  // 'market' holds the words of ConfirmDialog, which every staff screen opens: loaded with the
+  // shell, so opening a first dialog never suspends the page (hidden while it suspends, the page
+  // would drop the focus of the button that opened the dialog, and focus could not go back to it).
+  const { t } = useTranslation(['dashboard', 'moderation', 'public', 'market']);
   const { session } = useSnapshot(sessionStore);
   const [location, navigate] = useLocation();
   const small = useSmallScreen();
   const [mini, setMini] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const closeTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const nav = useRef<HTMLElement>(null);
   useSocket();
 
   useEffect(
@@ -111,9 +117,16 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
     },
     [],
   );
+  // The open drawer covers the page: focus moves to its first link, and Escape closes it and puts
+  // focus back on the menu button (Tab stays in the drawer: see the nav's onKeyDown).
   useEffect(() => {
     if (!drawerOpen) return;
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setDrawerOpen(false);
+    nav.current?.querySelector<HTMLElement>('a[href]')?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setDrawerOpen(false);
+      toggle.current?.focus();
+    };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [drawerOpen]);
@@ -174,8 +187,12 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
   const expanded = small ? drawerOpen : !mini;
   return (
     <div className={styles.shell} data-mini={!small && mini} data-drawer={small && drawerOpen ? 'open' : 'closed'}>
+      <a className={styles.skip} href="#main">
+        {t('public:skipToContent')}
+      </a>
       <header className={styles.top}>
         <button
+          ref={toggle}
           type="button"
           className="btn btn-simple"
           aria-label={t('nav.toggleSidebar')}
@@ -204,7 +221,13 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
           {t('nav.logout')}
         </button>
       </header>
-      <nav id="dashboard-nav" className={styles.sidebar} aria-label={t('nav.label')}>
+      <nav
+        ref={nav}
+        id="dashboard-nav"
+        className={styles.sidebar}
+        aria-label={t('nav.label')}
+        onKeyDown={(e) => small && drawerOpen && trapTab(e, nav.current)}
+      >
         {list(links)}
         {admin.length > 0 && (
           <>
@@ -220,7 +243,7 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
         )}
       </nav>
       {small && drawerOpen && <div className={styles.backdrop} aria-hidden="true" onClick={() => setDrawerOpen(false)} />}
-      <main id="main" className={styles.main}>
+      <main id="main" className={styles.main} tabIndex={-1}>
         <LiveUpdatesPaused />
         <PublicMessageBanner />
         {isAdmin(session) && (

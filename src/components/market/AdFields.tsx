@@ -42,7 +42,7 @@ export function AdFields({ v, onChange, err, tried, typeHint, typeLocked, curren
           onChange={(e) => onChange({ listingType: e.target.value })}
           aria-invalid={err('listingType') ? true : undefined}
           disabled={typeLocked}
-          aria-describedby={typeLocked ? 'ad-type-hint' : undefined}
+          aria-describedby={[err('listingType') ? 'ad-type-error' : null, typeLocked ? 'ad-type-hint' : null].filter(Boolean).join(' ') || undefined}
         >
           <option value="">{t('form.chooseType')}</option>
           {LISTING_TYPE_CODES.map((c) => (
@@ -51,7 +51,11 @@ export function AdFields({ v, onChange, err, tried, typeHint, typeLocked, curren
             </option>
           ))}
         </select>
-        {err('listingType') && <span className="field-error">{err('listingType')}</span>}
+        {err('listingType') && (
+          <span id="ad-type-error" className="field-error">
+            {err('listingType')}
+          </span>
+        )}
         {typeHint && <div id="ad-type-hint">{typeHint}</div>}
       </div>
       <TextField
@@ -73,7 +77,13 @@ export function AdFields({ v, onChange, err, tried, typeHint, typeLocked, curren
       />
       <div className="field">
         <label htmlFor="ad-age">{t('form.age')}</label>
-        <select id="ad-age" value={v.age} onChange={(e) => onChange({ age: e.target.value })} aria-invalid={err('age') ? true : undefined}>
+        <select
+          id="ad-age"
+          value={v.age}
+          onChange={(e) => onChange({ age: e.target.value })}
+          aria-invalid={err('age') ? true : undefined}
+          aria-describedby={err('age') ? 'ad-age-error ad-age-hint' : 'ad-age-hint'}
+        >
           <option value="">{t('form.chooseAge')}</option>
           {AGES.map((a) => (
             <option key={a} value={a}>
@@ -81,8 +91,12 @@ export function AdFields({ v, onChange, err, tried, typeHint, typeLocked, curren
             </option>
           ))}
         </select>
-        <small>{t('rules.ageHint')}</small>
-        {err('age') && <span className="field-error">{err('age')}</span>}
+        <small id="ad-age-hint">{t('rules.ageHint')}</small>
+        {err('age') && (
+          <span id="ad-age-error" className="field-error">
+            {err('age')}
+          </span>
+        )}
       </div>
       <StateCityPicker stateId={v.stateId} cityId={v.cityId} onChange={(p) => onChange(p)} stateError={err('stateId')} cityError={err('cityId')} />
       <TextField

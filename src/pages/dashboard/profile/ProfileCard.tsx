@@ -2,7 +2,13 @@ import { useTranslation } from 'react-i18next';
 import type { Snapshot } from 'valtio';
 import type { Profile } from '../../../api/profile';
 
-const STATUS_COLOURS: Record<string, string> = { approved: 'var(--success)', pending: 'var(--warning)', suspended: 'var(--danger)' };
+// The badge's fill and text: the palette's deeper shades under white text, dark text on orange
+// (as the buttons in global.css), so the status reads at a 4.5:1 contrast (WCAG AA).
+const STATUS_LOOK: Record<string, { background: string; color: string }> = {
+  approved: { background: '#2e7d32', color: '#fff' },
+  pending: { background: 'var(--warning)', color: 'var(--black)' },
+  suspended: { background: '#c62828', color: '#fff' },
+};
 
 /** Who the user is, as the server sees it. */
 export function ProfileCard({ profile }: { profile: Snapshot<Profile> }) {
@@ -46,7 +52,7 @@ export function ProfileCard({ profile }: { profile: Snapshot<Profile> }) {
           <dd style={{ margin: 0 }}>
             <span
               data-status={profile.status}
-              style={{ background: STATUS_COLOURS[profile.status] ?? 'var(--gray)', color: '#fff', borderRadius: 10, padding: '1px 10px', fontSize: 13 }}
+              style={{ ...(STATUS_LOOK[profile.status] ?? { background: 'var(--gray)', color: '#fff' }), borderRadius: 10, padding: '1px 10px', fontSize: 13 }}
             >
               {t(`status.${profile.status}`)}
             </span>
