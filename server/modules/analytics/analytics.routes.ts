@@ -13,6 +13,6 @@ export default defineRoutes((app, deps) => {
 
   app.get('/api/admin/get-page-views', { schema: analyticsApi['GET /api/admin/get-page-views'] }, async (request) => {
     const days = request.query.days ?? 7;
-    return { days, ...(await analytics.summary(days)) };
+    return { days, ...analytics.summary(days) };
   });
 });

@@ -9,7 +9,7 @@ import { purgeSms } from '../sms/sms.jobs.ts';
 import { compactSearchIndex } from '../listings/listings.jobs.ts';
 import { jobReport, type JobReport } from '../../core/report.ts';
 import * as repo from './cron.repository.ts';
-import { purgePageViews as purgePageViewsBefore } from '../analytics/analytics.repository.ts';
+import { purgePageViewCounts, purgePageViews as purgePageViewsBefore } from '../analytics/analytics.repository.ts';
 
 export interface CronJob {
   /** Shown in the back office; unique. */
@@ -57,14 +57,24 @@ async function purgePasswordResets(deps: AppDeps): Promise<JobReport> {
   return jobReport(`${plural(n, 'password-reset link')} ended over ${days} days ago deleted`, 'cron.password_resets_purged', { count: n, days });
 }
 
-/** Every public page load writes a row: at scale, millions a day. Deleted in batches; an aborted run goes on the next night. */
+/**
+ * Every public page load writes a row: at scale, millions a day. Deleted in batches; an aborted run
+ * goes on the next night. Then the per-day counters (migration 0026) of the days wholly before the
+ * limit, in batches too: the day the limit falls in is kept with the views it still has.
+ */
 async function purgePageViews(deps: AppDeps, signal: AbortSignal): Promise<JobReport> {
   const before = new Date(deps.clock.now().getTime() - PAGE_VIEW_HISTORY_MS).toISOString();
   let n = 0;
+  let views = true;
   while (!signal.aborted) {
-    const batch = await purgePageViewsBefore(deps.db, before, PAGE_VIEW_PURGE_BATCH);
-    n += batch;
-    if (batch < PAGE_VIEW_PURGE_BATCH) break;
+    const batch = views
+      ? await purgePageViewsBefore(deps.db, before, PAGE_VIEW_PURGE_BATCH)
+      : await purgePageViewCounts(deps.db, before.slice(0, 10), PAGE_VIEW_PURGE_BATCH);
+    if (views) n += batch;
+    if (batch < PAGE_VIEW_PURGE_BATCH) {
+      if (!views) break;
+      views = false;
+    }
     await new Promise((resolve) => setImmediate(resolve));
   }
   const days = PAGE_VIEW_HISTORY_MS / DAY_MS;

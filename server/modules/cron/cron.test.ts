@@ -214,8 +214,29 @@ describe('cron jobs', () => {
     sqlite
       .prepare("INSERT INTO page_views (path, locale, referrer_host, at) VALUES ('/kept', 'es', NULL, ?), ('/today', 'pt', NULL, ?)")
       .run(ago(366 - 1 / 1440), ago(0));
+    // The per-day counters (migration 0026): 5,003 paths of that day (two batches too), its total.
+    const counters = () => ({
+      days: sqlite.prepare('SELECT day, locale, n FROM page_view_days ORDER BY day, locale').all(),
+      paths: sqlite.prepare('SELECT count(*) AS rows, coalesce(sum(n), 0) AS n FROM page_view_paths').get(),
+      totals: sqlite.prepare("SELECT path, n FROM page_view_path_totals WHERE path NOT GLOB '/old/*' ORDER BY path").all(),
+      old: sqlite.prepare("SELECT count(*) FROM page_view_path_totals WHERE path GLOB '/old/*'").pluck().get(),
+    });
+    const day = (days: number) => ago(days).slice(0, 10);
     const job = findJob('purge-page-views')!;
     expect(await job.run(ctx.app.deps, AbortSignal.abort())).toMatchObject({ says: { code: 'cron.page_views_purged', params: { count: 0, days: 366 } } });
+    expect(counters()).toEqual({
+      days: [
+        { day: day(367), locale: 'en', n: 5003 },
+        { day: day(366), locale: 'es', n: 1 },
+        { day: day(0), locale: 'pt', n: 1 },
+      ],
+      paths: { rows: 5005, n: 5005 },
+      totals: [
+        { path: '/kept', n: 1 },
+        { path: '/today', n: 1 },
+      ],
+      old: 5003,
+    });
     const run = await runJob(ctx.app.deps, job);
     expect(run).toMatchObject({
       outcome: 'ok',
@@ -223,6 +244,19 @@ describe('cron jobs', () => {
       says: { code: 'cron.page_views_purged', params: { count: 5003, days: 366 } },
     });
     expect(sqlite.prepare('SELECT path FROM page_views ORDER BY path').pluck().all()).toEqual(['/kept', '/today']);
+    // The counters of the days before the limit's day go with their views; the limit's day stays.
+    expect(counters()).toEqual({
+      days: [
+        { day: day(366), locale: 'es', n: 1 },
+        { day: day(0), locale: 'pt', n: 1 },
+      ],
+      paths: { rows: 2, n: 2 },
+      totals: [
+        { path: '/kept', n: 1 },
+        { path: '/today', n: 1 },
+      ],
+      old: 0,
+    });
   });
 
   it('purge-old-runs deletes job runs and health check results older than 30 days', async () => {
