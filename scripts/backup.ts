@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { commandArgs } from './cli.ts';
 import { GENERATED_KEYS_FILE } from '../server/core/secrets.ts';
 import { loadDotEnv } from '../server/core/dotenv.ts';
 import { privateDir } from '../server/core/private-dir.ts';
@@ -21,25 +21,7 @@ Restore with npm run restore -- --from <file>.
 
 Exit codes: 0 written, 1 failed, 2 bad arguments.`;
 
-function usageError(message: string): never {
-  console.error(`${message}\n\n${HELP}`);
-  process.exit(2);
-}
-
-let args;
-try {
-  args = parseArgs({
-    options: { out: { type: 'string' }, uploads: { type: 'boolean', default: true }, help: { type: 'boolean', short: 'h' } },
-    allowNegative: true,
-    strict: true,
-  }).values;
-} catch (e) {
-  usageError((e as Error).message);
-}
-if (args.help) {
-  console.log(HELP);
-  process.exit(0);
-}
+const args = commandArgs(HELP, { out: { type: 'string' }, uploads: { type: 'boolean', default: true } }, { allowNegative: true });
 
 loadDotEnv(); // the same DATA_DIR as the server
 const ALL_PAGES = 2 ** 31 - 1;

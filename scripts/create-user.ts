@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, loadConfig } from '../server/core/config.ts';
@@ -16,6 +15,7 @@ import { AppError } from '../server/core/errors.ts';
 import type { StaffRole } from '../server/core/schema.ts';
 import { AuthService } from '../server/modules/auth/auth.service.ts';
 import { loadDotEnv } from '../server/core/dotenv.ts';
+import { commandArgs, usageError } from './cli.ts';
 
 loadDotEnv(); // the same settings as the server (DATA_DIR above all)
 
@@ -31,34 +31,16 @@ Exit codes: 0 created, 1 refused (e-mail taken, weak password…), 2 bad argumen
 
 const STAFF_ROLES: StaffRole[] = ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'];
 
-function usageError(message: string): never {
-  console.error(`${message}\n\n${HELP}`);
-  process.exit(2);
-}
-
-let args;
-try {
-  args = parseArgs({
-    options: {
-      email: { type: 'string' },
-      password: { type: 'string' },
-      role: { type: 'string', multiple: true },
-      nickname: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  }).values;
-} catch (e) {
-  usageError((e as Error).message);
-}
-if (args.help) {
-  console.log(HELP);
-  process.exit(0);
-}
-if (!args.email) usageError('--email is required.');
+const args = commandArgs(HELP, {
+  email: { type: 'string' },
+  password: { type: 'string' },
+  role: { type: 'string', multiple: true },
+  nickname: { type: 'string' },
+});
+if (!args.email) usageError(HELP, '--email is required.');
 const roles = (args.role ?? []).map((r) => r.trim().toUpperCase());
 const badRole = roles.find((r) => !STAFF_ROLES.includes(r as StaffRole));
-if (badRole) usageError(`Unknown role "${badRole}": use ADMIN_USER or MASTER_USER.`);
+if (badRole) usageError(HELP, `Unknown role "${badRole}": use ADMIN_USER or MASTER_USER.`);
 
 /** A nickname that passes the rules, from the e-mail's local part. */
 function nicknameFrom(email: string): string {

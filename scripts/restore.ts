@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { commandArgs, usageError } from './cli.ts';
 import { GENERATED_KEYS_FILE } from '../server/core/secrets.ts';
 import { loadDotEnv } from '../server/core/dotenv.ts';
 import { readMigrations } from '../server/core/migrate.ts';
@@ -26,30 +26,13 @@ Start the server afterwards: it applies the migrations newer than the backup.
 
 Exit codes: 0 restored, 1 failed or refused (nothing changed unless said), 2 bad arguments.`;
 
-function usageError(message: string): never {
-  console.error(`${message}\n\n${HELP}`);
-  process.exit(2);
-}
-
 function fail(message: string): never {
   console.error(message);
   process.exit(1);
 }
 
-let args;
-try {
-  args = parseArgs({
-    options: { from: { type: 'string' }, force: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
-    strict: true,
-  }).values;
-} catch (e) {
-  usageError((e as Error).message);
-}
-if (args.help) {
-  console.log(HELP);
-  process.exit(0);
-}
-if (!args.from) usageError('--from <backup.sqlite> is required.');
+const args = commandArgs(HELP, { from: { type: 'string' }, force: { type: 'boolean', default: false } });
+if (!args.from) usageError(HELP, '--from <backup.sqlite> is required.');
 
 loadDotEnv(); // the same DATA_DIR as the server
 const dataDir = path.resolve(process.env.DATA_DIR?.trim() || './data');
