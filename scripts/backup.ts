@@ -5,7 +5,7 @@ import { commandArgs } from './cli.ts';
 import { GENERATED_KEYS_FILE } from '../server/core/secrets.ts';
 import { loadDotEnv } from '../server/core/dotenv.ts';
 import { privateDir } from '../server/core/private-dir.ts';
-import { UPLOAD_PATH_RE } from '../server/modules/uploads/uploads.storage.ts';
+import { nothingPlaced, placeUploads } from './uploads-files.ts';
 
 const HELP = `Usage: npm run backup [-- --out <file>] [--no-uploads]
 
@@ -59,13 +59,13 @@ else fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.closeSync(fs.openSync(out, 'wx', 0o600));
 let made: string | null = null;
 try {
-  const files = { linked: 0, copied: 0, bytes: 0 };
+  const files = nothingPlaced();
   if (withUploads) {
     fs.mkdirSync(uploadsOut, { mode: 0o700 });
     made = uploadsOut;
     // Before the database and again after it: a photo the copy names was there during one of the
     // two walks, whether it was added while the database was copied or deleted meanwhile.
-    copyUploads(uploads, uploadsOut, files);
+    placeUploads(uploads, uploadsOut, files, 0o700);
   }
   const t0 = performance.now();
   // In one step, under one read snapshot: copied 100 pages at a time (the default), the copy
@@ -80,7 +80,7 @@ try {
   const ms = Math.round(performance.now() - t0);
   console.log(`Backed up ${source} to ${out} (${totalPages} pages, ${fs.statSync(out).size} bytes) in ${ms} ms.`);
   if (withUploads) {
-    copyUploads(uploads, uploadsOut, files);
+    placeUploads(uploads, uploadsOut, files, 0o700);
     const n = files.linked + files.copied;
     console.log(
       `Put ${n} upload file${n === 1 ? '' : 's'} into ${uploadsOut}: ${files.linked} hard-linked (no space taken), ${files.copied} copied (${files.bytes} bytes).`,
@@ -100,38 +100,4 @@ try {
   process.exitCode = 1;
 } finally {
   db.close();
-}
-
-/**
- * Puts every stored upload under `from` (named the way storeUpload names them: no half-written
- * .tmp file, nothing else an operator put there) into `to`, keeping its relative path, unless it is
- * there already. A hard link where the filesystem allows, else a copy. Symbolic links are not followed.
- */
-function copyUploads(from: string, to: string, files: { linked: number; copied: number; bytes: number }, rel = ''): void {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(path.join(from, rel), { withFileTypes: true });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return; // no uploads yet, or a folder removed meanwhile
-    throw e;
-  }
-  for (const entry of entries) {
-    const name = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) copyUploads(from, to, files, name);
-    if (!entry.isFile() || !UPLOAD_PATH_RE.test(name) || fs.existsSync(path.join(to, name))) continue;
-    fs.mkdirSync(path.dirname(path.join(to, name)), { recursive: true, mode: 0o700 });
-    try {
-      try {
-        fs.linkSync(path.join(from, name), path.join(to, name));
-        files.linked++;
-      } catch (e) {
-        if (!['EXDEV', 'EPERM', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP'].includes((e as NodeJS.ErrnoException).code!)) throw e;
-        fs.copyFileSync(path.join(from, name), path.join(to, name), fs.constants.COPYFILE_EXCL);
-        files.copied++;
-        files.bytes += fs.statSync(path.join(to, name)).size;
-      }
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e; // removed since the folder was read (its ad deleted)
-    }
-  }
 }

@@ -5,7 +5,7 @@ import { commandArgs, usageError } from './cli.ts';
 import { GENERATED_KEYS_FILE } from '../server/core/secrets.ts';
 import { loadDotEnv } from '../server/core/dotenv.ts';
 import { readMigrations } from '../server/core/migrate.ts';
-import { UPLOAD_PATH_RE } from '../server/modules/uploads/uploads.storage.ts';
+import { nothingPlaced, placeUploads } from './uploads-files.ts';
 
 const HELP = `Usage: npm run restore -- --from <backup.sqlite> [--force]
 
@@ -149,8 +149,8 @@ try {
     console.log(`Restored the secrets to ${secretsTarget}: sessions signed before the backup verify again.`);
   }
   if (fs.statSync(uploadsFrom, { throwIfNoEntry: false })?.isDirectory()) {
-    const files = { linked: 0, copied: 0, present: 0 };
-    addUploads(uploadsFrom, uploadsTarget, files);
+    const files = nothingPlaced();
+    placeUploads(uploadsFrom, uploadsTarget, files);
     console.log(
       `Photos: ${files.linked + files.copied} added to ${uploadsTarget} (${files.linked} hard-linked, ${files.copied} copied), ${files.present} there already.`,
     );
@@ -252,32 +252,5 @@ function sameSecrets(a: string, b: string): boolean {
     return x.jwtSecret === y.jwtSecret && x.webhookSecret === y.webhookSecret;
   } catch {
     return false;
-  }
-}
-
-/**
- * Adds each stored upload under `from` that `to` does not have (by relative path: names are random
- * and a file is never changed, so one there already is the same photo). A hard link where the
- * filesystem allows, else a copy. Nothing in `to` is deleted or replaced.
- */
-function addUploads(from: string, to: string, files: { linked: number; copied: number; present: number }, rel = ''): void {
-  for (const entry of fs.readdirSync(path.join(from, rel), { withFileTypes: true })) {
-    const name = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) addUploads(from, to, files, name);
-    if (!entry.isFile() || !UPLOAD_PATH_RE.test(name)) continue;
-    const dest = path.join(to, name);
-    if (fs.existsSync(dest)) {
-      files.present++;
-      continue;
-    }
-    fs.mkdirSync(path.dirname(dest), { recursive: true });
-    try {
-      fs.linkSync(path.join(from, name), dest);
-      files.linked++;
-    } catch (e) {
-      if (!['EXDEV', 'EPERM', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP'].includes(errorCode(e))) throw e;
-      fs.copyFileSync(path.join(from, name), dest, fs.constants.COPYFILE_EXCL);
-      files.copied++;
-    }
   }
 }
