@@ -1,8 +1,8 @@
 /** A form's outcome: errors are alerts (announced at once), successes are polite status messages. */
-export function FormError({ message }: { message: string | null | undefined }) {
+export function FormError({ message, id }: { message: string | null | undefined; id?: string }) {
   if (!message) return null;
   return (
-    <div role="alert" className="alert alert-error">
+    <div role="alert" className="alert alert-error" id={id}>
       {message}
     </div>
   );

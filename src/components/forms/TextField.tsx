@@ -9,15 +9,17 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   hint?: ReactNode;
   /** Extra content after the input inside the field (e.g. a show-password toggle). */
   after?: ReactNode;
+  /** The id of a message shown elsewhere that is about this field (the server's refusal of it): the input is invalid and described by it. */
+  refusedBy?: string | null;
 }
 
 /** A labelled input: the label is always present, the error is tied to the input for screen readers. */
-export function TextField({ label, value, onChange, error, hint, after, id, type = 'text', ...rest }: TextFieldProps) {
+export function TextField({ label, value, onChange, error, hint, after, refusedBy, id, type = 'text', ...rest }: TextFieldProps) {
   const auto = useId();
   const inputId = id ?? `f${auto}`;
   const errorId = `${inputId}-error`;
   const hintId = `${inputId}-hint`;
-  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
+  const describedBy = [error ? errorId : null, refusedBy ?? null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
       <label htmlFor={inputId}>{label}</label>
@@ -28,7 +30,7 @@ export function TextField({ label, value, onChange, error, hint, after, id, type
           type={type}
           value={value}
           onChange={(e) => onChange(e.target.value)}
-          aria-invalid={error ? true : undefined}
+          aria-invalid={error || refusedBy ? true : undefined}
           aria-describedby={describedBy}
           style={{ flex: 1, minWidth: 0 }}
         />

@@ -203,6 +203,10 @@ describe('my wallet', () => {
     await user.type(input, 'WELCOME-20');
     await user.click(screen.getByRole('button', { name: 'Add promo code' }));
     expect((await screen.findByRole('alert')).textContent).toBe('You have already used this promo code.');
+    // The refusal is about the field: a screen reader hears it with the field, which is marked invalid.
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    const description = (input.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent);
+    expect(description).toContain('You have already used this promo code.');
     expect(within(balances()).getByText('$20.00')).toBeTruthy();
     expect(requests).toEqual(['create', 'add WELCOME-20', 'add WELCOME-20']);
   });

@@ -115,8 +115,9 @@ export default function MyWallet() {
             maxLength={32}
             hint={t('wallet.promoCodeHint')}
             error={tried && rule ? t(`validation:${rule}`) : null}
+            refusedBy={promoForm.error ? 'promo-refused' : null}
           />
-          <FormError message={promoForm.error} />
+          <FormError message={promoForm.error} id="promo-refused" />
           <FormSuccess message={promoForm.success} />
           <SubmitButton busy={promoForm.busy}>{t('wallet.redeem')}</SubmitButton>
         </form>
