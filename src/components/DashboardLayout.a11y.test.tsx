@@ -88,6 +88,18 @@ describe('DashboardLayout accessibility', () => {
     expect(document.activeElement).toBe(toggle);
   });
 
+  it('on a small screen, following a link of the drawer closes it and puts focus on the new page, not on the hidden link', async () => {
+    setSmallScreen(true);
+    const user = userEvent.setup();
+    renderAt(<DashboardLayout>x</DashboardLayout>, '/admin/dashboard');
+    const toggle = screen.getByRole('button', { name: 'Collapse or expand the sidebar' });
+    await user.click(toggle);
+    const nav = screen.getByRole('navigation', { name: 'Dashboard navigation' });
+    await user.click(within(nav).getAllByRole('link')[1]);
+    await waitFor(() => expect(toggle.getAttribute('aria-expanded')).toBe('false'));
+    expect(document.activeElement).toBe(screen.getByRole('main'));
+  });
+
   it('loads the words of the confirmation dialog with the shell, so opening one never suspends the page', async () => {
     // The app's own way of loading translations: each namespace on first use, with Suspense.
     const resources = localeResources();

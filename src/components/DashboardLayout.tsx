@@ -109,6 +109,7 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
   const closeTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const toggle = useRef<HTMLButtonElement>(null);
   const nav = useRef<HTMLElement>(null);
+  const main = useRef<HTMLElement>(null);
   useSocket();
 
   useEffect(
@@ -134,7 +135,11 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
   const onLinkClick = () => {
     if (!small) return;
     if (closeTimer.current) clearTimeout(closeTimer.current);
-    closeTimer.current = setTimeout(() => setDrawerOpen(false), DRAWER_CLOSE_DELAY_MS);
+    closeTimer.current = setTimeout(() => {
+      setDrawerOpen(false);
+      // The link just followed is hidden with the drawer: focus goes to the new page's content.
+      main.current?.focus();
+    }, DRAWER_CLOSE_DELAY_MS);
   };
 
   const links: NavLink[] = [
@@ -243,7 +248,7 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
         )}
       </nav>
       {small && drawerOpen && <div className={styles.backdrop} aria-hidden="true" onClick={() => setDrawerOpen(false)} />}
-      <main id="main" className={styles.main} tabIndex={-1}>
+      <main ref={main} id="main" className={styles.main} tabIndex={-1}>
         <LiveUpdatesPaused />
         <PublicMessageBanner />
         {isAdmin(session) && (
