@@ -376,12 +376,25 @@ describe('invoices: GET /api/admin/get-invoices', () => {
       { query: a.email, status: 'Settled' as const, offset: 0, limit: 20 },
     ]) {
       const { statements } = await capture((db) => paymentsRepo.listForStaff(db, c));
-      for (const p of statements.map(planOf)) expect(p.filter((d) => /^SCAN (i|invoices)\b/.test(d)), JSON.stringify(p)).toEqual([]);
+      for (const p of statements.map(planOf))
+        expect(
+          p.filter((d) => /^SCAN (i|invoices)\b/.test(d)),
+          JSON.stringify(p),
+        ).toEqual([]);
     }
     const { statements } = await capture((db) => paymentsRepo.listForStaff(db, { status: 'Settled', offset: 0, limit: 20 }));
     const [page, count] = statements.map(planOf);
-    expect(page.some((d) => d.includes('invoices_status_created')), JSON.stringify(page)).toBe(true);
-    expect(page.filter((d) => d.includes('TEMP B-TREE')), JSON.stringify(page)).toEqual([]);
-    expect(count.filter((d) => /^SCAN (i|invoices)\b/.test(d) && !d.includes('COVERING INDEX')), JSON.stringify(count)).toEqual([]);
+    expect(
+      page.some((d) => d.includes('invoices_status_created')),
+      JSON.stringify(page),
+    ).toBe(true);
+    expect(
+      page.filter((d) => d.includes('TEMP B-TREE')),
+      JSON.stringify(page),
+    ).toEqual([]);
+    expect(
+      count.filter((d) => /^SCAN (i|invoices)\b/.test(d) && !d.includes('COVERING INDEX')),
+      JSON.stringify(count),
+    ).toEqual([]);
   });
 });
