@@ -294,7 +294,7 @@ describe('the page-view figures (per-day counters, migration 0026)', () => {
           rng.pick(['en', 'es', 'pt']),
           new Date(Date.UTC(2026, 0, 1) + rng.int(40 * DAY_MS)).toISOString(),
         );
-      expect(migrate(d.sqlite, all)).toEqual(['0026_page_view_days.sql']);
+      expect(migrate(d.sqlite, all)[0]).toBe('0026_page_view_days.sql'); // and the later ones
       expect(counters(d.sqlite)).toEqual(countersOf(d.sqlite));
       insert.run('/faq', 'pt', '2026-02-09T23:59:59.999Z');
       insert.run('/new', 'en', '2026-02-10T00:00:00.000Z');
