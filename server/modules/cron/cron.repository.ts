@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db, Executor } from '../../core/db.ts';
 import type { CronOutcome } from '../../../contract/api/cron.ts';
 import type { Said } from '../../../contract/api/common.ts';
+import { heldUserIds } from '../moderation/moderation.holds.ts';
 
 /**
  * Records the start of a run, unless another process is running that job (its run's heartbeat is
@@ -102,7 +103,7 @@ export async function purgeUnconfirmedEmailChanges(db: Executor, before: string)
     .deleteFrom('email_changes')
     .where('confirmed_at', 'is', null)
     .where('created_at', '<', before)
-    .where('user_id', 'not in', db.selectFrom('legal_holds').select('user_id').where('released_at', 'is', null))
+    .where('user_id', 'not in', heldUserIds(db))
     .executeTakeFirst();
   return Number(r.numDeletedRows);
 }
@@ -113,10 +114,6 @@ export async function purgeUnconfirmedEmailChanges(db: Executor, before: string)
  * change purge above. The table is the auth module's: this purge is its one write from outside.
  */
 export async function purgePasswordResets(db: Executor, before: string): Promise<number> {
-  const r = await db
-    .deleteFrom('password_resets')
-    .where('expires_at', '<', before)
-    .where('user_id', 'not in', db.selectFrom('legal_holds').select('user_id').where('released_at', 'is', null))
-    .executeTakeFirst();
+  const r = await db.deleteFrom('password_resets').where('expires_at', '<', before).where('user_id', 'not in', heldUserIds(db)).executeTakeFirst();
   return Number(r.numDeletedRows);
 }

@@ -15,6 +15,13 @@ import type { HeldAdDeletion } from './moderation.tables.ts';
 // A hold on an ad covers that ad and its owner's account record (who posted it is part of the
 // evidence); a hold on an account covers the account and every ad of it.
 
+/**
+ * The accounts with a hold in force (on the account or on one of its ads), as a subquery: the
+ * purges of rows kept for a time (sign-ins, e-mail changes, reset links, phone codes, the SMS log)
+ * leave theirs with `where('user_id', 'not in', heldUserIds(db))`.
+ */
+export const heldUserIds = (db: Executor) => db.selectFrom('legal_holds').select('user_id').where('released_at', 'is', null);
+
 /** Any hold in force on the account or on one of its ads. */
 export async function isUserHeld(db: Executor, userId: string): Promise<boolean> {
   const r = await db.selectFrom('legal_holds').select('id').where('user_id', '=', userId).where('released_at', 'is', null).limit(1).executeTakeFirst();

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
+import { heldUserIds } from '../moderation/moderation.holds.ts';
 import type { SmsPurpose, SmsStatusValue } from './sms.tables.ts';
 
 // The sms module's SQL. It owns textbelt_tokens, sms_messages, phone_codes, and the verified
@@ -159,16 +160,19 @@ export async function markCodeUsed(db: Executor, id: number, at: string): Promis
 
 // ---- retention ----
 
-const notHeld = sql<boolean>`(user_id IS NULL OR user_id NOT IN (SELECT user_id FROM legal_holds WHERE released_at IS NULL))`;
-
 /** Deletes codes that ended (expired) before `before`, except those of an account under a legal hold. */
 export async function purgeCodes(db: Executor, before: string): Promise<number> {
-  const r = await db.deleteFrom('phone_codes').where('expires_at', '<', before).where(notHeld).executeTakeFirst();
+  const r = await db.deleteFrom('phone_codes').where('expires_at', '<', before).where('user_id', 'not in', heldUserIds(db)).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
 
 /** Deletes messages sent before `before` (staff tests too), except those to an account under a legal hold. */
 export async function purgeMessages(db: Executor, before: string): Promise<number> {
-  const r = await db.deleteFrom('sms_messages').where('created_at', '<', before).where(notHeld).executeTakeFirst();
+  const r = await db
+    .deleteFrom('sms_messages')
+    .where('created_at', '<', before)
+    // a staff test message names no account: NOT IN alone would keep it (NULL)
+    .where((eb) => eb.or([eb('user_id', 'is', null), eb('user_id', 'not in', heldUserIds(db))]))
+    .executeTakeFirst();
   return Number(r.numDeletedRows);
 }
