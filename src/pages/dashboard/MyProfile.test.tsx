@@ -8,20 +8,11 @@ import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
 import { sessionStore } from '../../state/session';
 import type { Profile } from '../../api/profile';
+import { PROFILE } from '../../test/profile';
 import type { Session } from '../../api/session';
 import MyProfile from './MyProfile';
 
-const base: Profile = {
-  id: 'u1',
-  email: 'ann@example.com',
-  nickname: 'ann',
-  avatar: null,
-  status: 'approved',
-  roles: ['PROVIDER_USER'],
-  phone: null,
-  phoneVerified: false,
-  createdAt: '2025-01-02T03:04:05.000Z',
-};
+const base = PROFILE;
 
 /** A tiny profile server: GET returns the current profile, changes go through the given handlers. */
 function profileServer(initial: Profile = base) {

@@ -8,19 +8,10 @@ import { apiJson } from '../../../test/contract';
 import { renderAt } from '../../../test/render';
 import { apiError } from '../../../components/market/testing';
 import type { Profile } from '../../../api/profile';
+import { PROFILE } from '../../../test/profile';
 import MyProfile from '../MyProfile';
 
-const base: Profile = {
-  id: 'u1',
-  email: 'ann@example.com',
-  nickname: 'ann',
-  avatar: null,
-  status: 'approved',
-  roles: ['PROVIDER_USER'],
-  phone: null,
-  phoneVerified: false,
-  createdAt: '2025-01-02T03:04:05.000Z',
-};
+const base = PROFILE;
 
 /** The profile and the two phone-verification routes, the code being 246810. */
 function phoneServer(initial: Profile = base) {

@@ -2,20 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
 import { renderAt } from '../../../test/render';
 import { contrast } from '../../../test/contrast';
-import type { Profile } from '../../../api/profile';
+import { PROFILE } from '../../../test/profile';
 import { ProfileCard } from './ProfileCard';
 
-const base: Profile = {
-  id: 'u1',
-  email: 'ann@example.com',
-  nickname: 'ann',
-  avatar: null,
-  status: 'approved',
-  roles: ['PROVIDER_USER'],
-  phone: null,
-  phoneVerified: false,
-  createdAt: '2025-01-02T03:04:05.000Z',
-};
+const base = PROFILE;
 
 describe('ProfileCard', () => {
   it.each([
