@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { flushCompileCache } from 'node:module';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './core/config.ts';
 import { openDatabase } from './core/db.ts';
@@ -93,4 +94,8 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ port: config.port, host: config.host });
+// `npm start` keeps Node's compile cache (NODE_COMPILE_CACHE in package.json): the server's
+// TypeScript with its types stripped, and the compiled code. Node writes it at exit; written now,
+// a server that never exits cleanly (killed, out of memory) still starts from it next time.
+flushCompileCache();
 console.log(`XG Marketplace is serving on ${config.publicUrl}`);
