@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
 
 export interface AuditFilter {
@@ -8,11 +9,26 @@ export interface AuditFilter {
   offset: number;
 }
 
+/**
+ * Every target type in the log, by skipping through audit_log_target from one type to the next
+ * (a seek each: a dozen types among a million rows cost a dozen seeks, where DISTINCT walks them all).
+ */
+const LOGGED_TARGET_TYPES = sql`WITH RECURSIVE t(type) AS (
+    SELECT min(target_type) FROM audit_log
+    UNION ALL SELECT (SELECT min(target_type) FROM audit_log WHERE target_type > t.type) FROM t WHERE t.type IS NOT NULL
+  ) SELECT type FROM t WHERE type IS NOT NULL`;
+
 export async function listAudit(db: Executor, f: AuditFilter) {
   let base = db.selectFrom('audit_log');
-  if (f.action) base = base.where('action', '=', f.action);
+  // With a target, the targets' index finds its few rows and the action only filters them (`+action`
+  // keeps SQLite off the actions' index, which would walk every row of that action).
+  if (f.action) base = f.targetId ? base.where(sql<boolean>`+action = ${f.action}`) : base.where('action', '=', f.action);
   if (f.targetType) base = base.where('target_type', '=', f.targetType);
   if (f.targetId) base = base.where('target_id', '=', f.targetId);
+  // A target id without its type: the log's index of targets leads with the type, so the id alone
+  // read the whole log (1.15 M rows: ~215 ms for the count and a page). Naming every type the log
+  // holds lets SQLite look the id up under each, one seek a type (~0.06 ms).
+  if (f.targetId && !f.targetType) base = base.where(sql<boolean>`target_type IN (${LOGGED_TARGET_TYPES})`);
   const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   // id breaks ties between rows written in the same millisecond (ids grow with insertion).
   const rows = await base.selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute();
