@@ -271,6 +271,27 @@ describe('my ads overview (the dashboard)', () => {
     ]);
   });
 
+  it('dates an ad staff took down by when they did, not by an edit of it approved afterwards', async () => {
+    const ad = await liveTitled(owner, 'Taken down later');
+    const revision = await editLive(owner, ad, 'Taken down, edited before');
+    // Staff take the ad down while its edit waits, then approve the edit (the owner gets no "changes live" mail).
+    ctx.clock.advance(MINUTE);
+    const off = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/admin/set-status-approved-ads',
+      headers: { cookie: admin.cookie },
+      payload: { adIds: [ad.id], status: 'disabled' },
+    });
+    expect(off.json()).toEqual({ updated: 1 });
+    const disabledAt = ctx.clock.now().toISOString();
+    const editApprovedAt = await decideEdit(revision, 'approve');
+    expect(editApprovedAt > disabledAt).toBe(true);
+    expect((await get(owner, '/api/my-ads-overview')).json().recent).toEqual([
+      { adId: ad.id, title: 'Taken down, edited before', event: 'edit_approved', at: editApprovedAt, reason: null },
+      { adId: ad.id, title: 'Taken down, edited before', event: 'disabled', at: disabledAt, reason: null },
+    ]);
+  });
+
   it('keeps at most five decisions across ads and edits, and forgets the edits of a deleted ad', async () => {
     const ads = [await liveTitled(owner, 'Live ad number one'), await liveTitled(owner, 'Live ad number two'), await liveTitled(owner, 'Live ad number three')];
     const rejectedAt = await decideEdit(await editLive(owner, ads[0], 'Number one, rejected edit'), 'reject', 'Not allowed.');

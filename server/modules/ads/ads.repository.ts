@@ -65,9 +65,10 @@ export async function countOwnAds(db: Executor, ownerId: string, now: string): P
 
 /**
  * The latest decisions on the user's ads, newest first, at most `limit` of both kinds together:
- * - one per ad as it stands now: approved (when it was published), rejected or disabled (when
- *   staff did it: nothing else changes such an ad without changing its status), expired (when its
- *   time ran out);
+ * - one per ad as it stands now: approved (when it was published), rejected (when staff did it:
+ *   nothing else changes such an ad without changing its status), disabled (when staff last took
+ *   it down, from the audit log: an edit of it approved afterwards moves updated_at), expired
+ *   (when its time ran out);
  * - staff's decisions on its edits (ad_revisions), edit_approved or edit_rejected, when they
  *   decided, with the ad's title as it is now. A superseded or pending edit is no decision, and the
  *   edits of a deleted ad (its row gone) go with it.
@@ -80,9 +81,11 @@ export async function latestOwnDecisions(db: Executor, ownerId: string, now: str
     .select(['ads.id', 'ads.title', 'ads.rejection_reason'])
     .select(sql<DecisionEvent>`${status}`.as('event'))
     .select(
-      sql<string>`CASE ${status} WHEN 'expired' THEN coalesce(ads.expires_at, ads.updated_at) WHEN 'approved' THEN coalesce(ads.published_at, ads.updated_at) ELSE ads.updated_at END`.as(
-        'at',
-      ),
+      sql<string>`CASE ${status}
+        WHEN 'expired' THEN coalesce(ads.expires_at, ads.updated_at)
+        WHEN 'approved' THEN coalesce(ads.published_at, ads.updated_at)
+        WHEN 'disabled' THEN coalesce((SELECT max(l.at) FROM audit_log l WHERE l.target_type = 'ad' AND l.target_id = ads.id AND l.action = 'ad.disable'), ads.updated_at)
+        ELSE ads.updated_at END`.as('at'),
     )
     .where('ads.owner_id', '=', ownerId)
     .where('ads.status', 'in', ['approved', 'rejected', 'disabled', 'expired']);
