@@ -47,6 +47,21 @@ describe('DashboardLayout accessibility', () => {
     delete (window as { matchMedia?: unknown }).matchMedia;
   });
 
+  it("a staff page's own heading is its first: the menu's Admin and Master groups are lists named by their labels, not headings before it", () => {
+    sessionStore.session = { isAuthenticated: true, id: 'm1', email: 'boss@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'MASTER_USER'] };
+    renderAt(
+      <DashboardLayout>
+        <h1>Users</h1>
+      </DashboardLayout>,
+      '/admin/dashboard/users',
+    );
+    // Headings in document order, as a screen reader's heading list reads them.
+    expect(screen.getAllByRole('heading').map((h) => [h.tagName, h.textContent])).toEqual([['H1', 'Users']]);
+    const nav = screen.getByRole('navigation', { name: 'Dashboard navigation' });
+    expect(within(within(nav).getByRole('list', { name: 'Admin' })).getAllByRole('link').length).toBeGreaterThan(0);
+    expect(within(within(nav).getByRole('list', { name: 'Master' })).getAllByRole('link').length).toBeGreaterThan(0);
+  });
+
   it('the first Tab stop is a "Skip to content" link to the main region, which can take focus', async () => {
     const user = userEvent.setup();
     renderAt(

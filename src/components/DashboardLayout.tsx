@@ -175,8 +175,10 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
       ]
     : [];
 
-  const list = (items: NavLink[]) => (
-    <ul>
+  // A group's label is no heading (it would come before the page's own h1 in a screen reader's
+  // list of headings): it names the group's list instead.
+  const list = (items: NavLink[], labelledBy?: string) => (
+    <ul aria-labelledby={labelledBy}>
       {items.map(([href, label, icon]) => (
         <li key={href}>
           {/* The name stays in the link (its accessible name); in the mini sidebar it shows as a tooltip on hover and focus. */}
@@ -236,14 +238,18 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
         {list(links)}
         {admin.length > 0 && (
           <>
-            <h2>{t('nav.adminSection')}</h2>
-            {list(admin)}
+            <p id="dashboard-nav-admin" className={styles.group}>
+              {t('nav.adminSection')}
+            </p>
+            {list(admin, 'dashboard-nav-admin')}
           </>
         )}
         {master.length > 0 && (
           <>
-            <h2>{t('nav.masterSection')}</h2>
-            {list(master)}
+            <p id="dashboard-nav-master" className={styles.group}>
+              {t('nav.masterSection')}
+            </p>
+            {list(master, 'dashboard-nav-master')}
           </>
         )}
       </nav>
