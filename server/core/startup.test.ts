@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +34,7 @@ describe('the compile cache npm start keeps', () => {
     // …and a server started with one writes it as soon as it serves: killed then (no exit hook
     // runs), the next start still finds its modules there. Here in a directory of the test's own.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-compile-cache-'));
+    let server: ChildProcess | undefined;
     try {
       const env = {
         ...process.env,
@@ -45,17 +46,18 @@ describe('the compile cache npm start keeps', () => {
         SEED_LOCATIONS: '0',
         LOG_LEVEL: 'warn',
       };
-      const server = spawn(process.execPath, ['server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+      const started = spawn(process.execPath, ['server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+      server = started;
       await new Promise<void>((resolve, reject) => {
         let out = '';
-        server.stdout.on('data', (d: Buffer) => {
+        started.stdout.on('data', (d: Buffer) => {
           out += d.toString();
           if (out.includes('is serving on')) resolve();
         });
-        server.on('exit', (code) => reject(new Error(`the server exited (${code}) before serving: ${out}`)));
+        started.on('exit', (code) => reject(new Error(`the server exited (${code}) before serving: ${out}`)));
       });
-      const killed = new Promise((resolve) => server.on('exit', resolve));
-      server.kill('SIGKILL');
+      const killed = new Promise((resolve) => started.on('exit', resolve));
+      started.kill('SIGKILL');
       await killed;
       // Node strips types with a WebAssembly compiler it loads on the first .ts file it must read:
       // ~14 MB of memory for the server's life and a quarter of its start (0.85 → 0.64 s at 1M ads).
@@ -71,6 +73,7 @@ describe('the compile cache npm start keeps', () => {
       expect(stripped(path.join(dir, 'other'))).toBe('true'); // the check sees stripping…
       expect(stripped(path.join(dir, 'cache'))).toBe('false'); // …and the killed server's cache spares it
     } finally {
+      if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL'); // a start that failed the test
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
