@@ -147,3 +147,35 @@ describe("the writer's kept statements", () => {
     }
   });
 });
+
+describe('offThread (reads on a worker thread)', () => {
+  it('reads what is committed, refuses writes and transactions, survives an error, and ends with close()', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-offthread-'));
+    const database = openDatabase(path.join(dir, 'x.sqlite'));
+    try {
+      database.sqlite.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t (name) VALUES ('a'), ('b')");
+      const read = database.offThread;
+      expect(read).not.toBe(database.db);
+      expect((await sql<{ name: string }>`SELECT name FROM t ORDER BY id`.execute(read)).rows).toEqual([{ name: 'a' }, { name: 'b' }]);
+      // An open transaction on the writer is not seen until it commits.
+      database.sqlite.exec("BEGIN; INSERT INTO t (name) VALUES ('c')");
+      expect((await sql<{ n: number }>`SELECT count(*) AS n FROM t`.execute(read)).rows).toEqual([{ n: 2 }]);
+      database.sqlite.exec('COMMIT');
+      expect((await sql<{ n: number }>`SELECT count(*) AS n FROM t WHERE name = ${'c'}`.execute(read)).rows).toEqual([{ n: 1 }]);
+      // Errors come back as errors, and the worker goes on.
+      await expect(sql`SELECT nope FROM t`.execute(read)).rejects.toThrow(/no such column: nope/);
+      await expect(sql`DELETE FROM t`.execute(read)).rejects.toThrow(/SELECTs only/);
+      await expect(read.transaction().execute(async () => undefined)).rejects.toThrow(/no transaction/);
+      expect((await sql<{ n: number }>`SELECT count(*) AS n FROM t`.execute(read)).rows).toEqual([{ n: 3 }]);
+    } finally {
+      await database.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is the writer itself for an in-memory database, which no other connection can open', async () => {
+    const database = openDatabase(':memory:');
+    expect(database.offThread).toBe(database.db);
+    await database.close();
+  });
+});

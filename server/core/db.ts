@@ -1,6 +1,22 @@
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDatabase, type Transaction } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
+  type SqliteDatabase,
+  type Transaction,
+} from 'kysely';
 import type { DB } from './schema.ts';
+import type { ReadReply, ReadRequest } from './read-worker.ts';
 
 export type Db = Kysely<DB>;
 export type Trx = Transaction<DB>;
@@ -18,6 +34,13 @@ export interface Database_ {
    * handle as `sqlite` only for an in-memory database, which a second connection cannot open.
    */
   reader: Database.Database;
+  /**
+   * Reads that may walk a large part of the database (staff text searches: a substring match
+   * reads every ad, 3–6 s at a million) run here, in a worker thread with its own read-only
+   * connection, so the server's event loop keeps answering meanwhile. Committed rows only, as
+   * the reader; no transactions. `db` itself for an in-memory database.
+   */
+  offThread: Db;
   close(): Promise<void>;
 }
 
@@ -41,15 +64,118 @@ export function openDatabase(source: string | Buffer, opts: { readConnection?: b
     reader.pragma('cache_size = -16384');
   }
   const db = new Kysely<DB>({ dialect: new WriteFirstSqliteDialect({ database: keepingStatements(sqlite) }) });
+  const offThread = reader !== sqlite ? new Kysely<DB>({ dialect: new ReadWorkerDialect(source as string) }) : db;
   return {
     sqlite,
     db,
     reader,
+    offThread,
     async close() {
+      if (offThread !== db) await offThread.destroy();
       if (reader !== sqlite) reader.close();
       await db.destroy(); // closes the writer's better-sqlite3 handle too
     },
   };
+}
+
+/** An idle read worker is stopped after this long: it holds ~17–26 MB (a V8 isolate, a connection). */
+const READ_WORKER_IDLE_MS = 60_000;
+
+/**
+ * Kysely's SQLite dialect with its statements run by a worker thread (read-worker.ts), started on
+ * the first read (31–48 ms), held by the process only while a read is on its way, and stopped
+ * after a minute without one.
+ */
+class ReadWorkerDialect implements Dialect {
+  readonly #file: string;
+  constructor(file: string) {
+    this.#file = file;
+  }
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+  createDriver(): Driver {
+    return new ReadWorkerDriver(this.#file);
+  }
+  createIntrospector(db: Kysely<unknown>) {
+    return new SqliteIntrospector(db);
+  }
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+}
+
+class ReadWorkerDriver implements Driver {
+  readonly #file: string;
+  #worker: Worker | undefined;
+  #idle: NodeJS.Timeout | undefined;
+  #next = 0;
+  readonly #waiting = new Map<number, { resolve: (rows: unknown[]) => void; reject: (err: Error) => void }>();
+
+  constructor(file: string) {
+    this.#file = file;
+  }
+
+  async init(): Promise<void> {}
+
+  #start(): Worker {
+    if (this.#worker) return this.#worker;
+    const worker = new Worker(new URL('./read-worker.ts', import.meta.url), { workerData: { file: this.#file } });
+    const failAll = (err: Error) => {
+      if (this.#worker === worker) this.#worker = undefined; // the next read starts another
+      for (const w of this.#waiting.values()) w.reject(err);
+      this.#waiting.clear();
+    };
+    worker.on('message', (m: ReadReply) => {
+      const w = this.#waiting.get(m.id);
+      if (!w) return;
+      this.#waiting.delete(m.id);
+      if (!this.#waiting.size) {
+        worker.unref();
+        this.#idle = setTimeout(() => void this.destroy(), READ_WORKER_IDLE_MS).unref();
+      }
+      if ('error' in m) w.reject(new Error(m.error));
+      else w.resolve(m.rows);
+    });
+    worker.on('error', failAll);
+    worker.on('exit', (code) => failAll(new Error(`the read worker stopped (exit code ${code})`)));
+    worker.unref();
+    return (this.#worker = worker);
+  }
+
+  #run(q: CompiledQuery): Promise<QueryResult<never>> {
+    clearTimeout(this.#idle);
+    const worker = this.#start();
+    const id = ++this.#next;
+    return new Promise<unknown[]>((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject });
+      worker.ref(); // a read on its way keeps the process up
+      worker.postMessage({ id, sql: q.sql, parameters: q.parameters } satisfies ReadRequest);
+    }).then((rows) => ({ rows: rows as never[] }));
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return {
+      executeQuery: <R>(q: CompiledQuery) => this.#run(q) as Promise<QueryResult<R>>,
+      streamQuery: () => {
+        throw new Error('off-thread reads do not stream');
+      },
+    };
+  }
+
+  async beginTransaction(): Promise<void> {
+    throw new Error('off-thread reads take no transaction');
+  }
+  async commitTransaction(): Promise<void> {}
+  async rollbackTransaction(): Promise<void> {}
+  async releaseConnection(): Promise<void> {}
+
+  async destroy(): Promise<void> {
+    clearTimeout(this.#idle);
+    const worker = this.#worker;
+    this.#worker = undefined;
+    await worker?.terminate();
+  }
 }
 
 /**

@@ -8,7 +8,7 @@ import { paging } from '../../core/http.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
 import { toStaffAd } from './ads.dto.ts';
 import type { AdStatus, RejectionCategory } from './ads.tables.ts';
-import { parseStaffQuery } from '../moderation/moderation.match.ts';
+import { parseStaffQuery, staffReads } from '../moderation/moderation.match.ts';
 import { adObject, can } from './ads.policy.ts';
 import * as repo from './ads.repository.ts';
 import * as revisionsRepo from './ads.revisions.ts';
@@ -45,12 +45,13 @@ export class ReviewService {
     // Edits of live ads (revisions) come first, oldest first, then ads in review; a search looks at ads only.
     const revisions = q.query?.trim() ? 0 : await revisionsRepo.countPending(this.deps.db);
     const revs = await revisionsRepo.pendingForStaff(this.deps.db, { offset, limit: Math.min(pageSize, Math.max(0, revisions - offset)) });
-    const { rows, total } = await repo.listForStaff(this.deps.db, {
+    const query = parseStaffQuery(q.query);
+    const { rows, total } = await repo.listForStaff(staffReads(this.deps, query), {
       statuses,
       order: 'queue',
       offset: Math.max(0, offset - revisions),
       limit: pageSize - revs.length,
-      query: parseStaffQuery(q.query),
+      query,
     });
     return { pendingAds: [...revs, ...(revs.length < pageSize ? rows.map(toStaffAd) : [])], total: total + revisions, page, pageSize };
   }
@@ -58,7 +59,8 @@ export class ReviewService {
   async approved(q: { page?: number; pageSize?: number; status?: 'approved' | 'disabled' | 'expired'; query?: string }) {
     const { page, pageSize, offset } = paging(q);
     const statuses: AdStatus[] = q.status ? [q.status] : ['approved', 'disabled', 'expired'];
-    const { rows, total } = await repo.listForStaff(this.deps.db, { statuses, order: 'published', offset, limit: pageSize, query: parseStaffQuery(q.query) });
+    const query = parseStaffQuery(q.query);
+    const { rows, total } = await repo.listForStaff(staffReads(this.deps, query), { statuses, order: 'published', offset, limit: pageSize, query });
     return { approvedAds: rows.map(toStaffAd), total, page, pageSize };
   }
 

@@ -1,10 +1,21 @@
 import { sql, type RawBuilder } from 'kysely';
+import type { AppDeps } from '../../core/deps.ts';
+import type { Executor } from '../../core/db.ts';
 
 /** A staff search, read once: the whole text, its words, and the digits of a phone number when it holds one. */
 export interface StaffQuery {
   text: string;
   words: string[];
   digits: string | null;
+}
+
+/**
+ * Where a staff search runs: words and digits are matched inside the text of every ad in the
+ * searched statuses (3–6 s at a million approved ads), so a search with any goes to the worker
+ * thread's connection (Database_.offThread) and the server keeps answering everyone else.
+ */
+export function staffReads(deps: AppDeps, query: StaffQuery | null): Executor {
+  return query ? deps.database.offThread : deps.db;
 }
 
 /** At most this many words are matched (the rest of a pasted paragraph is ignored). */

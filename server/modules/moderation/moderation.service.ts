@@ -23,7 +23,7 @@ import {
   type UserDetail,
 } from '../../../contract/api/moderation.ts';
 import { can, type ModerationAction } from './moderation.policy.ts';
-import { parseStaffQuery } from './moderation.match.ts';
+import { parseStaffQuery, staffReads } from './moderation.match.ts';
 import { completeDeferredDeletions } from './moderation.holds.ts';
 import { evidenceFiles, type EvidenceSubject } from './moderation.export.ts';
 import { buildZip } from './moderation.zip.ts';
@@ -120,7 +120,8 @@ export class ModerationService {
   async search(actor: SessionUser, q: { query?: string; status?: SearchStatus; page?: number; pageSize?: number }) {
     this.may(actor, 'search');
     const { page, pageSize, offset } = paging(q);
-    const { rows, total } = await repo.searchAds(this.deps.db, { query: parseStaffQuery(q.query), status: q.status, offset, limit: pageSize });
+    const query = parseStaffQuery(q.query);
+    const { rows, total } = await repo.searchAds(staffReads(this.deps, query), { query, status: q.status, offset, limit: pageSize });
     return { ads: rows.map(toModAd), total, page, pageSize };
   }
 

@@ -1,0 +1,43 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+
+// The off-thread reads' worker (see offThreadReads in db.ts): its own read-only connection to the
+// database file, running the SELECTs it is sent one after another and posting their rows back.
+// A read that walks a million rows here holds this thread, not the server's event loop.
+
+export interface ReadRequest {
+  id: number;
+  sql: string;
+  parameters: readonly unknown[];
+}
+export type ReadReply = { id: number; rows: unknown[] } | { id: number; error: string };
+
+const { file } = workerData as { file: string };
+const db = new Database(file, { readonly: true, fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+db.pragma('mmap_size = 0'); // as the server's reader: mapped pages would count in the process's memory
+db.pragma('cache_size = -4096');
+
+/** Prepared statements by SQL, the least recently used going first past 64. */
+const kept = new Map<string, Database.Statement>();
+function statement(sql: string): Database.Statement {
+  let s = kept.get(sql);
+  kept.delete(sql);
+  s ??= db.prepare(sql);
+  kept.set(sql, s);
+  if (kept.size > 64) kept.delete(kept.keys().next().value!);
+  return s;
+}
+
+parentPort!.on('message', ({ id, sql, parameters }: ReadRequest) => {
+  let reply: ReadReply;
+  try {
+    const s = statement(sql);
+    // The connection is read-only anyway; a statement that returns no rows has no business here.
+    if (!s.reader) throw new Error('off-thread reads run SELECTs only');
+    reply = { id, rows: s.all(...parameters) };
+  } catch (err) {
+    reply = { id, error: err instanceof Error ? err.message : String(err) };
+  }
+  parentPort!.postMessage(reply);
+});
