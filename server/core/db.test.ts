@@ -173,6 +173,24 @@ describe('offThread (reads on a worker thread)', () => {
     }
   });
 
+  it('ends its worker thread after a while without a read, and starts one again for the next read', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-offthread-'));
+    const database = openDatabase(path.join(dir, 'x.sqlite'), { offThreadIdleMs: 100 });
+    const threads = () => fs.readdirSync('/proc/self/task').length; // the process's threads (Linux)
+    try {
+      database.sqlite.exec("CREATE TABLE t (name TEXT); INSERT INTO t VALUES ('a')");
+      expect((await sql<{ name: string }>`SELECT name FROM t`.execute(database.offThread)).rows).toEqual([{ name: 'a' }]);
+      const working = threads();
+      await new Promise((r) => setTimeout(r, 500));
+      expect(threads()).toBe(working - 1);
+      expect((await sql<{ name: string }>`SELECT name FROM t`.execute(database.offThread)).rows).toEqual([{ name: 'a' }]);
+      expect(threads()).toBe(working);
+    } finally {
+      await database.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('is the writer itself for an in-memory database, which no other connection can open', async () => {
     const database = openDatabase(':memory:');
     expect(database.offThread).toBe(database.db);

@@ -16,7 +16,7 @@ import {
   type Transaction,
 } from 'kysely';
 import type { DB } from './schema.ts';
-import type { ReadReply, ReadRequest } from './read-worker.ts';
+import type { ReadReply, ReadRequest, StopRequest } from './read-worker.ts';
 
 export type Db = Kysely<DB>;
 export type Trx = Transaction<DB>;
@@ -48,7 +48,7 @@ export interface Database_ {
  * Opens the SQLite file (or ':memory:', or an in-memory copy of a serialized database) with our
  * pragmas. A bulk loader that changes the journal mode opens it without the read connection.
  */
-export function openDatabase(source: string | Buffer, opts: { readConnection?: boolean } = {}): Database_ {
+export function openDatabase(source: string | Buffer, opts: { readConnection?: boolean; offThreadIdleMs?: number } = {}): Database_ {
   const onDisk = typeof source === 'string' && source !== ':memory:';
   const sqlite = typeof source === 'string' ? new Database(source) : new Database(source);
   applyPragmas(sqlite, onDisk);
@@ -64,7 +64,7 @@ export function openDatabase(source: string | Buffer, opts: { readConnection?: b
     reader.pragma('cache_size = -16384');
   }
   const db = new Kysely<DB>({ dialect: new WriteFirstSqliteDialect({ database: keepingStatements(sqlite) }) });
-  const offThread = reader !== sqlite ? new Kysely<DB>({ dialect: new ReadWorkerDialect(source as string) }) : db;
+  const offThread = reader !== sqlite ? new Kysely<DB>({ dialect: new ReadWorkerDialect(source as string, opts.offThreadIdleMs ?? READ_WORKER_IDLE_MS) }) : db;
   return {
     sqlite,
     db,
@@ -73,7 +73,8 @@ export function openDatabase(source: string | Buffer, opts: { readConnection?: b
     async close() {
       if (offThread !== db) await offThread.destroy();
       if (reader !== sqlite) reader.close();
-      await db.destroy(); // closes the writer's better-sqlite3 handle too
+      await db.destroy(); // closes the writer's better-sqlite3 handle too, once Kysely has used it
+      if (sqlite.open) sqlite.close(); // a database only ever read and written without Kysely
     },
   };
 }
@@ -88,14 +89,16 @@ const READ_WORKER_IDLE_MS = 60_000;
  */
 class ReadWorkerDialect implements Dialect {
   readonly #file: string;
-  constructor(file: string) {
+  readonly #idleMs: number;
+  constructor(file: string, idleMs: number) {
     this.#file = file;
+    this.#idleMs = idleMs;
   }
   createAdapter() {
     return new SqliteAdapter();
   }
   createDriver(): Driver {
-    return new ReadWorkerDriver(this.#file);
+    return new ReadWorkerDriver(this.#file, this.#idleMs);
   }
   createIntrospector(db: Kysely<unknown>) {
     return new SqliteIntrospector(db);
@@ -107,13 +110,15 @@ class ReadWorkerDialect implements Dialect {
 
 class ReadWorkerDriver implements Driver {
   readonly #file: string;
+  readonly #idleMs: number;
   #worker: Worker | undefined;
   #idle: NodeJS.Timeout | undefined;
   #next = 0;
   readonly #waiting = new Map<number, { resolve: (rows: unknown[]) => void; reject: (err: Error) => void }>();
 
-  constructor(file: string) {
+  constructor(file: string, idleMs: number) {
     this.#file = file;
+    this.#idleMs = idleMs;
   }
 
   async init(): Promise<void> {}
@@ -132,7 +137,7 @@ class ReadWorkerDriver implements Driver {
       this.#waiting.delete(m.id);
       if (!this.#waiting.size) {
         worker.unref();
-        this.#idle = setTimeout(() => void this.destroy(), READ_WORKER_IDLE_MS).unref();
+        this.#idle = setTimeout(() => void this.destroy(), this.#idleMs).unref();
       }
       if ('error' in m) w.reject(new Error(m.error));
       else w.resolve(m.rows);
@@ -170,11 +175,17 @@ class ReadWorkerDriver implements Driver {
   async rollbackTransaction(): Promise<void> {}
   async releaseConnection(): Promise<void> {}
 
+  /** Asks the worker to close its connection and end (terminate() would leave the file open); terminates it if it has not in 5 s. */
   async destroy(): Promise<void> {
     clearTimeout(this.#idle);
     const worker = this.#worker;
     this.#worker = undefined;
-    await worker?.terminate();
+    if (!worker) return;
+    const ended = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage({ stop: true } satisfies StopRequest);
+    const late = setTimeout(() => void worker.terminate(), 5_000);
+    await ended;
+    clearTimeout(late);
   }
 }
 

@@ -10,6 +10,10 @@ export interface ReadRequest {
   sql: string;
   parameters: readonly unknown[];
 }
+/** Closes the connection, then the worker ends (terminate() would leave the connection and its file open). */
+export interface StopRequest {
+  stop: true;
+}
 export type ReadReply = { id: number; rows: unknown[] } | { id: number; error: string };
 
 const { file } = workerData as { file: string };
@@ -29,7 +33,13 @@ function statement(sql: string): Database.Statement {
   return s;
 }
 
-parentPort!.on('message', ({ id, sql, parameters }: ReadRequest) => {
+parentPort!.on('message', (m: ReadRequest | StopRequest) => {
+  if ('stop' in m) {
+    db.close();
+    parentPort!.close(); // nothing else keeps the thread: it exits
+    return;
+  }
+  const { id, sql, parameters } = m;
   let reply: ReadReply;
   try {
     const s = statement(sql);
