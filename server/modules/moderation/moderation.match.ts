@@ -47,24 +47,35 @@ export interface MatchColumns {
 }
 
 /**
+ * `needle` (lower case) inside `haystack`, case-insensitive for ASCII letters as SQLite's lower()
+ * is (neither folds other letters): the same rows as instr(lower(haystack), needle) > 0, without
+ * lowering every row's text first, which doubled a scan of the ads (instr 705 ms, LIKE 371 ms, the
+ * bare scan 367 ms, over a million ads' title and description). The needle's own `%`, `_` and
+ * backslash are escaped: nothing typed is a pattern.
+ */
+export function containsText(haystack: RawBuilder<unknown>, needle: string): RawBuilder<boolean> {
+  return sql<boolean>`${haystack} LIKE ${`%${needle.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`} ESCAPE '\\'`;
+}
+
+/**
  * The SQL condition of a staff search: the ad's id, or every word in its title or description,
  * or the phone's digits inside the ad's phone (stored E.164, "+12125550142") or the owner's, or
- * the text inside the owner's e-mail or nickname. instr() has no wildcards, so nothing typed is
- * a pattern. Case-insensitive for ASCII (SQLite's lower()).
+ * the text inside the owner's e-mail or nickname. Case-insensitive for ASCII (containsText).
  */
 export function staffMatch(q: StaffQuery, c: MatchColumns): RawBuilder<boolean> {
   const ref = (col: string) => sql.ref(col);
-  const text = sql`lower(${ref(c.title)} || ' ' || ${ref(c.description)})`;
+  const text = sql`(${ref(c.title)} || ' ' || ${ref(c.description)})`;
   const everyWord = sql.join(
-    q.words.map((w) => sql`instr(${text}, ${w}) > 0`),
+    q.words.map((w) => containsText(text, w)),
     sql` AND `,
   );
   const parts = [
     sql`${ref(c.id)} = ${q.text}`,
     sql`(${everyWord})`,
-    // Addresses are stored NFKC (normalizeEmail): an accent typed as a combining mark, or fullwidth letters, still find them.
-    sql`instr(lower(${ref(c.ownerEmail)}), ${q.text.normalize('NFKC')}) > 0`,
-    sql`instr(lower(${ref(c.ownerNickname)}), ${q.text}) > 0`,
+    // Addresses are stored NFKC (normalizeEmail): an accent typed as a combining mark, or fullwidth
+    // letters, still find them. NFKC can make capitals ("℡" is "TEL"): lowered again, as typed text is.
+    containsText(ref(c.ownerEmail), q.text.normalize('NFKC').toLowerCase()),
+    containsText(ref(c.ownerNickname), q.text),
   ];
   if (q.digits) {
     parts.push(sql`instr(replace(${ref(c.phone)}, '+', ''), ${q.digits}) > 0`);
