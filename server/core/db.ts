@@ -175,7 +175,7 @@ class ReadWorkerDriver implements Driver {
   async rollbackTransaction(): Promise<void> {}
   async releaseConnection(): Promise<void> {}
 
-  /** Asks the worker to close its connection and end (terminate() would leave the file open); terminates it if it has not in 5 s. */
+  /** Asks the worker to close its connection and end (terminate() would not close it); terminates it if it has not ended in 5 s. */
   async destroy(): Promise<void> {
     clearTimeout(this.#idle);
     const worker = this.#worker;

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
-// The off-thread reads' worker (see offThreadReads in db.ts): its own read-only connection to the
+// The off-thread reads' worker (Database_.offThread in db.ts): its own read-only connection to the
 // database file, running the SELECTs it is sent one after another and posting their rows back.
 // A read that walks a million rows here holds this thread, not the server's event loop.
 
@@ -10,7 +10,7 @@ export interface ReadRequest {
   sql: string;
   parameters: readonly unknown[];
 }
-/** Closes the connection, then the worker ends (terminate() would leave the connection and its file open). */
+/** Closes the connection, then the worker ends (terminate() tears the thread down without closing it). */
 export interface StopRequest {
   stop: true;
 }
