@@ -4,6 +4,7 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
+import { auditRows } from './backup.testkit.ts';
 import { migrate } from '../server/core/migrate.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -29,14 +30,6 @@ afterEach(() => {
 
 const env = () => ({ ...process.env, DATA_DIR: dataDir });
 const run = (...args: string[]) => spawnSync(NODE, ['scripts/backup.ts', ...args], { cwd: ROOT, encoding: 'utf8', env: env() });
-const count = (file: string) => {
-  const db = new Database(file, { readonly: true });
-  try {
-    return (db.prepare('SELECT count(*) AS n FROM audit_log').get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-};
 
 describe('scripts/backup.ts', () => {
   it('--help prints the usage', () => {
@@ -53,7 +46,7 @@ describe('scripts/backup.ts', () => {
     const files = fs.readdirSync(path.join(dataDir, 'backups'));
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^xg-\d{4}-\d\d-\d\dT[\d-]+Z\.sqlite$/);
-    expect(count(path.join(dataDir, 'backups', files[0]))).toBe(500);
+    expect(auditRows(path.join(dataDir, 'backups', files[0]))).toBe(500);
   });
 
   it('keeps the copy to the server user alone: the file 0600 in a 0700 backups folder (an older, open one is closed)', () => {
@@ -70,7 +63,7 @@ describe('scripts/backup.ts', () => {
     const out = path.join(dataDir, 'elsewhere', 'copy.sqlite');
     expect(run('--out', out).status).toBe(0);
     expect(mode(out)).toBe('600');
-    expect(count(out)).toBe(500);
+    expect(auditRows(out)).toBe(500);
   });
 
   it('honours --out, never overwrites, and fails without a database', async () => {
@@ -83,7 +76,7 @@ describe('scripts/backup.ts', () => {
     })();
     const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(status).toBe(0);
-    expect([500, 600]).toContain(count(out));
+    expect([500, 600]).toContain(auditRows(out));
 
     const again = run('--out', out);
     expect(again.status).toBe(1);
@@ -113,7 +106,7 @@ describe('scripts/backup.ts', () => {
     clearTimeout(killer);
     clearInterval(writer);
     expect(status).toBe(0); // null: killed after 20 s, still starting over
-    expect(count(out)).toBeGreaterThanOrEqual(12_500);
+    expect(auditRows(out)).toBeGreaterThanOrEqual(12_500);
   }, 60_000);
 
   /** Stored photos as the server writes them, and what else may lie in the folder. */
@@ -217,7 +210,7 @@ describe('scripts/backup.ts', () => {
       });
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
-      expect(count(path.join(dataDir, 'from-env.sqlite'))).toBe(500);
+      expect(auditRows(path.join(dataDir, 'from-env.sqlite'))).toBe(500);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
+import { auditRows } from './backup.testkit.ts';
 import { openDatabase } from '../server/core/db.ts';
 import { migrate, readMigrations } from '../server/core/migrate.ts';
 
@@ -47,14 +48,6 @@ function backedUpInstall(opts: { rows?: number; migrations?: number } = {}) {
   expect(r.status).toBe(0);
 }
 
-const count = (file: string) => {
-  const db = new Database(file, { readonly: true });
-  try {
-    return (db.prepare('SELECT count(*) AS n FROM audit_log').get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-};
 /** Every file under a folder, with its bytes: what a refused restore must leave as it was. */
 const snapshot = (dir: string): Record<string, string> =>
   Object.fromEntries(
@@ -186,7 +179,7 @@ describe('scripts/restore.ts', () => {
     const r = restore('--from', backup, '--force');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(count(path.join(target, 'xg.sqlite'))).toBe(500);
+    expect(auditRows(path.join(target, 'xg.sqlite'))).toBe(500);
     expect(fs.readdirSync(target).filter((f) => /^xg\.sqlite-(wal|shm)$/.test(f))).toEqual([]);
   }, 30_000);
 
@@ -207,8 +200,8 @@ describe('scripts/restore.ts', () => {
     const aside = files.filter((f) => /^xg\.sqlite\.before-restore-[\dT-]+Z$/.test(f));
     expect(aside).toHaveLength(1);
     expect(files.filter((f) => /^xg\.sqlite(-wal|-shm|-journal)?$/.test(f))).toEqual(['xg.sqlite']);
-    expect(count(path.join(target, aside[0]))).toBe(3); // the old database, whole
-    expect(count(path.join(target, 'xg.sqlite'))).toBe(500);
+    expect(auditRows(path.join(target, aside[0]))).toBe(3); // the old database, whole
+    expect(auditRows(path.join(target, 'xg.sqlite'))).toBe(500);
     const oldSecrets = files.filter((f) => f.startsWith('secrets.json.before-restore-'));
     expect(oldSecrets).toHaveLength(1);
     expect(fs.readFileSync(path.join(target, oldSecrets[0]), 'utf8')).toMatch(/another-install-jwt-secret/);

@@ -3,10 +3,8 @@ import { Kysely, SqliteDialect, sql, type CompiledQuery } from 'kysely';
 import type Database from 'better-sqlite3';
 import type { DB } from '../core/schema.ts';
 import type { Executor } from '../core/db.ts';
-import { DAY_MS } from '../core/clock.ts';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from './harness.ts';
-import { decide, fundedUsd, liveAd, pay, placeIn, postAd, type Place } from '../modules/ads/ads.testkit.ts';
-import { expireAds } from '../modules/ads/ads.expiry.ts';
+import { decide, expiredAd, fundedUsd, liveAd, pay, placeIn, postAd, type Place } from '../modules/ads/ads.testkit.ts';
 import { postAs } from '../modules/moderation/moderation.testkit.ts';
 import { parseStaffQuery, staffMatch, type StaffQuery } from '../modules/moderation/moderation.match.ts';
 import type { SearchStatus } from '../../contract/api/ads.ts';
@@ -89,13 +87,7 @@ async function adsInEveryStatus(owner: TestUser, phone: string, word: string) {
   const rejected = await postAd(ctx, owner, place, { phone, title: `Rejected ${word} evening companion` });
   expect((await pay(ctx, owner, rejected.id, wallet)).statusCode).toBe(200);
   expect((await decide(ctx, admin, [rejected.id], 'reject', 'Photos do not match.')).json()).toEqual({ updated: 1 });
-  const expired = await liveAd(ctx, owner, admin, place, { phone, title: `Expired ${word} gallery companion` });
-  await ctx.app.deps.db
-    .updateTable('ads')
-    .set({ expires_at: new Date(ctx.clock.now().getTime() - DAY_MS).toISOString() })
-    .where('id', '=', expired.id)
-    .execute();
-  await expireAds(ctx.app.deps);
+  await expiredAd(ctx, owner, admin, place, { phone, title: `Expired ${word} gallery companion` });
   await liveAd(ctx, owner, admin, place, { phone, title: `Approved ${word} seaside companion` });
   ctx.clock.advance(1000);
   await liveAd(ctx, owner, admin, place, { phone, title: `Approved ${word} opera companion` });

@@ -3,6 +3,8 @@ import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { TestContext, TestUser } from '../../test/harness.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
+import { DAY_MS } from '../../core/clock.ts';
+import { expireAds } from './ads.expiry.ts';
 
 /** A small JPEG carrying EXIF with a camera owner and a GPS position (New York), to prove stripping. */
 export async function jpegWithGps(color = '#c33', width = 64, height = 48): Promise<Buffer> {
@@ -117,5 +119,20 @@ export async function liveAd(ctx: TestContext, owner: TestUser, staff: TestUser,
   const walletId = await fundedUsd(ctx, owner, 1500);
   expect((await pay(ctx, owner, ad.id, walletId)).statusCode).toBe(200);
   expect((await decide(ctx, staff, [ad.id], 'approve')).json()).toEqual({ updated: 1 });
+  return ad;
+}
+
+/**
+ * A live ad whose time ran out a day ago, hidden by the expire-ads job (its term is set back
+ * rather than the clock moved: a month later would also end every session of the test).
+ */
+export async function expiredAd(ctx: TestContext, owner: TestUser, staff: TestUser, place: Place, over: Record<string, string> = {}) {
+  const ad = await liveAd(ctx, owner, staff, place, over);
+  await ctx.app.deps.db
+    .updateTable('ads')
+    .set({ expires_at: new Date(ctx.clock.now().getTime() - DAY_MS).toISOString() })
+    .where('id', '=', ad.id)
+    .execute();
+  await expireAds(ctx.app.deps);
   return ad;
 }

@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, asMaster, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
-import { decide, fundedUsd, liveAd, pay, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
-import { expireAds } from '../ads/ads.expiry.ts';
-import { DAY_MS } from '../../core/clock.ts';
+import { decide, expiredAd, fundedUsd, liveAd, pay, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
 import { getAs, postAs } from './moderation.testkit.ts';
 
 let ctx: TestContext;
@@ -33,14 +31,7 @@ async function adInEveryStatus(owner: TestUser, phone: string) {
   const rejected = await postAd(ctx, owner, place, { phone, title: 'Rejected rooftop evening companion' });
   expect((await pay(ctx, owner, rejected.id, wallet)).statusCode).toBe(200);
   expect((await decide(ctx, admin, [rejected.id], 'reject', 'Photos do not match.')).json()).toEqual({ updated: 1 });
-  const expired = await liveAd(ctx, owner, admin, place, { phone, title: 'Expired autumn gallery companion' });
-  // Its time ran out (a month from now would also end every session of the test):
-  await ctx.app.deps.db
-    .updateTable('ads')
-    .set({ expires_at: new Date(ctx.clock.now().getTime() - DAY_MS).toISOString() })
-    .where('id', '=', expired.id)
-    .execute();
-  await expireAds(ctx.app.deps);
+  const expired = await expiredAd(ctx, owner, admin, place, { phone, title: 'Expired autumn gallery companion' });
   const approved = await liveAd(ctx, owner, admin, place, { phone, title: 'Approved seaside dinner companion' });
   const disabled = await liveAd(ctx, owner, admin, place, { phone, title: 'Disabled winter opera companion' });
   expect((await postAs(ctx, admin, '/api/admin/set-status-approved-ads', { adIds: [disabled.id], status: 'disabled' })).body).toEqual({ updated: 1 });
