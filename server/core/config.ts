@@ -40,8 +40,8 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-/** CACHE_MB when not set: 24 MB of API answers, 16 of pages, 12 of search match lists, 4 of parsed values, 1 of missing pages (cacheBudgets()). */
-export const DEFAULT_CACHE_MB = 57;
+/** CACHE_MB when not set: 24 MB of API answers, 16 of pages, 12 of search match lists, 3 of the cards searches show, 4 of parsed values, 1 of missing pages (cacheBudgets()). */
+export const DEFAULT_CACHE_MB = 60;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const problems: string[] = [];

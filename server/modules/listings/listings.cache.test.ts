@@ -666,27 +666,30 @@ describe("the caches' memory (CACHE_MB)", () => {
       api: listings.caches.get('api')!.budget,
       values: listings.caches.get('values')!.budget,
       searches: listings.matches.budget,
+      cards: listings.cards.cache.budget,
       pages: c.app.deps.services.site.pages.budget,
     };
   };
 
   it('is shared out from the setting: the default keeps the measured sizes, a smaller setting shrinks every cache', async () => {
     const MiB = 1024 * 1024;
-    expect(ctx.app.deps.config.cacheMb).toBe(57);
+    expect(ctx.app.deps.config.cacheMb).toBe(60);
     expect(budgets(ctx)).toEqual({
       api: { bytes: 24 * MiB, entries: 50_000 },
       values: { bytes: 4 * MiB, entries: 500 },
       searches: { bytes: 12 * MiB, entries: 30_000 },
+      cards: { bytes: 3 * MiB, entries: 8_000 },
       pages: { bytes: 16 * MiB, entries: 10_000 },
     });
     const small = await createTestApp({ env: { CACHE_MB: '9' } });
     try {
-      // 9 of 57 MB: each cache gets that share of its bytes and of its entries.
-      const of = (n: number) => Math.round((n * 9) / 57);
+      // 9 of 60 MB: each cache gets that share of its bytes and of its entries.
+      const of = (n: number) => Math.round((n * 9) / 60);
       expect(budgets(small)).toEqual({
         api: { bytes: of(24 * MiB), entries: of(50_000) },
         values: { bytes: of(4 * MiB), entries: of(500) },
         searches: { bytes: of(12 * MiB), entries: of(30_000) },
+        cards: { bytes: of(3 * MiB), entries: of(8_000) },
         pages: { bytes: of(16 * MiB), entries: of(10_000) },
       });
     } finally {

@@ -70,16 +70,23 @@ export interface CacheBudget {
 }
 
 /**
- * CACHE_MB shared out, in the proportions measured at the default of 57 MB: the API's answers 24
+ * CACHE_MB shared out, in the proportions measured at the default of 60 MB: the API's answers 24
  * parts (~20,000 ads of 1.2 kB or lists of 1.5 kB compressed), rendered pages 16 (~4,000 pages'
  * own parts of 3.8 kB), searches' match lists 12 (~11,000 full lists of 200 numbers, ~1.15 kB
- * each with their bookkeeping), parsed values 4 (home, the states' aggregates), pages that do not
- * exist 1. Entry counts scale with the bytes: they bound the bookkeeping (keys, tags) the bytes do
- * not count.
+ * each with their bookkeeping), the cards searches show 3 (~7,000 of ~450 bytes), parsed values 4
+ * (home, the states' aggregates), pages that do not exist 1. Entry counts scale with the bytes:
+ * they bound the bookkeeping (keys, tags) the bytes do not count.
  */
-export function cacheBudgets(mb: number): { answers: CacheBudget; pages: CacheBudget; searches: CacheBudget; values: CacheBudget; missing: CacheBudget } {
-  const parts = { answers: 24, pages: 16, searches: 12, values: 4, missing: 1 }; // of 57, one MB each at the default
-  const all = parts.answers + parts.pages + parts.searches + parts.values + parts.missing;
+export function cacheBudgets(mb: number): {
+  answers: CacheBudget;
+  pages: CacheBudget;
+  searches: CacheBudget;
+  cards: CacheBudget;
+  values: CacheBudget;
+  missing: CacheBudget;
+} {
+  const parts = { answers: 24, pages: 16, searches: 12, cards: 3, values: 4, missing: 1 }; // of 60, one MB each at the default
+  const all = Object.values(parts).reduce((a, b) => a + b, 0);
   const share = (part: number, entriesAtDefault: number): CacheBudget => ({
     bytes: Math.round((mb * 1024 * 1024 * part) / all),
     entries: Math.max(16, Math.round((entriesAtDefault * mb) / all)),
@@ -88,6 +95,7 @@ export function cacheBudgets(mb: number): { answers: CacheBudget; pages: CacheBu
     answers: share(parts.answers, 50_000),
     pages: share(parts.pages, 10_000),
     searches: share(parts.searches, 30_000),
+    cards: share(parts.cards, 8_000),
     values: share(parts.values, 500),
     missing: share(parts.missing, 1000),
   };
@@ -201,6 +209,11 @@ export class TaggedCache<V = Body> {
     if (!e) return;
     e.bytes += by;
     this.bytes += by;
+  }
+
+  /** Drops one entry by its key (a cache keyed by what a change names, not by tags). */
+  forget(key: string): void {
+    this.delete(key);
   }
 
   private delete(key: string): void {

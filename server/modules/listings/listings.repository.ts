@@ -88,6 +88,14 @@ export interface ChangeRow {
   new_expires: string | null;
 }
 
+/** One ads_cards row as a search's page reads it. */
+export interface CardRow {
+  seq: number;
+  expires_at: string;
+  /** The card's JSON (ads_card_source). */
+  card: string;
+}
+
 /** What search matches an ad on: its words and its place (ads_fts columns). */
 export interface AdText {
   text: string;
@@ -209,15 +217,13 @@ export class PublicReads {
       .all(match) as number[];
   }
 
-  /** The cards of given bump_seqs, newest first, as one JSON array body (see cards()). */
-  cardsBySeqs(seqs: ArrayLike<number>, now: string): { json: string; n: number } {
-    if (!seqs.length) return { json: '', n: 0 };
+  /** The cards of given bump_seqs, in no order, with their bump_seq and end (CardCache keeps them); ads whose time ran out are left out. */
+  cardsBySeqs(seqs: readonly number[], now: string): CardRow[] {
+    if (!seqs.length) return [];
     return this.stmt(
       'cards-by-seqs',
-      () =>
-        `SELECT coalesce(group_concat(card, ','), '') AS json, count(*) AS n FROM (
-           SELECT card FROM ads_cards WHERE bump_seq IN (SELECT value FROM json_each(?)) AND expires_at > ${TEXT} ORDER BY bump_seq DESC)`,
-    ).get(JSON.stringify(Array.from(seqs)), now) as { json: string; n: number };
+      () => `SELECT bump_seq AS seq, expires_at, card FROM ads_cards WHERE bump_seq IN (SELECT value FROM json_each(?)) AND expires_at > ${TEXT}`,
+    ).all(JSON.stringify(seqs), now) as CardRow[];
   }
 
   /** Public ads whose time runs out by `until` (index ads_public_expiry: a few rows a minute at a million ads). */

@@ -15,6 +15,7 @@ import { LISTING_COUNT_CAP, PublicReads, SEARCH_COUNT_CAP, type ListingScope, ty
 import { PublicChanges } from './listings.changes.ts';
 import { ExpiryWindow } from './listings.expiry.ts';
 import { SearchMatches, packSeqs, queryWords, toMatchExpression } from './listings.search.ts';
+import { CardCache } from './listings.cards.ts';
 import { cacheBudgets, refused, TaggedCache, type Answer, type CacheBudget, type CacheUse } from './listings.cache.ts';
 import { COUNTS, PLACES, adTag, countsStateTag, countsTypeTag, scopeTag, searchTag } from './listings.tags.ts';
 
@@ -45,6 +46,8 @@ export class ListingsService {
   readonly changes: PublicChanges;
   readonly expiry: ExpiryWindow;
   readonly matches: SearchMatches;
+  /** The cards searches show, by bump_seq. */
+  readonly cards: CardCache;
   private readonly values: TaggedCache<unknown>;
   /** Places by slug (every request of a list names one; places are never renamed, only enabled or disabled). */
   private readonly slugs = new Map<string, { id: string; name: string; enabled: number }>();
@@ -53,7 +56,7 @@ export class ListingsService {
 
   constructor(deps: AppDeps) {
     this.deps = deps;
-    const { values, searches } = cacheBudgets(deps.config.cacheMb);
+    const { values, searches, cards } = cacheBudgets(deps.config.cacheMb);
     this.values = new TaggedCache<unknown>(values.entries, values.bytes);
     this.reads = new PublicReads(deps.database.reader);
     this.changes = new PublicChanges(this.reads, deps.database.sqlite);
@@ -66,6 +69,8 @@ export class ListingsService {
       this.values.apply(c);
       if (c.all) this.slugs.clear(); // a place enabled or disabled
     });
+    this.cards = new CardCache(cards);
+    this.changes.subscribe((c) => this.cards.apply(c));
     this.caches.set('values', this.values);
   }
 
@@ -74,6 +79,7 @@ export class ListingsService {
     const caches: [string, { stats: { hits: number; misses: number }; weight: number; size: number; budget: CacheBudget }][] = [
       ...this.caches,
       ['searches', this.matches],
+      ['cards', this.cards.cache],
     ];
     return caches.map(([name, c]) => ({
       name,
@@ -201,7 +207,7 @@ export class ListingsService {
     const live = overdue.size ? seqs.filter((s) => !overdue.has(s)) : seqs;
     const shown = live.slice(offset, offset + pageSize);
     if (page > 1 && !shown.length) throw refused(new NotFound('listings.page_not_found'), [searchTag(match)], kept ? Number.POSITIVE_INFINITY : 0);
-    const { json } = this.reads.cardsBySeqs(shown, this.nowIso());
+    const json = this.cards.join(shown, this.nowMs(), consistent, (missing) => this.reads.cardsBySeqs(missing, this.nowIso()));
     return {
       json: `{"ads":[${json}],"total":${live.length},"page":${page},"pageSize":${pageSize}}`,
       tags: [searchTag(match)],
