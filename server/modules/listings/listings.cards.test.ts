@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { liveAd, placeIn, type Place } from '../ads/ads.testkit.ts';
+import { CardCache } from './listings.cards.ts';
+import type { CardRow } from './listings.repository.ts';
 
 // The cards searches show (CardCache, listings.cards.ts): a search's page takes the cards it
 // already holds and reads only the others, and every change of a card's row (an ad's own columns,
@@ -74,5 +76,40 @@ describe('the cards searches show (CardCache)', () => {
     await ctx.app.deps.db.updateTable('cities').set({ enabled: 0 }).where('id', '=', elsewhere.cityId).execute();
     await ctx.app.inject({ method: 'GET', url: '/api/home' }); // any public read brings the caches up to date
     expect(cards.size).toBe(0);
+  });
+});
+
+describe('CardCache.join', () => {
+  const row = (seq: number, card: string, expires = Date.UTC(2100, 0)): CardRow => ({ seq, card, expires_at: new Date(expires).toISOString() });
+
+  it("keeps each card until its ad's term ends, in the order asked, leaving out what the read no longer finds", () => {
+    const cards = new CardCache({ entries: 10, bytes: 10_000 });
+    const asked: number[][] = [];
+    const rows = new Map([
+      [3, row(3, '{"n":3}', 5_000)],
+      [2, row(2, '{"n":2}')],
+      [1, row(1, '{"n":1}')],
+    ]);
+    const read = (missing: number[]) => {
+      asked.push(missing);
+      return missing.flatMap((s) => rows.get(s) ?? []).reverse(); // the statement's order is not the page's
+    };
+    expect(cards.join([3, 2, 1], 0, true, read)).toBe('{"n":3},{"n":2},{"n":1}');
+    expect(cards.join([3, 1], 1_000, true, read)).toBe('{"n":3},{"n":1}');
+    expect(asked).toEqual([[3, 2, 1]]);
+    rows.delete(3); // its term ended: the statement leaves it out
+    expect(cards.join([3, 2], 5_000, true, read)).toBe('{"n":2}');
+    expect(asked).toEqual([[3, 2, 1], [3]]);
+  });
+
+  it('while the caches are behind the change log (reads inside a transaction of their own connection), takes no card from it and keeps none', () => {
+    const cards = new CardCache({ entries: 10, bytes: 10_000 });
+    expect(cards.join([2, 1], 0, true, (m) => m.map((s) => row(s, `{"old":${s}}`)))).toBe('{"old":2},{"old":1}');
+    const asked: number[][] = [];
+    const fresh = (m: number[]) => (asked.push(m), m.map((s) => row(s, `{"new":${s}}`)));
+    expect(cards.join([2, 1, 0], 0, false, fresh)).toBe('{"new":2},{"new":1},{"new":0}');
+    expect(asked).toEqual([[2, 1, 0]]);
+    expect(cards.cache.has('0')).toBe(false);
+    expect(cards.join([2, 1], 0, true, fresh)).toBe('{"old":2},{"old":1}'); // in step again: the kept cards (the log drops changed ones)
   });
 });

@@ -22,14 +22,15 @@ export class CardCache {
 
   /**
    * The cards of `seqs` in that order, joined by commas (one JSON array's body), those of ads whose
-   * time ran out left out; the ones not kept are read with `read` in one statement and kept when
-   * `keep` (the caches are in step with the change log: see PublicChanges.sync).
+   * time ran out left out; the ones not kept are read with `read` in one statement. Only while the
+   * caches are in step with the change log (`consistent`, see PublicChanges.sync) are cards taken
+   * from here or kept.
    */
-  join(seqs: ArrayLike<number>, now: number, keep: boolean, read: (missing: number[]) => CardRow[]): string {
+  join(seqs: ArrayLike<number>, now: number, consistent: boolean, read: (missing: number[]) => CardRow[]): string {
     const found: Array<string | undefined> = new Array(seqs.length);
     let missing: number[] | undefined;
     for (let i = 0; i < seqs.length; i++) {
-      const hit = this.cache.get(String(seqs[i]), now);
+      const hit = consistent ? this.cache.get(String(seqs[i]), now) : undefined;
       if (hit) found[i] = hit.value;
       else (missing ??= []).push(seqs[i]);
     }
@@ -41,7 +42,7 @@ export class CardCache {
         const r = rows.get(seqs[i]);
         if (!r) continue; // hidden or ran out since the list was read
         found[i] = r.card;
-        if (keep) this.cache.set(String(r.seq), { value: r.card, until: Date.parse(r.expires_at), tags: [] });
+        if (consistent) this.cache.set(String(r.seq), { value: r.card, until: Date.parse(r.expires_at), tags: [] });
       }
     }
     let out = '';
