@@ -29,18 +29,15 @@ const search = async (query: string): Promise<Card[]> => {
   expect(res.statusCode).toBe(200);
   return res.json().ads as Card[];
 };
+/** Two ads whose words overlap: "redhead", "french" and "fluent" find the first; "french" finds both. */
+const REDHEAD = { title: 'Elegant redhead companion', description: 'Fluent in French and Italian, dinner dates and travel. Discreet.' };
+const FRENCH = { title: 'Quiet evenings downtown', description: 'French speaking, calm and discreet, by appointment only.' };
 const seqOf = (id: string) => (ctx.app.deps.database.sqlite.prepare('SELECT bump_seq FROM ads WHERE id = ?').get(id) as { bump_seq: number }).bump_seq;
 
 describe('the cards searches show (CardCache)', () => {
   it('a search reads only the cards no other search read before it', async () => {
-    const both = await liveAd(ctx, owner, admin, ny, {
-      title: 'Elegant redhead companion',
-      description: 'Fluent in French and Italian, dinner dates and travel. Discreet.',
-    });
-    const french = await liveAd(ctx, owner, admin, ny, {
-      title: 'Quiet evenings downtown',
-      description: 'French speaking, calm and discreet, by appointment only.',
-    });
+    const both = await liveAd(ctx, owner, admin, ny, REDHEAD);
+    const french = await liveAd(ctx, owner, admin, ny, FRENCH);
     const listings = ctx.app.deps.services.listings;
     const read = vi.spyOn(listings.reads, 'cardsBySeqs');
     expect((await search('redhead')).map((c) => c.id)).toEqual([both.id]);
@@ -56,10 +53,7 @@ describe('the cards searches show (CardCache)', () => {
   });
 
   it("every change of a card's row shows at once in every search that shows it", async () => {
-    const ad = await liveAd(ctx, owner, admin, ny, {
-      title: 'Elegant redhead companion',
-      description: 'Fluent in French and Italian, dinner dates and travel. Discreet.',
-    });
+    const ad = await liveAd(ctx, owner, admin, ny, REDHEAD);
     const sqlite = ctx.app.deps.database.sqlite;
     for (const q of ['redhead', 'french']) expect(await search(q)).toMatchObject([{ id: ad.id, title: 'Elegant redhead companion', phoneVerified: false }]);
     // Its owner's phone verified (a trigger on users rewrites the card, same bump_seq).
@@ -72,14 +66,8 @@ describe('the cards searches show (CardCache)', () => {
   });
 
   it('a change of place empties it; a change of another ad leaves it', async () => {
-    const ad = await liveAd(ctx, owner, admin, ny, {
-      title: 'Elegant redhead companion',
-      description: 'Fluent in French and Italian, dinner dates and travel. Discreet.',
-    });
-    const other = await liveAd(ctx, owner, admin, ny, {
-      title: 'Quiet evenings downtown',
-      description: 'Calm and discreet evenings, by appointment only, call ahead.',
-    });
+    const ad = await liveAd(ctx, owner, admin, ny, REDHEAD);
+    const other = await liveAd(ctx, owner, admin, ny, FRENCH);
     await search('redhead');
     const cards = ctx.app.deps.services.listings.cards.cache;
     expect(cards.has(String(seqOf(ad.id)))).toBe(true);
