@@ -4,7 +4,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { KEPT_STATEMENTS, keepingStatements, openDatabase, trackWrites } from './db.ts';
+import { openDatabase, trackWrites } from './db.ts';
+import { KEPT_STATEMENTS, keepingStatements } from './statements.ts';
 
 describe('trackWrites', () => {
   it('counts every statement that can change the database, raw or through Kysely, and no read', async () => {

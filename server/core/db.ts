@@ -12,11 +12,11 @@ import {
   type Dialect,
   type Driver,
   type QueryResult,
-  type SqliteDatabase,
   type Transaction,
 } from 'kysely';
 import type { DB } from './schema.ts';
 import type { ReadReply, ReadRequest, StopRequest } from './read-worker.ts';
+import { keepingStatements } from './statements.ts';
 
 export type Db = Kysely<DB>;
 export type Trx = Transaction<DB>;
@@ -211,35 +211,6 @@ class WriteFirstSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     return new WriteFirstSqliteDriver(this.#config);
   }
-}
-
-/** The most statements the writer keeps prepared (the distinct queries the app runs, with room for IN lists of many lengths). */
-export const KEPT_STATEMENTS = 256;
-
-/**
- * The writer's connection as Kysely sees it, keeping its prepared statements by SQL (the least
- * recently used go first past KEPT_STATEMENTS). Kysely's driver prepares every query it runs, and
- * preparing a write to `ads` compiles its triggers' programs too: at a million ads 190 µs for an
- * online/offline change and 320 µs for the visibility update after it, ~1 ms of every flip spent
- * compiling the same statements on the event loop. SQLite prepares a kept statement again by
- * itself when the schema changed. One busy iterating (Kysely's stream()) is not handed out twice.
- */
-export function keepingStatements(sqlite: Database.Database): SqliteDatabase & { readonly kept: number } {
-  const kept = new Map<string, Database.Statement>();
-  return {
-    get kept() {
-      return kept.size;
-    },
-    close: () => sqlite.close(),
-    prepare(source: string) {
-      const known = kept.get(source);
-      kept.delete(source);
-      const stmt = known && !known.busy ? known : sqlite.prepare(source);
-      kept.set(source, stmt);
-      if (kept.size > KEPT_STATEMENTS) kept.delete(kept.keys().next().value!);
-      return stmt;
-    },
-  };
 }
 
 /** How many statements that can change the database have run on a connection (see trackWrites). */

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { keepingStatements } from './statements.ts';
 
 // The off-thread reads' worker (Database_.offThread in db.ts): its own read-only connection to the
 // database file, running the SELECTs it is sent one after another and posting their rows back.
@@ -22,16 +23,8 @@ db.pragma('busy_timeout = 5000');
 db.pragma('mmap_size = 0'); // as the server's reader: mapped pages would count in the process's memory
 db.pragma('cache_size = -4096');
 
-/** Prepared statements by SQL, the least recently used going first past 64. */
-const kept = new Map<string, Database.Statement>();
-function statement(sql: string): Database.Statement {
-  let s = kept.get(sql);
-  kept.delete(sql);
-  s ??= db.prepare(sql);
-  kept.set(sql, s);
-  if (kept.size > 64) kept.delete(kept.keys().next().value!);
-  return s;
-}
+/** Prepared statements by SQL, the least recently used going first past 64 (the staff searches' few). */
+const statements = keepingStatements(db, 64);
 
 parentPort!.on('message', (m: ReadRequest | StopRequest) => {
   if ('stop' in m) {
@@ -42,7 +35,7 @@ parentPort!.on('message', (m: ReadRequest | StopRequest) => {
   const { id, sql, parameters } = m;
   let reply: ReadReply;
   try {
-    const s = statement(sql);
+    const s = statements.prepare(sql) as Database.Statement;
     // The connection is read-only anyway; a statement that returns no rows has no business here.
     if (!s.reader) throw new Error('off-thread reads run SELECTs only');
     reply = { id, rows: s.all(...parameters) };
