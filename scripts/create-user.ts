@@ -11,6 +11,7 @@ import { createMailer } from '../server/core/mailer.ts';
 import { createPasswordHasher } from '../server/core/passwords.ts';
 import { Hub } from '../server/core/realtime.ts';
 import { DEFAULT_LIMITS, type AppDeps } from '../server/core/deps.ts';
+import { NEVER_BUSY } from '../server/core/load.ts';
 import { AppError } from '../server/core/errors.ts';
 import type { StaffRole } from '../server/core/schema.ts';
 import { AuthService } from '../server/modules/auth/auth.service.ts';
@@ -78,6 +79,7 @@ const deps = {
   hasher: createPasswordHasher(),
   hub: new Hub(),
   limits: DEFAULT_LIMITS,
+  load: NEVER_BUSY,
   log,
   distDir: null,
 } satisfies Omit<AppDeps, 'services'>;

@@ -11,6 +11,7 @@ import type { Database_ } from './core/db.ts';
 import { createMailer, type Mailer } from './core/mailer.ts';
 import { createPasswordHasher, type PasswordHasher } from './core/passwords.ts';
 import { Hub } from './core/realtime.ts';
+import { LoadGauge, type Load } from './core/load.ts';
 import { authPlugin } from './core/auth.ts';
 import { apiSecurityHeaders, securityHeaders } from './core/security-headers.ts';
 import { AppError, errorBody, ruleWords, schemaRule, sendError } from './core/errors.ts';
@@ -29,6 +30,8 @@ export interface BuildOptions {
   mailer?: Mailer;
   hasher?: PasswordHasher;
   limits?: Partial<Limits>;
+  /** The event loop's load gauge (default: a LoadGauge of this process; tests pass NEVER_BUSY). */
+  load?: Load;
   /** Where the built client lives; defaults to ./dist when it exists. */
   distDir?: string | null;
   logger?: boolean | object;
@@ -96,6 +99,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     hasher: opts.hasher ?? createPasswordHasher(),
     hub: new Hub(),
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
+    load: opts.load ?? new LoadGauge(),
     log: app.log,
     distDir,
     services: null as unknown as Services, // built just below: services take the deps they live in
@@ -185,6 +189,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   app.addHook('onClose', async () => {
     deps.hub.closeAll();
+    deps.load.close();
   });
 
   return app as unknown as App;

@@ -4,6 +4,7 @@ import type { Clock } from './clock.ts';
 import type { Database_, Db } from './db.ts';
 import type { Mailer } from './mailer.ts';
 import type { PasswordHasher } from './passwords.ts';
+import type { Load } from './load.ts';
 import type { Hub } from './realtime.ts';
 import type { Services } from '../services.ts';
 
@@ -61,6 +62,8 @@ export interface AppDeps {
   hasher: PasswordHasher;
   hub: Hub;
   limits: Limits;
+  /** Whether the event loop is saturated now (core/load.ts). */
+  load: Load;
   log: FastifyBaseLogger;
   /** Absolute path of the built client (dist/); null when not built. */
   distDir: string | null;

@@ -10,6 +10,7 @@ import { migrate } from '../core/migrate.ts';
 import type { MailMessage, Mailer } from '../core/mailer.ts';
 import { createPasswordHasher } from '../core/passwords.ts';
 import type { Limits } from '../core/deps.ts';
+import { NEVER_BUSY, type Load } from '../core/load.ts';
 import { buildApp, type App } from '../app.ts';
 import { seedLocations } from '../modules/locations/locations.seed.ts';
 import type { StaffRole, UserStatus } from '../core/schema.ts';
@@ -62,6 +63,8 @@ export async function createTestApp(
     cacheMb?: number;
     /** Fastify's logger options (default: none), to read what is logged. */
     logger?: object;
+    /** The event loop's load gauge (default: never busy, whatever the tests' own work). */
+    load?: Load;
   } = {},
 ): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-test-'));
@@ -92,6 +95,7 @@ export async function createTestApp(
       ...opts.limits,
     },
     distDir: opts.distDir ?? null,
+    load: opts.load ?? NEVER_BUSY,
     logger: opts.logger ?? false,
   });
   await app.ready();

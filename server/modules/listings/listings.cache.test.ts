@@ -365,6 +365,34 @@ describe('compressed answers', () => {
     expect(plain.json().ads).toHaveLength(8);
   });
 
+  it('while the event loop is saturated, sends an answer it does not keep as it is, and still compresses what it keeps', async () => {
+    const load = { busy: true, close() {} };
+    const busy = await createTestApp({ load });
+    try {
+      const o = await makeUser(busy, { status: 'approved' });
+      const a = await asAdmin(busy);
+      const place = await placeIn(busy, 'ny');
+      for (let i = 0; i < 8; i++) await liveAd(busy, o, a, place, { title: `Weekend companion number ${i}` });
+      const url = `/api/listings?state=new-york&city=${place.citySlug}`;
+      const api = busy.app.deps.services.listings.caches.get('api')!;
+      const ask = () => busy.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      const once = await ask(); // asked for once: not kept, so not compressed either
+      expect(once.headers['content-encoding']).toBeUndefined();
+      expect(once.rawPayload.length).toBeGreaterThan(2048);
+      expect(once.json().ads).toHaveLength(8);
+      expect(api.has(url)).toBe(false);
+      const kept = await ask(); // the second asking is kept: compressed, busy or not
+      expect(kept.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(kept.rawPayload).toString()).toBe(once.body);
+      expect((api.get(url, busy.clock.now().getTime())!.value as { br: Buffer }).br.equals(kept.rawPayload)).toBe(true);
+      load.busy = false; // the loop has time again: a first asking is compressed
+      const other = await busy.app.inject({ method: 'GET', url: `${url}&pageSize=19`, headers: { 'accept-encoding': 'br' } });
+      expect(other.headers['content-encoding']).toBe('br');
+    } finally {
+      await busy.close();
+    }
+  });
+
   it('keeps a large answer asked for without brotli as bytes of its own outside the JavaScript heap, sent again unchanged', async () => {
     for (let i = 0; i < 8; i++) await liveAd(ctx, owner, admin, ny, { title: `Late night companion number ${i}` });
     const url = `/api/listings?state=new-york&city=${ny.citySlug}`;

@@ -363,13 +363,15 @@ export class AnswerCache {
   readonly cache: TaggedCache<Kept>;
   private readonly sync: () => boolean;
   private readonly now: () => number;
+  private readonly busy: () => boolean;
   private readonly ttlMs: number;
   private readonly door = new Doorkeeper();
 
-  constructor(opts: { sync: () => boolean; now: () => number; ttlMs: number; maxEntries: number; maxBytes: number }) {
+  constructor(opts: { sync: () => boolean; now: () => number; busy: () => boolean; ttlMs: number; maxEntries: number; maxBytes: number }) {
     this.cache = new TaggedCache(opts.maxEntries, opts.maxBytes);
     this.sync = opts.sync;
     this.now = opts.now;
+    this.busy = opts.busy;
     this.ttlMs = opts.ttlMs;
   }
 
@@ -397,10 +399,14 @@ export class AnswerCache {
     // +28 %, city listings with flips +12 %, peak RSS −40 MB, on the bench's traffic).
     const keep = consistent && a.until > now && this.door.seen(key);
     const until = Math.min(a.until, now + this.ttlMs);
-    if (typeof body !== 'string' && body.byteLength >= COMPRESS_FROM && acceptsBrotli(reply)) {
-      // Compressed at once, at quality 0: the cache then holds six times as many answers and a
-      // browser gets 1.5 kB instead of 9. The bench's listings and mix gained 9–23 % and 9–15 %;
-      // its uncached listing pages (each asked for once) lost 9–37 % (before the doorkeeper).
+    // Compressed at once, at quality 0: the cache then holds six times as many answers and a
+    // browser gets 1.5 kB instead of 9. The bench's listings and mix gained 9–23 % and 9–15 %;
+    // its uncached listing pages (each asked for once) lost 9–37 % (before the doorkeeper).
+    // Except an answer not kept while the event loop is saturated (core/load.ts): its 20 µs of
+    // brotli would serve this one request only. Sent as it is (two alternating pairs of the
+    // bench's JSON phases at 1M ads): the uncached listing pages +25–29 %, the mix with flips
+    // +17–24 %, the server's CPU a request in that mix 46–47 µs against 55–59.
+    if (typeof body !== 'string' && body.byteLength >= COMPRESS_FROM && acceptsBrotli(reply) && (keep || !this.busy())) {
       const br = quickBrotli(body);
       const k: Kept = { br: keep ? own(br) : br, raw: null, bytes: br.byteLength };
       if (keep) this.cache.set(key, { value: k, until, tags: a.tags });

@@ -16,7 +16,14 @@ export default defineRoutes((app, deps) => {
   // Its share of CACHE_MB bounds the server's memory (24 MB by default: ~16,000 list pages of 20
   // cards kept compressed, 1.5 kB each, or ~20,000 ads of 1.2 kB).
   const { answers: budget } = cacheBudgets(deps.config.cacheMb);
-  const answers = new AnswerCache({ sync: () => listings.sync(), now, ttlMs: 60_000, maxEntries: budget.entries, maxBytes: budget.bytes });
+  const answers = new AnswerCache({
+    sync: () => listings.sync(),
+    now,
+    busy: () => deps.load.busy,
+    ttlMs: 60_000,
+    maxEntries: budget.entries,
+    maxBytes: budget.bytes,
+  });
   listings.register('api', answers.cache);
 
   app.get('/api/listings', { schema: listingsApi['GET /api/listings'] }, (request, reply) => {
