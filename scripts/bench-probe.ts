@@ -5,7 +5,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 // measured without a line of server code changing. On {probe: 'reset'} it starts a new window; on
 // {probe: 'report'} it answers the window's event-loop delay (how late a 5 ms timer fires: the
 // histogram's intervals minus the 5 ms) and resident memory (now, the window's peak, the run's
-// peak), sampled every 100 ms. Without an IPC channel (started any other way) it does nothing.
+// peak), sampled every 100 ms, and the process's CPU time over the window. Without an IPC channel (started any other way) it does nothing.
 
 export interface ProbeReport {
   probe: 'report';
@@ -20,6 +20,9 @@ export interface ProbeReport {
   /** The JavaScript heap now: in use and reserved (what of the RSS is V8's). */
   heapUsed: number;
   heapTotal: number;
+  /** CPU time of the whole process (every thread, user + system) over the window, µs, and the window's length, ms. */
+  cpuMicros: number;
+  windowMs: number;
 }
 
 const send = process.send?.bind(process);
@@ -29,6 +32,8 @@ if (send) {
   histogram.enable();
   let windowPeak = 0;
   let runPeak = 0;
+  let cpuFrom = process.cpuUsage();
+  let windowFrom = performance.now();
   const sample = () => {
     const rss = process.memoryUsage.rss();
     windowPeak = Math.max(windowPeak, rss);
@@ -41,10 +46,13 @@ if (send) {
     if (m?.probe === 'reset') {
       histogram.reset();
       windowPeak = 0;
+      cpuFrom = process.cpuUsage();
+      windowFrom = performance.now();
       sample();
     } else if (m?.probe === 'report') {
       const rss = sample();
       const { heapUsed, heapTotal } = process.memoryUsage();
+      const cpu = process.cpuUsage(cpuFrom);
       const report: ProbeReport = {
         probe: 'report',
         delayP50: late(histogram.percentile(50)),
@@ -56,6 +64,8 @@ if (send) {
         rssRunPeak: runPeak,
         heapUsed,
         heapTotal,
+        cpuMicros: cpu.user + cpu.system,
+        windowMs: performance.now() - windowFrom,
       };
       send(report);
     }
