@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { constants as perfConstants, monitorEventLoopDelay, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 
 // Preloaded into the server by scripts/bench.ts (`node --import ./scripts/bench-probe.ts
 // server/main.ts`, spawned with an IPC channel), so the server's own event loop and memory are
@@ -23,6 +23,11 @@ export interface ProbeReport {
   /** CPU time of the whole process (every thread, user + system) over the window, µs, and the window's length, ms. */
   cpuMicros: number;
   windowMs: number;
+  /** Garbage collections over the window (perf_hooks 'gc' entries): how many, and their pauses on the main thread, ms. */
+  gcMajor: number;
+  gcMajorMs: number;
+  gcMinor: number;
+  gcMinorMs: number;
 }
 
 const send = process.send?.bind(process);
@@ -33,6 +38,18 @@ if (send) {
   let windowPeak = 0;
   let runPeak = 0;
   let cpuFrom = process.cpuUsage();
+  const gc = { gcMajor: 0, gcMajorMs: 0, gcMinor: 0, gcMinorMs: 0 };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as (PerformanceEntry & { detail?: { kind?: number } })[]) {
+      if (e.detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR) {
+        gc.gcMajor++;
+        gc.gcMajorMs += e.duration;
+      } else {
+        gc.gcMinor++;
+        gc.gcMinorMs += e.duration;
+      }
+    }
+  }).observe({ entryTypes: ['gc'] });
   let windowFrom = performance.now();
   const sample = () => {
     const rss = process.memoryUsage.rss();
@@ -48,6 +65,7 @@ if (send) {
       windowPeak = 0;
       cpuFrom = process.cpuUsage();
       windowFrom = performance.now();
+      Object.assign(gc, { gcMajor: 0, gcMajorMs: 0, gcMinor: 0, gcMinorMs: 0 });
       sample();
     } else if (m?.probe === 'report') {
       const rss = sample();
@@ -66,6 +84,7 @@ if (send) {
         heapTotal,
         cpuMicros: cpu.user + cpu.system,
         windowMs: performance.now() - windowFrom,
+        ...gc,
       };
       send(report);
     }

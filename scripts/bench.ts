@@ -645,7 +645,7 @@ for (const r of results) {
   const notes: string[] = [];
   if (r.probe)
     notes.push(
-      `server event-loop delay p50 ${ms(r.probe.delayP50)} ms, p99 ${ms(r.probe.delayP99)} ms, max ${ms(r.probe.delayMax)} ms; RSS ${mb(r.probe.rss)} MB (phase peak ${mb(r.probe.rssPeak)} MB; JS heap ${mb(r.probe.heapUsed)} MB used of ${mb(r.probe.heapTotal)} MB); server CPU ${Math.round(r.probe.cpuMicros / Math.max(1, (all.rps * r.probe.windowMs) / 1000))} µs a request (user + system, all threads: ${pct(r.probe.cpuMicros / 1000 / r.probe.windowMs)} of a core)`,
+      `server event-loop delay p50 ${ms(r.probe.delayP50)} ms, p99 ${ms(r.probe.delayP99)} ms, max ${ms(r.probe.delayMax)} ms; RSS ${mb(r.probe.rss)} MB (phase peak ${mb(r.probe.rssPeak)} MB; JS heap ${mb(r.probe.heapUsed)} MB used of ${mb(r.probe.heapTotal)} MB); server CPU ${Math.round(r.probe.cpuMicros / Math.max(1, (all.rps * r.probe.windowMs) / 1000))} µs a request (user + system, all threads: ${pct(r.probe.cpuMicros / 1000 / r.probe.windowMs)} of a core; GC ${r.probe.gcMajor} full collections (${Math.round(r.probe.gcMajorMs)} ms of pauses), ${r.probe.gcMinor} others (${Math.round(r.probe.gcMinorMs)} ms))`,
     );
   if (r.writer)
     notes.push(

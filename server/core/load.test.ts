@@ -34,15 +34,15 @@ describe('LoadGauge', () => {
     expect(await becomes(() => !gauge.busy)).toBe(true);
   });
 
-  it('reads its threshold: a loop three-quarters busy is busy at 0.3, not at 0.9', async () => {
-    const low = new LoadGauge({ windowMs: 200, threshold: 0.3 });
+  it('reads its threshold: a loop four-fifths busy is busy at 0.2, not at 0.9', async () => {
+    const low = new LoadGauge({ windowMs: 200, threshold: 0.2 });
     const high = new LoadGauge({ windowMs: 200, threshold: 0.9 });
     gauges.push(low, high);
     let lowSeen = false;
     let highSeen = false;
     const end = performance.now() + 1200;
     while (performance.now() < end) {
-      spin(15); // ~15 ms of work in every ~20 ms: ~0.75, and never above 15 / 19
+      spin(20); // ~20 ms of work in every ~25 ms: ~0.8, never above 20 / 24, and over 0.2 unless a 5 ms timer fires 80 ms late
       await sleep(5);
       lowSeen ||= low.busy;
       highSeen ||= high.busy;
