@@ -4,8 +4,9 @@ import { constants as perfConstants, monitorEventLoopDelay, PerformanceObserver,
 // server/main.ts`, spawned with an IPC channel), so the server's own event loop and memory are
 // measured without a line of server code changing. On {probe: 'reset'} it starts a new window; on
 // {probe: 'report'} it answers the window's event-loop delay (how late a 5 ms timer fires: the
-// histogram's intervals minus the 5 ms) and resident memory (now, the window's peak, the run's
-// peak), sampled every 100 ms, and the process's CPU time over the window. Without an IPC channel (started any other way) it does nothing.
+// histogram's intervals minus the 5 ms), resident memory (now, the window's peak, the run's peak;
+// sampled every 100 ms), the process's CPU time and its garbage collections over the window.
+// Without an IPC channel (started any other way) it does nothing.
 
 export interface ProbeReport {
   probe: 'report';
