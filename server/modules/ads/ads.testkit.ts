@@ -1,7 +1,7 @@
 // Helpers for the marketplace tests (not a test file): real photos, real posts, real money.
 import sharp from 'sharp';
 import { expect } from 'vitest';
-import type { TestContext, TestUser } from '../../test/harness.ts';
+import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { expireAds } from './ads.expiry.ts';
@@ -135,4 +135,13 @@ export async function expiredAd(ctx: TestContext, owner: TestUser, staff: TestUs
     .execute();
   await expireAds(ctx.app.deps);
   return ad;
+}
+
+/** A test app with an approved owner, an admin and a place in New York, made in that order: the set-up many marketplace tests start from. */
+export async function ownerAdminNy(): Promise<{ ctx: TestContext; owner: TestUser; admin: TestUser; ny: Place }> {
+  const ctx = await createTestApp();
+  const owner = await makeUser(ctx, { status: 'approved' });
+  const admin = await asAdmin(ctx);
+  const ny = await placeIn(ctx, 'ny');
+  return { ctx, owner, admin, ny };
 }

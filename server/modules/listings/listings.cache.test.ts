@@ -8,7 +8,7 @@ import { openDatabase } from '../../core/db.ts';
 import { migrate } from '../../core/migrate.ts';
 import { loadConfig } from '../../core/config.ts';
 import { AdCardSchema } from '../../../contract/api/ads.ts';
-import { fundedUsd, liveAd, pay, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
+import { fundedUsd, liveAd, ownerAdminNy, pay, type Place, placeIn, postAd } from '../ads/ads.testkit.ts';
 import { PublicReads } from './listings.repository.ts';
 import { PublicChanges } from './listings.changes.ts';
 import { Doorkeeper, heapBytes, TaggedCache } from './listings.cache.ts';
@@ -25,10 +25,7 @@ let owner: TestUser;
 let admin: TestUser;
 let ny: Place;
 beforeEach(async () => {
-  ctx = await createTestApp();
-  owner = await makeUser(ctx, { status: 'approved' });
-  admin = await asAdmin(ctx);
-  ny = await placeIn(ctx, 'ny');
+  ({ ctx, owner, admin, ny } = await ownerAdminNy());
 });
 afterEach(async () => {
   await ctx.close();

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
-import { liveAd, placeIn, type Place } from '../ads/ads.testkit.ts';
+import type { TestContext, TestUser } from '../../test/harness.ts';
+import { liveAd, ownerAdminNy, type Place, placeIn } from '../ads/ads.testkit.ts';
 import { CardCache } from './listings.cards.ts';
 import type { CardRow } from './listings.repository.ts';
 
@@ -13,10 +13,7 @@ let owner: TestUser;
 let admin: TestUser;
 let ny: Place;
 beforeEach(async () => {
-  ctx = await createTestApp();
-  owner = await makeUser(ctx, { status: 'approved' });
-  admin = await asAdmin(ctx);
-  ny = await placeIn(ctx, 'ny');
+  ({ ctx, owner, admin, ny } = await ownerAdminNy());
 });
 afterEach(async () => {
   vi.restoreAllMocks();

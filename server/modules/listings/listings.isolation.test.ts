@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
-import { liveAd, placeIn, type Place } from '../ads/ads.testkit.ts';
+import type { TestContext, TestUser } from '../../test/harness.ts';
+import { liveAd, ownerAdminNy, type Place, placeIn } from '../ads/ads.testkit.ts';
 
 // Public reads go through their own read-only connection (core/db.ts): a guest request served
 // while a service's transaction is open on the writer (between two of its awaits) sees only what
@@ -15,10 +15,7 @@ let owner: TestUser;
 let admin: TestUser;
 let ny: Place;
 beforeEach(async () => {
-  ctx = await createTestApp();
-  owner = await makeUser(ctx, { status: 'approved' });
-  admin = await asAdmin(ctx);
-  ny = await placeIn(ctx, 'ny');
+  ({ ctx, owner, admin, ny } = await ownerAdminNy());
 });
 afterEach(async () => {
   await ctx.close();

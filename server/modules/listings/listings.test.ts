@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { expireAds } from '../ads/ads.expiry.ts';
-import { fundedUsd, liveAd, pay, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
+import { fundedUsd, liveAd, ownerAdminNy, pay, type Place, placeIn, postAd } from '../ads/ads.testkit.ts';
 import type { AggregateLocation } from '../../../contract/api/listings.ts';
 
 let ctx: TestContext;
@@ -10,10 +10,7 @@ let owner: TestUser;
 let admin: TestUser;
 let ny: Place;
 beforeEach(async () => {
-  ctx = await createTestApp();
-  owner = await makeUser(ctx, { status: 'approved' });
-  admin = await asAdmin(ctx);
-  ny = await placeIn(ctx, 'ny');
+  ({ ctx, owner, admin, ny } = await ownerAdminNy());
 });
 afterEach(async () => {
   // the trigger-kept counters always equal a fresh count of visible ads
