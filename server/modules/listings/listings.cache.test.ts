@@ -1,4 +1,4 @@
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Value from 'typebox/value';
 import { sql } from 'kysely';
@@ -327,6 +327,13 @@ describe('compressed answers', () => {
     expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
     expect(plain.json().ads).toHaveLength(8);
+    // at quality 1: smaller than quality 0 (the cache holds more) for about the same time
+    const at = (quality: number) =>
+      brotliCompressSync(plain.rawPayload, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_LGWIN]: 18, [constants.BROTLI_PARAM_SIZE_HINT]: plain.rawPayload.length },
+      }).length;
+    expect(br.rawPayload.length).toBe(at(1));
+    expect(at(1)).toBeLessThan(at(0));
     // kept in a block of its own, not as a view into zlib's 64 kB output block
     const kept = ctx.app.deps.services.listings.caches.get('api')!.get(url, ctx.clock.now().getTime())!.value as { br: Buffer };
     expect(kept.br.buffer.byteLength).toBe(kept.br.byteLength);
