@@ -404,9 +404,10 @@ export class AnswerCache {
     // +28 %, city listings with flips +12 %, peak RSS −40 MB, on the bench's traffic).
     const keep = consistent && a.until > now && this.door.seen(key);
     const until = Math.min(a.until, now + this.ttlMs);
-    // Compressed at once, at quality 0: the cache then holds six times as many answers and a
-    // browser gets 1.5 kB instead of 9. The bench's listings and mix gained 9–23 % and 9–15 %;
-    // its uncached listing pages (each asked for once) lost 9–37 % (before the doorkeeper).
+    // Compressed at once (measured at quality 0, now 1: quickBrotli): the cache then holds six
+    // times as many answers and a browser gets 1.5 kB instead of 9. The bench's listings and mix
+    // gained 9–23 % and 9–15 %; its uncached listing pages (each asked for once) lost 9–37 %
+    // (before the doorkeeper).
     // Except an answer not kept while the event loop is saturated (core/load.ts): its 20 µs of
     // brotli would serve this one request only. Sent as it is (two alternating pairs of the
     // bench's JSON phases at 1M ads): the uncached listing pages +25–29 %, the mix with flips
