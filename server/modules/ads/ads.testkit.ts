@@ -138,8 +138,8 @@ export async function expiredAd(ctx: TestContext, owner: TestUser, staff: TestUs
 }
 
 /** A test app with an approved owner, an admin and a place in New York, made in that order: the set-up many marketplace tests start from. */
-export async function ownerAdminNy(): Promise<{ ctx: TestContext; owner: TestUser; admin: TestUser; ny: Place }> {
-  const ctx = await createTestApp();
+export async function ownerAdminNy(opts: Parameters<typeof createTestApp>[0] = {}): Promise<{ ctx: TestContext; owner: TestUser; admin: TestUser; ny: Place }> {
+  const ctx = await createTestApp(opts);
   const owner = await makeUser(ctx, { status: 'approved' });
   const admin = await asAdmin(ctx);
   const ny = await placeIn(ctx, 'ny');

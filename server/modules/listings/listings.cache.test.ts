@@ -371,11 +371,8 @@ describe('compressed answers', () => {
 
   it('while the event loop is saturated, sends an answer it does not keep as it is, and still compresses what it keeps', async () => {
     const load = { busy: true, close() {} };
-    const busy = await createTestApp({ load });
+    const { ctx: busy, owner: o, admin: a, ny: place } = await ownerAdminNy({ load });
     try {
-      const o = await makeUser(busy, { status: 'approved' });
-      const a = await asAdmin(busy);
-      const place = await placeIn(busy, 'ny');
       for (let i = 0; i < 8; i++) await liveAd(busy, o, a, place, { title: `Weekend companion number ${i}` });
       const url = `/api/listings?state=new-york&city=${place.citySlug}`;
       const api = busy.app.deps.services.listings.caches.get('api')!;
@@ -413,6 +410,15 @@ describe('compressed answers', () => {
     const again = await get(url); // plain: no accept-encoding
     expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(again.body).toBe(first.body);
+    // then a browser asks: compressed once, kept so, sent compressed
+    const browser = await ctx.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(browser.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(browser.rawPayload).toString()).toBe(first.body);
+    const now = api.get(url, ctx.clock.now().getTime())!.value as { raw: unknown; br: Buffer | null; bytes: number };
+    expect(now.raw).toBeNull();
+    expect(now.br!.equals(browser.rawPayload)).toBe(true);
+    expect(now.bytes).toBe(browser.rawPayload.length);
+    expect(now.br!.buffer.byteLength).toBe(now.br!.byteLength);
     // an ad (small) stays a string
     const ad = await warm(`/api/ads/${first.json().ads[0].id}`);
     expect(typeof (api.get(`ad:${first.json().ads[0].id}`, ctx.clock.now().getTime())!.value as { raw: unknown }).raw).toBe('string');

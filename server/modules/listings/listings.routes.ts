@@ -13,8 +13,8 @@ export default defineRoutes((app, deps) => {
   const now = () => deps.clock.now().getTime();
   // Every answer is kept until a change touches what it shows (listings.tags.ts) or its time is
   // up: its first ad running out, or 60 s (a change made behind the app's back, e.g. by hand).
-  // Its share of CACHE_MB bounds the server's memory (24 MB by default: ~16,000 list pages of 20
-  // cards kept compressed, 1.5 kB each, or ~20,000 ads of 1.2 kB).
+  // Its share of CACHE_MB bounds the server's memory (24 MB by default: ~17,000 list pages of 20
+  // cards kept compressed, 1.4 kB each, or ~20,000 ads of 1.2 kB).
   const { answers: budget } = cacheBudgets(deps.config.cacheMb);
   const answers = new AnswerCache({
     sync: () => listings.sync(),
