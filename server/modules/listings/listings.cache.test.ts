@@ -12,7 +12,7 @@ import { fundedUsd, liveAd, ownerAdminNy, pay, type Place, placeIn, postAd } fro
 import { PublicReads } from './listings.repository.ts';
 import { PublicChanges } from './listings.changes.ts';
 import { Doorkeeper, heapBytes, TaggedCache } from './listings.cache.ts';
-import { packSeqs, SearchMatches } from './listings.search.ts';
+import { packSeqs, SearchMatches, toMatchExpression } from './listings.search.ts';
 import { Rng } from '../../test/fuzz/rng.ts';
 
 // The public answers' caches (listings.cache.ts) and what drops their entries (the change log of
@@ -762,7 +762,7 @@ describe("searches' match lists (SearchMatches)", () => {
     expect(byCount.set('d', list(5), ['d'], {})).toEqual(['b']);
     expect(byCount.get('b')).toBeUndefined();
     expect(byCount.size).toBe(3);
-    expect(byCount.stats).toEqual({ hits: 1, misses: 1 });
+    expect(byCount.stats).toEqual({ hits: 1, misses: 1, refused: 0 });
     // kept again under the same key: replaced, not counted twice
     expect(byCount.set('a', list(9), ['a'], {})).toEqual([]);
     expect(Array.from(byCount.get('a')!)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1]);
@@ -893,10 +893,15 @@ describe("searches' match lists (SearchMatches)", () => {
       const hits = api.hits;
       await search('redhead');
       expect(api.hits).toBe(hits + 1);
+      // Its search's count fades as other searches are asked for (halved every 5 × the lists held,
+      // 100 askings at least): two hundred askings of one nobody keeps. A list asked for less
+      // often than a new one is pushed out by it; one asked for as often is not (admission).
+      for (let i = 0; i < 200; i++) matches.get('nobody');
       // as many other searches as the lists' budget holds: the first list is the least recently used
       for (let i = 0; i < matches.budget.entries; i++) await search(`word${i}`);
       expect(matches.size).toBe(matches.budget.entries);
-      // its answer went with it: asked again, it is read again (a miss), and kept again
+      expect(matches.has(toMatchExpression('redhead', {})!)).toBe(false);
+      // its answer went with it: asked again, it is read again (a miss)
       const misses = api.misses;
       expect((await search('redhead')).json().total).toBe(1);
       expect(api.misses).toBe(misses + 1);

@@ -1,5 +1,6 @@
 import type { ListingType } from '../ads/ads.tables.ts';
 import type { CacheBudget } from './listings.cache.ts';
+import { FrequencySketch, keyHash } from './listings.frequency.ts';
 import { SEARCH_COUNT_CAP, type ChangeRow, type PublicReads } from './listings.repository.ts';
 
 const MAX_TERMS = 8;
@@ -73,6 +74,8 @@ interface Entry {
   words: string[];
   filters: SearchFilters;
   bytes: number;
+  /** keyHash of its match expression (its frequency in the sketch). */
+  hash: number;
 }
 
 /** Whether a list holds `seq` (binary search: a Set would weigh ten times the list). */
@@ -111,20 +114,25 @@ function alters(e: Entry, r: ChangeRow, textOf: (id: string) => string | null): 
  * The word test is looser than FTS5's (a word anywhere in the folded text), so it
  * may drop a list for nothing, never keep one that changed.
  *
- * Bounded by its share of CACHE_MB (bytes and entries), least recently used first out.
+ * Bounded by its share of CACHE_MB (bytes and entries), least recently used first out. With
+ * `admission`, a full cache keeps a new list only if its search was asked for more often lately
+ * than the list it would push out, which then counts as used (TaggedCache's admission).
  */
 export class SearchMatches {
-  readonly stats = { hits: 0, misses: 0 };
+  readonly stats = { hits: 0, misses: 0, refused: 0 };
   private readonly entries = new Map<string, Entry>();
   /** The next to go: one iterator kept between evictions (see TaggedCache's hand: a new one would walk every hole the evictions left). */
   private oldest: MapIterator<string> | undefined;
   private readonly reads: PublicReads;
   readonly budget: CacheBudget;
   private bytes = 0;
+  private readonly sketch: FrequencySketch | null;
+  private warmRefusals = 0;
 
-  constructor(reads: PublicReads, budget: CacheBudget) {
+  constructor(reads: PublicReads, budget: CacheBudget, opts: { admission?: boolean } = {}) {
     this.reads = reads;
     this.budget = budget;
+    this.sketch = opts.admission ? new FrequencySketch(budget.entries) : null;
   }
 
   get size(): number {
@@ -143,6 +151,7 @@ export class SearchMatches {
 
   get(match: string): Seqs | undefined {
     const e = this.entries.get(match);
+    this.sketch?.add(e ? e.hash : keyHash(match), this.entries.size);
     if (!e) {
       this.stats.misses++;
       return undefined;
@@ -155,24 +164,46 @@ export class SearchMatches {
 
   /**
    * Keeps a list; returns the ones it pushed out (the answers built on them must go too: nothing
-   * else would drop them), or the list itself when it alone is over the budget (nothing kept).
+   * else would drop them) and the list itself when it is not kept: alone over the budget, or
+   * asked for less often than the next list to go.
    */
   set(match: string, seqs: Seqs, words: string[], filters: SearchFilters): string[] {
+    const had = this.entries.has(match);
     this.remove(match);
     const folded = words.map(fold);
     const bytes = weigh(match, seqs, folded);
     if (bytes > this.budget.bytes) return [match];
-    const n = seqs.length;
-    this.entries.set(match, { seqs, newest: n ? seqs[0] : -1, oldest: n ? seqs[n - 1] : Infinity, full: n >= SEARCH_COUNT_CAP, words: folded, filters, bytes });
-    this.bytes += bytes;
+    const hash = this.sketch ? keyHash(match) : 0;
+    const f = this.sketch?.frequency(hash) ?? 0;
     const out: string[] = [];
-    while (this.entries.size > this.budget.entries || this.bytes > this.budget.bytes) {
+    while (this.entries.size && (this.entries.size >= this.budget.entries || this.bytes + bytes > this.budget.bytes)) {
       let at = this.oldest?.next();
       if (!at || at.done) at = (this.oldest = this.entries.keys()).next();
       if (at.done) break;
+      const victim = this.entries.get(at.value)!;
+      // A list replaced is kept whatever its frequency; see TaggedCache for the one in 128.
+      if (this.sketch && !had && this.sketch.frequency(victim.hash) >= f && !(f > 5 && ++this.warmRefusals % 128 === 0)) {
+        this.stats.refused++;
+        this.entries.delete(at.value); // it stays, as the most recently used
+        this.entries.set(at.value, victim);
+        out.push(match);
+        return out;
+      }
       this.remove(at.value);
       out.push(at.value);
     }
+    const n = seqs.length;
+    this.entries.set(match, {
+      seqs,
+      newest: n ? seqs[0] : -1,
+      oldest: n ? seqs[n - 1] : Infinity,
+      full: n >= SEARCH_COUNT_CAP,
+      words: folded,
+      filters,
+      bytes,
+      hash,
+    });
+    this.bytes += bytes;
     return out;
   }
 

@@ -61,7 +61,7 @@ export class ListingsService {
     this.reads = new PublicReads(deps.database.reader);
     this.changes = new PublicChanges(this.reads, deps.database.sqlite);
     this.expiry = new ExpiryWindow(this.reads, deps.clock);
-    this.matches = new SearchMatches(this.reads, searches);
+    this.matches = new SearchMatches(this.reads, searches, { admission: true });
     // First listener: it adds the searches a change can alter, and the numbers an overdue ad's change alters, to the change's tags, for the caches after it.
     this.changes.subscribe((c) => {
       for (const tag of this.expiry.onChanges(c.rows, c.all)) c.tags.add(tag);
