@@ -150,8 +150,6 @@ export class TaggedCache<V = Body> {
   private readonly maxBytes: number;
   private bytes = 0;
   private readonly sketch: FrequencySketch | null;
-  /** Refusals of keys asked for more than five times (every 128th gets in). */
-  private warmRefusals = 0;
   /** The last key looked up and its hash: set() follows get() with the same key. */
   private lastKey = '';
   private lastHash = keyHash('');
@@ -227,11 +225,9 @@ export class TaggedCache<V = Body> {
    * asked for as often or more.
    */
   private admit(h: number, bytes: number): boolean {
-    const sketch = this.sketch!;
-    const f = sketch.frequency(h);
     while (this.entries.size > 0 && (this.entries.size >= this.maxEntries || this.bytes + bytes > this.maxBytes)) {
       const [key, victim] = this.nextVictim()!;
-      if (sketch.frequency(victim.hash) >= f && !(f > 5 && ++this.warmRefusals % 128 === 0)) {
+      if (!this.sketch!.admits(h, victim.hash)) {
         this.entries.delete(key); // passed over: the hand stays at the front of the order
         this.entries.set(key, victim);
         return false;

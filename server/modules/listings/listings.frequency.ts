@@ -23,6 +23,8 @@ export class FrequencySketch {
   private readonly words: Uint32Array;
   private readonly mask: number;
   private added = 0;
+  /** Refusals of keys asked for more than five times (every 128th is let in). */
+  private warmRefusals = 0;
 
   constructor(entries: number) {
     let size = 1024;
@@ -48,6 +50,16 @@ export class FrequencySketch {
     let f = 15;
     for (let i = 0; i < 4; i++) f = Math.min(f, c[spread(h, i) & this.mask]);
     return f;
+  }
+
+  /**
+   * Whether a new key (hash `candidate`) should push out a kept one (hash `victim`): only if it was
+   * asked for more often. Every 128th refusal of a key asked for more than five times lets it in
+   * all the same: keys made to collide with a kept one's counters cannot freeze what a cache holds.
+   */
+  admits(candidate: number, victim: number): boolean {
+    const f = this.frequency(candidate);
+    return this.frequency(victim) < f || (f > 5 && ++this.warmRefusals % 128 === 0);
   }
 
   private halve(): void {

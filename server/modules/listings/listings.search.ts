@@ -127,7 +127,6 @@ export class SearchMatches {
   readonly budget: CacheBudget;
   private bytes = 0;
   private readonly sketch: FrequencySketch | null;
-  private warmRefusals = 0;
 
   constructor(reads: PublicReads, budget: CacheBudget, opts: { admission?: boolean } = {}) {
     this.reads = reads;
@@ -174,15 +173,14 @@ export class SearchMatches {
     const bytes = weigh(match, seqs, folded);
     if (bytes > this.budget.bytes) return [match];
     const hash = this.sketch ? keyHash(match) : 0;
-    const f = this.sketch?.frequency(hash) ?? 0;
     const out: string[] = [];
     while (this.entries.size && (this.entries.size >= this.budget.entries || this.bytes + bytes > this.budget.bytes)) {
       let at = this.oldest?.next();
       if (!at || at.done) at = (this.oldest = this.entries.keys()).next();
       if (at.done) break;
       const victim = this.entries.get(at.value)!;
-      // A list replaced is kept whatever its frequency; see TaggedCache for the one in 128.
-      if (this.sketch && !had && this.sketch.frequency(victim.hash) >= f && !(f > 5 && ++this.warmRefusals % 128 === 0)) {
+      // A list replaced is kept whatever its frequency.
+      if (this.sketch && !had && !this.sketch.admits(hash, victim.hash)) {
         this.stats.refused++;
         this.entries.delete(at.value); // it stays, as the most recently used
         this.entries.set(at.value, victim);
