@@ -1,3 +1,4 @@
+import { brotliDecompressSync } from 'node:zlib';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { asAdmin, createTestApp, makeUser, type TestContext } from '../../test/harness.ts';
 import { liveAd, placeIn } from '../ads/ads.testkit.ts';
@@ -151,7 +152,12 @@ describe('the tagged cache with admission', () => {
       else if (r < 0.98) {
         const expected = model.set(key, tag);
         if (!expected) refused++;
-        expect(cache.set(key, { value: key, until: 1, tags: [tag] }), `step ${step}: set ${key}`).toBe(expected);
+        // half the time asked first, as a compressed answer is (admitting): the same outcome
+        const asked = rand() < 0.5;
+        const kept = asked
+          ? cache.admitting(key, key.length) && cache.set(key, { value: key, until: 1, tags: [tag] })
+          : cache.set(key, { value: key, until: 1, tags: [tag] });
+        expect(kept, `step ${step}: ${asked ? 'admitting, then ' : ''}set ${key}`).toBe(expected);
       } else {
         cache.drop(tag);
         model.drop(tag);
@@ -160,6 +166,35 @@ describe('the tagged cache with admission', () => {
     }
     expect(cache.stats.refused).toBe(refused);
     expect(refused).toBeGreaterThan(1000); // the run went through refusals, not only through room
+  });
+
+  it('asked first whether it would let a key in for part of its bytes (admitting), then set, ends exactly as set alone', () => {
+    const rand = rng(29);
+    const opts = { admission: true };
+    const alone = new TaggedCache<string>(12, 3000, opts);
+    const asked = new TaggedCache<string>(12, 3000, opts);
+    const keys = Array.from({ length: 40 }, (_, i) => `/api/listings?city=c${i}`);
+    let refusedFirst = 0;
+    let refusedAfter = 0;
+    for (let step = 0; step < 30_000; step++) {
+      const key = keys[Math.floor(rand() * rand() * keys.length)];
+      if (rand() < 0.6) {
+        expect(asked.get(key, 0) !== undefined).toBe(alone.get(key, 0) !== undefined);
+        continue;
+      }
+      // 50–1,000 bytes: a new entry may need one, two or more pushed out to fit in 3,000
+      const entry = { value: 'x'.repeat(50 + Math.floor(rand() * 950)), until: 1, tags: [] };
+      const expected = alone.set(key, entry);
+      const first = asked.admitting(key, Math.floor(rand() * (entry.value.length + 1))); // any part of its size, the whole of it included
+      if (!first) refusedFirst++;
+      else if (!expected) refusedAfter++; // let in past the first, refused at a later one
+      expect(first && asked.set(key, entry), `step ${step}: ${key}`).toBe(expected);
+      expect(asked.weight).toBe(alone.weight);
+      if (step % 97 === 0) expect(keys.filter((k) => asked.has(k))).toEqual(keys.filter((k) => alone.has(k)));
+    }
+    expect(asked.stats).toEqual(alone.stats);
+    expect(refusedFirst).toBeGreaterThan(500);
+    expect(refusedAfter).toBeGreaterThan(50); // the bytes made set() judge more than the first
   });
 
   it('holds the often-asked keys while a long tail asked for twice each passes through, where the clock alone loses them', () => {
@@ -258,5 +293,50 @@ describe('the public caches use admission', () => {
     for (let i = 0; matches.stats.refused === 0 && i < 300; i++) expect((await ask(`/api/search?query=word${i}`)).statusCode).toBe(200);
     expect(matches.stats.refused).toBe(1);
     expect(matches.size).toBe(matches.budget.entries);
+  });
+
+  it('asks the full cache before compressing an answer: one it would refuse goes out as it is while the loop is saturated, compressed when it has time', async () => {
+    const load = { busy: true, close() {} };
+    ctx = await createTestApp({ cacheMb: 0.1, load }); // ~80 answers
+    const small = ctx;
+    const o = await makeUser(small, { status: 'approved' });
+    const admin = await asAdmin(small);
+    const ny = await placeIn(small, 'ny');
+    for (let i = 0; i < 8; i++) await liveAd(small, o, admin, ny, { title: `Weekend companion number ${i}` });
+    const api = small.app.deps.services.listings.caches.get('api')!;
+    const ask = (u: string) => small.app.inject({ method: 'GET', url: u, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    // small pages asked for twice each (kept from their second asking) until the cache is full and refuses one
+    const states = ['texas', 'california', 'florida', 'ohio'];
+    for (let i = 0; api.stats.refused === 0 && i < 300; i++) {
+      const page = `/api/listings?state=${states[i % 4]}&pageSize=${1 + Math.floor(i / 4)}`;
+      for (let j = 0; j < 2; j++) expect((await ask(page)).statusCode).toBe(200);
+    }
+    expect(api.stats.refused).toBe(1);
+    const large = `/api/listings?state=new-york&city=${ny.citySlug}`;
+    const once = await ask(large); // its first asking: not kept, so sent as it is (busy)
+    expect(once.headers['content-encoding']).toBeUndefined();
+    expect(once.rawPayload.length).toBeGreaterThan(2048);
+    expect(once.json().ads).toHaveLength(8);
+    // its second: asked for as often as the page it would push out, refused before it was compressed
+    const twice = await ask(large);
+    expect(api.stats.refused).toBe(2);
+    expect(api.has(large)).toBe(false);
+    expect(twice.headers['content-encoding']).toBeUndefined();
+    expect(twice.body).toBe(once.body);
+    // its third: asked for more often now, let in, compressed and kept
+    const third = await ask(large);
+    expect(api.stats.refused).toBe(2);
+    expect(third.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(third.rawPayload).toString()).toBe(once.body);
+    expect((api.get(large, small.clock.now().getTime())!.value as { br: Buffer }).br.equals(third.rawPayload)).toBe(true);
+    // the loop has time again: an answer refused is compressed for its browser all the same
+    load.busy = false;
+    const other = `${large}&pageSize=19`;
+    expect((await ask(other)).headers['content-encoding']).toBe('br');
+    const again = await ask(other);
+    expect(api.stats.refused).toBe(3);
+    expect(api.has(other)).toBe(false);
+    expect(again.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(again.rawPayload).toString()).toBe(once.body.replace('"pageSize":20', '"pageSize":19'));
   });
 });
