@@ -535,6 +535,30 @@ describe('the page cache', () => {
     expect(await seen(nyUrl, 'An ad in New York state')).toBe(true);
   });
 
+  it('while the event loop is saturated, sends a first visit as it is, and still compresses the page it keeps', async () => {
+    const load = { busy: true, close() {} };
+    const busy = await createTestApp({ distDir: dist, env: { PUBLIC_URL: 'https://xg.example' }, load });
+    try {
+      const visit = (url: string) => busy.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      const first = await visit('/faq'); // asked for once: not kept, so not compressed either
+      expect(first.statusCode).toBe(200);
+      expect(first.headers['content-encoding']).toBeUndefined();
+      expect(first.headers.vary).toMatch(/accept-encoding/i);
+      expect(rootOf(first.body)).toContain('<footer');
+      const second = await visit('/faq'); // kept from its second asking: compressed, busy or not
+      expect(second.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(second.rawPayload).toString()).toBe(first.body);
+      expect(second.headers.etag).toBe(first.headers.etag);
+      expect((await visit('/faq')).rawPayload.equals(second.rawPayload)).toBe(true); // from the cache
+      load.busy = false; // the loop has time again: a first visit is compressed
+      const terms = await visit('/terms');
+      expect(terms.headers['content-encoding']).toBe('br');
+      expect(rootOf(brotliDecompressSync(terms.rawPayload).toString())).toContain('<footer');
+    } finally {
+      await busy.close();
+    }
+  });
+
   it('a static page is rendered at most twice (kept from its second asking on), whatever its query string', async () => {
     const pages = ctx.app.deps.services.listings.caches.get('pages')!.stats;
     await get('/terms');

@@ -32,6 +32,8 @@ export interface PageAnswer {
   brTail?: Buffer;
   /** Made on first demand (the rare browser without brotli). */
   gz?: Buffer;
+  /** Sent as it is, whatever the browser accepts (a first visit while the event loop is saturated). */
+  plain?: true;
   /** What a cached page weighs. */
   bytes: number;
 }
@@ -138,15 +140,18 @@ export class SiteService {
     // Rendering awaits: a change committed meanwhile could not drop this page, not cached yet. It
     // is kept only if no change came in since the first read.
     const unchanged = listings.sync() && listings.changes.syncs === batches;
-    if (consistent && unchanged && until > now) {
+    // Kept from its second asking on (see Doorkeeper): most first visits are the only ones. One not
+    // kept while the event loop is saturated (core/load.ts) goes out as it is: its brotli would
+    // serve this one request, as for the API's answers (listings.cache.ts).
+    const keep = this.door.seen(key);
+    if (!keep && this.deps.load.busy) answer.plain = true;
+    else if (consistent && unchanged && until > now) {
       // Only what follows the frame's head is compressed (quality 0: ~35 µs for an ad page where
       // the whole page took ~85 µs at quality 0 and ~125 µs at 1), and only that is kept: an ad
       // page 3.8 kB instead of 9.5 kB, so the cache holds 2.5 times as many (site.brotli.ts).
       const head = frame.brHead;
       const tail = head && brotliTail(answer.html!.subarray(frame.head.length));
-      // Kept from its second asking on (see Doorkeeper): most first visits are the only ones, and
-      // a page sent once needs no copy of its own (`own`) of what zlib wrote.
-      const keep = this.door.seen(key);
+      // A page sent once needs no copy of its own (`own`) of what zlib wrote.
       const mine = (b: Buffer) => (keep ? own(b) : b);
       let value: PageAnswer;
       if (head && tail) {
@@ -168,6 +173,7 @@ export class SiteService {
 
   /** The page as the browser accepts it: brotli when the page has a brotli copy, else plain or gzip. */
   encoded(p: PageAnswer, accept: string | undefined): { body: Buffer; encoding?: 'br' | 'gzip' } {
+    if (p.plain) return { body: p.html! };
     const br = p.br ?? (p.brTail && joinBrotli(p.brHead!, p.brTail));
     if (br && accept && /\bbr\b/.test(accept)) return { body: br, encoding: 'br' };
     const html = p.html ?? brotliDecompressSync(br!);
