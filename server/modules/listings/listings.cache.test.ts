@@ -11,14 +11,15 @@ import { AdCardSchema } from '../../../contract/api/ads.ts';
 import { fundedUsd, liveAd, ownerAdminNy, pay, type Place, placeIn, postAd } from '../ads/ads.testkit.ts';
 import { PublicReads } from './listings.repository.ts';
 import { PublicChanges } from './listings.changes.ts';
-import { Doorkeeper, heapBytes, TaggedCache } from './listings.cache.ts';
+import { Doorkeeper } from './listings.answers.ts';
+import { heapBytes, TaggedCache } from './listings.cache.ts';
 import { packSeqs, SearchMatches, toMatchExpression } from './listings.search.ts';
 import { Rng } from '../../test/fuzz/rng.ts';
 
-// The public answers' caches (listings.cache.ts) and what drops their entries (the change log of
-// migration 0011, listings.tags.ts): every way the public view of an ad changes must show at once,
-// a change must leave every answer it cannot touch cached (counted through the caches' hits and
-// misses), and a preview of a hidden ad must never reach anyone else.
+// The public answers' caches (listings.cache.ts, listings.answers.ts) and what drops their entries
+// (the change log of migration 0011, listings.tags.ts): every way the public view of an ad changes
+// must show at once, a change must leave every answer it cannot touch cached (counted through the
+// caches' hits and misses), and a preview of a hidden ad must never reach anyone else.
 
 let ctx: TestContext;
 let owner: TestUser;

@@ -1,6 +1,7 @@
 import { defineRoutes } from '../../core/http.ts';
 import { listingsApi } from '../../../contract/api/listings.ts';
-import { AnswerCache, cacheBudgets } from './listings.cache.ts';
+import { AnswerCache } from './listings.answers.ts';
+import { cacheBudgets } from './listings.cache.ts';
 
 /**
  * Public reads (guests included): only publicly visible ads, newest bump first. The handlers are

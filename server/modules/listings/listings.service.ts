@@ -16,7 +16,8 @@ import { PublicChanges } from './listings.changes.ts';
 import { ExpiryWindow } from './listings.expiry.ts';
 import { SearchMatches, packSeqs, queryWords, toMatchExpression } from './listings.search.ts';
 import { CardCache } from './listings.cards.ts';
-import { cacheBudgets, refused, TaggedCache, type Answer, type CacheBudget, type CacheUse } from './listings.cache.ts';
+import { refused, type Answer } from './listings.answers.ts';
+import { cacheBudgets, TaggedCache, type CacheBudget, type CacheUse } from './listings.cache.ts';
 import { COUNTS, PLACES, adTag, countsStateTag, countsTypeTag, scopeTag, searchTag } from './listings.tags.ts';
 
 /** Aggregates, the home counts and the states are kept at most this long (besides their tags). */

@@ -7,7 +7,8 @@ import * as repo from './site.repository.ts';
 import { splitPreloads, type Rendered, type SsrBuild } from './site.ssr.ts';
 import { brotliHeadOffThread, brotliTail, headText, joinBrotli, type BrotliHead } from './site.brotli.ts';
 import { ServerSource } from './site.source.ts';
-import { cacheBudgets, Doorkeeper, TaggedCache, own } from '../listings/listings.cache.ts';
+import { Doorkeeper } from '../listings/listings.answers.ts';
+import { cacheBudgets, TaggedCache, own } from '../listings/listings.cache.ts';
 
 // A sitemap file holds at most 50,000 URLs; every page is listed in its three languages, with its
 // alternates. Files stay small enough to build in tens of milliseconds at a million ads: 5,000
@@ -142,7 +143,7 @@ export class SiteService {
     const unchanged = listings.sync() && listings.changes.syncs === batches;
     // Kept from its second asking on (see Doorkeeper): most first visits are the only ones. One not
     // kept while the event loop is saturated (core/load.ts) goes out as it is: its brotli would
-    // serve this one request, as for the API's answers (listings.cache.ts).
+    // serve this one request, as for the API's answers (listings.answers.ts).
     const keep = this.door.seen(key);
     if (!keep && this.deps.load.busy) answer.plain = true;
     else if (consistent && unchanged && until > now) {

@@ -1,6 +1,6 @@
 import type { PublicSource, StateRef } from '../../../src/app/loaders.ts';
 import type { ListingsService } from '../listings/listings.service.ts';
-import { refusalOf, type Answer } from '../listings/listings.cache.ts';
+import { refusalOf, type Answer } from '../listings/listings.answers.ts';
 
 /**
  * The page loaders' source on the server: the listings service itself (no HTTP), as a guest sees
