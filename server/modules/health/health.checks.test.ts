@@ -134,6 +134,7 @@ describe('memory check', () => {
     name: 'api',
     hits: 0,
     misses: 0,
+    refused: 0,
     bytes: 0,
     maxBytes: 24 * MB,
     entries: 0,
@@ -164,6 +165,24 @@ describe('memory check', () => {
     expect(memory(cache({ ...full, hits: CACHE_LOW_HITS * few, misses: few - CACHE_LOW_HITS * few })).status).toBe('ok');
     expect(memory(cache({ ...full, hits: 0, misses: few - 1 })).status).toBe('ok');
     expect(memory(cache({ ...full, hits: CACHE_LOW_HITS * few - 1, misses: few - CACHE_LOW_HITS * few + 1 })).status).toBe('degraded');
+  });
+
+  it('says how many new entries a full cache turned away (admission), in words and as codes', () => {
+    const turned = memory(
+      cache({ hits: 7_300, misses: 2_700, refused: 1_234, bytes: 24 * MB, entries: 16_500 }),
+      cache({ name: 'searches', hits: 50, misses: 950, refused: 1, bytes: 12 * MB, maxBytes: 12 * MB, entries: 9_000 }),
+      cache({ name: 'pages', hits: 900, misses: 100, bytes: 2 * MB }),
+    );
+    expect(turned.message).toBe(
+      'RSS 312 MB, JavaScript heap 8.3 MB; caches since the last check: API answers 73 % of 10,000 lookups hit, 1,234 new entries turned away, 24 MB of 24 MB; ' +
+        'pages 90 % of 1,000 lookups hit, 2.0 MB of 24 MB; search lists 5.0 % of 1,000 lookups hit, 1 new entry turned away, 12 MB of 12 MB: ' +
+        'search lists full and hitting under 50 % of lookups; a larger CACHE_MB (now 57) would answer more from memory',
+    );
+    expect(turned.says.parts).toEqual([
+      { code: 'memory.cache_refusing', params: { cache: 'api', used: '24 MB', max: '24 MB', hit: '73 %', lookups: 10_000, count: 1_234 } },
+      { code: 'memory.cache', params: { cache: 'pages', used: '2.0 MB', max: '24 MB', hit: '90 %', lookups: 1_000 } },
+      { code: 'memory.cache_short_refusing', params: { cache: 'searches', used: '12 MB', max: '12 MB', hit: '5.0 %', lookups: 1_000, count: 1 } },
+    ]);
   });
 });
 

@@ -87,13 +87,17 @@ export function memoryOutcome(m: { rssBytes: number; heapUsedBytes: number; cach
   };
   const parts = caches.map(({ c, lookups }) => {
     const served = lookups ? `${percent(c.hits / lookups)} of ${lookups.toLocaleString('en-US')} lookup${lookups === 1 ? '' : 's'} hit` : 'no lookups';
-    return `${label(c)} ${served}, ${mb(c.bytes)} of ${mb(c.maxBytes)}`;
+    const away = c.refused ? `, ${c.refused.toLocaleString('en-US')} new entr${c.refused === 1 ? 'y' : 'ies'} turned away` : '';
+    return `${label(c)} ${served}${away}, ${mb(c.bytes)} of ${mb(c.maxBytes)}`;
   });
   // Each cache as a coded sentence (its name is worded by the page too).
   const said = caches.map((x) => {
     const params = { cache: x.c.name, used: mb(x.c.bytes), max: mb(x.c.maxBytes) };
     if (!x.lookups) return { code: 'memory.cache_idle', params };
-    return { code: isShort(x) ? 'memory.cache_short' : 'memory.cache', params: { ...params, hit: percent(x.c.hits / x.lookups), lookups: x.lookups } };
+    const served = { ...params, hit: percent(x.c.hits / x.lookups), lookups: x.lookups };
+    const code = isShort(x) ? 'memory.cache_short' : 'memory.cache';
+    // Turned away by admission: kept out because what is kept was asked for more often (listings.frequency.ts).
+    return x.c.refused ? { code: `${code}_refusing`, params: { ...served, count: x.c.refused } } : { code, params: served };
   });
   const p = { rss: mb(m.rssBytes), heap: mb(m.heapUsedBytes) };
   const words = `RSS ${p.rss}, JavaScript heap ${p.heap}; caches since the last check: ${parts.join('; ')}`;

@@ -55,7 +55,7 @@ export class HealthService {
   /** The run going on, which a second caller joins instead of checking everything twice. */
   private running: Promise<HealthCheck[]> | null = null;
   /** Each cache's lookups as the last memory check saw them: the next one reports what came after. */
-  private readonly lookups = new Map<string, { hits: number; misses: number }>();
+  private readonly lookups = new Map<string, { hits: number; misses: number; refused: number }>();
   /** The latest results when they could not be stored (null once a run is stored again): serving() reads them. */
   private unrecorded: { name: HealthCheckName; status: string }[] | null = null;
   private mailedUnrecorded = false;
@@ -136,9 +136,9 @@ export class HealthService {
   /** The memory check: this process's memory, and each cache's hits and misses since the last check. */
   private memory(): CheckOutcome {
     const caches = this.deps.services.listings.cacheUse().map((c) => {
-      const last = this.lookups.get(c.name) ?? { hits: 0, misses: 0 };
-      this.lookups.set(c.name, { hits: c.hits, misses: c.misses });
-      return { ...c, hits: c.hits - last.hits, misses: c.misses - last.misses };
+      const last = this.lookups.get(c.name) ?? { hits: 0, misses: 0, refused: 0 };
+      this.lookups.set(c.name, { hits: c.hits, misses: c.misses, refused: c.refused });
+      return { ...c, hits: c.hits - last.hits, misses: c.misses - last.misses, refused: c.refused - last.refused };
     });
     const { rss, heapUsed } = process.memoryUsage();
     return memoryOutcome({ rssBytes: rss, heapUsedBytes: heapUsed, cacheMb: this.deps.config.cacheMb, caches });

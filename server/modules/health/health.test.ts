@@ -147,6 +147,34 @@ describe('health checks', () => {
     expect(api(await memory())).toMatch(/^100 % of 1 lookup hit, /);
   });
 
+  it('the memory check says how many new entries a full cache turned away since the last check', async () => {
+    const small = await createTestApp({ cacheMb: 0.1 }); // ~80 API answers
+    try {
+      const staff = await asAdmin(small);
+      const memory = async () => byName((await runChecks(small, staff.cookie)).json().healthChecks).memory;
+      const apiPart = (m: HealthCheck) => m.says?.parts?.find((p) => p.params?.cache === 'api');
+      const api = small.app.deps.services.listings.caches.get('api')!;
+      await memory();
+      const before = api.stats.refused;
+      // pages asked for twice each (kept from their second asking) until the full cache has turned three away
+      const states = ['new-york', 'texas', 'california', 'florida', 'ohio'];
+      for (let i = 0; api.stats.refused - before < 3 && i < 400; i++) {
+        const page = `/api/listings?state=${states[i % 5]}&pageSize=${1 + Math.floor(i / 5)}`;
+        for (let j = 0; j < 2; j++) expect((await small.app.inject({ method: 'GET', url: page })).statusCode).toBe(200);
+      }
+      expect(api.stats.refused - before).toBe(3);
+      const m = await memory();
+      expect(m.message).toMatch(/API answers [\d.]+ % of [\d,]+ lookups hit, 3 new entries turned away, [\d.]+ MB of [\d.]+ MB/);
+      expect(apiPart(m)).toMatchObject({ code: 'memory.cache_refusing', params: { cache: 'api', count: 3 } });
+      // none since the last check
+      const again = await memory();
+      expect(again.message).not.toMatch(/turned away/);
+      expect(apiPart(again)?.code).toBe('memory.cache_idle');
+    } finally {
+      await small.close();
+    }
+  });
+
   it('two runs asked at once are one run', async () => {
     tune(ctx, {});
     const health = ctx.app.deps.services.health;

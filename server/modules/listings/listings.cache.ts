@@ -91,6 +91,8 @@ export interface CacheUse {
   name: string;
   hits: number;
   misses: number;
+  /** New entries a full cache turned away: asked for less often than those they would push out (admission). */
+  refused: number;
   bytes: number;
   maxBytes: number;
   entries: number;

@@ -77,7 +77,7 @@ export class ListingsService {
 
   /** Every cache's lookups since the server started and what it holds, against its budget (the memory health check). */
   cacheUse(): CacheUse[] {
-    const caches: [string, { stats: { hits: number; misses: number }; weight: number; size: number; budget: CacheBudget }][] = [
+    const caches: [string, { stats: { hits: number; misses: number; refused: number }; weight: number; size: number; budget: CacheBudget }][] = [
       ...this.caches,
       ['searches', this.matches],
       ['cards', this.cards.cache],
@@ -86,6 +86,7 @@ export class ListingsService {
       name,
       hits: c.stats.hits,
       misses: c.stats.misses,
+      refused: c.stats.refused,
       bytes: c.weight,
       maxBytes: c.budget.bytes,
       entries: c.size,

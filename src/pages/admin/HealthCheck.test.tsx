@@ -212,6 +212,8 @@ describe('admin health check', () => {
           parts: [
             { code: 'memory.cache', params: { cache: 'api', hit: '93 %', lookups: 1200, used: '10 MB', max: '57 MB' } },
             { code: 'memory.cache_idle', params: { cache: 'pages', used: '0.0 MB', max: '40 MB' } },
+            { code: 'memory.cache_refusing', params: { cache: 'searches', hit: '40 %', lookups: 500, count: 12, used: '12 MB', max: '12 MB' } },
+            { code: 'memory.cache_short_refusing', params: { cache: 'cards', hit: '20 %', lookups: 2000, count: 1, used: '3.0 MB', max: '3.0 MB' } },
           ],
         },
         'x',
@@ -234,7 +236,9 @@ describe('admin health check', () => {
       const latest = await screen.findByRole('table', { name: 'Estado actual' });
       expect(cellsOf(latest).map((c) => c[1])).toEqual([
         // (this fake lists a check it does not know, memory, first)
-        'RSS 180 MB, montículo de JavaScript 60 MB. Cachés desde la última comprobación: respuestas de la API: 93 % de 1200 consultas acertadas, 10 MB de 57 MB; páginas: sin consultas, 0.0 MB de 40 MB.',
+        'RSS 180 MB, montículo de JavaScript 60 MB. Cachés desde la última comprobación: respuestas de la API: 93 % de 1200 consultas acertadas, 10 MB de 57 MB; páginas: sin consultas, 0.0 MB de 40 MB; ' +
+          'listas de búsqueda: 40 % de 500 consultas acertadas, 12 entradas nuevas rechazadas (pedidas menos a menudo que lo que desplazarían), 12 MB de 12 MB; ' +
+          'tarjetas de resultados de búsqueda (demasiado pequeña): 20 % de 2000 consultas acertadas, 1 entrada nueva rechazada (pedida menos a menudo que lo que desplazaría), 3.0 MB de 3.0 MB.',
         'Integridad correcta; una escritura tardó 4 ms.',
         '9.0 GB libres de 100.0 GB (9.0 %): por debajo de 10 %',
         'mail.example.com:587 aceptó la conexión y el inicio de sesión. Lenta: 3.4 s.',
