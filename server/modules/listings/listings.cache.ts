@@ -1,4 +1,4 @@
-import { FrequencySketch, keyHash } from './listings.frequency.ts';
+import { FrequencySketch } from './listings.frequency.ts';
 import type { ChangeSet } from './listings.tags.ts';
 
 export type Body = string | Buffer;
@@ -134,22 +134,11 @@ export class TaggedCache<V = Body> {
   private readonly maxBytes: number;
   private bytes = 0;
   private readonly sketch: FrequencySketch | null;
-  /** The last key looked up and its hash: set() follows get() with the same key. */
-  private lastKey = '';
-  private lastHash = keyHash('');
 
   constructor(maxEntries: number, maxBytes = Number.POSITIVE_INFINITY, opts: { admission?: boolean } = {}) {
     this.maxEntries = maxEntries;
     this.maxBytes = maxBytes;
     this.sketch = opts.admission ? new FrequencySketch(maxEntries) : null;
-  }
-
-  private hashOf(key: string): number {
-    if (key !== this.lastKey) {
-      this.lastKey = key;
-      this.lastHash = keyHash(key);
-    }
-    return this.lastHash;
   }
 
   get size(): number {
@@ -173,7 +162,7 @@ export class TaggedCache<V = Body> {
 
   get(key: string, now: number): CacheEntry<V> | undefined {
     const e = this.entries.get(key);
-    if (this.sketch) this.sketch.add(e ? e.hash : this.hashOf(key), this.entries.size);
+    if (this.sketch) this.sketch.add(e ? e.hash : this.sketch.hashOf(key), this.entries.size);
     if (e && e.until > now) {
       this.stats.hits++;
       e.used = true;
@@ -188,11 +177,8 @@ export class TaggedCache<V = Body> {
   set(key: string, entry: CacheEntry<V>): boolean {
     const bytes = sizeOf(entry.value);
     if (this.entries.has(key)) this.delete(key);
-    else if (this.sketch && !this.admit(this.hashOf(key), bytes)) {
-      this.stats.refused++;
-      return false;
-    }
-    this.entries.set(key, { ...entry, bytes, used: false, hash: this.sketch ? this.hashOf(key) : 0 });
+    else if (!this.admitting(key, bytes)) return false;
+    this.entries.set(key, { ...entry, bytes, used: false, hash: this.sketch ? this.sketch.hashOf(key) : 0 });
     this.bytes += bytes;
     for (const tag of entry.tags) {
       let keys = this.byTag.get(tag);
@@ -221,7 +207,7 @@ export class TaggedCache<V = Body> {
    * admitting(k, b) then set(k, e) does exactly what set(k, e) alone does, for any e of b bytes or more.
    */
   admitting(key: string, bytes: number): boolean {
-    if (!this.sketch || this.entries.has(key) || this.admit(this.hashOf(key), bytes)) return true;
+    if (!this.sketch || this.entries.has(key) || this.admit(this.sketch.hashOf(key), bytes)) return true;
     this.stats.refused++;
     return false;
   }

@@ -25,6 +25,9 @@ export class FrequencySketch {
   private added = 0;
   /** Refusals of keys asked for more than five times (every 128th is let in). */
   private warmRefusals = 0;
+  /** The last key hashed and its hash: a cache keeps a missed key right after looking it up. */
+  private lastKey = '';
+  private lastHash = keyHash('');
 
   constructor(entries: number) {
     let size = 1024;
@@ -32,6 +35,15 @@ export class FrequencySketch {
     this.counts = new Uint8Array(size);
     this.words = new Uint32Array(this.counts.buffer);
     this.mask = size - 1;
+  }
+
+  /** keyHash(key), the last key's remembered: a miss's lookup and its keeping hash it once. */
+  hashOf(key: string): number {
+    if (key !== this.lastKey) {
+      this.lastKey = key;
+      this.lastHash = keyHash(key);
+    }
+    return this.lastHash;
   }
 
   /** Counts one asking of the key whose keyHash() is `h`, in a cache holding `held` entries. */

@@ -1,6 +1,6 @@
 import type { ListingType } from '../ads/ads.tables.ts';
 import type { CacheBudget } from './listings.cache.ts';
-import { FrequencySketch, keyHash } from './listings.frequency.ts';
+import { FrequencySketch } from './listings.frequency.ts';
 import { SEARCH_COUNT_CAP, type ChangeRow, type PublicReads } from './listings.repository.ts';
 
 const MAX_TERMS = 8;
@@ -150,7 +150,7 @@ export class SearchMatches {
 
   get(match: string): Seqs | undefined {
     const e = this.entries.get(match);
-    this.sketch?.add(e ? e.hash : keyHash(match), this.entries.size);
+    this.sketch?.add(e ? e.hash : this.sketch.hashOf(match), this.entries.size);
     if (!e) {
       this.stats.misses++;
       return undefined;
@@ -172,7 +172,7 @@ export class SearchMatches {
     const folded = words.map(fold);
     const bytes = weigh(match, seqs, folded);
     if (bytes > this.budget.bytes) return [match];
-    const hash = this.sketch ? keyHash(match) : 0;
+    const hash = this.sketch ? this.sketch.hashOf(match) : 0;
     const out: string[] = [];
     while (this.entries.size && (this.entries.size >= this.budget.entries || this.bytes + bytes > this.budget.bytes)) {
       let at = this.oldest?.next();
