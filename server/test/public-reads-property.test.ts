@@ -677,7 +677,8 @@ class World {
           status: op.kind === 'disable' ? 'disabled' : 'approved',
         });
         let updated = 0;
-        if (op.kind === 'disable' && a.status === 'approved') updated = 1;
+        // An expired ad is disabled too: its owner must not renew a taken-down ad back into view (9b4428e).
+        if (op.kind === 'disable' && (a.status === 'approved' || a.status === 'expired')) updated = 1;
         if (op.kind === 'enable' && a.status === 'disabled') updated = 1;
         return check(`${a.id} ${op.kind} by staff`, res, 200, () => {
           expect(res.json(), `${a.id} ${op.kind}`).toEqual({ updated });
