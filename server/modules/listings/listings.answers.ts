@@ -1,6 +1,6 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import type { FastifyReply } from 'fastify';
-import { own, TaggedCache, type Body } from './listings.cache.ts';
+import { own, sizeOf, TaggedCache, type Body } from './listings.cache.ts';
 
 // The public API's answers as they are kept and sent (AnswerCache), what an answer depends on
 // (Answer, and refused() for the errors a page keeps), and the doorkeeper in front of the caches.
@@ -70,10 +70,9 @@ interface Kept {
  */
 const quickBrotli = (body: Body) =>
   brotliCompressSync(body, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_LGWIN]: 18, [constants.BROTLI_PARAM_SIZE_HINT]: sizeOfBody(body) },
+    params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_LGWIN]: 18, [constants.BROTLI_PARAM_SIZE_HINT]: sizeOf(body) },
   });
 
-const sizeOfBody = (b: Body) => (typeof b === 'string' ? b.length : b.byteLength);
 const acceptsBrotli = (reply: FastifyReply) => /\bbr\b/.test(reply.request.headers['accept-encoding'] ?? '');
 
 function sendKept(reply: FastifyReply, k: Kept): FastifyReply {
@@ -192,7 +191,7 @@ export class AnswerCache {
       if (kept) this.cache.set(key, { value: k, until, tags: a.tags });
       return sendKept(reply, k);
     }
-    if (kept) this.cache.set(key, { value: { br: null, raw: body, bytes: sizeOfBody(body) }, until, tags: a.tags });
+    if (kept) this.cache.set(key, { value: { br: null, raw: body, bytes: sizeOf(body) }, until, tags: a.tags });
     return reply.type('application/json; charset=utf-8').send(body);
   }
 }
