@@ -13,7 +13,6 @@ import { can } from './reports.policy.ts';
 import * as repo from './reports.repository.ts';
 import { NOTE_MAX, NOTE_MIN } from '../../../contract/api/moderation.ts';
 import { reportAds } from '../moderation/moderation.service.ts';
-import { ownerOfAd } from '../moderation/moderation.repository.ts';
 import { staffAddress, staffEmails } from '../health/health.repository.ts';
 import { composeMail, pageLink, REPORT_KIND_WORDS, URGENT_WORD, utcMoment, type MailLocale } from '../../core/mail-templates.ts';
 import {
@@ -181,8 +180,8 @@ export class ReportsService {
     const reports = [];
     for (const r of rows) {
       const report = { ...toDto(r), ad: (r.ad_id && ads.get(r.ad_id)) || null };
-      // About the reader's own ad (a held copy's too): who sent it and what it says are another admin's to read.
-      const adOwnerId = r.ad_id ? (report.ad?.ownerId ?? (await ownerOfAd(this.deps.db, r.ad_id)) ?? null) : null;
+      // About the reader's own ad (a held copy's or a deleted one's too): who sent it and what it says are another admin's to read.
+      const adOwnerId = r.ad_id ? (report.ad?.ownerId ?? (await repo.ownerOfReportedAd(this.deps.db, r.ad_id))) : null;
       reports.push(can(actor, 'setStatus', { id: r.id, adOwnerId }) ? report : { ...report, message: '', contact: null, ipHash: null });
     }
     return { reports, total, page, pageSize };
@@ -197,7 +196,7 @@ export class ReportsService {
       // demoted or suspended since the request came in: refused
       const before = await repo.findReport(trx, id);
       if (!before) throw new NotFound('reports.not_found');
-      const adOwnerId = before.ad_id ? ((await ownerOfAd(trx, before.ad_id)) ?? null) : null;
+      const adOwnerId = before.ad_id ? await repo.ownerOfReportedAd(trx, before.ad_id) : null;
       if (!can(by, 'setStatus', { id, adOwnerId })) throw isStaff(by) ? new Conflict('reports.own_ad') : new Forbidden();
       if (before.status !== status || note) {
         await repo.updateReportStatus(trx, id, status);
