@@ -41,8 +41,14 @@ export const cleanText = (v: string) =>
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 // Simple and strict enough: one @, a dot in the domain, and no white space, control or format
-// character anywhere (a zero-width space inside would make a second account that reads as the first).
-const EMAIL_RE = /^[^\s@\p{Z}\p{Cc}\p{Cf}]+@[^\s@\p{Z}\p{Cc}\p{Cf}]+\.[^\s@\p{Z}\p{Cc}\p{Cf}]+$/u;
+// character anywhere (a zero-width space inside would make a second account that reads as the first),
+// no half of a UTF-16 pair (stored, it would become U+FFFD: two addresses would be one), and none of
+// the characters mail software reads as syntax (<>()[]\,;:"): nodemailer reads "x<other@example.net>"
+// as other@example.net, so a reset link would go to an address other than the one stored and shown.
+const EMAIL_CHAR = String.raw`[^\s@\p{Z}\p{Cc}\p{Cf}\p{Cs}<>()[\]\\,;:"]`;
+const EMAIL_RE = new RegExp(`^${EMAIL_CHAR}+@${EMAIL_CHAR}+\\.${EMAIL_CHAR}+$`, 'u');
+/** The domain of the placeholder address an erased account keeps (profile.repository.ts): nobody may take one. */
+export const ERASED_EMAIL_DOMAIN = 'deleted.invalid';
 
 export type RuleKey = keyof typeof RULE_CODES;
 
@@ -60,6 +66,11 @@ export function checkEmail(v: string): RuleKey | null {
   if (!v) return 'emailRequired';
   if (v.length > EMAIL_MAX || !EMAIL_RE.test(v)) return 'emailInvalid';
   return null;
+}
+
+/** An address an account may newly take (sign-up, e-mail change): checkEmail's rules, and not an erased account's placeholder. */
+export function checkNewEmail(v: string): RuleKey | null {
+  return checkEmail(v) ?? (v.slice(v.lastIndexOf('@') + 1).toLowerCase() === ERASED_EMAIL_DOMAIN ? 'emailInvalid' : null);
 }
 
 export function checkPassword(v: string, email?: string): RuleKey | null {

@@ -8,7 +8,7 @@ import { composeMail, pageLink, utcMoment, type MailLocale } from '../../core/ma
 import { checkUnsubscribeToken } from '../../core/unsubscribe.ts';
 import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import type { StaffRole, UserStatus } from '../../core/schema.ts';
-import { RULE_CODES, checkEmail, checkNickname, checkPassword, normalizeEmail, type RuleKey } from '../../../contract/rules.ts';
+import { RULE_CODES, checkEmail, checkNewEmail, checkNickname, checkPassword, normalizeEmail, type RuleKey } from '../../../contract/rules.ts';
 import { can } from './auth.policy.ts';
 import * as repo from './auth.repository.ts';
 import { HOUR_MS } from '../../core/clock.ts';
@@ -182,7 +182,7 @@ export class AuthService {
     audit?: { actor: AuditInput['actor']; action: string; after?: Record<string, unknown> };
   }): Promise<SessionUser> {
     const email = normalizeEmail(input.email);
-    assertRule('email', checkEmail(email));
+    assertRule('email', checkNewEmail(email));
     assertRule('password', checkPassword(input.password, email));
     assertRule('nickname', checkNickname(input.nickname));
     const roles: StaffRole[] = ['PROVIDER_USER', ...(input.roles ?? []).filter((r) => r !== 'PROVIDER_USER')];

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
 import type { StaffRole } from '../../core/schema.ts';
+import { ERASED_EMAIL_DOMAIN } from '../../../contract/rules.ts';
 
 export function findLiveUser(db: Executor, id: string) {
   return db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
@@ -156,7 +157,7 @@ export async function eraseUser(db: Executor, id: string, placeholderHash: strin
   await db
     .updateTable('users')
     .set((eb) => ({
-      email: `deleted-${id}@deleted.invalid`,
+      email: `deleted-${id}@${ERASED_EMAIL_DOMAIN}`,
       nickname: 'deleted',
       avatar: null,
       phone: null,

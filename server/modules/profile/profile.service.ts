@@ -8,7 +8,7 @@ import { composeMail, pageLink } from '../../core/mail-templates.ts';
 import type { Executor } from '../../core/db.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
 import { toWebp } from '../../core/images.ts';
-import { checkEmail, checkNickname, checkPassword, normalizeEmail } from '../../../contract/rules.ts';
+import { checkNewEmail, checkNickname, checkPassword, normalizeEmail } from '../../../contract/rules.ts';
 import { assertRule } from '../auth/auth.service.ts';
 import { endPendingLinks } from '../auth/auth.repository.ts';
 import { removeUpload, storeUpload, uploadUrl } from '../uploads/uploads.storage.ts';
@@ -105,7 +105,7 @@ export class ProfileService {
    */
   async requestEmailChange(actor: SessionUser, input: { newEmail: string; password: string }): Promise<{ pendingEmail: string }> {
     const newEmail = normalizeEmail(input.newEmail);
-    assertRule('newEmail', checkEmail(newEmail));
+    assertRule('newEmail', checkNewEmail(newEmail));
     const u = await this.ownAccount(actor);
     const userId = u.id;
     if (newEmail === u.email.toLowerCase()) throw new Invalid('newEmail', 'profile.email_unchanged');

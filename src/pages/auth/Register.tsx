@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { Trans, useTranslation } from 'react-i18next';
-import { checkEmail, checkNickname, checkPassword } from '../../../contract/rules';
+import { checkNewEmail, checkNickname, checkPassword } from '../../../contract/rules';
 import { register } from '../../state/session';
 import { routes } from '../../app/routes';
 import { TextField } from '../../components/forms/TextField';
@@ -28,7 +28,7 @@ export default function Register() {
   const validate = (f: Fields): Errors => {
     const v = (key: string | null) => key && t(`validation:${key}`);
     return {
-      email: v(checkEmail(f.email.trim())),
+      email: v(checkNewEmail(f.email.trim())),
       nickname: v(checkNickname(f.nickname.trim())),
       password: v(checkPassword(f.password, f.email)),
       confirm: f.confirm !== f.password ? t('passwordsDiffer') : null,

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { checkEmail } from '../../../../contract/rules';
+import { checkNewEmail } from '../../../../contract/rules';
 import { requestEmailChange } from '../../../state/profile';
 import { TextField } from '../../../components/forms/TextField';
 import { PasswordField } from '../../../components/forms/PasswordField';
@@ -19,7 +19,7 @@ export function EmailForm({ current }: { current: string }) {
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const email = newEmail.trim();
-    const key = checkEmail(email);
+    const key = checkNewEmail(email);
     const same = !key && email.toLowerCase() === current.toLowerCase();
     const found = {
       email: key ? t(`validation:${key}`) : same ? t('email.same') : null,
