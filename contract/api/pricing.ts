@@ -62,6 +62,7 @@ export const pricingApi = {
       code: Type.String({ maxLength: 64 }),
       amountCents: Type.Integer(),
       maxUses: Type.Integer(),
+      /** A day or a moment (ISO 8601); null or "" for none; left out of an update, the code keeps the expiry it has. */
       expiresAt: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Null()])),
       active: Type.Boolean(),
     }),

@@ -56,9 +56,12 @@ export function parseExpiry(v: string | null | undefined): string | null {
   }
   // A day alone lasts to its end; a time without a zone is UTC (as every moment here is), not the server's zone.
   const t = h === undefined ? Date.parse(`${y}-${mo}-${d}T23:59:59.999Z`) : Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${sec.padStart(2, '0')}${frac}${zone}`);
-  if (Number.isNaN(t)) throw new Invalid('expiresAt', 'pricing.promo_expiry_invalid');
+  // A zone can carry 9999-12-31 into year 10000, whose ISO form (+010000-…) would sort before every
+  // date: expiries are compared as text, so such a code would read as long past.
+  if (Number.isNaN(t) || t > LAST_MOMENT) throw new Invalid('expiresAt', 'pricing.promo_expiry_invalid');
   return new Date(t).toISOString();
 }
+const LAST_MOMENT = Date.parse('9999-12-31T23:59:59.999Z');
 
 const actorOf = (u: SessionUser) => ({ id: u.id, email: u.email });
 /** How long a kept price list is served before it is read again (real time). */
@@ -150,16 +153,25 @@ export class PricingService {
     if (!Number.isInteger(input.maxUses) || input.maxUses < 1 || input.maxUses > 1_000_000) {
       throw new Invalid('maxUses', 'pricing.promo_max_uses_out_of_range');
     }
-    const expiresAt = parseExpiry(input.expiresAt);
+    // Left out of an update, the code keeps its expiry (only null or "" says "none").
+    const expiresAt = input.expiresAt === undefined && input.id !== undefined ? undefined : parseExpiry(input.expiresAt);
     const now = this.deps.clock.now().toISOString();
     return transactionAs(this.deps.db, actor, async (trx, by) => {
       if (!can(by, 'setPromoCode', input.id === undefined ? undefined : { id: input.id })) throw new Forbidden(); // still staff now
       const clash = await repo.findPromoCodeByCode(trx, code);
       if (clash && clash.id !== input.id) throw new Conflict('pricing.promo_code_taken');
       if (input.id === undefined) {
-        if (expiresAt !== null && expiresAt <= now) throw new Invalid('expiresAt', 'pricing.promo_expiry_past');
+        if (expiresAt != null && expiresAt <= now) throw new Invalid('expiresAt', 'pricing.promo_expiry_past');
         const id = newId();
-        await repo.insertPromoCode(trx, { id, code, amountCents: input.amountCents, maxUses: input.maxUses, expiresAt, active: input.active, at: now });
+        await repo.insertPromoCode(trx, {
+          id,
+          code,
+          amountCents: input.amountCents,
+          maxUses: input.maxUses,
+          expiresAt: expiresAt ?? null,
+          active: input.active,
+          at: now,
+        });
         const row = (await repo.findPromoCodeById(trx, id))!;
         await writeAudit(trx, { actor: actorOf(actor), action: 'promo_code.create', targetType: 'promo_code', targetId: id, after: toPromoDto(row), at: now });
         return { promoCode: toPromoDto(row), created: true };
@@ -167,7 +179,14 @@ export class PricingService {
       const before = await repo.findPromoCodeById(trx, input.id);
       if (!before) throw new NotFound('pricing.promo_code_not_found');
       if (input.maxUses < before.uses) throw new Invalid('maxUses', 'pricing.promo_max_uses_below_uses', { uses: before.uses });
-      await repo.updatePromoCode(trx, before.id, { code, amountCents: input.amountCents, maxUses: input.maxUses, expiresAt, active: input.active, at: now });
+      await repo.updatePromoCode(trx, before.id, {
+        code,
+        amountCents: input.amountCents,
+        maxUses: input.maxUses,
+        expiresAt: expiresAt === undefined ? before.expires_at : expiresAt,
+        active: input.active,
+        at: now,
+      });
       const row = (await repo.findPromoCodeById(trx, before.id))!;
       await writeAudit(trx, {
         actor: actorOf(actor),
