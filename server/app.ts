@@ -41,6 +41,9 @@ export interface BuildOptions {
 /** compileSerializers: compiles every response serializer now (each is otherwise compiled on first use); returns how many. */
 export type App = FastifyInstance & { deps: AppDeps; routeSchemas: ReadonlyMap<string, unknown>; compileSerializers(): number };
 
+/** Fastify's and @fastify/multipart's codes for a body or form past a limit (server/core/multipart.ts MULTIPART_LIMITS). */
+const TOO_LARGE = new Set(['FST_ERR_CTP_BODY_TOO_LARGE', 'FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT']);
+
 const DEFAULT_DIST = path.resolve(import.meta.dirname, '../dist');
 
 /** Query parameters that carry a secret (a password-reset or e-mail link's token, an unsubscribe link's signature): never logged. */
@@ -78,6 +81,8 @@ function validatorsByPart(): { buildValidator: BuildCompilerFromPool } {
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
   const serializers = new LazySerializers();
+  const pageHeaders = securityHeaders(config);
+  const apiHeaders = apiSecurityHeaders(config);
   const app = Fastify({
     logger: withLogSerializers(opts.logger ?? { level: config.logLevel }),
     childLoggerFactory: lazyChildLogger,
@@ -87,6 +92,18 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     // Unknown properties are refused, not silently dropped (Fastify's default removes them).
     ajv: { customOptions: { removeAdditional: false }, plugins: [finiteKeyword as never] },
     schemaController: { compilersFactory: { ...validatorsByPart(), buildSerializer: serializers.factory } },
+    // The router's own refusals (a malformed percent-escape, a path parameter past maxParamLength)
+    // never reach setErrorHandler nor the onRequest hooks: without this they answer Fastify's body
+    // ({error, code: FST_ERR_BAD_URL, statusCode}), which the client cannot translate.
+    frameworkErrors: (error, request, reply) => {
+      reply.headers(isApiPath(request.url) ? apiHeaders : pageHeaders);
+      if (error.code === 'FST_ERR_BAD_URL') sendError(reply, 400, 'request.malformed_url');
+      else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') sendError(reply, 414, 'request.url_too_long');
+      else {
+        request.log.error({ err: error }, 'router error');
+        sendError(reply, 500, 'server.error');
+      }
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const distDir = opts.distDir !== undefined ? opts.distDir : fs.existsSync(path.join(DEFAULT_DIST, 'index.html')) ? DEFAULT_DIST : null;
@@ -125,10 +142,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     const code = error.code;
     if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error instanceof SyntaxError && error.statusCode === 400))
       return sendError(reply, 400, 'request.invalid_json');
-    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT')
-      return sendError(reply, 413, 'request.too_large');
+    if (code === 'FST_INVALID_JSON_FIELD_ERROR') return sendError(reply, 400, 'request.invalid_json'); // a multipart field declared JSON
+    if (code !== undefined && TOO_LARGE.has(code)) return sendError(reply, 413, 'request.too_large');
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendError(reply, 415, 'request.unsupported_media_type');
     if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return sendError(reply, 400, 'request.multipart_expected');
+    if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return sendError(reply, 400, 'request.length_mismatch');
+    // A form cut short, or a field named __proto__: the parser's English reason must not reach the page.
+    if (code === 'FST_MP_PREMATURE_CLOSE' || code === 'FST_PROTO_VIOLATION') return sendError(reply, 400, 'request.malformed_upload');
     const status = error.statusCode ?? 500;
     if (status === 429) return sendError(reply, 429, 'request.rate_limited');
     if (status === 404) return sendError(reply, 404, 'request.not_found');
@@ -140,8 +160,6 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     return sendError(reply, 500, 'server.error');
   });
 
-  const pageHeaders = securityHeaders(config);
-  const apiHeaders = apiSecurityHeaders(config);
   // Callback style, not async: an async hook costs a promise and a microtask turn on every request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(isApiPath(request.url) ? apiHeaders : pageHeaders);

@@ -46,4 +46,6 @@ export const adsErrors = {
   'field.title': 'title',
   'field.description': 'description',
   'field.photos': 'photos',
+  'field.list': 'ad list',
+  'field.includeUnpaid': 'include unpaid ads',
 } as const;

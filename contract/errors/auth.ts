@@ -12,4 +12,6 @@ export const authErrors = {
   'field.email': 'e-mail',
   'field.password': 'password',
   'field.nickname': 'nickname',
+  'field.u': 'unsubscribe link',
+  'field.t': 'unsubscribe link',
 } as const;

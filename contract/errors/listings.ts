@@ -9,4 +9,7 @@ export const listingsErrors = {
   'listings.ad_gone': 'This ad has been removed.',
   'listings.page_not_found': 'There is no such page of results.',
   'field.query': 'search',
+  'field.state': 'state',
+  'field.city': 'city',
+  'field.type': 'listing type',
 } as const;

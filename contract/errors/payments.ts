@@ -12,4 +12,5 @@ export const paymentsErrors = {
   'payment.sandbox_invoice_closed': 'This invoice is no longer open.',
   'field.amount': 'amount',
   'field.action': 'action',
+  'field.invoiceId': 'invoice',
 } as const;
