@@ -76,6 +76,9 @@ export function checkNewEmail(v: string): RuleKey | null {
 export function checkPassword(v: string, email?: string): RuleKey | null {
   if (!v || v.length < PASSWORD_MIN) return 'passwordTooShort';
   if (v.length > PASSWORD_MAX) return 'passwordTooLong';
+  // Half of a UTF-16 pair: the hash takes the password as UTF-8, where every such half becomes
+  // U+FFFD, so passwords differing only there (and U+FFFD itself) would all be the same password.
+  if (/\p{Cs}/u.test(v)) return 'passwordInvalid';
   if (email && v.trim().toLowerCase() === email.trim().toLowerCase()) return 'passwordIsEmail';
   return null;
 }
@@ -109,6 +112,7 @@ export const RULE_CODES = {
   emailInvalid: 'validation.email_invalid',
   passwordTooShort: 'validation.password_too_short',
   passwordTooLong: 'validation.password_too_long',
+  passwordInvalid: 'validation.password_invalid',
   passwordIsEmail: 'validation.password_is_email',
   nicknameInvalid: 'validation.nickname_invalid',
   promoCodeInvalid: 'validation.promo_code_invalid',

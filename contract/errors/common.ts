@@ -28,6 +28,7 @@ export const commonErrors = {
   'validation.email_invalid': 'Enter a valid e-mail address (at most 254 characters).',
   'validation.password_too_short': 'Password must be at least 10 characters.',
   'validation.password_too_long': 'Password must be at most 200 characters.',
+  'validation.password_invalid': 'Password holds a character that cannot be kept (half of an emoji or another symbol). Please type it again.',
   'validation.password_is_email': 'Password must not be your e-mail address.',
   'validation.nickname_invalid': 'Nickname must be 3–30 letters, digits, _ - or .',
   'validation.promo_code_invalid': 'Promo code must be 4–32 of A–Z, 0–9 and -.',
