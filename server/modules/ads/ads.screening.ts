@@ -3,12 +3,12 @@
 // (screening_log); the text is never rewritten. Add terms to SCREENING_TERMS (ads.screening.terms.ts; lower case, plain letters: Spanish
 // and Portuguese ones without their accents, "niña" as "nina"; the matcher lowercases, strips
 // accents and invisible characters, reads look-alike letters of other scripts, small capitals and
-// stroked letters as Latin, undoes common digit- and symbol-for-letter swaps, splits digits glued
-// to a word and ignores punctuation between words and inside them; a phrase of several words is
-// matched glued too, as in a hashtag). A word that is only screened in some wording ("forced to
-// work", not "forced orgasms") goes in SCREENING_RULES instead. Mentions a disclaimer refuses ("no
-// minors", "no atiendo menores de edad") are not matches (see NEGATED). Review false positives in
-// the screening log before removing one.
+// stroked letters as Latin and a capital I as an l too ("IoIita"), undoes common digit- and
+// symbol-for-letter swaps, splits digits glued to a word and ignores punctuation between words and
+// inside them; a phrase of several words is matched glued too, as in a hashtag). A word that is
+// only screened in some wording ("forced to work", not "forced orgasms") goes in SCREENING_RULES
+// instead. Mentions a disclaimer refuses ("no minors", "no atiendo menores de edad") are not
+// matches (see NEGATED). Review false positives in the screening log before removing one.
 
 import { SCREENING_TERMS } from './ads.screening.terms.ts';
 
@@ -136,6 +136,10 @@ const LOOKALIKE_PAIRS = [
   'Ꭰd Ꭱr Ꭲt Ꭵi Ꭹy Ꭺa Ꭻj Ꭼe Ꮃw Ꮇm Ꮋh Ꮍy Ꮐg Ꮒh Ꮓz Ꮟb Ꮢr Ꮤw Ꮥs Ꮩv Ꮪs Ꮮl Ꮯc Ꮲp Ꮶk Ꮷd Ᏻg Ᏼb',
   // Armenian
   'Սu Տs Օo աw գq զq հh ոn ռn սu ցg քf օo',
+  // Lisu: its letters are drawn as Latin capitals (ꓔꓰꓰꓠ is TEEN); ꓲ is an I, read as l too (see CAPITAL_I_RE)
+  'ꓐb ꓑp ꓒd ꓓd ꓔt ꓖg ꓗk ꓙj ꓚc ꓜz ꓝf ꓟm ꓠn ꓡl ꓢs ꓣr ꓦv ꓧh ꓪw ꓫx ꓬy ꓮa ꓰe ꓲi ꓳo ꓴu',
+  // Coptic, capitals and their small forms (drawn as small capitals: ⲧⲉⲉⲛ reads teen)
+  'Ⲁa ⲁa Ⲃb ⲃb ⲅr Ⲉe ⲉe Ⲍz ⲍz Ⲏh ⲏh Ⲓi ⲓi Ⲕk ⲕk Ⲙm ⲙm Ⲛn ⲛn Ⲟo ⲟo Ⲣp ⲣp Ⲥc ⲥc Ⲧt ⲧt Ⲩy ⲩy Ⲭx ⲭx Ⲱw ⲱw Ⳑl ⳑl',
 ].join(' ');
 const LOOKALIKES = new Map<string, string>();
 for (const [letter, latin] of LOOKALIKE_PAIRS.split(' ').map((pair) => [...pair])) {
@@ -147,12 +151,24 @@ const LOOKALIKE_RE = new RegExp(`[${[...LOOKALIKES.keys()].join('')}]`, 'g');
 /** Letters in black circles and squares (🅣, 🆃): NFKD leaves them, unlike Ⓣ and 🄣. */
 const ENCLOSED_RE = /[\u{1f150}-\u{1f169}\u{1f170}-\u{1f189}]/gu;
 
-/** Lower case, accents and invisible characters (soft hyphens, joiners, variation selectors) gone, look-alikes Latin, one space between words. */
-function fold(text: string): string {
-  return text
+/**
+ * A capital I, and the letters drawn like it (Cyrillic І Ӏ ӏ, Greek Ι, Coptic Ⲓ, Lisu ꓲ): in a
+ * sans-serif font it is the same stroke as a small l, so "IoIita" and "chiId" read lolita and child.
+ * Lower-casing makes it an i, so it is read as l in a copy of its own (see findScreenedTerm).
+ */
+const CAPITAL_I_RE = /[IІӀӏΙⲒꓲ]/g;
+
+/**
+ * Lower case, accents and invisible characters (soft hyphens, joiners, variation selectors) gone,
+ * look-alikes Latin, one space between words; with capitalIAsL, capital I as l. Both copies are
+ * as long as each other, letter for letter, and differ only where a capital I stood.
+ */
+function fold(text: string, capitalIAsL = false): string {
+  const shapes = text
     .normalize('NFKD')
     .replace(/[\p{M}\p{Cf}]/gu, '')
-    .replace(ENCLOSED_RE, (c) => String.fromCharCode(97 + ((c.codePointAt(0)! - 0x1f150) % 32)))
+    .replace(ENCLOSED_RE, (c) => String.fromCharCode(97 + ((c.codePointAt(0)! - 0x1f150) % 32)));
+  return (capitalIAsL ? shapes.replace(CAPITAL_I_RE, 'l') : shapes)
     .replace(LOOKALIKE_RE, (c) => LOOKALIKES.get(c)!) // before lower-casing (see LOOKALIKE_PAIRS)
     .toLowerCase()
     .replace(/['’`]/g, '') // "daddy's" → "daddys", "can't" → "cant"
@@ -185,8 +201,15 @@ const TERM_RES = [
   ...SCREENING_RULES.map((rule) => ({ term: null, re: new RegExp(`(?<=^| )(?:${rule})(?= |$)`) })),
 ];
 
-/** The text with the mentions a disclaimer refuses blanked out (see NEGATED). */
-const unNegated = (folded: string) => folded.replace(NEGATED, (said) => said.replace(NEGATABLE_RE, ' '));
+/** The text with the mentions a disclaimer refuses blanked out (see NEGATED), each letter by a space, so that it stays as long as the text. */
+const unNegated = (folded: string) => folded.replace(NEGATED, (said) => said.replace(NEGATABLE_RE, (word) => ' '.repeat(word.length)));
+/**
+ * The text as unNegated left it, with an l wherever asL (the same text folded with capital I as l)
+ * has one: the disclaimers stay those of the text as written ("NO ATIENDO MENORES DE EDAD" does not
+ * become "atlendo", "Underage Is Not Allowed" does not become "ls"); then it is unNegated again,
+ * so that "no chiIdren" passes as "no children" does.
+ */
+const capitalIAsL = (said: string, asL: string) => unNegated(said.replace(/i/g, (i, at: number) => (asL.charAt(at) === 'l' ? 'l' : i)));
 /** The text as the age patterns read it: words, commas between them, "18+" and "+18" as "18 and over". */
 const ageWords = (folded: string) =>
   folded
@@ -197,6 +220,22 @@ const ageWords = (folded: string) =>
     .replace(/ ?,[ ,]*/g, ' , ')
     .trim();
 
+/**
+ * Adds to `into` the copies of the text the terms are matched on, words only: digits stay digits in
+ * the plain copy (so "18 yo" is an age), and turn to letters in the de-leeted ones (so "t33n" is
+ * "teen"); spaced-out letters ("t e e n") are joined too. A "+" after a number ("18+") is not a letter.
+ */
+function readings(unNegatedText: string, into: Set<string>): Set<string> {
+  const said = unNegatedText.replace(/(\d) ?\+/g, '$1 ');
+  const leet = leetWords(said);
+  const squeezed = squeeze(said);
+  into.add(words(said)).add(joinLetters(deLeet(leet)));
+  for (const v of [leet, squeezed]) {
+    for (const w of [v, digitsOffEnd(v), digitsOffStart(v)]) into.add(deLeet(w)).add(oneAsL(w));
+  }
+  return into.add(squeezed);
+}
+
 /** The first screened term found in the text, or null. */
 export function findScreenedTerm(text: string): string | null {
   const folded = fold(text);
@@ -205,18 +244,12 @@ export function findScreenedTerm(text: string): string | null {
     const age = re.exec(ages);
     if (age) return age[0];
   }
-  // Words only: digits stay digits in `plain` (so "18 yo" is an age), and turn to letters in the
-  // de-leeted copies (so "t33n" is "teen"); spaced-out letters ("t e e n") are joined too. A "+"
-  // after a number ("18+") is not a letter.
-  const said = unNegated(folded).replace(/(\d) ?\+/g, '$1 ');
-  const plain = words(said);
-  const leet = leetWords(said);
-  const squeezed = squeeze(said);
-  const variants = new Set([plain, joinLetters(deLeet(leet))]);
-  for (const v of [leet, squeezed]) {
-    for (const w of [v, digitsOffEnd(v), digitsOffStart(v)]) variants.add(deLeet(w)).add(oneAsL(w));
-  }
-  variants.add(squeezed);
+  // The terms are matched on copies of the text as written and, if it has a capital I, of the text
+  // with capital I read as l (only for the terms: the ages are read on the text as written).
+  const said = unNegated(folded);
+  const variants = readings(said, new Set<string>());
+  const asL = fold(text, true);
+  if (asL !== folded) readings(capitalIAsL(said, asL), variants);
   for (const { term, re } of TERM_RES) {
     for (const v of variants) {
       const hit = re.exec(v);
