@@ -9,6 +9,7 @@ import { usableWallet, toWalletDto, type WalletDto } from '../wallets/wallets.se
 import { quotedPrice, type Quote } from '../pricing/pricing.service.ts';
 import { uploadUrl } from '../uploads/uploads.storage.ts';
 import { beforeAdDeleted } from '../moderation/moderation.holds.ts';
+import { unreviewedReason, withdraw } from '../uploads/uploads.withdrawn.ts';
 import { fingerprintAd, recordFingerprint } from '../moderation/moderation.duplicates.ts';
 import type { AdActivity, AdCounts, OwnAdsList, Revision } from '../../../contract/api/ads.ts';
 import { checkAdDetails, checkAdFields, MAX_PHOTOS, type AdFieldsInput } from './ads.rules.ts';
@@ -116,6 +117,13 @@ export class AdManageService {
           await recordVersion(trx, id, 'edited', at);
           dropped = base.filter((b) => !kept.includes(b));
         }
+        // New photos are not public until staff approve the ad or this edit (uploads.withdrawn.ts);
+        // the kept ones stay as they are (public when an approved version showed them).
+        await withdraw(
+          trx,
+          added.flatMap((p) => [p.path, p.thumbPath]),
+          unreviewedReason(id),
+        );
         await recordFingerprint(trx, fingerprint, at);
       });
     } catch (e) {

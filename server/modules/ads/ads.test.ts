@@ -50,8 +50,8 @@ describe('post-ad', () => {
     });
     const cart = await ctx.app.inject({ method: 'GET', url: '/api/cart-ads-by-user', headers: { cookie: user.cookie } });
     expect(cart.json().pendingAds.map((a: { id: string }) => a.id)).toEqual([ad.id]);
-    // the photo is served
-    const photo = await ctx.app.inject({ method: 'GET', url: ad.photos[0].url });
+    // the photo is served to its owner (the public only once staff approve it: uploads.unreviewed.test.ts)
+    const photo = await ctx.app.inject({ method: 'GET', url: ad.photos[0].url, headers: { cookie: user.cookie } });
     expect(photo.statusCode).toBe(200);
     expect(photo.headers['content-type']).toBe('image/webp');
   });

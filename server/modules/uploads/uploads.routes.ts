@@ -6,24 +6,32 @@ import { Errors } from '../../../contract/api/common.ts';
 import { resolveUpload, uploadsRoot } from './uploads.storage.ts';
 import { sessionOf, type SessionUser } from '../../core/auth.ts';
 import { isStaff } from '../../core/policy.ts';
+import { ownerFetchableAd } from './uploads.withdrawn.ts';
 
 const TYPES: Record<string, string> = { webp: 'image/webp', jpg: 'image/jpeg', png: 'image/png' };
 
 /**
- * Public: avatars and ad photos are shown to guests. Names are random and never reused, so a file
- * can be cached forever. Only paths shaped like the names we generate are served: no directory
- * listing, no dot segments, nothing outside DATA_DIR/uploads. A withdrawn file (a taken-down ad's,
- * a suspended owner's, one only a legal hold keeps: uploads.withdrawn.ts) is for staff, and a
- * disabled ad's photos for its owner too; anyone else gets 404, and no cache keeps either answer.
+ * Public: avatars and approved ad photos are shown to guests. Names are random and never reused, so
+ * a file can be cached forever. Only paths shaped like the names we generate are served: no directory
+ * listing, no dot segments, nothing outside DATA_DIR/uploads. A withdrawn file (a photo no staff
+ * member approved yet, a taken-down ad's, a suspended owner's, one only a legal hold keeps:
+ * uploads.withdrawn.ts) is for staff, and an unreviewed or disabled ad's photos for its owner too;
+ * anyone else gets 404, and no cache keeps either answer.
  */
 export default defineRoutes((app, deps) => {
   fs.mkdirSync(uploadsRoot(deps.config.dataDir), { recursive: true });
   const withdrawnFor = deps.database.reader.prepare<[string], string>('SELECT reason FROM withdrawn_uploads WHERE path = ?').pluck();
   const ownerOfAd = deps.database.reader.prepare<[string], string>('SELECT owner_id FROM ads WHERE id = ?').pluck();
-  /** Staff fetch any withdrawn file; an ad's owner, the photos of their ad staff disabled (nothing else withdraws them). */
+  /**
+   * Staff fetch any withdrawn file; an ad's owner, the photos of their ad that staff disabled or
+   * have not approved yet (nothing else withdraws them: not a suspension, not a hold).
+   */
   const mayFetchWithdrawn = (user: SessionUser | null, reasons: string[]) => {
     if (user === null) return false;
-    const ownsEvery = reasons.every((r) => r.startsWith('ad:') && ownerOfAd.get(r.slice(3)) === user.id);
+    const ownsEvery = reasons.every((r) => {
+      const adId = ownerFetchableAd(r);
+      return adId !== null && ownerOfAd.get(adId) === user.id;
+    });
     return ownsEvery || isStaff(user);
   };
 

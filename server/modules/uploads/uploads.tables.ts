@@ -1,9 +1,12 @@
-/** The uploads module's table (migration 0021): files the public may no longer fetch, one row per reason. */
+/** The uploads module's table (migrations 0021, 0028): files the public may no longer fetch, one row per reason. */
 export interface UploadsTables {
   withdrawn_uploads: {
     /** Relative to DATA_DIR/uploads, as photos_json names it ('ads/….webp'). */
     path: string;
-    /** 'ad:<id>' (staff disabled it), 'user:<id>' (its owner is suspended) or 'hold' (only a legal hold keeps the file). */
+    /**
+     * 'unreviewed:<ad id>' (no approved version of that ad has shown it yet), 'ad:<id>' (staff
+     * disabled it), 'user:<id>' (its owner is suspended) or 'hold' (only a legal hold keeps the file).
+     */
     reason: string;
   };
 }

@@ -84,7 +84,11 @@ describe('withdrawn photos', () => {
       expect((await fetchAs(url, admin)).statusCode, url).toBe(200);
     }
     expect((await setUserStatus(owner.id, 'approved')).status).toBe(200);
-    for (const url of [...urlsOf(ad), ...editUrls]) expect((await fetchAs(url, null)).statusCode, url).toBe(200);
+    for (const url of urlsOf(ad)) expect((await fetchAs(url, null)).statusCode, url).toBe(200); // the edit keeps them
+    // The edit’s new photo is not public before staff approve the edit (uploads.unreviewed.test.ts).
+    const added = editUrls.filter((u) => !urlsOf(ad).includes(u));
+    expect(added).toHaveLength(2);
+    for (const url of added) expect([url, (await fetchAs(url, null)).statusCode, (await fetchAs(url, admin)).statusCode]).toEqual([url, 404, 200]);
     for (const url of urlsOf(down)) expect((await fetchAs(url, null)).statusCode, url).toBe(404);
   });
 

@@ -1,14 +1,28 @@
 import type { Executor } from '../../core/db.ts';
 import { photoPaths } from '../moderation/moderation.holds.ts';
 
-// Files the public may no longer fetch (migration 0021): a taken-down ad's photos, a suspended
-// owner's, and files only a legal hold keeps on disk. Staff still fetch them (review, evidence);
-// the upload route asks isWithdrawn() of every file it would serve to anyone else.
+// Files the public may not (or no longer) fetch (migrations 0021, 0028): photos no staff member
+// approved yet, a taken-down ad's photos, a suspended owner's, and files only a legal hold keeps on
+// disk. Staff still fetch them (review, evidence); the upload route asks of every file it would
+// serve to anyone else.
 
 /** Why a file is withdrawn: staff disabled its ad, suspended its owner, or only a hold keeps it. */
 export const adReason = (adId: string) => `ad:${adId}`;
 export const userReason = (userId: string) => `user:${userId}`;
 export const HOLD_REASON = 'hold';
+/**
+ * A photo stored for this ad (posted, or an edit) that no approved version of it has shown yet:
+ * withdrawn as it is stored, in the same transaction as the row naming it, and lifted in the
+ * transaction of the approval that shows it (approveUploads). Otherwise anyone could host images
+ * nobody reviewed here, cached forever.
+ */
+export const unreviewedReason = (adId: string) => `unreviewed:${adId}`;
+
+/** The ad whose owner may still fetch a file withdrawn for this reason (its own ad disabled, or not yet approved); else null. */
+export function ownerFetchableAd(reason: string): string | null {
+  const m = /^(?:ad|unreviewed):(.+)$/.exec(reason);
+  return m ? m[1] : null;
+}
 
 export async function withdraw(db: Executor, paths: readonly string[], reason: string): Promise<void> {
   if (!paths.length) return;
@@ -22,6 +36,17 @@ export async function withdraw(db: Executor, paths: readonly string[], reason: s
 /** Ends one reason (the ad enabled again, the owner no longer suspended); files withdrawn for another stay withdrawn. */
 export async function restore(db: Executor, reason: string): Promise<void> {
   await db.deleteFrom('withdrawn_uploads').where('reason', '=', reason).execute();
+}
+
+/** Staff approved the version of the ad that shows these files: they are no longer withheld as unreviewed (other reasons stay). */
+export async function approveUploads(db: Executor, adId: string, paths: readonly string[]): Promise<void> {
+  for (let i = 0; i < paths.length; i += 500) {
+    await db
+      .deleteFrom('withdrawn_uploads')
+      .where('reason', '=', unreviewedReason(adId))
+      .where('path', 'in', paths.slice(i, i + 500))
+      .execute();
+  }
 }
 
 /** Every photo file of some ads: theirs and their pending edits'. */
