@@ -100,7 +100,9 @@ describe('screening: Lisu and Coptic letters drawn like Latin ones', () => {
 });
 
 describe('screening cost, with capital I read as l', () => {
-  it('screens a 5,000-character adversarial description full of capital I in a few milliseconds', () => {
+  // A guard against a pattern that backtracks (seconds, growing with the text), not a benchmark: a
+  // screening takes a few milliseconds here, and a loaded CI machine once took 164 ms for one.
+  it('screens a 5,000-character adversarial description full of capital I in well under a second', () => {
     for (const text of [
       'I'.repeat(5000),
       'I '.repeat(2500),
@@ -113,7 +115,7 @@ describe('screening cost, with capital I read as l', () => {
       findScreenedTerm(text); // warm up
       const start = performance.now();
       findScreenedTerm(text);
-      expect(performance.now() - start, text.slice(0, 20)).toBeLessThan(50);
+      expect(performance.now() - start, text.slice(0, 20)).toBeLessThan(1000);
     }
   });
 });
