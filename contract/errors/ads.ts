@@ -21,7 +21,7 @@ export const adsErrors = {
   'ad.delete_only_unpaid': 'Only unpaid ads in your cart can be deleted.',
   'ad.already_paid': 'This ad is already paid.',
   'ad.bump_not_running': 'Only an ad that shows (approved, running and online) can be bumped.',
-  'ad.bump_too_soon': 'This ad was bumped less than a minute ago.',
+  'ad.bump_too_soon': 'This ad went to the top of its listings less than a minute ago (approved or bumped): it is there now. Try again in a minute.',
   'ad.move_not_allowed': 'A rejected, disabled or expired ad cannot be moved.',
   // Editing, renewing and deleting (issue 13).
   'ad.flag_invalid': 'Say yes or no ("true" or "false").',

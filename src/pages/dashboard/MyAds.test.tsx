@@ -127,7 +127,9 @@ describe('my ads', () => {
     await waitFor(() => expect(within(dialog).getByRole('radio', { name: /USD wallet — \$10\.00/ })).toBeTruthy());
 
     await user.click(within(dialog).getByRole('button', { name: 'Pay and bump' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe('This ad was bumped less than a minute ago.');
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'This ad went to the top of its listings less than a minute ago (approved or bumped): it is there now. Try again in a minute.',
+    );
 
     tooSoon = false;
     await user.click(within(dialog).getByRole('button', { name: 'Pay and bump' }));
