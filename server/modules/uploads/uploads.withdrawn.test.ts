@@ -5,6 +5,7 @@ import { asAdmin, asMaster, createTestApp, makeUser, type TestContext, type Test
 import { adForm, decide, goodFields, liveAd, placeIn, type Place } from '../ads/ads.testkit.ts';
 import { postAs } from '../moderation/moderation.testkit.ts';
 import { png } from './test-images.ts';
+import { HIDDEN, PRIVATE, PUBLIC, fetchAs, seenBy } from './uploads.testkit.ts';
 
 // A taken-down ad's photos stop answering the public (their URLs are out there: pages, link
 // previews, image search), and so do the photos only a legal hold keeps; staff still see them.
@@ -25,26 +26,10 @@ afterEach(() => ctx.close());
 
 type Ad = { id: string; photos: { url: string; thumbUrl: string }[] };
 const urlsOf = (ad: Ad) => ad.photos.flatMap((p) => [p.url, p.thumbUrl]);
-const fetchAs = (url: string, who: TestUser | null) => ctx.app.inject({ method: 'GET', url, headers: who ? { cookie: who.cookie } : {} });
 /** What each of guest, owner and admin gets for each URL: status and cache-control. */
-async function seenBy(urls: string[]) {
-  const out: Record<string, string[]> = { guest: [], owner: [], admin: [] };
-  for (const url of urls) {
-    for (const [who, u] of [
-      ['guest', null],
-      ['owner', owner],
-      ['admin', admin],
-    ] as const) {
-      const res = await fetchAs(url, u);
-      out[who].push(`${res.statusCode} ${res.headers['cache-control']}`);
-    }
-  }
-  return out;
-}
-const PUBLIC = '200 public, max-age=31536000, immutable';
-const HIDDEN = '404 no-store';
+const seen = (urls: string[]) => seenBy(ctx, { guest: null, owner, admin }, urls);
 /** Not public, not kept by any cache: staff (and for a disabled ad, its owner). */
-const STAFF = '200 private, no-store';
+const STAFF = PRIVATE;
 const setAdStatus = (ids: string[], status: 'disabled' | 'approved') => postAs(ctx, admin, '/api/admin/set-status-approved-ads', { adIds: ids, status });
 const setUserStatus = (userId: string, status: 'suspended' | 'approved') => postAs(ctx, master, '/api/master/update-user-status', { userId, status });
 
@@ -53,15 +38,15 @@ describe('withdrawn photos', () => {
     const ad = (await liveAd(ctx, owner, admin, ny)) as unknown as Ad;
     const other = (await liveAd(ctx, owner, admin, ny, { title: 'Another ad of the same owner' })) as unknown as Ad;
     const urls = urlsOf(ad);
-    expect(await seenBy(urls)).toEqual({ guest: [PUBLIC, PUBLIC], owner: [PUBLIC, PUBLIC], admin: [PUBLIC, PUBLIC] });
+    expect(await seen(urls)).toEqual({ guest: [PUBLIC, PUBLIC], owner: [PUBLIC, PUBLIC], admin: [PUBLIC, PUBLIC] });
     expect((await setAdStatus([ad.id], 'disabled')).status).toBe(200);
     // Its owner still sees their own photos (on their dashboard); nobody else but staff.
-    expect(await seenBy(urls)).toEqual({ guest: [HIDDEN, HIDDEN], owner: [STAFF, STAFF], admin: [STAFF, STAFF] });
+    expect(await seen(urls)).toEqual({ guest: [HIDDEN, HIDDEN], owner: [STAFF, STAFF], admin: [STAFF, STAFF] });
     const stranger = await makeUser(ctx, { status: 'approved' });
-    expect((await fetchAs(urls[0], stranger)).statusCode).toBe(404);
-    expect((await fetchAs(urlsOf(other)[0], null)).statusCode).toBe(200); // the owner's other ad is not touched
+    expect((await fetchAs(ctx, urls[0], stranger)).statusCode).toBe(404);
+    expect((await fetchAs(ctx, urlsOf(other)[0], null)).statusCode).toBe(200); // the owner's other ad is not touched
     expect((await setAdStatus([ad.id], 'approved')).status).toBe(200);
-    expect(await seenBy(urls)).toEqual({ guest: [PUBLIC, PUBLIC], owner: [PUBLIC, PUBLIC], admin: [PUBLIC, PUBLIC] });
+    expect(await seen(urls)).toEqual({ guest: [PUBLIC, PUBLIC], owner: [PUBLIC, PUBLIC], admin: [PUBLIC, PUBLIC] });
   });
 
   it('a suspended owner: every photo of theirs (a pending edit’s too) answers staff alone until the suspension is lifted; a disabled ad stays withdrawn', async () => {
@@ -80,16 +65,16 @@ describe('withdrawn photos', () => {
     expect((await setAdStatus([down.id], 'disabled')).status).toBe(200);
     expect((await setUserStatus(owner.id, 'suspended')).status).toBe(200);
     for (const url of [...urlsOf(ad), ...editUrls, ...urlsOf(down)]) {
-      expect((await fetchAs(url, null)).statusCode, url).toBe(404);
-      expect((await fetchAs(url, admin)).statusCode, url).toBe(200);
+      expect((await fetchAs(ctx, url, null)).statusCode, url).toBe(404);
+      expect((await fetchAs(ctx, url, admin)).statusCode, url).toBe(200);
     }
     expect((await setUserStatus(owner.id, 'approved')).status).toBe(200);
-    for (const url of urlsOf(ad)) expect((await fetchAs(url, null)).statusCode, url).toBe(200); // the edit keeps them
+    for (const url of urlsOf(ad)) expect((await fetchAs(ctx, url, null)).statusCode, url).toBe(200); // the edit keeps them
     // The edit’s new photo is not public before staff approve the edit (uploads.unreviewed.test.ts).
     const added = editUrls.filter((u) => !urlsOf(ad).includes(u));
     expect(added).toHaveLength(2);
-    for (const url of added) expect([url, (await fetchAs(url, null)).statusCode, (await fetchAs(url, admin)).statusCode]).toEqual([url, 404, 200]);
-    for (const url of urlsOf(down)) expect((await fetchAs(url, null)).statusCode, url).toBe(404);
+    for (const url of added) expect([url, (await fetchAs(ctx, url, null)).statusCode, (await fetchAs(ctx, url, admin)).statusCode]).toEqual([url, 404, 200]);
+    for (const url of urlsOf(down)) expect((await fetchAs(ctx, url, null)).statusCode, url).toBe(404);
   });
 
   it('photos only a legal hold keeps (a deleted held ad’s, an edit’s dropped one) answer staff alone; released, they are gone', async () => {
@@ -112,12 +97,12 @@ describe('withdrawn photos', () => {
     const heldUrls = [...urlsOf(ad), ...urlsOf(kept)];
     for (const url of heldUrls) {
       expect(fs.existsSync(path.join(ctx.dataDir, url)), url).toBe(true);
-      expect((await fetchAs(url, null)).statusCode, url).toBe(404);
-      expect((await fetchAs(url, owner)).statusCode, url).toBe(404);
-      expect((await fetchAs(url, admin)).statusCode, url).toBe(200);
+      expect((await fetchAs(ctx, url, null)).statusCode, url).toBe(404);
+      expect((await fetchAs(ctx, url, owner)).statusCode, url).toBe(404);
+      expect((await fetchAs(ctx, url, admin)).statusCode, url).toBe(200);
     }
     const live = (await ctx.app.inject({ method: 'GET', url: `/api/ads/${kept.id}` })).json().ad as Ad;
-    for (const url of urlsOf(live)) expect((await fetchAs(url, null)).statusCode, url).toBe(200); // the new photo is public
+    for (const url of urlsOf(live)) expect((await fetchAs(ctx, url, null)).statusCode, url).toBe(200); // the new photo is public
     expect(
       (await postAs(ctx, admin, '/api/admin/release-legal-hold', { targetType: 'user', targetId: owner.id, note: 'Case closed by the requesting agency.' }))
         .status,
@@ -140,7 +125,7 @@ describe('withdrawn photos', () => {
     const sql = fs.readFileSync(path.join(import.meta.dirname, '../../../migrations/sqlite/0021_withdrawn_uploads.sql'), 'utf8');
     ctx.app.deps.database.sqlite.exec(sql.slice(sql.indexOf('-- What is taken down')));
     expect(await ctx.app.deps.db.selectFrom('withdrawn_uploads').selectAll().orderBy('path').orderBy('reason').execute()).toEqual(before);
-    expect((await fetchAs(urlsOf(theirs)[0], null)).statusCode).toBe(404);
-    expect((await fetchAs(urlsOf(fine)[0], null)).statusCode).toBe(200);
+    expect((await fetchAs(ctx, urlsOf(theirs)[0], null)).statusCode).toBe(404);
+    expect((await fetchAs(ctx, urlsOf(fine)[0], null)).statusCode).toBe(200);
   });
 });
