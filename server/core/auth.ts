@@ -115,6 +115,14 @@ function userOfCookie(request: FastifyRequest, deps: AuthDeps): Promise<SessionU
   return loadSessionUser(deps.db, payload.id).then((user) => (stillSignedIn(user, payload.tv) ? user : null));
 }
 
+/** When the request's valid session cookie runs out (ms since the epoch); null without one. */
+export function sessionExpiresAtMs(request: FastifyRequest, deps: AuthDeps): number | null {
+  const header = request.headers.cookie;
+  const token = header ? parseCookie(header)[COOKIE_NAME] : undefined;
+  const payload = token ? verifyJwt<TokenPayload>(token, deps.config.jwtSecret, Math.floor(deps.clock.now().getTime() / 1000)) : null;
+  return payload ? payload.exp * 1000 : null;
+}
+
 export interface AuthDeps {
   config: Readonly<Config>;
   clock: Clock;

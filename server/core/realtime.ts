@@ -33,17 +33,20 @@ export interface SocketSession {
  */
 export class Hub {
   private sockets = new Map<string, Set<WebSocket>>();
-  /** The token version each socket's session had when it opened. */
-  private readonly versions = new WeakMap<WebSocket, number>();
+  /** The token version each socket's session had when it opened, and when its cookie runs out (ms). */
+  private readonly sessions = new WeakMap<WebSocket, { tokenVersion: number; expiresAtMs: number }>();
   private readonly maxPerUser: number;
 
   constructor(maxPerUser = MAX_SOCKETS_PER_USER) {
     this.maxPerUser = maxPerUser;
   }
 
-  /** Registers a socket; when the user already holds the maximum, the oldest (first added) is closed. */
-  add(userId: string, socket: WebSocket, tokenVersion?: number): void {
-    if (tokenVersion !== undefined) this.versions.set(socket, tokenVersion);
+  /**
+   * Registers a socket (with the session it opened with: its token version and its cookie's end);
+   * when the user already holds the maximum, the oldest (first added) is closed.
+   */
+  add(userId: string, socket: WebSocket, session?: { tokenVersion: number; expiresAtMs: number }): void {
+    if (session) this.sessions.set(socket, session);
     let set = this.sockets.get(userId);
     if (!set) this.sockets.set(userId, (set = new Set()));
     for (const oldest of set) {
@@ -103,13 +106,15 @@ export class Hub {
 
   /**
    * Closes the sockets of `userId` whose session no longer holds, as the session hook would
-   * refuse their cookie: the account gone or signed out since (4001), suspended (4003). How many.
+   * refuse their cookie: the account gone or signed out since, or the cookie run out by `nowMs`
+   * (4001), suspended (4003). How many.
    */
-  closeStale(userId: string, now: SocketSession | null): number {
+  closeStale(userId: string, now: SocketSession | null, nowMs: number): number {
     let closed = 0;
     for (const s of this.sockets.get(userId) ?? []) {
-      const opened = this.versions.get(s);
-      if (now && now.status !== 'suspended' && (opened === undefined || opened === now.tokenVersion)) continue;
+      const opened = this.sessions.get(s);
+      const holds = opened === undefined || (opened.tokenVersion === now?.tokenVersion && opened.expiresAtMs > nowMs);
+      if (now && now.status !== 'suspended' && holds) continue;
       if (now?.status === 'suspended') s.close(4003, 'account suspended');
       else s.close(4001, 'session ended');
       closed++;

@@ -1,7 +1,7 @@
 import websocket from '@fastify/websocket';
 import { defineRoutes } from '../../core/http.ts';
 import { Forbidden, sendError } from '../../core/errors.ts';
-import { loadSessionUser, requireUser } from '../../core/auth.ts';
+import { loadSessionUser, requireUser, sessionExpiresAtMs } from '../../core/auth.ts';
 import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import { isSameOrigin } from './realtime.origin.ts';
 import { Heartbeat, MAX_PAYLOAD_BYTES, SESSION_RECHECK_MS, attachSocket, recheckSockets } from './realtime.socket.ts';
@@ -75,7 +75,9 @@ export default defineRoutes(async (app, deps) => {
     },
     async (socket, request) => {
       const user = requireUser(request);
-      attachSocket(deps.hub, heartbeat, deps.clock, user.id, socket, user.tokenVersion);
+      // Its cookie's end too: a socket must not outlive the session it opened with (recheckSockets).
+      const expiresAtMs = sessionExpiresAtMs(request, deps) ?? deps.clock.now().getTime();
+      attachSocket(deps.hub, heartbeat, deps.clock, user.id, socket, { tokenVersion: user.tokenVersion, expiresAtMs });
       // The session was read before the upgrade: a sign-out, password change, suspension or
       // deletion that committed since then found no socket to close. Read it again, now that the
       // socket is where they look (a change from now on closes it through the hub).

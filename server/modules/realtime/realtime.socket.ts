@@ -103,11 +103,11 @@ export const SESSION_RECHECK_MS = 30_000;
 
 /**
  * Reads again the session of every user holding a socket here, and closes the sockets whose
- * session no longer holds (signed out, password changed, suspended, deleted). A change made in this
+ * session no longer holds (signed out, password changed, suspended, deleted, its cookie run out). A change made in this
  * process closes them at once (hub.disconnectUser); one made by another server process on the same
  * file is seen here, within SESSION_RECHECK_MS. One indexed read per 500 users. How many closed.
  */
-export async function recheckSockets(deps: Pick<AppDeps, 'hub' | 'db'>): Promise<number> {
+export async function recheckSockets(deps: Pick<AppDeps, 'hub' | 'db' | 'clock'>): Promise<number> {
   const ids = deps.hub.userIds();
   let closed = 0;
   for (let i = 0; i < ids.length; i += 500) {
@@ -116,15 +116,22 @@ export async function recheckSockets(deps: Pick<AppDeps, 'hub' | 'db'>): Promise
     const byId = new Map(rows.map((r) => [r.id, r]));
     for (const id of chunk) {
       const r = byId.get(id);
-      closed += deps.hub.closeStale(id, r && r.deleted_at === null ? { status: r.status, tokenVersion: r.token_version } : null);
+      closed += deps.hub.closeStale(id, r && r.deleted_at === null ? { status: r.status, tokenVersion: r.token_version } : null, deps.clock.now().getTime());
     }
   }
   return closed;
 }
 
 /** Registers an accepted socket with the hub and wires its messages and its end. */
-export function attachSocket(hub: Hub, heartbeat: Heartbeat, clock: Clock, userId: string, socket: WebSocket, tokenVersion?: number): void {
-  hub.add(userId, socket, tokenVersion);
+export function attachSocket(
+  hub: Hub,
+  heartbeat: Heartbeat,
+  clock: Clock,
+  userId: string,
+  socket: WebSocket,
+  session?: { tokenVersion: number; expiresAtMs: number },
+): void {
+  hub.add(userId, socket, session);
   heartbeat.track(socket);
   const allowed = messageBudget(socket, clock);
   socket.on('message', (data, isBinary) => {
