@@ -106,20 +106,24 @@ function stillSignedIn(user: SessionUser | null, tokenVersion: unknown): user is
 }
 
 /** The session cookie's user, by the rules above; null for a guest, a bad or stale token. */
-function userOfCookie(request: FastifyRequest, deps: AuthDeps): Promise<SessionUser | null> | null {
+/** The session cookie's verified payload; null when it is invalid or ran out, undefined without one. */
+function cookiePayload(request: FastifyRequest, deps: AuthDeps): TokenPayload | null | undefined {
   const header = request.headers.cookie;
   const token = header ? parseCookie(header)[COOKIE_NAME] : undefined;
-  if (!token) return null;
-  const payload = verifyJwt<TokenPayload>(token, deps.config.jwtSecret, Math.floor(deps.clock.now().getTime() / 1000));
+  if (!token) return undefined;
+  return verifyJwt<TokenPayload>(token, deps.config.jwtSecret, Math.floor(deps.clock.now().getTime() / 1000));
+}
+
+function userOfCookie(request: FastifyRequest, deps: AuthDeps): Promise<SessionUser | null> | null {
+  const payload = cookiePayload(request, deps);
+  if (payload === undefined) return null;
   if (!payload || typeof payload.id !== 'string') return Promise.resolve(null);
   return loadSessionUser(deps.db, payload.id).then((user) => (stillSignedIn(user, payload.tv) ? user : null));
 }
 
 /** When the request's valid session cookie runs out (ms since the epoch); null without one. */
 export function sessionExpiresAtMs(request: FastifyRequest, deps: AuthDeps): number | null {
-  const header = request.headers.cookie;
-  const token = header ? parseCookie(header)[COOKIE_NAME] : undefined;
-  const payload = token ? verifyJwt<TokenPayload>(token, deps.config.jwtSecret, Math.floor(deps.clock.now().getTime() / 1000)) : null;
+  const payload = cookiePayload(request, deps);
   return payload ? payload.exp * 1000 : null;
 }
 
