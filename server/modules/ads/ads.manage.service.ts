@@ -8,7 +8,7 @@ import { postToLedger } from '../wallets/ledger.service.ts';
 import { usableWallet, toWalletDto, type WalletDto } from '../wallets/wallets.service.ts';
 import { quotedPrice, type Quote } from '../pricing/pricing.service.ts';
 import { uploadUrl } from '../uploads/uploads.storage.ts';
-import { beforeAdDeleted } from '../moderation/moderation.holds.ts';
+import { beforeAdDeleted, photoFiles } from '../moderation/moderation.holds.ts';
 import { unreviewedReason, withdraw } from '../uploads/uploads.withdrawn.ts';
 import { fingerprintAd, recordFingerprint } from '../moderation/moderation.duplicates.ts';
 import type { AdActivity, AdCounts, OwnAdsList, Revision } from '../../../contract/api/ads.ts';
@@ -119,11 +119,7 @@ export class AdManageService {
         }
         // New photos are not public until staff approve the ad or this edit (uploads.withdrawn.ts);
         // the kept ones stay as they are (public when an approved version showed them).
-        await withdraw(
-          trx,
-          added.flatMap((p) => [p.path, p.thumbPath]),
-          unreviewedReason(id),
-        );
+        await withdraw(trx, photoFiles(added), unreviewedReason(id));
         await recordFingerprint(trx, fingerprint, at);
       });
     } catch (e) {

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
-import { isAdHeld } from '../moderation/moderation.holds.ts';
+import { isAdHeld, photoFiles } from '../moderation/moderation.holds.ts';
 import { removeAdPhotos } from './ads.images.ts';
 import { HOLD_REASON, withdraw } from '../uploads/uploads.withdrawn.ts';
 import type { StoredPhoto } from './ads.dto.ts';
@@ -13,11 +13,7 @@ export async function dropPhotos(deps: AppDeps, adId: string, ownerId: string, p
   if (!photos.length) return;
   if (await isAdHeld(deps.db, adId, ownerId)) {
     // Kept for the hold, for staff: no longer the ad's, so no longer public.
-    await withdraw(
-      deps.db,
-      photos.flatMap((p) => [p.path, p.thumbPath]),
-      HOLD_REASON,
-    );
+    await withdraw(deps.db, photoFiles(photos), HOLD_REASON);
     return;
   }
   removeAdPhotos(deps.config.dataDir, photos);

@@ -16,7 +16,6 @@ import { mailOwners, type AdMail } from './ads.mail.ts';
 import { paymentKey } from './ads.versions.ts';
 import { dropPhotos } from './ads.photos.ts';
 import { adReason, approveUploads, photosOfAds, restore, withdraw } from '../uploads/uploads.withdrawn.ts';
-import { photoPaths } from '../moderation/moderation.holds.ts';
 import { DEFAULT_AD_DAYS } from '../pricing/pricing.service.ts';
 import type { StoredPhoto } from './ads.dto.ts';
 
@@ -103,7 +102,7 @@ export class ReviewService {
           if (!live) continue;
           if (input.decision === 'approve') {
             unusedPhotos.push({ adId: rev.ad_id, ownerId: rev.owner_id, photos: await revisionsRepo.applyRevision(trx, rev, actor.id, at) });
-            await approveUploads(trx, rev.ad_id, photoPaths(rev.photos_json)); // the edit's new photos are public from now
+            await approveUploads(trx, rev.ad_id, rev.photos_json); // the edit's new photos are public from now
             // "Your changes are live" is untrue of an ad staff took down (its owner sees it disabled).
             if (live.status !== 'disabled') mails.push({ ownerId: rev.owner_id, adId: rev.ad_id, template: 'revisionApproved', title: rev.title });
           } else {
@@ -128,7 +127,7 @@ export class ReviewService {
           if (seen.has(id) && seen.get(id) !== ad.updated_at) continue; // changed since the reviewer saw it
           const expiresAt = new Date(now.getTime() + (ad.duration_days ?? DEFAULT_AD_DAYS) * DAY_MS).toISOString();
           if (!(await repo.approve(trx, id, at, expiresAt))) continue;
-          await approveUploads(trx, id, photoPaths(ad.photos_json)); // its photos are public from now (while it is)
+          await approveUploads(trx, id, ad.photos_json); // its photos are public from now (while it is)
           await repo.refreshVisibility(trx, [id]);
           await writeAudit(trx, {
             actor: actorOf(actor),

@@ -18,7 +18,7 @@ import { adObject, can, type AdsAction } from './ads.policy.ts';
 import * as repo from './ads.repository.ts';
 import { moveRevision } from './ads.revisions.ts';
 import { fingerprintAd, recordFingerprint } from '../moderation/moderation.duplicates.ts';
-import { beforeAdDeleted } from '../moderation/moderation.holds.ts';
+import { beforeAdDeleted, photoFiles } from '../moderation/moderation.holds.ts';
 import { unreviewedReason, withdraw } from '../uploads/uploads.withdrawn.ts';
 
 /** A bump within this time of the last one is refused: a double click must not pay twice. */
@@ -107,11 +107,7 @@ export class AdsService {
         if (!(await repo.logPostWithinLimit(trx, { userId: user.id, adId: id, at, since: dayBefore(), max }))) throw overLimit();
         await repo.insertAd(trx, { id, ownerId: user.id, ...f, photosJson: JSON.stringify(stored), details, at });
         // Not public until staff approve the ad (uploads.withdrawn.ts): its owner and staff see them meanwhile.
-        await withdraw(
-          trx,
-          stored.flatMap((p) => [p.path, p.thumbPath]),
-          unreviewedReason(id),
-        );
+        await withdraw(trx, photoFiles(stored), unreviewedReason(id));
         await recordVersion(trx, id, 'posted', at);
         await recordFingerprint(trx, fingerprint, at);
       });

@@ -72,12 +72,15 @@ async function copyToHeld(trx: Executor, adId: string, how: HeldAdDeletion, at: 
   return photosOfAds(trx, { adId });
 }
 
+/** The upload paths of some photos (large and thumbnail). */
+export function photoFiles(photos: readonly { path?: string; thumbPath?: string }[]): string[] {
+  return photos.flatMap((p) => [p.path, p.thumbPath]).filter((p): p is string => typeof p === 'string');
+}
+
 /** The upload paths of an ad's photos record (large and thumbnail). */
 export function photoPaths(photosJson: string): string[] {
   try {
-    return (JSON.parse(photosJson) as { path?: string; thumbPath?: string }[])
-      .flatMap((p) => [p.path, p.thumbPath])
-      .filter((p): p is string => typeof p === 'string');
+    return photoFiles(JSON.parse(photosJson) as { path?: string; thumbPath?: string }[]);
   } catch {
     return [];
   }

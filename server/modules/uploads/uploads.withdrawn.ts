@@ -38,15 +38,11 @@ export async function restore(db: Executor, reason: string): Promise<void> {
   await db.deleteFrom('withdrawn_uploads').where('reason', '=', reason).execute();
 }
 
-/** Staff approved the version of the ad that shows these files: they are no longer withheld as unreviewed (other reasons stay). */
-export async function approveUploads(db: Executor, adId: string, paths: readonly string[]): Promise<void> {
-  for (let i = 0; i < paths.length; i += 500) {
-    await db
-      .deleteFrom('withdrawn_uploads')
-      .where('reason', '=', unreviewedReason(adId))
-      .where('path', 'in', paths.slice(i, i + 500))
-      .execute();
-  }
+/** Staff approved the version of the ad whose photos record this is: its files are no longer withheld as unreviewed (other reasons stay). */
+export async function approveUploads(db: Executor, adId: string, photosJson: string): Promise<void> {
+  const paths = photoPaths(photosJson);
+  if (!paths.length) return;
+  await db.deleteFrom('withdrawn_uploads').where('reason', '=', unreviewedReason(adId)).where('path', 'in', paths).execute();
 }
 
 /** Every photo file of some ads: theirs and their pending edits'. */
