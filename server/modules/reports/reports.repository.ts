@@ -52,17 +52,8 @@ export async function listReports(db: Executor, f: ReportFilter): Promise<{ rows
   return { rows: rows as ReportRow[], total: Number(count.n) };
 }
 
-/**
- * Who owns or owned the ad a report names: its owner, live or kept (a legal hold), else, once it
- * is deleted, the owner its last version names (ad_versions outlive the ad until the account is
- * erased). A staff member who deletes their own reported ad stays its owner for the report.
- */
-export async function ownerOfReportedAd(db: Executor, adId: string): Promise<string | null> {
-  const r = await sql<{ owner_id: string }>`
-    SELECT owner_id FROM (
-      SELECT owner_id, 0 AS rank FROM ads WHERE id = ${adId}
-      UNION ALL SELECT owner_id, 1 FROM held_ads WHERE id = ${adId}
-      UNION ALL SELECT owner_id, 2 FROM (SELECT owner_id FROM ad_versions WHERE ad_id = ${adId} ORDER BY id DESC LIMIT 1)
-    ) ORDER BY rank LIMIT 1`.execute(db);
+/** The owner the last stored version of an ad names (ad_versions outlive a deleted ad until its account is erased). */
+export async function lastOwnerOfAd(db: Executor, adId: string): Promise<string | null> {
+  const r = await sql<{ owner_id: string }>`SELECT owner_id FROM ad_versions WHERE ad_id = ${adId} ORDER BY id DESC LIMIT 1`.execute(db);
   return r.rows[0]?.owner_id ?? null;
 }

@@ -11,6 +11,7 @@ import { paging } from '../../core/http.ts';
 import { checkEmail } from '../../../contract/rules.ts';
 import { can } from './reports.policy.ts';
 import * as repo from './reports.repository.ts';
+import { ownerOfAd } from '../moderation/moderation.repository.ts';
 import { NOTE_MAX, NOTE_MIN } from '../../../contract/api/moderation.ts';
 import { reportAds } from '../moderation/moderation.service.ts';
 import { staffAddress, staffEmails } from '../health/health.repository.ts';
@@ -135,6 +136,15 @@ async function mailOne(deps: Pick<AppDeps, 'config' | 'mailer' | 'log'>, report:
 }
 
 // One limiter per app (keyed by its deps), shared by every route that files a report.
+/**
+ * Who owns or owned the ad a report names: its owner, live or kept (a legal hold), else, once it is
+ * deleted, the owner its last version names. A staff member who deletes their own reported ad stays
+ * its owner for the report.
+ */
+async function ownerOfReportedAd(db: Executor, adId: string): Promise<string | null> {
+  return (await ownerOfAd(db, adId)) ?? (await repo.lastOwnerOfAd(db, adId));
+}
+
 const limiters = new WeakMap<object, WindowLimiter>();
 function reportLimiter(deps: Pick<AppDeps, 'clock' | 'limits'>): WindowLimiter {
   let l = limiters.get(deps);
@@ -181,7 +191,7 @@ export class ReportsService {
     for (const r of rows) {
       const report = { ...toDto(r), ad: (r.ad_id && ads.get(r.ad_id)) || null };
       // About the reader's own ad (a held copy's or a deleted one's too): who sent it and what it says are another admin's to read.
-      const adOwnerId = r.ad_id ? (report.ad?.ownerId ?? (await repo.ownerOfReportedAd(this.deps.db, r.ad_id))) : null;
+      const adOwnerId = r.ad_id ? (report.ad?.ownerId ?? (await ownerOfReportedAd(this.deps.db, r.ad_id))) : null;
       reports.push(can(actor, 'setStatus', { id: r.id, adOwnerId }) ? report : { ...report, message: '', contact: null, ipHash: null });
     }
     return { reports, total, page, pageSize };
@@ -196,7 +206,7 @@ export class ReportsService {
       // demoted or suspended since the request came in: refused
       const before = await repo.findReport(trx, id);
       if (!before) throw new NotFound('reports.not_found');
-      const adOwnerId = before.ad_id ? await repo.ownerOfReportedAd(trx, before.ad_id) : null;
+      const adOwnerId = before.ad_id ? await ownerOfReportedAd(trx, before.ad_id) : null;
       if (!can(by, 'setStatus', { id, adOwnerId })) throw isStaff(by) ? new Conflict('reports.own_ad') : new Forbidden();
       if (before.status !== status || note) {
         await repo.updateReportStatus(trx, id, status);
