@@ -83,6 +83,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const serializers = new LazySerializers();
   const pageHeaders = securityHeaders(config);
   const apiHeaders = apiSecurityHeaders(config);
+  const headersFor = (url: string) => (isApiPath(url) ? apiHeaders : pageHeaders);
   const app = Fastify({
     logger: withLogSerializers(opts.logger ?? { level: config.logLevel }),
     childLoggerFactory: lazyChildLogger,
@@ -96,7 +97,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     // never reach setErrorHandler nor the onRequest hooks: without this they answer Fastify's body
     // ({error, code: FST_ERR_BAD_URL, statusCode}), which the client cannot translate.
     frameworkErrors: (error, request, reply) => {
-      reply.headers(isApiPath(request.url) ? apiHeaders : pageHeaders);
+      reply.headers(headersFor(request.url));
       if (error.code === 'FST_ERR_BAD_URL') sendError(reply, 400, 'request.malformed_url');
       else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') sendError(reply, 414, 'request.url_too_long');
       else {
@@ -162,7 +163,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   // Callback style, not async: an async hook costs a promise and a microtask turn on every request.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(isApiPath(request.url) ? apiHeaders : pageHeaders);
+    reply.headers(headersFor(request.url));
     done();
   });
   if (deps.limits.apiPerMinute > 0) {

@@ -109,6 +109,7 @@ export const SESSION_RECHECK_MS = 30_000;
  */
 export async function recheckSockets(deps: Pick<AppDeps, 'hub' | 'db' | 'clock'>): Promise<number> {
   const ids = deps.hub.userIds();
+  const nowMs = deps.clock.now().getTime();
   let closed = 0;
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
@@ -116,7 +117,7 @@ export async function recheckSockets(deps: Pick<AppDeps, 'hub' | 'db' | 'clock'>
     const byId = new Map(rows.map((r) => [r.id, r]));
     for (const id of chunk) {
       const r = byId.get(id);
-      closed += deps.hub.closeStale(id, r && r.deleted_at === null ? { status: r.status, tokenVersion: r.token_version } : null, deps.clock.now().getTime());
+      closed += deps.hub.closeStale(id, r && r.deleted_at === null ? { status: r.status, tokenVersion: r.token_version } : null, nowMs);
     }
   }
   return closed;
