@@ -10,6 +10,7 @@ export const SCREENING_TERMS: readonly string[] = [
   'minors',
   'teen',
   'teens',
+  'teenz',
   'teenage',
   'teenager',
   'teeny',

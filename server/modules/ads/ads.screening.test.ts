@@ -221,6 +221,34 @@ describe('screening: wording that must be refused', () => {
     expect(findScreenedTerm('Classy and 21 years young, new in town')).toBeNull();
   });
 
+  it('reads an age after "she\'s", "he is", "girl" and their Spanish and Portuguese words, and "tiene"/"tem"', () => {
+    refused([
+      "She's 17, sweet and new",
+      'she is 16 and ready',
+      "He's 19, twink",
+      'Petite girl 17, new in town',
+      'Chica 16, nueva',
+      'Garota 17 safada',
+      'Mi amiga tiene 17, es nueva',
+      'Ela tem 17, novinha',
+      'Sweet teenz here',
+    ]);
+    for (const ok of [
+      'Girl 2 girl shows available.',
+      'She is 5 minutes from the airport, he is 2 blocks away.',
+      'Two girls 18+ only, call now.',
+      "She's 25, he's 30: a couple for you.",
+      'Tiene 2 amigas y tem 3 quartos, 1 hora minimo.',
+    ]) {
+      expect(findScreenedTerm(ok), ok).toBeNull();
+    }
+  });
+
+  it('reads the digits of other scripts as digits', () => {
+    refused(['Age: \u0661\u0667, new in town', 'I am \u0967\u096d', '\u06f1\u06f6 yo cutie']); // Arabic-Indic, Devanagari, Persian
+    expect(findScreenedTerm('Age: \u0662\u0665, new in town')).toBeNull();
+  });
+
   it('knows more slang for minors', () => {
     refused(['Gatinha de menor, discreta', '#barelylegal cutie', '#littlegirl new in town', 'Ninfetinha safada', 'Colegialinha safada', 'Teenie cutie']);
     expect(findScreenedTerm('Precios de menor a mayor, los de menor precio entre semana.')).toBeNull();

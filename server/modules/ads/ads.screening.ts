@@ -3,7 +3,7 @@
 // (screening_log); the text is never rewritten. Add terms to SCREENING_TERMS (ads.screening.terms.ts; lower case, plain letters: Spanish
 // and Portuguese ones without their accents, "niña" as "nina"; the matcher lowercases, strips
 // accents and invisible characters, reads look-alike letters of other scripts, small capitals and
-// stroked letters as Latin and a capital I as an l too ("IoIita"), undoes common digit- and
+// stroked letters as Latin and a capital I as an l too ("IoIita"), reads other scripts' digits as ASCII ones, undoes common digit- and
 // symbol-for-letter swaps, splits digits glued to a word and ignores punctuation between words and
 // inside them; a phrase of several words is matched glued too, as in a hashtag). A word that is
 // only screened in some wording ("forced to work", not "forced orgasms") goes in SCREENING_RULES
@@ -49,11 +49,14 @@ const UNDER_21: readonly RegExp[] = [
   ),
   // "Age: 17", "aged 17", "I am 17", "I'm 19", "edad: 18"; not "I'm 4 real" or "I'm 2 blocks away"
   new RegExp(`\\b(?:age|aged|edad|idade|i am|im)\\s*(?![24] [a-z])${AGE}\\b${NOT_AN_AGE}`),
-  // "tengo 17", "tenho 17", "tengo diecisiete"; not a count of things ("tengo 2 amigas", "tengo 3 días")
-  new RegExp(`\\b(?:tengo|tenho)\\s*${AGE}\\b${NOT_AN_AGE}(?! (?!anos\\b|anitos\\b|aninhos\\b)[a-z]+s\\b)`),
+  // "tengo 17", "tenho 17", "tengo diecisiete", "ella tiene 17", "ela tem 17"; not a count of
+  // things ("tengo 2 amigas", "tengo 3 días", "tem 2 quartos")
+  new RegExp(`\\b(?:tengo|tenho|tiene|tem)\\s*${AGE}\\b${NOT_AN_AGE}(?! (?!anos\\b|anitos\\b|aninhos\\b)[a-z]+s\\b)`),
   // "17 años", "chica de 17 años", "tengo 17años", "tiene 16 años", "diecisiete años"; not the
   // clients' age ("mayores de 18 años", "a partir de 18 años", "18 años o más") or a career
   new RegExp(`${NOT_OWN_YEARS}\\b${AGE}\\s*anos?\\b${YEARS_NOT_AN_AGE}`),
+  // "she's 17", "he is 19", "girl 17", "chica 16", "garota 17"; not "girl 2 girl", "she is 5 minutes away", "girls 18+"
+  new RegExp(`\\b(?:shes|she is|hes|he is|girl|boy|chica|chico|nena|garota|garoto|menina)\\s*(?![24] [a-z])${AGE}\\b${NOT_AN_AGE}`),
   // "just turned 19", "barely 19", "fresh 18", "sweet 16"
   new RegExp(`\\b(?:just turned|barely|fresh|sweet)\\s*${AGE}\\b${NOT_AN_AGE}`),
 ];
@@ -148,6 +151,20 @@ for (const [letter, latin] of LOOKALIKE_PAIRS.split(' ').map((pair) => [...pair]
 }
 const LOOKALIKE_RE = new RegExp(`[${[...LOOKALIKES.keys()].join('')}]`, 'g');
 
+/**
+ * A decimal digit of another script (Arabic-Indic ١٧, Devanagari १७, …) as the ASCII digit it is:
+ * Unicode lays out each script's digits as a run of ten from its zero (NFKD maps only the
+ * fullwidth and mathematical ones).
+ */
+const OTHER_DIGIT_RE = /(?![0-9])\p{Nd}/gu;
+const isDigit = (cp: number) => /\p{Nd}/u.test(String.fromCodePoint(cp));
+function asciiDigit(c: string): string {
+  const cp = c.codePointAt(0)!;
+  let zero = cp;
+  while (isDigit(zero - 1)) zero--;
+  return String((cp - zero) % 10);
+}
+
 /** Letters in black circles and squares (🅣, 🆃): NFKD leaves them, unlike Ⓣ and 🄣. */
 const ENCLOSED_RE = /[\u{1f150}-\u{1f169}\u{1f170}-\u{1f189}]/gu;
 
@@ -167,6 +184,7 @@ function fold(text: string, capitalIAsL = false): string {
   const shapes = text
     .normalize('NFKD')
     .replace(/[\p{M}\p{Cf}]/gu, '')
+    .replace(OTHER_DIGIT_RE, asciiDigit)
     .replace(ENCLOSED_RE, (c) => String.fromCharCode(97 + ((c.codePointAt(0)! - 0x1f150) % 32)));
   return (capitalIAsL ? shapes.replace(CAPITAL_I_RE, 'l') : shapes)
     .replace(LOOKALIKE_RE, (c) => LOOKALIKES.get(c)!) // before lower-casing (see LOOKALIKE_PAIRS)
