@@ -25,6 +25,9 @@ export async function renewalReminders(deps: AppDeps): Promise<JobReport> {
     db
       .selectFrom('ads')
       .innerJoin('users', 'users.id', 'ads.owner_id')
+      // in a city or state staff disabled the ad shows nowhere and renewing it is refused: move it first
+      .innerJoin('cities', (j) => j.onRef('cities.id', '=', 'ads.city_id').on('cities.enabled', '=', 1))
+      .innerJoin('states', (j) => j.onRef('states.id', '=', 'ads.state_id').on('states.enabled', '=', 1))
       .select(['ads.id', 'ads.title', 'ads.expires_at', 'ads.owner_id', 'users.email', 'users.locale'])
       .where('users.deleted_at', 'is', null)
       .where('users.status', '=', 'approved') // a pending or suspended owner's ads are hidden: nothing to renew
@@ -52,7 +55,7 @@ export async function renewalReminders(deps: AppDeps): Promise<JobReport> {
   const send = async (ad: Due, template: TemplateName, column: 'reminded_for' | 'expired_notice_for') => {
     // Taken first (only one run, or one process, gets it), given back when the mail fails.
     // Still so when its turn comes (a run mails one after another): the same term and status, its
-    // owner still approved and not unsubscribed.
+    // owner still approved and not unsubscribed, its city and state still enabled.
     const took = await db
       .updateTable('ads')
       .set({ [column]: ad.expires_at })
@@ -69,6 +72,17 @@ export async function renewalReminders(deps: AppDeps): Promise<JobReport> {
             .where('users.deleted_at', 'is', null)
             .where('users.status', '=', 'approved')
             .where('users.reminders_opt_out', '=', 0),
+        ),
+      )
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('cities')
+            .innerJoin('states', 'states.id', 'cities.state_id')
+            .select('cities.id')
+            .whereRef('cities.id', '=', 'ads.city_id')
+            .where('cities.enabled', '=', 1)
+            .where('states.enabled', '=', 1),
         ),
       )
       .executeTakeFirst();

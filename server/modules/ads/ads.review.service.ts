@@ -15,6 +15,7 @@ import * as revisionsRepo from './ads.revisions.ts';
 import { mailOwners, type AdMail } from './ads.mail.ts';
 import { paymentKey } from './ads.versions.ts';
 import { dropPhotos } from './ads.photos.ts';
+import { placeOpen } from './ads.service.ts';
 import { adReason, approveUploads, photosOfAds, restore, withdraw } from '../uploads/uploads.withdrawn.ts';
 import { DEFAULT_AD_DAYS } from '../pricing/pricing.service.ts';
 import type { StoredPhoto } from './ads.dto.ts';
@@ -100,6 +101,9 @@ export class ReviewService {
           // An edit whose ad is gone (deleted meanwhile) has nothing left to change: skipped like an ad no longer in review.
           const live = await repo.findAd(trx, rev.ad_id);
           if (!live) continue;
+          // An edit into a place disabled since it was made would take the live ad off the site: left
+          // pending (the owner can move the ad, and the edit with it).
+          if (input.decision === 'approve' && !(await placeOpen(trx, rev.state_id, rev.city_id))) continue;
           if (input.decision === 'approve') {
             unusedPhotos.push({ adId: rev.ad_id, ownerId: rev.owner_id, photos: await revisionsRepo.applyRevision(trx, rev, actor.id, at) });
             await approveUploads(trx, rev.ad_id, rev.photos_json); // the edit's new photos are public from now
@@ -125,6 +129,9 @@ export class ReviewService {
         if (ad.status !== 'in_review') continue;
         if (input.decision === 'approve') {
           if (seen.has(id) && seen.get(id) !== ad.updated_at) continue; // changed since the reviewer saw it
+          // Its city or state disabled since it was posted: its paid term would run where it shows nowhere
+          // (pay and renew refuse such a place too). Left in review; the owner can move it.
+          if (!(await placeOpen(trx, ad.state_id, ad.city_id))) continue;
           const expiresAt = new Date(now.getTime() + (ad.duration_days ?? DEFAULT_AD_DAYS) * DAY_MS).toISOString();
           if (!(await repo.approve(trx, id, at, expiresAt))) continue;
           await approveUploads(trx, id, ad.photos_json); // its photos are public from now (while it is)

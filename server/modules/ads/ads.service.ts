@@ -32,6 +32,12 @@ export async function assertPlace(db: Executor, stateId: string, cityId: string)
   if (!place.city_enabled) throw new Invalid('cityId', 'ad.city_disabled');
 }
 
+/** Whether the city is in the state and both are enabled: an ad there can show (what assertPlace requires, as a yes or no). */
+export async function placeOpen(db: Executor, stateId: string, cityId: string): Promise<boolean> {
+  const place = await repo.findPlace(db, stateId, cityId);
+  return !!place && !!place.state_enabled && !!place.city_enabled;
+}
+
 /** The ad, when the policy lets the actor do this to it; else 404: another user's ad id is never confirmed. */
 export async function adFor(db: Executor, actor: SessionUser, action: AdsAction, id: string) {
   const ad = await repo.findAd(db, id);
