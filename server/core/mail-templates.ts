@@ -280,17 +280,17 @@ export const TEMPLATES = {
   adApprovedAccountPending: {
     en: {
       subject: 'Your ad is approved: {title}',
-      paragraphs: ['“{title}” was approved. It shows on XG Marketplace once your account is approved; its term runs until {date}.'],
+      paragraphs: ['“{title}” was approved. It shows on XG Marketplace once your account is approved, and its paid term starts then.'],
       action: 'See your ads',
     },
     es: {
       subject: 'Tu anuncio fue aprobado: {title}',
-      paragraphs: ['«{title}» fue aprobado. Se mostrará en XG Marketplace cuando tu cuenta sea aprobada; su plazo corre hasta el {date}.'],
+      paragraphs: ['«{title}» fue aprobado. Se mostrará en XG Marketplace cuando tu cuenta sea aprobada, y su plazo pagado empezará entonces.'],
       action: 'Ver tus anuncios',
     },
     pt: {
       subject: 'Seu anúncio foi aprovado: {title}',
-      paragraphs: ['“{title}” foi aprovado. Ele aparece no XG Marketplace quando sua conta for aprovada; o prazo dele corre até {date}.'],
+      paragraphs: ['“{title}” foi aprovado. Ele aparece no XG Marketplace quando sua conta for aprovada, e o prazo pago começa a contar a partir daí.'],
       action: 'Ver seus anúncios',
     },
   },

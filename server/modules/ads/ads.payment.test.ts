@@ -212,7 +212,7 @@ describe('review', () => {
     expect(mailTo(owner).text).toContain('“An owner already approved” was approved and is now on XG Marketplace until Feb 15, 2026, 3:00 AM UTC.');
     expect(mailTo(owner).text).toContain(`/ad/${shown.id}`);
     expect(mailTo(pending).text).toContain(
-      '“An owner still pending” was approved. It shows on XG Marketplace once your account is approved; its term runs until Feb 15, 2026, 3:00 AM UTC.',
+      '“An owner still pending” was approved. It shows on XG Marketplace once your account is approved, and its paid term starts then.',
     );
     expect(mailTo(pending).text).toContain('/admin/dashboard/my-ads');
   });

@@ -207,6 +207,37 @@ export async function approve(db: Executor, id: string, at: string, expiresAt: s
   return Number(r.numUpdatedRows) === 1;
 }
 
+/**
+ * A pending owner's ads show nowhere (PRODUCT §2): those staff approved meanwhile start their paid
+ * term when the owner is approved, whole, at the top of their listings, as if approved now; one
+ * that ran out while hidden comes back. Each keeps the span it was paid for (its renewals included).
+ * Returns the ads started.
+ */
+export async function startHeldTerms(db: Executor, ownerId: string, at: string): Promise<string[]> {
+  const held = await db
+    .selectFrom('ads')
+    .select(['id', 'published_at', 'expires_at'])
+    .where('owner_id', '=', ownerId)
+    .where('status', 'in', ['approved', 'expired'])
+    .where('published_at', 'is not', null)
+    .where('expires_at', 'is not', null)
+    .execute();
+  const started: string[] = [];
+  for (const ad of held) {
+    const paidMs = Date.parse(ad.expires_at!) - Date.parse(ad.published_at!);
+    if (!(paidMs > 0)) continue;
+    const expiresAt = new Date(Date.parse(at) + paidMs).toISOString();
+    await db
+      .updateTable('ads')
+      .set({ status: 'approved', published_at: at, bumped_at: at, bump_seq: nextBumpSeq, expires_at: expiresAt, updated_at: at })
+      .where('id', '=', ad.id)
+      .execute();
+    started.push(ad.id);
+  }
+  await refreshVisibility(db, started);
+  return started;
+}
+
 export async function reject(db: Executor, id: string, reason: string, category: RejectionCategory, at: string): Promise<boolean> {
   const r = await db
     .updateTable('ads')

@@ -11,6 +11,7 @@ import { countActiveMasters } from '../profile/profile.repository.ts';
 import { can, type AccountChange, type MasterAction } from './master.policy.ts';
 import * as repo from './master.repository.ts';
 import { photosOfAds, restore, userReason, withdraw } from '../uploads/uploads.withdrawn.ts';
+import { startHeldTerms } from '../ads/ads.repository.ts';
 
 /** A user as the master's lists and changes answer it (contract/api/master.ts). */
 export type UserView = ManagedUser;
@@ -90,13 +91,15 @@ export class MasterService {
       // A suspended account's photos stop answering the public (its ads are hidden); lifted, they answer again.
       if (status === 'suspended') await withdraw(trx, await photosOfAds(trx, { ownerId: userId }), userReason(userId));
       else if (before.status === 'suspended') await restore(trx, userReason(userId));
+      // Approved at last: the ads staff approved while the account was pending start their paid term now.
+      const started = before.status === 'pending' && status === 'approved' ? await startHeldTerms(trx, userId, now) : [];
       await writeAudit(trx, {
         actor,
         action: 'user.status',
         targetType: 'user',
         targetId: userId,
         before: { status: before.status },
-        after: { status },
+        after: started.length ? { status, adTermsStarted: started } : { status },
         at: now,
       });
       return { ...before, status };
