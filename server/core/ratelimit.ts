@@ -4,13 +4,17 @@ import { TooManyRequests } from './errors.ts';
 import type { ErrorCode, ErrorParams } from '../../contract/errors/index.ts';
 
 /**
- * Fixed-window counters kept in memory (one process serves everything). Used for the precise
- * product limits: sign-in and register per IP and per account, posting per user, reports per IP.
- * Each path that needs a limit owns its own instance, so counters are never shared by accident
- * (e.g. registering does not use up sign-in attempts).
+ * Sliding-window limits kept in memory (one process serves everything): at most `max` attempts a
+ * key within any `windowMs`, however they are timed (a fixed window that restarts whole let twice
+ * the limit through around its edge: 10 sign-in guesses just before it and 10 just after). Each key
+ * keeps the times of its attempts still inside the window, at most `max` of them. Used for the
+ * precise product limits: sign-in and register per IP and per account, resets, promo codes, posting
+ * per user, reports per IP. Each path that needs a limit owns its own instance, so counters are
+ * never shared by accident (e.g. registering does not use up sign-in attempts).
  */
 export class WindowLimiter {
-  private hits = new Map<string, { start: number; count: number }>();
+  /** Per key, the times of its attempts, oldest first. */
+  private hits = new Map<string, number[]>();
   private readonly clock: Clock;
   private readonly max: number;
   private readonly windowMs: number;
@@ -33,8 +37,8 @@ export class WindowLimiter {
   full(keys: string[]): boolean {
     const now = this.clock.now().getTime();
     return keys.some((k) => {
-      const w = this.hits.get(k);
-      return w !== undefined && now - w.start < this.windowMs && w.count >= this.max;
+      const times = this.hits.get(k);
+      return times !== undefined && this.recent(times, now) >= this.max;
     });
   }
 
@@ -42,14 +46,25 @@ export class WindowLimiter {
     const now = this.clock.now().getTime();
     if (this.hits.size > 50_000) this.sweep(now);
     for (const k of keys) {
-      const w = this.hits.get(k);
-      if (!w || now - w.start >= this.windowMs) this.hits.set(k, { start: now, count: 1 });
-      else w.count++;
+      const times = this.hits.get(k);
+      if (!times) this.hits.set(k, [now]);
+      else {
+        times.push(now);
+        if (times.length > this.max) times.splice(0, times.length - this.max); // the older ones no longer decide anything
+      }
     }
   }
 
+  /** Drops the key's attempts that left the window; returns how many are left. */
+  private recent(times: number[], now: number): number {
+    let gone = 0;
+    while (gone < times.length && now - times[gone] >= this.windowMs) gone++;
+    if (gone) times.splice(0, gone);
+    return times.length;
+  }
+
   private sweep(now: number): void {
-    for (const [k, w] of this.hits) if (now - w.start >= this.windowMs) this.hits.delete(k);
+    for (const [k, times] of this.hits) if (!this.recent(times, now)) this.hits.delete(k);
   }
 }
 

@@ -64,8 +64,8 @@ export interface World {
   prices: Record<string, { id: string; priceCents: number; durationDays: number | null }>;
   /** Ledger rows written for this world's wallets. */
   ledgerRows: number;
-  /** The redeem limiter is in memory, one per process: `${proc}:${user}` → fixed window. */
-  limiter: Record<string, { start: number; count: number }>;
+  /** The redeem limiter is in memory, one per process: `${proc}:${user}` → the times of its attempts (a sliding window). */
+  limiter: Record<string, number[]>;
 }
 
 /** A wallet as the request names it; null is an id that is no wallet at all. */
@@ -159,10 +159,9 @@ export function step(w: World, op: Op): Prediction {
     }
     case 'redeem': {
       const key = `${op.proc}:${op.user}`;
-      const win = w.limiter[key];
-      if (win && w.now - win.start < REDEEM_WINDOW_MS && win.count >= REDEEM_LIMIT) return { status: 429, why: 'redeem limit' };
-      if (!win || w.now - win.start >= REDEEM_WINDOW_MS) w.limiter[key] = { start: w.now, count: 1 };
-      else win.count++;
+      const recent = (w.limiter[key] ?? []).filter((t) => w.now - t < REDEEM_WINDOW_MS);
+      if (recent.length >= REDEEM_LIMIT) return { status: 429, why: 'redeem limit' };
+      w.limiter[key] = [...recent, w.now];
       if (op.code === null) return { status: 400, why: 'unknown code' };
       const c = w.codes[op.code];
       if (!c.active) return { status: 400, why: 'inactive' };
