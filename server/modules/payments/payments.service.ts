@@ -310,6 +310,7 @@ export class PaymentsService {
     let outcome: Outcome;
     let status: InvoiceStatus | null = gf?.status ?? null;
     let balanceCents = 0;
+    let stale = false;
     await this.deps.db.transaction().execute(async (trx) => {
       const current = (await repo.findInvoice(trx, invoice.id))!;
       if (!gf) {
@@ -327,6 +328,14 @@ export class PaymentsService {
           { invoiceId: btcpayId, amount: gf.amount, currency: gf.currency },
           'payments: BTCPay describes this invoice differently from ours; nothing applied',
         );
+      } else if ((current.status === 'Settled' || current.credited_at) && gf.status !== 'Settled' && gf.status !== 'Invalid') {
+        // BTCPay never takes a Settled invoice back to New, Processing or Expired (only staff's
+        // Invalid mark moves it on): such an answer was read before the settlement and arrived
+        // after it (a slow reconcile read racing the webhook, or another process's). Not applied.
+        outcome = 'no_change';
+        stale = true;
+        await repo.noteChecked(trx, current.id, at);
+        status = current.status === 'Creating' ? null : current.status;
       } else {
         const changed = current.status !== gf.status || current.additional_status !== gf.additionalStatus;
         await repo.setStatus(trx, current.id, { status: gf.status, additionalStatus: gf.additionalStatus, at });
@@ -379,7 +388,7 @@ export class PaymentsService {
     if (status === null) status = invoice.status === 'Creating' ? 'New' : invoice.status;
     // After commit: the event says what changed; the client reads the rest again.
     const type = 'deliveryId' in source ? source.type.toUpperCase() : outcome === 'status_changed' || outcome === 'credited' ? EVENT_OF_STATUS[status] : null;
-    if (type) this.deps.hub.sendToUser(invoice.user_id, 'invoiceStatusUpdate', { type, invoiceId: btcpayId, status });
+    if (type && !stale) this.deps.hub.sendToUser(invoice.user_id, 'invoiceStatusUpdate', { type, invoiceId: btcpayId, status });
     if (outcome === 'credited' && balanceCents > 0) await this.sendReceipt(invoice, balanceCents, at);
     return outcome;
   }
