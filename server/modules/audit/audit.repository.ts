@@ -47,3 +47,14 @@ export async function reportAdOwners(db: Executor, reportIds: readonly string[])
     .execute();
   return new Map(rows.map((r) => [r.id, r.owner_id]));
 }
+
+/** Whose account each legal hold is on (the held ad's owner for an ad's), in one query. */
+export async function holdSubjects(db: Executor, holdIds: readonly string[]): Promise<Map<string, string>> {
+  if (!holdIds.length) return new Map();
+  const rows = await db
+    .selectFrom('legal_holds')
+    .select(['id', 'user_id'])
+    .where('id', 'in', [...new Set(holdIds)])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.user_id]));
+}

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../core/deps.ts';
 import type { CoreTables } from '../../core/schema.ts';
 import type { SessionUser } from '../../core/auth.ts';
 import { paging } from '../../core/http.ts';
+import { isOwner } from '../../core/policy.ts';
 import { can } from '../reports/reports.policy.ts';
 import type { AuditEntry } from '../../../contract/api/audit.ts';
 import * as repo from './audit.repository.ts';
@@ -32,6 +33,19 @@ export function toAuditEntry(r: AuditRow, redact: (snapshot: unknown) => unknown
 /** A snapshot with its closing note blanked (report.status rows carry it in `after`). */
 const withoutNote = (v: unknown): unknown => (v !== null && typeof v === 'object' && 'note' in v ? { ...v, note: '' } : v);
 
+/** A hold's snapshot with its reason (legal_hold.place) and its release note (legal_hold.release) blanked. */
+const withoutHoldText = (v: unknown): unknown => withoutNote(v !== null && typeof v === 'object' && 'reason' in v ? { ...v, reason: '' } : v);
+
+/** A row about a legal hold (placed or released). */
+export const isHoldAction = (action: string): boolean => action.startsWith('legal_hold.');
+
+/** The holds a hold row names: the one placed (`after.holdId`) or those released (`before.holdIds`). */
+function holdIdsOf(r: AuditRow): string[] {
+  const before = parse(r.before_json) as { holdIds?: unknown } | null;
+  const after = parse(r.after_json) as { holdId?: unknown } | null;
+  return [...(Array.isArray(before?.holdIds) ? before.holdIds : []), after?.holdId].filter((id): id is string => typeof id === 'string');
+}
+
 export class AuditService {
   private readonly deps: AppDeps;
   constructor(deps: AppDeps) {
@@ -50,7 +64,13 @@ export class AuditService {
     );
     const hidden = (r: (typeof rows)[number]) =>
       r.target_type === 'report' && r.target_id !== null && !can(actor, 'setStatus', { id: r.target_id, adOwnerId: owners.get(r.target_id) ?? null });
-    const auditLog: AuditEntryView[] = rows.map((r) => toAuditEntry(r, hidden(r) ? withoutNote : undefined));
+    // Likewise the reason of a legal hold on the reader's own account or ads, and its release note:
+    // the holds list and their user page leave such holds out (moderation.service.ts holds()).
+    const holdRows = rows.filter((r) => isHoldAction(r.action));
+    const holdOwners = await repo.holdSubjects(this.deps.db, holdRows.flatMap(holdIdsOf));
+    const ownHold = (r: (typeof rows)[number]) => isHoldAction(r.action) && holdIdsOf(r).some((id) => isOwner(actor, holdOwners.get(id)));
+    const redaction = (r: (typeof rows)[number]) => (ownHold(r) ? withoutHoldText : hidden(r) ? withoutNote : undefined);
+    const auditLog: AuditEntryView[] = rows.map((r) => toAuditEntry(r, redaction(r)));
     return { auditLog, total };
   }
 }

@@ -39,14 +39,21 @@ export interface EvidenceSubject {
 
 const json = (name: string, value: unknown): ZipEntry => ({ name, data: Buffer.from(`${JSON.stringify(value, null, 2)}\n`), deflate: true });
 
-/** Reads everything in one transaction (one consistent moment), then the photo files. */
+/**
+ * Reads everything in one transaction (one consistent moment), then the photo files. `exporter`
+ * is asked first inside that transaction who exports (the service's permission check as the actor
+ * is now: it throws to refuse), so the record is read only for whoever may have it at that moment.
+ */
 export async function evidenceFiles(
   deps: Pick<AppDeps, 'db' | 'config'>,
   subject: EvidenceSubject,
-  by: { id: string; email: string },
+  exporter: (trx: Executor) => Promise<{ id: string; email: string }>,
   at: Date,
 ): Promise<ZipEntry[]> {
-  const data = await deps.db.transaction().execute((trx) => readEvidence(trx, subject));
+  const { by, data } = await deps.db.transaction().execute(async (trx) => {
+    const who = await exporter(trx);
+    return { by: { id: who.id, email: who.email }, data: await readEvidence(trx, subject) };
+  });
   const files: ZipEntry[] = [];
   const { password_hash: _secret, ...account } = data.user;
   void _secret;

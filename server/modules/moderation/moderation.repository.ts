@@ -272,8 +272,10 @@ export function holdsOfUser(db: Executor, userId: string) {
   return db.selectFrom('legal_holds').selectAll().where('user_id', '=', userId).orderBy('placed_at', 'desc').orderBy('id').execute();
 }
 
-export async function listHolds(db: Executor, o: { active?: boolean; offset: number; limit: number }) {
+/** Holds, newest first; `exceptUserId` leaves out those on that account (or its ads). */
+export async function listHolds(db: Executor, o: { active?: boolean; exceptUserId?: string; offset: number; limit: number }) {
   let q = db.selectFrom('legal_holds');
+  if (o.exceptUserId !== undefined) q = q.where('user_id', '!=', o.exceptUserId);
   if (o.active === true) q = q.where('released_at', 'is', null);
   if (o.active === false) q = q.where('released_at', 'is not', null);
   const [rows, total] = await Promise.all([

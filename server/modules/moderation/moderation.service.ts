@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
+import type { Executor } from '../../core/db.ts';
 import { currentActor, type SessionUser } from '../../core/auth.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
@@ -28,7 +29,7 @@ import { completeDeferredDeletions } from './moderation.holds.ts';
 import { evidenceFiles, type EvidenceSubject } from './moderation.export.ts';
 import { buildZip } from './moderation.zip.ts';
 import { computeTransparency, transparencyVersion } from './moderation.transparency.ts';
-import { toAuditEntry } from '../audit/audit.service.ts';
+import { isHoldAction, toAuditEntry } from '../audit/audit.service.ts';
 import * as repo from './moderation.repository.ts';
 
 /** The user page's lists stop here (the evidence export has everything). */
@@ -147,7 +148,8 @@ export class ModerationService {
       ];
       const order = ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'] as const;
       // Staff reading their own account read no report about their ads, nor how another admin
-      // closed one (its note), as the reports list hides them (reports.policy.ts).
+      // closed one (its note), as the reports list hides them (reports.policy.ts); nor the legal
+      // holds on it, nor their log rows (the reason, the release note), as the holds list hides them.
       const own = isOwner(actor, u.id);
       return {
         user: {
@@ -185,7 +187,7 @@ export class ModerationService {
           creditedAt: i.credited_at,
         })),
         signIns: signIns.map((s) => ({ at: s.at, ip: s.ip, userAgent: s.user_agent, success: s.success === 1, failure: s.failure })),
-        holds: holds.map(toHold),
+        holds: own ? [] : holds.map(toHold),
         related,
         screening: screening.map((r) => ({
           id: r.id,
@@ -197,7 +199,7 @@ export class ModerationService {
           description: r.description,
           createdAt: r.created_at,
         })),
-        audit: audit.filter((r) => !own || r.target_type !== 'report').map((r) => toAuditEntry(r)),
+        audit: audit.filter((r) => !own || (r.target_type !== 'report' && !isHoldAction(r.action))).map((r) => toAuditEntry(r)),
       };
     });
   }
@@ -276,10 +278,15 @@ export class ModerationService {
     return { released };
   }
 
+  /**
+   * Every hold but those on the reader's own account or ads: a hold answers a legal request that
+   * is usually confidential (a preservation letter, a subpoena), and, as placing or releasing one
+   * (moderation.policy.ts), reading its reason is never its subject's business.
+   */
   async holds(actor: SessionUser, q: { active?: boolean; page?: number; pageSize?: number }) {
     this.may(actor, 'search');
     const { page, pageSize, offset } = paging(q);
-    const { rows, total } = await repo.listHolds(this.deps.db, { active: q.active, offset, limit: pageSize });
+    const { rows, total } = await repo.listHolds(this.deps.db, { active: q.active, exceptUserId: actor.id, offset, limit: pageSize });
     return { holds: rows.map(toHold), total, page, pageSize };
   }
 
@@ -314,22 +321,31 @@ export class ModerationService {
     if (!adOwner && !user) throw new NotFound('moderation.subject_not_found');
     const subject: EvidenceSubject = adOwner ? { type: 'ad', id, userId: adOwner } : { type: 'user', id, userId: user!.id };
     this.may(actor, 'export', subject.userId);
+    // Asked again as the actor is now, where the record is read and where its handing out is
+    // audited: an admin demoted or suspended (or signed out) meanwhile gets no file (403/401), and
+    // the log names only files that were handed out, by who could have them when they were.
+    const exporter = async (trx: Executor) => {
+      const by = await currentActor(trx, actor);
+      this.may(by, 'export', subject.userId);
+      return by;
+    };
     const at = this.deps.clock.now();
-    const files = await evidenceFiles(this.deps, subject, { id: actor.id, email: actor.email }, at);
+    const files = await evidenceFiles(this.deps, subject, exporter, at);
     const zip = buildZip(files, at);
     const sha256 = createHash('sha256').update(zip).digest('hex');
     const stamp = at.toISOString().replace(/[-:]/g, '').slice(0, 15);
     const fileName = `evidence-${subject.type}-${subject.id}-${stamp}Z.zip`;
-    await db.transaction().execute((trx) =>
-      writeAudit(trx, {
-        actor: { id: actor.id, email: actor.email },
+    await db.transaction().execute(async (trx) => {
+      const by = await exporter(trx);
+      await writeAudit(trx, {
+        actor: { id: by.id, email: by.email },
         action: 'evidence.export',
         targetType: subject.type,
         targetId: subject.id,
         after: { fileName, bytes: zip.length, sha256, files: files.length, userId: subject.userId },
         at: at.toISOString(),
-      }),
-    );
+      });
+    });
     return { fileName, zip };
   }
 

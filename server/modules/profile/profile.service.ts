@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
-import { currentActor, loadSessionUser, type SessionUser } from '../../core/auth.ts';
+import { currentActor, loadSessionUser, transactionAs, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
 import { randomToken } from '../../core/ids.ts';
 import { DAY_MS } from '../../core/clock.ts';
@@ -197,9 +197,12 @@ export class ProfileService {
     await this.verifyPassword(u, password, 'password');
     const placeholderHash = `!erased:${randomToken()}`; // not an argon2 hash: no password ever matches it
     const now = this.now();
-    const { files, held } = await this.deps.db.transaction().execute(async (trx) => {
-      const account = { id: userId, roles: await repo.rolesOf(trx, userId), status: u.status, activeMasters: await repo.countActiveMasters(trx) };
-      if (!can(actor, 'delete', account)) throw new Conflict('profile.last_master');
+    // As the actor is under the write lock (transactionAs): a suspension, sign-out or password
+    // change committed while the password was checked refuses the erasure like any ended session
+    // (401), so an account a master suspended meanwhile stays, with its ads, for staff to look into.
+    const { files, held } = await transactionAs(this.deps.db, actor, async (trx, by) => {
+      const account = { id: userId, roles: await repo.rolesOf(trx, userId), status: by.userStatus, activeMasters: await repo.countActiveMasters(trx) };
+      if (!can(by, 'delete', account)) throw new Conflict('profile.last_master');
       const kept = await beforeAdsOfUserDeleted(trx, userId, 'profile_deletion', now);
       const adFiles = (await repo.deleteAdsOf(trx, userId)).filter((f) => !kept.has(f));
       const accountHeld = await isUserHeld(trx, userId);
