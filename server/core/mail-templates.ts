@@ -143,12 +143,37 @@ export const TEMPLATES = {
       action: 'Ver seu anúncio',
     },
   },
+  // An edit approved while its ad shows nowhere (offline, staff took it down, the owner's account
+  // not approved, its term over, its place disabled): it is the ad's version now, not what visitors see.
+  revisionApprovedHidden: {
+    en: {
+      subject: 'Your changes were approved: {title}',
+      paragraphs: [
+        'The changes you made to “{title}” were approved. The ad is not showing on XG Marketplace at the moment (My ads says why); when it shows, it shows these changes.',
+      ],
+      action: 'See your ads',
+    },
+    es: {
+      subject: 'Tus cambios fueron aprobados: {title}',
+      paragraphs: [
+        'Los cambios que hiciste en «{title}» fueron aprobados. El anuncio no se muestra en XG Marketplace por ahora (Mis anuncios explica por qué); cuando se muestre, lo hará con estos cambios.',
+      ],
+      action: 'Ver tus anuncios',
+    },
+    pt: {
+      subject: 'Suas alterações foram aprovadas: {title}',
+      paragraphs: [
+        'As alterações que você fez em “{title}” foram aprovadas. O anúncio não está aparecendo no XG Marketplace no momento (Meus anúncios explica por quê); quando aparecer, será com estas alterações.',
+      ],
+      action: 'Ver seus anúncios',
+    },
+  },
   revisionRejected: {
     en: {
       subject: 'Your changes were not approved: {title}',
       paragraphs: [
         'The changes you made to “{title}” were not approved, for this reason: {reason}',
-        'Your ad stays online as it was before. You can edit it again.',
+        'Your ad keeps the version it had before. You can edit it again.',
       ],
       action: 'Edit the ad',
     },
@@ -156,7 +181,7 @@ export const TEMPLATES = {
       subject: 'Tus cambios no fueron aprobados: {title}',
       paragraphs: [
         'Los cambios que hiciste en «{title}» no fueron aprobados por este motivo: {reason}',
-        'Tu anuncio sigue publicado como estaba. Puedes editarlo de nuevo.',
+        'Tu anuncio conserva la versión que tenía. Puedes editarlo de nuevo.',
       ],
       action: 'Editar el anuncio',
     },
@@ -164,7 +189,7 @@ export const TEMPLATES = {
       subject: 'Suas alterações não foram aprovadas: {title}',
       paragraphs: [
         'As alterações que você fez em “{title}” não foram aprovadas por este motivo: {reason}',
-        'Seu anúncio continua no ar como estava. Você pode editá-lo de novo.',
+        'Seu anúncio mantém a versão que tinha antes. Você pode editá-lo de novo.',
       ],
       action: 'Editar o anúncio',
     },

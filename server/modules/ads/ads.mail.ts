@@ -5,7 +5,7 @@ import { composeMail, pageLink, utcMoment, type TemplateName } from '../../core/
 export interface AdMail {
   ownerId: string;
   adId: string;
-  template: Extract<TemplateName, 'adApproved' | 'adRejected' | 'revisionApproved' | 'revisionRejected'>;
+  template: Extract<TemplateName, 'adApproved' | 'adRejected' | 'revisionApproved' | 'revisionApprovedHidden' | 'revisionRejected'>;
   title: string;
   reason?: string;
   expiresAt?: string | null;
@@ -28,11 +28,12 @@ export async function mailOwners(deps: AppDeps, mails: AdMail[]): Promise<void> 
     // An approved ad of an account not approved (yet, or any more) is hidden: the mail must not say it shows.
     const hidden = m.template === 'adApproved' && u.status !== 'approved';
     const template = hidden ? 'adApprovedAccountPending' : m.template;
-    const path = hidden
-      ? '/admin/dashboard/my-ads'
-      : m.template === 'adApproved' || m.template === 'revisionApproved'
-        ? `/ad/${m.adId}`
-        : `/admin/dashboard/my-ads?edit=${m.adId}`;
+    const path =
+      hidden || template === 'revisionApprovedHidden'
+        ? '/admin/dashboard/my-ads'
+        : m.template === 'adApproved' || m.template === 'revisionApproved'
+          ? `/ad/${m.adId}`
+          : `/admin/dashboard/my-ads?edit=${m.adId}`;
     const link = pageLink(deps.config.publicUrl, u.locale, path);
     try {
       await deps.mailer.send(

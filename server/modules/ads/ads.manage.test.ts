@@ -359,7 +359,7 @@ describe('an approved edit of the details alone', () => {
 });
 
 describe('an edit of an ad staff took down meanwhile', () => {
-  it('approving it mails no "your changes are live" (the ad stays disabled)', async () => {
+  it('approving it mails "your changes were approved", not "live" (the ad stays disabled)', async () => {
     const ad = await liveAd(ctx, owner, admin, ny, { title: 'The approved original title' });
     const res = await edit(owner, ad.id, { ...goodFields(ny, { title: 'The revised and better title' }), keepPhotos: photoUrls(ad as never) });
     expect(res.statusCode, res.body).toBe(200);
@@ -367,7 +367,10 @@ describe('an edit of an ad staff took down meanwhile', () => {
     const queue = (await ctx.app.inject({ method: 'GET', url: '/api/admin/get-pending-ads', headers: { cookie: admin.cookie } })).json();
     const item = queue.pendingAds.find((a: { revisionOf?: string }) => a.revisionOf === ad.id);
     expect((await decide(ctx, admin, [item.id], 'approve')).json()).toEqual({ updated: 1 });
-    expect(ctx.mailer.sent.filter((m) => m.to === owner.email).map((m) => m.subject)).toEqual(['Your ad is approved: The approved original title']);
+    expect(ctx.mailer.sent.filter((m) => m.to === owner.email).map((m) => m.subject)).toEqual([
+      'Your ad is approved: The approved original title',
+      'Your changes were approved: The revised and better title',
+    ]);
     expect((await row(ad.id))!.status).toBe('disabled');
   });
 });

@@ -107,8 +107,10 @@ export class ReviewService {
           if (input.decision === 'approve') {
             unusedPhotos.push({ adId: rev.ad_id, ownerId: rev.owner_id, photos: await revisionsRepo.applyRevision(trx, rev, actor.id, at) });
             await approveUploads(trx, rev.ad_id, rev.photos_json); // the edit's new photos are public from now
-            // "Your changes are live" is untrue of an ad staff took down (its owner sees it disabled).
-            if (live.status !== 'disabled') mails.push({ ownerId: rev.owner_id, adId: rev.ad_id, template: 'revisionApproved', title: rev.title });
+            // "Your changes are live" only of an ad that shows (not one offline, taken down, of a pending
+            // owner, past its term or in a disabled place): the others are told it is their version now.
+            const shown = (await trx.selectFrom('ads').select('visible').where('id', '=', rev.ad_id).executeTakeFirst())?.visible === 1;
+            mails.push({ ownerId: rev.owner_id, adId: rev.ad_id, template: shown ? 'revisionApproved' : 'revisionApprovedHidden', title: rev.title });
           } else {
             unusedPhotos.push({ adId: rev.ad_id, ownerId: rev.owner_id, photos: await revisionsRepo.rejectRevision(trx, rev, reason, actor.id, at) });
             mails.push({ ownerId: rev.owner_id, adId: rev.ad_id, template: 'revisionRejected', title: rev.title, reason });
