@@ -150,10 +150,32 @@ export interface SeoHead {
 }
 
 /**
- * The head of a page. `tr` reads the 'public' namespace's `seo.*` keys in the page's locale;
- * `names` are the real state and city names when the caller could look them up.
+ * The query parameters that make a page of their own, normalised as the page's loader reads them
+ * (src/app/loaders.ts): a city list's ?page=N past the first, a state's ?letter=X. Each such page
+ * lists other ads or cities, so it names itself as canonical: pointing page 2..n at page 1 would
+ * hide whatever is linked only from the deeper pages. Every other parameter (type filters, utm_…)
+ * is left out of the canonical. `page` and `letter` are for the title.
  */
-export function seoHead(pathname: string, origin: string, tr: Translate, names: { state?: string; city?: string } = {}): SeoHead {
+export function seoQuery(key: SeoKey, search: string): { query: string; page?: number; letter?: string } {
+  const q = new URLSearchParams(search.replace(/^\?/, ''));
+  if (key === 'listingsCity') {
+    const page = Number(q.get('page'));
+    if (Number.isInteger(page) && page > 1) return { query: `?page=${page}`, page };
+  }
+  if (key === 'listingsState') {
+    // The state page links each letter in lower case (?letter=b): its canonical is that address.
+    const letter = q.get('letter')?.trim().toUpperCase();
+    if (letter) return { query: `?${new URLSearchParams({ letter: letter.toLowerCase() })}`, letter };
+  }
+  return { query: '' };
+}
+
+/**
+ * The head of a page. `tr` reads the 'public' namespace's `seo.*` keys in the page's locale;
+ * `names` are the real state and city names when the caller could look them up; `search` is the
+ * page's query (see seoQuery). A missing page has no language versions: no alternates.
+ */
+export function seoHead(pathname: string, origin: string, tr: Translate, names: { state?: string; city?: string } = {}, search = ''): SeoHead {
   const { locale, rest } = splitSeoLocale(pathname);
   const route = matchSeoRoute(rest);
   const params: Record<string, string> = {
@@ -162,16 +184,22 @@ export function seoHead(pathname: string, origin: string, tr: Translate, names: 
     type: route.typeCode ? tr(`seo.types.${route.typeCode}`) : '',
   };
   const site = tr('seo.siteName');
-  const page = tr(`seo.${route.key}.title`, params);
+  const own = seoQuery(route.key, search);
+  let page = tr(`seo.${route.key}.title`, params);
+  // Page 2 of a list (or a state's letter) is a page of its own: its own title too, not a duplicate.
+  if (own.page) page = tr('seo.paged', { title: page, page: String(own.page) });
+  else if (own.letter) page = tr('seo.lettered', { title: page, letter: own.letter });
   const title = route.key === 'home' ? page : `${page} | ${site}`;
-  const clean = rest.length > 1 ? rest.replace(/\/+$/, '') : rest;
+  const clean = (rest.length > 1 ? rest.replace(/\/+$/, '') : rest) + own.query;
   const base = origin.replace(/\/+$/, '');
   return {
     locale,
     title,
     description: tr(`seo.${route.key}.description`, params),
     canonical: base + localizedPath(clean, locale),
-    alternates: [...SEO_LOCALES.map((l) => ({ hreflang: l, href: base + localizedPath(clean, l) })), { hreflang: 'x-default', href: base + clean }],
+    alternates: route.notFound
+      ? []
+      : [...SEO_LOCALES.map((l) => ({ hreflang: l, href: base + localizedPath(clean, l) })), { hreflang: 'x-default', href: base + clean }],
     noindex: route.noindex,
   };
 }

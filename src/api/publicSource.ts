@@ -14,4 +14,6 @@ export const publicSource: PublicSource = {
   listings: (q) => listingsApi.list(q),
   ad: async (id) => (await listingsApi.ad(id)).ad,
   search: (q) => listingsApi.search(q),
+  // Loaded when asked for: the home page imports this module, and its first script stays small.
+  transparency: async () => (await import('./moderation')).moderationApi.transparency(),
 };

@@ -1,6 +1,7 @@
 import type { PublicAd } from '../../contract/api/ads.ts';
 import type { AdPage, AggregateLocation, HomeCounts, StateCount as TypeStateCount } from '../../contract/api/listings.ts';
 import type { ListingType } from '../../contract/api/pricing.ts';
+import type { Transparency } from '../../contract/api/moderation.ts';
 import { checkSearchQuery } from '../../contract/rules.ts';
 import { DEFAULT_PAGE_SIZE } from '../../contract/api/paging.ts';
 import { LISTING_TYPES } from './routes';
@@ -28,6 +29,7 @@ export interface PublicSource {
   listings(q: { state: string; city: string; type: ListingType; page: number }): Promise<AdPage>;
   ad(id: string): Promise<PublicAd>;
   search(q: { query: string; state?: string; type?: ListingType; page: number }): Promise<AdPage>;
+  transparency(): Promise<Transparency>;
 }
 
 export type Params = Record<string, string | undefined>;
@@ -269,6 +271,12 @@ const search: RouteLoader<SearchData> = {
   },
 };
 
+/** The transparency report's monthly figures: the page is its table, so it is rendered with them. */
+const transparency: RouteLoader<Transparency> = {
+  key: () => 'transparency',
+  load: async (_p, _s, source) => ({ status: 200, data: await source.transparency() }),
+};
+
 /** The loaders by route name (src/app/routes.ts); routes without one have no data. */
-export const LOADERS = { home, listingsUs, listingsState, listingsCity, ad, search } as const;
+export const LOADERS = { home, listingsUs, listingsState, listingsCity, ad, search, transparency } as const;
 export type LoaderName = keyof typeof LOADERS;

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import i18n from 'i18next';
+import { useSearch } from 'wouter';
 import { matchSeoRoute, seoHead, splitSeoLocale, type SeoHead } from '../../contract/seo';
 import { useLoadedData } from './routeData';
 import { pageHead } from './pageHead';
@@ -39,6 +40,11 @@ export function applyHead(h: SeoHead): void {
   setMeta('property', 'og:url', h.canonical);
   setMeta('name', 'robots', h.noindex ? 'noindex' : null);
   setLink('link[rel="canonical"]', { rel: 'canonical', href: h.canonical });
+  // The previous page's alternates go: a missing page has none, and none may point elsewhere.
+  const langs = new Set(h.alternates.map((a) => a.hreflang));
+  for (const el of document.head.querySelectorAll<HTMLLinkElement>('link[rel="alternate"][hreflang]')) {
+    if (!langs.has(el.getAttribute('hreflang')!)) el.remove();
+  }
   for (const a of h.alternates) setLink(`link[rel="alternate"][hreflang="${a.hreflang}"]`, { rel: 'alternate', hreflang: a.hreflang, href: a.href });
 }
 
@@ -48,8 +54,11 @@ function dataKey(pathname: string): string | null {
   return matchSeoRoute(rest).key === 'ad' ? `ad:${rest.split('/')[2]}` : null;
 }
 
-/** Sets the head for the current path (full path, locale prefix included), and from the page's data once it is here. */
-export function useSeo(pathname: string): void {
+/**
+ * Sets the head for the current path (full path, locale prefix included) and query (page 2 of a
+ * list is its own canonical: contract/seo.ts seoQuery), and from the page's data once it is here.
+ */
+export function useSeo(pathname: string, search = ''): void {
   const key = dataKey(pathname);
   const loaded = useLoadedData(key);
   useEffect(() => {
@@ -63,7 +72,7 @@ export function useSeo(pathname: string): void {
       const t = i18n.getFixedT(locale, 'public');
       // The state and city names are made from the URL's slugs.
       const extra = loaded && pageHead('ad', loaded);
-      const head = seoHead(pathname, window.location.origin, (k, params) => t(k, params ?? {}), extra?.names);
+      const head = seoHead(pathname, window.location.origin, (k, params) => t(k, params ?? {}), extra?.names, search);
       if (extra?.title) head.title = `${extra.title} | ${t('seo.siteName')}`;
       if (extra?.description) head.description = extra.description;
       if (extra?.noindex) head.noindex = true;
@@ -76,11 +85,11 @@ export function useSeo(pathname: string): void {
     return () => {
       cancelled = true;
     };
-  }, [pathname, loaded]);
+  }, [pathname, search, loaded]);
 }
 
 /** The lazy-loaded form used by RouteEffects: head updates are not needed for first paint. */
 export default function SeoEffect({ path }: { path: string }) {
-  useSeo(path);
+  useSeo(path, useSearch());
   return null;
 }

@@ -32,9 +32,6 @@ export const duplicatesStore = createResource(async (adIds: readonly string[]) =
   return byAd;
 });
 
-/** The public transparency report. */
-export const transparencyStore = createResource(() => moderationApi.transparency());
-
 onReset(() => {
   Object.assign(searchQuery, { query: '', status: '', page: 1 });
   screeningQuery.page = 1;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { SEO_LOCALES, seoHead, translateFrom, type SeoHead, type SeoLocale, type Translate } from '../../../contract/seo.ts';
+import { SEO_LOCALES, localizedPath, seoHead, translateFrom, type SeoHead, type SeoLocale, type Translate } from '../../../contract/seo.ts';
 
 const LOCALES_DIR = path.resolve(import.meta.dirname, '../../../src/i18n/locales');
 const OG_LOCALE: Record<SeoLocale, string> = { en: 'en_US', es: 'es_CO', pt: 'pt_BR' };
@@ -26,9 +26,19 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-export function headFor(pathname: string, origin: string, all: Record<SeoLocale, unknown>, names: { state?: string; city?: string }): SeoHead {
+/** The head of a page: `search` is its query, of which the parameters that make a page its own are kept (seoQuery). */
+export function headFor(pathname: string, origin: string, all: Record<SeoLocale, unknown>, names: { state?: string; city?: string }, search = ''): SeoHead {
   const { locale } = splitLocaleOnly(pathname);
-  return seoHead(pathname, origin, translator(all, locale), names);
+  return seoHead(pathname, origin, translator(all, locale), names, search);
+}
+
+/**
+ * The head of a 404 or 410 page: the "not found" texts, noindex, its own URL as canonical (it has
+ * no other home), and no hreflang alternates: a missing page has no versions in other languages.
+ */
+export function missingHead(rawPath: string, locale: SeoLocale, origin: string, all: Record<SeoLocale, unknown>): SeoHead {
+  const head = seoHead(localizedPath('/__not-found__', locale), origin, translator(all, locale));
+  return { ...head, canonical: origin + rawPath, alternates: [], noindex: true };
 }
 
 function splitLocaleOnly(pathname: string): { locale: SeoLocale } {

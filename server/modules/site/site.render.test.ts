@@ -426,7 +426,6 @@ describe('the renderer', () => {
     const ssr = (await import(pathToFileURL(path.join(dist, '.ssr', 'entry-server.js')).href)) as SsrModule;
     const ad = await liveAd(ctx, owner, admin, ny, { title: TITLE });
     await liveAd(ctx, owner, admin, ny, { listingType: 'female_rub' });
-    const listings = ctx.app.deps.services.listings;
     for (const url of [
       '/',
       '/es',
@@ -445,8 +444,8 @@ describe('the renderer', () => {
       '/search?query=ad&page=9',
       '/no-such-page',
     ]) {
-      const framed = await ssr.render(url, new ServerSource(listings));
-      const whole = await ssr.render(url, new ServerSource(listings), { whole: true });
+      const framed = await ssr.render(url, new ServerSource(ctx.app.deps.services, ctx.app.deps.clock));
+      const whole = await ssr.render(url, new ServerSource(ctx.app.deps.services, ctx.app.deps.clock), { whole: true });
       // the same page, and the same high-priority image preload (the icons' preloads are dropped anyway: splitPreloads)
       const page = (html: string) => {
         const p = splitPreloads(html);

@@ -51,6 +51,9 @@ export default defineRoutes(async (app, deps) => {
     root: dist,
     wildcard: false,
     index: false,
+    // The bare template is no page: /index.html answers as /es/index.html does (the 404 page,
+    // below), not as a second, empty copy of the home page.
+    globIgnore: ['index.html'],
     preCompressed: true, // dist/assets/*.br and *.gz, written by precompress()
     // @fastify/static 10 passes the Fastify reply here (older versions passed the raw response).
     setHeaders(res, filePath) {

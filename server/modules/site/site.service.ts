@@ -2,7 +2,7 @@ import { createHash, hash } from 'node:crypto';
 import { brotliCompressSync, brotliDecompressSync, constants, gzipSync } from 'node:zlib';
 import type { AppDeps } from '../../core/deps.ts';
 import { SEO_LISTING_TYPES, SEO_LOCALES, SITEMAP_STATIC_PATHS, localizedPath, matchSeoRoute, splitSeoLocale, type SeoLocale } from '../../../contract/seo.ts';
-import { escapeHtml, headFor, injectHead, loadSeoTranslations, renderHead, translator, type HeadExtras } from './site.head.ts';
+import { escapeHtml, headFor, injectHead, loadSeoTranslations, missingHead, renderHead, translator, type HeadExtras } from './site.head.ts';
 import * as repo from './site.repository.ts';
 import { splitPreloads, type Rendered, type SsrBuild } from './site.ssr.ts';
 import { brotliHeadOffThread, brotliTail, headText, joinBrotli, type BrotliHead } from './site.brotli.ts';
@@ -124,7 +124,7 @@ export class SiteService {
     // what hydrates); the pages it renders itself (sign-in, the dashboard) get index.html.
     if (this.ssr.module.classify(splitSeoLocale(path).rest) === 'client') return this.answer(await this.shell(template, url));
     const batches = listings.changes.syncs;
-    const source = new ServerSource(listings);
+    const source = new ServerSource(this.deps.services, this.deps.clock);
     let r: Rendered;
     try {
       r = await this.ssr.module.render(key, source);
@@ -136,7 +136,7 @@ export class SiteService {
     // A path the router reads but the site does not name (another case, a stray segment) is no page of ours.
     if (matchSeoRoute(splitSeoLocale(safeDecode(path)).rest).notFound && r.status === 200) r.status = 404;
     const frame = this.pageFrame(r.locale as SeoLocale, r.page);
-    const answer = this.document(path, r, frame);
+    const answer = this.document(path, search, r, frame);
     const until = Math.min(source.until, now + PAGE_TTL_MS);
     // Rendering awaits: a change committed meanwhile could not drop this page, not cached yet. It
     // is kept only if no change came in since the first read.
@@ -189,15 +189,15 @@ export class SiteService {
    * are bytes already, encoded, hashed and compressed once (pageFrame); the others are encoded
    * here. Encoding the whole page as one string cost ~60 µs when it held one character past
    * Latin-1 ("…"): V8 then keeps the joined string two bytes a character. The ETag hashes the
-   * bytes after the frame's head, with the frame's own hash.
+   * bytes after the frame's head, with the frame's own hash. `search` is the page's own query
+   * (pageUrl): page 2 of a list names itself as canonical, not page 1.
    */
-  private document(path: string, r: Rendered, frame: PageFrame): PageAnswer {
+  private document(path: string, search: string, r: Rendered, frame: PageFrame): PageAnswer {
     const locale = r.locale as SeoLocale;
     const found = r.status === 200;
     const head = found
-      ? headFor(safeDecode(path), this.origin, this.translations, r.head.names ?? {})
-      : headFor(localizedPath('/__not-found__', locale), this.origin, this.translations, {});
-    if (!found) head.canonical = this.origin + path; // a 404 has no other canonical home
+      ? headFor(safeDecode(path), this.origin, this.translations, r.head.names ?? {}, search)
+      : missingHead(path, locale, this.origin, this.translations);
     const siteName = translator(this.translations, locale)('seo.siteName');
     const extras: HeadExtras = { image: r.head.image && { ...r.head.image, url: this.origin + r.head.image.url }, type: r.head.type };
     if (found && r.head.title) head.title = `${r.head.title} | ${siteName}`;
@@ -279,9 +279,8 @@ export class SiteService {
       }
     }
     const head = notFound
-      ? headFor(localizedPath('/__not-found__', locale), this.origin, this.translations, {})
-      : headFor(pathname, this.origin, this.translations, names);
-    if (notFound) head.canonical = this.origin + pathname;
+      ? missingHead(pathname, locale, this.origin, this.translations)
+      : headFor(pathname, this.origin, this.translations, names, pageUrl(url).search);
     const siteName = translator(this.translations, locale)('seo.siteName');
     return { status: notFound ? 404 : 200, html: injectHead(template, renderHead(head, siteName), locale) };
   }

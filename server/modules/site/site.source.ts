@@ -1,6 +1,15 @@
 import type { PublicSource, StateRef } from '../../../src/app/loaders.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Services } from '../../services.ts';
 import type { ListingsService } from '../listings/listings.service.ts';
+import type { ModerationService } from '../moderation/moderation.service.ts';
 import { refusalOf, type Answer } from '../listings/listings.answers.ts';
+
+/**
+ * The transparency report changes with no listings change to drop its page by: a page showing it
+ * is kept as long as the API lets browsers keep the report (GET /api/transparency, max-age=300).
+ */
+const TRANSPARENCY_TTL_MS = 300_000;
 
 /**
  * The page loaders' source on the server: the listings service itself (no HTTP), as a guest sees
@@ -11,9 +20,13 @@ export class ServerSource implements PublicSource {
   readonly tags = new Set<string>();
   until = Number.POSITIVE_INFINITY;
   private readonly service: ListingsService;
+  private readonly moderation: ModerationService;
+  private readonly clock: Clock;
 
-  constructor(listings: ListingsService) {
-    this.service = listings;
+  constructor(services: Pick<Services, 'listings' | 'moderation'>, clock: Clock) {
+    this.service = services.listings;
+    this.moderation = services.moderation;
+    this.clock = clock;
   }
 
   private depend(a: { tags: readonly string[]; until: number }): void {
@@ -62,5 +75,10 @@ export class ServerSource implements PublicSource {
 
   async search(q: { query: string; state?: string; type?: string; page: number }) {
     return JSON.parse(this.read(() => this.service.search(q)).json!);
+  }
+
+  async transparency() {
+    this.until = Math.min(this.until, this.clock.now().getTime() + TRANSPARENCY_TTL_MS);
+    return this.moderation.transparency();
   }
 }

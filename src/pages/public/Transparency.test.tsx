@@ -5,6 +5,7 @@ import i18n from 'i18next';
 import { server } from '../../test/server';
 import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
+import { seedRouteData } from '../../app/routeStore';
 import type { TransparencyMonth } from '../../api/moderation';
 import Transparency from './Transparency';
 
@@ -46,6 +47,24 @@ describe('transparency page', () => {
     expect(within(row('of which: after a report')).getAllByRole('cell').map((c) => c.textContent)).toEqual(['5', '0']);
     expect(within(row('Law-enforcement requests received')).getAllByRole('cell').map((c) => c.textContent)).toEqual(['2', '0']);
     expect(within(row('Accounts suspended')).getAllByRole('cell').map((c) => c.textContent)).toEqual(['6', '0']);
+  });
+
+  it('shows the figures the server rendered it with (its embedded data) without asking for them again', async () => {
+    let asked = 0;
+    server.use(
+      http.get('/api/transparency', () => {
+        asked++;
+        return apiJson('GET /api/transparency', { generatedAt: '2026-01-20T09:00:00.000Z', months: [] });
+      }),
+    );
+    seedRouteData('transparency', { status: 200, data: { generatedAt: '2026-01-20T09:00:00.000Z', months: [month('2026-01', { accountsSuspended: 6 })] } });
+    renderAt(<Transparency />, '/transparency');
+    const table = screen.getByRole('table', { name: 'Moderation per month (newest first)' });
+    expect(within(within(table).getByRole('row', { name: /^Accounts suspended/ })).getAllByRole('cell').map((c) => c.textContent)).toEqual(['6']);
+    // In UTC whatever the reader's time zone: the browser's first render must be the server's.
+    expect(screen.getByText(/January 20, 2026.*9:00.*UTC/)).toBeTruthy();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(asked).toBe(0);
   });
 
   it('speaks Spanish and Portuguese', async () => {

@@ -1,7 +1,7 @@
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSnapshot } from 'valtio';
-import { transparencyStore } from '../../state/moderation';
+import { LOADERS } from '../../app/loaders';
+import { useRouteData } from '../../app/routeData';
+import { publicSource } from '../../api/publicSource';
 import type { TransparencyMonth } from '../../api/moderation';
 import s from '../../components/public/page.module.css';
 
@@ -13,20 +13,24 @@ function monthLabel(month: string, lng: string): string {
   return new Date(Date.UTC(y, m - 1, 1)).toLocaleDateString(lng, { month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 
+/** When the figures were computed, in UTC: "January 20, 2026 at 9:00 AM UTC". */
+function generatedAt(iso: string, lng: string): string {
+  return new Date(iso).toLocaleString(lng, { year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' });
+}
+
 /**
  * The public transparency report (issue #14): per month, what staff reviewed, approved and
  * rejected (by reason), took down after reports, the reports and law-enforcement requests
- * received and the accounts suspended. Counts only, computed from our own records.
+ * received and the accounts suspended. Counts only, computed from our own records. Rendered by
+ * the server with its figures (its route loader), which the browser hydrates without asking again.
  */
 export default function Transparency() {
   const { t, i18n } = useTranslation('transparency');
-  const { data, loading, error } = useSnapshot(transparencyStore.state);
+  const loader = LOADERS.transparency;
+  const { result, loading, error } = useRouteData(loader.key({}, ''), () => loader.load({}, '', publicSource));
+  const data = result?.status === 200 ? result.data : null;
 
-  useEffect(() => {
-    void transparencyStore.load();
-  }, []);
-
-  const months = (data?.months ?? []) as readonly TransparencyMonth[];
+  const months = data?.months ?? [];
   const rows: { key: string; value: (m: TransparencyMonth) => number; sub?: boolean }[] = [
     { key: 'adsReviewed', value: (m) => m.adsReviewed },
     { key: 'adsApproved', value: (m) => m.adsApproved },
@@ -82,7 +86,8 @@ export default function Transparency() {
             </table>
           </div>
           <p>
-            <small>{t('generated', { date: new Date(data.generatedAt).toLocaleString(i18n.language, { dateStyle: 'long', timeStyle: 'short' }) })}</small>
+            {/* In UTC, as the months are: the server's time zone is not the reader's, and the page must hydrate as rendered. */}
+            <small>{t('generated', { date: generatedAt(data.generatedAt, i18n.language) })}</small>
           </p>
         </>
       )}
