@@ -106,7 +106,9 @@ async function healthChecks(deps: AppDeps): Promise<JobReport> {
  * its schedule, "run now" finds it by name, and each run is recorded in cron_runs.
  */
 export const CRON_JOBS: CronJob[] = [
-  { name: 'expire-ads', schedule: '0 * * * *', run: expireAds },
+  // Public reads hide an ad at its end without it; the owner's socket, the staff lists' filters and
+  // the "it expired" e-mail follow the stored status, so it is set within minutes.
+  { name: 'expire-ads', schedule: '*/5 * * * *', run: expireAds },
   // Photo files left behind by a post that crashed between storing its files and its row.
   { name: 'sweep-orphan-uploads', schedule: '30 * * * *', run: (deps) => sweepOrphanUploads(deps), timeoutMs: 10 * 60_000 },
   // A lost or late BTCPay webhook never loses money: open invoices are re-read every minute.

@@ -56,7 +56,7 @@ async function holdAccount(userId: string, reason: string): Promise<void> {
 describe('cron jobs', () => {
   it('registers every job: issue #12, renewal-reminders (#13), the sign-in purge (#14) and the search index merge (#15)', () => {
     expect(CRON_JOBS.map((j) => [j.name, j.schedule])).toEqual([
-      ['expire-ads', '0 * * * *'],
+      ['expire-ads', '*/5 * * * *'],
       ['sweep-orphan-uploads', '30 * * * *'],
       ['reconcile-invoices', '* * * * *'],
       ['expire-invoices', '*/15 * * * *'],
@@ -626,7 +626,7 @@ describe('cron routes', () => {
     expect(body.cronJobs[0].id).toBe(last.id);
     expect(body.schedules).toHaveLength(CRON_JOBS.length);
     expect(body.schedules.slice(0, 2)).toEqual([
-      { name: 'expire-ads', cron: '0 * * * *', nextRunAt: null, lastOutcome: 'ok' },
+      { name: 'expire-ads', cron: '*/5 * * * *', nextRunAt: null, lastOutcome: 'ok' },
       { name: 'sweep-orphan-uploads', cron: '30 * * * *', nextRunAt: null, lastOutcome: 'failed' },
     ]);
     expect(body.schedules.find((s: { name: string }) => s.name === 'purge-old-runs').lastOutcome).toBeNull();
