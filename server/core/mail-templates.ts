@@ -450,19 +450,12 @@ const MOMENTS: Record<MailLocale, Intl.DateTimeFormat> = {
   es: new Intl.DateTimeFormat('es', { ...UTC, dateStyle: 'medium', timeStyle: 'short' }),
   pt: new Intl.DateTimeFormat('pt-BR', { ...UTC, dateStyle: 'medium', timeStyle: 'short' }),
 };
-const DAYS: Record<MailLocale, Intl.DateTimeFormat> = {
-  en: new Intl.DateTimeFormat('en-US', { ...UTC, dateStyle: 'medium' }),
-  es: new Intl.DateTimeFormat('es', { ...UTC, dateStyle: 'medium' }),
-  pt: new Intl.DateTimeFormat('pt-BR', { ...UTC, dateStyle: 'medium' }),
-};
 
 /**
  * A moment in an e-mail, written the reader's way ("Jan 18, 2026, 12:00 PM", "18 ene 2026, 12:00",
  * "18 de jan. de 2026, 12:00"), in UTC and said so (readers are in several US time zones).
  */
 export const utcMoment = (iso: string, locale: MailLocale) => `${MOMENTS[locale].format(new Date(iso))} UTC`;
-/** A day in an e-mail (the last day a code works: it lasts to that day's end, UTC), the reader's way. */
-export const utcDay = (iso: string, locale: MailLocale) => DAYS[locale].format(new Date(iso));
 
 /** The address of one of the site's pages in a language, for a link in an e-mail: /x, /es/x, /pt/x. */
 export function pageLink(publicUrl: string, locale: MailLocale, path: string): string {

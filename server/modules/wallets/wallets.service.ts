@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
-import { composeMail, pageLink, utcDay } from '../../core/mail-templates.ts';
+import { composeMail, pageLink, utcMoment } from '../../core/mail-templates.ts';
 import type { Executor } from '../../core/db.ts';
 import { transactionAs, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound, ServiceUnavailable } from '../../core/errors.ts';
@@ -137,7 +137,8 @@ export class WalletsService {
         composeMail('welcomeCode', locale, user.email, {
           code,
           amount: `$${(WELCOME_PROMO_CENTS / 100).toFixed(2)}`,
-          date: utcDay(expiresAt, locale),
+          // its last moment, with its zone (a day alone reads as the reader's: it ends at 4 PM on it in Los Angeles)
+          date: utcMoment(expiresAt, locale),
           link: pageLink(this.deps.config.publicUrl, locale, '/admin/dashboard/my-wallet'),
         }),
       );
