@@ -92,11 +92,31 @@ export function checkPromoCode(v: string): RuleKey | null {
   return PROMO_CODE_RE.test(v) ? null : 'promoCodeInvalid';
 }
 
-/** US phone in E.164 (+1 and ten digits, area and exchange codes not starting with 0 or 1). */
+/**
+ * Area codes of the North American plan (+1) that are not the United States' (its territories are):
+ * Canada, then Bermuda and the Caribbean. A verification text there is an international one the
+ * operator pays for (and a usual target of SMS pumping); the marketplace lists US places only.
+ */
+const NON_US_AREA_CODES = new Set(
+  (
+    '204 226 236 249 250 257 263 273 289 306 343 354 365 367 368 382 387 403 416 418 428 431 437 438 450 460 468 474 506 514 519 ' +
+    '537 548 568 579 581 584 587 600 604 613 622 633 639 644 647 655 672 677 683 688 705 709 742 753 778 780 782 807 819 825 867 ' +
+    '873 879 902 905 942 ' +
+    '242 246 264 268 284 345 441 473 649 658 664 721 758 767 784 809 829 849 868 869 876'
+  ).split(' '),
+);
+
+/**
+ * US phone in E.164 (+1 and ten digits, area and exchange codes not starting with 0 or 1, the area
+ * code neither another country's nor a service code such as 911).
+ */
 export function normalizeUsPhone(v: string): string | null {
   const digits = v.replace(/[\s().-]/g, '');
   const m = /^(?:\+?1)?([2-9]\d{2}[2-9]\d{6})$/.exec(digits);
-  return m ? `+1${m[1]}` : null;
+  if (!m) return null;
+  const area = m[1].slice(0, 3);
+  if (NON_US_AREA_CODES.has(area) || area.endsWith('11')) return null;
+  return `+1${m[1]}`;
 }
 
 export function checkSearchQuery(v: string): RuleKey | null {

@@ -27,6 +27,8 @@ export interface Limits {
   imageConcurrency: number;
   adsPerDay: number;
   reportsPerHour: number;
+  /** Verification texts asked for per IP (IPv6 by its /64) an hour, whatever the accounts and numbers: each costs the operator. */
+  phoneCodesPerIpPerHour: number;
   /** @fastify/rate-limit's general ceiling per IP per minute on /api (0 turns it off). */
   apiPerMinute: number;
   /**
@@ -47,6 +49,7 @@ export const DEFAULT_LIMITS: Limits = {
   imageConcurrency: 2,
   adsPerDay: 20,
   reportsPerHour: 10,
+  phoneCodesPerIpPerHour: 10,
   apiPerMinute: 1200,
   sitemapPerMinute: 60,
   textbeltTimeoutMs: 10_000,

@@ -27,7 +27,7 @@ export default defineRoutes((app, deps) => {
 
   // Any signed-in user, for their own account.
   app.post('/api/phone-verification', { schema: smsApi['POST /api/phone-verification'] }, async (request, reply) => {
-    const answer = await sms.verification.request(requireUser(request), request.body.phone);
+    const answer = await sms.verification.request(requireUser(request), request.body.phone, request.ip);
     return reply.code(202).send(answer);
   });
 

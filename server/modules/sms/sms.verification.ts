@@ -8,12 +8,15 @@ import { can } from '../profile/profile.policy.ts';
 import type { SmsService } from './sms.service.ts';
 import * as repo from './sms.repository.ts';
 import { HOUR_MS } from '../../core/clock.ts';
+import { ipKey, WindowLimiter } from '../../core/ratelimit.ts';
 
 // Phone verification (PRODUCT §7, §11): a 6-digit code by text message, living 10 minutes; five
 // wrong tries burn it; three codes an hour per user and per number. Only an HMAC of the code is
 // stored (keyed with the server's secret, so the table alone does not give the codes away), and it
 // is compared in constant time. The limits count the stored codes inside the transaction that adds
-// one (BEGIN IMMEDIATE), so they hold across restarts and between two processes on one file.
+// one (BEGIN IMMEDIATE), so they hold across restarts and between two processes on one file. Per IP
+// too, and per number once more (in memory, as the other per-IP limits): accounts are free to make
+// and to delete, and each text is paid for.
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const CODES_PER_HOUR = 3;
@@ -34,9 +37,17 @@ type Outcome = { kind: 'ok'; phone: string } | { kind: 'none' } | { kind: 'wrong
 export class PhoneVerification {
   private readonly deps: AppDeps;
   private readonly sms: SmsService;
+  private readonly perIp: WindowLimiter;
+  /**
+   * The per-number limit again, in memory: the stored codes go with an account's erasure (its
+   * numbers are personal data), and an account deleted and made again must not text a number anew.
+   */
+  private readonly perNumber: WindowLimiter;
   constructor(deps: AppDeps, sms: SmsService) {
     this.deps = deps;
     this.sms = sms;
+    this.perIp = new WindowLimiter(deps.clock, deps.limits.phoneCodesPerIpPerHour, HOUR_MS);
+    this.perNumber = new WindowLimiter(deps.clock, CODES_PER_HOUR, HOUR_MS);
   }
 
   private hash(userId: string, phone: string, code: string): Buffer {
@@ -51,10 +62,17 @@ export class PhoneVerification {
     return row;
   }
 
-  /** Texts a new code to `phoneInput` (superseding the user's earlier codes). */
-  async request(actor: SessionUser, phoneInput: string): Promise<{ phone: string; expiresAt: string }> {
+  private countSent(phone: string, ip: string): void {
+    this.perNumber.count([phone]);
+    this.perIp.count([ipKey(ip)]);
+  }
+
+  /** Texts a new code to `phoneInput` (superseding the user's earlier codes), asked for from `ip`. */
+  async request(actor: SessionUser, phoneInput: string, ip: string): Promise<{ phone: string; expiresAt: string }> {
     const phone = normalizeUsPhone(phoneInput);
     if (!phone) throw new Invalid('phone', 'phone.invalid');
+    // Counted once the text went (or may have gone), as the stored codes are: one never sent costs nothing.
+    if (this.perNumber.full([phone]) || this.perIp.full([ipKey(ip)])) throw new TooManyRequests('phone.too_many_codes', { minutes: 60 });
     const now = this.deps.clock.now();
     const at = now.toISOString();
     const expiresAt = new Date(now.getTime() + CODE_TTL_MS).toISOString();
@@ -82,7 +100,9 @@ export class PhoneVerification {
       purpose: 'verification',
       userId: actor.id,
     });
-    if (sent.status === 'refused' || sent.status === 'error') {
+    const failed = sent.status === 'refused' || sent.status === 'error';
+    if (!failed || sent.maybeDelivered) this.countSent(phone, ip);
+    if (failed) {
       // Not sent (refused, or Textbelt never got it): the code goes and costs nothing. Maybe sent
       // (no answer in time, an answer we cannot read): it stays, counted against the hourly
       // limits (else every retry could text the number again), and works if the text arrives.
