@@ -7,7 +7,7 @@ import type { PublicAd } from '../../../contract/api/ads.ts';
 import { LISTING_TYPES, parseListingType } from '../ads/ads.rules.ts';
 import { toPublicAd } from '../ads/ads.dto.ts';
 import type { ListingType } from '../ads/ads.tables.ts';
-import { checkReport, countReport, createReport, hashIp, notifyStaff } from '../reports/reports.service.ts';
+import { checkReport, countReport, fileReport } from '../reports/reports.service.ts';
 import type { Report } from '../../../contract/api/reports.ts';
 import type { Actor } from '../../core/policy.ts';
 import { can, type ListedAd } from './listings.policy.ts';
@@ -353,9 +353,6 @@ export class ListingsService {
     const row = this.reads.adById(adId);
     if (!row || !can(reporter, 'report', this.listed(row))) throw new NotFound('listings.ad_not_found');
     countReport(this.deps, ip);
-    const ipHash = hashIp(this.deps.config.jwtSecret, ip);
-    const report = await this.deps.db.transaction().execute((trx) => createReport(trx, { ...input, ipHash }, this.deps.clock.now()));
-    await notifyStaff(this.deps, report);
-    return report;
+    return fileReport(this.deps, input, ip); // a repeat of an open report is answered with it, not filed again
   }
 }

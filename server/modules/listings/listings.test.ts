@@ -328,9 +328,15 @@ describe('report an ad', () => {
     admin = await asAdmin(ctx);
     ny = await placeIn(ctx, 'ny');
     const ad = await liveAd(ctx, owner, admin, ny);
-    // Each from another address of one /64: one subscriber holds all of them.
+    // Each from another address of one /64: one subscriber holds all of them. Each in other words:
+    // a repeat of an open report is answered with it, not filed again (reports.submit.test.ts).
     const report = (i: number, url = `/api/report-ad/${ad.id}`) =>
-      ctx.app.inject({ method: 'POST', url, payload: { message: 'Something is wrong with this ad.' }, remoteAddress: `2001:db8:1:2::${i.toString(16)}` });
+      ctx.app.inject({
+        method: 'POST',
+        url,
+        payload: { message: `Something is wrong with this ad (${i}).` },
+        remoteAddress: `2001:db8:1:2::${i.toString(16)}`,
+      });
     const general = (i: number) =>
       ctx.app.inject({
         method: 'POST',

@@ -18,6 +18,24 @@ export async function insertReport(db: Executor, row: Omit<ReportRow, 'status'>)
   return { ...row, status: 'open' };
 }
 
+/** The open report with exactly these fields, if any (a repeat of it is not filed again); found through the reports_ad index. */
+export async function findOpenTwin(
+  db: Executor,
+  r: Pick<ReportRow, 'kind' | 'message' | 'contact'> & { ad_id: string; ip_hash: string },
+): Promise<ReportRow | undefined> {
+  return db
+    .selectFrom('reports')
+    .selectAll()
+    .where('ad_id', '=', r.ad_id)
+    .where('status', '=', 'open')
+    .where('ip_hash', '=', r.ip_hash)
+    .where('kind', '=', r.kind)
+    .where('message', '=', r.message)
+    .where('contact', 'is', r.contact) // IS: a null contact matches a null one
+    .orderBy('created_at')
+    .executeTakeFirst() as Promise<ReportRow | undefined>;
+}
+
 export async function findReport(db: Executor, id: string): Promise<ReportRow | undefined> {
   return db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst() as Promise<ReportRow | undefined>;
 }

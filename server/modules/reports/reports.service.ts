@@ -47,9 +47,20 @@ export const toDto = (r: repo.ReportRow): Report => ({
 /** Trafficking tips and law-enforcement requests: listed first while open, flagged in the staff e-mail. */
 export const isUrgent = (kind: ReportKind): boolean => (URGENT_REPORT_KINDS as readonly string[]).includes(kind);
 
-/** A keyed hash of the sender's IP: staff can spot repeat senders, the address itself is not kept. */
+/**
+ * A keyed hash of the sender's IP: staff can spot repeat senders, the address itself is not kept.
+ * Hashed by ipKey, as every per-IP limit counts a sender: an IPv6 subscriber holds a whole /64 and
+ * rotates privacy addresses within it, so hashing the full address showed one sender as a new one
+ * on every report. Rows stored before this change keep the hash of the full IPv6 address (the
+ * address is not kept, so they cannot be rehashed): a /64's older reports show a different hash
+ * from its newer ones, and do not fold with them (fileReport). IPv4 hashes are unchanged (ipKey
+ * keeps an IPv4 address as is; an IPv4-mapped one now hashes as its plain IPv4 form).
+ */
 export function hashIp(secret: string, ip: string): string {
-  return createHmac('sha256', secret).update(`report-ip:${ip}`).digest('hex').slice(0, 16);
+  return createHmac('sha256', secret)
+    .update(`report-ip:${ipKey(ip)}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export interface NewReport {
@@ -75,9 +86,9 @@ export function checkReport(input: NewReport): { message: string; contact: strin
 }
 
 /**
- * Stores one report inside the caller's transaction. The marketplace module calls this for
- * POST /api/report-ad/:id (kind 'ad'); it should then call notifyStaff after commit and use
- * countReport(deps, ip) so all reports share the 10-per-hour-per-IP limit.
+ * Stores one report inside the caller's transaction. Routes file through fileReport (which folds
+ * repeats and mails staff after commit), after countReport(deps, ip) so all reports share the
+ * 10-per-hour-per-IP limit: POST /api/reports here, POST /api/report-ad/:id in the listings module.
  */
 export async function createReport(trx: Executor, input: NewReport, at: Date): Promise<Report> {
   const { message, contact } = checkReport(input);
@@ -91,6 +102,28 @@ export async function createReport(trx: Executor, input: NewReport, at: Date): P
     created_at: at.toISOString(),
   });
   return toDto(row);
+}
+
+/**
+ * Files a report and e-mails staff about it, unless it repeats one still open: the same kind,
+ * ad, sender hash, message and contact. A double-click, a retry after a lost answer or a script
+ * resending it then gets the first report back (same id and time, so the same answer) and neither
+ * adds to the staff's queue nor mails them again. The look-up and the insert share one transaction,
+ * which every transaction of ours opens with BEGIN IMMEDIATE (core/db.ts): two servers on one file
+ * take turns, so the second sees the first's row. No unique index instead: databases in use may
+ * already hold such repeats, which such an index would refuse to be built over.
+ * The caller has checked the input and counted it against the sender's allowance (countReport).
+ */
+export async function fileReport(deps: Pick<AppDeps, 'config' | 'mailer' | 'log' | 'db' | 'clock'>, input: NewReport, ip: string): Promise<Report> {
+  const ipHash = hashIp(deps.config.jwtSecret, ip);
+  const { message, contact } = checkReport(input);
+  const { report, filed } = await deps.db.transaction().execute(async (trx) => {
+    const twin = input.adId ? await repo.findOpenTwin(trx, { kind: input.kind, ad_id: input.adId, ip_hash: ipHash, message, contact }) : undefined;
+    if (twin) return { report: toDto(twin), filed: false };
+    return { report: await createReport(trx, { ...input, ipHash }, deps.clock.now()), filed: true };
+  });
+  if (filed) await notifyStaff(deps, report);
+  return report;
 }
 
 /**
@@ -135,7 +168,6 @@ async function mailOne(deps: Pick<AppDeps, 'config' | 'mailer' | 'log'>, report:
   }
 }
 
-// One limiter per app (keyed by its deps), shared by every route that files a report.
 /**
  * Who owns or owned the ad a report names: its owner, live or kept (a legal hold), else, once it is
  * deleted, the owner its last version names. A staff member who deletes their own reported ad stays
@@ -145,6 +177,7 @@ async function ownerOfReportedAd(db: Executor, adId: string): Promise<string | n
   return (await ownerOfAd(db, adId)) ?? (await repo.lastOwnerOfAd(db, adId));
 }
 
+// One limiter per app (keyed by its deps), shared by every route that files a report.
 const limiters = new WeakMap<object, WindowLimiter>();
 function reportLimiter(deps: Pick<AppDeps, 'clock' | 'limits'>): WindowLimiter {
   let l = limiters.get(deps);
@@ -166,14 +199,17 @@ export class ReportsService {
     this.deps = deps;
   }
 
-  /** A public report (trafficking, contact, law enforcement): rate limited per IP, stored, mailed to staff. */
+  /**
+   * A public report (trafficking, contact, law enforcement): rate limited per IP, stored, mailed to
+   * staff. An ad it names must be one this module can trace to an owner (live, held, or deleted with
+   * its versions kept, as for ad reports after the ad is gone): else 404 with the ad report route's
+   * code, before the allowance is used, rather than a report about no ad and a mail linking nowhere.
+   */
   async submit(input: NewReport, ip: string): Promise<Report> {
     checkReport(input); // bad input does not use up the sender's allowance
+    if (input.adId && !(await ownerOfReportedAd(this.deps.db, input.adId))) throw new NotFound('listings.ad_not_found');
     countReport(this.deps, ip);
-    const ipHash = hashIp(this.deps.config.jwtSecret, ip);
-    const report = await this.deps.db.transaction().execute((trx) => createReport(trx, { ...input, ipHash }, this.deps.clock.now()));
-    await notifyStaff(this.deps, report);
-    return report;
+    return fileReport(this.deps, input, ip);
   }
 
   async list(
