@@ -11,6 +11,7 @@ import { uploadUrl } from '../uploads/uploads.storage.ts';
 import { beforeAdDeleted, photoFiles } from '../moderation/moderation.holds.ts';
 import { unreviewedReason, withdraw } from '../uploads/uploads.withdrawn.ts';
 import { fingerprintAd, recordFingerprint } from '../moderation/moderation.duplicates.ts';
+import { sinceUtcDays } from '../analytics/analytics.service.ts';
 import type { AdActivity, AdCounts, OwnAdsList, Revision } from '../../../contract/api/ads.ts';
 import { checkAdDetails, checkAdFields, MAX_PHOTOS, type AdFieldsInput } from './ads.rules.ts';
 import { encodeAdPhotos, removeAdPhotos } from './ads.images.ts';
@@ -212,11 +213,10 @@ export class AdManageService {
       repo.countOwnAds(this.deps.db, userId, this.now()),
     ]);
     const ids = rows.map((r) => r.id);
-    const now = this.deps.clock.now().getTime();
-    const [revisions, views] = await Promise.all([
-      this.revisions(ids),
-      repo.viewsOf(this.deps.db, ids, new Date(now - 7 * DAY_MS).toISOString(), new Date(now - 30 * DAY_MS).toISOString()),
-    ]);
+    // The last 7 and 30 whole UTC days, today the last, as the staff's page-view screen counts them:
+    // a rolling 168 hours showed an ad's owner another "last 7 days" than staff saw for the same ad.
+    const now = this.deps.clock.now();
+    const [revisions, views] = await Promise.all([this.revisions(ids), repo.viewsOf(this.deps.db, ids, sinceUtcDays(now, 7), sinceUtcDays(now, 30))]);
     const ads: OwnerAdDto[] = rows.map((r) => ({ ...toOwnerAd(r), revision: revisions.get(r.id) ?? null, ...(views.get(r.id) ?? { views7: 0, views30: 0 }) }));
     const inList = (list: OwnAdsList) => (a: { status: AdStatus }) => OWN_LISTS[list].includes(a.status);
     const sizeOf = (list: OwnAdsList) => counts.filter(inList(list)).reduce((n, c) => n + c.n, 0);

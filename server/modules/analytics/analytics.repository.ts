@@ -8,6 +8,12 @@ export async function insertPageView(db: Executor, v: { path: string; locale: Pa
   await db.insertInto('page_views').values({ path: v.path, locale: v.locale, referrer_host: v.referrerHost, at: v.at }).execute();
 }
 
+/** The ad's owner (null when there is no such ad): whether a signed-in viewer of its page is its owner. */
+export async function ownerOfAd(db: Executor, adId: string): Promise<string | null> {
+  const row = await db.selectFrom('ads').select('owner_id').where('id', '=', adId).executeTakeFirst();
+  return row?.owner_id ?? null;
+}
+
 /**
  * A window of at most this many views takes its top paths and ads from all its (day, path)
  * counters (there are fewer than its views); a longer one counts only the paths that can reach

@@ -2,7 +2,10 @@ import type { AppDeps } from '../../core/deps.ts';
 import { Invalid } from '../../core/errors.ts';
 import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import { DAY_MS } from '../../core/clock.ts';
+import type { SessionUser } from '../../core/auth.ts';
+import { hasStaffRole } from '../../core/policy.ts';
 import * as repo from './analytics.repository.ts';
+import { SeenViews, adOfPath, isCrawler } from './analytics.counting.ts';
 import type { PageLocale } from '../../../contract/api/analytics.ts';
 
 // A browser reports one view per route change; 120 a minute per IP is far above a person's pace
@@ -30,22 +33,53 @@ export function referrerHost(raw: string | undefined | null): string | null {
   }
 }
 
+/**
+ * The first moment (ISO, 00:00Z) of the last `days` whole UTC days, today the last: the days the
+ * staff screen draws and the owner's my-ads figures count, so both say the same of an ad.
+ */
+export function sinceUtcDays(now: Date, days: number): string {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return new Date(today - (days - 1) * DAY_MS).toISOString();
+}
+
+/** Who posted a beacon: the IP (the viewer, by ipKey), the user agent, the signed-in user if any. */
+export interface Viewer {
+  ip: string;
+  userAgent: string | undefined;
+  user: SessionUser | null;
+}
+
 export class AnalyticsService {
   private readonly deps: AppDeps;
   private readonly limiter: WindowLimiter;
   private readonly counts: repo.PageViewCounts;
+  private readonly seen: SeenViews;
   constructor(deps: AppDeps) {
     this.deps = deps;
     this.limiter = new WindowLimiter(deps.clock, PAGEVIEWS_PER_MINUTE, 60_000);
     this.counts = new repo.PageViewCounts(deps.database.reader);
+    this.seen = new SeenViews(deps.clock);
   }
 
-  async record(input: { path: string; locale: PageLocale; referrer?: string | null }, ip: string): Promise<void> {
+  /**
+   * Records a visitor's view (analytics.counting.ts says which count): once per viewer and path
+   * within VIEW_WINDOW_MS, never a crawler's, never the ad's owner's or staff's view of an ad page.
+   */
+  async record(input: { path: string; locale: PageLocale; referrer?: string | null }, viewer: Viewer): Promise<void> {
     const path = cleanPath(input.path);
-    this.limiter.hit([`ip:${ipKey(ip)}`]); // an IPv6 subscriber by its /64, as every per-IP limit
+    const ip = ipKey(viewer.ip); // an IPv6 subscriber by its /64, as every per-IP limit
+    this.limiter.hit([`ip:${ip}`]);
     // Only the public site's pages: a dashboard, sign-in, checkout or unsubscribe path names a
     // user, an invoice or a token, and staff's figures are about what visitors read.
     if (PRIVATE_PATH.test(path)) return;
+    if (isCrawler(viewer.userAgent)) return;
+    // The owner checking their ad and staff reviewing it are not visitors. Asked only of a signed-in
+    // user on an ad page (one read by the primary key): a guest's beacon reads nothing.
+    const adId = adOfPath(path);
+    const user = viewer.user;
+    if (adId && user && (hasStaffRole(user.userRoles) || (await repo.ownerOfAd(this.deps.db, adId)) === user.id)) return;
+    // Last, and synchronous from the check to the mark: of two beacons racing, one counts.
+    if (!this.seen.first(ip, path)) return;
     const host = referrerHost(input.referrer);
     // A view that comes from one of our own pages is not a referral.
     const own = referrerHost(this.deps.config.publicUrl);
@@ -62,9 +96,6 @@ export class AnalyticsService {
    * committed: read from the per-day counters, whatever the number of views.
    */
   summary(days: number) {
-    const now = this.deps.clock.now();
-    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-    const sinceDay = new Date(today - (days - 1) * DAY_MS).toISOString().slice(0, 10);
-    return this.counts.summarize(sinceDay, 20);
+    return this.counts.summarize(sinceUtcDays(this.deps.clock.now(), days).slice(0, 10), 20);
   }
 }

@@ -1,0 +1,174 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DAY_MS, HOUR_MS, ManualClock } from '../../core/clock.ts';
+import { ownerAdminNy, liveAd, type Place } from '../ads/ads.testkit.ts';
+import { makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { SeenViews, VIEW_WINDOW_MS, isCrawler } from './analytics.counting.ts';
+
+// An ad's page views are what its owner sees on my ads (what they pay for, and what bumping buys)
+// and what staff see on the page-views screen. They count people looking at the ad: one viewer's
+// view of a page once within VIEW_WINDOW_MS, not the ad's owner or staff, not a crawler; and the
+// owner's "last 7 / 30 days" are the same whole UTC days as staff's.
+
+let ctx: TestContext;
+let owner: TestUser;
+let admin: TestUser;
+let ny: Place;
+beforeEach(async () => {
+  ({ ctx, owner, admin, ny } = await ownerAdminNy());
+});
+afterEach(async () => ctx.close());
+
+const BROWSER = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
+
+const view = (path: string, opts: { ip?: string; cookie?: string; ua?: string } = {}) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/analytics/pageview',
+    payload: { path, locale: 'en' },
+    remoteAddress: opts.ip ?? '203.0.113.9',
+    headers: { 'user-agent': opts.ua ?? BROWSER, ...(opts.cookie ? { cookie: opts.cookie } : {}) },
+  });
+
+async function ownerViews(adId: string): Promise<{ views7: number; views30: number }> {
+  const res = await ctx.app.inject({ method: 'GET', url: '/api/all-ads-by-user', headers: { cookie: owner.cookie } });
+  const ad = [...res.json().approvedAds, ...res.json().pendingAds].find((a: { id: string }) => a.id === adId);
+  return { views7: ad.views7, views30: ad.views30 };
+}
+async function staffViews(adId: string, days = 7): Promise<number> {
+  const res = await ctx.app.inject({ method: 'GET', url: `/api/admin/get-page-views?days=${days}`, headers: { cookie: admin.cookie } });
+  return res.json().topAds.find((a: { adId: string }) => a.adId === adId)?.count ?? 0;
+}
+
+describe('a view counts once per viewer and page within the window', () => {
+  it('one client posting the beacon in a loop is one view, for the owner and for staff', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    for (let i = 0; i < 100; i++) expect((await view(`/ad/${ad.id}`)).statusCode).toBe(204); // answered alike: a script learns nothing
+    expect(await ownerViews(ad.id)).toEqual({ views7: 1, views30: 1 });
+    expect(await staffViews(ad.id)).toBe(1);
+  });
+
+  it('a second viewer counts; an IPv6 subscriber is one viewer across their /64', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    await view(`/ad/${ad.id}`);
+    await view(`/ad/${ad.id}`, { ip: '198.51.100.7' });
+    await view(`/ad/${ad.id}`, { ip: '2001:db8:1:2::1' });
+    await view(`/ad/${ad.id}`, { ip: '2001:db8:1:2::ffff' }); // the same /64
+    await view(`/ad/${ad.id}`, { ip: '2001:db8:1:3::1' }); // the next /64
+    expect((await ownerViews(ad.id)).views7).toBe(4);
+  });
+
+  it('each page of the same viewer counts once, the ad in another language too', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    for (const path of [`/ad/${ad.id}`, `/es/ad/${ad.id}`, '/faq', `/ad/${ad.id}`, `/es/ad/${ad.id}`]) await view(path);
+    expect((await ownerViews(ad.id)).views7).toBe(2);
+  });
+
+  it('the same viewer counts again once the window has passed, not before', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    await view(`/ad/${ad.id}`);
+    ctx.clock.advance(VIEW_WINDOW_MS - 1);
+    await view(`/ad/${ad.id}`);
+    expect((await ownerViews(ad.id)).views7).toBe(1);
+    ctx.clock.advance(1); // the window from the counted view has ended
+    await view(`/ad/${ad.id}`);
+    expect((await ownerViews(ad.id)).views7).toBe(2);
+  });
+});
+
+describe('the owner and staff are not visitors of an ad', () => {
+  it('the owner viewing their own ad (signed in, from any IP, in any language) is not a view', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    for (let i = 0; i < 3; i++) expect((await view(`/ad/${ad.id}`, { cookie: owner.cookie, ip: `198.51.100.${i + 1}` })).statusCode).toBe(204);
+    await view(`/pt/ad/${ad.id}`, { cookie: owner.cookie });
+    expect(await ownerViews(ad.id)).toEqual({ views7: 0, views30: 0 });
+    expect(await staffViews(ad.id)).toBe(0);
+  });
+
+  it('staff reviewing an ad is not a view; another signed-in user is', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    await view(`/ad/${ad.id}`, { cookie: admin.cookie, ip: '198.51.100.1' });
+    const visitor = await makeUser(ctx, { status: 'approved' });
+    await view(`/ad/${ad.id}`, { cookie: visitor.cookie, ip: '198.51.100.2' });
+    expect((await ownerViews(ad.id)).views7).toBe(1);
+  });
+
+  it('the owner viewing another owner’s ad is a view of it, their own is not', async () => {
+    const mine = await liveAd(ctx, owner, admin, ny);
+    const other = await makeUser(ctx, { status: 'approved' });
+    const theirs = await liveAd(ctx, other, admin, ny);
+    await view(`/ad/${theirs.id}`, { cookie: owner.cookie });
+    await view(`/ad/${mine.id}`, { cookie: owner.cookie });
+    expect([await staffViews(theirs.id), await staffViews(mine.id)]).toEqual([1, 0]);
+  });
+});
+
+describe('the owner’s figures are of the same days as staff’s', () => {
+  it('the last 7 and 30 days are whole UTC days, today the last, for the owner as for staff', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    // The clock is 2026-01-15T12:00Z: one view now.
+    expect((await view(`/ad/${ad.id}`)).statusCode).toBe(204);
+    // 6 days 13 hours later, 2026-01-22T01:00Z: within 168 hours, but the view's UTC day is the 8th day back.
+    ctx.clock.advance(6 * DAY_MS + 13 * HOUR_MS);
+    expect(await ownerViews(ad.id)).toEqual({ views7: 0, views30: 1 });
+    expect([await staffViews(ad.id, 7), await staffViews(ad.id, 30)]).toEqual([0, 1]);
+  });
+
+  it('the days begin at 00:00Z: a view at its first moment counts in them, one a moment before does not, for both', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    ctx.clock.set('2026-01-15T23:59:59.999Z');
+    await view(`/ad/${ad.id}`, { ip: '198.51.100.1' });
+    ctx.clock.set('2026-01-16T00:00:00.000Z');
+    await view(`/ad/${ad.id}`, { ip: '198.51.100.2' });
+    ctx.clock.set('2026-01-22T23:59:59.999Z'); // the 16th is the first of the last 7 days
+    expect((await ownerViews(ad.id)).views7).toBe(1);
+    expect(await staffViews(ad.id, 7)).toBe(1);
+    ctx.clock.set('2026-02-14T11:00:00.000Z'); // and the first of the last 30 (the owner's 30-day session still open)
+    expect(await ownerViews(ad.id)).toEqual({ views7: 0, views30: 1 });
+    expect(await staffViews(ad.id, 30)).toBe(1);
+  });
+});
+
+describe('crawlers are not visitors', () => {
+  it('a client that says it is a crawler, or names no user agent, is not counted', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const crawlers = [
+      'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0 Safari/537.36',
+      'Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)',
+      'Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)',
+      '',
+    ];
+    for (const [i, ua] of crawlers.entries()) expect((await view(`/ad/${ad.id}`, { ua, ip: `198.51.100.${i + 1}` })).statusCode).toBe(204);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/analytics/pageview',
+      payload: { path: `/ad/${ad.id}`, locale: 'en' },
+      remoteAddress: '198.51.100.99',
+      headers: { 'user-agent': undefined }, // no header at all
+    });
+    expect(res.statusCode).toBe(204);
+    expect((await ownerViews(ad.id)).views7).toBe(0);
+  });
+
+  it('tells crawlers from browsers, a CUBOT phone’s included', () => {
+    expect(isCrawler('Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)')).toBe(true);
+    expect(isCrawler('Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15')).toBe(false);
+    expect(isCrawler('Mozilla/5.0 (Linux; Android 10; CUBOT X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36')).toBe(false);
+    expect(isCrawler('   ')).toBe(true);
+  });
+});
+
+describe('the viewers remembered', () => {
+  it('are forgotten once their window has passed, and never more than the bound', () => {
+    const clock = new ManualClock();
+    const seen = new SeenViews(clock, 1000, 5);
+    expect([seen.first('a', '/x'), seen.first('a', '/x'), seen.first('b', '/x'), seen.first('a', '/y')]).toEqual([true, false, true, true]);
+    clock.advance(1000);
+    expect(seen.first('c', '/x')).toBe(true);
+    expect(seen.size).toBe(1); // the three of the last window went
+    for (let i = 0; i < 20; i++) seen.first(`v${i}`, '/x');
+    expect(seen.size).toBe(5);
+    // Past the bound the oldest go first: the latest are still known, the earliest count again.
+    expect([seen.first('v19', '/x'), seen.first('v0', '/x')]).toEqual([false, true]);
+  });
+});
