@@ -29,6 +29,16 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\p{Cf}]/gu;
 /** Letters that draw a blank (Hangul fillers, the Braille blank), often used as a space no site collapses: read as one. */
 const FILLER = /[\u115f\u1160\u3164\uffa0\u2800]/g;
 
+/**
+ * A text's length as a reader counts it, in characters (code points): an emoji is one, where
+ * String.length counts UTF-16 units and makes it two. The ad length rules (TITLE_MAX …) count this.
+ */
+export const charCount = (v: string): number => {
+  let n = 0;
+  for (const _ of v) n++;
+  return n;
+};
+
 /** One line as stored (an ad's title): control, format and bidi characters out, fillers and runs of white space become one space. The length rules count this. */
 export const cleanLine = (v: string) => v.replace(CONTROL, '').replace(FILLER, ' ').replace(/\s+/g, ' ').trim();
 /** Text as stored (an ad's description): line breaks kept (at most two in a row), control, format and bidi characters out, fillers a space. */

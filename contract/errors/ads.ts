@@ -10,6 +10,7 @@ export const adsErrors = {
   'ad.phone_invalid': 'Phone must be a US number, e.g. +1 212 555 0100.',
   'ad.photos_count': 'Add {{min}} to {{max}} photos.',
   'ad.photos_too_large': 'The photos are larger than {{mb}} MB in total.',
+  'ad.photo_too_large': 'Each photo must be at most {{mb}} MB.',
   'ad.screened_wording': 'Your {{field}} contains wording we do not allow ("{{term}}"). Ads must never suggest minors or coercion.',
   'ad.daily_post_limit': 'You can post at most {{max}} ads per day.',
   // Where an ad may be placed.

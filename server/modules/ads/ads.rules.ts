@@ -1,5 +1,5 @@
 import { Invalid } from '../../core/errors.ts';
-import { DESCRIPTION_MAX, DESCRIPTION_MIN, TITLE_MAX, TITLE_MIN, cleanLine, cleanText, normalizeUsPhone } from '../../../contract/rules.ts';
+import { DESCRIPTION_MAX, DESCRIPTION_MIN, TITLE_MAX, TITLE_MIN, charCount, cleanLine, cleanText, normalizeUsPhone } from '../../../contract/rules.ts';
 import type { PostAdFields } from '../../../contract/api/ads.ts';
 import type { ListingType } from './ads.tables.ts';
 import { parseAvailability, parseJsonField, parseRates, type Availability, type RateLine } from '../../../contract/ad-extras.ts';
@@ -40,10 +40,13 @@ export interface AdFields {
 export function checkAdFields(f: AdFieldsInput): AdFields {
   const listingType = parseListingType(f.listingType);
   if (!listingType) throw new Invalid('listingType', 'ad.listing_type_invalid');
+  // Counted in characters (an emoji is one), as the form's counter shows them; at most 4 bytes each.
   const title = cleanLine(f.title ?? '');
-  if (title.length < TITLE_MIN || title.length > TITLE_MAX) throw new Invalid('title', 'ad.title_length', { min: TITLE_MIN, max: TITLE_MAX });
+  const titleChars = charCount(title);
+  if (titleChars < TITLE_MIN || titleChars > TITLE_MAX) throw new Invalid('title', 'ad.title_length', { min: TITLE_MIN, max: TITLE_MAX });
   const description = cleanText(f.description ?? '');
-  if (description.length < DESCRIPTION_MIN || description.length > DESCRIPTION_MAX) {
+  const descriptionChars = charCount(description);
+  if (descriptionChars < DESCRIPTION_MIN || descriptionChars > DESCRIPTION_MAX) {
     throw new Invalid('description', 'ad.description_length', { min: DESCRIPTION_MIN, max: DESCRIPTION_MAX });
   }
   const age = (f.age ?? '')

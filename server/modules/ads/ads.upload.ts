@@ -1,12 +1,22 @@
 import type { FastifyRequest } from 'fastify';
 import { PHOTOS_TOTAL_MAX_MB } from '../../../contract/rules.ts';
-import { TooLarge } from '../../core/errors.ts';
-import { readMultipart } from '../../core/multipart.ts';
+import { Invalid, TooLarge } from '../../core/errors.ts';
+import { MULTIPART_LIMITS, readMultipart, type FileLimitRefusals } from '../../core/multipart.ts';
 import { EDIT_AD_FIELDS, POST_AD_FIELDS } from '../../../contract/api/ads.ts';
-import type { AdFieldsInput } from './ads.rules.ts';
+import { MAX_PHOTOS, type AdFieldsInput } from './ads.rules.ts';
 
 /** PRODUCT §11: uploads are 60 MB in total (10 MB per photo is enforced by the multipart plugin). */
 export const MAX_UPLOAD_BYTES = PHOTOS_TOTAL_MAX_MB * 1024 * 1024;
+
+/**
+ * PRODUCT §7/§10: the plugin's files and file-size limits are the form's photo rules, so a user
+ * past them gets the refusal naming photos (as the service's own count check words it), not the
+ * generic "request too large". Nothing has been stored when they are hit.
+ */
+const PHOTO_LIMITS: FileLimitRefusals = {
+  FST_FILES_LIMIT: () => new Invalid('photos', 'ad.photos_count', { min: 1, max: MAX_PHOTOS }),
+  FST_REQ_FILE_TOO_LARGE: () => new Invalid('photos', 'ad.photo_too_large', { mb: MULTIPART_LIMITS.fileSize / (1024 * 1024) }),
+};
 
 /** The edit form's fields: post-ad's and keepPhotos. */
 export const EDIT_FIELDS: readonly string[] = EDIT_AD_FIELDS;
@@ -15,7 +25,8 @@ export const EDIT_FIELDS: readonly string[] = EDIT_AD_FIELDS;
  * Reads the post-ad form (or the edit form, with `known` = EDIT_FIELDS): the known text fields and every file under `photos`. Unknown parts are
  * drained and ignored. The multipart body cannot be described by a JSON schema, so the fields
  * are checked by the service (checkAdFields), with the same field-named 400s. A body cut short
- * or without a boundary is a 400 (readMultipart); nothing has been stored at that point.
+ * or without a boundary is a 400 (readMultipart), and so are more than 10 photos or one past 10 MB
+ * (PHOTO_LIMITS); nothing has been stored at that point.
  */
 export function readAdForm(
   request: FastifyRequest,
@@ -40,5 +51,5 @@ export function readAdForm(
       }
     }
     return { fields, photos };
-  });
+  }, PHOTO_LIMITS);
 }

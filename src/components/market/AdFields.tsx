@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Photo } from '../../api/ads';
-import { cleanLine, cleanText } from '../../../contract/rules';
+import { charCount, cleanLine, cleanText } from '../../../contract/rules';
 import { TextField } from '../forms/TextField';
 import { TextAreaField } from '../forms/TextAreaField';
 import { StateCityPicker } from './StateCityPicker';
@@ -62,8 +62,9 @@ export function AdFields({ v, onChange, err, tried, typeHint, typeLocked, curren
         label={t('form.title')}
         value={v.title}
         onChange={(x) => onChange({ title: x })}
-        maxLength={RULES.title.values.max + 20}
-        hint={`${t(RULES.title.key, RULES.title.values)} ${t('form.chars', { count: cleanLine(v.title).length })}`}
+        // The browser caps UTF-16 units, where an emoji takes two: room for a whole title of them, plus spaces to collapse.
+        maxLength={2 * (RULES.title.values.max + 20)}
+        hint={`${t(RULES.title.key, RULES.title.values)} ${t('form.chars', { count: charCount(cleanLine(v.title)) })}`}
         error={err('title')}
       />
       <TextAreaField
@@ -72,7 +73,7 @@ export function AdFields({ v, onChange, err, tried, typeHint, typeLocked, curren
         rows={8}
         value={v.description}
         onChange={(x) => onChange({ description: x })}
-        hint={`${t(RULES.description.key, RULES.description.values)} ${t('form.chars', { count: cleanText(v.description).length })}`}
+        hint={`${t(RULES.description.key, RULES.description.values)} ${t('form.chars', { count: charCount(cleanText(v.description)) })}`}
         error={err('description')}
       />
       <div className="field">

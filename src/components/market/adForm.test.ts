@@ -55,3 +55,25 @@ describe('the post-ad form’s rules', () => {
     expect(validateAdForm({ ...good, photos: many.slice(0, 6) }).photos).toBeUndefined(); // 54 MB
   });
 });
+
+describe('the post-ad form’s lengths', () => {
+  // PRODUCT §10 counts characters: an emoji (two UTF-16 units) is one, as the server counts it.
+  it('count an emoji as one character of the title and the description, as the server does', () => {
+    const cases: [string, Partial<AdFormValues>, string[]][] = [
+      ['a 61-character title with 40 emoji', { title: `Hot new girl in town ${'💋'.repeat(40)}` }, []],
+      ['a title of 100 emoji', { title: '🔥'.repeat(100) }, []],
+      ['a title of 101 emoji', { title: '🔥'.repeat(101) }, ['title']],
+      ['a title of 5 emoji (10 UTF-16 units)', { title: '🔥'.repeat(5) }, ['title']],
+      ['a description of 25 emoji (50 UTF-16 units)', { description: '💋'.repeat(25) }, ['description']],
+      ['a description of 5,000 characters, most of them emoji', { description: `Relaxed evenings ${'💋'.repeat(4983)}` }, []],
+      ['a description of 5,001 characters', { description: `Relaxed evenings ${'💋'.repeat(4984)}` }, ['description']],
+    ];
+    for (const [name, over, refused] of cases) {
+      const v = { ...good, ...over };
+      const form = Object.keys(validateAdForm(v)).filter((k) => k === 'title' || k === 'description');
+      expect(form, name).toEqual(refused);
+      const server = serverSays(v);
+      expect(server ? [server] : [], name).toEqual(refused);
+    }
+  });
+});

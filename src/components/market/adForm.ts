@@ -1,4 +1,14 @@
-import { DESCRIPTION_MAX, DESCRIPTION_MIN, PHOTOS_TOTAL_MAX_MB, TITLE_MAX, TITLE_MIN, cleanLine, cleanText, normalizeUsPhone } from '../../../contract/rules';
+import {
+  DESCRIPTION_MAX,
+  DESCRIPTION_MIN,
+  PHOTOS_TOTAL_MAX_MB,
+  TITLE_MAX,
+  TITLE_MIN,
+  charCount,
+  cleanLine,
+  cleanText,
+  normalizeUsPhone,
+} from '../../../contract/rules';
 import {
   RATE_LINES_MAX,
   RATE_PRICE_MAX_CENTS,
@@ -166,10 +176,10 @@ export function photoProblem(f: File): FieldError | null {
 export function validateAdForm(v: AdFormValues, kept = 0): AdFormErrors {
   const e: AdFormErrors = {};
   if (!LISTING_TYPE_CODES.includes(v.listingType as never)) e.listingType = { key: 'rules.listingType' };
-  // Counted as the server stores them (runs of spaces as one, control characters out).
-  const title = cleanLine(v.title).length;
+  // Counted as the server stores and counts them (runs of spaces as one, control characters out, an emoji one character).
+  const title = charCount(cleanLine(v.title));
   if (title < TITLE_MIN || title > TITLE_MAX) e.title = RULES.title;
-  const desc = cleanText(v.description).length;
+  const desc = charCount(cleanText(v.description));
   if (desc < DESCRIPTION_MIN || desc > DESCRIPTION_MAX) e.description = RULES.description;
   if (!AGES.includes(v.age)) e.age = { key: 'rules.age' };
   if (!v.stateId) e.stateId = { key: 'rules.state' };
