@@ -23,7 +23,7 @@ export const adsErrors = {
   'ad.already_paid': 'This ad is already paid.',
   'ad.bump_not_running': 'Only an ad that shows (approved, running and online) can be bumped.',
   'ad.bump_too_soon': 'This ad went to the top of its listings less than a minute ago (approved or bumped): it is there now. Try again in a minute.',
-  'ad.move_not_allowed': 'A rejected, disabled or expired ad cannot be moved.',
+  'ad.move_not_allowed': 'A rejected or disabled ad cannot be moved.',
   // Editing, renewing and deleting (issue 13).
   'ad.flag_invalid': 'Say yes or no ("true" or "false").',
   'ad.rates_invalid': 'Rates: up to {{max}} lines, each a duration of 15 minutes to 24 hours and a price of $1 to $10,000, one price per duration.',

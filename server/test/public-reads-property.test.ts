@@ -370,9 +370,10 @@ async function ask(ctx: TestContext, r: Asked): Promise<Expected> {
     }
     case 'home-page': {
       const root = rootOf(body);
-      const types = [...root.matchAll(/href="(?:\/es|\/pt)?\/listings\/us\?type=([a-z-]+)"[^>]*>[\s\S]*?<span[^>]*>(\d+)/g)].map(
-        (x) => `${codeOf(x[1])}:${x[2]}`,
-      );
+      // "3 ads", or the zero form ("no ads", "ningún anuncio", "nenhum anúncio")
+      const types = [
+        ...root.matchAll(/href="(?:\/es|\/pt)?\/listings\/us\?type=([a-z-]+)"[^>]*>[\s\S]*?<span[^>]*>(\d+|no ads|ningún anuncio|nenhum anúncio)/g),
+      ].map((x) => `${codeOf(x[1])}:${/^\d+$/.test(x[2]) ? x[2] : '0'}`);
       const states = [...root.matchAll(/href="(?:\/es|\/pt)?\/listings\/us\/([a-z-]+)"><span>[^<]*<\/span><span[^>]*>(\d+)<\/span>/g)].map(
         (x) => `${x[1]}:${x[2]}`,
       );
@@ -622,8 +623,8 @@ class World {
         if (!a || !ownerOk) return null;
         const to = op.to % this.places.length;
         const p = this.places[to];
-        // Not an expired ad (its term run out, whether or not the hourly job said so) nor a disabled one.
-        const movable = a.status !== 'expired' && a.status !== 'disabled' && !(a.status === 'approved' && a.expiresAt <= now);
+        // Not a disabled or rejected one; an expired one may move (to be renewed where its place is open).
+        const movable = a.status !== 'disabled' && a.status !== 'rejected';
         const ok = movable && m.cityEnabled[to] && m.stateEnabled.get(p.stateId) === true;
         const res = await this.inject(owner!, 'PUT', `/api/update-ad-location/${a.id}`, { stateId: p.stateId, cityId: p.cityId });
         // Moving into a closed place is refused (which code is the place rules' business, not this test's).

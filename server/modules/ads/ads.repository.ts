@@ -252,10 +252,14 @@ export async function bump(db: Executor, id: string, at: string): Promise<void> 
   await db.updateTable('ads').set({ bumped_at: at, bump_seq: nextBumpSeq, updated_at: at }).where('id', '=', id).execute();
 }
 
-export async function setOnline(db: Executor, id: string, online: boolean, at: string): Promise<void> {
+/**
+ * Online or offline: not a change of the ad (updated_at stays): a reviewer's approval names the
+ * version seen by its updated_at, and a rejection is dated by it.
+ */
+export async function setOnline(db: Executor, id: string, online: boolean): Promise<void> {
   await db
     .updateTable('ads')
-    .set({ online: online ? 1 : 0, updated_at: at })
+    .set({ online: online ? 1 : 0 })
     .where('id', '=', id)
     .execute();
 }
@@ -294,6 +298,18 @@ export async function expireDue(db: Executor, at: string): Promise<{ id: string;
     );
   }
   return due;
+}
+
+/** One ad whose term ran out, stored as expired now (as expireDue would at its next run). */
+export async function expireRanOut(db: Executor, id: string, at: string): Promise<void> {
+  const r = await db
+    .updateTable('ads')
+    .set({ status: 'expired', updated_at: at })
+    .where('id', '=', id)
+    .where('status', '=', 'approved')
+    .where('expires_at', '<=', at)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows)) await refreshVisibility(db, [id]);
 }
 
 /**

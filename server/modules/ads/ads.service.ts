@@ -214,22 +214,25 @@ export class AdsService {
   async setOnline(actor: SessionUser, id: string, online: boolean): Promise<OwnerAdDto> {
     return transactionAs(this.deps.db, actor, async (trx, by) => {
       await adFor(trx, by, 'setOnline', id);
-      await repo.setOnline(trx, id, online, this.now());
+      await repo.setOnline(trx, id, online);
       await repo.refreshVisibility(trx, [id]);
       return toOwnerAd((await repo.findAd(trx, id))!);
     });
   }
 
   /**
-   * Moves an ad to another city (not a rejected, disabled or expired one: an approved ad whose term
-   * ran out is expired, whether or not the hourly job has said so); it keeps its status and time
-   * left, and its pending edit follows it. The move is kept as a version (ad_versions), as every change of the ad is.
+   * Moves an ad to another city (not a rejected or disabled one; an expired one too, to be renewed
+   * there); it keeps its status and time left, and its pending edit follows it. The move is kept as a
+   * version (ad_versions), as every change of the ad is.
    */
   async move(actor: SessionUser, id: string, stateId: string, cityId: string): Promise<OwnerAdDto> {
     return transactionAs(this.deps.db, actor, async (trx, by) => {
       const ad = await adFor(trx, by, 'move', id);
-      const ranOut = ad.status === 'approved' && ad.expires_at !== null && ad.expires_at <= this.now();
-      if (ad.status === 'rejected' || ad.status === 'expired' || ad.status === 'disabled' || ranOut) throw new Conflict('ad.move_not_allowed');
+      // An expired one may move: renewing it where its place was disabled is refused ("move it first").
+      if (ad.status === 'rejected' || ad.status === 'disabled') throw new Conflict('ad.move_not_allowed');
+      // One whose term ran out is stored as expired first (the expire-ads job may not have run): it
+      // still counts where it was until then, and would carry that count along.
+      await repo.expireRanOut(trx, id, this.now());
       await assertPlace(trx, stateId, cityId);
       const at = this.now();
       await repo.setLocation(trx, id, stateId, cityId, at);
