@@ -167,7 +167,8 @@ describe('scripts/backup.ts', () => {
     const status = new Promise<number | null>((resolve) => child.on('close', resolve));
     try {
       const deadline = Date.now() + 4000; // the backup waits 5 s for the lock
-      while (!PHOTOS.every((p) => fs.existsSync(path.join(copy, p)))) {
+      // Placed under the folder's temporary name until the copy is checked.
+      while (!PHOTOS.every((p) => fs.existsSync(path.join(`${copy}.partial`, p)))) {
         if (Date.now() > deadline) throw new Error('the photos were not copied before the database');
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -215,4 +216,45 @@ describe('scripts/backup.ts', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('a backup stopped halfway', () => {
+  // A timer's deadline (systemd, cron's `timeout`), a deploy or Ctrl-C can stop a backup before it
+  // ends. The copy, its photos and its secrets are written under <name>.partial and renamed only
+  // once checked, and a SIGTERM removes them: nothing named like a finished backup is left, which
+  // rotation ("keep the last 7") would keep and an operator could restore.
+  it('leaves nothing named like a finished backup, nor partial files, when stopped by SIGTERM', async () => {
+    // Large enough (45 MB, 200 photos) that the run is still going when it is stopped.
+    const fill = live.prepare("INSERT INTO audit_log (action, target_type, at, after_json) VALUES ('fill', 'test', 'x', ?)");
+    live.transaction(() => {
+      for (let i = 0; i < 15_000; i++) fill.run('x'.repeat(3000));
+    })();
+    fs.writeFileSync(path.join(dataDir, 'secrets.json'), JSON.stringify({ jwtSecret: 'j'.repeat(40), webhookSecret: 'w'.repeat(40) }), { mode: 0o600 });
+    const ads = path.join(dataDir, 'uploads', 'ads');
+    fs.mkdirSync(ads, { recursive: true });
+    for (let i = 0; i < 200; i++) fs.writeFileSync(path.join(ads, `${String(i).padStart(24, 'a')}.webp`), `photo ${i}`);
+    const backups = path.join(dataDir, 'backups');
+    const child = spawn(NODE, ['scripts/backup.ts'], { cwd: ROOT, env: env() });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // Stopped as soon as it has started writing (its photos folder is made before the database copy).
+    await new Promise<void>((resolve) => {
+      const t = setInterval(() => {
+        if (child.exitCode !== null || (fs.existsSync(backups) && fs.readdirSync(backups).some((f) => f.includes('.uploads')))) {
+          clearInterval(t);
+          resolve();
+        }
+      }, 2);
+    });
+    expect(child.exitCode).toBe(null); // still running: stopped halfway
+    child.kill('SIGTERM');
+    const status = await closed;
+    expect(fs.readdirSync(backups), stderr).toEqual([]);
+    expect(status).toBe(1);
+    expect(stderr).toMatch(/Backup stopped by SIGTERM/);
+    // The next run is not hindered by the one stopped, and leaves only finished names.
+    expect(run().status).toBe(0);
+    expect(fs.readdirSync(backups).filter((f) => f.endsWith('.partial'))).toEqual([]);
+  }, 60_000);
 });

@@ -134,3 +134,19 @@ describe('scripts/create-user.ts', () => {
     }
   });
 });
+
+describe('create-user on a database newer than the code', () => {
+  // After a rollback of the code, or on a copy from a newer install: the one sentence of the
+  // refusal (upgrade the code) and exit 1, as for any refusal, never Node's crash with a stack.
+  it('refuses in one sentence, exit 1, no stack trace', () => {
+    const db = new Database(path.join(dataDir, 'xg.sqlite'));
+    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(9999, '9999_from_the_future.sql', 'x');
+    db.close();
+    const r = run('--email', 'ann@example.com', '--password', 'a long staff password', '--role', 'ADMIN_USER');
+    expect({ status: r.status, stderr: r.stderr.trim() }).toEqual({
+      status: 1,
+      stderr: 'The database is newer than this code (it has migration 9999_from_the_future.sql). Upgrade the code before starting.',
+    });
+  });
+});

@@ -1,11 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, loadConfig } from '../server/core/config.ts';
 import { openDatabase } from '../server/core/db.ts';
-import { migrate } from '../server/core/migrate.ts';
+import { NewerDatabaseError, migrate } from '../server/core/migrate.ts';
 import { systemClock } from '../server/core/clock.ts';
 import { createMailer } from '../server/core/mailer.ts';
 import { createPasswordHasher } from '../server/core/passwords.ts';
@@ -16,6 +15,7 @@ import { AppError } from '../server/core/errors.ts';
 import type { StaffRole } from '../server/core/schema.ts';
 import { AuthService } from '../server/modules/auth/auth.service.ts';
 import { loadDotEnv } from '../server/core/dotenv.ts';
+import { privateDir } from '../server/core/private-dir.ts';
 import { commandArgs, usageError } from './cli.ts';
 
 loadDotEnv(); // the same settings as the server (DATA_DIR above all)
@@ -28,7 +28,8 @@ migrations first. Every account holds PROVIDER_USER; each --role adds ADMIN_USER
 Without --password a random one is generated and printed once. The nickname defaults to the part
 of the e-mail before the @. The creation is recorded in the audit log.
 
-Exit codes: 0 created, 1 refused (e-mail taken, weak password…), 2 bad arguments.`;
+Exit codes: 0 created, 1 refused (e-mail taken, weak password, a database newer than the code…),
+2 bad arguments.`;
 
 const STAFF_ROLES: StaffRole[] = ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'];
 
@@ -65,7 +66,7 @@ try {
 
 const generated = args.password === undefined;
 const password = args.password ?? randomBytes(12).toString('base64url');
-fs.mkdirSync(config.dataDir, { recursive: true });
+privateDir(config.dataDir); // 0700, as the server makes it
 const file = path.join(config.dataDir, 'xg.sqlite');
 const database = openDatabase(file);
 const log = pino({ level: 'warn' }) as unknown as FastifyBaseLogger;
@@ -99,8 +100,10 @@ try {
   console.log(`Created ${user.email} (id ${user.id}), status ${user.userStatus}, roles ${user.userRoles.join(', ')} in ${file}.`);
   if (generated) console.log(`Generated password (shown once): ${password}`);
 } catch (e) {
-  if (!(e instanceof AppError)) throw e;
-  console.error(`Refused: ${e.message}`);
+  // A database newer than the code is refused in its own sentence (upgrade the code), as the server does.
+  if (e instanceof NewerDatabaseError) console.error(e.message);
+  else if (e instanceof AppError) console.error(`Refused: ${e.message}`);
+  else throw e;
   code = 1;
 } finally {
   await database.close();

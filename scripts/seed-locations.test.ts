@@ -35,4 +35,18 @@ describe('scripts/seed-locations.ts', () => {
       db.close();
     }
   }, 60_000);
+
+  // After a rollback of the code, or on a copy from a newer install: the one sentence of the
+  // refusal (upgrade the code) and exit 1, never Node's uncaught-exception dump around it.
+  it('refuses a database newer than the code in one sentence, exit 1, no stack trace', () => {
+    const db = new Database(path.join(dir, 'xg.sqlite'));
+    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(9999, '9999_from_the_future.sql', 'x');
+    db.close();
+    const r = spawnSync(NODE, ['scripts/seed-locations.ts'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATA_DIR: dir } });
+    expect({ status: r.status, stderr: r.stderr.trim() }).toEqual({
+      status: 1,
+      stderr: 'The database is newer than this code (it has migration 9999_from_the_future.sql). Upgrade the code before starting.',
+    });
+  });
 });

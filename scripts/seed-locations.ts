@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../server/core/db.ts';
-import { migrate } from '../server/core/migrate.ts';
+import { NewerDatabaseError, migrate } from '../server/core/migrate.ts';
 import { seedLocations } from '../server/modules/locations/locations.seed.ts';
 import { loadDotEnv } from '../server/core/dotenv.ts';
+import { privateDir } from '../server/core/private-dir.ts';
 
 const HELP = `Usage: npm run seed-locations [-- --help]
 
@@ -24,7 +24,7 @@ if (unknown.length) {
 
 loadDotEnv(); // the same DATA_DIR as the server
 const dataDir = path.resolve(process.env.DATA_DIR?.trim() || './data');
-fs.mkdirSync(dataDir, { recursive: true });
+privateDir(dataDir); // 0700, as the server makes it
 const file = path.join(dataDir, 'xg.sqlite');
 const database = openDatabase(file);
 try {
@@ -36,6 +36,11 @@ try {
   console.log(
     states || cities ? `Seeded ${states} states and ${cities} cities into ${file} in ${ms} ms.` : `Locations already present in ${file}; nothing to do.`,
   );
+} catch (e) {
+  // A database newer than the code: its one sentence (upgrade the code), exit 1, as the server does.
+  if (!(e instanceof NewerDatabaseError)) throw e;
+  console.error(e.message);
+  process.exitCode = 1;
 } finally {
   await database.close();
 }

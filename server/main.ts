@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import { flushCompileCache } from 'node:module';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './core/config.ts';
 import { openDatabase } from './core/db.ts';
-import { migrate } from './core/migrate.ts';
+import { NewerDatabaseError, migrate } from './core/migrate.ts';
+import { privateDir } from './core/private-dir.ts';
 import { loadDotEnv } from './core/dotenv.ts';
 import { buildApp } from './app.ts';
 import { seedLocations } from './modules/locations/locations.seed.ts';
@@ -22,9 +22,19 @@ try {
   throw e;
 }
 
-fs.mkdirSync(config.dataDir, { recursive: true });
+// The data folder and the database file are the server user's alone (0700, 0600), as the backups
+// are: made so, or closed at start when an older version left them open.
+privateDir(config.dataDir);
 const database = openDatabase(path.join(config.dataDir, 'xg.sqlite'));
-const applied = migrate(database.sqlite);
+let applied: string[] = [];
+try {
+  applied = migrate(database.sqlite);
+} catch (e) {
+  if (!(e instanceof NewerDatabaseError)) throw e;
+  console.error(e.message); // the one sentence that matters: upgrade the code
+  await database.close();
+  process.exit(1);
+}
 // XG_RELAXED_LIMITS=1 lifts the sign-in and posting limits for the end-to-end suite, which signs in
 // many times from 127.0.0.1; it is refused in production.
 const relaxed = process.env.XG_RELAXED_LIMITS === '1';
@@ -93,9 +103,36 @@ async function shutdown(signal: string) {
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-await app.listen({ port: config.port, host: config.host });
+try {
+  await app.listen({ port: config.port, host: config.host });
+} catch (e) {
+  // A port taken or an address not this machine's is a setting to correct, said in one line.
+  console.error(listenProblem(e as NodeJS.ErrnoException, config.host, config.port));
+  closing = true;
+  await app.close().catch(() => undefined);
+  await database.close();
+  process.exit(1);
+}
 // `npm start` keeps Node's compile cache (NODE_COMPILE_CACHE in package.json): the server's
 // TypeScript with its types stripped, and the compiled code. Node writes it at exit; written now,
 // a server that never exits cleanly (killed, out of memory) still starts from it next time.
 flushCompileCache();
 console.log(`XG Marketplace is serving on ${config.publicUrl}`);
+
+/** The one line an operator reads when the server cannot listen: which setting to change, and how. */
+function listenProblem(e: NodeJS.ErrnoException, host: string, port: number): string {
+  switch (e.code) {
+    case 'EADDRINUSE':
+      return `PORT ${port} is already in use on ${host} (another process, or this server still running): stop it or set another PORT.`;
+    case 'EACCES':
+      return `PORT ${port} needs privileges this user lacks (ports below 1024): set another PORT and let a reverse proxy serve 80/443.`;
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_FAIL':
+    case 'EAFNOSUPPORT':
+      return `HOST ${host} is not an address of this machine (0.0.0.0 listens on all of them).`;
+    default:
+      return `Cannot listen on HOST ${host}, PORT ${port}: ${e.message}`;
+  }
+}

@@ -141,12 +141,74 @@ describe('every setting is documented', () => {
     const read = (f: string) => fs.readFileSync(path.join(root, f), 'utf8');
     const source =
       read('server/core/config.ts') + read('server/main.ts') + read('src/components/public/profileItems.ts') + read('src/components/public/Footer.tsx');
-    const names = new Set([...source.matchAll(/(?:int|str|url|email)\('([A-Z][A-Z0-9_]+)'|env\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1] ?? m[2]));
+    const names = new Set([...source.matchAll(/(?:int|str|url|email|flag)\('([A-Z][A-Z0-9_]+)'|env\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1] ?? m[2]));
     names.delete('NODE_ENV'); // the platform's own
     expect([...names]).toEqual(expect.arrayContaining(['PORT', 'CACHE_MB', 'CRON', 'SEED_LOCATIONS', 'XG_RELAXED_LIMITS', 'VITE_HIDE_ADMIN_LINKS']));
     const example = read('.env.example');
     const readme = read('README.md');
     expect([...names].filter((n) => !new RegExp(`^#? ?${n}=`, 'm').test(example))).toEqual([]);
     expect([...names].filter((n) => !readme.includes(`\`${n}\``))).toEqual([]);
+  });
+});
+
+describe('settings an operator gets wrong', () => {
+  const refused = (env: Record<string, string>) => () => load(env);
+
+  // CRON=false or SEED_LOCATIONS=no would otherwise read as on: two servers on one file both
+  // running the jobs, or a seed the operator asked to skip.
+  it('CRON and SEED_LOCATIONS are 0 or 1; anything else refuses to start, naming the setting', () => {
+    expect(refused({ CRON: 'false' })).toThrow(/CRON must be 0 or 1/);
+    expect(refused({ SEED_LOCATIONS: 'no' })).toThrow(/SEED_LOCATIONS must be 0 or 1/);
+    expect([load({ CRON: '0', SEED_LOCATIONS: '0' }), load({ CRON: '1', SEED_LOCATIONS: '1' }), load({})].map((c) => [c.cron, c.seedLocations])).toEqual([
+      [false, false],
+      [true, true],
+      [true, true],
+    ]);
+  });
+
+  // Number() reads 0x1F90 as 8080 and 1e3 as 1000: the server would serve on a port nobody wrote.
+  it('a PORT (or any number) that is not plain digits refuses to start, naming it', () => {
+    expect(refused({ PORT: '0x1F90' })).toThrow(/PORT must be a whole number/);
+    expect(refused({ PORT: '1e3' })).toThrow(/PORT must be a whole number/);
+    expect(refused({ SESSION_DAYS: '7.0' })).toThrow(/SESSION_DAYS/);
+    expect(load({ PORT: '8080' }).port).toBe(8080);
+  });
+
+  // Every e-mailed link and canonical URL is `${PUBLIC_URL}${path}`: a query or fragment would sit
+  // in the middle of each, and credentials would be mailed to every user (so they are not echoed).
+  it('a PUBLIC_URL with a query, fragment or credentials refuses to start, naming it without echoing it', () => {
+    expect(refused({ PUBLIC_URL: 'https://example.com/?ref=launch' })).toThrow(/PUBLIC_URL/);
+    expect(refused({ PUBLIC_URL: 'https://example.com/#top' })).toThrow(/PUBLIC_URL/);
+    expect(refused({ PUBLIC_URL: 'https://ann:s3cret@example.com' })).toThrow(/PUBLIC_URL/);
+    expect(refused({ PUBLIC_URL: 'https://ann:s3cret@example.com' })).not.toThrow(/s3cret/);
+    expect(load({ PUBLIC_URL: 'https://example.com/' }).publicUrl).toBe('https://example.com');
+  });
+
+  // pino would refuse it only inside buildApp, after the database is migrated, with a stack trace.
+  it('a LOG_LEVEL pino does not know refuses to start, naming it; its levels and silent are kept', () => {
+    expect(refused({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL must be one of/);
+    expect(refused({ LOG_LEVEL: 'INFO' })).toThrow(/LOG_LEVEL/);
+    expect(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'].map((l) => load({ LOG_LEVEL: l }).logLevel)).toEqual([
+      'trace',
+      'debug',
+      'info',
+      'warn',
+      'error',
+      'fatal',
+      'silent',
+    ]);
+  });
+
+  // A file, or a folder this user may not write to, would fail later with a raw ENOTDIR or EACCES.
+  it('a DATA_DIR that is not a folder the server can write to refuses to start, naming DATA_DIR', () => {
+    const file = path.join(dataDir, 'not-a-folder');
+    fs.writeFileSync(file, 'x');
+    expect(refused({ DATA_DIR: file })).toThrow(ConfigError);
+    expect(refused({ DATA_DIR: file })).toThrow(/DATA_DIR must be a folder the server can write to/);
+    expect(refused({ DATA_DIR: path.join(file, 'data') })).toThrow(/DATA_DIR/);
+    expect(load({ DATA_DIR: path.join(dataDir, 'not', 'made', 'yet') }).dataDir).toBe(path.join(dataDir, 'not', 'made', 'yet'));
+    // A secrets file that is not JSON is the operator's to mend: named, not a crash.
+    fs.writeFileSync(path.join(dataDir, 'secrets.json'), '{');
+    expect(refused({})).toThrow(/DATA_DIR: .*secrets\.json is not readable JSON/);
   });
 });

@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import pino from 'pino';
 import { loadOrCreateSecrets } from './secrets.ts';
 import { ERRORS } from '../../contract/errors/index.ts';
 import { RULE_CODES, checkEmail, checkPassword, normalizeEmail, type RuleKey } from '../../contract/rules.ts';
@@ -51,7 +53,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
-    const n = Number(raw);
+    // Digits only: Number() would also read 0x1F90, 1e3 or 80.0, and serve on a port nobody wrote.
+    const n = /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
     if (!Number.isInteger(n) || n < min || n > max) {
       problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
       return fallback;
@@ -61,6 +64,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const str = (name: string): string | null => {
     const v = env[name];
     return v === undefined || v.trim() === '' ? null : v.trim();
+  };
+  /** A switch written 0 or 1: a "false", "off" or "no" would otherwise silently mean on. */
+  const flag = (name: string, fallback: boolean): boolean => {
+    const v = str(name);
+    if (v === null) return fallback;
+    if (v !== '0' && v !== '1') problems.push(`${name} must be 0 or 1 (got "${v}")`);
+    return v === '1' || (v !== '0' && fallback);
   };
   /** A URL of one of `protocols`; a bad one is named, with its value unless it may hold credentials. */
   const url = (name: string, protocols: readonly string[] = ['http', 'https'], credentials = false): string | null => {
@@ -80,6 +90,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const host = str('HOST') ?? '0.0.0.0';
   const dataDir = path.resolve(str('DATA_DIR') ?? './data');
   const publicUrl = url('PUBLIC_URL') ?? `http://localhost:${port}`;
+  // Every link is `${publicUrl}${path}`: a query or fragment would land in the middle of each one,
+  // and credentials would be mailed to every user. The value is not echoed: it may hold a password.
+  if (/[?#]/.test(publicUrl) || /^[a-z]+:\/\/[^/]*@/i.test(publicUrl)) {
+    problems.push('PUBLIC_URL must be the bare address visitors use, without a query, fragment or credentials (e.g. https://example.com)');
+  }
   // Every link in an e-mail, every canonical URL and the BTCPay webhook's address start with it.
   if (isProduction && str('PUBLIC_URL') === null) problems.push('PUBLIC_URL is required in production (the address visitors use, e.g. https://example.com)');
   const sessionDays = int('SESSION_DAYS', 30, 1, 365);
@@ -88,6 +103,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const smtpUrl = url('SMTP_URL', ['smtp', 'smtps'], true);
   const textbeltUrl = url('TEXTBELT_URL') ?? 'https://textbelt.com';
   const trustProxy = proxies(str('TRUST_PROXY'), problems);
+  const seedLocations = flag('SEED_LOCATIONS', true);
+  const cron = flag('CRON', true);
+  const logLevel = str('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info');
+  // Checked here: pino would refuse it only inside buildApp, with a stack trace that names no setting.
+  const levels = [...Object.keys(pino.levels.values), 'silent'];
+  if (!levels.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${levels.join(', ')} (got "${logLevel}")`);
+  const dataDirProblem = unusableFolder(dataDir);
+  if (dataDirProblem) problems.push(`DATA_DIR must be a folder the server can write to: ${dataDirProblem}`);
 
   let jwtSecret = str('JWT_SECRET');
   if (jwtSecret === null) {
@@ -136,7 +159,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   let secretsFile: string | null = null;
   let secretsCreated = false;
   if (jwtSecret === null || webhookSecret === null) {
-    const generated = loadOrCreateSecrets(dataDir);
+    let generated;
+    try {
+      generated = loadOrCreateSecrets(dataDir);
+    } catch (e) {
+      // A secrets.json that is not JSON, or one the server may not read: the operator's to mend.
+      throw new ConfigError(`Invalid configuration:\n - DATA_DIR: ${(e as Error).message}`, { cause: e });
+    }
     jwtSecret ??= generated.secrets.jwtSecret;
     webhookSecret ??= generated.secrets.webhookSecret;
     secretsFile = generated.file;
@@ -162,13 +191,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     masterEmail,
     masterPassword,
     staffEmail: staffEmail ?? masterEmail,
-    seedLocations: env.SEED_LOCATIONS !== '0',
-    cron: env.CRON !== '0',
-    logLevel: str('LOG_LEVEL') ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    seedLocations,
+    cron,
+    logLevel,
     cacheMb,
     secretsFile,
     secretsCreated,
   });
+}
+
+/**
+ * Why DATA_DIR cannot hold the data, or null. A folder not made yet is made at start, so the
+ * nearest one that exists must let this user write into it (a file, or a read-only or foreign
+ * folder, would fail later with a raw ENOTDIR or EACCES and a stack trace).
+ */
+function unusableFolder(dir: string): string | null {
+  let at = dir;
+  while (!fs.existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+  if (!fs.statSync(at).isDirectory()) return `${at} is not a folder`;
+  try {
+    fs.accessSync(at, fs.constants.W_OK | fs.constants.X_OK);
+    return null;
+  } catch {
+    return `${at} is not writable by this user`;
+  }
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 import type { DB } from './schema.ts';
 import type { ReadReply, ReadRequest, StopRequest } from './read-worker.ts';
 import { keepingStatements } from './statements.ts';
+import { privateDatabaseFile } from './private-dir.ts';
 
 export type Db = Kysely<DB>;
 export type Trx = Transaction<DB>;
@@ -50,6 +51,7 @@ export interface Database_ {
  */
 export function openDatabase(source: string | Buffer, opts: { readConnection?: boolean; offThreadIdleMs?: number } = {}): Database_ {
   const onDisk = typeof source === 'string' && source !== ':memory:';
+  if (onDisk) privateDatabaseFile(source);
   const sqlite = typeof source === 'string' ? new Database(source) : new Database(source);
   applyPragmas(sqlite, onDisk);
   trackWrites(sqlite);

@@ -19,6 +19,13 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
 }
 
 /**
+ * The database has a migration this code does not know (after a rollback of the code, or a copy
+ * from a newer install). Its own class so that the server and the commands print the one sentence
+ * and exit, rather than crash with a stack trace around it.
+ */
+export class NewerDatabaseError extends Error {}
+
+/**
  * Applies pending forward-only migrations, each in one transaction with its bookkeeping row.
  * Refuses to run on a database that has a migration this code does not know (newer than the code).
  */
@@ -29,7 +36,9 @@ export function migrate(sqlite: Database.Database, migrations = readMigrations()
   const known = new Map(migrations.map((m) => [m.version, m]));
   const unknown = applied.filter((a) => !known.has(a.version));
   if (unknown.length) {
-    throw new Error(`The database is newer than this code (it has migration ${unknown.map((u) => u.name).join(', ')}). Upgrade the code before starting.`);
+    throw new NewerDatabaseError(
+      `The database is newer than this code (it has migration ${unknown.map((u) => u.name).join(', ')}). Upgrade the code before starting.`,
+    );
   }
   const done = new Set(applied.map((a) => a.version));
   const ran: string[] = [];

@@ -40,10 +40,36 @@ export function loadOrCreateSecrets(dataDir: string): SecretsResult {
   const secrets = { ...stored } as GeneratedSecrets;
   for (const k of missing) secrets[k] = fresh();
   fs.mkdirSync(dataDir, { recursive: true });
-  // Written beside, then renamed: a crash never leaves a half-written file, and the mode is set
-  // before any secret is in it.
+  // Written beside, then put in place whole: a crash never leaves a half-written file, and the
+  // mode is set before any secret is in it.
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-  fs.renameSync(tmp, file);
+  let placed = true;
+  try {
+    if (existed)
+      fs.renameSync(tmp, file); // completing a file the operator trimmed
+    else placed = placeFirst(tmp, file);
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+  if (!placed) return loadOrCreateSecrets(dataDir); // another process made it first: its secrets are the install's
   return { secrets, file, created: !existed };
+}
+
+/**
+ * Puts a new secrets file in place unless one is there already, and says whether it did. Two
+ * servers starting together on one DATA_DIR both find no file: a rename would let the second
+ * replace the first's secrets after the first began signing with them (its sessions then fail on
+ * the other process, and after its restart). link() fails with EEXIST instead, and the loser reads
+ * the winner's file. Where the filesystem has no hard links, the rename is kept.
+ */
+function placeFirst(tmp: string, file: string): boolean {
+  try {
+    fs.linkSync(tmp, file);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    fs.renameSync(tmp, file);
+    return true;
+  }
 }

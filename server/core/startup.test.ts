@@ -1,8 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCommand } from '../../scripts/bench-server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -92,4 +94,151 @@ describe('the compile cache npm start keeps', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe('a start with a setting the operator got wrong', () => {
+  // server/main.ts as an operator starts it, in a child process on 127.0.0.1 with a temporary DATA_DIR.
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-start-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** Starts main.ts; resolves when it serves (then stops it with SIGTERM) or exits by itself. */
+  function start(env: Record<string, string>) {
+    const c = spawn(path.join(ROOT, 'node_modules/.bin/node'), [path.join(ROOT, 'server/main.ts')], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH!,
+        NODE_ENV: 'development',
+        DATA_DIR: path.join(dir, 'data'),
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        CRON: '0',
+        SEED_LOCATIONS: '0',
+        ...env,
+      },
+    });
+    let out = '';
+    let err = '';
+    c.stdout.on('data', (d) => {
+      out += String(d);
+      if (out.includes('is serving on')) c.kill('SIGTERM');
+    });
+    c.stderr.on('data', (d) => (err += String(d)));
+    const killer = setTimeout(() => c.kill('SIGKILL'), 20_000);
+    return new Promise<{ code: number | null; err: string; served: boolean }>((resolve) =>
+      c.on('close', (code) => {
+        clearTimeout(killer);
+        resolve({ code, err, served: out.includes('is serving on') });
+      }),
+    );
+  }
+  /** What the operator should see: a refusal (exit 1) in a line or two naming the setting, no JavaScript stack. */
+  const refusal = (r: { code: number | null; err: string; served: boolean }) => ({
+    served: r.served,
+    code: r.code,
+    stackTrace: /^\s+at .+:\d+:\d+\)?$/m.test(r.err) || /^\s*\^\s*$/m.test(r.err),
+  });
+  const refused = { served: false, code: 1, stackTrace: false };
+
+  // The commonest start failure (an old server still running, another service on the port).
+  it('a PORT already in use refuses in one line naming PORT, not with the raw EADDRINUSE stack', async () => {
+    const busy = net.createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as net.AddressInfo).port;
+    try {
+      const r = await start({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
+      expect(refusal(r)).toEqual(refused);
+      expect(r.err).toMatch(new RegExp(`PORT ${port} is already in use`));
+    } finally {
+      busy.close();
+    }
+  }, 30_000);
+
+  it('a HOST that is not an address of this machine refuses in one line naming HOST', async () => {
+    const r = await start({ HOST: '192.0.2.1' }); // TEST-NET-1: never a local address
+    expect(refusal(r)).toEqual(refused);
+    expect(r.err).toMatch(/HOST 192\.0\.2\.1 is not an address of this machine/);
+  }, 30_000);
+
+  // Refused by loadConfig, before the database is opened (pino would throw inside buildApp).
+  it('a LOG_LEVEL pino does not know refuses naming LOG_LEVEL', async () => {
+    const r = await start({ LOG_LEVEL: 'verbose' });
+    expect(refusal(r)).toEqual(refused);
+    expect(r.err).toMatch(/LOG_LEVEL/);
+  }, 30_000);
+
+  it('a DATA_DIR that is not a folder refuses naming DATA_DIR', async () => {
+    const file = path.join(dir, 'not-a-folder');
+    fs.writeFileSync(file, 'x');
+    const r = await start({ DATA_DIR: file });
+    expect(refusal(r)).toEqual(refused);
+    expect(r.err).toMatch(/DATA_DIR/);
+  }, 30_000);
+
+  // After a rollback of the code or a restore of a newer backup: the one sentence, upgrade the code.
+  it('a database newer than the code refuses with its one sentence', async () => {
+    const dataDir = path.join(dir, 'data');
+    fs.mkdirSync(dataDir);
+    const db = new Database(path.join(dataDir, 'xg.sqlite'));
+    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(9999, '9999_from_the_future.sql', 'x');
+    db.close();
+    const r = await start({});
+    expect(r.err).toMatch(/newer than this code/);
+    expect(refusal(r)).toEqual(refused);
+  }, 30_000);
+});
+
+describe('the data a start creates', () => {
+  // The database holds every password hash, e-mail, phone and the Textbelt key: the live file and
+  // its -wal/-shm are the server user's alone, as backups (0600 in 0700) and secrets.json are; an
+  // install an older version left open (DATA_DIR 0755, files 0644) is closed at its next start.
+  it('DATA_DIR is 0700 and the database with its -wal and -shm 0600, on a first start and after an older one', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-start-modes-'));
+    const dataDir = path.join(dir, 'data');
+    const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', CRON: '0', SEED_LOCATIONS: '0', LOG_LEVEL: 'warn' };
+    const modes = () => {
+      const mode = (f: string) => (fs.statSync(f).mode & 0o777).toString(8);
+      const files = fs.readdirSync(dataDir).filter((f) => f.startsWith('xg.sqlite'));
+      return [`data ${mode(dataDir)}`, ...files.map((f) => `${f} ${mode(path.join(dataDir, f))}`)];
+    };
+    /** The modes while the server serves (the -wal and -shm go when it closes the database). */
+    const modesWhileServing = () =>
+      new Promise<string[]>((resolve, reject) => {
+        const c = spawn(path.join(ROOT, 'node_modules/.bin/node'), ['server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        let seen: string[] = [];
+        c.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('is serving on') && !seen.length) {
+            seen = modes();
+            c.kill('SIGTERM');
+          }
+        });
+        c.on('close', () => (seen.length ? resolve(seen) : reject(new Error(`did not serve: ${out}`))));
+      });
+    try {
+      const first = await modesWhileServing();
+      expect(first).toEqual(expect.arrayContaining(['data 700', 'xg.sqlite 600', 'xg.sqlite-wal 600', 'xg.sqlite-shm 600']));
+      // An install an older version made: open folder, open files, another connection holding the -wal and -shm.
+      fs.chmodSync(dataDir, 0o755);
+      fs.chmodSync(path.join(dataDir, 'xg.sqlite'), 0o644);
+      const other = new Database(path.join(dataDir, 'xg.sqlite'));
+      try {
+        other.pragma('journal_mode = WAL');
+        other.prepare('SELECT count(*) FROM schema_migrations').get();
+        expect(modes()).toContain('xg.sqlite-wal 644');
+        const again = await modesWhileServing();
+        expect(again).toEqual(expect.arrayContaining(['data 700', 'xg.sqlite 600', 'xg.sqlite-wal 600', 'xg.sqlite-shm 600']));
+        expect(again.filter((m) => !/ (700|600)$/.test(m))).toEqual([]);
+      } finally {
+        other.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
