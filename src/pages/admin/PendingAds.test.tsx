@@ -109,7 +109,7 @@ describe('admin pending ads', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select “Unchanged ad in review”' }));
     await user.click(screen.getByRole('button', { name: 'Approve selected (2)' }));
     expect((await screen.findByRole('status')).textContent).toBe(
-      '1 ad approved. 1 of the selected was not decided: it changed or was decided meanwhile. The list shows it as it is now.',
+      '1 ad approved. 1 of the selected was not decided: it changed or was decided meanwhile, or its city or state is disabled (an approval waits until its owner moves it). The list shows it as it is now.',
     );
     expect(srv.decisions).toEqual([
       {
