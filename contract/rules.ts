@@ -129,10 +129,38 @@ export function normalizeUsPhone(v: string): string | null {
   return `+1${m[1]}`;
 }
 
-export function checkSearchQuery(v: string): RuleKey | null {
+/** A search holds at most this many distinct words: all are required, and none is ever dropped. */
+export const SEARCH_WORDS_MAX = 8;
+// Letters to JavaScript that SQLite's older Unicode tables read as separators (New Tai Lue vowel
+// signs, two Vedic signs): a word is split there as the search index splits it.
+const SEARCH_SEPARATORS = /[\u19b0-\u19c0\u19c8\u19c9\u1cf2\u1cf3]/g;
+// A word as the search index (FTS5 unicode61, remove_diacritics 2) reads one: a letter, digit or
+// private-use character, then more of them and of the accents unicode61 keeps inside a word (and
+// folds away: these 25 of U+0300–U+0331). Any other combining mark ends the word, as it ends a
+// token: the virama and vowel signs of Hindi and Thai, Arabic harakat, Hebrew points, the U+0336
+// of strikethrough text.
+const SEARCH_WORD = /[\p{L}\p{N}\p{Co}][\p{L}\p{N}\p{Co}\u0300-\u0304\u0306-\u030c\u030f\u0311\u031b\u0323-\u0328\u032d\u032e\u0330\u0331]*/gu;
+
+/**
+ * The distinct words of a search, lower case, in the order typed, each one token of the search
+ * index. Format characters (soft hyphen, zero-width space) are dropped, as they are from ads'
+ * text. Composed (NFC), so "ñ" typed either way is one word.
+ */
+export function searchWords(query: string): string[] {
+  const text = query
+    .normalize('NFC')
+    .replace(/\p{Cf}/gu, '')
+    .replace(SEARCH_SEPARATORS, ' ')
+    .toLowerCase();
+  return [...new Set(text.match(SEARCH_WORD))];
+}
+
+/** `words`: searchWords(v), when the caller has them already. */
+export function checkSearchQuery(v: string, words?: readonly string[]): RuleKey | null {
   const q = v.trim();
   if (!q) return 'searchRequired';
   if (q.length > SEARCH_QUERY_MAX) return 'searchTooLong';
+  if ((words ?? searchWords(q)).length > SEARCH_WORDS_MAX) return 'searchTooManyWords';
   return null;
 }
 
@@ -148,4 +176,5 @@ export const RULE_CODES = {
   promoCodeInvalid: 'validation.promo_code_invalid',
   searchRequired: 'validation.search_required',
   searchTooLong: 'validation.search_too_long',
+  searchTooManyWords: 'validation.search_too_many_words',
 } as const satisfies Record<string, ErrorCode>;

@@ -9,8 +9,21 @@ const Slug = Type.String({ maxLength: 120 });
 const AdId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 40 }) });
 
 /**
- * One page of public ads as cards, newest bump first (total is capped: 10,000 for listings, 1,000
- * for search). A listing names the place it lists (also when it has no ads).
+ * Listings count at most this many ads and serve no page past them: a list's total is min(its
+ * ads, 10,000), and the client says "10,000+ ads" when it is the cap.
+ */
+export const LISTING_TOTAL_CAP = 10_000;
+/**
+ * Search counts at most this many matches (the newest), and serves no page past them: its total is
+ * min(matches, 200), and the client says "200+ ads" when it is the cap. Counting is what a search
+ * costs (listings.repository.ts SEARCH_COUNT_CAP).
+ */
+export const SEARCH_TOTAL_CAP = 200;
+
+/**
+ * One page of public ads as cards, newest bump first. Its total is capped (LISTING_TOTAL_CAP,
+ * SEARCH_TOTAL_CAP): every page up to it is served. A listing names the place it lists (also when
+ * it has no ads).
  */
 export const AdPageSchema = Type.Object({
   ads: Type.Array(AdCardSchema),

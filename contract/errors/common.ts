@@ -34,6 +34,7 @@ export const commonErrors = {
   'validation.promo_code_invalid': 'Promo code must be 4–32 of A–Z, 0–9 and -.',
   'validation.search_required': 'You must enter search criteria',
   'validation.search_too_long': 'Search must be at most 200 characters.',
+  'validation.search_too_many_words': 'Search for at most 8 different words.',
   // What a schema refusal (validation.invalid) says of the value, as its `rule` param names it.
   'rule.too_long': 'at most {{limit}} characters',
   'rule.too_short': 'at least {{limit}} characters',

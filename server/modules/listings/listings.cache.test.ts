@@ -14,6 +14,7 @@ import { PublicChanges } from './listings.changes.ts';
 import { Doorkeeper } from './listings.answers.ts';
 import { heapBytes, TaggedCache } from './listings.cache.ts';
 import { packSeqs, SearchMatches, toMatchExpression } from './listings.search.ts';
+import { searchWords } from '../../../contract/rules.ts';
 import { Rng } from '../../test/fuzz/rng.ts';
 
 // The public answers' caches (listings.cache.ts, listings.answers.ts) and what drops their entries
@@ -901,7 +902,7 @@ describe("searches' match lists (SearchMatches)", () => {
       // as many other searches as the lists' budget holds: the first list is the least recently used
       for (let i = 0; i < matches.budget.entries; i++) await search(`word${i}`);
       expect(matches.size).toBe(matches.budget.entries);
-      expect(matches.has(toMatchExpression('redhead', {})!)).toBe(false);
+      expect(matches.has(toMatchExpression(searchWords('redhead'), {})!)).toBe(false);
       // its answer went with it: asked again, it is read again (a miss)
       const misses = api.misses;
       expect((await search('redhead')).json().total).toBe(1);

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { photosOf, type AdCoreRow, type PhotoDto } from '../ads/ads.dto.ts';
 import type { ListingType } from '../ads/ads.tables.ts';
+import { LISTING_TOTAL_CAP, SEARCH_TOTAL_CAP } from '../../../contract/api/listings.ts';
 
 // The public read path. These are the hottest queries of the product, so they are plain SQL on
 // better-sqlite3 statements prepared once per app (Kysely compiles and re-prepares every call,
@@ -31,14 +32,14 @@ const AD_COLS = `a.id, a.listing_type, a.title, a.description, a.age, a.state_id
 
 type AdRowNoPlace = Omit<AdCoreRow, 'state_name' | 'state_slug' | 'city_name' | 'city_slug'>;
 
-/** Listings never count past this many ads (nor serve pages beyond it). */
-export const LISTING_COUNT_CAP = 10_000;
+/** Listings never count past this many ads (nor serve pages beyond it): a total says at most "10,000+". */
+export const LISTING_COUNT_CAP = LISTING_TOTAL_CAP;
 /**
- * Search never counts past this many matches: the total says "200" and pages stop at 10 of 20.
+ * Search never counts past this many matches: the total says "200+" and pages stop at 10 of 20.
  * Counting is what a search costs (FTS5 walks every match it counts: ~0.2 ms for 200 matches of two
  * common words at a million ads, five times that for 1,000), and few readers go past page 10.
  */
-export const SEARCH_COUNT_CAP = 200;
+export const SEARCH_COUNT_CAP = SEARCH_TOTAL_CAP;
 
 export interface DetailRow extends AdCoreRow {
   owner_id: string;

@@ -3,8 +3,6 @@ import type { CacheBudget } from './listings.cache.ts';
 import { FrequencySketch } from './listings.frequency.ts';
 import { SEARCH_COUNT_CAP, type ChangeRow, type PublicReads } from './listings.repository.ts';
 
-const MAX_TERMS = 8;
-
 /**
  * A search's matches (bump_seqs, newest first), 4 bytes a number: a plain array of numbers takes
  * 8 bytes an element and a header in V8's heap. A bump_seq past 2^31 − 1 (two billion bumps) is
@@ -35,24 +33,11 @@ function fold(s: string): string {
 }
 
 /**
- * The words of a query, as ads_fts reads them: format characters (soft hyphen, zero-width space,
- * word joiner) dropped, and combining marks kept inside a word ("n" and a combining tilde, the dot
- * that "İ" gains in lower case), as unicode61 keeps them in a token and folds them away itself.
- * Composed (NFC), so "ñ" typed either way is one match expression, one kept answer. No
- * compatibility normalization or mark stripping here: NFKD would split Korean syllables into jamo
- * and take the voicing mark off Japanese kana, which unicode61 does not do to the ads' text.
+ * The user's words (contract/rules.ts searchWords: distinct, each one token of ads_fts, so a quoted
+ * word is never a phrase, which ads_fts, detail=column, refuses) as an FTS5 expression: each word
+ * quoted (no operators from input), all required.
  */
-export function queryWords(query: string): string[] {
-  const text = query
-    .normalize('NFC')
-    .replace(/\p{Cf}/gu, '')
-    .toLowerCase();
-  return (text.match(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu) ?? []).slice(0, MAX_TERMS);
-}
-
-/** The user's words as an FTS5 expression: each word quoted (no operators from input), all required. */
-export function toMatchExpression(query: string, filters: SearchFilters): string | null {
-  const words = queryWords(query);
+export function toMatchExpression(words: readonly string[], filters: SearchFilters): string | null {
   if (!words.length) return null;
   let expr = `{title description place} : (${words.map((w) => `"${w}"`).join(' ')})`;
   if (filters.listingType) expr += ` AND tags : "ty${filters.listingType.replace(/_/g, '')}"`;
@@ -97,7 +82,7 @@ function holds(e: Entry, seq: number | null): boolean {
 function alters(e: Entry, r: ChangeRow, textOf: (id: string) => string | null): boolean {
   if (holds(e, r.old_seq) || holds(e, r.new_seq)) return true;
   if (r.new_seq === null) return false;
-  // A full list is the newest SEARCH_COUNT_CAP matches (its total says "200"): an ad older than its
+  // A full list is the newest SEARCH_COUNT_CAP matches (its total says "200+"): an ad older than its
   // last one stays out of it whatever its words. (Ads coming back online are mostly older than the
   // newest 200 matches of a common word.)
   if (e.full && r.new_seq < e.oldest) return false;
@@ -166,7 +151,7 @@ export class SearchMatches {
    * else would drop them) and the list itself when it is not kept: alone over the budget, or
    * asked for less often than the next list to go.
    */
-  set(match: string, seqs: Seqs, words: string[], filters: SearchFilters): string[] {
+  set(match: string, seqs: Seqs, words: readonly string[], filters: SearchFilters): string[] {
     const had = this.entries.has(match);
     this.remove(match);
     const folded = words.map(fold);

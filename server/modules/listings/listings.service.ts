@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../core/deps.ts';
 import { AppError, Invalid, NotFound } from '../../core/errors.ts';
-import { RULE_CODES, checkSearchQuery } from '../../../contract/rules.ts';
+import { RULE_CODES, checkSearchQuery, searchWords } from '../../../contract/rules.ts';
 import type { AggregateLocation, HomeCounts, StateCount } from '../../../contract/api/listings.ts';
 import { DEFAULT_PAGE_SIZE } from '../../../contract/api/paging.ts';
 import type { PublicAd } from '../../../contract/api/ads.ts';
@@ -14,7 +14,7 @@ import { can, type ListedAd } from './listings.policy.ts';
 import { LISTING_COUNT_CAP, PublicReads, SEARCH_COUNT_CAP, type ListingScope, type Place } from './listings.repository.ts';
 import { PublicChanges } from './listings.changes.ts';
 import { ExpiryWindow } from './listings.expiry.ts';
-import { SearchMatches, packSeqs, queryWords, toMatchExpression } from './listings.search.ts';
+import { SearchMatches, packSeqs, toMatchExpression, type Seqs } from './listings.search.ts';
 import { CardCache } from './listings.cards.ts';
 import { refused, type Answer } from './listings.answers.ts';
 import { cacheBudgets, TaggedCache, type CacheBudget, type CacheUse } from './listings.cache.ts';
@@ -174,8 +174,9 @@ export class ListingsService {
     const { json, n } = this.reads.cards(scope, this.nowIso(), pageSize, offset);
     // Past the end until an ad enters the list (which drops its tag).
     if (page > 1 && n === 0) throw refused(new NotFound('listings.page_not_found'), [scopeTag(scope)]);
-    // A page that is not full ends the list: its total is exact whatever the counters say.
-    const total = n < pageSize ? offset + n : Math.max(this.liveCount(scope), offset + n);
+    // A page that is not full ends the list: its total is exact whatever the counters say. Capped
+    // as the pages are (pageArgs), so the last page a total announces is served.
+    const total = Math.min(LISTING_COUNT_CAP, n < pageSize ? offset + n : Math.max(this.liveCount(scope), offset + n));
     const named = place.state ? `,"place":${JSON.stringify({ state: names(place.state), ...(place.city ? { city: names(place.city) } : {}) })}` : '';
     return {
       json: `{"ads":[${json}],"total":${total},"page":${page},"pageSize":${pageSize}${named}}`,
@@ -187,20 +188,22 @@ export class ListingsService {
   search(q: { query?: string; state?: string; type?: string; page?: number; pageSize?: number }): Answer {
     const consistent = this.sync();
     const query = q.query ?? '';
-    const rule = checkSearchQuery(query);
+    const words = searchWords(query);
+    const rule = checkSearchQuery(query, words);
     if (rule) throw new Invalid('query', RULE_CODES[rule]);
     const { page, pageSize, offset } = pageArgs(q, SEARCH_COUNT_CAP);
     const { stateId } = this.resolvePlace(q.state);
     const filters = { listingType: this.listingType(q.type), stateId };
-    const match = toMatchExpression(query, filters);
+    const match = toMatchExpression(words, filters);
     if (!match) throw new Invalid('query', RULE_CODES.searchRequired);
     let seqs = consistent ? this.matches.get(match) : undefined;
     // An answer is kept only while its list is: a change drops the answers of the lists it alters.
     let kept = seqs !== undefined;
     if (!seqs) {
-      seqs = packSeqs(this.reads.searchSeqs(match));
-      if (consistent) {
-        const out = this.matches.set(match, seqs, queryWords(query), filters);
+      const found = this.searchSeqs(match);
+      seqs = found ?? packSeqs([]);
+      if (found && consistent) {
+        const out = this.matches.set(match, seqs, words, filters);
         kept = !out.includes(match);
         for (const m of out) for (const c of this.caches.values()) c.drop(searchTag(m));
       }
@@ -215,6 +218,22 @@ export class ListingsService {
       tags: [searchTag(match)],
       until: kept ? next : 0,
     };
+  }
+
+  /**
+   * A search's matches; null when FTS5 refused the expression. searchWords() mirrors its tokenizer,
+   * so this should not happen, but a visitor's text must never answer 500: such a search answers
+   * no ads, kept nowhere, and the warning says which expression to look into.
+   */
+  private searchSeqs(match: string): Seqs | null {
+    try {
+      return packSeqs(this.reads.searchSeqs(match));
+    } catch (err) {
+      // FTS5's own refusals of the expression only: any other error is the server's (a 500).
+      if (!(err instanceof Error && err.name === 'SqliteError' && err.message.startsWith('fts5:'))) throw err;
+      this.deps.log.warn({ err, match }, 'search: full-text query refused');
+      return null;
+    }
   }
 
   /**

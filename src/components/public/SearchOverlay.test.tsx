@@ -76,6 +76,20 @@ describe('search overlay', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
+  // Every word is required and none is dropped: past 8 distinct words the overlay says so and does not search.
+  it('refuses a ninth distinct word', async () => {
+    statesApi(['states']);
+    const user = userEvent.setup();
+    const r = renderAt(<SearchOverlay onClose={vi.fn()} />, '/faq');
+    const input = screen.getByRole('searchbox', { name: 'What are you looking for?' });
+    const submit = screen.getByRole('button', { name: 'Search' }) as HTMLButtonElement;
+    await user.type(input, 'one two three four five six seven eight nine');
+    expect(screen.getByRole('alert').textContent).toBe('Search for at most 8 different words.');
+    expect(submit.disabled).toBe(true);
+    await user.type(input, '{Enter}');
+    expect(r.currentPath()).toBe('/faq');
+  });
+
   it('closes 1000 ms after the close button (or Escape)', async () => {
     statesApi(['states']);
     const user = useFakeClock();

@@ -24,7 +24,14 @@ export default function SearchOverlay({ onClose }: { onClose: () => void }) {
   const input = useRef<HTMLInputElement>(null);
   const id = useId();
   const rule = checkSearchQuery(query);
-  const error = rule === 'searchRequired' ? t('search.required') : rule === 'searchTooLong' ? t('search.tooLong') : null;
+  const error =
+    rule === 'searchRequired'
+      ? t('search.required')
+      : rule === 'searchTooLong'
+        ? t('search.tooLong')
+        : rule === 'searchTooManyWords'
+          ? t('search.tooManyWords')
+          : null;
 
   const close = () => {
     if (closing) return;

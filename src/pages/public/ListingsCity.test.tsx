@@ -98,4 +98,40 @@ describe('city listing page', () => {
     await i18n.changeLanguage('es');
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('El servidor está ocupado. Inténtalo de nuevo en un minuto.'));
   });
+
+  // A list counts and pages its first 10,000 ads only (LISTING_TOTAL_CAP): at the cap the heading
+  // says "10,000+ ads" (in the page's language, as the server renders it: the same component), and
+  // the pagination's last page is the last one the server serves.
+  it('says "10,000+ ads" for a list at the cap, and links no page past it', async () => {
+    server.use(
+      http.get('/api/users-ads-aggregate/us/:type', () => apiJson('GET /api/users-ads-aggregate/us/:listingType', { locations: [] })),
+      http.get('/api/listings', ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page') ?? 1);
+        return apiJson('GET /api/listings', { ads: [makeCard({ title: 'One of very many ads' })], total: 10_000, page, pageSize: 20 });
+      }),
+    );
+    const path = '/listings/us/new-york/new-york-city/female-escorts';
+    const first = renderAt(<Route path="/listings/us/:state/:city/:type" component={ListingsCity} />, path);
+    expect(await screen.findByRole('heading', { level: 2, name: '10,000+ ads' })).toBeTruthy();
+    const pages = screen.getByRole('navigation', { name: 'Pages' });
+    expect(within(pages).getByRole('link', { name: 'Page 500' }).getAttribute('href')).toBe(`${path}?page=500`);
+    expect(within(pages).queryByRole('link', { name: 'Page 501' })).toBeNull();
+    first.unmount();
+    await i18n.changeLanguage('es');
+    try {
+      renderAt(<Route path="/listings/us/:state/:city/:type" component={ListingsCity} />, path);
+      expect(await screen.findByRole('heading', { level: 2, name: '10.000+ anuncios' })).toBeTruthy();
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+
+  it('says the exact number below the cap', async () => {
+    server.use(
+      http.get('/api/users-ads-aggregate/us/:type', () => apiJson('GET /api/users-ads-aggregate/us/:listingType', { locations: [] })),
+      http.get('/api/listings', () => apiJson('GET /api/listings', { ads: [makeCard({ title: 'One of very many ads' })], total: 9_999, page: 1, pageSize: 20 })),
+    );
+    renderAt(<Route path="/listings/us/:state/:city/:type" component={ListingsCity} />, '/listings/us/new-york/new-york-city/female-escorts');
+    expect(await screen.findByRole('heading', { level: 2, name: '9999 ads' })).toBeTruthy();
+  });
 });

@@ -5,6 +5,7 @@ import { LOADERS, pageParam, typeFromSlug } from '../../app/loaders';
 import { useRouteData } from '../../app/routeData';
 import { publicSource } from '../../api/publicSource';
 import { humanizeSlug } from '../../../contract/seo';
+import { LISTING_TOTAL_CAP } from '../../../contract/api/listings';
 import { AdGrid, EAGER_CARDS } from '../../components/market/AdCard';
 import { Pagination } from '../../components/market/Pagination';
 import { LoadState } from '../../components/market/Status';
@@ -60,7 +61,10 @@ export default function ListingsCity() {
       {data && (
         <>
           {/* The list's heading: the cards' titles (h3) come under it. */}
-          <h2 className={styles.listCount}>{t('adsCount', { count: data.total })}</h2>
+          {/* A list counts (and pages) its first 10,000 ads only: at the cap, "10,000+". */}
+          <h2 className={styles.listCount}>
+            {data.total >= LISTING_TOTAL_CAP ? t('adsCountCapped', { cap: LISTING_TOTAL_CAP }) : t('adsCount', { count: data.total })}
+          </h2>
           {data.ads.length ? <AdGrid ads={data.ads} eager={EAGER_CARDS} /> : <p>{t('city.empty')}</p>}
           <Pagination page={page} pageSize={data.pageSize} total={data.total} hrefFor={(p) => (p > 1 ? `${base}?page=${p}` : base)} />
         </>

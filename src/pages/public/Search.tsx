@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { checkSearchQuery, SEARCH_QUERY_MAX } from '../../../contract/rules';
+import { SEARCH_TOTAL_CAP } from '../../../contract/api/listings';
 import { routes } from '../../app/routes';
 import { LOADERS, searchParams } from '../../app/loaders';
 import { useRouteData } from '../../app/routeData';
@@ -99,7 +100,12 @@ export default function Search() {
         <>
           {/* The results' heading (the cards' titles, h3, come under it), announced when it changes. */}
           <h2 className={styles.listCount}>
-            <span role="status">{t('search.results', { count: results.total, query: url.query })}</span>
+            <span role="status">
+              {/* Search counts the newest 200 matches only (and serves their pages): at the cap, "200+". */}
+              {results.total >= SEARCH_TOTAL_CAP
+                ? t('search.resultsCapped', { cap: SEARCH_TOTAL_CAP, query: url.query })
+                : t('search.results', { count: results.total, query: url.query })}
+            </span>
           </h2>
           {results.ads.length > 0 && <AdGrid ads={results.ads} eager={EAGER_CARDS} />}
           <Pagination
