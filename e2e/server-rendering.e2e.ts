@@ -114,6 +114,8 @@ describe('server-rendered pages', () => {
       [`/search?query=${WORD}`, 200],
       ['/faq', 200],
       ['/report-crime', 200],
+      ['/transparency', 200],
+      ['/pt/transparency', 200],
       ['/es/listings/us/new-york/buffalo/female-escorts', 200],
       [`/pt/ad/${adId}`, 200],
       ['/ad/nosuchad123', 404],

@@ -99,6 +99,43 @@ describe('api client error catalogue', () => {
     }
   });
 
+  // A body that is not JSON (a captive portal's page with a 200, an empty body) is no answer of
+  // ours: an ApiError worded 'Something went wrong.' in the page's language of the moment.
+  it("says 'Something went wrong.' in the page's language for an answer that is not JSON", async () => {
+    server.use(
+      http.get('/api/thing', () => new HttpResponse('<!DOCTYPE html><html>Hotel Wi-Fi</html>', { status: 200, headers: { 'content-type': 'text/html' } })),
+    );
+    const err = await api.get('thing').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toBe(200);
+    expect((err as ApiError).code).toBeNull();
+    expect(errorMessage(err)).toBe(FALLBACK_MESSAGE);
+    try {
+      await i18n.changeLanguage('es');
+      expect(errorMessage(err)).toBe('Algo salió mal.');
+      expect(errorMessage(new SyntaxError('Unexpected token < in JSON at position 0'))).toBe('Algo salió mal.');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+
+  // A kept error is worded when shown: a language switch re-words a coded refusal.
+  it('words a coded error again in the language of the moment', async () => {
+    server.use(
+      http.post('/api/thing', () =>
+        HttpResponse.json({ message: 'You have already used this promo code.', code: 'wallet.promo_code_already_used' }, { status: 409 }),
+      ),
+    );
+    const err = await api.post('thing', { json: {} }).catch((e: unknown) => e);
+    expect(errorMessage(err)).toBe('You have already used this promo code.');
+    try {
+      await i18n.changeLanguage('es');
+      expect(errorMessage(err)).toBe('Ya usaste este código promocional.');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+
   it('sends a 401 to sign-in with the current path as redirect', async () => {
     const assign = vi.spyOn(navigation, 'assign').mockImplementation(() => {});
     at('/admin/dashboard/my-wallet?tab=promo');

@@ -20,11 +20,17 @@ export class ApiError extends Error {
   /** The server's stable error code (contract/errors), when it sent one. */
   readonly code: string | null;
   readonly params: ErrorParams | undefined;
-  constructor(message: string, status: number | null, code: string | null = null, params?: ErrorParams) {
+  /**
+   * The server's own message, or null when it said nothing readable (no answer, a proxy's page):
+   * what errorMessage words again in the page's language of the moment (a language switch).
+   */
+  readonly said: string | null;
+  constructor(message: string, status: number | null, code: string | null = null, params?: ErrorParams, said: string | null = message) {
     super(message);
     this.status = status;
     this.code = code;
     this.params = params;
+    this.said = said;
   }
 }
 
@@ -63,12 +69,12 @@ export async function toApiError(error: unknown, opts: { redirectOnAuth?: boolea
       if (typeof code !== 'string') throw new ApiError(message, status);
       // Shown in the page's language; the server's English when this client does not know the code.
       await i18n.loadNamespaces('errors').catch(() => undefined);
-      throw new ApiError(translateError(i18n.t.bind(i18n) as never, code, params, message), status, code, params);
+      throw new ApiError(translateError(i18n.t.bind(i18n) as never, code, params, message), status, code, params, message);
     }
     throw error; // no message: rethrow (seed §8)
   }
   if (error instanceof TypeError || (error instanceof Error && error.name === 'TimeoutError')) {
-    throw new ApiError(fallbackMessage(), null); // no response at all
+    throw new ApiError(fallbackMessage(), null, null, undefined, null); // no response at all
   }
   throw error;
 }
@@ -103,7 +109,9 @@ async function call<T>(method: 'get' | 'post' | 'put' | 'delete', path: string, 
   try {
     const res = await base(path.replace(/^\//, ''), { method, ...rest });
     if (res.status === 204) return undefined as T;
-    return (await res.json()) as T;
+    // A body that is not JSON (a hotel Wi-Fi's or a proxy's page served with 200, an empty body)
+    // is no answer of ours: 'Something went wrong.', not the JavaScript parser's English.
+    return (await res.json().catch(() => Promise.reject(unreadable(res.status)))) as T;
   } catch (e) {
     return toApiError(e, { redirectOnAuth });
   }
@@ -116,12 +124,36 @@ export const api = {
   delete: <T>(path: string, opts?: Opts) => call<T>('delete', path, opts),
 };
 
+/** An answer whose body cannot be read: worded as 'Something went wrong.' wherever it is shown. */
+function unreadable(status: number | null): ApiError {
+  return new ApiError(fallbackMessage(), status, null, undefined, null);
+}
+
 /**
  * What a screen shows for a failed call: the server's message in the page's language; for an
- * answer without one (a proxy's 502 page, a 413) or no answer, 'Something went wrong.' in it too,
- * never ky's own English ("Request failed with status code 502…").
+ * answer without one (a proxy's 502 page, a 413, a body that is not JSON) or no answer,
+ * 'Something went wrong.' in it too, never ky's own English ("Request failed with status code
+ * 502…") nor the JSON parser's. Worded when called, in the page's language of that moment: keep
+ * the error and call this at render, and a language switch re-words it (the 'errors' namespace,
+ * once loaded for the failure, is loaded for the new language too).
  */
 export function errorMessage(e: unknown): string {
-  if (e instanceof HTTPError) return fallbackMessage();
+  if (e instanceof ApiError) {
+    if (e.said === null) return fallbackMessage();
+    if (e.code === null) return e.said;
+    return translateError(i18n.t.bind(i18n) as never, e.code, e.params, e.said);
+  }
+  if (e instanceof HTTPError || e instanceof SyntaxError) return fallbackMessage();
   return e instanceof Error && e.message ? e.message : fallbackMessage();
+}
+
+/** A failure as kept by a store or a form: the error itself (worded when shown), never a thrown non-Error. */
+export function asError(e: unknown): Error {
+  return e instanceof Error ? e : unreadable(null);
+}
+
+/** What a kept failure says now: a text as it is (already worded by the screen), an error worded in the page's language. */
+export function shownError(failure: string | Error | null | undefined): string | null {
+  if (!failure) return null;
+  return typeof failure === 'string' ? failure : errorMessage(failure);
 }

@@ -2,7 +2,7 @@ import { createContext, useContext, useEffect, useSyncExternalStore } from 'reac
 import { useTranslation } from 'react-i18next';
 import { HTTPError } from 'ky';
 import type { Loaded } from './loaders';
-import { entryOf as get, put, subscribe, type LoadError } from './routeStore';
+import { entryOf as get, generationOf, put, subscribe, type LoadError } from './routeStore';
 import { ApiError, fallbackMessage } from '../api/client';
 import { translateError } from '../i18n/errors';
 
@@ -18,10 +18,14 @@ export const SsrData = createContext<{ key: string; result: Loaded<unknown> } | 
 /** How long loaded data is shown again without asking (navigating back and forth). */
 const FRESH_MS = 60_000;
 
-/** What a failed load keeps: the code to word it by, the same as errorMessage (api/client.ts) would. */
+/**
+ * What a failed load keeps: the code to word it by, the same as errorMessage (api/client.ts) would.
+ * An answer that could not be read (HTML from a proxy: the JSON parser's SyntaxError) keeps no
+ * message, so it is worded 'Something went wrong.' in the page's language, never the parser's English.
+ */
 function loadError(e: unknown): LoadError {
-  if (e instanceof ApiError) return { code: e.code, params: e.params, message: e.status === null ? null : e.message };
-  if (e instanceof HTTPError) return { code: null, message: null };
+  if (e instanceof ApiError) return { code: e.code, params: e.params, message: e.said };
+  if (e instanceof HTTPError || e instanceof SyntaxError) return { code: null, message: null };
   return { code: null, message: e instanceof Error && e.message ? e.message : null };
 }
 
@@ -29,9 +33,12 @@ function start(key: string, load: () => Promise<Loaded<unknown>>): void {
   const prev = get(key);
   if (prev?.loading) return;
   put(key, { result: prev?.result ?? null, error: null, at: prev?.at ?? 0, loading: true });
+  // An answer to a load started before a sign-in or sign-out (clearRouteData) was asked as the
+  // previous user: it is dropped, not cached for the next one (the page has asked again).
+  const mine = generationOf();
   load().then(
-    (result) => put(key, { result, error: null, at: Date.now(), loading: false }),
-    (e: unknown) => put(key, { result: prev?.result ?? null, error: loadError(e), at: Date.now(), loading: false }),
+    (result) => mine === generationOf() && put(key, { result, error: null, at: Date.now(), loading: false }),
+    (e: unknown) => mine === generationOf() && put(key, { result: prev?.result ?? null, error: loadError(e), at: Date.now(), loading: false }),
   );
 }
 
@@ -56,12 +63,15 @@ export function useRouteData<T>(key: string, load: () => Promise<Loaded<T>>): Ro
     () => get(key),
     () => get(key),
   );
+  // Also when the entry goes away while shown: a sign-in or sign-out forgets every page's data
+  // (routeStore clearRouteData) and the page on screen loads its own again.
+  const gone = entry === undefined;
   useEffect(() => {
     const e = get(key);
     if (!e || (!e.loading && (e.error || Date.now() - e.at > FRESH_MS))) start(key, load as () => Promise<Loaded<unknown>>);
     // `load` is the same loader for the same key
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  }, [key, gone]);
   if (ssr && ssr.key === key) return { result: ssr.result as Loaded<T>, loading: false, error: null };
   const failed = entry?.error;
   const error = !failed

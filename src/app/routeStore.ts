@@ -27,6 +27,9 @@ const MAX_ENTRIES = 30;
 
 const entries = new Map<string, Entry>();
 const listeners = new Set<() => void>();
+/** Counts clearRouteData calls: a load started before one must not bring back what it forgot. */
+let generation = 0;
+export const generationOf = (): number => generation;
 
 export const subscribe = (l: () => void) => {
   listeners.add(l);
@@ -47,8 +50,13 @@ export function seedRouteData(key: string, result: Loaded<unknown>): void {
   put(key, { result, error: null, at: Date.now(), loading: false });
 }
 
-/** Forgets every page's data (tests; a sign-out keeps it: it is public). */
+/**
+ * Forgets every page's data: on sign-in, sign-out (session.ts) and in tests. Not all of it is
+ * public: GET /api/ads/{id} answers a hidden ad (in review, offline) to its owner, with the phone
+ * number, and it must not be shown to whoever uses the tab next.
+ */
 export function clearRouteData(): void {
+  generation++;
   entries.clear();
   listeners.forEach((l) => l());
 }

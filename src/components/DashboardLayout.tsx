@@ -221,7 +221,9 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
           type="button"
           className="btn btn-sm btn-white"
           onClick={async () => {
-            await logout().catch(() => undefined); // the client forgets the session either way
+            // The tab forgets the user's data either way; a failure leaves them signed in, and the
+            // page they land on says so (SignOutFailed, from the session store).
+            await logout().catch(() => undefined);
             navigate('/');
           }}
         >

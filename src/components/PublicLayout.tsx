@@ -10,6 +10,8 @@ const Drawer = lazy(() => import('./public/Drawer'));
 const Footer = lazy(() => import('./public/Footer'));
 // Staff only (it decides from the session, after first paint): "sandbox payments are on".
 const SandboxBanner = lazy(() => import('./SandboxBanner'));
+// Only after a sign-out that did not reach the server: "you are still signed in".
+const SignOutFailed = lazy(() => import('./SignOutFailed'));
 
 /** The public shell (seed §2): top bar, drawer, search overlay, background art and footer. */
 export function PublicLayout({ children }: { children: ReactNode }) {
@@ -26,6 +28,9 @@ export function PublicLayout({ children }: { children: ReactNode }) {
       </a>
       <Suspense fallback={null}>
         <SandboxBanner />
+      </Suspense>
+      <Suspense fallback={null}>
+        <SignOutFailed />
       </Suspense>
       <TopBar
         onSearch={() => setSearch(true)}

@@ -10,8 +10,8 @@ describe('money', () => {
     expect(formatCents(-5)).toBe('-0.05');
     expect(formatCents(123456789)).toBe('1234567.89');
     expect(formatCents(123456789, { grouping: true })).toBe('1,234,567.89');
-    expect(formatUsd(100000)).toBe('$1,000.00');
-    expect(formatUsd(-250)).toBe('-$2.50');
+    expect(formatUsd(100000, 'en')).toBe('$1,000.00');
+    expect(formatUsd(-250, 'en')).toBe('-$2.50');
     expect(centsToInput(1999)).toBe('19.99');
   });
 
@@ -37,5 +37,19 @@ describe('money', () => {
 
   it('round-trips every cent value through text', () => {
     for (let c = 0; c < 100_000; c += 7) expect(parseDollars(formatCents(c))).toBe(c);
+  });
+
+  // Amounts follow the page's language, as dates and counts do: '1,234' reads as one point two in
+  // Portuguese and Spanish. Each language's form is Intl's own for USD, exact to the cent.
+  it('writes dollars in the page’s language', () => {
+    const intl = (lng: string, n: number) => new Intl.NumberFormat(lng, { style: 'currency', currency: 'USD' }).format(n);
+    expect(formatUsd(123456, 'pt')).toBe(intl('pt', 1234.56)); // "US$ 1.234,56"
+    expect(formatUsd(123456, 'pt')).toMatch(/1\.234,56/);
+    expect(formatUsd(123456, 'es')).toBe(intl('es', 1234.56));
+    expect(formatUsd(123456, 'es')).toMatch(/1234,56/);
+    expect(formatUsd(-5, 'pt')).toBe(intl('pt', -0.05));
+    expect(formatUsd(123456789012, 'en')).toBe('$1,234,567,890.12');
+    // every cent comes out as written, no float rounding on the way
+    for (let c = 0; c < 20_000; c += 7) expect(formatUsd(c, 'en')).toBe(`$${formatCents(c, { grouping: true })}`);
   });
 });

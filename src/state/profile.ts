@@ -1,5 +1,6 @@
 import { createResource } from './resource';
-import { logout } from './session';
+import { logout, sessionStore } from './session';
+import { GUEST } from '../api/session';
 import { AVATAR_MAX_BYTES, AVATAR_TYPES, profileApi } from '../api/profile';
 import { phoneApi, type CodeSent } from '../api/sms';
 import { normalizeUsPhone } from '../../contract/rules';
@@ -51,7 +52,12 @@ export async function updateAvatar(file: File): Promise<void> {
 /** Deletes the account, then signs out (which resets every data area). */
 export async function deleteMyProfile(password: string): Promise<void> {
   await profileApi.deleteMyProfile({ password });
-  await logout().catch(() => undefined); // the server already ended the session; a failing logout changes nothing
+  await logout().catch(() => {
+    // The server already ended the session with the account: a failing logout changes nothing
+    // there, so this tab is a visitor's now (logout keeps the session only when it may still work).
+    sessionStore.session = GUEST;
+    sessionStore.signOutFailed = false;
+  });
 }
 
 /** Texts a 6-digit code to the number (sent as E.164 when it reads as a US number). */

@@ -1,6 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { createElement } from 'react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http } from 'msw';
+import { server } from '../test/server';
+import { apiJson } from '../test/contract';
+import { appTestSetup, appTestTeardown } from '../test/app';
+import { App } from '../app/App';
+import type { ErrorBody } from '../../contract/errors/index.ts';
 import { createResource, onReset, resetAllStores } from './resource';
-import { ApiError } from '../api/client';
+import { ApiError, errorMessage } from '../api/client';
 
 function deferred<T>() {
   let resolve!: (v: T) => void;
@@ -20,12 +29,14 @@ describe('createResource', () => {
     expect(r.state).toMatchObject({ loading: false, error: null, data: [1, 2] });
   });
 
-  it('keeps the error message and returns null on failure', async () => {
+  it('keeps the error itself (worded when shown) and returns null on failure', async () => {
+    const refused = new ApiError('No access.', 403);
     const r = createResource(async () => {
-      throw new ApiError('No access.', 403);
+      throw refused;
     });
     expect(await r.load()).toBeNull();
-    expect(r.state).toMatchObject({ loading: false, error: 'No access.', data: null });
+    expect(r.state).toMatchObject({ loading: false, error: refused, data: null });
+    expect(errorMessage(r.state.error)).toBe('No access.');
   });
 
   it('lets only the latest load write (an older, slower answer is dropped)', async () => {
@@ -61,5 +72,37 @@ describe('createResource', () => {
     pending.resolve('late');
     await pc;
     expect(c.state).toMatchObject({ loading: false, data: null });
+  });
+});
+
+describe('a data area’s failure across a language switch', () => {
+  beforeEach(appTestSetup);
+  afterEach(appTestTeardown);
+
+  // A list that could not be read says why in the page's language, also after a language switch
+  // (as the public pages do: routeStore keeps the code): the area keeps the error itself and the
+  // screen words it when it renders, so the Spanish cart page reads the refusal in Spanish.
+  it('re-words a failed cart load in Spanish after switching from English', async () => {
+    const BUSY: ErrorBody = { message: 'Too many requests. Please wait and try again.', code: 'request.rate_limited' };
+    server.use(
+      http.get('/api/session', () =>
+        apiJson('GET /api/session', { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] }),
+      ),
+      http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [] })),
+      http.get('/api/cart-ads-by-user', () => apiJson('GET /api/cart-ads-by-user', BUSY as never, 429)),
+      http.get('/api/get-ad-pricing', () => apiJson('GET /api/get-ad-pricing', { pricing: [] })),
+      http.get('/api/get-bump-pricing', () => apiJson('GET /api/get-bump-pricing', { pricing: [] })),
+    );
+    window.history.replaceState(null, '', '/admin/dashboard/my-cart');
+    const user = userEvent.setup();
+    render(createElement(App));
+    await screen.findByRole('heading', { level: 1, name: 'My cart' }, { timeout: 5000 });
+    expect((await screen.findByRole('alert')).textContent).toBe('Too many requests. Please wait and try again.');
+
+    const languages = within(screen.getByRole('banner')).getByRole('navigation', { name: 'Language' });
+    await user.click(within(languages).getByRole('button', { name: 'Language' }));
+    await user.click(within(languages).getByRole('link', { name: 'Español' }));
+    await screen.findByRole('heading', { level: 1, name: 'Mi carrito' }, { timeout: 5000 });
+    expect(screen.getByRole('alert').textContent).toBe('Demasiadas solicitudes. Espera un momento e inténtalo de nuevo.');
   });
 });

@@ -1,10 +1,14 @@
 import { proxy } from 'valtio';
-import { errorMessage } from '../api/client';
+import { asError } from '../api/client';
 
 /** The lifecycle every data area has: loading, error, data. */
 export interface Resource<T> {
   loading: boolean;
-  error: string | null;
+  /**
+   * Why the last load failed: the error itself (an ApiError keeps the server's code and params),
+   * worded when shown (errorMessage, LoadState), so a language switch re-words it.
+   */
+  error: Error | null;
   data: T | null;
 }
 
@@ -26,7 +30,7 @@ export function createResource<T, A extends unknown[] = []>(loader: (...args: A)
       if (mine === ticket) state.data = data as never;
       return data;
     } catch (e) {
-      if (mine === ticket) state.error = errorMessage(e);
+      if (mine === ticket) state.error = asError(e);
       return null;
     } finally {
       if (mine === ticket) state.loading = false;

@@ -5,6 +5,7 @@ import { apiJson } from '../test/contract';
 import { createResource } from './resource';
 import { hasRole, isAdmin, isMaster, isProvider, loadSession, login, logout, register, sessionStore } from './session';
 import { GUEST, type Session } from '../api/session';
+import { errorMessage } from '../api/client';
 
 const member: Session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
 
@@ -16,11 +17,20 @@ describe('session store', () => {
     expect(sessionStore.session).toEqual(member);
   });
 
-  it('falls back to a guest when the session cannot be read', async () => {
+  // A failed read says nothing about the session: it stays unknown (not a guest's, which would
+  // send a signed-in user to the sign-in form) and the failure is kept for the guard to show.
+  it('keeps the session unknown, with the failure, when it cannot be read', async () => {
     server.use(http.get('/api/session', () => HttpResponse.error()));
     expect(await loadSession()).toEqual(GUEST);
     expect(sessionStore.session).toEqual(GUEST);
-    expect(sessionStore.error).toBe('Something went wrong.');
+    expect(errorMessage(sessionStore.error)).toBe('Something went wrong.');
+    expect(sessionStore.loaded).toBe(false);
+    // A session already known stays as it was when a later read fails.
+    server.use(http.get('/api/session', () => apiJson('GET /api/session', member)));
+    await loadSession();
+    expect(sessionStore.error).toBeNull();
+    server.use(http.get('/api/session', () => HttpResponse.error()));
+    expect(await loadSession()).toEqual(member);
     expect(sessionStore.loaded).toBe(true);
   });
 
@@ -53,7 +63,9 @@ describe('session store', () => {
     expect(sessionStore.session.isAuthenticated).toBe(true);
   });
 
-  it('logout resets every data area and the session, even when the call fails', async () => {
+  // Only the server's answer ends the session (the cookie is HttpOnly): a failed logout still
+  // forgets every data area in the tab, but keeps the user signed in and says so (signOutFailed).
+  it('logout resets every data area and the session; a failed call resets the areas and keeps the session', async () => {
     const wallets = createResource(async () => ['wallet']);
     sessionStore.session = member;
     await wallets.load();
@@ -61,13 +73,20 @@ describe('session store', () => {
     await logout();
     expect(wallets.state.data).toBeNull();
     expect(sessionStore.session).toEqual(GUEST);
+    expect(sessionStore.signOutFailed).toBe(false);
 
     sessionStore.session = member;
     await wallets.load();
     server.use(http.post('/api/logout', () => HttpResponse.error()));
     await expect(logout()).rejects.toThrow();
     expect(wallets.state.data).toBeNull();
+    expect(sessionStore.session).toEqual(member);
+    expect(sessionStore.signOutFailed).toBe(true);
+
+    server.use(http.post('/api/logout', () => apiJson('POST /api/logout', GUEST)));
+    await logout();
     expect(sessionStore.session).toEqual(GUEST);
+    expect(sessionStore.signOutFailed).toBe(false);
   });
 
   it('role checks follow the product table', () => {

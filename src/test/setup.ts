@@ -38,6 +38,7 @@ afterEach(() => {
   sessionStore.loaded = false;
   sessionStore.loading = false;
   sessionStore.error = null;
+  sessionStore.signOutFailed = false;
   window.history.replaceState(null, '', '/');
   window.sessionStorage.clear(); // what a page keeps in its tab (the post-ad draft) is not the next test's
   if (i18n.language !== 'en') void i18n.changeLanguage('en'); // a test that switched language must not leak it

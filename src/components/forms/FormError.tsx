@@ -1,9 +1,12 @@
+import { useTranslation } from 'react-i18next';
+import { shownError } from '../../api/client';
 /** A form's outcome: errors are alerts (announced at once), successes are polite status messages. */
-export function FormError({ message, id }: { message: string | null | undefined; id?: string }) {
+export function FormError({ message, id }: { message: string | Error | null | undefined; id?: string }) {
+  useTranslation(); // a kept error is worded at render: re-render (re-word) on a language switch
   if (!message) return null;
   return (
     <div role="alert" className="alert alert-error" id={id}>
-      {message}
+      {shownError(message)}
     </div>
   );
 }

@@ -1,13 +1,17 @@
 import { useCallback, useRef, useState } from 'react';
-import { errorMessage } from '../../api/client';
+import { useTranslation } from 'react-i18next';
+import { asError, shownError } from '../../api/client';
 
 /**
  * The busy / error / success cycle of one form's submit. The action is the store's; this only
  * tracks what the form shows; a second submit while one runs is ignored.
  */
 export function useFormAction() {
+  // A refusal is kept as the error (its code and params) and worded at each render, in the page's
+  // language of the moment: this re-renders on a language switch, which re-words it.
+  useTranslation();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [failure, setError] = useState<string | Error | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
   const running = useRef(false);
 
@@ -22,7 +26,7 @@ export function useFormAction() {
       if (successMessage) setSuccess(successMessage);
       return out;
     } catch (e) {
-      setError(errorMessage(e));
+      setError(asError(e));
       return undefined;
     } finally {
       running.current = false;
@@ -30,5 +34,5 @@ export function useFormAction() {
     }
   }, []);
 
-  return { busy, error, success, run, setError, setSuccess };
+  return { busy, error: shownError(failure), success, run, setError, setSuccess };
 }

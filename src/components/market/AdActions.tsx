@@ -155,14 +155,14 @@ export function PayDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () =>
  * wallet that paid it; an approved one is removed without refund; unpaid or rejected ones cost nothing more.
  */
 export function DeleteDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: string) => void }) {
-  const { t } = useTranslation('market');
+  const { t, i18n } = useTranslation('market');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const refund = ad.status === 'in_review' && ad.priceCents ? ad.priceCents : 0;
   const text =
     ad.status === 'in_review'
       ? refund
-        ? t('myAds.deleteRefund', { title: ad.title, amount: formatUsd(refund) })
+        ? t('myAds.deleteRefund', { title: ad.title, amount: formatUsd(refund, i18n.language) })
         : t('myAds.deleteUnpaid', { title: ad.title })
       : ad.status === 'approved' || ad.status === 'expired' || ad.status === 'disabled'
         ? t('myAds.deleteNoRefund', { title: ad.title })
@@ -175,7 +175,9 @@ export function DeleteDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: ()
     setError(null);
     try {
       const refunded = await deleteAd(ad.id);
-      onDone(refunded > 0 ? t('myAds.deletedRefunded', { title: ad.title, amount: formatUsd(refunded) }) : t('myAds.deleted', { title: ad.title }));
+      onDone(
+        refunded > 0 ? t('myAds.deletedRefunded', { title: ad.title, amount: formatUsd(refunded, i18n.language) }) : t('myAds.deleted', { title: ad.title }),
+      );
     } catch (e) {
       setError(errorMessage(e));
       setBusy(false);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
+import { I18nextProvider } from 'react-i18next';
 import i18n from 'i18next';
 import { renderAt } from '../../test/render';
 import { AdDetailsView, ContactButtons } from './AdExtras';
@@ -52,5 +54,28 @@ describe('an ad’s rates, hours and contact buttons', () => {
     renderAt(<ContactButtons phone="+12125550123" />);
     expect(screen.getByRole('link', { name: 'Ligar' }).getAttribute('href')).toBe('tel:+12125550123');
     expect(screen.getByRole('link', { name: 'Enviar SMS' }).getAttribute('href')).toBe('sms:+12125550123');
+  });
+
+  // The rates are part of a server-rendered page: amounts follow the page's language (pt writes
+  // "US$ 120,00"), taken from the i18n instance the page renders with, never a global one. The
+  // server renders each language with its own instance while the browser's global i18n may speak
+  // another, and the browser must hydrate the very same text.
+  it('writes the rates in the page’s language, the same on the server render as in the browser', async () => {
+    const ptServer = i18n.cloneInstance({ lng: 'pt' });
+    expect(i18n.language).toBe('en'); // the global instance speaks another language meanwhile
+    const serverHtml = renderToString(
+      <I18nextProvider i18n={ptServer}>
+        <AdDetailsView details={DETAILS} />
+      </I18nextProvider>,
+    );
+    const pt = (n: number) => new Intl.NumberFormat('pt', { style: 'currency', currency: 'USD' }).format(n);
+    expect(pt(1500)).toMatch(/1\.500,00/);
+    for (const n of [120, 300, 1500]) expect(serverHtml).toContain(`<td>${pt(n)}</td>`);
+
+    await i18n.changeLanguage('pt');
+    const { container } = renderAt(<AdDetailsView details={DETAILS} />, '/pt');
+    const hydrated = document.createElement('div');
+    hydrated.innerHTML = serverHtml; // the server's markup as the browser reads it
+    expect(container.innerHTML).toBe(hydrated.innerHTML);
   });
 });

@@ -22,7 +22,7 @@ const hoursText = (h: { from: string; to: string }) => `${h.from}–${h.to}`;
 
 /** The ad page's rates, incall / outcall and hours; nothing when the ad has none of them. */
 export function AdDetailsView({ details, headingLevel = 2 }: { details: AdDetails | undefined; headingLevel?: 2 | 3 }) {
-  const { t } = useTranslation('market');
+  const { t, i18n } = useTranslation('market');
   if (!details) return null;
   const meet = meetLabel(t, details);
   const days = WEEKDAYS.filter((d) => details.availability[d]);
@@ -44,7 +44,7 @@ export function AdDetailsView({ details, headingLevel = 2 }: { details: AdDetail
               {details.rates.map((r) => (
                 <tr key={r.minutes}>
                   <td>{durationLabel(t, r.minutes)}</td>
-                  <td>{formatUsd(r.priceCents)}</td>
+                  <td>{formatUsd(r.priceCents, i18n.language)}</td>
                 </tr>
               ))}
             </tbody>
@@ -74,10 +74,10 @@ export function AdDetailsView({ details, headingLevel = 2 }: { details: AdDetail
   );
 }
 
-/** One line for lists (my ads, review): '30 minutes $100.00 · 1 hour $180.00 · Incall only'. */
-export function detailsSummary(t: TFunction, details: AdDetails | undefined): string {
+/** One line for lists (my ads, review): '30 minutes $100.00 · 1 hour $180.00 · Incall only', amounts in the page's language `lng`. */
+export function detailsSummary(t: TFunction, details: AdDetails | undefined, lng: string): string {
   if (!details) return '';
-  const parts = details.rates.map((r) => `${durationLabel(t, r.minutes)} ${formatUsd(r.priceCents)}`);
+  const parts = details.rates.map((r) => `${durationLabel(t, r.minutes)} ${formatUsd(r.priceCents, lng)}`);
   const meet = meetLabel(t, details);
   if (meet) parts.push(meet);
   return parts.join(' · ');

@@ -17,7 +17,7 @@ export const expiryToDate = (iso: string | null) => (iso ? iso.slice(0, 10) : ''
 
 /** Create or edit one promo code: amount typed in dollars and sent as exact cents. */
 export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; onDone: (msg: string) => void }) {
-  const { t } = useTranslation(['admin', 'validation']);
+  const { t, i18n } = useTranslation(['admin', 'validation']);
   const [code, setCode] = useState(editing?.code ?? '');
   const [amount, setAmount] = useState(centsToInput(editing?.amountCents ?? DEFAULT_PROMO_CENTS));
   const [maxUses, setMaxUses] = useState(String(editing?.maxUses ?? 100));
@@ -33,7 +33,7 @@ export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; 
   const expiryChanged = !editing || expires !== expiryToDate(editing.expiresAt);
   const errors = {
     code: checkPromoCode(code) ? t(`validation:${checkPromoCode(code)}`) : null,
-    amount: cents == null || cents <= 0 || cents > PROMO_MAX_CENTS ? t('promo.amountRule', { max: formatUsd(PROMO_MAX_CENTS) }) : null,
+    amount: cents == null || cents <= 0 || cents > PROMO_MAX_CENTS ? t('promo.amountRule', { max: formatUsd(PROMO_MAX_CENTS, i18n.language) }) : null,
     maxUses: Number.isInteger(uses) && uses >= 1 && uses <= 1_000_000 ? null : t('promo.maxUsesRule'),
     // The code works through the chosen day (UTC): a day already over is refused, as the server would.
     expires: expiryChanged && expires && (dateToExpiry(expires) ?? '') <= new Date().toISOString() ? t('promo.expiresPast') : null,
@@ -48,7 +48,7 @@ export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; 
     const expiresAt = editing && !expiryChanged ? editing.expiresAt : dateToExpiry(expires);
     const body = { code, amountCents: cents, maxUses: uses, expiresAt, active };
     const saved = await form.run(() => savePromoCode(editing ? { id: editing.id, ...body } : body));
-    if (saved !== undefined) onDone(t(editing ? 'promo.updated' : 'promo.created', { code, amount: formatUsd(cents) }));
+    if (saved !== undefined) onDone(t(editing ? 'promo.updated' : 'promo.created', { code, amount: formatUsd(cents, i18n.language) }));
   }
 
   return (

@@ -27,7 +27,7 @@ function Thumbs({ photos, label }: { photos: readonly Photo[]; label: string }) 
  * and the rows that differ marked (in words as well as colour).
  */
 export function RevisionDiff({ before, after }: { before: AdContent; after: AdContent }) {
-  const { t } = useTranslation(['admin', 'market']);
+  const { t, i18n } = useTranslation(['admin', 'market']);
   const text = (c: AdContent) => ({
     listingType: typeLabel(t, c.listingType),
     title: c.title,
@@ -35,7 +35,7 @@ export function RevisionDiff({ before, after }: { before: AdContent; after: AdCo
     age: ageLabel(t, c.age),
     place: `${c.city.name}, ${c.state.name}`,
     phone: c.phone,
-    rates: detailsSummary(t, c.details) || t('revision.none'),
+    rates: detailsSummary(t, c.details, i18n.language) || t('revision.none'),
     hours: hoursSummary(t, c.details) || t('revision.none'),
   });
   const a = text(before);

@@ -2,6 +2,7 @@ import { useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { statesStore, citiesForStateStore } from '../../state/locations';
+import { errorMessage } from '../../api/client';
 
 interface Props {
   stateId: string;
@@ -54,7 +55,7 @@ export function StateCityPicker({ stateId, cityId, onChange, stateError, cityErr
             {stateError}
           </span>
         )}
-        {states.error && <span className="field-error">{states.error}</span>}
+        {states.error && <span className="field-error">{errorMessage(states.error)}</span>}
       </div>
       <div className="field">
         <label htmlFor={cid}>{t('form.city')}</label>

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { statusLabel } from './labels';
+import { shownError } from '../../api/client';
 import styles from './market.module.css';
 
 const tone: Record<string, string> = {
@@ -18,12 +19,13 @@ export function StatusBadge({ status }: { status: string }) {
 }
 
 /** Loading / error line shared by the lists. */
-export function LoadState({ loading, error }: { loading: boolean; error: string | null }) {
+export function LoadState({ loading, error }: { loading: boolean; error: string | Error | null }) {
+  // A kept error is worded here, at render: a language switch (which re-renders this) re-words it.
   const { t } = useTranslation('market');
   if (error)
     return (
       <div role="alert" className="alert alert-error">
-        {error}
+        {shownError(error)}
       </div>
     );
   if (loading) return <p role="status">{t('loading')}</p>;

@@ -19,7 +19,7 @@ export const walletLabel = (t: (k: string) => string, w: Pick<Wallet, 'walletTyp
 
 /** Radio choice of the wallet to pay from, each with its balance. */
 export function WalletPicker({ wallets, value, onChange, needCents, label }: Props) {
-  const { t } = useTranslation('market');
+  const { t, i18n } = useTranslation('market');
   const name = useId();
   if (!wallets.length) return <p>{t('wallet.none')}</p>;
   return (
@@ -31,7 +31,7 @@ export function WalletPicker({ wallets, value, onChange, needCents, label }: Pro
           <label key={w.id} style={{ display: 'flex', gap: 8, alignItems: 'center', padding: '2px 0' }}>
             <input type="radio" name={name} value={w.id} checked={value === w.id} onChange={() => onChange(w.id)} />
             <span>
-              {walletLabel(t, w)} — {formatUsd(w.amountCents)}
+              {walletLabel(t, w)} — {formatUsd(w.amountCents, i18n.language)}
               {short && <em style={{ color: NOT_ENOUGH_RED }}> ({t('wallet.notEnough')})</em>}
             </span>
           </label>

@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/client';
+import { ApiError, errorMessage } from '../../api/client';
 import { submitReport } from '../../state/reports';
 import type { NewReport } from '../../api/reports';
 import type { ErrorCode } from '../../../contract/errors/index.ts';
@@ -53,7 +53,9 @@ export function useReportForm() {
       await submitReport(body);
       setState({ status: 'sent' });
     } catch (e) {
-      const message = e instanceof ApiError && e.code === TOO_MANY_REPORTS ? t('forms.tooMany') : t('forms.error', { message: e instanceof Error ? e.message : '' });
+      // errorMessage: a gateway's HTML page or a lost connection reads 'Something went wrong.' in
+      // the page's language, never ky's English with the request's URL.
+      const message = e instanceof ApiError && e.code === TOO_MANY_REPORTS ? t('forms.tooMany') : t('forms.error', { message: errorMessage(e) });
       setState({ status: 'error', message });
     }
   };

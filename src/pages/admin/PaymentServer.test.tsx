@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import i18n from 'i18next';
@@ -9,6 +9,13 @@ import { renderAt } from '../../test/render';
 import { apiError } from '../../components/market/testing';
 import type { AdminInvoice, PaymentServerHealth } from '../../api/payments';
 import PaymentServer from './PaymentServer';
+import { Suspense } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { appLikeI18n } from '../../test/lazyI18n';
+import { sessionStore } from '../../state/session';
+import { sayIt } from '../../lib/said';
 
 const PAGE = '/admin/dashboard/admin/payment-server';
 const when = (iso: string) => new Date(iso).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
@@ -249,5 +256,39 @@ describe('admin payment server', () => {
     await user.click(within(pages).getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(cards()).toEqual(['Invoice inv-3Waiting for payment', 'Invoice inv-2Waiting for payment', 'Invoice inv-1Waiting for payment']));
     expect(srv.queries.at(-1)!.get('page')).toBe('2');
+  });
+});
+
+describe('PaymentServer with namespaces loaded on demand, as in the app', () => {
+  // BTCPay's problems are worded in the page's language (sayIt, with the 'admin' namespace's
+  // says.* texts), also when this page is the first one opened (a bookmark, the sandbox banner's
+  // link, a reload): the health card asks for 'admin' itself; without it sayIt falls back to the
+  // server's English message on a Spanish page.
+  it('words "BTCPay Server is unreachable" in Spanish on the Spanish payment-server page opened first', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'u9', email: 'staff@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    sessionStore.loaded = true;
+    server.use(
+      http.get('/api/admin/get-btcpayserver-health', () => apiJson('GET /api/admin/get-btcpayserver-health', UNREACHABLE)),
+      http.get('/api/admin/get-invoices', () => apiJson('GET /api/admin/get-invoices', { invoices: [], total: 0, page: 1, pageSize: 20 })),
+    );
+    // What the page should say: the same words with every namespace at hand (the test setup's i18n).
+    const spanish = sayIt(i18n.getFixedT('es'), UNREACHABLE.problems[0], UNREACHABLE.message, 'es');
+    expect(spanish).toMatch(/^No se puede acceder a BTCPay Server/);
+
+    const lazyI18n = appLikeI18n();
+    await lazyI18n.changeLanguage('es');
+    const mem = memoryLocation({ path: PAGE });
+    render(
+      <I18nextProvider i18n={lazyI18n}>
+        <Router hook={mem.hook}>
+          <Suspense fallback={<p>Loading...</p>}>
+            <PaymentServer />
+          </Suspense>
+        </Router>
+      </I18nextProvider>,
+    );
+    await screen.findByText('Requiere atención', {}, { timeout: 5000 }); // the health answer is shown
+    const region = screen.getByRole('region', { name: /^Estado/ });
+    expect(region.textContent).toContain(spanish);
   });
 });

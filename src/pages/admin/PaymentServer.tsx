@@ -40,7 +40,9 @@ export default function PaymentServer() {
 }
 
 function Health() {
-  const { t, i18n } = useTranslation('payments');
+  // sayIt words BTCPay's problems with 'admin:says.*': ask for that namespace too, as this page
+  // may be the first one opened (a bookmark, the sandbox banner's link, a reload).
+  const { t, i18n } = useTranslation(['payments', 'admin']);
   const { data: h, loading, error } = useSnapshot(paymentHealthStore.state);
   const yesNo = (v: boolean) => (v ? t('server.yes') : t('server.no'));
   const when = (iso: string | null) => (iso ? <time dateTime={iso}>{dateTimeLabel(iso, i18n.language)}</time> : t('server.never'));
@@ -201,7 +203,7 @@ function InvoiceCard({ invoice: inv }: { invoice: AdminInvoice }) {
           {inv.userEmail ?? '—'} <small className={styles.meta}>({inv.userId})</small>
         </dd>
         <dt>{t('server.amount')}</dt>
-        <dd style={row}>{formatUsd(inv.amountCents)}</dd>
+        <dd style={row}>{formatUsd(inv.amountCents, i18n.language)}</dd>
         <dt>{t('server.created')}</dt>
         <dd style={row}>{when(inv.createdAt)}</dd>
         <dt>{t('server.expires')}</dt>

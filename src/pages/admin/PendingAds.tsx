@@ -186,7 +186,7 @@ export default function PendingAds() {
                     ))}
                   </ul>
                   <p style={{ whiteSpace: 'pre-wrap' }}>{ad.description}</p>
-                  {detailsSummary(t, ad.details) && <p className={styles.meta}>{detailsSummary(t, ad.details)}</p>}
+                  {detailsSummary(t, ad.details, i18n.language) && <p className={styles.meta}>{detailsSummary(t, ad.details, i18n.language)}</p>}
                   {hoursSummary(t, ad.details) && <p className={styles.meta}>{hoursSummary(t, ad.details)}</p>}
                 </>
               )}

@@ -13,7 +13,7 @@ export const DURATION_MAX = 365;
 
 /** One price row: dollars (and days for ads) edited in place and saved on their own. */
 function PriceRow({ row }: { row: Price }) {
-  const { t } = useTranslation(['admin', 'market']);
+  const { t, i18n } = useTranslation(['admin', 'market']);
   const [price, setPriceText] = useState(centsToInput(row.priceCents));
   const [days, setDays] = useState(row.durationDays != null ? String(row.durationDays) : '');
   const [busy, setBusy] = useState(false);
@@ -28,13 +28,16 @@ function PriceRow({ row }: { row: Price }) {
   async function save(e: FormEvent) {
     e.preventDefault();
     if (priceBad || daysBad) {
-      return setMsg({ ok: false, text: priceBad ? t('pricing.priceRule', { max: formatUsd(PRICE_MAX_CENTS) }) : t('pricing.daysRule', { max: DURATION_MAX }) });
+      return setMsg({
+        ok: false,
+        text: priceBad ? t('pricing.priceRule', { max: formatUsd(PRICE_MAX_CENTS, i18n.language) }) : t('pricing.daysRule', { max: DURATION_MAX }),
+      });
     }
     setBusy(true);
     setMsg(null);
     try {
       await setPrice(row.id, cents, isAd ? dayNum : undefined);
-      setMsg({ ok: true, text: t('pricing.saved', { price: formatUsd(cents) }) });
+      setMsg({ ok: true, text: t('pricing.saved', { price: formatUsd(cents, i18n.language) }) });
     } catch (err) {
       setMsg({ ok: false, text: errorMessage(err) });
     } finally {

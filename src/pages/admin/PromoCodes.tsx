@@ -71,7 +71,7 @@ export default function PromoCodes() {
                   <td>
                     <code>{c.code}</code>
                   </td>
-                  <td>{formatUsd(c.amountCents)}</td>
+                  <td>{formatUsd(c.amountCents, i18n.language)}</td>
                   <td>
                     {c.uses} / {c.maxUses}
                   </td>

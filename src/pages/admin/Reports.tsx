@@ -143,7 +143,7 @@ export default function Reports() {
       </p>
       {snap.error && (
         <p className="alert alert-error" role="alert">
-          {snap.error}
+          {errorMessage(snap.error)}
         </p>
       )}
       {snap.data && snap.data.reports.length === 0 && !snap.loading && <p className="alert alert-info">{t('adminReports.none')}</p>}

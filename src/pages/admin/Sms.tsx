@@ -110,7 +110,7 @@ function Balance({ hasKey }: { hasKey: boolean }) {
           </p>
           {balance.error && (
             <div role="alert" className="alert alert-error">
-              {balance.error}
+              {errorMessage(balance.error)}
             </div>
           )}
           <button

@@ -172,7 +172,7 @@ export default function MyAds() {
           {list.map((ad) => {
             const state = adStateOf(ad, accountApproved);
             const can = actionsFor(state);
-            const summary = detailsSummary(t, ad.details);
+            const summary = detailsSummary(t, ad.details, i18n.language);
             const rev = ad.revision;
             return (
               <li key={ad.id} className={styles.item} aria-label={ad.title}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import i18n from 'i18next';
@@ -13,6 +13,11 @@ import type { Transaction } from '../../api/payments';
 import { usdWallet } from '../../components/market/testing';
 import { dateTimeLabel } from '../../components/market/labels';
 import MyDashboard from './MyDashboard';
+import { Suspense } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { appLikeI18n } from '../../test/lazyI18n';
 
 const NO_ADS: AdCounts = { unpaid: 0, in_review: 0, approved: 0, rejected: 0, disabled: 0, expired: 0 };
 
@@ -193,7 +198,8 @@ describe('my dashboard', () => {
       const items = await within(section).findAllByRole('listitem');
       expect(items.map((li) => li.textContent)).toEqual([
         `${dateTimeLabel('2025-01-04T12:00:00.000Z', 'pt')} “Turned down” foi recusado: Photos do not match`,
-        `${dateTimeLabel('2025-01-03T08:00:00.000Z', 'pt')} Código promocional: +$20.00, Carteira promocional`,
+        // amounts as Portuguese writes dollars ("US$ 20,00"), like the dates
+        `${dateTimeLabel('2025-01-03T08:00:00.000Z', 'pt')} Código promocional: +${new Intl.NumberFormat('pt', { style: 'currency', currency: 'USD' }).format(20)}, Carteira promocional`,
       ]);
     });
 
@@ -313,5 +319,53 @@ describe('my dashboard', () => {
       await screen.findByText('$10.00');
       expect(screen.queryByRole('region', { name: 'Announce to everyone connected' })).toBeNull();
     });
+  });
+});
+
+describe('MyDashboard with namespaces loaded on demand, as in the app', () => {
+  // The recent activity names each money movement in words ("Bitcoin top-up: +$20.00, USD
+  // wallet"), also when this is the first page opened after signing in: the names live in the
+  // 'payments' namespace (payments:kinds.*), which the list asks for itself, as no other component
+  // of the page does; without it the line shows the raw ledger code ("invoice_credit: …").
+  it('words a Bitcoin top-up in the recent activity when the page is opened first', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
+    sessionStore.loaded = true;
+    server.use(
+      http.get('/api/my-ads-overview', () => apiJson('GET /api/my-ads-overview', { counts: NO_ADS, online: 0, recent: [] })),
+      http.get('/api/wallet-transactions', () =>
+        apiJson('GET /api/wallet-transactions', {
+          transactions: [
+            {
+              id: 1,
+              walletId: 'w-usd',
+              walletType: 'USD',
+              kind: 'invoice_credit',
+              amountCents: 2000,
+              balanceAfterCents: 2000,
+              reference: 'inv-1',
+              createdAt: '2025-01-03T08:00:00.000Z',
+            },
+          ],
+          total: 1,
+          page: 1,
+          pageSize: 5,
+        }),
+      ),
+      http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(2000)] })),
+    );
+    const lazyI18n = appLikeI18n();
+    const mem = memoryLocation({ path: '/admin/dashboard' });
+    render(
+      <I18nextProvider i18n={lazyI18n}>
+        <Router hook={mem.hook}>
+          <Suspense fallback={<p>Loading...</p>}>
+            <MyDashboard />
+          </Suspense>
+        </Router>
+      </I18nextProvider>,
+    );
+    const section = await screen.findByRole('region', { name: 'Recent activity' }, { timeout: 5000 });
+    const item = await within(section).findByRole('listitem');
+    expect(item.querySelector('a')?.textContent).toBe('Bitcoin top-up: +$20.00, USD wallet');
   });
 });

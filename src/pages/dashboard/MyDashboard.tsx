@@ -129,18 +129,20 @@ function AnnounceForm() {
 }
 
 /** The words of one line of the recent activity (the line links where it shows: my ads for a decision on an ad, my wallet for money). */
-function activityText(t: (key: string, o?: Record<string, unknown>) => string, item: ActivityItem): string {
+function activityText(t: (key: string, o?: Record<string, unknown>) => string, item: ActivityItem, lng: string): string {
   if (item.source === 'ad') {
     const reason = item.reason || t('myAds.noReason');
     return t(`dash.activity.${item.event}`, { title: item.title, reason });
   }
-  const amount = item.amountCents > 0 ? `+${formatUsd(item.amountCents)}` : formatUsd(item.amountCents);
+  const amount = item.amountCents > 0 ? `+${formatUsd(item.amountCents, lng)}` : formatUsd(item.amountCents, lng);
   return t('dash.activity.money', { what: t(`payments:kinds.${item.kind}`, { defaultValue: item.kind }), amount, wallet: walletLabel(t, item) });
 }
 
 /** The latest decisions on the user's ads and money moving in their wallets, newest first, dated in the page's language. */
 function RecentActivity({ items }: { items: readonly ActivityItem[] | null }) {
-  const { t, i18n } = useTranslation('market');
+  // 'payments' holds the names of ledger movements (payments:kinds.*); namespaces load only when
+  // asked for, and nothing else on this page asks for it.
+  const { t, i18n } = useTranslation(['market', 'payments']);
   return (
     <section aria-labelledby="activity-title">
       <h2 id="activity-title">{t('dash.activity.title')}</h2>
@@ -153,7 +155,7 @@ function RecentActivity({ items }: { items: readonly ActivityItem[] | null }) {
               <time dateTime={item.at} className={styles.meta}>
                 {dateTimeLabel(item.at, i18n.language)}
               </time>{' '}
-              <Link href={item.source === 'ad' ? routes.myAds : routes.myWallet}>{activityText(t, item)}</Link>
+              <Link href={item.source === 'ad' ? routes.myAds : routes.myWallet}>{activityText(t, item, i18n.language)}</Link>
             </li>
           ))}
         </ul>
@@ -164,7 +166,7 @@ function RecentActivity({ items }: { items: readonly ActivityItem[] | null }) {
 
 /** My dashboard: for staff their overview and announcements first; ads by status, wallet balances, recent activity, and the next things to do. */
 export default function MyDashboard() {
-  const { t } = useTranslation('market');
+  const { t, i18n } = useTranslation('market');
   const snap = useSnapshot(myDashboardStore.state);
   const wallets = useSnapshot(walletsStore.state);
   const { session } = useSnapshot(sessionStore);
@@ -202,7 +204,7 @@ export default function MyDashboard() {
         {(wallets.data ?? []).map((w) => (
           <li key={w.id}>
             <span>{walletLabel(t, w)}</span>
-            <strong>{formatUsd(w.amountCents)}</strong>
+            <strong>{formatUsd(w.amountCents, i18n.language)}</strong>
           </li>
         ))}
       </ul>

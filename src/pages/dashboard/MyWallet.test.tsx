@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
-import { http } from 'msw';
+import { http, HttpResponse } from 'msw';
 import Value from 'typebox/value';
 import { server } from '../../test/server';
 import { apiJson } from '../../test/contract';
@@ -14,6 +14,7 @@ import type { ErrorBody } from '../../../contract/errors/index.ts';
 import type { Invoice, Transaction } from '../../api/payments';
 import type { Wallet } from '../../api/wallets';
 import { serverEvents, type ServerEventData } from '../../../contract/events.ts';
+import { Router } from 'wouter';
 import MyWallet from './MyWallet';
 
 // Error answers as the server sends them; apiJson checks each against the route's 4xx schema
@@ -527,5 +528,54 @@ describe('my wallet', () => {
     const invoicePages = screen.getByRole('navigation', { name: 'Bitcoin invoice pages' });
     await user.click(within(invoicePages).getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(tableRows('My Bitcoin invoices')).toEqual([[when(srv.db.invoices[10].createdAt), '$20.00', 'Expired', 'inv-1', '—']]));
+  });
+
+  // An answer the client cannot read (a hotel Wi-Fi's or a proxy's login page served with 200, an
+  // empty body) is "Something went wrong." in the page's language, like a proxy's 502 page: never
+  // the JavaScript engine's English parser message.
+  it('says "Algo salió mal." on a Spanish page when the wallets answer is an HTML page', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
+    sessionStore.loaded = true;
+    const portal = '<!DOCTYPE html><html><body>Sign in to the hotel Wi-Fi</body></html>';
+    server.use(
+      http.get('/api/all-wallets-by-user', () => new HttpResponse(portal, { status: 200, headers: { 'content-type': 'text/html' } })),
+      http.get('/api/payment-provider', () => apiJson('GET /api/payment-provider', { mode: 'btcpay' })),
+      http.get('/api/my-invoices', () => apiJson('GET /api/my-invoices', { invoices: [], total: 0, page: 1, pageSize: 10 })),
+      http.get('/api/wallet-transactions', () => apiJson('GET /api/wallet-transactions', { transactions: [], total: 0, page: 1, pageSize: 10 })),
+    );
+    await i18n.changeLanguage('es');
+    renderAt(
+      <Router base="/es">
+        <MyWallet />
+      </Router>,
+      '/es/admin/dashboard/my-wallet',
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Algo salió mal.');
+  });
+
+  // A Portuguese (or Spanish) page writes amounts with that language's separators (pt:
+  // "US$ 1.234,56"), as it does dates and counts: Brazilian readers take "1,234" as one point two,
+  // so "$1,234.56" on the pt wallet would read as a balance of about one dollar.
+  it('shows a balance of 1234.56 USD in Portuguese form on the Portuguese wallet page', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
+    sessionStore.loaded = true;
+    server.use(
+      http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(123456)] })),
+      http.get('/api/payment-provider', () => apiJson('GET /api/payment-provider', { mode: 'btcpay' })),
+      http.get('/api/my-invoices', () => apiJson('GET /api/my-invoices', { invoices: [], total: 0, page: 1, pageSize: 10 })),
+      http.get('/api/wallet-transactions', () => apiJson('GET /api/wallet-transactions', { transactions: [], total: 0, page: 1, pageSize: 10 })),
+    );
+    await i18n.changeLanguage('pt');
+    renderAt(
+      <Router base="/pt">
+        <MyWallet />
+      </Router>,
+      '/pt/admin/dashboard/my-wallet',
+    );
+    const expected = new Intl.NumberFormat('pt', { style: 'currency', currency: 'USD' }).format(1234.56); // "US$ 1.234,56"
+    await screen.findByRole('heading', { level: 1, name: 'Minha carteira' });
+    const balance = await screen.findByText(/1[.,]234[.,]56/);
+    expect(balance.textContent).toBe(expected);
   });
 });

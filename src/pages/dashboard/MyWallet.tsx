@@ -37,7 +37,7 @@ import styles from '../../components/market/market.module.css';
 
 /** My wallet: balances, Bitcoin top-up with its live invoice, the invoices, the history, and the promo wallet. */
 export default function MyWallet() {
-  const { t } = useTranslation(['market', 'validation']);
+  const { t, i18n } = useTranslation(['market', 'validation']);
   const snap = useSnapshot(walletsStore.state);
   const [code, setCode] = useState('');
   const [tried, setTried] = useState(false);
@@ -63,7 +63,7 @@ export default function MyWallet() {
     const w = await promoForm.run(() => addPromoCode(code.trim()));
     if (w) {
       void loadTransactions(); // the credit is a row of the history below
-      promoForm.setSuccess(t('wallet.codeAdded', { balance: formatUsd(w.amountCents) }));
+      promoForm.setSuccess(t('wallet.codeAdded', { balance: formatUsd(w.amountCents, i18n.language) }));
       setCode('');
       setTried(false);
     }
@@ -78,7 +78,7 @@ export default function MyWallet() {
         {(snap.data ?? []).map((w) => (
           <li key={w.id}>
             <span>{walletLabel(t, w)}</span>
-            <strong>{formatUsd(w.amountCents)}</strong>
+            <strong>{formatUsd(w.amountCents, i18n.language)}</strong>
             <small className={styles.meta}>{w.currency}</small>
           </li>
         ))}
@@ -161,18 +161,16 @@ function openBlankTab(waiting: string): Window | null {
   return tab;
 }
 
-const money = (cents: number) => formatUsd(cents);
-
 /** Amount (with presets), "Pay with Bitcoin", and the status of the invoice being paid. */
 function BitcoinTopUp() {
-  const { t } = useTranslation(['payments', 'market']);
+  const { t, i18n } = useTranslation(['payments', 'market']);
   const mode = useSnapshot(paymentModeStore.state).data;
   const [amount, setAmount] = useState('');
   const [tried, setTried] = useState(false);
   const [blocked, setBlocked] = useState(false);
   const form = useFormAction();
   const cents = topUpCents(amountText(amount));
-  const limits = { min: money(TOP_UP_MIN_CENTS), max: money(TOP_UP_MAX_CENTS) };
+  const limits = { min: formatUsd(TOP_UP_MIN_CENTS, i18n.language), max: formatUsd(TOP_UP_MAX_CENTS, i18n.language) };
   const amountError = tried && cents === null ? t('topUp.amountInvalid', limits) : null;
   const field = useRef<HTMLDivElement>(null);
 
@@ -288,7 +286,7 @@ function CurrentInvoice() {
         {cur.invoice && (
           <>
             <dt>{t('invoice.amount')}</dt>
-            <dd style={{ margin: 0 }}>{money(cur.invoice.amountCents)}</dd>
+            <dd style={{ margin: 0 }}>{formatUsd(cur.invoice.amountCents, i18n.language)}</dd>
           </>
         )}
         <dt>{t('invoice.id')}</dt>
@@ -352,7 +350,7 @@ function Invoices() {
                     <td style={cellNoWrap}>
                       <time dateTime={inv.createdAt}>{dateTimeLabel(inv.createdAt, i18n.language)}</time>
                     </td>
-                    <td style={cellNoWrap}>{money(inv.amountCents)}</td>
+                    <td style={cellNoWrap}>{formatUsd(inv.amountCents, i18n.language)}</td>
                     <td>{t(`phase.${phase}`)}</td>
                     <td>
                       <code>{inv.invoiceId}</code>
@@ -425,8 +423,8 @@ function History() {
                   </td>
                   <td>{t(`kinds.${tx.kind}`, { defaultValue: tx.kind })}</td>
                   <td>{walletLabel((k) => t(`market:${k}`), tx)}</td>
-                  <td style={cellNoWrap}>{tx.amountCents > 0 ? `+${money(tx.amountCents)}` : money(tx.amountCents)}</td>
-                  <td style={cellNoWrap}>{money(tx.balanceAfterCents)}</td>
+                  <td style={cellNoWrap}>{tx.amountCents > 0 ? `+${formatUsd(tx.amountCents, i18n.language)}` : formatUsd(tx.amountCents, i18n.language)}</td>
+                  <td style={cellNoWrap}>{formatUsd(tx.balanceAfterCents, i18n.language)}</td>
                   <td style={{ overflowWrap: 'anywhere' }}>{tx.reference ? <code>{tx.reference}</code> : '—'}</td>
                 </tr>
               ))}

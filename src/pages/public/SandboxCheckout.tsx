@@ -83,7 +83,7 @@ export default function SandboxCheckout() {
         <>
           <dl style={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '6px 14px' }}>
             <dt>{t('sandbox.amount')}</dt>
-            <dd style={{ margin: 0, fontWeight: 700 }}>{formatUsd(invoice.amountCents)}</dd>
+            <dd style={{ margin: 0, fontWeight: 700 }}>{formatUsd(invoice.amountCents, i18n.language)}</dd>
             <dt>{t('sandbox.status')}</dt>
             <dd style={{ margin: 0 }}>
               {t(`status.${invoice.status}`, { defaultValue: invoice.status })}
