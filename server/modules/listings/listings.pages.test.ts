@@ -1,27 +1,17 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
-import { clientBuild } from '../../test/client-build.ts';
-import { liveAd, placeIn, type Place } from '../ads/ads.testkit.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type TestContext, type TestUser } from '../../test/harness.ts';
+import { liveAd, type Place } from '../ads/ads.testkit.ts';
+import { renderedSiteEach } from '../site/site.testkit.ts';
 
 // Capped totals on the public pages as the server renders them (from the real build, the same
 // components the browser hydrates): the wording the client shows, and no page link past the cap.
 
-let dist: string;
-beforeAll(() => {
-  dist = clientBuild();
-}, 180_000);
-
+const site = renderedSiteEach();
 let ctx: TestContext;
 let owner: TestUser;
 let admin: TestUser;
 let ny: Place;
-beforeEach(async () => {
-  ctx = await createTestApp({ distDir: dist, env: { PUBLIC_URL: 'https://xg.example' } });
-  owner = await makeUser(ctx, { status: 'approved' });
-  admin = await asAdmin(ctx);
-  ny = await placeIn(ctx, 'ny');
-});
-afterEach(async () => ctx.close());
+beforeEach(() => ({ ctx, owner, admin, ny } = site));
 
 const page = async (url: string) => {
   const res = await ctx.app.inject({ method: 'GET', url });

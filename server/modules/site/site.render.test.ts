@@ -2,34 +2,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
-import { clientBuild } from '../../test/client-build.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext, type TestUser } from '../../test/harness.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { decide, fundedUsd, goodFields, jpegWithGps, liveAd, pay, placeIn, postAdRaw, type Place } from '../ads/ads.testkit.ts';
 import { ServerSource } from './site.source.ts';
-import { walkSitemap } from './site.testkit.ts';
+import { renderedSiteEach, walkSitemap } from './site.testkit.ts';
 import { splitPreloads, type SsrModule } from './site.ssr.ts';
 
 // Public pages rendered on the server from the real build (dist/.ssr/entry-server.js): what a
 // crawler or a link preview reads without running script, and the status each page answers.
 
-let dist: string;
-beforeAll(() => {
-  dist = clientBuild();
-}, 180_000);
-
+const site = renderedSiteEach();
 let ctx: TestContext;
 let owner: TestUser;
 let admin: TestUser;
 let ny: Place;
-beforeEach(async () => {
-  ctx = await createTestApp({ distDir: dist, env: { PUBLIC_URL: 'https://xg.example' } });
-  owner = await makeUser(ctx, { status: 'approved' });
-  admin = await asAdmin(ctx);
-  ny = await placeIn(ctx, 'ny');
-});
-afterEach(async () => ctx.close());
+beforeEach(() => ({ ctx, owner, admin, ny } = site));
 
 const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
 /** The owner sets one of their ads online or offline. */
@@ -423,7 +412,7 @@ describe('the sitemap', () => {
 
 describe('the renderer', () => {
   it('renders a page inside its language frame exactly as the whole tree renders it', async () => {
-    const ssr = (await import(pathToFileURL(path.join(dist, '.ssr', 'entry-server.js')).href)) as SsrModule;
+    const ssr = (await import(pathToFileURL(path.join(site.dist, '.ssr', 'entry-server.js')).href)) as SsrModule;
     const ad = await liveAd(ctx, owner, admin, ny, { title: TITLE });
     await liveAd(ctx, owner, admin, ny, { listingType: 'female_rub' });
     for (const url of [
@@ -480,7 +469,7 @@ describe('the renderer', () => {
   });
 
   it('is written in ASCII (one byte a character in the server’s memory) and still renders every character', async () => {
-    const source = fs.readFileSync(path.join(dist, '.ssr', 'entry-server.js'));
+    const source = fs.readFileSync(path.join(site.dist, '.ssr', 'entry-server.js'));
     expect(source.findIndex((byte) => byte > 0x7f)).toBe(-1);
     // The translations' quotes and accents come out as they are written.
     const es = await get('/es/search?query=zzqx');
@@ -536,7 +525,7 @@ describe('the page cache', () => {
 
   it('while the event loop is saturated, sends a first visit as it is, and still compresses the page it keeps', async () => {
     const load = { busy: true, close() {} };
-    const busy = await createTestApp({ distDir: dist, env: { PUBLIC_URL: 'https://xg.example' }, load });
+    const busy = await createTestApp({ distDir: site.dist, env: { PUBLIC_URL: 'https://xg.example' }, load });
     try {
       const visit = (url: string) => busy.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
       const first = await visit('/faq'); // asked for once: not kept, so not compressed either

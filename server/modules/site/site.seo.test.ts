@@ -1,28 +1,17 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
-import { clientBuild } from '../../test/client-build.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type TestContext, type TestUser } from '../../test/harness.ts';
 import { liveAd, placeIn, type Place } from '../ads/ads.testkit.ts';
-import { walkSitemap } from './site.testkit.ts';
+import { renderedSiteEach, walkSitemap } from './site.testkit.ts';
 
 // The server-rendered public site as a crawler or a link preview reads it: the real build
 // (dist/.ssr), real HTTP through app.inject, PUBLIC_URL https://xg.example.
 
-let dist: string;
-beforeAll(() => {
-  dist = clientBuild();
-}, 180_000);
-
+const site = renderedSiteEach();
 let ctx: TestContext;
 let owner: TestUser;
 let admin: TestUser;
 let ny: Place;
-beforeEach(async () => {
-  ctx = await createTestApp({ distDir: dist, env: { PUBLIC_URL: 'https://xg.example' } });
-  owner = await makeUser(ctx, { status: 'approved' });
-  admin = await asAdmin(ctx);
-  ny = await placeIn(ctx, 'ny');
-});
-afterEach(async () => ctx.close());
+beforeEach(() => ({ ctx, owner, admin, ny } = site));
 
 const get = (url: string) => ctx.app.inject({ method: 'GET', url });
 const canonicalOf = (html: string) => [...html.matchAll(/<link rel="canonical" href="([^"]*)"/g)].map((m) => m[1].replace(/&amp;/g, '&'));

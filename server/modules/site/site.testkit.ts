@@ -1,6 +1,38 @@
 import { gunzipSync } from 'node:zlib';
-import { expect } from 'vitest';
-import type { TestContext } from '../../test/harness.ts';
+import { afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { clientBuild } from '../../test/client-build.ts';
+import { placeIn, type Place } from '../ads/ads.testkit.ts';
+
+export interface RenderedSite {
+  /** The client build's folder (its .ssr renderer too). */
+  dist: string;
+  ctx: TestContext;
+  owner: TestUser;
+  admin: TestUser;
+  ny: Place;
+}
+
+/**
+ * What a test of the server-rendered pages starts from: for each test a fresh app serving the real
+ * client build at https://xg.example, an approved owner, an admin and New York's largest city.
+ * Called at a test file's top level (it registers the hooks); the object it returns is filled
+ * before each test.
+ */
+export function renderedSiteEach(): RenderedSite {
+  const site = {} as RenderedSite;
+  beforeAll(() => {
+    site.dist = clientBuild();
+  }, 180_000);
+  beforeEach(async () => {
+    site.ctx = await createTestApp({ distDir: site.dist, env: { PUBLIC_URL: 'https://xg.example' } });
+    site.owner = await makeUser(site.ctx, { status: 'approved' });
+    site.admin = await asAdmin(site.ctx);
+    site.ny = await placeIn(site.ctx, 'ny');
+  });
+  afterEach(async () => site.ctx.close());
+  return site;
+}
 
 /** One file of the sitemap as a crawler reads it: `<loc>`s in order, and each URL's `<lastmod>` when it has one. */
 export interface SitemapFile {
