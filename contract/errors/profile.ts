@@ -7,6 +7,7 @@ export const profileErrors = {
   'profile.too_many_email_changes': 'Too many e-mail change requests. Please wait an hour and try again.',
   'profile.confirmation_link_invalid': 'This confirmation link is invalid, already used or expired.',
   'profile.avatar_required': 'Choose an image file for the avatar (field "avatar").',
+  'profile.avatar_too_large': 'The avatar image must be at most {{mb}} MB.',
   'profile.too_many_avatar_updates': 'You can change your avatar at most {{max}} times an hour. Please try again later.',
   'profile.confirm_required': 'Add confirm=true to delete your profile.',
   'profile.last_master': 'You are the last master: make another user a master before deleting your profile.',

@@ -4,7 +4,7 @@ import { readMultipart, withMultipart } from '../../core/multipart.ts';
 import { assertImageHeader, imageQueue } from '../../core/images.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
 import { clearSessionCookie, requireUser, sessionView, setSessionCookie } from '../../core/auth.ts';
-import { Invalid } from '../../core/errors.ts';
+import { Invalid, TooLarge } from '../../core/errors.ts';
 import { profileApi } from '../../../contract/api/profile.ts';
 import { can } from './profile.policy.ts';
 
@@ -48,11 +48,15 @@ export default defineRoutes(async (app, deps) => {
   await withMultipart(app, (scope) => {
     scope.post('/api/avatar-update', { schema: profileApi['POST /api/avatar-update'] }, async (request) => {
       const user = requireUser(request);
-      const data = await readMultipart(async () => {
-        const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
-        if (!file || file.fieldname !== 'avatar') throw new Invalid('avatar', 'profile.avatar_required');
-        return file.toBuffer(); // over the limit: 413 through the error handler
-      });
+      const data = await readMultipart(
+        async () => {
+          const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
+          if (!file || file.fieldname !== 'avatar') throw new Invalid('avatar', 'profile.avatar_required');
+          return file.toBuffer();
+          // over the limit: 413 saying which limit, and naming the field (not the generic "request too large")
+        },
+        { FST_REQ_FILE_TOO_LARGE: () => new TooLarge('profile.avatar_too_large', { field: 'avatar', mb: AVATAR_MAX_BYTES / (1024 * 1024) }) },
+      );
       // Counted once the upload is read (a reply sent mid-upload reaches a browser as a reset connection).
       avatarLimiter.hit([user.id], 'profile.too_many_avatar_updates', { max: deps.limits.avatarUpdatesPerHour });
       assertImageHeader(data, 'avatar'); // a bomb or a non-image is refused before it takes a place in the queue
