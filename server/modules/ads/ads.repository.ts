@@ -329,6 +329,9 @@ export async function refreshVisibility(db: Executor, ids: readonly string[]): P
   }
 }
 
+/** The text cut to `n` UTF-16 units, never between the halves of an emoji (a lone half is stored as U+FFFD). */
+const cutText = (text: string, n: number) => (/[\ud800-\udbff]/.test(text.charAt(n - 1)) ? text.slice(0, n - 1) : text.slice(0, n));
+
 export async function logScreening(
   db: Executor,
   s: { userId: string; adId: string | null; field: 'title' | 'description'; term: string; title: string; description: string; ip: string | null; at: string },
@@ -340,8 +343,8 @@ export async function logScreening(
       ad_id: s.adId,
       field: s.field,
       term: s.term,
-      title: s.title.slice(0, 500),
-      description: s.description.slice(0, 6000),
+      title: cutText(s.title, 500),
+      description: cutText(s.description, 6000),
       ip: s.ip,
       created_at: s.at,
     })

@@ -187,6 +187,15 @@ describe('post-ad', () => {
     expect(staffView.json().entries[0]).toMatchObject({ field: 'description', term: 'my owner', userEmail: user.email });
   });
 
+  it('keeps a refused text in the log cut at its limit, never between the halves of an emoji', async () => {
+    const description = `Sweet teen ${'💋'.repeat(3000)}`; // 3,011 characters, 6,011 UTF-16 units: cut at 6,000
+    const res = await postAdRaw(ctx, user, goodFields(ny, { description }), [jpeg]);
+    expect(res.json().code).toBe('ad.screened_wording');
+    const [log] = await ctx.app.deps.db.selectFrom('screening_log').select('description').execute();
+    expect(log.description.includes('\ufffd')).toBe(false);
+    expect(log.description).toBe(`Sweet teen ${'💋'.repeat(2994)}`);
+  });
+
   it('accepts an ad whose text refuses minors, and logs nothing', async () => {
     const description = 'Upscale companion, 21+ only, no minors. Incall/outcall, $300/1hr. ID or references required.';
     const res = await postAdRaw(ctx, user, goodFields(ny, { description }), [jpeg]);
