@@ -67,7 +67,10 @@ function lazyTransport(options: string | object): () => Promise<Transporter> {
 /** SMTP through nodemailer when configured; otherwise real .eml files in DATA_DIR/outbox and a log line. */
 export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, log: FastifyBaseLogger): Required<Mailer> {
   if (config.smtpUrl) {
-    const transport = lazyTransport(config.smtpUrl);
+    // nodemailer waits 2 minutes to connect, 30 s for the greeting and 10 minutes of silence: a relay
+    // that stalls would hold a request (a reset link) or a health alert that long. Shorter here;
+    // the URL's own query (?socketTimeout=…) still wins.
+    const transport = lazyTransport({ url: config.smtpUrl, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 });
     return remembering({
       kind: 'smtp',
       async send(m) {

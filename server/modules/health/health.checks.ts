@@ -129,8 +129,12 @@ export function paymentServerOutcome(h: PaymentServerHealth): CheckOutcome {
   };
   const store = h.storeId ?? '?';
   if (!h.reachable) return said('failing', 'BTCPay Server is unreachable', 'payment.unreachable');
-  // No server info: our API key was refused (or the store could not be read): no invoice can be made.
-  if (h.version === null) return said('failing', 'BTCPay Server answered, but not to our API key', 'payment.key_refused');
+  // No server info or no store: no invoice can be made. A refused key only when BTCPay said so (401/403);
+  // a 5xx (restarting, a proxy in front failing) is not a key to rotate.
+  if (h.problems.some((p) => p.code === 'payment.key_refused')) return said('failing', 'BTCPay Server answered, but not to our API key', 'payment.key_refused');
+  if (h.version === null || h.problems.some((p) => p.code === 'payment.store_unreadable')) {
+    return said('failing', 'BTCPay Server answered, but the store could not be read', 'payment.store_unreadable');
+  }
   if (!h.synchronized) {
     return said('degraded', `BTCPay Server ${h.version} is not synchronized with the Bitcoin network`, 'payment.not_synchronized', { version: h.version });
   }

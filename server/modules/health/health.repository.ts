@@ -98,14 +98,6 @@ export async function overviewCounts(db: Executor) {
  * Whether the latest database or disk result is failing, read on the read-only connection (no wait
  * behind a write transaction). Throws when the database cannot be read at all.
  */
-/** The latest status of each check, read through the reader (it answers while a write lock is held). */
-export function latestStatuses(reader: Database.Database): { name: string; status: string }[] {
-  return reader.prepare(`SELECT name, status FROM health_checks WHERE id IN (SELECT max(id) FROM health_checks GROUP BY name)`).all() as {
-    name: string;
-    status: string;
-  }[];
-}
-
 export function coreCheckFailing(reader: Database.Database): boolean {
   const row = reader
     .prepare(

@@ -33,6 +33,8 @@ export interface HealthOptions {
 }
 
 export const DEFAULT_HEALTH_OPTIONS: HealthOptions = { disk: DEFAULT_DISK_THRESHOLDS, timeoutMs: 10_000, slowMs: 3_000 };
+/** How long a run waits for its alert e-mails before it answers (they go on after). */
+const ALERT_WAIT_MS = 3_000;
 
 type Row = NonNullable<Awaited<ReturnType<typeof repo.findCheck>>>;
 const toDto = (r: Row): HealthCheck => ({
@@ -58,7 +60,14 @@ export class HealthService {
   private readonly lookups = new Map<string, { hits: number; misses: number; refused: number }>();
   /** The latest results when they could not be stored (null once a run is stored again): serving() reads them. */
   private unrecorded: { name: HealthCheckName; status: string }[] | null = null;
-  private mailedUnrecorded = false;
+  /**
+   * The failing checks staff were told about: a check leaves it only once it is ok again, so one
+   * swinging between failing and degraded is mailed once, and one whose e-mail could not be sent
+   * (SMTP down too) is mailed by a later run. In memory: a restart tells staff again, once.
+   */
+  private readonly alerted = new Set<string>();
+  /** The alert e-mails on their way, if any: one batch at a time, and never holding up a run for long. */
+  private alerting: Promise<void> | null = null;
 
   constructor(deps: AppDeps) {
     this.deps = deps;
@@ -69,7 +78,18 @@ export class HealthService {
     this.running ??= this.runOnce().finally(() => {
       this.running = null;
     });
-    return this.running;
+    // The run is over once stored: the next one starts fresh even while its alert e-mails are still
+    // on their way; each caller waits for them a little (alertsSettled).
+    return this.running.then(
+      async (rows) => {
+        await this.alertsSettled();
+        return rows;
+      },
+      async (err: unknown) => {
+        await this.alertsSettled();
+        throw err;
+      },
+    );
   }
 
   private async runOnce(): Promise<HealthCheck[]> {
@@ -101,36 +121,50 @@ export class HealthService {
         return { name, status: outcome.status, message: outcome.message.slice(0, 1000), says_json: JSON.stringify(says), duration_ms: ms, checked_at: at };
       }),
     );
-    let stored: { rows: HealthCheck[]; turnedFailing: HealthCheck[] };
+    let stored: HealthCheck[];
     try {
-      stored = await deps.db.transaction().execute(async (trx) => {
-        const before = new Map((await repo.latestByName(trx, HEALTH_CHECK_NAMES)).map((r) => [r.name, r.status]));
-        const rows = (await repo.insertChecks(trx, results)).map(toDto);
-        return { rows, turnedFailing: rows.filter((r) => r.status === 'failing' && before.get(r.name) !== 'failing') };
-      });
+      stored = await deps.db.transaction().execute(async (trx) => (await repo.insertChecks(trx, results)).map(toDto));
     } catch (err) {
       // The results cannot be stored: often for the very reason a check fails (the database cannot
       // be written). They are kept here, so /api/health answers from them, and staff are told of
-      // what fails, from the last stored results (read through the reader, which still works).
+      // what fails all the same.
       deps.log.error({ err }, 'health: the check results could not be stored');
       this.unrecorded = results;
-      let before = new Map<string, string>();
-      try {
-        before = new Map(repo.latestStatuses(deps.database.reader).map((r) => [r.name, r.status]));
-      } catch {
-        // Not even readable: every failing check is news.
-      }
-      const failing = results.filter((r) => r.status === 'failing' && before.get(r.name) !== 'failing').map((r) => toDto({ ...r, id: 0 })); // not stored: no id
-      if (failing.length && !this.mailedUnrecorded) {
-        this.mailedUnrecorded = true; // once while they cannot be stored, not every five minutes
-        await this.mailStaff(failing);
-      }
+      this.alert(results.map((r) => toDto({ ...r, id: 0 }))); // not stored: no id
       throw new ServiceUnavailable('health.not_recorded');
     }
     this.unrecorded = null;
-    this.mailedUnrecorded = false;
-    if (stored.turnedFailing.length) await this.mailStaff(stored.turnedFailing);
-    return stored.rows.sort(byCheckOrder);
+    this.alert(stored);
+    return stored.sort(byCheckOrder);
+  }
+
+  /**
+   * Starts the e-mails to staff about the failing checks they were not told about yet (see
+   * `alerted`), unless a batch is still on its way (the next run sends what is left then).
+   */
+  private alert(checks: HealthCheck[]): void {
+    for (const c of checks) if (c.status === 'ok') this.alerted.delete(c.name);
+    if (this.alerting) return;
+    const news = checks.filter((c) => c.status === 'failing' && !this.alerted.has(c.name));
+    if (!news.length) return;
+    this.alerting = this.mailStaff(news)
+      .then((told) => {
+        if (told) for (const c of news) this.alerted.add(c.name);
+      })
+      .finally(() => {
+        this.alerting = null;
+      });
+  }
+
+  /**
+   * Waits for the alert e-mails on their way, at most ALERT_WAIT_MS: a relay that stalls must not
+   * hold the health screen's "run now" or a job run (the e-mails go on after).
+   */
+  private async alertsSettled(): Promise<void> {
+    if (!this.alerting) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.alerting, new Promise<void>((resolve) => (timer = setTimeout(resolve, ALERT_WAIT_MS).unref()))]);
+    clearTimeout(timer);
   }
 
   /** The memory check: this process's memory, and each cache's hits and misses since the last check. */
@@ -144,22 +178,29 @@ export class HealthService {
     return memoryOutcome({ rssBytes: rss, heapUsedBytes: heapUsed, cacheMb: this.deps.config.cacheMb, caches });
   }
 
-  /** One e-mail per staff address about the checks that just turned failing, in the language each last used. Best effort: the rows are what counts. */
-  private async mailStaff(failing: HealthCheck[]): Promise<void> {
+  /**
+   * One e-mail per staff address about the checks that just turned failing, in the language each
+   * last used. Best effort: the rows are what counts. True when someone was told (or nobody is
+   * there to tell); false when every e-mail failed, for a later run to try again.
+   */
+  private async mailStaff(failing: HealthCheck[]): Promise<boolean> {
     const { deps } = this;
     let to = await repo.staffEmails(deps.db);
     if (!to.length && deps.config.staffEmail) to = [await repo.staffAddress(deps.db, deps.config.staffEmail)];
     const names = failing.map((c) => c.name).join(', ');
     // The checks' own messages are the server's English (the health screen words them from their codes).
     const checks = failing.map((c) => `- ${c.name}: ${c.message}`).join('\n');
+    let told = !to.length;
     for (const { email, locale } of to) {
       try {
         const link = pageLink(deps.config.publicUrl, locale, '/admin/dashboard/admin/health-check');
         await deps.mailer.send(composeMail('healthFailing', locale, email, { names, since: utcMoment(failing[0].checkedAt, locale), checks, link }));
+        told = true;
       } catch (err) {
-        deps.log.error({ err, to: email }, 'could not e-mail staff about a failing health check');
+        deps.log.error({ err, to: email }, 'could not e-mail staff about a failing health check; the next run tries again');
       }
     }
+    return told;
   }
 
   /** Staff pressed "run now": the run, audited. */
