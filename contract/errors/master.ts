@@ -7,6 +7,8 @@ export const masterErrors = {
   'master.cannot_remove_own_master': 'You cannot remove your own MASTER_USER role.',
   'master.cannot_suspend_self': 'You cannot suspend yourself.',
   'master.last_master': 'This is the last master: there must always be one.',
+  // Another master changed the account since this one's screen read it (the request's `from`).
+  'master.user_changed': 'This account changed meanwhile: the list shows it as it is now.',
   'field.targetType': 'target type',
   'field.targetId': 'target id',
   // The socket's handshake (GET /api/ws), refused before the upgrade.

@@ -302,6 +302,39 @@ export const TEMPLATES = {
       action: 'Fale conosco',
     },
   },
+  // A master approved the account: ads show from now on, and those staff approved meanwhile start.
+  accountApproved: {
+    en: {
+      subject: 'Your XG Marketplace account is approved',
+      paragraphs: [
+        'Hello {nickname},',
+        'Your account on XG Marketplace is approved: your ads show as soon as staff approve them.',
+        'Showing from today, for their whole paid term: {titles}.',
+      ],
+      action: 'See your ads',
+      dropEmpty: true,
+    },
+    es: {
+      subject: 'Tu cuenta de XG Marketplace fue aprobada',
+      paragraphs: [
+        'Hola, {nickname}:',
+        'Tu cuenta en XG Marketplace fue aprobada: tus anuncios se muestran en cuanto el equipo los aprueba.',
+        'Se muestran desde hoy, durante todo su plazo pagado: {titles}.',
+      ],
+      action: 'Ver tus anuncios',
+      dropEmpty: true,
+    },
+    pt: {
+      subject: 'Sua conta no XG Marketplace foi aprovada',
+      paragraphs: [
+        'Olá, {nickname},',
+        'Sua conta no XG Marketplace foi aprovada: seus anúncios aparecem assim que a equipe os aprova.',
+        'Aparecem a partir de hoje, durante todo o prazo pago: {titles}.',
+      ],
+      action: 'Ver seus anúncios',
+      dropEmpty: true,
+    },
+  },
   adApprovedAccountPending: {
     en: {
       subject: 'Your ad is approved: {title}',

@@ -32,10 +32,17 @@ export function loadApprovedUsers(change: Partial<UserListQuery> = {}) {
   return loadList(usersQuery.approved, approvedUsersStore.load);
 }
 
-/** Approve or suspend a pending user; the list is read again so the user leaves it. */
-export async function setPendingUserStatus(userId: string, status: UserStatus): Promise<void> {
-  await usersApi.updateStatus({ userId, status });
-  await loadPendingUsers();
+/**
+ * Approve or suspend a pending user, as the row showed them (`from`: changed meanwhile by another
+ * master, the server refuses, 409 master.user_changed). The list is read again either way, so the
+ * user leaves it, or shows as they are now.
+ */
+export async function setPendingUserStatus(user: ManagedUser, status: UserStatus): Promise<void> {
+  try {
+    await usersApi.updateStatus({ userId: user.id, status, from: user.status });
+  } finally {
+    await loadPendingUsers();
+  }
 }
 
 // Every account is a provider; masters toggle only the staff roles, and the full set is sent.
@@ -47,13 +54,15 @@ export function rolesWith(current: readonly StaffRole[], role: StaffRole, on: bo
 }
 
 /**
- * Saves what a master changed on a row (confirmed first): the roles, then the status; the list is
- * read again, so it shows what is stored whether or not the server accepted both.
+ * Saves what a master changed on a row (confirmed first): the roles, then the status, each with
+ * what the row showed (`from`), so a row another master changed meanwhile undoes nothing (409
+ * master.user_changed); the list is read again, so it shows what is stored whether or not the
+ * server accepted both.
  */
 export async function saveUserChanges(user: ManagedUser, change: { roles?: StaffRole[]; status?: UserStatus }): Promise<void> {
   try {
-    if (change.roles) await usersApi.updateRoles({ userId: user.id, roles: change.roles });
-    if (change.status) await usersApi.updateStatus({ userId: user.id, status: change.status });
+    if (change.roles) await usersApi.updateRoles({ userId: user.id, roles: change.roles, from: [...user.roles] });
+    if (change.status) await usersApi.updateStatus({ userId: user.id, status: change.status, from: user.status });
   } finally {
     await loadApprovedUsers();
   }

@@ -136,7 +136,7 @@ export class AdManageService {
 
   /**
    * Renews an approved or expired ad for the ad price: expiresAt = max(now, expiresAt) + the
-   * duration (a pending owner's: expiresAt + the duration). The debit (key ad-renew:<id>:<old expiresAt>, once per term) and the new term commit
+   * duration (a held term's: expiresAt + the duration). The debit (key ad-renew:<id>:<old expiresAt>, once per term) and the new term commit
    * together; 402 when the wallet is short, nothing charged. An expired ad shows again at once.
    */
   async renew(actor: SessionUser, id: string, walletId: string, quote?: Quote): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
@@ -150,10 +150,10 @@ export class AdManageService {
       await assertPlace(trx, ad.state_id, ad.city_id); // a term bought in a place disabled since would show nowhere
       await usableWallet(trx, by, walletId);
       const price = await quotedPrice(trx, 'ad', ad.listing_type, quote);
-      // A pending owner's ad shows nowhere: its terms are laid end to end, and start when the owner is
-      // approved (startHeldTerms), so the days between an expiry and a renewal are not given away.
+      // A held term (its owner not approved yet) shows nowhere: renewals are laid end to end and start
+      // when the owner is approved (startHeldTerms), so the days between an expiry and a renewal are not given away.
       const end = ad.expires_at ? Date.parse(ad.expires_at) : 0;
-      const from = by.userStatus === 'pending' && end ? end : Math.max(now.getTime(), end);
+      const from = ad.term_held && end ? end : Math.max(now.getTime(), end);
       const expiresAt = new Date(from + price.durationDays * DAY_MS).toISOString();
       if (price.priceCents > 0) {
         await postToLedger(trx, {

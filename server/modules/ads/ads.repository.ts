@@ -196,11 +196,24 @@ export async function markPaid(db: Executor, id: string, p: { priceCents: number
 
 const nextBumpSeq = sql<number>`(SELECT coalesce(max(bump_seq), 0) + 1 FROM ads)`;
 
-/** in_review → approved: published and bumped now, expiring after the paid duration. */
+/**
+ * in_review → approved: published and bumped now, expiring after the paid duration; its term held
+ * when its owner's account is not approved (startHeldTerms).
+ */
 export async function approve(db: Executor, id: string, at: string, expiresAt: string): Promise<boolean> {
+  const held = sql<number>`(SELECT u.status <> 'approved' FROM users u WHERE u.id = ads.owner_id)`;
   const r = await db
     .updateTable('ads')
-    .set({ status: 'approved', published_at: at, bumped_at: at, bump_seq: nextBumpSeq, expires_at: expiresAt, rejection_reason: null, updated_at: at })
+    .set({
+      status: 'approved',
+      published_at: at,
+      bumped_at: at,
+      bump_seq: nextBumpSeq,
+      expires_at: expiresAt,
+      term_held: held,
+      rejection_reason: null,
+      updated_at: at,
+    })
     .where('id', '=', id)
     .where('status', '=', 'in_review')
     .executeTakeFirst();
@@ -208,9 +221,11 @@ export async function approve(db: Executor, id: string, at: string, expiresAt: s
 }
 
 /**
- * A pending owner's ads show nowhere (PRODUCT §2): those staff approved meanwhile start their paid
- * term when the owner is approved, whole, at the top of their listings, as if approved now; one
- * that ran out while hidden comes back. Each keeps the span it was paid for (its renewals included).
+ * An ad approved while its owner's account is not approved (pending, suspended) shows nowhere
+ * (PRODUCT §2): its paid term is held (term_held) and starts when the owner is approved, whole, at
+ * the top of its listings, as if approved now; one that ran out while hidden comes back. Each keeps
+ * the span it was paid for (renewals meanwhile are laid end to end: AdManageService.renew). Only
+ * held terms start: an owner set back to pending and approved again does not revive ads that ran.
  * Returns the ads started.
  */
 export async function startHeldTerms(db: Executor, ownerId: string, at: string): Promise<string[]> {
@@ -218,6 +233,7 @@ export async function startHeldTerms(db: Executor, ownerId: string, at: string):
     .selectFrom('ads')
     .select(['id', 'published_at', 'expires_at'])
     .where('owner_id', '=', ownerId)
+    .where('term_held', '=', 1)
     .where('status', 'in', ['approved', 'expired'])
     .where('published_at', 'is not', null)
     .where('expires_at', 'is not', null)
@@ -229,11 +245,12 @@ export async function startHeldTerms(db: Executor, ownerId: string, at: string):
     const expiresAt = new Date(Date.parse(at) + paidMs).toISOString();
     await db
       .updateTable('ads')
-      .set({ status: 'approved', published_at: at, bumped_at: at, bump_seq: nextBumpSeq, expires_at: expiresAt, updated_at: at })
+      .set({ status: 'approved', published_at: at, bumped_at: at, bump_seq: nextBumpSeq, expires_at: expiresAt, term_held: 0, updated_at: at })
       .where('id', '=', ad.id)
       .execute();
     started.push(ad.id);
   }
+  await db.updateTable('ads').set({ term_held: 0 }).where('owner_id', '=', ownerId).where('term_held', '=', 1).execute();
   await refreshVisibility(db, started);
   return started;
 }

@@ -72,6 +72,8 @@ export interface MarketTables {
     renewed_at: string | null;
     reminded_for: string | null;
     expired_notice_for: string | null;
+    /** 1 while its paid term waits for its owner's approval (migration 0029). */
+    term_held: Generated<number>;
   };
   /** Edits of approved ads waiting for review, and their outcome (migration 0012). */
   ad_revisions: {

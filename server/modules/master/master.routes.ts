@@ -12,10 +12,10 @@ export default defineRoutes((app, deps) => {
   );
 
   app.post('/api/master/update-user-roles', { schema: masterApi['POST /api/master/update-user-roles'] }, async (request) => ({
-    user: await master.updateRoles(requireUser(request), request.body.userId, request.body.roles),
+    user: await master.updateRoles(requireUser(request), request.body.userId, request.body.roles, request.body.from),
   }));
 
   app.post('/api/master/update-user-status', { schema: masterApi['POST /api/master/update-user-status'] }, async (request) => ({
-    user: await master.updateStatus(requireUser(request), request.body.userId, request.body.status),
+    user: await master.updateStatus(requireUser(request), request.body.userId, request.body.status, request.body.from),
   }));
 });

@@ -12,6 +12,8 @@ import { can, type AccountChange, type MasterAction } from './master.policy.ts';
 import * as repo from './master.repository.ts';
 import { photosOfAds, restore, userReason, withdraw } from '../uploads/uploads.withdrawn.ts';
 import { startHeldTerms } from '../ads/ads.repository.ts';
+import { endPendingLinks } from '../auth/auth.repository.ts';
+import { composeMail, pageLink } from '../../core/mail-templates.ts';
 
 /** A user as the master's lists and changes answer it (contract/api/master.ts). */
 export type UserView = ManagedUser;
@@ -63,7 +65,11 @@ export class MasterService {
     return { id: u.id, email: u.email, nickname: u.nickname, status: u.status, roles, createdAt: u.created_at };
   }
 
-  async updateRoles(actor: SessionUser, userId: string, requested: StaffRole[]): Promise<UserView> {
+  /**
+   * `from`: the roles the master's screen showed. The set sent is built from that row, so when
+   * another master changed the roles meanwhile, writing it would undo their change: refused.
+   */
+  async updateRoles(actor: SessionUser, userId: string, requested: StaffRole[], from?: StaffRole[]): Promise<UserView> {
     // PROVIDER_USER is every account's base role: always kept, whatever was sent.
     const roles = ROLE_ORDER.filter((r) => r === 'PROVIDER_USER' || requested.includes(r));
     const now = this.deps.clock.now().toISOString();
@@ -72,6 +78,7 @@ export class MasterService {
       const before = await this.load(trx, userId);
       const change: AccountChange = { user: before, roles, activeMasters: await countActiveMasters(trx) };
       if (!can(by, 'setRoles', change)) throw refusal(by, 'setRoles', userId);
+      if (from && !sameRoles(before.roles, from)) throw new Conflict('master.user_changed');
       if (sameRoles(before.roles, roles)) return before; // nothing changes: nothing to audit
       await repo.setRoles(trx, userId, roles);
       const after = { ...before, roles };
@@ -80,19 +87,33 @@ export class MasterService {
     });
   }
 
-  async updateStatus(actor: SessionUser, userId: string, status: UserStatus): Promise<UserView> {
+  /**
+   * `from`: the status the master's screen showed. An approval clicked on a pending row must not
+   * lift a suspension another master made meanwhile: when the status is no longer `from`, refused.
+   */
+  async updateStatus(actor: SessionUser, userId: string, status: UserStatus, from?: UserStatus): Promise<UserView> {
     const now = this.deps.clock.now().toISOString();
+    let welcome: string | null = null; // approved at last: the e-mail that says so, with the ads that start
     const after = await transactionAs(this.deps.db, actor, async (trx, by) => {
       const before = await this.load(trx, userId);
       const change: AccountChange = { user: before, status, activeMasters: await countActiveMasters(trx) };
       if (!can(by, 'setStatus', change)) throw refusal(by, 'setStatus', userId);
+      if (from && before.status !== from) throw new Conflict('master.user_changed');
       if (before.status === status) return before; // nothing changes: nothing to audit
       await repo.setStatus(trx, userId, status, now);
       // A suspended account's photos stop answering the public (its ads are hidden); lifted, they answer again.
-      if (status === 'suspended') await withdraw(trx, await photosOfAds(trx, { ownerId: userId }), userReason(userId));
-      else if (before.status === 'suspended') await restore(trx, userReason(userId));
-      // Approved at last: the ads staff approved while the account was pending start their paid term now.
-      const started = before.status === 'pending' && status === 'approved' ? await startHeldTerms(trx, userId, now) : [];
+      if (status === 'suspended') {
+        await withdraw(trx, await photosOfAds(trx, { ownerId: userId }), userReason(userId));
+        // Links mailed before end too: a confirmed e-mail change would move the suspended account
+        // away from the address staff know it by, and free that address for a new sign-up.
+        await endPendingLinks(trx, userId);
+      } else if (before.status === 'suspended') await restore(trx, userReason(userId));
+      // Approved (at last, or again): the ads staff approved while it was not start their paid term now.
+      const started = status === 'approved' ? await startHeldTerms(trx, userId, now) : [];
+      if (before.status === 'pending' && status === 'approved') {
+        const titles = started.length ? await trx.selectFrom('ads').select('title').where('id', 'in', started).execute() : [];
+        welcome = titles.map((t) => `“${t.title}”`).join(', ');
+      }
       await writeAudit(trx, {
         actor,
         action: 'user.status',
@@ -106,7 +127,20 @@ export class MasterService {
     });
     // After commit: the auth hook already refuses their cookie; this also ends their open sockets.
     if (status === 'suspended') this.deps.hub.disconnectUser(userId, 4003, 'account suspended');
+    if (welcome !== null) await this.mailApproved(userId, welcome);
     return after;
+  }
+
+  /** Tells a user their account is approved, in the language they last used, with the ads that start showing. Best effort. */
+  private async mailApproved(userId: string, titles: string): Promise<void> {
+    const u = await this.deps.db.selectFrom('users').select(['email', 'nickname', 'locale']).where('id', '=', userId).executeTakeFirst();
+    if (!u) return;
+    try {
+      const link = pageLink(this.deps.config.publicUrl, u.locale, '/admin/dashboard/my-ads');
+      await this.deps.mailer.send(composeMail('accountApproved', u.locale, u.email, { nickname: u.nickname, titles, link }));
+    } catch (err) {
+      this.deps.log.error({ err, userId }, 'could not e-mail a user that their account is approved');
+    }
   }
 }
 

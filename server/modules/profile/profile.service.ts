@@ -141,7 +141,7 @@ export class ProfileService {
       if (!change || change.confirmed_at) throw bad();
       if (now.getTime() - Date.parse(change.created_at) > EMAIL_LINK_DAYS * DAY_MS) throw bad();
       const user = await repo.findLiveUser(trx, change.user_id);
-      if (!user) throw bad();
+      if (!user || user.status === 'suspended') throw bad(); // a suspended account keeps the address staff know it by
       if (await repo.emailTaken(trx, change.new_email, user.id)) throw new Conflict('auth.email_taken');
       await repo.updateUser(trx, user.id, { email: change.new_email, updated_at: now.toISOString() }, true);
       await repo.confirmEmailChange(trx, tokenHash, now.toISOString());

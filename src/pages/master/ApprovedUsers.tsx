@@ -15,14 +15,16 @@ import { useRowAction } from './useRowAction';
 
 const STATUSES: UserStatus[] = ['approved', 'pending', 'suspended'];
 
-type Draft = { roles: StaffRole[]; status: UserStatus };
+/** A row's unsaved change, and the row as it was shown when the master began it (sent as `from`). */
+type Draft = { roles: StaffRole[]; status: UserStatus; shown: { roles: StaffRole[]; status: UserStatus } };
 const sameRoles = (a: readonly StaffRole[], b: readonly StaffRole[]) => [...a].sort().join() === [...b].sort().join();
 
 /**
  * Approved accounts: a master changes the staff roles and the status of a row, then saves it
  * explicitly; a confirmation names the user and every change before anything is sent. The server
- * refuses what would lock the site out (own master role, self-suspension, last master); its
- * message is shown and the row goes back to what is stored.
+ * refuses what would lock the site out (own master role, self-suspension, last master) and a
+ * change made on a row another master changed meanwhile; its message is shown and the row goes
+ * back to what is stored.
  */
 export default function ApprovedUsers() {
   const { t, i18n } = useTranslation(['master', 'profile']);
@@ -38,7 +40,7 @@ export default function ApprovedUsers() {
   }, []);
 
   const users = (data?.approvedUsers ?? []) as readonly ManagedUser[];
-  const draftOf = (u: ManagedUser): Draft => drafts[u.id] ?? { roles: [...u.roles], status: u.status };
+  const draftOf = (u: ManagedUser): Draft => drafts[u.id] ?? { roles: [...u.roles], status: u.status, shown: { roles: [...u.roles], status: u.status } };
   const changed = (u: ManagedUser) => {
     const d = draftOf(u);
     return !sameRoles(d.roles, u.roles) || d.status !== u.status;
@@ -64,12 +66,19 @@ export default function ApprovedUsers() {
     return lines;
   };
 
+  // Sent against the row the draft was made on: the list may have been read again since (another
+  // row saved, a search), and a set built from an older row must not overwrite a newer one.
   const save = async (u: ManagedUser) => {
     const d = draftOf(u);
+    const { shown } = d;
     setConfirming(null);
     await row.run(
       u.id,
-      () => saveUserChanges(u, { roles: sameRoles(d.roles, u.roles) ? undefined : d.roles, status: d.status === u.status ? undefined : d.status }),
+      () =>
+        saveUserChanges(
+          { ...u, ...shown },
+          { roles: sameRoles(d.roles, shown.roles) ? undefined : d.roles, status: d.status === shown.status ? undefined : d.status },
+        ),
       t('approved.saved', { email: u.email }),
     );
     discard(u.id); // saved, or refused: the row shows what is stored again

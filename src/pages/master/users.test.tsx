@@ -83,8 +83,8 @@ describe('PendingUsers', () => {
     await ue.click(within(suspend).getByRole('button', { name: 'Suspend' }));
     await waitFor(() => expect(screen.queryByText('user23@example.com')).toBeNull());
     expect(updates).toEqual([
-      { userId: 'u2', status: 'approved' },
-      { userId: 'u23', status: 'suspended' },
+      { userId: 'u2', status: 'approved', from: 'pending' },
+      { userId: 'u23', status: 'suspended', from: 'pending' },
     ]);
   });
 });
@@ -185,8 +185,8 @@ describe('ApprovedUsers', () => {
     ).toEqual(['Role added: Admin', 'Status: Approved → Suspended']);
     await ue.click(within(dialog).getByRole('button', { name: 'Save the changes' }));
     expect((await screen.findByRole('status')).textContent).toBe('The changes for user2@example.com have been saved.');
-    expect(roleCalls).toEqual([{ userId: 'u2', roles: ['PROVIDER_USER', 'ADMIN_USER'] }]);
-    expect(statusCalls).toEqual([{ userId: 'u2', status: 'suspended' }]);
+    expect(roleCalls).toEqual([{ userId: 'u2', roles: ['PROVIDER_USER', 'ADMIN_USER'], from: ['PROVIDER_USER'] }]);
+    expect(statusCalls).toEqual([{ userId: 'u2', status: 'suspended', from: 'approved' }]);
     await waitFor(() => expect((within(row2).getByLabelText('Status of user2@example.com') as HTMLSelectElement).value).toBe('suspended'));
     expect((within(row2).getByRole('checkbox', { name: 'Admin' }) as HTMLInputElement).checked).toBe(true);
     expect(save2.disabled).toBe(true);
