@@ -21,7 +21,8 @@ export default function MyProfile() {
   }, []);
 
   return (
-    <div style={{ display: 'grid', gap: 20, maxWidth: 760 }}>
+    // One column as wide as the screen, not as its widest card's narrowest width (a phone scrolled sideways).
+    <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 20, maxWidth: 760 }}>
       <h1 style={{ margin: 0 }}>{t('title')}</h1>
       <FormError message={error} />
       {!profile && loading && <Loading />}
