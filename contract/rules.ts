@@ -23,9 +23,23 @@ export const PHOTOS_TOTAL_MAX_MB = 60;
 
 // Control characters (tab and line breaks aside) and format characters (\p{Cf}: zero-width
 // spaces and joiners, soft hyphens, bidi controls, tags), which draw nothing: a title of them alone
-// would show as a blank card and still pass the length rules.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\p{Cf}]/gu;
+// would show as a blank card and still pass the length rules. Three are kept where they are part of
+// what a reader sees (KEPT_FORMAT), always beside visible characters, so they make no blank text.
+// The ad screening reads the text without any of them (ads.screening.ts fold).
+const KEPT_FORMAT = [
+  // The tags after 🏴 naming a subdivision, and their end: a flag (🏴󠁧󠁢󠁳󠁣󠁴󠁿 is 🏴 g b s c t end). Lower-case
+  // letters and digits, as many as a subdivision code has: no hidden sentence rides along.
+  String.raw`\u{1f3f4}[\u{e0030}-\u{e0039}\u{e0061}-\u{e007a}]{3,7}\u{e007f}`,
+  // A zero-width joiner between two emoji, which makes one emoji of them (🏳️‍⚧️ is 🏳 VS16 ZWJ ⚧ VS16,
+  // 👨🏽‍💻 is 👨 🏽 ZWJ 💻). Anywhere else ("Sec\u200dond") it only hides inside a word.
+  String.raw`(?<=\p{Extended_Pictographic}[\u{fe0f}\p{Emoji_Modifier}]?)\u200d(?=\p{Extended_Pictographic})`,
+  // A zero-width non-joiner between two letters (marks after the first allowed), which Persian needs
+  // inside words (می‌خواهم) and Indic scripts after a virama.
+  String.raw`(?<=\p{L}\p{M}*)\u200c(?=\p{L})`,
+].join('|');
+const CONTROL = new RegExp(String.raw`(${KEPT_FORMAT})|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\p{Cf}]`, 'gu');
+/** `v` without the characters CONTROL drops. Fillers must be spaces already: a joiner between fillers would join nothing visible. */
+const dropControls = (v: string) => v.replace(CONTROL, (_, kept: string | undefined) => kept ?? '');
 /** Letters that draw a blank (Hangul fillers, the Braille blank), often used as a space no site collapses: read as one. */
 const FILLER = /[\u115f\u1160\u3164\uffa0\u2800]/g;
 
@@ -39,14 +53,11 @@ export const charCount = (v: string): number => {
   return n;
 };
 
-/** One line as stored (an ad's title): control, format and bidi characters out, fillers and runs of white space become one space. The length rules count this. */
-export const cleanLine = (v: string) => v.replace(CONTROL, '').replace(FILLER, ' ').replace(/\s+/g, ' ').trim();
-/** Text as stored (an ad's description): line breaks kept (at most two in a row), control, format and bidi characters out, fillers a space. */
+/** One line as stored (an ad's title): control, format and bidi characters out (KEPT_FORMAT's aside), fillers and runs of white space become one space. The length rules count this. */
+export const cleanLine = (v: string) => dropControls(v.replace(FILLER, ' ')).replace(/\s+/g, ' ').trim();
+/** Text as stored (an ad's description): line breaks kept (at most two in a row), control, format and bidi characters out (KEPT_FORMAT's aside), fillers a space. */
 export const cleanText = (v: string) =>
-  v
-    .replace(/\r\n?/g, '\n')
-    .replace(CONTROL, '')
-    .replace(FILLER, ' ')
+  dropControls(v.replace(/\r\n?/g, '\n').replace(FILLER, ' '))
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
@@ -144,11 +155,13 @@ const SEARCH_WORD = /[\p{L}\p{N}\p{Co}][\p{L}\p{N}\p{Co}\u0300-\u0304\u0306-\u03
 /**
  * The distinct words of a search, lower case, in the order typed, each one token of the search
  * index. Format characters (soft hyphen, zero-width space) are dropped, as they are from ads'
- * text. Composed (NFC), so "ñ" typed either way is one word.
+ * text, except the non-joiner, which splits a word as it does in the index. Composed (NFC), so
+ * "ñ" typed either way is one word.
  */
 export function searchWords(query: string): string[] {
   const text = query
     .normalize('NFC')
+    .replace(/\u200c/g, ' ') // the non-joiner ads keep between letters (Persian): the index splits there too
     .replace(/\p{Cf}/gu, '')
     .replace(SEARCH_SEPARATORS, ' ')
     .toLowerCase();

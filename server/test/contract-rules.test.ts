@@ -53,4 +53,37 @@ describe('ad text as stored', () => {
     expect(cleanText(`${'\u2800'.repeat(30)}\n${'\u2060'.repeat(30)}\n\u3164`)).toBe('');
     expect(cleanText('First line\u00ad\u2800\n\n\n\nSecond\u200d line\u0007')).toBe('First line\n\nSecond line');
   });
+
+  // Three format characters are part of what a reader sees and are kept where they do that: the
+  // zero-width joiner between two emoji (one emoji of several: 🏳️‍⚧️ is 🏳 VS16 ZWJ ⚧ VS16), the tags
+  // after 🏴 that name a subdivision (🏴󠁧󠁢󠁳󠁣󠁴󠁿 is 🏴 and the tags g b s c t and end), the zero-width
+  // non-joiner between two letters (Persian writes می‌خواهم with one; Indic scripts after a virama).
+  // Without them the flags and families fall apart into other emoji and Persian words misspell.
+  it('keeps emoji sequences, subdivision flags and the non-joiner inside a word as written', () => {
+    const texts = [
+      'Trans 🏳️\u200d⚧️ and pride 🏳️\u200d🌈 friendly 👩\u200d❤️\u200d👨',
+      '👨\u200d👩\u200d👧 👩🏽\u200d🤝\u200d👨🏻 👨🏿\u200d💻 👩\u200d🦰 🏃\u200d➡️ 🏴\u200d☠️ 👁️\u200d🗨️',
+      '🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f} Scotland, 🏴\u{e0067}\u{e0062}\u{e0077}\u{e006c}\u{e0073}\u{e007f} Wales',
+      'می\u200cخواهم — نمی\u200cدانم, क्\u200cष',
+    ];
+    for (const text of texts) {
+      expect(cleanLine(text), text).toBe(text);
+      expect(cleanText(`${text}\n\n${text}`), text).toBe(`${text}\n\n${text}`);
+    }
+  });
+
+  // Anywhere else they draw nothing and only hide inside words or make blank text: a joiner beside
+  // anything but an emoji, a non-joiner beside anything but letters, tags that make no flag (a
+  // hidden sentence in tag letters, a run never ended, tags after anything but 🏴).
+  it('drops joiners, non-joiners and tags that join nothing a reader sees', () => {
+    expect(cleanLine('Sec\u200dond te\u200den 1\u200d2 \u200dHi\u200d')).toBe('Second teen 12 Hi');
+    expect(cleanLine('👨\u200d 👨\u200d\u200d👩 \u200d👩 👨\u200b\u200d👩 x\u200d👩')).toBe('👨 👨👩 👩 👨👩 x👩');
+    expect(cleanLine('\u200cHi\u200c there\u200c 👨\u200c👩 a\u200c\u200cb 1\u200c2')).toBe('Hi there 👨👩 ab 12');
+    const tags = (s: string) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!)).join('');
+    expect(cleanLine(`🏴${tags('call me on 555')}\u{e007f} flag`)).toBe('🏴 flag'); // spaces and a sentence
+    expect(cleanLine(`🏴${tags('GBSCT')}\u{e007f} 🏴${tags('gbsct')} x${tags('gbsct')}\u{e007f}`)).toBe('🏴 🏴 x');
+    // Between fillers, which read as spaces, a non-joiner joins nothing: the text is blank.
+    expect(cleanLine('\u3164\u200c\u3164'.repeat(12))).toBe('');
+    expect(cleanText('\u3164\u200c\u3164\n'.repeat(30))).toBe('');
+  });
 });

@@ -19,6 +19,10 @@ describe('screening normalization', () => {
     expect(findScreenedTerm('Sweet te\ufeffen new')).toBe('teen'); // zero-width no-break space
     expect(findScreenedTerm('Sweet te\u180ben new')).toBe('teen'); // variation selector
     expect(findScreenedTerm('Sweet te\u200ben new')).toBe('teen'); // zero-width space
+    // joiners, which an ad's stored text keeps between letters (non-joiner) or emoji (joiner)
+    expect(findScreenedTerm('Sweet te\u200cen new')).toBe('teen'); // zero-width non-joiner
+    expect(findScreenedTerm('Sweet te\u200den new')).toBe('teen'); // zero-width joiner
+    expect(findScreenedTerm('Sweet 🏳️\u200d🌈 te\u200c\u200den new')).toBe('teen');
   });
 
   it('sees through punctuation inside a word', () => {

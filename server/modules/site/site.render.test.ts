@@ -64,7 +64,7 @@ describe('an ad page', () => {
     expect(html).not.toContain('noindex');
     // the content itself, as the browser will show it
     const root = rootOf(html);
-    expect(root).toContain(`<h1>${TITLE}</h1>`);
+    expect(root).toContain(`<h1 dir="auto">${TITLE}</h1>`);
     expect(root).toContain('Quiet dinners, long walks along the lake');
     expect(root).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(root).not.toContain('<script>alert(1)');
@@ -200,7 +200,7 @@ describe('listing pages', () => {
     const cityName = (await get(`/api/ads/${ad.id}`)).json().ad.city.name as string;
     expect(title(res.body)).toBe(`Female escorts in ${cityName}, New York | XG Marketplace`);
     const root = rootOf(res.body);
-    expect(root).toContain(`<h3>${TITLE}</h3>`);
+    expect(root).toContain(`<h3 dir="auto">${TITLE}</h3>`);
     expect(root).toContain(`href="/ad/${ad.id}"`);
     expect(root).toContain('1 ad');
     expect(boot(res.body).result.data.page).toMatchObject({ total: 1, page: 1 });
@@ -344,7 +344,7 @@ describe('the document', () => {
       expect(Buffer.from(bytes.toString('utf8')).equals(bytes)).toBe(true);
       expect(bytes.toString()).not.toContain('\ufffd');
       expect(title(first.body)).toBe(`${words} by the lake | XG Marketplace`);
-      expect(rootOf(first.body)).toContain(`<h1>${words} by the lake</h1>`);
+      expect(rootOf(first.body)).toContain(`<h1 dir="auto">${words} by the lake</h1>`);
       expect(first.body).toContain('©');
       expect(first.body.trimEnd().endsWith('</html>')).toBe(true);
       expect(JSON.stringify(boot(first.body))).toContain(`${words} by the lake`);

@@ -48,7 +48,7 @@ function adCard({ ad, eager, first, href, t, type }: CardProps) {
           <div className={styles.thumb} aria-hidden="true" />
         )}
         <div className={styles.cardBody}>
-          <h3>{ad.title}</h3>
+          <h3 dir="auto">{ad.title}</h3>
           <span className={styles.meta}>
             {ad.city.name}, {ad.state.name} · {t('ageShort', { age: ageLabel(t, ad.age) })}
           </span>

@@ -4,7 +4,7 @@ import { renderToString } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import i18n from 'i18next';
 import { renderAt } from '../../test/render';
-import { AdDetailsView, ContactButtons } from './AdExtras';
+import { AdDetailsView, ContactButtons, hoursSummary } from './AdExtras';
 
 const DETAILS = {
   rates: [
@@ -38,6 +38,19 @@ describe('an ad’s rates, hours and contact buttons', () => {
       'Monday 10:00–22:00',
       'Saturday 20:00–02:00',
     ]);
+  });
+
+  // Hours are stored as typed ('HH:MM', no zone), in the local time of the ad's city: wherever
+  // they are shown they say so, naming the city where it is known (the ad page).
+  it('says the hours are local time, naming the ad’s city when given', () => {
+    const view = renderAt(<AdDetailsView details={DETAILS} city="Los Angeles" />);
+    const section = screen.getByRole('region', { name: 'Rates and hours' });
+    expect(within(section).getByRole('heading', { name: /^Hours/ }).textContent).toBe('Hours (local time in Los Angeles)');
+    view.unmount();
+    renderAt(<AdDetailsView details={DETAILS} />);
+    expect(screen.getByRole('heading', { name: /^Hours/ }).textContent).toBe('Hours (local time)');
+    expect(hoursSummary(i18n.t, DETAILS)).toBe('Monday 10:00–22:00 · Saturday 20:00–02:00 (local time)');
+    expect(hoursSummary(i18n.t, { ...DETAILS, availability: {} })).toBe('');
   });
 
   it('shows nothing for an ad without any of them', () => {

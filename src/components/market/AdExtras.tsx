@@ -8,6 +8,9 @@ import styles from './market.module.css';
 
 // What an ad shows beyond its text (issue 13): rates, incall / outcall, hours by weekday, and the
 // buttons that call or text its number. Plain markup: the ad page is rendered by the server too.
+// Hours are stored as their provider typed them ('HH:MM', no zone) and mean the local time of the
+// ad's city (moved to another city, the same digits are that city's local time): wherever they are
+// shown they say so, for a visitor elsewhere cannot tell which zone they are in otherwise.
 
 /** 'Incall and outcall', 'Incall only'…; null when the ad says neither. */
 export function meetLabel(t: TFunction, d: Pick<AdDetails, 'incall' | 'outcall'>): string | null {
@@ -20,8 +23,8 @@ export function meetLabel(t: TFunction, d: Pick<AdDetails, 'incall' | 'outcall'>
 /** A day's hours: '10:00–22:00'. */
 const hoursText = (h: { from: string; to: string }) => `${h.from}–${h.to}`;
 
-/** The ad page's rates, incall / outcall and hours; nothing when the ad has none of them. */
-export function AdDetailsView({ details, headingLevel = 2 }: { details: AdDetails | undefined; headingLevel?: 2 | 3 }) {
+/** The ad page's rates, incall / outcall and hours (in `city`'s local time, named when given); nothing when the ad has none of them. */
+export function AdDetailsView({ details, city, headingLevel = 2 }: { details: AdDetails | undefined; city?: string; headingLevel?: 2 | 3 }) {
   const { t, i18n } = useTranslation('market');
   if (!details) return null;
   const meet = meetLabel(t, details);
@@ -59,7 +62,7 @@ export function AdDetailsView({ details, headingLevel = 2 }: { details: AdDetail
       )}
       {days.length > 0 && (
         <>
-          <H>{t('details.hours')}</H>
+          <H>{city ? t('details.hoursIn', { city }) : t('details.hoursLocal')}</H>
           <dl className={styles.hours}>
             {days.map((d) => (
               <div key={d}>
@@ -83,12 +86,12 @@ export function detailsSummary(t: TFunction, details: AdDetails | undefined, lng
   return parts.join(' · ');
 }
 
-/** The hours as one line ('Monday 10:00–22:00 · Friday 20:00–02:00'); '' when none. */
+/** The hours as one line ('Monday 10:00–22:00 · Friday 20:00–02:00 (local time)'); '' when none. */
 export function hoursSummary(t: TFunction, details: AdDetails | undefined): string {
   if (!details) return '';
-  return WEEKDAYS.filter((d) => details.availability[d])
-    .map((d) => `${dayLabel(t, d)} ${hoursText(details.availability[d]!)}`)
-    .join(' · ');
+  const days = WEEKDAYS.filter((d) => details.availability[d]);
+  if (!days.length) return '';
+  return t('market:details.hoursSummary', { hours: days.map((d) => `${dayLabel(t, d)} ${hoursText(details.availability[d]!)}`).join(' · ') });
 }
 
 /** Call and text buttons for the ad's number (tel: and sms: links). */

@@ -62,6 +62,8 @@ export function AdFields({ v, onChange, err, tried, typeHint, typeLocked, curren
         label={t('form.title')}
         value={v.title}
         onChange={(x) => onChange({ title: x })}
+        // Typed in its writer's direction (Hebrew, Arabic…) whatever the page's, as the ad will show it.
+        dir="auto"
         // The browser caps UTF-16 units, where an emoji takes two: room for a whole title of them, plus spaces to collapse.
         maxLength={2 * (RULES.title.values.max + 20)}
         hint={`${t(RULES.title.key, RULES.title.values)} ${t('form.chars', { count: charCount(cleanLine(v.title)) })}`}
@@ -71,6 +73,7 @@ export function AdFields({ v, onChange, err, tried, typeHint, typeLocked, curren
         id="ad-description"
         label={t('form.description')}
         rows={8}
+        dir="auto"
         value={v.description}
         onChange={(x) => onChange({ description: x })}
         hint={`${t(RULES.description.key, RULES.description.values)} ${t('form.chars', { count: charCount(cleanText(v.description)) })}`}

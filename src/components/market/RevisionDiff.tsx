@@ -7,6 +7,9 @@ import styles from './market.module.css';
 
 type Row = { key: string; label: string; before: ReactNode; after: ReactNode; changed: boolean };
 
+/** Rows holding the ad's own text, shown in its writer's direction (Hebrew, Arabic…) whatever the page's. */
+const OWN_TEXT = new Set(['title', 'description']);
+
 function Thumbs({ photos, label }: { photos: readonly Photo[]; label: string }) {
   const { t } = useTranslation('admin');
   return (
@@ -80,8 +83,8 @@ export function RevisionDiff({ before, after }: { before: AdContent; after: AdCo
                   </>
                 )}
               </th>
-              <td>{r.before}</td>
-              <td>{r.after}</td>
+              <td dir={OWN_TEXT.has(r.key) ? 'auto' : undefined}>{r.before}</td>
+              <td dir={OWN_TEXT.has(r.key) ? 'auto' : undefined}>{r.after}</td>
             </tr>
           ))}
         </tbody>

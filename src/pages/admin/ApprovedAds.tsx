@@ -149,7 +149,9 @@ export default function ApprovedAds() {
                     />
                   </td>
                   <td>
-                    <Link href={pathFor(routes.ad, { id: ad.id })}>{ad.title}</Link>
+                    <Link href={pathFor(routes.ad, { id: ad.id })} dir="auto">
+                      {ad.title}
+                    </Link>
                     <div className={styles.meta}>
                       {typeLabel(t, ad.listingType)}
                       {ownerLine(t, ad)} · <UserLink id={ad.owner.id} label={t('moderation:user.openShort')} name={ad.owner.email} />

@@ -318,8 +318,18 @@ describe('admin pending ads', () => {
     expect(row(/^Title/).getAttribute('data-changed')).toBe('true');
     expect(within(row(/^Title/)).getByText('changed')).toBeTruthy();
     expect(cells(row(/^Title/))).toEqual(['Evenings in the city', 'Evenings and weekends in the city']);
+    // the ad's own text in its writer's direction (dir="auto"), the rest in the page's
+    const dirs = (r: HTMLElement) =>
+      within(r)
+        .getAllByRole('cell')
+        .map((c) => c.getAttribute('dir'));
+    expect([dirs(row(/^Title/)), dirs(row(/^Description/)), dirs(row(/^Age/))]).toEqual([
+      ['auto', 'auto'],
+      ['auto', 'auto'],
+      [null, null],
+    ]);
     expect(cells(row(/^Rates/))).toEqual(['none', '1 hour $200.00 · Incall only']);
-    expect(cells(row(/^Hours/))).toEqual(['none', 'Friday 20:00–02:00']);
+    expect(cells(row(/^Hours/))).toEqual(['none', 'Friday 20:00–02:00 (local time)']);
     expect(row(/^Photos/).getAttribute('data-changed')).toBe('true');
     expect(
       within(row(/^Photos/))

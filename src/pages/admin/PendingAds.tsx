@@ -150,7 +150,7 @@ export default function PendingAds() {
             />
             <div className={styles.itemBody}>
               <h2 style={{ fontSize: 17, margin: '0 0 4px' }}>
-                {ad.title} <StatusBadge status={ad.status} />
+                <span dir="auto">{ad.title}</span> <StatusBadge status={ad.status} />
               </h2>
               <p className={styles.meta}>
                 {typeLabel(t, ad.listingType)} · {ad.city.name}, {ad.state.name} · {t('market:ageShort', { age: ageLabel(t, ad.age) })} · {ad.phone}
@@ -185,7 +185,9 @@ export default function PendingAds() {
                       </li>
                     ))}
                   </ul>
-                  <p style={{ whiteSpace: 'pre-wrap' }}>{ad.description}</p>
+                  <p dir="auto" style={{ whiteSpace: 'pre-wrap' }}>
+                    {ad.description}
+                  </p>
                   {detailsSummary(t, ad.details, i18n.language) && <p className={styles.meta}>{detailsSummary(t, ad.details, i18n.language)}</p>}
                   {hoursSummary(t, ad.details) && <p className={styles.meta}>{hoursSummary(t, ad.details)}</p>}
                 </>

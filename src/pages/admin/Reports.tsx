@@ -196,7 +196,9 @@ export default function Reports() {
                       <div style={{ display: 'flex', gap: 8 }}>
                         {r.ad.thumbUrl && <img src={r.ad.thumbUrl} alt="" width={72} height={54} style={{ objectFit: 'cover', borderRadius: 4 }} />}
                         <div>
-                          <SearchLink query={r.ad.id}>{r.ad.title}</SearchLink>
+                          <SearchLink query={r.ad.id}>
+                            <span dir="auto">{r.ad.title}</span>
+                          </SearchLink>
                           <div>
                             <ModStatus status={r.ad.status} /> {r.ad.held && <HeldBadge />}
                           </div>

@@ -50,10 +50,12 @@ export default function ScreeningLog() {
                     <small style={{ display: 'block' }}>{t('screening.in', { field: t(`screening.fields.${e.field}`) })}</small>
                   </td>
                   <td style={{ maxWidth: 480 }}>
-                    <strong>{e.title}</strong>
+                    <strong dir="auto">{e.title}</strong>
                     <details>
                       <summary>{t('screening.description')}</summary>
-                      <p style={{ whiteSpace: 'pre-wrap' }}>{e.description}</p>
+                      <p dir="auto" style={{ whiteSpace: 'pre-wrap' }}>
+                        {e.description}
+                      </p>
                     </details>
                   </td>
                 </tr>

@@ -94,7 +94,7 @@ export default function SearchAds() {
                 <tr key={ad.id}>
                   <td>{ad.thumbUrl ? <img src={ad.thumbUrl} alt="" width={64} height={48} style={{ objectFit: 'cover', borderRadius: 4 }} /> : '—'}</td>
                   <th scope="row" style={{ fontWeight: 400 }}>
-                    {ad.title}
+                    <span dir="auto">{ad.title}</span>
                     <small style={{ display: 'block', color: 'var(--gray)' }}>
                       {ad.id}
                       {ad.place ? ` · ${ad.place}` : ''}

@@ -160,7 +160,9 @@ export default function UserDetail() {
               <tr key={ad.id}>
                 <td>{ad.thumbUrl ? <img src={ad.thumbUrl} alt="" width={64} height={48} style={{ objectFit: 'cover', borderRadius: 4 }} /> : '—'}</td>
                 <th scope="row" style={{ fontWeight: 400 }}>
-                  <SearchLink query={ad.id}>{ad.title}</SearchLink>
+                  <SearchLink query={ad.id}>
+                    <span dir="auto">{ad.title}</span>
+                  </SearchLink>
                   <small style={{ display: 'block' }}>{ad.place}</small>
                 </th>
                 <td>
@@ -370,7 +372,7 @@ export default function UserDetail() {
                 <td>
                   <mark>{s.term}</mark> ({t(`screening.fields.${s.field}`)})
                 </td>
-                <td>{s.title}</td>
+                <td dir="auto">{s.title}</td>
               </tr>
             ))}
           </tbody>

@@ -180,7 +180,9 @@ export default function MyAds() {
                 <div className={styles.itemBody}>
                   <h2 style={{ fontSize: 17, margin: '0 0 4px' }}>
                     {/* The ad's page: the public's when it shows, the owner's preview otherwise. */}
-                    <Link href={pathFor(routes.ad, { id: ad.id })}>{ad.title}</Link>{' '}
+                    <Link href={pathFor(routes.ad, { id: ad.id })} dir="auto">
+                      {ad.title}
+                    </Link>{' '}
                     <span className={`${styles.badge} ${tone[state]}`}>{t(`myAds.state.${state}`)}</span>
                   </h2>
                   <p className={styles.meta}>

@@ -98,7 +98,9 @@ export default function MyCart() {
             <li key={ad.id} className={styles.item} aria-label={ad.title}>
               {ad.photos[0] && <img src={ad.photos[0].thumbUrl} alt="" />}
               <div className={styles.itemBody}>
-                <h2 style={{ fontSize: 17, margin: '0 0 4px' }}>{ad.title}</h2>
+                <h2 dir="auto" style={{ fontSize: 17, margin: '0 0 4px' }}>
+                  {ad.title}
+                </h2>
                 <p className={styles.meta}>
                   {typeLabel(t, ad.listingType)} · {ad.city.name}, {ad.state.name} · {t('ageShort', { age: ageLabel(t, ad.age) })}
                 </p>

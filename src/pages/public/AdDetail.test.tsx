@@ -64,6 +64,31 @@ describe('ad page', () => {
     expect(report).toEqual({ id: ad.id, body: { message: 'This person looks far too young.' } });
   });
 
+  // An ad written in Hebrew or Arabic (right to left) inside the site's left-to-right page: without
+  // a direction of its own the browser lays it out left to right, so "מחיר 200 לשעה" ("price 200 per
+  // hour") reads in the wrong order, its punctuation on the wrong side. The ad's own texts take the
+  // direction of their first strong letter (dir="auto").
+  it('gives the ad’s title and description their own direction (dir="auto")', async () => {
+    const title = 'דנה, נעימה ודיסקרטית! 200$ לשעה';
+    const description = 'שלום! אני דנה, 30, בניו יורק.\nמחיר 200 לשעה, 350 לשעתיים — התקשרו.';
+    const ad = makeAd({ title, description });
+    server.use(http.get('/api/ads/:id', () => apiJson('GET /api/ads/:id', { ad })));
+    renderAt(<Route path="/ad/:id" component={AdDetail} />, `/ad/${ad.id}`);
+    const h1 = await screen.findByRole('heading', { level: 1, name: title });
+    const p = screen.getByText((_, el) => el?.tagName === 'P' && el.textContent === description);
+    expect({ title: h1.getAttribute('dir'), description: p.getAttribute('dir') }).toEqual({ title: 'auto', description: 'auto' });
+  });
+
+  // Hours are stored as typed, in the local time of the ad's city: the page names it.
+  it('says the hours are the local time of the ad’s city', async () => {
+    const ad = makeAd({ details: { rates: [], incall: false, outcall: false, availability: { fri: { from: '20:00', to: '02:00' } } } });
+    server.use(http.get('/api/ads/:id', () => apiJson('GET /api/ads/:id', { ad })));
+    renderAt(<Route path="/ad/:id" component={AdDetail} />, `/ad/${ad.id}`);
+    const section = await screen.findByRole('region', { name: 'Rates and hours' });
+    expect(within(section).getByRole('heading', { level: 2 }).textContent).toBe('Hours (local time in New York City)');
+    expect(within(section).getByText('20:00–02:00')).toBeTruthy();
+  });
+
   it('says the ad is not available on 404', async () => {
     server.use(http.get('/api/ads/:id', () => apiJson('GET /api/ads/:id', NOT_FOUND as never, 404)));
     renderAt(<Route path="/ad/:id" component={AdDetail} />, '/ad/nope');

@@ -81,7 +81,8 @@ export default function AdDetail() {
           {t('ad.backToCity', { type: typeLabel(t, ad.listingType), city: ad.city.name })}
         </Link>
       </p>
-      <h1>{ad.title}</h1>
+      {/* The ad's own text, in its writer's direction (Hebrew, Arabic…) whatever the page's. */}
+      <h1 dir="auto">{ad.title}</h1>
       {ad.status !== 'approved' && (
         <p>
           <StatusBadge status={ad.status} />
@@ -120,8 +121,10 @@ export default function AdDetail() {
             )}
           </dl>
           <ContactButtons phone={ad.phone} />
-          <p style={{ whiteSpace: 'pre-wrap' }}>{ad.description}</p>
-          <AdDetailsView details={ad.details} />
+          <p dir="auto" style={{ whiteSpace: 'pre-wrap' }}>
+            {ad.description}
+          </p>
+          <AdDetailsView details={ad.details} city={ad.city.name} />
           <div className={styles.actions} style={{ justifyContent: 'flex-start' }}>
             <button type="button" className="btn btn-danger btn-sm" onClick={() => setReporting(true)} aria-haspopup="dialog">
               {t('report.open')}
