@@ -1,5 +1,5 @@
 import net, { type AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpSink } from '../../test/fakes/smtp.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { asAdmin, createTestApp, type TestContext } from '../../test/harness.ts';
 import { FakeBtcpay } from '../../test/fakes/btcpay.ts';
@@ -32,41 +32,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** A real SMTP server on a given port; `stall`: takes the message and never answers the DATA (a relay that hangs). */
+/** The test SMTP relay on a given port, closed after the test. */
 async function smtpOn(port: number, opts: { stall?: boolean } = {}) {
-  const received: { to: string[]; raw: string }[] = [];
-  const server = new SMTPServer({
-    secure: false,
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        if (!opts.stall) callback();
-      });
-    },
-  });
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    // smtp-server waits for open sessions: end them (the stalled ones too).
-    for (const conn of (server as unknown as { connections: Set<{ _socket?: net.Socket; close(): void }> }).connections ?? []) {
-      try {
-        conn._socket?.destroy();
-        conn.close();
-      } catch {
-        // already gone
-      }
-    }
-    await new Promise<void>((r) => server.close(() => r()));
-  };
-  cleanups.push(close);
-  return { received, close };
+  const sink = await startSmtpSink({ port, ...opts });
+  cleanups.push(() => sink.close());
+  return sink;
 }
 
 // Staff are told once that a check fails, however the outside services behave: an alert that could
@@ -101,7 +71,7 @@ describe('staff alerts when outside services fail', () => {
     c.clock.advance(5 * 60_000);
     await run();
     // Staff still have not been told the disk is failing.
-    expect(smtp.received.map((m) => m.to)).toEqual([[admin.email]]);
+    expect(smtp.mails.map((m) => m.to)).toEqual([[admin.email]]);
   }, 30_000);
 
   // A check that hangs is cut at its time limit (HealthOptions.timeoutMs) so the others go on; but
@@ -122,8 +92,8 @@ describe('staff alerts when outside services fail', () => {
     first.catch(() => undefined);
     // The disk turned failing: the alert is on its way to the stalled relay.
     const deadline = Date.now() + 5000;
-    while (!smtp.received.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(smtp.received).toHaveLength(1);
+    while (!smtp.mails.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(smtp.mails).toHaveLength(1);
 
     // Five minutes later the next run (the disk has been freed, say).
     c.clock.advance(5 * 60_000);

@@ -21,8 +21,12 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
-/** `acceptAfterMs`: a slow relay, which accepts each message that long after it arrived. */
-export async function startSmtpSink(opts: { acceptAfterMs?: number } = {}): Promise<SmtpSink> {
+/**
+ * `acceptAfterMs`: a slow relay, which accepts each message that long after it arrived; `stall`: one
+ * that takes each message and never answers it (a relay that hangs); `port`: listen on that port
+ * (a relay that comes back where the app was told it is).
+ */
+export async function startSmtpSink(opts: { acceptAfterMs?: number; stall?: boolean; port?: number } = {}): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     secure: false,
@@ -39,12 +43,13 @@ export async function startSmtpSink(opts: { acceptAfterMs?: number } = {}): Prom
             session.envelope.rcptTo.map((r) => r.address),
           ),
         );
+        if (opts.stall) return;
         if (opts.acceptAfterMs) setTimeout(() => callback(), opts.acceptAfterMs);
         else callback();
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', () => resolve()));
   const { port } = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,
@@ -57,7 +62,11 @@ export async function startSmtpSink(opts: { acceptAfterMs?: number } = {}): Prom
       }
       return mails;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      // smtp-server waits for its open sessions: a stalled one never ends by itself.
+      for (const conn of (server as unknown as { connections?: Set<{ close(): void }> }).connections ?? []) conn.close();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
