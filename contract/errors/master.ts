@@ -11,6 +11,7 @@ export const masterErrors = {
   'master.user_changed': 'This account changed meanwhile: the list shows it as it is now.',
   'field.targetType': 'target type',
   'field.targetId': 'target id',
+  'field.from': 'what the list showed',
   // The socket's handshake (GET /api/ws), refused before the upgrade.
   'realtime.too_many_connections': 'Too many connections from your address. Please wait a minute.',
   'realtime.foreign_origin': 'This connection must come from the site itself.',
