@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -175,3 +176,13 @@ export async function makeUser(
 
 export const asAdmin = (ctx: TestContext) => makeUser(ctx, { roles: ['ADMIN_USER'], status: 'approved' });
 export const asMaster = (ctx: TestContext) => makeUser(ctx, { roles: ['ADMIN_USER', 'MASTER_USER'], status: 'approved' });
+
+/** A port on 127.0.0.1 nothing listens on now (taken, then released): for a server a test starts, or one that is down. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}

@@ -1,7 +1,6 @@
-import net, { type AddressInfo } from 'node:net';
 import { startSmtpSink } from '../../test/fakes/smtp.ts';
 import { afterEach, describe, expect, it } from 'vitest';
-import { asAdmin, createTestApp, type TestContext } from '../../test/harness.ts';
+import { freePort, asAdmin, createTestApp, type TestContext } from '../../test/harness.ts';
 import { FakeBtcpay } from '../../test/fakes/btcpay.ts';
 import { DEFAULT_HEALTH_OPTIONS, type HealthOptions } from './health.service.ts';
 import type { HealthCheck } from '../../../contract/api/health.ts';
@@ -22,14 +21,6 @@ async function app(env: Record<string, string>, mail: 'smtp' | 'memory' = 'smtp'
   const c = await createTestApp({ env, mail });
   cleanups.push(() => c.close());
   return c;
-}
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 /** The test SMTP relay on a given port, closed after the test. */

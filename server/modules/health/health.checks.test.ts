@@ -23,6 +23,7 @@ import {
   withTimeout,
 } from './health.checks.ts';
 import type { CacheUse } from '../listings/listings.cache.ts';
+import { freePort } from '../../test/harness.ts';
 
 const log = pino({ level: 'silent' });
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -35,15 +36,6 @@ function tempDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-health-'));
   cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-/** A port nothing listens on (taken, then released). */
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 /** A server that accepts connections and never says a word (an SMTP server that hangs). */
@@ -320,7 +312,7 @@ describe('smtp check', () => {
   });
 
   it('throws (failing) when nothing listens', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     await expect(checkSmtp(mailerFor(`smtp://127.0.0.1:${port}`), null)).rejects.toThrow(/ECONNREFUSED/);
   });
 

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { asAdmin, asMaster, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
+import { freePort, asAdmin, asMaster, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { openDatabase } from '../../core/db.ts';
 import { FakeBtcpay } from '../../test/fakes/btcpay.ts';
 import { startFakeTextbelt } from '../../test/fakes/textbelt.ts';
@@ -41,13 +41,6 @@ async function appWith(env: Record<string, string>): Promise<TestContext> {
   const c = await createTestApp({ env });
   cleanups.push(() => c.close());
   return c;
-}
-async function closedPort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 const btcpayEnv = (url: string, storeId = 'Store1', apiKey = 'k'.repeat(40)) => ({
   BTCPAY_URL: url,
@@ -413,7 +406,7 @@ describe('the payment server check, through the payments service', () => {
   });
 
   it('is failing when BTCPay is down (nothing listens at BTCPAY_URL)', async () => {
-    const c = await appWith(btcpayEnv(`http://127.0.0.1:${await closedPort()}`));
+    const c = await appWith(btcpayEnv(`http://127.0.0.1:${await freePort()}`));
     tune(c, { timeoutMs: 5000 });
     const check = await paymentCheck(c);
     expect(check.status).toBe('failing');

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { FakeBtcpay } from '../../test/fakes/btcpay.ts';
 import { btcpayEnv, WEBHOOK_SECRET } from './payments.testkit.ts';
+import { freePort } from '../../test/harness.ts';
 
 // kill -9 between storing a delivery and crediting it: the real server in its own process, killed
 // while it waits on BTCPay's answer to the re-read; a new process on the same database file must
@@ -24,15 +24,6 @@ afterAll(async () => {
   await fake.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServer(): Promise<{ url: string; child: ChildProcess; exited: Promise<void>; output: () => string }> {
   const port = await freePort();
