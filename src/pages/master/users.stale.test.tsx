@@ -6,6 +6,7 @@ import { http } from 'msw';
 import { server } from '../../test/server';
 import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
+import { managedUser as user } from '../../test/users';
 import { sessionStore } from '../../state/session';
 import type { ManagedUser, StaffRole } from '../../api/users';
 import PendingUsers from './PendingUsers';
@@ -14,16 +15,6 @@ import ApprovedUsers from './ApprovedUsers';
 // Another master changes an account while this master's list still shows it as it was. The fake
 // server answers as master.service.ts does: a change whose `from` is not the account as stored is
 // refused (409 master.user_changed), one without `from` is applied whatever the account became.
-
-const user = (i: number, over: Partial<ManagedUser> = {}): ManagedUser => ({
-  id: `u${i}`,
-  email: `user${i}@example.com`,
-  nickname: `user${i}`,
-  status: 'pending',
-  roles: ['PROVIDER_USER'],
-  createdAt: '2025-03-01T10:00:00.000Z',
-  ...over,
-});
 
 const sameRoles = (a: readonly StaffRole[], b: readonly StaffRole[]) => [...a].sort().join() === [...b].sort().join();
 const CHANGED = { message: 'This account changed meanwhile: the list shows it as it is now.', code: 'master.user_changed' };

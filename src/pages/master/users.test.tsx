@@ -6,20 +6,11 @@ import { http } from 'msw';
 import { server } from '../../test/server';
 import { apiJson } from '../../test/contract';
 import { renderAt } from '../../test/render';
+import { managedUser as user } from '../../test/users';
 import { sessionStore } from '../../state/session';
 import type { ManagedUser } from '../../api/users';
 import PendingUsers from './PendingUsers';
 import ApprovedUsers from './ApprovedUsers';
-
-const user = (i: number, over: Partial<ManagedUser> = {}): ManagedUser => ({
-  id: `u${i}`,
-  email: `user${i}@example.com`,
-  nickname: `user${i}`,
-  status: 'pending',
-  roles: ['PROVIDER_USER'],
-  createdAt: '2025-03-01T10:00:00.000Z',
-  ...over,
-});
 
 describe('PendingUsers', () => {
   it('says it is loading in the page’s language while the list loads', async () => {
