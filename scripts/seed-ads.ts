@@ -135,13 +135,13 @@ function manyIds(n: number): string[] {
 const owners: string[] = [];
 db.transaction(() => {
   const u = db.prepare(
-    "INSERT INTO users (id, email, password_hash, nickname, status, created_at, updated_at) VALUES (?, ?, '!seeded-no-login', ?, 'approved', ?, ?)",
+    "INSERT INTO users (id, email, password_hash, nickname, status, approved_at, created_at, updated_at) VALUES (?, ?, '!seeded-no-login', ?, 'approved', ?, ?, ?)",
   );
   const r = db.prepare("INSERT INTO user_roles (user_id, role) VALUES (?, 'PROVIDER_USER')");
   const w = db.prepare("INSERT INTO wallets (id, user_id, wallet_type, created_at) VALUES (?, ?, 'USD', ?)");
   for (let i = 0; i < ownerCount; i++) {
     const id = newId();
-    u.run(id, `seed-${id}@seed.invalid`, `seed_${id.slice(0, 12)}`, iso(now - 60 * DAY), iso(now - 60 * DAY));
+    u.run(id, `seed-${id}@seed.invalid`, `seed_${id.slice(0, 12)}`, iso(now - 60 * DAY), iso(now - 60 * DAY), iso(now - 60 * DAY));
     r.run(id);
     w.run(newId(), id, iso(now - 60 * DAY));
     owners.push(id);

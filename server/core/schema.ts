@@ -22,6 +22,8 @@ export interface CoreTables {
     phone_verified_at: string | null;
     token_version: Generated<number>;
     welcome_promo_sent_at: string | null;
+    /** When staff first approved the account (migration 0032); null: never. */
+    approved_at: string | null;
     /** The language of the pages the user last used (e-mails speak it). */
     locale: Generated<'en' | 'es' | 'pt'>;
     /** 1: no reminder e-mails (the signed footer link). */

@@ -170,7 +170,10 @@ export async function makeUser(
       .values(opts.roles.filter((r) => r !== 'PROVIDER_USER').map((role) => ({ user_id: id, role })))
       .execute();
   }
-  if (opts.status) await db.updateTable('users').set({ status: opts.status }).where('id', '=', id).execute();
+  if (opts.status) {
+    const approvedAt = opts.status === 'approved' ? ctx.clock.now().toISOString() : null; // as a master's approval records it
+    await db.updateTable('users').set({ status: opts.status, approved_at: approvedAt }).where('id', '=', id).execute();
+  }
   return { id, email, password, cookie: cookieOf(res) };
 }
 

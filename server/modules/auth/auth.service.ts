@@ -257,13 +257,18 @@ export class AuthService {
     const password = masterPassword ?? randomBytes(12).toString('base64url');
     const existing = await repo.findUserByEmail(this.deps.db, email);
     if (existing) {
+      const now = this.deps.clock.now().toISOString();
       await this.deps.db.transaction().execute(async (trx) => {
         await trx.deleteFrom('user_roles').where('user_id', '=', existing.id).execute();
         await trx
           .insertInto('user_roles')
           .values((['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'] as const).map((role) => ({ user_id: existing.id, role })))
           .execute();
-        await trx.updateTable('users').set({ status: 'approved' }).where('id', '=', existing.id).execute();
+        await trx
+          .updateTable('users')
+          .set((eb) => ({ status: 'approved', approved_at: eb.fn.coalesce('approved_at', eb.val(now)) }))
+          .where('id', '=', existing.id)
+          .execute();
       });
       return { email, generatedPassword: null };
     }

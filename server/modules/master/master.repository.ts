@@ -49,6 +49,12 @@ export async function rolesByUser(db: Executor, ids: string[]): Promise<Map<stri
   return map;
 }
 
+/** When staff first approved the account; null: never (migration 0032). */
+export async function approvedAt(db: Executor, id: string): Promise<string | null> {
+  const row = await db.selectFrom('users').select('approved_at').where('id', '=', id).executeTakeFirst();
+  return row?.approved_at ?? null;
+}
+
 export function findUser(db: Executor, id: string) {
   return db
     .selectFrom('users')
@@ -70,7 +76,12 @@ export async function setRoles(db: Executor, userId: string, roles: StaffRole[])
 export async function setStatus(db: Executor, userId: string, status: UserStatus, now: string): Promise<void> {
   await db
     .updateTable('users')
-    .set((eb) => ({ status, updated_at: now, ...(status === 'suspended' ? { token_version: eb('token_version', '+', 1) } : {}) }))
+    .set((eb) => ({
+      status,
+      updated_at: now,
+      ...(status === 'suspended' ? { token_version: eb('token_version', '+', 1) } : {}),
+      ...(status === 'approved' ? { approved_at: eb.fn.coalesce('approved_at', eb.val(now)) } : {}),
+    }))
     .where('id', '=', userId)
     .execute();
 }

@@ -100,6 +100,8 @@ export class MasterService {
       if (!can(by, 'setStatus', change)) throw refusal(by, 'setStatus', userId);
       if (from && before.status !== from) throw new Conflict('master.user_changed');
       if (before.status === status) return before; // nothing changes: nothing to audit
+      // Read before the change: whether staff ever approved the account (the welcome goes once).
+      const everApproved = status === 'approved' && (await repo.approvedAt(trx, userId)) !== null;
       await repo.setStatus(trx, userId, status, now);
       // A suspended account's photos stop answering the public (its ads are hidden); lifted, they answer again.
       if (status === 'suspended') {
@@ -110,7 +112,8 @@ export class MasterService {
       } else if (before.status === 'suspended') await restore(trx, userReason(userId));
       // Approved (at last, or again): the ads staff approved while it was not start their paid term now.
       const started = status === 'approved' ? await startHeldTerms(trx, userId, now) : [];
-      if (before.status === 'pending' && status === 'approved') {
+      // Approved for the first time (also after a suspension while pending), or held paid terms start.
+      if (status === 'approved' && (!everApproved || started.length > 0)) {
         const titles = started.length ? await trx.selectFrom('ads').select('title').where('id', 'in', started).execute() : [];
         welcome = titles.map((t) => `“${t.title}”`).join(', ');
       }

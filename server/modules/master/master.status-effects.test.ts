@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { asMaster, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { DAY_MS } from '../../core/clock.ts';
@@ -98,6 +100,73 @@ describe('the approval e-mail', () => {
     expect((await setStatus(m, pending.id, 'suspended')).statusCode).toBe(200);
     expect((await setStatus(m, pending.id, 'approved')).statusCode).toBe(200);
     expect(ctx.mailer.sent.filter((x) => x.to === pending.email && x.subject.includes('aprobada'))).toHaveLength(1);
+  });
+});
+
+describe('the approval e-mail, once', () => {
+  const approvalMails = (u: TestUser) => ctx.mailer.sent.filter((x) => x.to === u.email && x.subject === 'Your XG Marketplace account is approved');
+
+  // Suspended while still pending (a master checking it), then approved: it was never approved
+  // before, so this is its approval, and the user is told.
+  it('welcomes a pending account suspended and then approved', async () => {
+    const w = await ownerAdminNy();
+    ctx = w.ctx;
+    const m = await asMaster(ctx);
+    const pending = await makeUser(ctx, { status: 'pending' });
+    expect((await setStatus(m, pending.id, 'suspended')).statusCode).toBe(200);
+    expect((await setStatus(m, pending.id, 'approved')).statusCode).toBe(200);
+    expect(approvalMails(pending)).toHaveLength(1);
+    expect((await setStatus(m, pending.id, 'suspended')).statusCode).toBe(200);
+    expect((await setStatus(m, pending.id, 'approved')).statusCode).toBe(200);
+    expect(approvalMails(pending)).toHaveLength(1); // reinstated: not a second welcome
+  });
+
+  // An approved account put back under review and approved again was welcomed once already; told
+  // again only when ads held meanwhile start their paid terms.
+  it('does not welcome again an account put back to pending and approved, unless held ads start', async () => {
+    const w = await ownerAdminNy();
+    ctx = w.ctx;
+    const m = await asMaster(ctx);
+    const u = await makeUser(ctx, { status: 'approved' });
+    expect((await setStatus(m, u.id, 'pending')).statusCode).toBe(200);
+    expect((await setStatus(m, u.id, 'approved')).statusCode).toBe(200);
+    expect(approvalMails(u)).toHaveLength(0);
+    expect((await setStatus(m, u.id, 'pending')).statusCode).toBe(200);
+    await liveAd(ctx, u, w.admin, w.ny, { title: 'Held while under review' });
+    expect((await setStatus(m, u.id, 'approved')).statusCode).toBe(200);
+    expect(approvalMails(u)).toHaveLength(1);
+    expect(approvalMails(u)[0].text).toContain('“Held while under review”');
+  });
+
+  // Accounts from before migration 0032: the migration tells from the audit who was ever approved.
+  it('migration 0032 records who was approved, so that only the never-approved are welcomed at reinstatement', async () => {
+    const w = await ownerAdminNy();
+    ctx = w.ctx;
+    const m = await asMaster(ctx);
+    const neverApproved = await makeUser(ctx, { status: 'pending' });
+    const approvedByMaster = await makeUser(ctx, { status: 'pending' });
+    const approvedLongAgo = await makeUser(ctx, { status: 'approved' }); // no audit kept of it
+    for (const [u, steps] of [
+      [neverApproved, ['suspended']],
+      [approvedByMaster, ['approved', 'suspended']],
+      [approvedLongAgo, ['suspended']],
+    ] as const) {
+      for (const s of steps) expect((await setStatus(m, u.id, s)).statusCode).toBe(200);
+    }
+    // As a database from before 0032 would be: nothing recorded; the migration's statements fill it.
+    await ctx.app.deps.db.updateTable('users').set({ approved_at: null }).execute();
+    const sql = fs.readFileSync(path.join(import.meta.dirname, '../../../migrations/sqlite/0032_users_approved_at.sql'), 'utf8');
+    ctx.app.deps.database.sqlite.exec(sql.slice(sql.indexOf('-- Accounts approved now')));
+    const approvedAt = async (u: TestUser) =>
+      (await ctx.app.deps.db.selectFrom('users').select('approved_at').where('id', '=', u.id).executeTakeFirstOrThrow()).approved_at;
+    expect(await approvedAt(m)).not.toBeNull();
+    expect(await approvedAt(neverApproved)).toBeNull();
+    expect(await approvedAt(approvedByMaster)).not.toBeNull();
+    expect(await approvedAt(approvedLongAgo)).not.toBeNull();
+    const sent = ctx.mailer.sent.length;
+    for (const u of [neverApproved, approvedByMaster, approvedLongAgo]) expect((await setStatus(m, u.id, 'approved')).statusCode).toBe(200);
+    const welcomed = ctx.mailer.sent.slice(sent).filter((x) => x.subject === 'Your XG Marketplace account is approved');
+    expect(welcomed.map((x) => x.to)).toEqual([neverApproved.email]);
   });
 });
 
