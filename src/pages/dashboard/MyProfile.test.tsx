@@ -17,7 +17,12 @@ const base = PROFILE;
 /** A tiny profile server: GET returns the current profile, changes go through the given handlers. */
 function profileServer(initial: Profile = base) {
   const state = { profile: { ...initial } };
-  server.use(http.get('/api/user-profile', () => apiJson('GET /api/user-profile', state.profile)));
+  server.use(
+    http.get('/api/user-profile', () => apiJson('GET /api/user-profile', state.profile)),
+    // The delete dialog looks for money left (nothing here; DeleteAccount.test.tsx tests it).
+    http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [] })),
+    http.get('/api/my-invoices', () => apiJson('GET /api/my-invoices', { invoices: [], total: 0, page: 1, pageSize: 100 })),
+  );
   return state;
 }
 

@@ -7,8 +7,12 @@ import { FormError } from '../../../components/forms/FormError';
 import { SubmitButton } from '../../../components/forms/SubmitButton';
 import { useFormAction } from '../../../components/forms/useFormAction';
 import { trapTab } from '../../../lib/focus-trap';
+import { DeleteLeftovers } from './DeleteLeftovers';
 
-/** Deleting the account asks for the password in a dialog; then the user is signed out and sent home. */
+/**
+ * Deleting the account asks for the password in a dialog, which first says what money would be
+ * forfeited (DeleteLeftovers); then the user is signed out and sent home.
+ */
 export function DeleteAccount() {
   const { t } = useTranslation('profile');
   const [, navigate] = useLocation();
@@ -77,7 +81,7 @@ export function DeleteAccount() {
             role="dialog"
             aria-modal="true"
             aria-labelledby="delete-dialog-title"
-            aria-describedby="delete-dialog-text"
+            aria-describedby="delete-dialog-text delete-dialog-left"
             className="card"
             style={{ maxWidth: 460, width: '100%' }}
           >
@@ -85,6 +89,7 @@ export function DeleteAccount() {
               {t('delete.dialogTitle')}
             </h3>
             <p id="delete-dialog-text">{t('delete.dialogText')}</p>
+            <DeleteLeftovers id="delete-dialog-left" />
             <form noValidate onSubmit={onSubmit}>
               <FormError message={action.error} />
               <PasswordField
