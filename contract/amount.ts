@@ -38,3 +38,24 @@ export function topUpCents(amount: number | string): number | null {
   if (cents === null || cents < TOP_UP_MIN_CENTS || cents > TOP_UP_MAX_CENTS) return null;
   return cents;
 }
+
+const usdFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * US dollars as the page's language writes them (USD only in this product): en '$1,234.56',
+ * pt 'US$ 1.234,56', es '1234,56 US$'. Brazilian and Spanish readers take '1,234' for one point
+ * two, so the English form would misstate a balance. `lng` is the page's language as the
+ * rendering component knows it (useTranslation's i18n.language), or the e-mail's reader's: the server renders each
+ * language with its own i18n instance, so a global language would not do there, and the same
+ * language gives the same string on server and client (no hydration mismatch). One formatter per
+ * language, made once: building an Intl.NumberFormat is costly, using one is not.
+ */
+export function formatUsd(cents: number, lng: string): string {
+  let format = usdFormats.get(lng);
+  if (!format) {
+    format = new Intl.NumberFormat(lng, { style: 'currency', currency: 'USD' });
+    usdFormats.set(lng, format);
+  }
+  // The exact decimal string, not cents / 100: Intl reads it as written, no binary float on the way.
+  return format.format(centsToDecimal(Number.isFinite(cents) ? Math.round(cents) : 0) as `${number}`);
+}

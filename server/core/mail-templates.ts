@@ -388,28 +388,28 @@ export const TEMPLATES = {
   },
   topUpCredited: {
     en: {
-      subject: 'Your wallet was topped up: ${amount}',
+      subject: 'Your wallet was topped up: {amount}',
       paragraphs: [
         'Thank you: your Bitcoin payment was confirmed.',
-        '${amount} was added to your USD wallet. Balance now: ${balance}',
+        '{amount} was added to your USD wallet. Balance now: {balance}',
         'Invoice: {invoice}. Date: {date}',
       ],
       action: 'Your wallet and its history',
     },
     es: {
-      subject: 'Tu billetera fue recargada: ${amount}',
+      subject: 'Tu billetera fue recargada: {amount}',
       paragraphs: [
         'Gracias: tu pago con Bitcoin fue confirmado.',
-        'Se añadieron ${amount} a tu billetera en USD. Saldo actual: ${balance}',
+        'Se añadieron {amount} a tu billetera en USD. Saldo actual: {balance}',
         'Factura: {invoice}. Fecha: {date}',
       ],
       action: 'Tu billetera y su historial',
     },
     pt: {
-      subject: 'Sua carteira foi recarregada: ${amount}',
+      subject: 'Sua carteira foi recarregada: {amount}',
       paragraphs: [
         'Obrigado: seu pagamento em Bitcoin foi confirmado.',
-        '${amount} foram adicionados à sua carteira em USD. Saldo agora: ${balance}',
+        '{amount} foram adicionados à sua carteira em USD. Saldo agora: {balance}',
         'Fatura: {invoice}. Data: {date}',
       ],
       action: 'Sua carteira e o histórico',

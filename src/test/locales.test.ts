@@ -13,7 +13,8 @@ function flatten(obj: unknown, prefix = ''): Record<string, string> {
   }
   return out;
 }
-const tokens = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}|<\/?(\w+)>/g)].map((m) => m[0].replace(/\s/g, '')).sort();
+// A placeholder with its format ({{count, number}}) is one token: the languages format alike.
+const tokens = (s: string) => [...s.matchAll(/\{\{\s*\w+\s*(?:,\s*\w+\s*)?\}\}|<\/?(\w+)>/g)].map((m) => m[0].replace(/\s/g, '')).sort();
 
 describe('translations', () => {
   const resources = localeResources();
@@ -31,4 +32,16 @@ describe('translations', () => {
       }
     });
   }
+
+  // Spanish and Portuguese take `_many` for a multiple of a million (Intl.PluralRules: 1000000 is
+  // "many"); a key without it falls back to English there.
+  it('every plural with a one form has a many form', () => {
+    for (const lng of ['en', 'es', 'pt']) {
+      for (const ns of Object.keys(resources[lng])) {
+        const keys = Object.keys(flatten(resources[lng][ns]));
+        const missing = keys.filter((k) => k.endsWith('_one') && !keys.includes(`${k.slice(0, -4)}_many`));
+        expect(missing, `${lng}/${ns}`).toEqual([]);
+      }
+    }
+  });
 });

@@ -9,7 +9,7 @@ import { newId } from '../../core/ids.ts';
 import { paging } from '../../core/http.ts';
 import { jobReport, type JobReport } from '../../core/report.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
-import { centsToDecimal, decimalToCents, topUpCents } from '../../../contract/amount.ts';
+import { centsToDecimal, decimalToCents, formatUsd, topUpCents } from '../../../contract/amount.ts';
 import type {
   AdminInvoice,
   Invoice,
@@ -399,8 +399,8 @@ export class PaymentsService {
     try {
       await this.deps.mailer.send(
         composeMail('topUpCredited', invoice.locale, user.email, {
-          amount: centsToDecimal(invoice.amount_cents),
-          balance: centsToDecimal(balanceCents),
+          amount: formatUsd(invoice.amount_cents, invoice.locale),
+          balance: formatUsd(balanceCents, invoice.locale),
           invoice: invoice.btcpay_id!,
           date: utcMoment(at, invoice.locale),
           link: pageLink(this.deps.config.publicUrl, invoice.locale, '/admin/dashboard/my-wallet'),

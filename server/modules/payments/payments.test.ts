@@ -212,9 +212,9 @@ describe('settling', () => {
     expect((await invoiceRow(id)).credited_at).not.toBeNull();
     expect(w.ctx.mailer.sent.filter((m) => m.to === w.user.email)).toHaveLength(1);
     const mail = w.ctx.mailer.sent.find((m) => m.to === w.user.email)!;
-    expect(mail.subject).toBe('Tu billetera fue recargada: $42.10');
+    expect(mail.subject).toBe('Tu billetera fue recargada: 42,10\u00a0US$'); // written the Spanish way, as the wallet page does
     expect(mail.text).toContain(id);
-    expect(mail.html).toContain('42.10');
+    expect(mail.html).toContain('42,10');
     expect(await ledgerDiscrepancies(w.ctx.app.deps.db)).toEqual([]);
     // Processing arrived after PaymentSettled? Irrelevant: every delivery is stored once and processed.
     expect((await deliveries()).map((d) => [d.type, d.outcome])).toEqual([

@@ -10,6 +10,7 @@ import { DAY_MS } from '../../core/clock.ts';
 import type { WalletType } from '../../core/schema.ts';
 import { RULE_CODES, checkPromoCode } from '../../../contract/rules.ts';
 import type { Wallet } from '../../../contract/api/wallets.ts';
+import { formatUsd } from '../../../contract/amount.ts';
 import { postToLedger } from './ledger.service.ts';
 import { can } from './wallets.policy.ts';
 import * as repo from './wallets.repository.ts';
@@ -136,7 +137,7 @@ export class WalletsService {
       await this.deps.mailer.send(
         composeMail('welcomeCode', locale, user.email, {
           code,
-          amount: `$${(WELCOME_PROMO_CENTS / 100).toFixed(2)}`,
+          amount: formatUsd(WELCOME_PROMO_CENTS, locale),
           // its last moment, with its zone (a day alone reads as the reader's: it ends at 4 PM on it in Los Angeles)
           date: utcMoment(expiresAt, locale),
           link: pageLink(this.deps.config.publicUrl, locale, '/admin/dashboard/my-wallet'),

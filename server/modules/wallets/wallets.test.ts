@@ -147,6 +147,16 @@ describe('promo codes', () => {
     expect((await inject(u.cookie, 'POST', '/api/add-promo-code-to-promo-wallet', { code })).statusCode).toBe(409);
   });
 
+  // Brazilian and Spanish readers take "20.00" for two thousand: the amount is written their way.
+  it("writes the welcome amount the reader's way", async () => {
+    const en = await makeUser(ctx);
+    const pt = await makeUser(ctx);
+    await ctx.app.deps.db.updateTable('users').set({ locale: 'pt' }).where('id', '=', pt.id).execute();
+    for (const u of [en, pt]) expect((await inject(u.cookie, 'GET', '/api/email-wallet-promo-code')).statusCode).toBe(200);
+    expect(ctx.mailer.sent.find((m) => m.to === en.email)!.text).toContain('It adds $20.00 to your promo wallet');
+    expect(ctx.mailer.sent.find((m) => m.to === pt.email)!.text).toContain('Ele adiciona US$\u00a020,00 à sua carteira promocional');
+  });
+
   it('the welcome code works until the moment its e-mail names, with its zone, and not after', async () => {
     ctx.clock.set('2026-01-15T12:00:00.000Z');
     const u = await makeUser(ctx);
