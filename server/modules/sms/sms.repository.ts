@@ -3,7 +3,7 @@ import type { Executor } from '../../core/db.ts';
 import { heldUserIds } from '../moderation/moderation.holds.ts';
 import type { SmsPurpose, SmsStatusValue } from './sms.tables.ts';
 
-// The sms module's SQL. It owns textbelt_tokens, sms_messages, phone_codes, and the verified
+// The sms module's SQL. It owns textbelt_tokens, sms_messages, phone_codes, phone_texts, and the verified
 // phone of an account (users.phone, users.phone_verified_at), written only by a confirmed code.
 
 // ---- the Textbelt key ----
@@ -106,20 +106,17 @@ export async function setVerifiedPhone(db: Executor, userId: string, phone: stri
 
 // ---- verification codes ----
 
-/** How many codes were asked for since `since` by this user and for this number, and when the oldest of each was. */
-export async function codesSince(db: Executor, o: { userId: string; phone: string; since: string }) {
-  const count = (col: 'user_id' | 'phone', v: string) =>
-    db
-      .selectFrom('phone_codes')
-      .select([sql<number>`count(*)`.as('n'), sql<string | null>`min(created_at)`.as('oldest')])
-      .where(col, '=', v)
-      .where('created_at', '>', o.since)
-      .executeTakeFirstOrThrow();
-  const [user, phone] = await Promise.all([count('user_id', o.userId), count('phone', o.phone)]);
-  return { user: { n: Number(user.n), oldest: user.oldest }, phone: { n: Number(phone.n), oldest: phone.oldest } };
+/** How many codes this user asked for since `since`, and when the oldest of them was. */
+export async function codesSince(db: Executor, o: { userId: string; since: string }) {
+  const r = await db
+    .selectFrom('phone_codes')
+    .select([sql<number>`count(*)`.as('n'), sql<string | null>`min(created_at)`.as('oldest')])
+    .where('user_id', '=', o.userId)
+    .where('created_at', '>', o.since)
+    .executeTakeFirstOrThrow();
+  return { n: Number(r.n), oldest: r.oldest };
 }
 
-/** A new code supersedes the user's earlier ones. */
 /** Ends the user's open codes older than `beforeId` (the code just texted supersedes them). */
 export async function burnOpenCodes(db: Executor, userId: string, at: string, beforeId: number): Promise<void> {
   await db
@@ -145,6 +142,29 @@ export async function deleteCode(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('phone_codes').where('id', '=', id).execute();
 }
 
+// ---- texts sent, per number (keyed hash) ----
+
+/** How many verification texts went to the number of `phoneKey` since `since`, and when the oldest of them did. */
+export async function textsSince(db: Executor, phoneKey: string, since: string) {
+  const r = await db
+    .selectFrom('phone_texts')
+    .select([sql<number>`count(*)`.as('n'), sql<string | null>`min(sent_at)`.as('oldest')])
+    .where('phone_key', '=', phoneKey)
+    .where('sent_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return { n: Number(r.n), oldest: r.oldest };
+}
+
+export async function insertText(db: Executor, phoneKey: string, at: string): Promise<number> {
+  const r = await db.insertInto('phone_texts').values({ phone_key: phoneKey, sent_at: at }).executeTakeFirstOrThrow();
+  return Number(r.insertId);
+}
+
+/** A text that was not sent: it does not count against the number's hour. */
+export async function deleteText(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('phone_texts').where('id', '=', id).execute();
+}
+
 /** The user's latest code, whatever its state (only the latest can ever be confirmed). */
 export function latestCode(db: Executor, userId: string) {
   return db.selectFrom('phone_codes').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').limit(1).executeTakeFirst();
@@ -163,6 +183,12 @@ export async function markCodeUsed(db: Executor, id: number, at: string): Promis
 /** Deletes codes that ended (expired) before `before`, except those of an account under a legal hold. */
 export async function purgeCodes(db: Executor, before: string): Promise<number> {
   const r = await db.deleteFrom('phone_codes').where('expires_at', '<', before).where('user_id', 'not in', heldUserIds(db)).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** Deletes the texts-per-number rows sent before `before` (no account, no number in clear: no legal hold to keep). */
+export async function purgeTexts(db: Executor, before: string): Promise<number> {
+  const r = await db.deleteFrom('phone_texts').where('sent_at', '<', before).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
 

@@ -4,7 +4,7 @@ import type { Generated } from 'kysely';
 export type SmsStatusValue = 'outbox' | 'test' | 'accepted' | 'refused' | 'error' | 'sending' | 'sent' | 'delivered' | 'failed' | 'unknown';
 export type SmsPurpose = 'verification' | 'test';
 
-/** The sms module's tables (migrations/sqlite/0007_sms.sql), as Kysely sees them. */
+/** The sms module's tables (migrations/sqlite/0007_sms.sql, 0030_phone_texts.sql), as Kysely sees them. */
 export interface SmsTables {
   textbelt_tokens: {
     id: number;
@@ -35,5 +35,11 @@ export interface SmsTables {
     attempts: Generated<number>;
     used_at: string | null;
     burned_at: string | null;
+  };
+  /** A verification text sent (or maybe sent), by a keyed hash of the number: the per-number limit. */
+  phone_texts: {
+    id: Generated<number>;
+    phone_key: string;
+    sent_at: string;
   };
 }

@@ -13,10 +13,12 @@ import { ipKey, WindowLimiter } from '../../core/ratelimit.ts';
 // Phone verification (PRODUCT §7, §11): a 6-digit code by text message, living 10 minutes; five
 // wrong tries burn it; three codes an hour per user and per number. Only an HMAC of the code is
 // stored (keyed with the server's secret, so the table alone does not give the codes away), and it
-// is compared in constant time. The limits count the stored codes inside the transaction that adds
-// one (BEGIN IMMEDIATE), so they hold across restarts and between two processes on one file. Per IP
-// too, and per number once more (in memory, as the other per-IP limits): accounts are free to make
-// and to delete, and each text is paid for.
+// is compared in constant time. The limits count stored rows inside the transaction that adds the
+// code (BEGIN IMMEDIATE), so they hold across restarts and between two processes on one file: per
+// user the codes, per number the texts sent (phone_texts, by a keyed hash of the number, kept when
+// the account is erased: accounts are free to make and to delete, and a stranger's number must not
+// get its hour back with each). Per IP too, in memory as the other per-IP limits: each text is paid
+// for.
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const CODES_PER_HOUR = 3;
@@ -38,20 +40,19 @@ export class PhoneVerification {
   private readonly deps: AppDeps;
   private readonly sms: SmsService;
   private readonly perIp: WindowLimiter;
-  /**
-   * The per-number limit again, in memory: the stored codes go with an account's erasure (its
-   * numbers are personal data), and an account deleted and made again must not text a number anew.
-   */
-  private readonly perNumber: WindowLimiter;
   constructor(deps: AppDeps, sms: SmsService) {
     this.deps = deps;
     this.sms = sms;
     this.perIp = new WindowLimiter(deps.clock, deps.limits.phoneCodesPerIpPerHour, HOUR_MS);
-    this.perNumber = new WindowLimiter(deps.clock, CODES_PER_HOUR, HOUR_MS);
   }
 
   private hash(userId: string, phone: string, code: string): Buffer {
     return createHmac('sha256', this.deps.config.jwtSecret).update(`phone-code\0${userId}\0${phone}\0${code}`).digest();
+  }
+
+  /** What phone_texts keeps of a number: not the number, which an erased account's texts must not leave behind. */
+  private phoneKey(phone: string): string {
+    return createHmac('sha256', this.deps.config.jwtSecret).update(`phone-texts\0${phone}`).digest('hex');
   }
 
   /** The actor's own live account, when the profile policy lets them manage it (as every profile route asks). */
@@ -62,35 +63,34 @@ export class PhoneVerification {
     return row;
   }
 
-  private countSent(phone: string, ip: string): void {
-    this.perNumber.count([phone]);
-    this.perIp.count([ipKey(ip)]);
-  }
-
   /** Texts a new code to `phoneInput` (superseding the user's earlier codes), asked for from `ip`. */
   async request(actor: SessionUser, phoneInput: string, ip: string): Promise<{ phone: string; expiresAt: string }> {
     const phone = normalizeUsPhone(phoneInput);
     if (!phone) throw new Invalid('phone', 'phone.invalid');
-    // Counted once the text went (or may have gone), as the stored codes are: one never sent costs nothing.
-    if (this.perNumber.full([phone]) || this.perIp.full([ipKey(ip)])) throw new TooManyRequests('phone.too_many_codes', { minutes: 60 });
+    // Counted once the text went (or may have gone), as the stored rows are: one never sent costs nothing.
+    if (this.perIp.full([ipKey(ip)])) throw new TooManyRequests('phone.too_many_codes', { minutes: 60 });
     const now = this.deps.clock.now();
     const at = now.toISOString();
     const expiresAt = new Date(now.getTime() + CODE_TTL_MS).toISOString();
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     let locale: 'en' | 'es' | 'pt' = 'en';
-    const codeId = await this.deps.db.transaction().execute(async (trx) => {
+    const phoneKey = this.phoneKey(phone);
+    const { codeId, textId } = await this.deps.db.transaction().execute(async (trx) => {
       const user = await this.account(trx, actor);
       locale = user.locale;
       if (user.phone === phone && user.phone_verified_at) throw new Conflict('phone.already_verified');
       const since = new Date(now.getTime() - HOUR_MS).toISOString();
-      const counts = await repo.codesSince(trx, { userId: user.id, phone, since });
-      const full = [counts.user, counts.phone].filter((c) => c.n >= CODES_PER_HOUR);
+      const counts = [await repo.codesSince(trx, { userId: user.id, since }), await repo.textsSince(trx, phoneKey, since)];
+      const full = counts.filter((c) => c.n >= CODES_PER_HOUR);
       if (full.length) {
-        // Free again when the oldest code of each full window is an hour old.
+        // Free again when the oldest row of each full window (the user's codes, the number's texts) is an hour old.
         const freeAt = Math.max(...full.map((c) => Date.parse(c.oldest!) + HOUR_MS));
         throw new TooManyRequests('phone.too_many_codes', { minutes: Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000)) });
       }
-      return repo.insertCode(trx, { userId: user.id, phone, codeHash: this.hash(user.id, phone, code).toString('hex'), at, expiresAt });
+      return {
+        codeId: await repo.insertCode(trx, { userId: user.id, phone, codeHash: this.hash(user.id, phone, code).toString('hex'), at, expiresAt }),
+        textId: await repo.insertText(trx, phoneKey, at),
+      };
     });
     // Sent after the commit: no write lock is held across a call to Textbelt.
     const sent = await this.sms.send({
@@ -101,14 +101,17 @@ export class PhoneVerification {
       userId: actor.id,
     });
     const failed = sent.status === 'refused' || sent.status === 'error';
-    if (!failed || sent.maybeDelivered) this.countSent(phone, ip);
+    if (!failed || sent.maybeDelivered) this.perIp.count([ipKey(ip)]);
     if (failed) {
       // Not sent (refused, or Textbelt never got it): the code goes and costs nothing. Maybe sent
       // (no answer in time, an answer we cannot read): it stays, counted against the hourly
       // limits (else every retry could text the number again), and works if the text arrives.
       // A code not sent leaves the earlier one, which may be on its way, as it was.
       if (!sent.maybeDelivered) {
-        await repo.deleteCode(this.deps.db, codeId);
+        await this.deps.db.transaction().execute(async (trx) => {
+          await repo.deleteCode(trx, codeId);
+          await repo.deleteText(trx, textId);
+        });
         throw new ServiceUnavailable('phone.sms_failed');
       }
       await repo.burnOpenCodes(this.deps.db, actor.id, at, codeId);
