@@ -107,3 +107,48 @@ export function coreCheckFailing(reader: Database.Database): boolean {
     .get() as { n: number };
   return row.n > 0;
 }
+
+/**
+ * Claims the alert e-mail of each failing check for one sender (`claim`): a check with no row, or
+ * whose claim was taken at or before `staleBefore` and never sent (its sender died on the way).
+ * The names this sender won: of two processes claiming at once, one wins each name.
+ */
+export async function claimAlerts(db: Executor, names: readonly string[], claim: string, at: string, staleBefore: string): Promise<string[]> {
+  if (!names.length) return [];
+  const rows = await db
+    .insertInto('health_alerts')
+    .values(names.map((name) => ({ name, claim, claimed_at: at, alerted_at: null })))
+    .onConflict((oc) =>
+      oc
+        .column('name')
+        .doUpdateSet({ claim, claimed_at: at })
+        .where('health_alerts.alerted_at', 'is', null)
+        .where('health_alerts.claimed_at', '<=', staleBefore),
+    )
+    .returning('name')
+    .execute();
+  return rows.map((r) => r.name);
+}
+
+/** Records that staff were told about these checks, on the rows `claim` still holds. */
+export async function markAlerted(db: Executor, claim: string, names: readonly string[], at: string): Promise<void> {
+  if (!names.length) return;
+  await db.updateTable('health_alerts').set({ alerted_at: at }).where('claim', '=', claim).where('name', 'in', names).where('alerted_at', 'is', null).execute();
+}
+
+/** Gives up the claim on these checks (their e-mail could not be sent): a later run claims them again. */
+export async function releaseAlerts(db: Executor, claim: string, names: readonly string[]): Promise<void> {
+  if (!names.length) return;
+  await db.deleteFrom('health_alerts').where('claim', '=', claim).where('name', 'in', names).where('alerted_at', 'is', null).execute();
+}
+
+/** Forgets the alerts of checks that are ok again: their next failure is mailed. */
+export async function clearAlerts(db: Executor, names: readonly string[]): Promise<void> {
+  if (!names.length) return;
+  await db.deleteFrom('health_alerts').where('name', 'in', names).execute();
+}
+
+/** The checks staff were told about, read on the read-only connection (answers while the writer is locked). */
+export function alertedNames(reader: Database.Database): string[] {
+  return (reader.prepare('SELECT name FROM health_alerts WHERE alerted_at IS NOT NULL').all() as { name: string }[]).map((r) => r.name);
+}

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
 import { currentActor, transactionAs, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Forbidden, NotFound, ServiceUnavailable } from '../../core/errors.ts';
@@ -35,6 +36,12 @@ export interface HealthOptions {
 export const DEFAULT_HEALTH_OPTIONS: HealthOptions = { disk: DEFAULT_DISK_THRESHOLDS, timeoutMs: 10_000, slowMs: 3_000 };
 /** How long a run waits for its alert e-mails before it answers (they go on after). */
 const ALERT_WAIT_MS = 3_000;
+/**
+ * A claim on an alert e-mail (health_alerts) that was never marked sent is taken over after this
+ * long: its process died on the way. Sending takes at most 90 s an address (core/mailer.ts
+ * timeouts), one staff member after the other; a live sender is not overtaken.
+ */
+const ALERT_CLAIM_MS = 15 * 60_000;
 
 type Row = NonNullable<Awaited<ReturnType<typeof repo.findCheck>>>;
 const toDto = (r: Row): HealthCheck => ({
@@ -61,11 +68,11 @@ export class HealthService {
   /** The latest results when they could not be stored (null once a run is stored again): serving() reads them. */
   private unrecorded: { name: HealthCheckName; status: string }[] | null = null;
   /**
-   * The failing checks staff were told about: a check leaves it only once it is ok again, so one
-   * swinging between failing and degraded is mailed once, and one whose e-mail could not be sent
-   * (SMTP down too) is mailed by a later run. In memory: a restart tells staff again, once.
+   * The failing checks this process mailed staff about while the database could not be written, so
+   * no health_alerts row says so: not mailed again by it, and recorded once the database can be
+   * written again. A check leaves it once it is ok again.
    */
-  private readonly alerted = new Set<string>();
+  private readonly toldUnrecorded = new Set<string>();
   /** The alert e-mails on their way, if any: one batch at a time, and never holding up a run for long. */
   private alerting: Promise<void> | null = null;
 
@@ -123,37 +130,105 @@ export class HealthService {
     );
     let stored: HealthCheck[];
     try {
-      stored = await deps.db.transaction().execute(async (trx) => (await repo.insertChecks(trx, results)).map(toDto));
+      stored = await deps.db.transaction().execute(async (trx) => {
+        // A check ok again is forgotten by the alerts with its result: its next failure is mailed.
+        await repo.clearAlerts(
+          trx,
+          results.filter((r) => r.status === 'ok').map((r) => r.name),
+        );
+        return (await repo.insertChecks(trx, results)).map(toDto);
+      });
     } catch (err) {
       // The results cannot be stored: often for the very reason a check fails (the database cannot
       // be written). They are kept here, so /api/health answers from them, and staff are told of
       // what fails all the same.
       deps.log.error({ err }, 'health: the check results could not be stored');
       this.unrecorded = results;
-      this.alert(results.map((r) => toDto({ ...r, id: 0 }))); // not stored: no id
+      this.alert(
+        results.map((r) => toDto({ ...r, id: 0 })), // not stored: no id
+        false,
+      );
       throw new ServiceUnavailable('health.not_recorded');
     }
     this.unrecorded = null;
-    this.alert(stored);
+    this.alert(stored, true);
     return stored.sort(byCheckOrder);
   }
 
   /**
-   * Starts the e-mails to staff about the failing checks they were not told about yet (see
-   * `alerted`), unless a batch is still on its way (the next run sends what is left then).
+   * Starts the e-mails to staff about the failing checks they were not told about yet, unless a
+   * batch is still on its way (the next run sends what is left then). Who was told is kept in
+   * health_alerts until the check is ok again, so a check swinging between failing and degraded is
+   * mailed once, a restart or a second server does not mail it again, and one whose e-mail could
+   * not be sent (SMTP down too) is mailed by a later run. `recorded`: the results were stored (the
+   * database can be written).
    */
-  private alert(checks: HealthCheck[]): void {
-    for (const c of checks) if (c.status === 'ok') this.alerted.delete(c.name);
+  private alert(checks: HealthCheck[], recorded: boolean): void {
+    for (const c of checks) if (c.status === 'ok') this.toldUnrecorded.delete(c.name);
     if (this.alerting) return;
-    const news = checks.filter((c) => c.status === 'failing' && !this.alerted.has(c.name));
-    if (!news.length) return;
-    this.alerting = this.mailStaff(news)
-      .then((told) => {
-        if (told) for (const c of news) this.alerted.add(c.name);
+    const failing = checks.filter((c) => c.status === 'failing');
+    if (!failing.length) return;
+    this.alerting = (recorded ? this.alertClaimed(failing) : this.alertUnrecorded(failing))
+      .catch((err: unknown) => {
+        this.deps.log.error({ err }, 'health: could not alert staff about failing checks; the next run tries again');
       })
       .finally(() => {
         this.alerting = null;
       });
+  }
+
+  /**
+   * Claims the failing checks nobody alerted staff about (of two servers running their checks at
+   * once, one wins each), mails staff about them, then records them as told; a failed send gives
+   * its claim up, for a later run.
+   */
+  private async alertClaimed(failing: HealthCheck[]): Promise<void> {
+    const { deps } = this;
+    const claim = randomUUID();
+    const now = deps.clock.now();
+    const won = new Set(
+      await repo.claimAlerts(
+        deps.db,
+        failing.map((c) => c.name),
+        claim,
+        now.toISOString(),
+        new Date(now.getTime() - ALERT_CLAIM_MS).toISOString(),
+      ),
+    );
+    // Told while the database could not be written: recorded now, not mailed again.
+    const told = [...won].filter((name) => this.toldUnrecorded.has(name));
+    await repo.markAlerted(deps.db, claim, told, now.toISOString());
+    for (const name of told) this.toldUnrecorded.delete(name);
+    const news = failing.filter((c) => won.has(c.name) && !told.includes(c.name));
+    if (!news.length) return;
+    const names = news.map((c) => c.name);
+    if (!(await this.mailStaff(news))) {
+      await repo.releaseAlerts(deps.db, claim, names);
+      return;
+    }
+    try {
+      await repo.markAlerted(deps.db, claim, names, deps.clock.now().toISOString());
+    } catch (err) {
+      // Staff were told: this process does not mail them again, and records it at its next run.
+      for (const name of names) this.toldUnrecorded.add(name);
+      throw err;
+    }
+  }
+
+  /**
+   * The database cannot be written (the results were not stored): no claim can be taken. Mails
+   * the failing checks neither health_alerts (read on the read-only connection) nor this process
+   * says staff were told about; two servers in this state may both mail.
+   */
+  private async alertUnrecorded(failing: HealthCheck[]): Promise<void> {
+    let recorded: string[] = [];
+    try {
+      recorded = repo.alertedNames(this.deps.database.reader);
+    } catch (err) {
+      this.deps.log.error({ err }, 'health: the alerts already sent cannot be read');
+    }
+    const news = failing.filter((c) => !recorded.includes(c.name) && !this.toldUnrecorded.has(c.name));
+    if (news.length && (await this.mailStaff(news))) for (const c of news) this.toldUnrecorded.add(c.name);
   }
 
   /**
