@@ -272,7 +272,14 @@ export class AuthService {
       });
       return { email, generatedPassword: null };
     }
-    await this.createUser({ email, password, nickname: 'master', roles: ['ADMIN_USER', 'MASTER_USER'], status: 'approved' });
+    try {
+      await this.createUser({ email, password, nickname: 'master', roles: ['ADMIN_USER', 'MASTER_USER'], status: 'approved' });
+    } catch (err) {
+      // A second server starting at the same moment made the master first (the e-mail is taken):
+      // theirs stands, and this one prints no password of its own.
+      if (err instanceof Conflict && (await repo.countMasters(this.deps.db)) > 0) return null;
+      throw err;
+    }
     return { email, generatedPassword: masterPassword ? null : password };
   }
 }

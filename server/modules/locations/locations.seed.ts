@@ -85,6 +85,10 @@ export function seedLocations(sqlite: Database.Database): { states: number; citi
   const insertState = sqlite.prepare("INSERT INTO states (id, name, code, slug, country_code, enabled) VALUES (?, ?, ?, ?, 'US', 1)");
   const insertCity = sqlite.prepare('INSERT INTO cities (id, state_id, name, slug, population, latitude, longitude, enabled) VALUES (?, ?, ?, ?, ?, ?, ?, 1)');
   const run = sqlite.transaction(() => {
+    // Asked again under the write lock: a second server starting at the same moment may have
+    // loaded them while this one read the data set (its inserts would then break unique keys).
+    if (needStates && count('states') !== 0) return { states: 0, cities: 0 };
+    if (needCities && count('cities') !== 0) return { states: 0, cities: 0 };
     let states = 0;
     if (needStates) for (const [code, name] of US_STATES) states += insertState.run(code.toLowerCase(), name, code, slugify(name)).changes;
     for (const c of cities) insertCity.run(c.id, c.stateId, c.name, c.slug, c.population, c.latitude, c.longitude);
