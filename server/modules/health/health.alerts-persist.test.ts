@@ -56,7 +56,7 @@ describe('health alerts survive a restart and are sent once by several servers',
     const smtp = await smtpOn();
     const first = await server(ctx, smtp.url);
     expect((await run(first, 'full')).disk).toBe('failing');
-    expect(subjects(smtp)).toEqual([`${FAILING}disk`]);
+    expect(subjects(smtp)).toEqual([`${FAILING}Disk space`]);
     expect(smtp.mails[0].to).toEqual([admin]);
     await first.close();
 
@@ -67,18 +67,18 @@ describe('health alerts survive a restart and are sent once by several servers',
     await second.close();
     const third = await server(ctx, smtp.url);
     expect((await run(third, 'full')).disk).toBe('failing');
-    expect(subjects(smtp)).toEqual([`${FAILING}disk`]);
+    expect(subjects(smtp)).toEqual([`${FAILING}Disk space`]);
 
     // Freed, then full again: a new failure, mailed, once; and remembered across a restart too.
     expect((await run(third, 'fine')).disk).toBe('ok');
     await third.close();
     const fourth = await server(ctx, smtp.url);
     expect((await run(fourth, 'full')).disk).toBe('failing');
-    expect(subjects(smtp)).toEqual([`${FAILING}disk`, `${FAILING}disk`]);
+    expect(subjects(smtp)).toEqual([`${FAILING}Disk space`, `${FAILING}Disk space`]);
     await fourth.close();
     const fifth = await server(ctx, smtp.url);
     expect((await run(fifth, 'full')).disk).toBe('failing');
-    expect(subjects(smtp)).toEqual([`${FAILING}disk`, `${FAILING}disk`]);
+    expect(subjects(smtp)).toEqual([`${FAILING}Disk space`, `${FAILING}Disk space`]);
   }, 60_000);
 
   it('an alert that could not be sent (SMTP down) is sent by the restarted server once SMTP is back', async () => {
@@ -94,7 +94,7 @@ describe('health alerts survive a restart and are sent once by several servers',
     const second = await server(ctx, url);
     expect(await run(second, 'full')).toMatchObject({ disk: 'failing', smtp: 'ok' });
     await run(second, 'full');
-    expect(subjects(smtp)).toEqual([`${FAILING}disk`]);
+    expect(subjects(smtp)).toEqual([`${FAILING}Disk space`]);
     expect(smtp.mails[0].to).toEqual([admin]);
   }, 60_000);
 
@@ -113,9 +113,9 @@ describe('health alerts survive a restart and are sent once by several servers',
     expect(subjects(smtp)).toEqual([]);
     s.clock.advance(60_000);
     await run(s, 'full');
-    expect(subjects(smtp)).toEqual([`${FAILING}disk`]);
+    expect(subjects(smtp)).toEqual([`${FAILING}Disk space`]);
     await run(s, 'full');
-    expect(subjects(smtp)).toEqual([`${FAILING}disk`]);
+    expect(subjects(smtp)).toEqual([`${FAILING}Disk space`]);
   }, 60_000);
 
   // While the database cannot be written no claim can be taken: the server still mails what fails
@@ -142,12 +142,12 @@ describe('health alerts survive a restart and are sent once by several servers',
         s
           .slice(FAILING.length)
           .split(', ')
-          .filter((name) => name !== 'smtp'),
+          .filter((name) => name !== 'E-mail (SMTP)'),
       );
-    expect(mailed()).toEqual([['disk'], ['database']]);
+    expect(mailed()).toEqual([['Disk space'], ['Database']]);
     // Written again: the database check is ok; the disk, told about, is not mailed again.
     expect(await run(second, 'full')).toMatchObject({ database: 'ok', disk: 'failing' });
-    expect(mailed()).toEqual([['disk'], ['database']]);
+    expect(mailed()).toEqual([['Disk space'], ['Database']]);
   }, 60_000);
 
   // Two servers in one test process cannot write at the same instant (a write waiting for the lock
@@ -168,13 +168,13 @@ describe('health alerts survive a restart and are sent once by several servers',
     await whileMailing(a, b, 1);
     for (const s of [b, a, b]) expect((await run(s, 'full')).disk).toBe('failing');
     await sleep(200);
-    expect(subjects(smtp)).toEqual([`${FAILING}disk`]);
+    expect(subjects(smtp)).toEqual([`${FAILING}Disk space`]);
     // Ok again (on b), then failing: mailed once more, by whichever runs first.
     expect((await run(b, 'fine')).disk).toBe('ok');
     await whileMailing(a, b, 2);
     await run(b, 'full');
     await sleep(200);
-    expect(subjects(smtp)).toEqual([`${FAILING}disk`, `${FAILING}disk`]);
+    expect(subjects(smtp)).toEqual([`${FAILING}Disk space`, `${FAILING}Disk space`]);
   }, 60_000);
 
   it('three server processes on one file running their checks at the same instant mail a failure once', async () => {
@@ -193,12 +193,12 @@ describe('health alerts survive a restart and are sent once by several servers',
     await round('full');
     await round('full');
     await sleep(500);
-    expect(subjects(smtp)).toEqual([`${FAILING}disk`]);
+    expect(subjects(smtp)).toEqual([`${FAILING}Disk space`]);
     await round('fine');
     await round('full');
     await round('full');
     await sleep(500);
-    expect(subjects(smtp)).toEqual([`${FAILING}disk`, `${FAILING}disk`]);
+    expect(subjects(smtp)).toEqual([`${FAILING}Disk space`, `${FAILING}Disk space`]);
   }, 60_000);
 });
 

@@ -149,6 +149,6 @@ describe('no alert storm', () => {
       statuses.push(await run());
     }
     expect(statuses).toEqual(['failing', 'degraded', 'failing', 'degraded', 'failing', 'degraded']);
-    expect(c.mailer.sent.map((m) => m.subject)).toEqual(['[XG] Health check failing: disk']);
+    expect(c.mailer.sent.map((m) => m.subject)).toEqual(['[XG] Health check failing: Disk space']);
   }, 30_000);
 });

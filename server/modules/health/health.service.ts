@@ -23,6 +23,7 @@ import {
 import { checkDatabase } from './health.database.ts';
 import * as repo from './health.repository.ts';
 import { composeMail, pageLink, utcMoment } from '../../core/mail-templates.ts';
+import { checkName, checkWords } from './health.words.ts';
 
 /** What a run of the checks may be tuned with (tests simulate a full disk or a slow server through these). */
 export interface HealthOptions {
@@ -262,12 +263,12 @@ export class HealthService {
     const { deps } = this;
     let to = await repo.staffEmails(deps.db);
     if (!to.length && deps.config.staffEmail) to = [await repo.staffAddress(deps.db, deps.config.staffEmail)];
-    const names = failing.map((c) => c.name).join(', ');
-    // The checks' own messages are the server's English (the health screen words them from their codes).
-    const checks = failing.map((c) => `- ${c.name}: ${c.message}`).join('\n');
     let told = !to.length;
     for (const { email, locale } of to) {
       try {
+        // Each check worded as the health page words it, in the reader's language.
+        const names = failing.map((c) => checkName(c.name, locale)).join(', ');
+        const checks = failing.map((c) => `- ${checkName(c.name, locale)}: ${checkWords(c, locale)}`).join('\n');
         const link = pageLink(deps.config.publicUrl, locale, '/admin/dashboard/admin/health-check');
         await deps.mailer.send(composeMail('healthFailing', locale, email, { names, since: utcMoment(failing[0].checkedAt, locale), checks, link }));
         told = true;

@@ -183,11 +183,13 @@ describe('health checks', () => {
     tune(ctx, { disk: DISK_FULL });
     const disk = byName((await runChecks()).json().healthChecks).disk as HealthCheck;
     const to = (email: string) => ctx.mailer.sent.find((m) => m.to === email)!;
-    expect(to(master.email).subject).toBe('[XG] Verificação de saúde com falha: disk');
+    expect(to(master.email).subject).toBe('[XG] Verificação de saúde com falha: Espaço em disco');
     expect(to(master.email).text).toMatch(/^Com falha desde \d+ de \w+\.? de \d{4}, \d\d:\d\d UTC:/);
-    expect(to(master.email).text).toContain(`- disk: ${disk.message}`);
+    expect(disk.status).toBe('failing');
+    // worded as the health page words it, in Portuguese (not the server's English message)
+    expect(to(master.email).text).toMatch(/\n- Espaço em disco: .* livres de .*as gravações logo vão falhar/);
     expect(to(master.email).text).toContain('Ver as verificações: http://localhost:3000/pt/admin/dashboard/admin/health-check');
-    expect(to(admin.email).subject).toBe('[XG] Comprobación de estado con fallos: disk');
+    expect(to(admin.email).subject).toBe('[XG] Comprobación de estado con fallos: Espacio en disco');
     expect(to(admin.email).text).toContain('Ver las comprobaciones: http://localhost:3000/es/admin/dashboard/admin/health-check');
     expect(to(admin.email).html).toContain('<html lang="es">');
   });
@@ -204,12 +206,12 @@ describe('health checks', () => {
     expect(byName(first).disk).toMatchObject({ status: 'failing', message: expect.stringMatching(/under 101 %, writes will soon fail$/) });
     expect(mails().sort()).toEqual(
       [
-        [admin.email, '[XG] Health check failing: disk'],
-        [master.email, '[XG] Health check failing: disk'],
+        [admin.email, '[XG] Health check failing: Disk space'],
+        [master.email, '[XG] Health check failing: Disk space'],
       ].sort(),
     );
     const text = ctx.mailer.sent[0].text;
-    expect(text).toContain(`- disk: ${byName(first).disk.message}`);
+    expect(text).toMatch(/\n- Disk space: .*writes will soon fail/);
     expect(text).toContain('http://localhost:3000/admin/dashboard/admin/health-check');
 
     await runChecks(); // still failing: no new mail
@@ -301,8 +303,8 @@ describe('GET /api/health', () => {
       expect([run.statusCode, run.json().code]).toEqual([503, 'health.not_recorded']);
       expect(await probe().then((r) => [r.statusCode, r.json()])).toEqual([503, { status: 'failing' }]);
       const mails = ctx.mailer.sent.filter((m) => m.subject.startsWith('[XG] Health check failing'));
-      expect(mails.map((m) => m.subject)).toEqual(['[XG] Health check failing: database']);
-      expect(mails[0].text).toContain('- database: ');
+      expect(mails.map((m) => m.subject)).toEqual(['[XG] Health check failing: Database']);
+      expect(mails[0].text).toContain('- Database: ');
       expect((await runChecks()).statusCode).toBe(503); // still locked: no second e-mail
       expect(ctx.mailer.sent.filter((m) => m.subject.startsWith('[XG] Health check failing'))).toHaveLength(1);
     } finally {
@@ -411,7 +413,7 @@ describe('the payment server check, through the payments service', () => {
     const check = await paymentCheck(c);
     expect(check.status).toBe('failing');
     expect(check.message).not.toBe('');
-    expect(c.mailer.sent.map((m) => m.subject)).toEqual(['[XG] Health check failing: payment-server']);
+    expect(c.mailer.sent.map((m) => m.subject)).toEqual(['[XG] Health check failing: Payment server']);
   });
 });
 
