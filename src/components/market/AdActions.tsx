@@ -1,11 +1,12 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { useSnapshot } from 'valtio';
 import type { OwnerAd } from '../../api/ads';
 import { bumpAd, deleteAd, moveAd, payAd, renewAd } from '../../state/ads';
 import { walletsStore } from '../../state/wallets';
 import { adPriceFor, bumpPriceFor, pricingStore, quoteOf } from '../../state/pricing';
-import { errorMessage } from '../../api/client';
+import { asError, errorMessage } from '../../api/client';
 import { formatUsd } from '../../lib/money';
 import { Dialog } from './Dialog';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -19,8 +20,15 @@ import styles from './market.module.css';
 const DAY_MS = 86_400_000;
 
 /**
+ * What a dialog answers once done: the message to show, as a function that words it with the
+ * showing page's 'market' t and language, called at each render (a language switch re-words it).
+ */
+export type DoneMessage = (t: TFunction<'market'>, lng: string) => string;
+
+/**
  * A payment from one of the user's wallets: the price, the wallet picker (short wallets marked),
  * the refusal in the page's language (a short wallet's 402 gets the advice to choose another).
+ * Every dialog here keeps a refusal as the error and words it at render: it follows a language switch.
  */
 function WalletPayDialog(props: {
   title: string;
@@ -28,15 +36,15 @@ function WalletPayDialog(props: {
   confirmLabel: string;
   children?: ReactNode;
   /** Pays from the wallet; answers the message to show once done. */
-  pay: (walletId: string) => Promise<string>;
+  pay: (walletId: string) => Promise<DoneMessage>;
   onClose: () => void;
-  onDone: (msg: string) => void;
+  onDone: (msg: DoneMessage) => void;
 }) {
   const { t } = useTranslation('market');
   const wallets = useSnapshot(walletsStore.state);
   const [walletId, setWalletId] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
 
   useEffect(() => {
     if (!walletsStore.state.data) void walletsStore.load();
@@ -50,7 +58,7 @@ function WalletPayDialog(props: {
     try {
       props.onDone(await props.pay(chosen));
     } catch (e) {
-      setError(payErrorMessage(t, e));
+      setError(asError(e));
     } finally {
       setBusy(false);
     }
@@ -72,7 +80,7 @@ function WalletPayDialog(props: {
       )}
       {error && (
         <div role="alert" className="alert alert-error">
-          {error}
+          {payErrorMessage(t, error)}
         </div>
       )}
       <div className={styles.actions}>
@@ -94,7 +102,7 @@ function WalletPayDialog(props: {
 }
 
 /** Renew dialog: the ad price adds its duration to max(now, expiry); shows the new expiry before paying. */
-export function RenewDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: string) => void }) {
+export function RenewDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: DoneMessage) => void }) {
   const { t, i18n } = useTranslation('market');
   const pricing = useSnapshot(pricingStore.state);
   const price = adPriceFor(pricing.data, ad.listingType);
@@ -113,7 +121,7 @@ export function RenewDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () 
       confirmLabel={t('myAds.renewConfirm')}
       pay={async (walletId) => {
         const renewed = await renewAd(ad.id, walletId, quoteOf(price));
-        return t('myAds.renewed', { title: ad.title, date: dateLabel(renewed.expiresAt, lng) });
+        return (tr, at) => tr('myAds.renewed', { title: ad.title, date: dateLabel(renewed.expiresAt, at) });
       }}
       onClose={onClose}
       onDone={onDone}
@@ -127,7 +135,7 @@ export function RenewDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () 
 }
 
 /** Pay dialog: an unpaid ad paid from a wallet goes to review (as from the cart). */
-export function PayDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: string) => void }) {
+export function PayDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: DoneMessage) => void }) {
   const { t } = useTranslation('market');
   const pricing = useSnapshot(pricingStore.state);
   useEffect(() => {
@@ -140,7 +148,7 @@ export function PayDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () =>
       confirmLabel={t('cart.pay')}
       pay={async (walletId) => {
         await payAd(ad.id, walletId, quoteOf(adPriceFor(pricingStore.state.data, ad.listingType)));
-        return t('cart.paid', { title: ad.title });
+        return (tr) => tr('cart.paid', { title: ad.title });
       }}
       onClose={onClose}
       onDone={onDone}
@@ -154,10 +162,10 @@ export function PayDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () =>
  * Delete dialog, saying what happens to the money: an ad in review is refunded in full to the
  * wallet that paid it; an approved one is removed without refund; unpaid or rejected ones cost nothing more.
  */
-export function DeleteDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: string) => void }) {
+export function DeleteDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: DoneMessage) => void }) {
   const { t, i18n } = useTranslation('market');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
   const refund = ad.status === 'in_review' && ad.priceCents ? ad.priceCents : 0;
   const text =
     ad.status === 'in_review'
@@ -175,11 +183,11 @@ export function DeleteDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: ()
     setError(null);
     try {
       const refunded = await deleteAd(ad.id);
-      onDone(
-        refunded > 0 ? t('myAds.deletedRefunded', { title: ad.title, amount: formatUsd(refunded, i18n.language) }) : t('myAds.deleted', { title: ad.title }),
+      onDone((tr, at) =>
+        refunded > 0 ? tr('myAds.deletedRefunded', { title: ad.title, amount: formatUsd(refunded, at) }) : tr('myAds.deleted', { title: ad.title }),
       );
     } catch (e) {
-      setError(errorMessage(e));
+      setError(asError(e));
       setBusy(false);
     }
   }
@@ -198,7 +206,7 @@ export function DeleteDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: ()
       <p>{t('myAds.deleteForever')}</p>
       {error && (
         <div role="alert" className="alert alert-error">
-          {error}
+          {errorMessage(error)}
         </div>
       )}
     </ConfirmDialog>
@@ -206,14 +214,14 @@ export function DeleteDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: ()
 }
 
 /** Bump dialog: the bump price for the ad's type and the wallet to pay it from. */
-export function BumpDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: string) => void }) {
+export function BumpDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: DoneMessage) => void }) {
   const { t } = useTranslation('market');
   const wallets = useSnapshot(walletsStore.state);
   const pricing = useSnapshot(pricingStore.state);
   const price = bumpPriceFor(pricing.data, ad.listingType)?.priceCents ?? null;
   const [walletId, setWalletId] = useState('');
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
 
   useEffect(() => {
     if (!walletsStore.state.data) void walletsStore.load();
@@ -227,9 +235,9 @@ export function BumpDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () =
     setError(null);
     try {
       await bumpAd(ad.id, chosen, price ?? undefined);
-      onDone(t('myAds.bumped', { title: ad.title }));
+      onDone((tr) => tr('myAds.bumped', { title: ad.title }));
     } catch (e) {
-      setError(payErrorMessage(t, e));
+      setError(asError(e));
     } finally {
       setBusy(false);
     }
@@ -247,7 +255,7 @@ export function BumpDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () =
       <WalletPicker wallets={wallets.data ?? []} value={chosen} onChange={setWalletId} needCents={price} />
       {error && (
         <div role="alert" className="alert alert-error">
-          {error}
+          {payErrorMessage(t, error)}
         </div>
       )}
       <div className={styles.actions}>
@@ -263,22 +271,23 @@ export function BumpDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () =
 }
 
 /** Move dialog: another state and city for an approved ad. */
-export function MoveDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: string) => void }) {
+export function MoveDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: DoneMessage) => void }) {
   const { t } = useTranslation('market');
   const [place, setPlace] = useState({ stateId: ad.state.id, cityId: ad.city.id });
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // A city not chosen ('noCity') or the server's refusal: worded at render.
+  const [error, setError] = useState<Error | 'noCity' | null>(null);
   const same = place.cityId === ad.city.id;
 
   async function confirm() {
-    if (!place.stateId || !place.cityId) return setError(t('rules.city'));
+    if (!place.stateId || !place.cityId) return setError('noCity');
     setBusy(true);
     setError(null);
     try {
       await moveAd(ad.id, place.stateId, place.cityId);
-      onDone(t('myAds.moved', { title: ad.title }));
+      onDone((tr) => tr('myAds.moved', { title: ad.title }));
     } catch (e) {
-      setError(errorMessage(e));
+      setError(asError(e));
     } finally {
       setBusy(false);
     }
@@ -290,7 +299,7 @@ export function MoveDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () =
       <StateCityPicker stateId={place.stateId} cityId={place.cityId} onChange={setPlace} />
       {error && (
         <div role="alert" className="alert alert-error">
-          {error}
+          {error === 'noCity' ? t('rules.city') : errorMessage(error)}
         </div>
       )}
       <div className={styles.actions}>

@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { ADMIN_PAGE_SIZE, adminApprovedAdsStore, approvedQuery, setApprovedAdsStatus } from '../../state/adminAds';
-import { errorMessage } from '../../api/client';
+import { asError, errorMessage } from '../../api/client';
 import type { StaffAd } from '../../api/ads';
 import { pathFor, routes } from '../../app/routes';
 import { Pagination } from '../../components/market/Pagination';
@@ -27,8 +27,9 @@ export default function ApprovedAds() {
   const q = useSnapshot(approvedQuery);
   const sel = useSelection();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [note, setNote] = useState<{ text: string; focus: boolean } | null>(null);
+  // Kept unworded (the error; the note's key and count), worded at render: a language switch re-words them.
+  const [error, setError] = useState<Error | null>(null);
+  const [note, setNote] = useState<{ key: 'approvedAds.enabled' | 'approvedAds.disabled'; count: number; focus: boolean } | null>(null);
   const noteRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -51,10 +52,10 @@ export default function ApprovedAds() {
       // buttons are disabled with the selection cleared. Focus then goes to the outcome, not to the
       // page's body; a row still listed keeps it on its button (Disable turned Enable).
       const stays = fromRow && !!adminApprovedAdsStore.state.data?.approvedAds.some((a) => a.id === ids[0]);
-      setNote({ text: t(status === 'approved' ? 'approvedAds.enabled' : 'approvedAds.disabled', { count: n }), focus: !stays });
+      setNote({ key: status === 'approved' ? 'approvedAds.enabled' : 'approvedAds.disabled', count: n, focus: !stays });
       sel.clear();
     } catch (e) {
-      setError(errorMessage(e));
+      setError(asError(e));
     } finally {
       setBusy(false);
     }
@@ -104,12 +105,12 @@ export default function ApprovedAds() {
       </div>
       {note && (
         <div ref={noteRef} role="status" tabIndex={-1} className="alert alert-success">
-          {note.text}
+          {t(note.key, { count: note.count })}
         </div>
       )}
       {error && (
         <div role="alert" className="alert alert-error">
-          {error}
+          {errorMessage(error)}
         </div>
       )}
       <LoadState loading={snap.loading && !snap.data} error={snap.error} />

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http } from 'msw';
 import i18n from 'i18next';
@@ -216,6 +216,30 @@ describe('admin cron jobs', () => {
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('No se encontró la ejecución de la tarea programada.'));
     expect(screen.getByRole('dialog')).toBeTruthy();
     expect(within(screen.getByRole('table', { name: 'Ejecuciones' })).getAllByRole('row')).toHaveLength(4); // header + 3 runs, none removed
+  });
+
+  // Kept unworded, worded at each render: a switch of language after the refusal, or after the
+  // deletion, re-words what the page says (no second click needed).
+  it('words a refusal and a deletion again after a switch to Spanish', async () => {
+    cronServer(RUNS, { goneOnDelete: true });
+    const user = userEvent.setup();
+    renderAt(<CronJobs />, '/admin/dashboard/admin/cron-jobs');
+    await screen.findByRole('table', { name: 'Runs' });
+    const at = new Date(RUNS[1].startedAt).toLocaleString('en');
+    await user.click(screen.getByRole('button', { name: `Delete the run of expire-ads started ${at}` }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Delete this run?' })).getByRole('button', { name: 'Delete' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Cron job run not found.');
+    await act(() => i18n.changeLanguage('es'));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('No se encontró la ejecución de la tarea programada.'));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancelar' }));
+    await act(() => i18n.changeLanguage('en'));
+
+    cronServer(RUNS);
+    await user.click(screen.getByRole('button', { name: `Delete the run of expire-ads started ${at}` }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Delete this run?' })).getByRole('button', { name: 'Delete' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Run of expire-ads deleted.');
+    await act(() => i18n.changeLanguage('es'));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Ejecución de expire-ads eliminada.'));
   });
 
   it('runs a job now, says how it ended, and shows its run first', async () => {

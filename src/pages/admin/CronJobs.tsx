@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useSnapshot } from 'valtio';
 import { adminCronJobsStore, cronQuery, deleteCronRun, loadCronJobs, runCronJob, runDuration } from '../../state/adminCronJobs';
-import { errorMessage } from '../../api/client';
+import { asError, errorMessage } from '../../api/client';
 import { sayIt } from '../../lib/said';
 import { durationLabel } from '../../lib/duration';
 import type { CronRun, CronSchedule } from '../../api/cron';
@@ -20,7 +20,8 @@ function Outcome({ outcome }: { outcome: string }) {
   return <span className={`${styles.badge} ${tone[outcome] ?? ''}`}>{t(`cronJobs.outcomes.${outcome}`, { defaultValue: outcome })}</span>;
 }
 
-type Note = { kind: 'ok' | 'failed'; text: string };
+/** A note kept unworded: worded at each render with the page's t and language, so a language switch re-words it. */
+type Note = { kind: 'ok' | 'failed'; word: (t: TFunction<'admin'>, lang: string) => string };
 
 /** A run's message in the page's language (runs recorded before it was kept as a code show the server's English words). */
 const runMessage = (t: TFunction, r: Pick<CronRun, 'message' | 'says'>, lang: string) => (r.says ? sayIt(t, r.says, r.message ?? '', lang) : (r.message ?? ''));
@@ -32,10 +33,11 @@ export default function CronJobs() {
   const query = useSnapshot(cronQuery);
   const [deleting, setDeleting] = useState<CronRun | null>(null);
   const [busy, setBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
+  // Failures are kept as the errors, worded at render.
+  const [deleteError, setDeleteError] = useState<Error | null>(null);
   const [note, setNote] = useState<Note | null>(null);
   const [runningName, setRunningName] = useState<string | null>(null);
-  const [runError, setRunError] = useState<string | null>(null);
+  const [runError, setRunError] = useState<Error | null>(null);
 
   useEffect(() => {
     void loadCronJobs({ page: 1 });
@@ -50,12 +52,14 @@ export default function CronJobs() {
     setRunError(null);
     try {
       const run = await runCronJob(name);
-      const outcome = t(`cronJobs.outcomes.${run.outcome}`, { defaultValue: run.outcome });
-      const said = runMessage(t, run, lang);
-      const text = t('cronJobs.ran', { name, outcome }) + (said ? ` ${said}` : '');
-      setNote({ kind: run.outcome === 'ok' ? 'ok' : 'failed', text });
+      const word = (tr: TFunction<'admin'>, lng: string) => {
+        const outcome = tr(`cronJobs.outcomes.${run.outcome}`, { defaultValue: run.outcome });
+        const said = runMessage(tr, run, lng);
+        return tr('cronJobs.ran', { name, outcome }) + (said ? ` ${said}` : '');
+      };
+      setNote({ kind: run.outcome === 'ok' ? 'ok' : 'failed', word });
     } catch (e) {
-      setRunError(errorMessage(e));
+      setRunError(asError(e));
     } finally {
       setRunningName(null);
     }
@@ -67,10 +71,11 @@ export default function CronJobs() {
     setDeleteError(null);
     try {
       await deleteCronRun(deleting.id);
-      setNote({ kind: 'ok', text: t('cronJobs.deleted', { name: deleting.name }) });
+      const { name } = deleting;
+      setNote({ kind: 'ok', word: (tr) => tr('cronJobs.deleted', { name }) });
       setDeleting(null);
     } catch (e) {
-      setDeleteError(errorMessage(e));
+      setDeleteError(asError(e));
     } finally {
       setBusy(false);
     }
@@ -85,12 +90,12 @@ export default function CronJobs() {
 
       {note && (
         <div role="status" className={`alert ${note.kind === 'ok' ? 'alert-success' : 'alert-error'}`}>
-          {note.text}
+          {note.word(t, lang)}
         </div>
       )}
       {runError && (
         <div role="alert" className="alert alert-error">
-          {runError}
+          {errorMessage(runError)}
         </div>
       )}
 
@@ -227,7 +232,7 @@ export default function CronJobs() {
           <p>{t('cronJobs.confirmText', { name: deleting.name, at: when(deleting.startedAt) })}</p>
           {deleteError && (
             <div role="alert" className="alert alert-error">
-              {deleteError}
+              {errorMessage(deleteError)}
             </div>
           )}
         </ConfirmDialog>

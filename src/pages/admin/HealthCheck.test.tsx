@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import i18n from 'i18next';
@@ -174,6 +174,31 @@ describe('admin health check', () => {
     expect(within(history).queryByRole('button', { name: `Excluir o resultado de Espaço em disco de ${newest}` })).toBeNull();
     expect(within(history).getAllByText('Resultado vigente')).toHaveLength(5); // one per check of the newest run
     expect(cellsOf(screen.getByRole('table', { name: 'Situação atual' }))[1][0]).toBe('Com falha');
+  });
+
+  // Kept unworded, worded at each render: a language switch after the refusal, or after the
+  // deletion, re-words what the page says.
+  it('words a refusal and a deletion again after a switch to Spanish', async () => {
+    healthServer([...run(0, 1), ...run(5, 6)], { goneOnDelete: true });
+    const user = userEvent.setup();
+    renderAt(<HealthCheck />, '/admin/dashboard/admin/health-check');
+    await screen.findByRole('table', { name: 'History' });
+    const when = new Date(at(0)).toLocaleString('en');
+    await user.click(screen.getByRole('button', { name: `Delete the Database result of ${when}` }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete this result?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Health check result not found.');
+    await act(() => i18n.changeLanguage('es'));
+    await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe('No se encontró el resultado de la comprobación de estado.'));
+    await user.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
+    await act(() => i18n.changeLanguage('en'));
+
+    healthServer([...run(0, 1), ...run(5, 6)]);
+    await user.click(screen.getByRole('button', { name: `Delete the Database result of ${when}` }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Delete this result?' })).getByRole('button', { name: 'Delete' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Result of Database deleted.');
+    await act(() => i18n.changeLanguage('es'));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Resultado de Base de datos eliminado.'));
   });
 
   it('shows a refusal in Spanish', async () => {

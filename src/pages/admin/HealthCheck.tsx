@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useSnapshot } from 'valtio';
 import { deleteHealthCheck, healthChecksStore, healthQuery, loadHealthChecks, runHealthChecks } from '../../state/health';
-import { errorMessage } from '../../api/client';
+import { asError, errorMessage } from '../../api/client';
 import { sayIt } from '../../lib/said';
 import { durationLabel } from '../../lib/duration';
 import type { HealthCheck as Check } from '../../api/health';
@@ -18,6 +18,9 @@ const CHECKS = ['database', 'disk', 'memory', 'smtp', 'payment-server', 'sms'];
 
 const checkLabel = (t: TFunction, name: string) => t(`healthCheck.names.${name}`, { defaultValue: name });
 
+/** A note kept unworded: worded at each render with the page's t and language, so a language switch re-words it. */
+type Note = { word: (t: TFunction<'admin'>, lang: string) => string };
+
 /** A check's status as a word on a coloured label (the colour only repeats what the word says). */
 function Status({ status }: { status: string }) {
   const { t } = useTranslation('admin');
@@ -30,11 +33,12 @@ export default function HealthCheck() {
   const { data, loading, error } = useSnapshot(healthChecksStore.state);
   const query = useSnapshot(healthQuery);
   const [running, setRunning] = useState(false);
-  const [runError, setRunError] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
+  // Failures are kept as the errors, worded at render.
+  const [runError, setRunError] = useState<Error | null>(null);
+  const [note, setNote] = useState<Note | null>(null);
   const [deleting, setDeleting] = useState<Check | null>(null);
   const [busy, setBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [deleteError, setDeleteError] = useState<Error | null>(null);
 
   useEffect(() => {
     void loadHealthChecks({ page: 1 });
@@ -49,9 +53,10 @@ export default function HealthCheck() {
     setNote(null);
     try {
       const rows = await runHealthChecks();
-      setNote(t('healthCheck.ran', { at: rows[0] ? when(rows[0].checkedAt) : '' }));
+      const at = rows[0]?.checkedAt;
+      setNote({ word: (tr, lng) => tr('healthCheck.ran', { at: at ? new Date(at).toLocaleString(lng) : '' }) });
     } catch (e) {
-      setRunError(errorMessage(e));
+      setRunError(asError(e));
     } finally {
       setRunning(false);
     }
@@ -63,10 +68,11 @@ export default function HealthCheck() {
     setDeleteError(null);
     try {
       await deleteHealthCheck(deleting.id);
-      setNote(t('healthCheck.deleted', { name: checkLabel(t, deleting.name) }));
+      const { name } = deleting;
+      setNote({ word: (tr) => tr('healthCheck.deleted', { name: checkLabel(tr, name) }) });
       setDeleting(null);
     } catch (e) {
-      setDeleteError(errorMessage(e));
+      setDeleteError(asError(e));
     } finally {
       setBusy(false);
     }
@@ -88,12 +94,12 @@ export default function HealthCheck() {
       </p>
       {note && (
         <div role="status" className="alert alert-success">
-          {note}
+          {note.word(t, lang)}
         </div>
       )}
       {runError && (
         <div role="alert" className="alert alert-error">
-          {runError}
+          {errorMessage(runError)}
         </div>
       )}
       <LoadState loading={loading && !data} error={error} />
@@ -217,7 +223,7 @@ export default function HealthCheck() {
           <p>{t('healthCheck.confirmText', { name: checkLabel(t, deleting.name), at: when(deleting.checkedAt) })}</p>
           {deleteError && (
             <div role="alert" className="alert alert-error">
-              {deleteError}
+              {errorMessage(deleteError)}
             </div>
           )}
         </ConfirmDialog>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { CITY_PAGE_SIZE, adminCitiesStore, adminStatesStore, cityQuery, setCitiesEnabled, setStateEnabled } from '../../state/adminLocations';
-import { errorMessage } from '../../api/client';
+import { asError, errorMessage } from '../../api/client';
 import type { City, State } from '../../api/locations';
 import { Pagination } from '../../components/market/Pagination';
 import { LoadState } from '../../components/market/Status';
@@ -16,7 +16,8 @@ export default function Locations() {
   const q = useSnapshot(cityQuery);
   const [search, setSearch] = useState('');
   const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Kept as the error, worded at render: a language switch re-words it.
+  const [error, setError] = useState<Error | null>(null);
 
   useEffect(() => {
     void adminStatesStore.load();
@@ -38,7 +39,7 @@ export default function Locations() {
     try {
       await action();
     } catch (e) {
-      setError(errorMessage(e));
+      setError(asError(e));
     } finally {
       setBusy(null);
     }
@@ -53,7 +54,7 @@ export default function Locations() {
       <h1>{t('locations.title')}</h1>
       {error && (
         <div role="alert" className="alert alert-error">
-          {error}
+          {errorMessage(error)}
         </div>
       )}
       <div style={{ display: 'grid', gap: 24, gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))' }}>

@@ -8,7 +8,7 @@ import type { RejectionCategory } from '../../api/admin-ads';
 import { SearchBox } from '../../components/forms/SearchBox';
 import { DuplicateFlags } from '../../components/moderation/DuplicateFlags';
 import { UserLink } from '../../components/moderation/ModBadges';
-import { errorMessage } from '../../api/client';
+import { asError, errorMessage } from '../../api/client';
 import type { AdContent, StaffAd } from '../../api/ads';
 import { pathFor, routes } from '../../app/routes';
 import { Money } from '../../components/market/Money';
@@ -42,8 +42,9 @@ export default function PendingAds() {
   const sel = useSelection();
   const [rejecting, setRejecting] = useState<string[] | null>(null);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [note, setNote] = useState<string | null>(null);
+  // Kept unworded (the error; the decision and its counts), worded at render: a language switch re-words them.
+  const [error, setError] = useState<Error | null>(null);
+  const [note, setNote] = useState<{ decision: 'approve' | 'reject'; done: number; asked: number } | null>(null);
   const noteRef = useRef<HTMLDivElement>(null);
 
   // A decision takes away the control it came from (the ad's buttons leave with the ad, the bulk
@@ -63,6 +64,11 @@ export default function PendingAds() {
   }, [shownIds]);
   const flags = useSnapshot(duplicatesStore.state).data;
 
+  const noteText = ({ decision, done, asked }: NonNullable<typeof note>) => {
+    const said = t(decision === 'approve' ? 'pending.approved' : 'pending.rejected', { count: done });
+    return done < asked ? `${said} ${t('pending.notAll', { count: asked - done })}` : said;
+  };
+
   async function decide(ids: string[], decision: 'approve' | 'reject', reason?: string, category?: RejectionCategory) {
     if (!ids.length) return;
     setBusy(true);
@@ -73,12 +79,11 @@ export default function PendingAds() {
       const shown = (snap.data?.pendingAds ?? []) as readonly StaffAd[];
       const seen = decision === 'approve' ? shown.filter((a) => ids.includes(a.id)).map((a) => ({ id: a.id, updatedAt: a.updatedAt })) : undefined;
       const n = await decidePendingAds(ids, decision, reason, category, seen);
-      const done = t(decision === 'approve' ? 'pending.approved' : 'pending.rejected', { count: n });
-      setNote(n < ids.length ? `${done} ${t('pending.notAll', { count: ids.length - n })}` : done);
+      setNote({ decision, done: n, asked: ids.length });
       sel.clear();
       setRejecting(null);
     } catch (e) {
-      setError(errorMessage(e));
+      setError(asError(e));
     } finally {
       setBusy(false);
     }
@@ -127,12 +132,12 @@ export default function PendingAds() {
       </div>
       {note && (
         <div ref={noteRef} role="status" tabIndex={-1} className="alert alert-success">
-          {note}
+          {noteText(note)}
         </div>
       )}
       {error && !rejecting && (
         <div role="alert" className="alert alert-error">
-          {error}
+          {errorMessage(error)}
         </div>
       )}
       <LoadState loading={snap.loading && !snap.data} error={snap.error} />
@@ -226,7 +231,7 @@ export default function PendingAds() {
         <RejectDialog
           count={rejecting.length}
           busy={busy}
-          error={error}
+          error={error && errorMessage(error)}
           onConfirm={(reason, category) => decide(rejecting, 'reject', reason, category)}
           onCancel={() => {
             setRejecting(null);

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { adminPricingStore, setPrice } from '../../state/adminPricing';
-import { errorMessage } from '../../api/client';
+import { asError, errorMessage } from '../../api/client';
 import type { Price } from '../../api/pricing';
 import { centsToInput, formatUsd, parseDollars } from '../../lib/money';
 import { PRICE_MAX_CENTS } from '../../../contract/rules';
@@ -17,7 +17,8 @@ function PriceRow({ row }: { row: Price }) {
   const [price, setPriceText] = useState(centsToInput(row.priceCents));
   const [days, setDays] = useState(row.durationDays != null ? String(row.durationDays) : '');
   const [busy, setBusy] = useState(false);
-  const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  // The outcome kept unworded (a rule broken, the price saved, the error), worded at render: a language switch re-words it.
+  const [msg, setMsg] = useState<{ ok: false; rule: 'price' | 'days' } | { ok: true; savedCents: number } | { ok: false; error: Error } | null>(null);
   const cents = parseDollars(price);
   const dayNum = Number(days);
   const isAd = row.kind === 'ad';
@@ -28,18 +29,15 @@ function PriceRow({ row }: { row: Price }) {
   async function save(e: FormEvent) {
     e.preventDefault();
     if (priceBad || daysBad) {
-      return setMsg({
-        ok: false,
-        text: priceBad ? t('pricing.priceRule', { max: formatUsd(PRICE_MAX_CENTS, i18n.language) }) : t('pricing.daysRule', { max: DURATION_MAX }),
-      });
+      return setMsg({ ok: false, rule: priceBad ? 'price' : 'days' });
     }
     setBusy(true);
     setMsg(null);
     try {
       await setPrice(row.id, cents, isAd ? dayNum : undefined);
-      setMsg({ ok: true, text: t('pricing.saved', { price: formatUsd(cents, i18n.language) }) });
+      setMsg({ ok: true, savedCents: cents });
     } catch (err) {
-      setMsg({ ok: false, text: errorMessage(err) });
+      setMsg({ ok: false, error: asError(err) });
     } finally {
       setBusy(false);
     }
@@ -82,7 +80,13 @@ function PriceRow({ row }: { row: Price }) {
         </form>
         {msg && (
           <span role={msg.ok ? 'status' : 'alert'} className={msg.ok ? undefined : 'field-error'}>
-            {msg.text}
+            {'savedCents' in msg
+              ? t('pricing.saved', { price: formatUsd(msg.savedCents, i18n.language) })
+              : 'error' in msg
+                ? errorMessage(msg.error)
+                : msg.rule === 'price'
+                  ? t('pricing.priceRule', { max: formatUsd(PRICE_MAX_CENTS, i18n.language) })
+                  : t('pricing.daysRule', { max: DURATION_MAX })}
           </span>
         )}
       </td>

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { useSnapshot } from 'valtio';
 import { adminReportsStore, closeReport, setReportStatus } from '../../state/reports';
 import { placeHold } from '../../state/moderation';
 import { adminAdsApi } from '../../api/admin-ads';
-import { errorMessage } from '../../api/client';
+import { asError, errorMessage, shownError } from '../../api/client';
 import type { Report, ReportKind, ReportStatus } from '../../api/reports';
 import { sessionStore } from '../../state/session';
 import { ConfirmDialog } from '../../components/market/ConfirmDialog';
@@ -17,6 +18,8 @@ const PAGE_SIZE = 20;
 const KINDS: ReportKind[] = ['trafficking', 'ad', 'law_enforcement', 'contact'];
 
 type Action = { kind: 'disable' | 'hold' | 'close'; report: Report } | null;
+/** What was done, worded with the page's t at each render. */
+type Said = (t: TFunction<['pages', 'moderation']>) => string;
 
 /**
  * Staff's list of visitor reports: open urgent ones (trafficking, law enforcement) first, then
@@ -31,10 +34,12 @@ export default function Reports() {
   const [status, setStatus] = useState<ReportStatus | ''>('open');
   const [kind, setKind] = useState<ReportKind | ''>('');
   const [page, setPage] = useState(1);
-  const [notice, setNotice] = useState('');
+  // Kept unworded (what was done, as a function of the page's t; a failure as the error) and
+  // worded at render: a language switch re-words it.
+  const [notice, setNotice] = useState<{ word: Said } | Error | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [action, setAction] = useState<Action>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<Error | null>(null);
   const statusRef = useRef<HTMLParagraphElement>(null);
 
   const query = () => ({ page, pageSize: PAGE_SIZE, status: status || undefined, kind: kind || undefined });
@@ -59,7 +64,7 @@ export default function Reports() {
     setBusy(id);
     try {
       await setReportStatus(id, 'open');
-      setNotice(t('adminReports.updated', { id, status: t('adminReports.statuses.open') }));
+      setNotice({ word: (tr) => tr('adminReports.updated', { id, status: tr('adminReports.statuses.open') }) });
       // Not patched in place: in the list of closed reports the reopened one would stay, and the count be wrong.
       await reload();
       // Its row left that list with the Reopen button (or a browser dropped focus from it while it
@@ -67,7 +72,7 @@ export default function Reports() {
       const stays = adminReportsStore.state.data?.reports.some((r) => r.id === id);
       if (!stays || !document.activeElement || document.activeElement === document.body) statusRef.current?.focus();
     } catch (e) {
-      setNotice(errorMessage(e));
+      setNotice(asError(e));
     } finally {
       setBusy(null);
     }
@@ -79,16 +84,16 @@ export default function Reports() {
    * removes it (a closed report leaves the open ones, a disabled ad's Disable button goes), and
    * focus would fall to the page's body; closed after, Dialog puts focus on the page's heading.
    */
-  const act = async (run: () => Promise<unknown>, message: string) => {
+  const act = async (run: () => Promise<unknown>, message: Said) => {
     setActionError(null);
     setBusy(action?.report.id ?? null);
     try {
       await run();
-      setNotice(message);
+      setNotice({ word: message });
       await reload();
       setAction(null);
     } catch (e) {
-      setActionError(errorMessage(e));
+      setActionError(asError(e));
     } finally {
       setBusy(null);
     }
@@ -139,7 +144,7 @@ export default function Reports() {
         <p style={{ marginLeft: 'auto' }}>{t('adminReports.total', { count: total })}</p>
       </div>
       <p ref={statusRef} role="status" aria-live="polite" tabIndex={-1}>
-        {snap.loading ? t('adminReports.loading') : notice}
+        {snap.loading ? t('adminReports.loading') : !notice ? '' : notice instanceof Error ? errorMessage(notice) : notice.word(t)}
       </p>
       {snap.error && (
         <p className="alert alert-error" role="alert">
@@ -283,13 +288,16 @@ export default function Reports() {
           onCancel={cancel}
           onConfirm={() => {
             const ad = action.report.ad!;
-            void act(() => adminAdsApi.setAdStatus([ad.id], 'disabled'), t('moderation:report.disabled', { title: ad.title }));
+            void act(
+              () => adminAdsApi.setAdStatus([ad.id], 'disabled'),
+              (tr) => tr('moderation:report.disabled', { title: ad.title }),
+            );
           }}
         >
           <p>{t('moderation:report.disableEffect', { email: action.report.ad.ownerEmail })}</p>
           {actionError && (
             <div role="alert" className="alert alert-error">
-              {actionError}
+              {errorMessage(actionError)}
             </div>
           )}
         </ConfirmDialog>
@@ -300,11 +308,14 @@ export default function Reports() {
           label={t('moderation:holds.reasonLabel')}
           confirmLabel={t('moderation:holds.placeConfirm')}
           busy={busy !== null}
-          error={actionError}
+          error={shownError(actionError)}
           onCancel={cancel}
           onConfirm={(reason) => {
             const ad = action.report.ad!;
-            void act(() => placeHold('ad', ad.id, reason), t('moderation:holds.placeAdDone', { title: ad.title }));
+            void act(
+              () => placeHold('ad', ad.id, reason),
+              (tr) => tr('moderation:holds.placeAdDone', { title: ad.title }),
+            );
           }}
         >
           <p>{t('moderation:holds.explain')}</p>
@@ -319,10 +330,13 @@ export default function Reports() {
           label={t('moderation:report.noteLabel')}
           confirmLabel={t('moderation:report.closeConfirm')}
           busy={busy !== null}
-          error={actionError}
+          error={shownError(actionError)}
           onCancel={cancel}
           onConfirm={(note) =>
-            void act(() => closeReport(action.report.id, note), t('adminReports.updated', { id: action.report.id, status: t('adminReports.statuses.closed') }))
+            void act(
+              () => closeReport(action.report.id, note),
+              (tr) => tr('adminReports.updated', { id: action.report.id, status: tr('adminReports.statuses.closed') }),
+            )
           }
         >
           <blockquote style={{ whiteSpace: 'pre-wrap', margin: '0 0 12px' }}>{action.report.message}</blockquote>

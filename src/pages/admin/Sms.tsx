@@ -14,8 +14,8 @@ import {
   smsMessagesStore,
   smsQuery,
 } from '../../state/sms';
-import type { SmsMessage } from '../../api/sms';
-import { errorMessage } from '../../api/client';
+import type { SmsMessage, StatusRefresh } from '../../api/sms';
+import { asError, errorMessage } from '../../api/client';
 import { TextField } from '../../components/forms/TextField';
 import { TextAreaField } from '../../components/forms/TextAreaField';
 import { FormError, FormSuccess } from '../../components/forms/FormError';
@@ -42,14 +42,15 @@ const KEY_RE = /^[A-Za-z0-9_-]+$/;
 function KeyForm({ current }: { current: string | null }) {
   const { t } = useTranslation('sms');
   const [value, setValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  // The problem's key, worded at render: a language switch re-words it.
+  const [error, setError] = useState<'key.required' | 'key.invalid' | null>(null);
   const action = useFormAction();
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const key = value.trim();
     const problem = !key ? 'key.required' : KEY_RE.test(key) ? null : 'key.invalid';
-    setError(problem && t(problem));
+    setError(problem);
     if (problem) return document.getElementById('sms-key')?.focus();
     if (await action.run(() => saveTextbeltToken(key), t('key.saved'))) setValue('');
   }
@@ -77,7 +78,7 @@ function KeyForm({ current }: { current: string | null }) {
         spellCheck={false}
         maxLength={200}
         value={value}
-        error={error}
+        error={error && t(error)}
         onChange={setValue}
       />
       <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>
@@ -133,13 +134,14 @@ function TestForm() {
   const { t } = useTranslation('sms');
   const [phone, setPhone] = useState('');
   const [message, setMessage] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  // Worded at render: a language switch re-words it.
+  const [phoneInvalid, setPhoneInvalid] = useState(false);
   const action = useFormAction();
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const to = normalizeUsPhone(phone);
-    setError(to ? null : t('test.phoneInvalid'));
+    setPhoneInvalid(!to);
     if (!to) return document.getElementById('sms-test-phone')?.focus();
     const sent = await action.run(() => sendTestSms(to, message));
     if (!sent) return;
@@ -160,7 +162,7 @@ function TestForm() {
         maxLength={40}
         required
         value={phone}
-        error={error}
+        error={phoneInvalid ? t('test.phoneInvalid') : null}
         onChange={setPhone}
       />
       <TextAreaField
@@ -186,7 +188,8 @@ export default function Sms() {
   const list = useSnapshot(smsMessagesStore.state);
   const query = useSnapshot(smsQuery);
   const [refreshing, setRefreshing] = useState(false);
-  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+  // What the refresh found (its counts) or why it failed: worded at render, so a language switch re-words it.
+  const [note, setNote] = useState<StatusRefresh | Error | null>(null);
 
   useEffect(() => {
     void adminTextbeltSmsStore.load();
@@ -198,9 +201,9 @@ export default function Sms() {
     setNote(null);
     try {
       const r = await refreshSmsStatuses();
-      setNote({ ok: true, text: t('messages.refreshed', r) });
+      setNote(r);
     } catch (e) {
-      setNote({ ok: false, text: errorMessage(e) });
+      setNote(asError(e));
     } finally {
       setRefreshing(false);
     }
@@ -232,8 +235,12 @@ export default function Sms() {
           {refreshing ? t('messages.refreshing') : t('messages.refresh')}
         </button>
         {note && (
-          <div role={note.ok ? 'status' : 'alert'} className={`alert ${note.ok ? 'alert-success' : 'alert-error'}`} style={{ marginTop: 12 }}>
-            {note.text}
+          <div
+            role={note instanceof Error ? 'alert' : 'status'}
+            className={`alert ${note instanceof Error ? 'alert-error' : 'alert-success'}`}
+            style={{ marginTop: 12 }}
+          >
+            {note instanceof Error ? errorMessage(note) : t('messages.refreshed', note)}
           </div>
         )}
         <LoadState loading={list.loading && !list.data} error={list.error} />

@@ -1,8 +1,9 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useParams } from 'wouter';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { useSnapshot } from 'valtio';
-import { errorMessage } from '../../api/client';
+import { ApiError, asError, shownError } from '../../api/client';
 import { usersApi } from '../../api/users';
 import { evidenceUrl, type HoldTarget } from '../../api/moderation';
 import { userDetailStore, placeHold, releaseHold } from '../../state/moderation';
@@ -17,6 +18,8 @@ import { HeldBadge, ModStatus, SearchLink, UserLink } from '../../components/mod
 import { dateLabel, dateTimeLabel } from '../../components/market/labels';
 
 type Dialog = { kind: 'status'; to: 'suspended' | 'approved' } | { kind: 'hold' } | { kind: 'release'; targetType: HoldTarget; targetId: string } | null;
+/** What an action did, worded at each render with the page's t: a language switch re-words it. */
+type Done = { word: (t: TFunction<['moderation', 'payments']>) => string };
 
 function Section({ id, title, count, children }: { id: string; title: string; count: number; children: ReactNode }) {
   const { t } = useTranslation('moderation');
@@ -34,7 +37,9 @@ function Section({ id, title, count, children }: { id: string; title: string; co
  * One user, whole: the account, their ads (deleted ones kept under a hold too), reports about
  * them, money (wallets, ledger, invoices), sign-ins, legal holds, related accounts, refused ad
  * texts and staff actions. Masters suspend or reinstate from here (with a confirmation naming the
- * user and the change); every staff member places or releases holds and exports the evidence file.
+ * user and the change), sending the status they saw: an account another master changed meanwhile
+ * is refused (409), said so, and read again. Every staff member places or releases holds and
+ * exports the evidence file. Outcomes are kept unworded and worded at render (a language switch).
  */
 export default function UserDetail() {
   const { t, i18n } = useTranslation(['moderation', 'payments']);
@@ -43,8 +48,10 @@ export default function UserDetail() {
   const { session } = useSnapshot(sessionStore);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [busy, setBusy] = useState(false);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<Error | null>(null);
+  // A refusal that closed its dialog (the account changed meanwhile): shown on the page.
+  const [pageError, setPageError] = useState<Error | null>(null);
+  const [done, setDone] = useState<Done | null>(null);
   const lng = i18n.language;
 
   useEffect(() => {
@@ -56,16 +63,25 @@ export default function UserDetail() {
   // it would give focus back to its opener just before the reload removes it (Suspend gives way to
   // Reinstate, a released hold's button goes), and focus would fall to the page's body; closed
   // after, Dialog puts focus on the page's heading when the opener is gone.
-  const run = async (action: () => Promise<unknown>, message: string) => {
+  // An account changed meanwhile by another master (409 master.user_changed): the dialog asked
+  // about a status no longer shown, so it closes, the refusal is said on the page, and the user is
+  // read again.
+  const run = async (action: () => Promise<unknown>, message: Done['word']) => {
     setBusy(true);
     setActionError(null);
+    setPageError(null);
+    setDone(null);
     try {
       await action();
       await userDetailStore.load(id);
-      setDone(message);
+      setDone({ word: message });
       setDialog(null);
     } catch (e) {
-      setActionError(errorMessage(e));
+      if (e instanceof ApiError && e.code === 'master.user_changed') {
+        await userDetailStore.load(id);
+        setPageError(e);
+        setDialog(null);
+      } else setActionError(asError(e));
     } finally {
       setBusy(false);
     }
@@ -142,7 +158,8 @@ export default function UserDetail() {
         )}
       </div>
       {!isMaster(session) && <p style={{ color: 'var(--gray)' }}>{t('user.readOnly')}</p>}
-      <FormSuccess message={done} />
+      <FormError message={pageError} />
+      <FormSuccess message={done ? done.word(t) : null} />
 
       <Section id="user-ads" title={t('user.ads')} count={current.ads.length}>
         <table className="data">
@@ -419,7 +436,10 @@ export default function UserDetail() {
           busy={busy}
           onCancel={close}
           onConfirm={() =>
-            run(() => usersApi.updateStatus({ userId: u.id, status: dialog.to }), t('user.statusDone', { name, status: t(`userStatus.${dialog.to}`) }))
+            run(
+              () => usersApi.updateStatus({ userId: u.id, status: dialog.to, from: u.status }),
+              (tr) => tr('user.statusDone', { name, status: tr(`userStatus.${dialog.to}`) }),
+            )
           }
         >
           <p>{t('user.statusChange', { from: t(`userStatus.${u.status}`), to: t(`userStatus.${dialog.to}`) })}</p>
@@ -433,9 +453,14 @@ export default function UserDetail() {
           label={t('holds.reasonLabel')}
           confirmLabel={t('holds.placeConfirm')}
           busy={busy}
-          error={actionError}
+          error={shownError(actionError)}
           onCancel={close}
-          onConfirm={(reason) => run(() => placeHold('user', u.id, reason), t('holds.placeDone', { name }))}
+          onConfirm={(reason) =>
+            run(
+              () => placeHold('user', u.id, reason),
+              (tr) => tr('holds.placeDone', { name }),
+            )
+          }
         >
           <p>{t('holds.explain')}</p>
         </NoteDialog>
@@ -447,9 +472,14 @@ export default function UserDetail() {
           confirmLabel={t('holds.releaseConfirm')}
           danger
           busy={busy}
-          error={actionError}
+          error={shownError(actionError)}
           onCancel={close}
-          onConfirm={(note) => run(() => releaseHold(dialog.targetType, dialog.targetId, note), t('holds.releaseDone'))}
+          onConfirm={(note) =>
+            run(
+              () => releaseHold(dialog.targetType, dialog.targetId, note),
+              (tr) => tr('holds.releaseDone'),
+            )
+          }
         >
           <p>{t('holds.releaseEffect')}</p>
         </NoteDialog>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import { Route } from 'wouter';
@@ -150,8 +150,13 @@ function userServer(initial: Detail) {
   server.use(
     http.get('/api/admin/get-user/:id', () => apiJson('GET /api/admin/get-user/:id', current)),
     http.post('/api/master/update-user-status', async ({ request }) => {
-      const body = (await request.json()) as { userId: string; status: 'suspended' | 'approved' };
+      const body = (await request.json()) as { userId: string; status: 'suspended' | 'approved'; from?: string };
       calls.push({ status: body });
+      // As the server: the status the master saw (`from`) is no longer the account's, nothing changes.
+      if (body.from !== undefined && body.from !== current.user.status) {
+        const message = 'This account changed meanwhile: the list shows it as it is now.';
+        return apiJson('POST /api/master/update-user-status', { message, code: 'master.user_changed' } as never, 409 as never);
+      }
       current = { ...current, user: { ...current.user, status: body.status } };
       const u = current.user;
       return apiJson('POST /api/master/update-user-status', {
@@ -191,8 +196,14 @@ function userServer(initial: Detail) {
       return apiJson('POST /api/admin/release-legal-hold', { released: 1 });
     }),
   );
+  changeMeanwhile = (status) => {
+    current = { ...current, user: { ...current.user, status } };
+  };
   return calls;
 }
+
+/** Another master changes the account's status meanwhile (the page still shows the old one): set by userServer. */
+let changeMeanwhile: (status: Detail['user']['status']) => void = () => {};
 
 const renderUser = (id = 'u7') =>
   renderAt(
@@ -229,7 +240,38 @@ describe('user screen', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Suspend the account' }));
     expect(await screen.findByText('night_owl (owner@example.com) is now Suspended.')).toBeTruthy();
     expect(await screen.findByRole('button', { name: 'Reinstate' })).toBeTruthy();
-    expect(calls).toEqual([{ status: { userId: 'u7', status: 'suspended' } }]);
+    expect(calls).toEqual([{ status: { userId: 'u7', status: 'suspended', from: 'approved' } }]);
+  });
+
+  // The status shown is sent as `from`: an account another master changed meanwhile is not
+  // changed again from a stale screen; the refusal is said (in the page's language of the moment,
+  // also after a switch) and the account is read again, showing what it is now.
+  it('sends the status it shows; an account changed meanwhile is refused, said so and read again', async () => {
+    asAdmin(['ADMIN_USER', 'MASTER_USER']);
+    const calls = userServer(detail({ status: 'pending' }));
+    const user = userEvent.setup();
+    renderUser();
+    await user.click(await screen.findByRole('button', { name: 'Suspend' }));
+    changeMeanwhile('suspended');
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Suspend the account' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('This account changed meanwhile: the list shows it as it is now.');
+    expect(calls).toEqual([{ status: { userId: 'u7', status: 'suspended', from: 'pending' } }]);
+    // Read again: the dialog about a stale status is closed and the page shows the account as it is.
+    expect(await screen.findByRole('button', { name: 'Reinstate' })).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Suspend' })).toBeNull();
+    await act(() => i18n.changeLanguage('es'));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Esta cuenta cambió mientras tanto: la lista la muestra como está ahora.'));
+    await act(() => i18n.changeLanguage('en'));
+
+    // Reinstated from what is shown now, the success follows a language switch too.
+    await user.click(screen.getByRole('button', { name: 'Reinstate' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: /Reinstate/ }));
+    expect(await screen.findByText('night_owl (owner@example.com) is now Approved.')).toBeTruthy();
+    expect(calls.at(-1)).toEqual({ status: { userId: 'u7', status: 'approved', from: 'suspended' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    await act(() => i18n.changeLanguage('es'));
+    expect(await screen.findByText('night_owl (owner@example.com) ahora está Aprobado.')).toBeTruthy();
   });
 
   it('keeps keyboard focus on the page when the change removes the button it came from (Suspend gives way to Reinstate)', async () => {

@@ -4,18 +4,19 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { confirmEmailChange } from '../../state/profile';
 import { loadSession, sessionStore } from '../../state/session';
-import { errorMessage } from '../../api/client';
+import { asError, errorMessage } from '../../api/client';
 import { routes } from '../../app/routes';
 import { AuthCard } from './AuthCard';
 
-type Outcome = { state: 'working' } | { state: 'done' } | { state: 'failed'; message: string };
+/** A failure is kept as the error (null: no token in the link), worded at render: a language switch re-words it. */
+type Outcome = { state: 'working' } | { state: 'done' } | { state: 'failed'; error: Error | null };
 
 /** Follows the link sent to a new e-mail address: posts its token once and says how it went. */
 export default function ConfirmEmail() {
   const { t } = useTranslation('auth');
   const token = new URLSearchParams(useSearch()).get('token')?.trim() ?? '';
   const { session } = useSnapshot(sessionStore);
-  const [outcome, setOutcome] = useState<Outcome>(token ? { state: 'working' } : { state: 'failed', message: t('confirmEmail.missingToken') });
+  const [outcome, setOutcome] = useState<Outcome>(token ? { state: 'working' } : { state: 'failed', error: null });
 
   useEffect(() => {
     if (!token) return;
@@ -25,7 +26,7 @@ export default function ConfirmEmail() {
         if (live) setOutcome({ state: 'done' });
         void loadSession(); // the session carries the e-mail: show the new one
       },
-      (e: unknown) => live && setOutcome({ state: 'failed', message: errorMessage(e) }),
+      (e: unknown) => live && setOutcome({ state: 'failed', error: asError(e) }),
     );
     return () => {
       live = false;
@@ -43,7 +44,7 @@ export default function ConfirmEmail() {
       {outcome.state === 'failed' && (
         <div role="alert" className="alert alert-error">
           <p style={{ margin: 0 }}>{t('confirmEmail.failure')}</p>
-          <p style={{ margin: '6px 0 0' }}>{outcome.message}</p>
+          <p style={{ margin: '6px 0 0' }}>{outcome.error ? errorMessage(outcome.error) : t('confirmEmail.missingToken')}</p>
         </div>
       )}
       {outcome.state !== 'working' && (

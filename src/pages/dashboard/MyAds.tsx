@@ -4,11 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { MY_ADS_PAGE_SIZE, loadMyAds, myAdsFlash, myAdsQuery, myAdsStore, setAdOnline } from '../../state/ads';
 import { sessionStore } from '../../state/session';
-import { errorMessage } from '../../api/client';
+import { asError, errorMessage } from '../../api/client';
 import type { OwnerAd } from '../../api/ads';
 import { pathFor, routes } from '../../app/routes';
 import { EDIT_AD_ROUTE } from './paths';
-import { BumpDialog, DeleteDialog, MoveDialog, PayDialog, RenewDialog } from '../../components/market/AdActions';
+import { BumpDialog, DeleteDialog, MoveDialog, PayDialog, RenewDialog, type DoneMessage } from '../../components/market/AdActions';
 import { detailsSummary } from '../../components/market/AdExtras';
 import { LoadState } from '../../components/market/Status';
 import { Pager } from '../../components/forms/Pager';
@@ -44,9 +44,10 @@ export default function MyAds() {
   const search = useSearch();
   const [, navigate] = useLocation();
   const [dialog, setDialog] = useState<{ kind: DialogKind; ad: OwnerAd } | null>(null);
-  // The edit screen's "saved", shown once.
-  const [note, setNote] = useState<string | null>(() => myAdsFlash.note);
-  const [error, setError] = useState<string | null>(null);
+  // The edit screen's "saved", shown once; or what a dialog did, worded at each render (a language switch re-words it).
+  const [note, setNote] = useState<{ text: string } | { word: DoneMessage } | null>(() => (myAdsFlash.note ? { text: myAdsFlash.note } : null));
+  // Kept as the error, worded at render.
+  const [error, setError] = useState<Error | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [linkDone, setLinkDone] = useState(false);
   const accountApproved = session.userStatus !== 'pending' && session.userStatus !== 'suspended';
@@ -87,7 +88,7 @@ export default function MyAds() {
     try {
       await setAdOnline(ad.id, !ad.online);
     } catch (e) {
-      setError(errorMessage(e));
+      setError(asError(e));
     } finally {
       setBusy(null);
     }
@@ -103,9 +104,9 @@ export default function MyAds() {
     setDialog(null);
     setLinkDone(true);
   };
-  const done = (msg: string) => {
+  const done = (msg: DoneMessage) => {
     close();
-    setNote(msg);
+    setNote({ word: msg });
   };
   const tab = query.list;
   // The page read for the open tab (after a switch, the other tab's page stays until this one comes).
@@ -153,12 +154,12 @@ export default function MyAds() {
       </div>
       {note && (
         <div role="status" className="alert alert-success">
-          {note}
+          {'word' in note ? note.word(t, lng) : note.text}
         </div>
       )}
       {(error ?? linkProblem) && (
         <div role="alert" className="alert alert-error">
-          {error ?? linkProblem}
+          {error ? errorMessage(error) : linkProblem}
         </div>
       )}
       <div role="tabpanel" id="my-ads-panel" aria-labelledby={`tab-${tab}`}>

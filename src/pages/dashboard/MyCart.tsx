@@ -5,7 +5,7 @@ import { useSnapshot } from 'valtio';
 import { CART_PAGE_SIZE, cartQuery, cartStore, deleteCartAd, loadCartPage, payCartAd } from '../../state/cart';
 import { walletsStore } from '../../state/wallets';
 import { adPriceFor, pricingStore, quoteOf } from '../../state/pricing';
-import { ApiError, errorMessage } from '../../api/client';
+import { ApiError, asError, errorMessage } from '../../api/client';
 import { payErrorMessage } from '../../components/market/payError';
 import type { OwnerAd } from '../../api/ads';
 import { routes } from '../../app/routes';
@@ -26,8 +26,9 @@ export default function MyCart() {
   const pricing = useSnapshot(pricingStore.state);
   const [choice, setChoice] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState<string | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [paidNote, setPaidNote] = useState<string | null>(null);
+  // Kept as the errors and the paid ad's title, worded at each render: a language switch re-words them.
+  const [errors, setErrors] = useState<Record<string, Error | null>>({});
+  const [paidNote, setPaidNote] = useState<{ paid: string } | Error | null>(null);
   const [deleting, setDeleting] = useState<OwnerAd | null>(null);
 
   useEffect(() => {
@@ -42,17 +43,17 @@ export default function MyCart() {
     const walletId = choice[ad.id] || defaultWalletId(walletsStore.state.data, priceOf(ad));
     if (!walletId) return;
     setBusy(ad.id);
-    setErrors((x) => ({ ...x, [ad.id]: '' }));
+    setErrors((x) => ({ ...x, [ad.id]: null }));
     setPaidNote(null);
     try {
       await payCartAd(ad.id, walletId, quoteOf(adPriceFor(pricingStore.state.data, ad.listingType)));
-      setPaidNote(t('cart.paid', { title: ad.title }));
+      setPaidNote({ paid: ad.title });
     } catch (e) {
       if (e instanceof ApiError && e.code === 'ad.already_paid') {
         // Paid meanwhile (another tab): it left the cart; say so where the cart's news goes.
-        setPaidNote(errorMessage(e));
+        setPaidNote(asError(e));
         void cartStore.load();
-      } else setErrors((x) => ({ ...x, [ad.id]: payErrorMessage(t, e) }));
+      } else setErrors((x) => ({ ...x, [ad.id]: asError(e) }));
     } finally {
       setBusy(null);
     }
@@ -66,7 +67,7 @@ export default function MyCart() {
       await deleteCartAd(ad.id);
       setDeleting(null);
     } catch (e) {
-      setErrors((x) => ({ ...x, [ad.id]: errorMessage(e) }));
+      setErrors((x) => ({ ...x, [ad.id]: asError(e) }));
       setDeleting(null);
     } finally {
       setBusy(null);
@@ -80,7 +81,7 @@ export default function MyCart() {
       <p>{t('cart.intro')}</p>
       {paidNote && (
         <div role="status" className="alert alert-success">
-          {paidNote} <Link href={routes.myAds}>{t('cart.seeMyAds')}</Link>
+          {paidNote instanceof Error ? errorMessage(paidNote) : t('cart.paid', { title: paidNote.paid })} <Link href={routes.myAds}>{t('cart.seeMyAds')}</Link>
         </div>
       )}
       <LoadState loading={cart.loading && !cart.data} error={cart.error ?? wallets.error} />
@@ -118,7 +119,7 @@ export default function MyCart() {
                 />
                 {errors[ad.id] && (
                   <div role="alert" className="alert alert-error">
-                    {errors[ad.id]}
+                    {payErrorMessage(t, errors[ad.id])}
                   </div>
                 )}
                 <div className={styles.row}>

@@ -79,7 +79,7 @@ export default function ApprovedUsers() {
           { ...u, ...shown },
           { roles: sameRoles(d.roles, shown.roles) ? undefined : d.roles, status: d.status === shown.status ? undefined : d.status },
         ),
-      t('approved.saved', { email: u.email }),
+      (t) => t('approved.saved', { email: u.email }),
     );
     discard(u.id); // saved, or refused: the row shows what is stored again
   };

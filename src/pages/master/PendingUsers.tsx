@@ -28,7 +28,11 @@ export default function PendingUsers() {
   // it would give focus back to the row's button just before the row leaves the list, and focus
   // would fall to the page's body (Dialog puts it on the heading when the opener is gone).
   const apply = async (user: ManagedUser, to: 'approved' | 'suspended') => {
-    await row.run(user.id, () => setPendingUserStatus(user, to), t(to === 'approved' ? 'pending.approved' : 'pending.suspended', { email: user.email }));
+    await row.run(
+      user.id,
+      () => setPendingUserStatus(user, to),
+      (t) => t(to === 'approved' ? 'pending.approved' : 'pending.suspended', { email: user.email }),
+    );
     setConfirming(null);
   };
   return (

@@ -1,24 +1,31 @@
 import { useState } from 'react';
-import { errorMessage } from '../../api/client';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { asError, shownError } from '../../api/client';
 
-/** Runs one row's action at a time, remembering which row is busy and how the last one ended. */
+/**
+ * Runs one row's action at a time, remembering which row is busy and how the last one ended. The
+ * outcome is kept unworded (the error itself, the success as a function of the 'master' t) and
+ * worded at each render, in the page's language of the moment: a language switch re-words it.
+ */
 export function useRowAction() {
+  const { t } = useTranslation('master'); // re-rendered (re-worded) on a language switch
   const [busyId, setBusyId] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Error | null>(null);
+  const [success, setSuccess] = useState<{ word: (t: TFunction<'master'>) => string } | null>(null);
 
-  async function run(rowId: string, action: () => Promise<void>, successMessage: string): Promise<void> {
+  async function run(rowId: string, action: () => Promise<void>, successMessage: (t: TFunction<'master'>) => string): Promise<void> {
     setBusyId(rowId);
-    setError(null);
+    setFailure(null);
     setSuccess(null);
     try {
       await action();
-      setSuccess(successMessage);
+      setSuccess({ word: successMessage });
     } catch (e) {
-      setError(errorMessage(e));
+      setFailure(asError(e));
     } finally {
       setBusyId(null);
     }
   }
-  return { busyId, error, success, run };
+  return { busyId, error: shownError(failure), success: success ? success.word(t) : null, run };
 }

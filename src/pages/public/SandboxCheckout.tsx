@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useParams } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { paymentsApi, type SandboxAction, type SandboxInvoice } from '../../api/payments';
-import { errorMessage } from '../../api/client';
+import { asError, errorMessage } from '../../api/client';
 import { formatUsd } from '../../lib/money';
 import { dateTimeLabel } from '../../components/market/labels';
 import s from '../../components/public/page.module.css';
@@ -30,10 +30,12 @@ export default function SandboxCheckout() {
   const { t, i18n } = useTranslation('payments');
   const { invoiceId = '' } = useParams<{ invoiceId: string }>();
   // What was read, for which invoice: another id in the address shows nothing of the last one.
-  const [read, setRead] = useState<{ id: string; invoice: SandboxInvoice | null; error: string | null } | null>(null);
+  // Failures are kept as the errors and what was done as the action and the status it left, worded
+  // at render: a language switch re-words them.
+  const [read, setRead] = useState<{ id: string; invoice: SandboxInvoice | null; error: Error | null } | null>(null);
   const [busy, setBusy] = useState<SandboxAction | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  const [done, setDone] = useState<{ action: SandboxAction; status: string } | null>(null);
   const invoice = read?.id === invoiceId ? read.invoice : null;
   const loadError = read?.id === invoiceId ? read.error : null;
   const setInvoice = (inv: SandboxInvoice) => setRead({ id: invoiceId, invoice: inv, error: null });
@@ -42,7 +44,7 @@ export default function SandboxCheckout() {
     let live = true;
     paymentsApi.sandboxInvoice(invoiceId).then(
       (r) => live && setRead({ id: invoiceId, invoice: r.invoice, error: null }),
-      (e: unknown) => live && setRead({ id: invoiceId, invoice: null, error: errorMessage(e) }),
+      (e: unknown) => live && setRead({ id: invoiceId, invoice: null, error: asError(e) }),
     );
     return () => {
       live = false;
@@ -57,9 +59,9 @@ export default function SandboxCheckout() {
     try {
       const r = await paymentsApi.simulate(invoiceId, action);
       setInvoice(r.invoice);
-      setDone(t(`sandbox.done.${action}`, { status: t(`status.${r.invoice.status}`, { defaultValue: r.invoice.status }) }));
+      setDone({ action, status: r.invoice.status });
     } catch (e) {
-      setError(errorMessage(e));
+      setError(asError(e));
     } finally {
       setBusy(null);
     }
@@ -75,7 +77,7 @@ export default function SandboxCheckout() {
       <p className={s.lead}>{t('sandbox.intro')}</p>
       {loadError && (
         <div role="alert" className="alert alert-error">
-          {loadError}
+          {errorMessage(loadError)}
         </div>
       )}
       {!invoice && !loadError && <p role="status">{t('invoice.checking')}</p>}
@@ -121,12 +123,12 @@ export default function SandboxCheckout() {
           </div>
           {error && (
             <div role="alert" className="alert alert-error">
-              {error}
+              {errorMessage(error)}
             </div>
           )}
           {done && (
             <div role="status" className="alert alert-success">
-              {done}
+              {t(`sandbox.done.${done.action}`, { status: t(`status.${done.status}`, { defaultValue: done.status }) })}
             </div>
           )}
           <p style={{ marginTop: 18 }}>
