@@ -6,9 +6,30 @@ function encode<E extends ServerEvent>(event: E, data: ServerEventData<E>): stri
   return JSON.stringify({ event, data });
 }
 
+/**
+ * Most a socket may have queued unsent before it is dropped. Events are small (an echo is ~3 KB at
+ * most), so a backlog this large means a peer that stopped reading, possibly on purpose while it
+ * keeps sending: without a bound the server would hold everything sent to it in memory.
+ */
+export const MAX_UNSENT_BYTES = 1024 * 1024;
+
+/**
+ * Sends a frame unless the socket's backlog is already past MAX_UNSENT_BYTES; then the socket is
+ * terminated instead (a close frame would only wait behind the backlog, since the peer does not
+ * read) and its 'close' removes it from the hub. Whether it was sent.
+ */
+function sendBounded(socket: WebSocket, text: string): boolean {
+  if (socket.bufferedAmount > MAX_UNSENT_BYTES) {
+    socket.terminate();
+    return false;
+  }
+  socket.send(text);
+  return true;
+}
+
 /** Sends one event on one socket (the echo of a client's own message). */
 export function sendEvent<E extends ServerEvent>(socket: WebSocket, event: E, data: ServerEventData<E>): void {
-  socket.send(encode(event, data));
+  sendBounded(socket, encode(event, data));
 }
 
 /** Sockets one user may hold (PRODUCT §11): enough for every tab a person uses, not for hoarding. */
@@ -73,9 +94,7 @@ export class Hub {
     const text = encode(event, data);
     let n = 0;
     for (const s of set) {
-      if (s.readyState !== s.OPEN) continue;
-      s.send(text);
-      n++;
+      if (s.readyState === s.OPEN && sendBounded(s, text)) n++;
     }
     return n;
   }
@@ -86,9 +105,7 @@ export class Hub {
     let n = 0;
     for (const set of this.sockets.values()) {
       for (const s of set) {
-        if (s.readyState !== s.OPEN) continue;
-        s.send(text);
-        n++;
+        if (s.readyState === s.OPEN && sendBounded(s, text)) n++;
       }
     }
     return n;

@@ -81,6 +81,14 @@ const flush = () => new Promise<void>((r) => setTimeout(r, 0));
 const flushMicrotasks = async () => {
   for (let i = 0; i < 5; i++) await Promise.resolve();
 };
+/** Waits out reconnect number `attempt`, whose length is random: none before its shortest, one by its longest. */
+function waitOutReconnect(attempt: number): void {
+  const n = sockets().length;
+  vi.advanceTimersByTime(reconnectDelay(attempt, 0) - 1);
+  expect(sockets()).toHaveLength(n);
+  vi.advanceTimersByTime(reconnectDelay(attempt, 1) - reconnectDelay(attempt, 0) + 1);
+  expect(sockets()).toHaveLength(n + 1);
+}
 
 let stop: (() => void) | null = null;
 
@@ -120,21 +128,44 @@ describe('socket store', () => {
     last().drop();
     expect(socketStore.connected).toBe(false);
     expect(sockets()).toHaveLength(1);
-    vi.advanceTimersByTime(reconnectDelay(0) - 1);
-    expect(sockets()).toHaveLength(1);
-    vi.advanceTimersByTime(1);
-    expect(sockets()).toHaveLength(2);
+    waitOutReconnect(0); // 0.5 to 1 s
     last().drop(); // refused again: the wait doubles
-    vi.advanceTimersByTime(reconnectDelay(1) - 1);
-    expect(sockets()).toHaveLength(2);
-    vi.advanceTimersByTime(1);
-    expect(sockets()).toHaveLength(3);
+    waitOutReconnect(1); // 1 to 2 s
     last().accept();
     expect(socketStore.connected).toBe(true);
     last().drop(); // a good connection resets the backoff
-    vi.advanceTimersByTime(reconnectDelay(0));
-    expect(sockets()).toHaveLength(4);
-    expect(reconnectDelay(20)).toBe(30_000);
+    waitOutReconnect(0);
+    expect([reconnectDelay(0, 0), reconnectDelay(0, 0.5), reconnectDelay(3, 0), reconnectDelay(20, 0), reconnectDelay(20, 1)]).toEqual([
+      500, 750, 4000, 15_000, 30_000,
+    ]);
+  });
+
+  // A restart closes every socket at the same instant (1001): the browsers must not all come back
+  // in the same millisecond, round after round.
+  it('spreads the reconnects of clients closed at the same instant over the second half of the wait', async () => {
+    sessionStore.session = member;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const waits: number[] = [];
+    for (let client = 0; client < 10; client++) {
+      stop = startSocket();
+      const sock = last();
+      sock.accept();
+      sock.drop(1001); // the server shutting down
+      let waited = 0;
+      while (sockets().at(-1) === sock && waited < 60_000) {
+        vi.advanceTimersByTime(10);
+        waited += 10;
+      }
+      waits.push(waited);
+      stop();
+      stop = null;
+    }
+    const seen = `waits: ${waits.join(', ')} ms`;
+    expect(
+      waits.every((w) => w >= 500 && w <= 1000),
+      seen,
+    ).toBe(true);
+    expect(new Set(waits).size, seen).toBeGreaterThan(1);
   });
 
   it('reconnects at once when the network comes back, not at the end of a long backoff', async () => {
@@ -144,7 +175,7 @@ describe('socket store', () => {
     last().accept();
     last().drop(); // the network went away
     for (let i = 0; i < 4; i++) {
-      vi.advanceTimersByTime(reconnectDelay(i));
+      vi.advanceTimersByTime(reconnectDelay(i, 1));
       last().drop(); // offline: refused at once
     }
     expect(sockets()).toHaveLength(5);
@@ -307,7 +338,7 @@ describe('socket store', () => {
     vi.advanceTimersByTime(1);
     expect(socketStore.connected).toBe(false);
     expect(ws.closedWith?.code).toBe(4000);
-    vi.advanceTimersByTime(reconnectDelay(0));
+    vi.advanceTimersByTime(reconnectDelay(0, 1));
     expect(sockets()).toHaveLength(2);
     last().accept();
     expect(socketStore.connected).toBe(true);

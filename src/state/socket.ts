@@ -44,8 +44,15 @@ const SESSION_ENDED_CODES = new Set([4001, 4003, 4401, 4403]); // 4003: the acco
  */
 export const CLOSE_REPLACED = 4008;
 
-export function reconnectDelay(attempt: number): number {
-  return Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** attempt);
+/**
+ * The wait before reconnect number `attempt` (0 first): doubling from 1 s up to 30 s, of which a
+ * random half ("equal jitter"; `random` in [0, 1)). A restart closes every socket at the same
+ * instant: without the random part every browser would come back in the same millisecond, round
+ * after round, on the handshake, its session read and an office's shared per-address limit.
+ */
+export function reconnectDelay(attempt: number, random = Math.random()): number {
+  const ceiling = Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** attempt);
+  return ceiling / 2 + random * (ceiling / 2);
 }
 
 type Handler = (data: unknown) => void;

@@ -1,11 +1,14 @@
+import type net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { DEFAULT_LIMITS } from '../../core/deps.ts';
+import { MAX_UNSENT_BYTES } from '../../core/realtime.ts';
 import { closedWithin, connector, statusOf, until, type Conn } from './realtime.testkit.ts';
 
 // What one client may hold and send on /api/ws, with the real values: 10 sockets per user, 30
-// handshakes a minute per IP, messages of at most 4 KB, 20 messages per 10 seconds per socket.
+// handshakes a minute per IP, messages of at most 4 KB, 20 messages (pings, pongs) per 10 seconds
+// per socket, 1 MB sent to it and not yet read.
 
 let ctx: TestContext;
 let base: string;
@@ -29,6 +32,18 @@ async function roundTrip(c: Conn, text: string): Promise<void> {
   c.ws.send(JSON.stringify({ event: 'clientMessage', data: { text } }));
   expect(await c.next()).toEqual({ event: 'privateMessage', data: { text } });
 }
+/** The server's side of each socket accepted from now on, in order. */
+function serverSockets(): WebSocket[] {
+  const seen: WebSocket[] = [];
+  const add = hub().add.bind(hub());
+  hub().add = (userId, socket, session) => {
+    seen.push(socket);
+    add(userId, socket, session);
+  };
+  return seen;
+}
+/** The client stops reading: what the server sends piles up in the kernel's buffers, then in the server's. */
+const stopReading = (c: Conn) => (c.ws as unknown as { _socket: net.Socket })._socket.pause();
 
 describe('sockets per user', () => {
   it('opening the 11th closes the oldest with a code and reason; 10 stay open, other users untouched', async () => {
@@ -104,4 +119,64 @@ describe('incoming messages', () => {
     expect(other.ws.readyState).toBe(WebSocket.OPEN); // the limit is per socket
     await roundTrip(other, 'unaffected');
   });
+
+  it('counts pings and pongs as messages: a flood of either is closed with 1008', async () => {
+    const pinger = await connect({ cookie: ann.cookie });
+    const ponger = await connect({ cookie: ann.cookie });
+    await until(() => hub().connectionCount === 2);
+    for (let i = 0; i < 100; i++) pinger.ws.ping();
+    for (let i = 0; i < 100; i++) ponger.ws.pong(); // unsolicited: the server pinged nobody
+    const pings = await closedWithin(pinger);
+    const pongs = await closedWithin(ponger);
+    expect({ pings: pings?.code, pongs: pongs?.code ?? 'still open' }).toEqual({ pings: 1008, pongs: 1008 });
+  });
+});
+
+describe('unsent backlog', () => {
+  it('drops a socket that keeps sending but does not read once its echoes pile up past 1 MB', async () => {
+    const server = serverSockets();
+    const c = await connect({ cookie: ann.cookie });
+    await until(() => server.length === 1);
+    const s = server[0];
+    stopReading(c);
+    const frame = JSON.stringify({ event: 'clientMessage', data: { text: '€'.repeat(1000) } }); // the longest accepted text, ~3 KB
+    let read = 0;
+    let closedWith: number | null = null;
+    s.on('message', () => read++);
+    s.on('close', (code) => (closedWith = code));
+    for (let window = 0; window < 300 && s.readyState === WebSocket.OPEN; window++) {
+      for (let i = 0; i < 19; i++) c.ws.send(frame);
+      c.ws.pong(); // unsolicited: 20 in all, within the budget
+      for (let t = 0; t < 400 && read < 19 * (window + 1); t++) await new Promise((r) => setTimeout(r, 5));
+      ctx.clock.advance(10_000); // the next window, once the server has read this one
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    const backlog = s.readyState === WebSocket.OPEN ? s.bufferedAmount : 0;
+    expect({ open: s.readyState === WebSocket.OPEN, backlogOverBound: backlog > MAX_UNSENT_BYTES }, `unsent backlog: ${backlog} bytes`).toEqual({
+      open: false,
+      backlogOverBound: false,
+    });
+    await until(() => hub().connectionCount === 0);
+    expect(closedWith).toBe(1006); // cut off: a closing handshake would wait behind what it does not read
+  }, 20_000);
+
+  it("drops from the hub's events a socket that does not read, and only it", async () => {
+    const server = serverSockets();
+    const stalled = await connect({ cookie: ann.cookie });
+    const reader = await connect({ cookie: ann.cookie });
+    await until(() => server.length === 2);
+    stopReading(stalled);
+    const text = 'x'.repeat(64 * 1024);
+    let reached = 0;
+    for (let i = 0; i < 200 && server[0].readyState === WebSocket.OPEN; i++) {
+      reached = i % 2 ? hub().sendToUser(ann.id, 'privateMessage', { text }) : hub().broadcast('privateMessage', { text });
+      await new Promise((r) => setTimeout(r, 2)); // the reader reads
+    }
+    expect(server[0].readyState).not.toBe(WebSocket.OPEN);
+    await until(() => hub().connectionCount === 1);
+    expect(reader.ws.readyState).toBe(WebSocket.OPEN);
+    expect(reached).toBeLessThanOrEqual(1);
+    expect(hub().sendToUser(ann.id, 'privateMessage', { text: 'still here' })).toBe(1);
+    await until(() => reader.messages.some((m) => (m.data as { text: string }).text === 'still here'));
+  }, 20_000);
 });

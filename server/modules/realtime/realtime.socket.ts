@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import Value from 'typebox/value';
 import type { Clock } from '../../core/clock.ts';
@@ -8,7 +9,7 @@ import { clientEvents, type ClientEvent, type ClientEventData } from '../../../c
 export const HEARTBEAT_MS = 30_000;
 /** Largest incoming frame or message (ws maxPayload); over it ws closes the socket with 1009. */
 export const MAX_PAYLOAD_BYTES = 4 * 1024;
-/** Messages (and pings) one socket may send per window; over it the socket is closed with 1008. */
+/** Messages (and pings and pongs) one socket may send per window; over it the socket is closed with 1008. */
 export const MAX_MESSAGES_PER_WINDOW = 20;
 export const MESSAGE_WINDOW_MS = 10_000;
 
@@ -43,27 +44,34 @@ export function onClientMessage(socket: WebSocket, raw: string): void {
 /**
  * Pings every socket each interval; one that has not answered the previous ping is terminated
  * (its 'close' then removes it from the hub). Catches peers that vanished without a FIN, which
- * would otherwise hold a slot and receive events forever.
+ * would otherwise hold a slot and receive events forever. Each ping carries a random token and
+ * only a pong echoing it is an answer (RFC 6455 §5.5.3): a client may send pongs of its own at
+ * any time, and one that no longer reads (so never sees the ping) must not pass for alive by them.
  */
 export class Heartbeat {
-  private readonly alive = new Map<WebSocket, boolean>();
+  /** Per socket, the token of the ping not yet answered; null when the last one was answered. */
+  private readonly waiting = new Map<WebSocket, Buffer | null>();
   private timer: ReturnType<typeof setInterval> | null = null;
 
   track(socket: WebSocket): void {
-    this.alive.set(socket, true);
-    socket.on('pong', () => this.alive.set(socket, true));
-    socket.on('close', () => this.alive.delete(socket));
+    this.waiting.set(socket, null);
+    socket.on('pong', (data) => {
+      const token = this.waiting.get(socket);
+      if (token && token.equals(data)) this.waiting.set(socket, null);
+    });
+    socket.on('close', () => this.waiting.delete(socket));
   }
 
   tick(): void {
-    for (const [socket, ok] of this.alive) {
-      if (!ok) {
-        this.alive.delete(socket);
+    for (const [socket, token] of this.waiting) {
+      if (token) {
+        this.waiting.delete(socket);
         socket.terminate();
         continue;
       }
-      this.alive.set(socket, false);
-      socket.ping();
+      const next = randomBytes(8);
+      this.waiting.set(socket, next);
+      socket.ping(next);
     }
   }
 
@@ -139,6 +147,8 @@ export function attachSocket(
     // A text frame arrives as one Buffer (binaryType 'nodebuffer', ws's default).
     if (allowed() && !isBinary && Buffer.isBuffer(data)) onClientMessage(socket, data.toString());
   });
-  socket.on('ping', allowed); // ws answers pings itself; a ping flood is still a flood
+  // ws answers pings itself, and reads every pong; a flood of either is still a flood (the heartbeat's answer costs one).
+  socket.on('ping', allowed);
+  socket.on('pong', allowed);
   socket.on('close', () => hub.remove(userId, socket));
 }

@@ -186,6 +186,33 @@ describe('heartbeat', () => {
     await until(() => ctx.app.deps.hub.connectionCount === 1);
     expect(live.ws.readyState).toBe(WebSocket.OPEN);
   });
+
+  it("takes only a pong echoing the server's ping as an answer: pongs a client sends of its own do not keep it", async () => {
+    await ctx.close();
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    ctx = await createTestApp();
+    base = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    const ann = await makeUser(ctx);
+    const live = await connect({ cookie: ann.cookie });
+    const pretender = await connect({ cookie: ann.cookie, autoPong: false });
+    await until(() => ctx.app.deps.hub.connectionCount === 2);
+    let pings = 0;
+    live.ws.on('ping', () => pings++);
+    pretender.ws.on('ping', () => {
+      pings++;
+      pretender.ws.pong('alive'); // not the ping's payload, as a client that does not read would send
+    });
+
+    for (let round = 0; round < 2; round++) {
+      pretender.ws.pong(); // unsolicited, before the ping
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+      await until(() => pings === 2 * (round + 1) || pretender.ws.readyState !== WebSocket.OPEN);
+      await new Promise((r) => setTimeout(r, 50)); // let the pongs arrive
+    }
+    expect((await closedWithin(pretender))?.code).toBe(1006);
+    await until(() => ctx.app.deps.hub.connectionCount === 1);
+    expect(live.ws.readyState).toBe(WebSocket.OPEN);
+  });
 });
 
 describe('isSameOrigin', () => {
