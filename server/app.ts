@@ -17,6 +17,8 @@ import { apiSecurityHeaders, securityHeaders } from './core/security-headers.ts'
 import { AppError, errorBody, ruleWords, schemaRule, sendError } from './core/errors.ts';
 import { LazySerializers } from './core/lazy-serializers.ts';
 import { isApiPath } from './core/http.ts';
+import { clientErrorHandler } from './core/client-errors.ts';
+import { isSocketHandshake } from './core/upgrade.ts';
 import { lazyChildLogger } from './core/logging.ts';
 import { finiteKeyword, refuseUnknownProperties, requireFiniteNumbers } from './core/strict-schema.ts';
 import { DEFAULT_LIMITS, type AppDeps, type Limits } from './core/deps.ts';
@@ -89,6 +91,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     childLoggerFactory: lazyChildLogger,
     bodyLimit: 1024 * 1024, // 1 MB JSON bodies (PRODUCT §11); multipart has its own limits
     trustProxy: config.trustProxy,
+    // Only a WebSocket handshake to /api/ws leaves HTTP; any other `Upgrade:` request is served as
+    // plain HTTP, so Node keeps timing out and closing its connection (see core/upgrade.ts).
+    http: { shouldUpgradeCallback: isSocketHandshake },
+    // A request Node's parser refuses (oversized headers, a malformed line) gets a coded error body.
+    clientErrorHandler: clientErrorHandler(apiHeaders),
     routerOptions: { ignoreTrailingSlash: true },
     // Unknown properties are refused, not silently dropped (Fastify's default removes them).
     ajv: { customOptions: { removeAdditional: false }, plugins: [finiteKeyword as never] },

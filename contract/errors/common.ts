@@ -17,6 +17,10 @@ export const commonErrors = {
   'request.malformed_url': 'This address is malformed. Check the link and try again.',
   'request.url_too_long': 'This address is too long. Check the link and try again.',
   'request.length_mismatch': 'The request arrived incomplete (its size does not match its declared length). Please try again.',
+  // Refused by Node's HTTP parser, before any route (server/core/client-errors.ts).
+  'request.headers_too_large': 'Too many cookies or too long an address. Clear this site’s cookies or check the link, and try again.',
+  'request.malformed': 'The request is malformed and could not be read.',
+  'request.timeout': 'The request took too long to arrive. Please try again.',
   'server.error': 'Something went wrong.',
   'auth.sign_in_required': 'You must sign in first.',
   'auth.forbidden': 'You are not allowed to do this.',

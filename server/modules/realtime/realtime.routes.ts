@@ -6,6 +6,7 @@ import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import { isSameOrigin } from './realtime.origin.ts';
 import { Heartbeat, MAX_PAYLOAD_BYTES, SESSION_RECHECK_MS, attachSocket, recheckSockets } from './realtime.socket.ts';
 import { realtimeApi } from '../../../contract/api/realtime.ts';
+import { SOCKET_PATH } from '../../core/upgrade.ts';
 
 /** Staff announcements (POST /api/admin/send-public-message): one call to the service. */
 const announcementRoutes = defineRoutes((app, deps) => {
@@ -40,7 +41,8 @@ export default defineRoutes(async (app, deps) => {
   });
   const handshakes = new WindowLimiter(deps.clock, deps.limits.socketHandshakesPerMinute, 60_000);
   // An upgrade refused by the app-wide session hook (401) never reaches the plugin's own hook, so
-  // the plugin does not know to close the raw socket after the answer: close it here.
+  // the plugin does not know to close the raw socket after the answer: close it here. Node hands
+  // over no other upgrade than this route's handshake (core/upgrade.ts).
   // Callback style, not async: it runs after every request, and an async hook costs a promise each.
   app.addHook('onResponse', (request, _reply, done) => {
     if (!request.ws && request.headers.upgrade?.toLowerCase() === 'websocket') request.raw.socket?.destroy();
@@ -58,7 +60,7 @@ export default defineRoutes(async (app, deps) => {
   });
 
   app.get(
-    '/api/ws',
+    SOCKET_PATH,
     {
       websocket: true,
       schema: realtimeApi['GET /api/ws'],
