@@ -370,6 +370,20 @@ export class PaymentsService {
             await repo.markCredited(trx, current.id, at);
             outcome = 'credited';
             balanceCents = (await walletsRepo.findWallet(trx, current.wallet_id))!.balance_cents;
+            const owner = await trx.selectFrom('users').select('deleted_at').where('id', '=', current.user_id).executeTakeFirst();
+            if (owner?.deleted_at) {
+              // Paid after its owner deleted the account: the money is in a wallet nobody can reach
+              // (the ledger keeps it), and no receipt goes. Staff see it, to refund it by hand.
+              this.deps.log.error({ invoiceId: btcpayId, userId: current.user_id }, 'payments: an invoice settled after its owner deleted the account');
+              await writeAudit(trx, {
+                actor: null,
+                action: 'invoice.credited_after_deletion',
+                targetType: 'invoice',
+                targetId: btcpayId,
+                after: { userId: current.user_id, amountCents: current.amount_cents, deletedAt: owner.deleted_at },
+                at,
+              });
+            }
           } else {
             outcome = current.credited_at ? 'already_credited' : 'credited';
             if (!current.credited_at) await repo.markCredited(trx, current.id, at);

@@ -518,3 +518,32 @@ describe('an invoice staff mark Settled, then Invalid', () => {
     ]);
   });
 });
+
+describe('an invoice paid after its owner deleted the account', () => {
+  // The Bitcoin arrives in a wallet nobody can reach any more (the ledger keeps it, once): no
+  // receipt goes to the erased address, and staff see it in the audit, to refund it by hand.
+  it('is credited once, mails nobody, and is audited for staff', async () => {
+    const id = await createInvoice(w.ctx, w.user, 30);
+    const erased = await w.ctx.app.inject({
+      method: 'DELETE',
+      url: '/api/delete-my-profile?confirm=true',
+      payload: { password: w.user.password },
+      headers: { cookie: w.user.cookie },
+    });
+    expect(erased.statusCode, erased.body).toBe(200);
+    const mailsBefore = w.ctx.mailer.sent.length;
+    w.fake.set(id, 'Settled');
+    expect((await deliver(w.ctx, ev(id, 'InvoiceSettled'))).statusCode).toBe(200);
+    expect(await usdBalance(w.ctx, w.user.id)).toBe(3000);
+    expect(await creditRows(w.ctx, id)).toHaveLength(1);
+    expect(w.ctx.mailer.sent.length).toBe(mailsBefore);
+    const audit = await w.ctx.app.deps.db.selectFrom('audit_log').selectAll().where('action', '=', 'invoice.credited_after_deletion').execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actor_id: null, target_type: 'invoice', target_id: id });
+    expect(JSON.parse(audit[0].after_json!)).toMatchObject({ userId: w.user.id, amountCents: 3000 });
+    // A second delivery of the same settlement credits and audits nothing more.
+    expect((await deliver(w.ctx, ev(id, 'InvoiceSettled'))).statusCode).toBe(200);
+    expect(await creditRows(w.ctx, id)).toHaveLength(1);
+    expect(await w.ctx.app.deps.db.selectFrom('audit_log').select('id').where('action', '=', 'invoice.credited_after_deletion').execute()).toHaveLength(1);
+  });
+});
