@@ -48,9 +48,33 @@ const TOO_LARGE = new Set(['FST_ERR_CTP_BODY_TOO_LARGE', 'FST_REQ_FILE_TOO_LARGE
 
 const DEFAULT_DIST = path.resolve(import.meta.dirname, '../dist');
 
-/** Query parameters that carry a secret (a password-reset or e-mail link's token, an unsubscribe link's signature): never logged. */
-const SECRET_PARAMS = /([?&](?:token|t)=)[^&#]*/g;
-export const urlForLog = (url: string) => url.replace(SECRET_PARAMS, '$1[redacted]');
+/**
+ * Query parameters that carry a secret (a password-reset or e-mail link's token, an unsubscribe
+ * link's signature, a password or code someone put in a URL): never logged. Names are compared as
+ * the query parser reads them: decoded and in any case (`TOKEN=`, `%74oken=`).
+ */
+const SECRET_PARAMS = new Set(['token', 't', 'password', 'newpassword', 'currentpassword', 'code']);
+const paramName = (raw: string) => {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+};
+export function urlForLog(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const parts = url.slice(q + 1).split('&');
+  let masked = false;
+  for (let i = 0; i < parts.length; i++) {
+    const eq = parts[i].indexOf('=');
+    if (eq >= 0 && SECRET_PARAMS.has(paramName(parts[i].slice(0, eq)))) {
+      parts[i] = `${parts[i].slice(0, eq)}=[redacted]`;
+      masked = true;
+    }
+  }
+  return masked ? `${url.slice(0, q)}?${parts.join('&')}` : url;
+}
 
 /** The request as each log line shows it: Fastify's default fields, with the URL's secrets masked. */
 function withLogSerializers(logger: boolean | object): boolean | object {

@@ -18,6 +18,16 @@ describe('the request log', () => {
     expect(urlForLog('/api/search?query=tall+brunette&page=2')).toBe('/api/search?query=tall+brunette&page=2');
   });
 
+  // The query parser reads `TOKEN=` and `%74oken=` as token too; and a password someone put in a
+  // URL (a hand-made DELETE /api/delete-my-profile?password=…) must not reach the log either.
+  it('masks secret parameters however their names are written, and passwords put in a URL', () => {
+    expect(urlForLog('/auth/reset-password?TOKEN=abc')).toBe('/auth/reset-password?TOKEN=[redacted]');
+    expect(urlForLog('/auth/reset-password?%74oken=abc&x=1')).toBe('/auth/reset-password?%74oken=[redacted]&x=1');
+    expect(urlForLog('/api/delete-my-profile?confirm=true&password=hunter2%20x')).toBe('/api/delete-my-profile?confirm=true&password=[redacted]');
+    expect(urlForLog('/api/x?newPassword=a&currentPassword=b&code=123456')).toBe('/api/x?newPassword=[redacted]&currentPassword=[redacted]&code=[redacted]');
+    expect(urlForLog('/api/x?%E0%A4%A=1&tokens=keep')).toBe('/api/x?%E0%A4%A=1&tokens=keep'); // an undecodable name, a longer one: kept
+  });
+
   it('a password-reset link followed, as logged at LOG_LEVEL=info, shows no token', async () => {
     let logged = '';
     const stream = new Writable({
