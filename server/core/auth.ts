@@ -139,6 +139,7 @@ export interface AuthDeps {
  * otherwise run on every response (~1 µs of a cached read's ~12).
  */
 export function setSessionCookie(reply: FastifyReply, request: FastifyRequest, deps: AuthDeps, user: SessionUser): void {
+  reply.header('cache-control', PRIVATE); // for this browser alone (RFC 9111 §7.3)
   const iat = Math.floor(deps.clock.now().getTime() / 1000);
   const exp = iat + deps.config.sessionDays * 86400;
   const payload: TokenPayload = { id: user.id, email: user.email, userStatus: user.userStatus, userRoles: user.userRoles, tv: user.tokenVersion, iat, exp };
@@ -153,9 +154,25 @@ export function setSessionCookie(reply: FastifyReply, request: FastifyRequest, d
 
 const EXPIRED_SESSION_COOKIE = stringifySetCookie({ name: COOKIE_NAME, value: '', path: '/', expires: new Date(0), sameSite: 'lax' });
 
+/**
+ * An answer that sets a cookie is for this browser alone: a shared cache would replay its
+ * Set-Cookie to everyone it serves (RFC 9111 §7.3), a stale session's sign-out on a public report
+ * for five minutes.
+ */
+const PRIVATE = 'private, no-store';
+
 /** Expires the session cookie in the browser; works on any route (no cookie plugin needed). */
 export function clearSessionCookie(reply: FastifyReply): void {
-  reply.header('set-cookie', EXPIRED_SESSION_COOKIE);
+  reply.header('set-cookie', EXPIRED_SESSION_COOKIE).header('cache-control', PRIVATE);
+}
+
+/**
+ * Marks an answer cacheable by shared caches, unless it sets a cookie (the session hook expiring a
+ * stale one on any /api answer): then it stays private. Every public /api answer is marked this way;
+ * no hook on every answer (~1 µs of a cached read's ~12).
+ */
+export function publicCache(reply: FastifyReply, value: string): void {
+  if (!reply.hasHeader('set-cookie')) reply.header('cache-control', value);
 }
 
 /**

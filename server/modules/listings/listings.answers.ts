@@ -1,5 +1,6 @@
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import type { FastifyReply } from 'fastify';
+import { accepts } from '../../core/encoding.ts';
 import { own, sizeOf, TaggedCache, type Body } from './listings.cache.ts';
 
 // The public API's answers as they are kept and sent (AnswerCache), what an answer depends on
@@ -73,7 +74,7 @@ const quickBrotli = (body: Body) =>
     params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_LGWIN]: 18, [constants.BROTLI_PARAM_SIZE_HINT]: sizeOf(body) },
   });
 
-const acceptsBrotli = (reply: FastifyReply) => /\bbr\b/.test(reply.request.headers['accept-encoding'] ?? '');
+const acceptsBrotli = (reply: FastifyReply) => accepts(reply.request.headers['accept-encoding'], 'br');
 
 function sendKept(reply: FastifyReply, k: Kept): FastifyReply {
   reply.type('application/json; charset=utf-8');

@@ -344,6 +344,27 @@ describe('compressed answers', () => {
     expect(ad.headers['content-encoding']).toBeUndefined();
   });
 
+  it('never sends brotli to a client whose Accept-Encoding refuses it (q=0), kept or not', async () => {
+    for (let i = 0; i < 8; i++) await liveAd(ctx, owner, admin, ny, { title: `Elegant companion number ${i} downtown` });
+    const url = `/api/listings?state=new-york&city=${ny.citySlug}`;
+    const plain = (await get(url)).body;
+    // a first asking (sent, not kept), the second (kept), and one from the cache
+    for (const accept of ['gzip, br;q=0', 'br;q=0, gzip', 'BR;Q=0.000, *', '*;q=0', 'identity', '', 'gzip, deflate, br;q=0, zstd']) {
+      for (let i = 0; i < 3; i++) {
+        const res = await ctx.app.inject({ method: 'GET', url, headers: { 'accept-encoding': accept } });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-encoding'], accept).toBeUndefined();
+        expect(res.body, accept).toBe(plain);
+      }
+    }
+    // a weight above 0, or `*`, takes it
+    for (const accept of ['gzip;q=1, br;q=0.5', '*', 'gzip, *;q=0.1', 'Br']) {
+      const res = await ctx.app.inject({ method: 'GET', url, headers: { 'accept-encoding': accept } });
+      expect(res.headers['content-encoding'], accept).toBe('br');
+      expect(brotliDecompressSync(res.rawPayload).toString()).toBe(plain);
+    }
+  });
+
   it('compresses a large answer for a browser, keeps only that from its second asking on, and gives others the plain body', async () => {
     for (let i = 0; i < 8; i++) await liveAd(ctx, owner, admin, ny, { title: `Morning companion number ${i}` });
     const url = `/api/listings?state=new-york&city=${ny.citySlug}`;

@@ -1,5 +1,5 @@
 import { defineRoutes } from '../../core/http.ts';
-import { requireUser } from '../../core/auth.ts';
+import { publicCache, requireUser } from '../../core/auth.ts';
 import { moderationApi } from '../../../contract/api/moderation.ts';
 
 /** Moderators' tools (/api/admin/*: staff, core/access.ts) and the public transparency report. */
@@ -49,7 +49,7 @@ export default defineRoutes((app, deps) => {
   );
 
   app.get('/api/transparency', { schema: moderationApi['GET /api/transparency'] }, async (request, reply) => {
-    reply.header('cache-control', 'public, max-age=300');
+    publicCache(reply, 'public, max-age=300'); // private when it expires a stale session cookie
     return moderation.transparency();
   });
 });

@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFound } from '../../core/errors.ts';
 import { ipKey, WindowLimiter } from '../../core/ratelimit.ts';
 import { defineRoutes, routedPath } from '../../core/http.ts';
+import { accepts, noneMatch } from '../../core/encoding.ts';
 import { precompress } from './site.compress.ts';
 import { SsrBuild } from './site.ssr.ts';
 
@@ -22,7 +23,7 @@ export default defineRoutes(async (app, deps) => {
   const sendXml = async (request: FastifyRequest, reply: FastifyReply, xml: string) => {
     reply.header('cache-control', 'public, max-age=3600').header('vary', 'accept-encoding').type('application/xml; charset=utf-8');
     // An ads file is about 3 MB of XML (117 kB gzipped); compressed off the event loop.
-    if (xml.length < 16_384 || !/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.send(xml);
+    if (xml.length < 16_384 || !accepts(request.headers['accept-encoding'], 'gzip')) return reply.send(xml);
     return reply.header('content-encoding', 'gzip').send(await gzipAsync(xml));
   };
   // Each answer is built on demand, tens of milliseconds at a million ads: a ceiling per address.
@@ -67,10 +68,11 @@ export default defineRoutes(async (app, deps) => {
       throw new NotFound(); // as an unknown route by any other method is answered
     }
     const page = await site.page(indexHtml, request.url);
-    reply.status(page.status).header('cache-control', 'no-cache').header('etag', page.etag).header('vary', 'accept-encoding').type('text/html; charset=utf-8');
-    if (request.headers['if-none-match'] === page.etag && page.status === 200) return reply.status(304).send();
-    const { body, encoding } = site.encoded(page, request.headers['accept-encoding']);
+    const encoding = site.encodingOf(page, request.headers['accept-encoding']);
+    const etag = site.etagOf(page, encoding);
+    reply.status(page.status).header('cache-control', 'no-cache').header('etag', etag).header('vary', 'accept-encoding').type('text/html; charset=utf-8');
+    if (page.status === 200 && noneMatch(request.headers['if-none-match'], etag)) return reply.status(304).send();
     if (encoding) reply.header('content-encoding', encoding);
-    return reply.send(body);
+    return reply.send(site.encoded(page, encoding));
   });
 });

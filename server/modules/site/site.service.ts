@@ -8,6 +8,7 @@ import { splitPreloads, type Rendered, type SsrBuild } from './site.ssr.ts';
 import { brotliHeadOffThread, brotliTail, headText, joinBrotli, type BrotliHead } from './site.brotli.ts';
 import { ServerSource } from './site.source.ts';
 import { Doorkeeper } from '../listings/listings.answers.ts';
+import { accepts } from '../../core/encoding.ts';
 import { cacheBudgets, TaggedCache, own } from '../listings/listings.cache.ts';
 
 // A sitemap file holds at most 50,000 URLs; every page is listed in its three languages, with its
@@ -35,6 +36,8 @@ export interface PageAnswer {
   gz?: Buffer;
   /** Sent as it is, whatever the browser accepts (a first visit while the event loop is saturated). */
   plain?: true;
+  /** The page's own size (`html`'s, also once only its brotli copy is kept). */
+  length: number;
   /** What a cached page weighs. */
   bytes: number;
 }
@@ -169,17 +172,31 @@ export class SiteService {
 
   private answer(p: { status: number; html: string }): PageAnswer {
     const html = Buffer.from(p.html);
-    return { status: p.status, html, etag: `"${hash('sha1', html, 'base64url').slice(0, 22)}"`, bytes: html.length };
+    return { status: p.status, html, etag: `"${hash('sha1', html, 'base64url').slice(0, 22)}"`, length: html.length, bytes: html.length };
   }
 
-  /** The page as the browser accepts it: brotli when the page has a brotli copy, else plain or gzip. */
-  encoded(p: PageAnswer, accept: string | undefined): { body: Buffer; encoding?: 'br' | 'gzip' } {
-    if (p.plain) return { body: p.html! };
+  /** The copy of the page the browser takes: brotli when the page has a brotli copy, else gzip (from 1 kB) or the page as it is. */
+  encodingOf(p: PageAnswer, accept: string | undefined): 'br' | 'gzip' | undefined {
+    if (p.plain) return undefined;
+    if ((p.br || p.brTail) && accepts(accept, 'br')) return 'br';
+    return p.length >= 1024 && accepts(accept, 'gzip') ? 'gzip' : undefined;
+  }
+
+  /**
+   * The ETag of one copy of the page: each encoding its own strong tag (RFC 9110 §8.8.3), so a cache
+   * revalidating its gzip copy is never told that its bytes are the brotli ones, or the page's.
+   */
+  etagOf(p: PageAnswer, encoding: 'br' | 'gzip' | undefined): string {
+    return encoding ? `${p.etag.slice(0, -1)}-${encoding === 'br' ? 'br' : 'gz'}"` : p.etag;
+  }
+
+  /** The bytes of that copy (encodingOf). */
+  encoded(p: PageAnswer, encoding: 'br' | 'gzip' | undefined): Buffer {
+    if (p.plain) return p.html!;
     const br = p.br ?? (p.brTail && joinBrotli(p.brHead!, p.brTail));
-    if (br && accept && /\bbr\b/.test(accept)) return { body: br, encoding: 'br' };
+    if (encoding === 'br') return br!;
     const html = p.html ?? brotliDecompressSync(br!);
-    if (accept && /\bgzip\b/.test(accept) && html.length >= 1024) return { body: (p.gz ??= own(gzipSync(html, { level: 6 }))), encoding: 'gzip' };
-    return { body: html };
+    return encoding === 'gzip' ? (p.gz ??= own(gzipSync(html, { level: 6 }))) : html;
   }
 
   /**
@@ -214,7 +231,7 @@ export class SiteService {
     if (at !== length) throw new Error(`page bytes: ${at} written of ${length}`); // never left uninitialized
     // Its bytes, not its strings: hashing a string encodes it again (~60 µs for a whole page against ~25 µs).
     const etag = createHash('sha1').update(frame.hash).update(html.subarray(frame.head.length)).digest('base64url');
-    return { status: r.status, html, etag: `"${etag.slice(0, 22)}"`, bytes: length };
+    return { status: r.status, html, etag: `"${etag.slice(0, 22)}"`, length, bytes: length };
   }
 
   /** Settles once every page head made so far is compressed (tests). */

@@ -256,6 +256,21 @@ describe('sitemap.xml and robots.txt', () => {
     expect((await from('/sitemaps/pages-1.xml', '203.0.113.7')).statusCode).toBe(200);
   });
 
+  it('gzips a large sitemap file for a client that accepts gzip, and not for one that refuses it (q=0)', async () => {
+    for (let i = 0; i < 40; i++) await insertAd(`zip${String(i).padStart(3, '0')}`);
+    const ask = (accept: string) => ctx.app.inject({ method: 'GET', url: '/sitemaps/ads-new-york-1.xml', headers: { 'accept-encoding': accept } });
+    const zipped = await ask('gzip, deflate');
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    const xml = gunzipSync(zipped.rawPayload).toString();
+    expect(xml.length).toBeGreaterThan(16_384);
+    for (const accept of ['gzip;q=0, deflate', 'deflate, *;q=0', 'identity', 'x-gzip;q=0']) {
+      const res = await ask(accept);
+      expect(res.headers['content-encoding'], accept).toBeUndefined();
+      expect(res.body).toBe(xml);
+    }
+  });
+
   it('robots.txt names the sitemap and keeps crawlers out of private pages', async () => {
     const res = await get('/robots.txt');
     expect(res.statusCode).toBe(200);
@@ -268,5 +283,53 @@ describe('sitemap.xml and robots.txt', () => {
       expect(res.body).toContain(`Disallow: ${prefix}/unsubscribe\n`);
       expect(res.body).toContain(`Disallow: ${prefix}/sandbox/\n`);
     }
+  });
+});
+
+describe('content negotiation and revalidation', () => {
+  // A template over 1 kB, so a page has a gzip copy (the fake build has no server renderer: no brotli copy).
+  let big: string;
+  let app: TestContext;
+  beforeAll(async () => {
+    big = fs.mkdtempSync(path.join(os.tmpdir(), 'xg-dist-'));
+    fs.writeFileSync(
+      path.join(big, 'index.html'),
+      `<!doctype html>\n<html lang="en">\n<head>\n<!--head-->\n<title>XG</title>\n</head>\n<body><div id="root"></div>${'<!-- filler -->'.repeat(200)}</body>\n</html>\n`,
+    );
+    app = await createTestApp({ distDir: big, env: { PUBLIC_URL: 'https://xg.example' } });
+  });
+  afterAll(async () => {
+    await app.close();
+    fs.rmSync(big, { recursive: true, force: true });
+  });
+  const page = (headers: Record<string, string>) => app.app.inject({ method: 'GET', url: '/faq', headers });
+
+  it('gives each encoding of a page its own strong ETag, and revalidates a copy only by its own', async () => {
+    const plain = await page({ 'accept-encoding': 'identity' });
+    const gzip = await page({ 'accept-encoding': 'gzip' });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    const [identityTag, gzipTag] = [plain.headers.etag as string, gzip.headers.etag as string];
+    expect(identityTag).toMatch(/^"[^"]+"$/);
+    expect(gzipTag).toBe(`${identityTag.slice(0, -1)}-gz"`);
+    // a copy is confirmed only to a request that would get that copy
+    expect((await page({ 'accept-encoding': 'gzip', 'if-none-match': gzipTag })).statusCode).toBe(304);
+    expect((await page({ 'if-none-match': identityTag })).statusCode).toBe(304);
+    const other = await page({ 'accept-encoding': 'gzip', 'if-none-match': identityTag });
+    expect(other.statusCode).toBe(200);
+    expect(other.headers['content-encoding']).toBe('gzip');
+    expect((await page({ 'if-none-match': gzipTag })).statusCode).toBe(200);
+    // a cache holding both sends both; weak forms match too (If-None-Match compares weakly)
+    const both = await page({ 'accept-encoding': 'gzip', 'if-none-match': `${identityTag}, ${gzipTag}` });
+    expect(both.statusCode).toBe(304);
+    expect(both.headers.etag).toBe(gzipTag);
+    expect((await page({ 'accept-encoding': 'gzip', 'if-none-match': `W/${gzipTag}` })).statusCode).toBe(304);
+    // a refused gzip (q=0) gets the page as it is, with its tag
+    const refused = await page({ 'accept-encoding': 'gzip;q=0, deflate' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.headers.etag).toBe(identityTag);
   });
 });

@@ -11,16 +11,51 @@ beforeEach(async () => {
 afterEach(async () => ctx.close());
 
 describe('GET /uploads/*', () => {
-  it('serves a stored file publicly, cacheable forever', async () => {
+  it('serves a stored file publicly, cacheable for five minutes (any file can be withdrawn), with validators', async () => {
     const rel = storeUpload(ctx.dataDir, 'avatars', Buffer.from('RIFF....WEBPfake'));
     expect(rel).toMatch(/^avatars\/[a-z0-9]{24}\.webp$/);
     const res = await ctx.app.inject({ method: 'GET', url: uploadUrl(rel) });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/webp');
-    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    expect(res.headers.etag).toMatch(/^"[0-9a-z]+-[0-9a-z]+"$/);
+    expect(res.headers['last-modified']).toBe(fs.statSync(path.join(ctx.dataDir, 'uploads', rel)).mtime.toUTCString());
     expect(res.body).toBe('RIFF....WEBPfake');
     const nested = storeUpload(ctx.dataDir, 'ads/thumbs', Buffer.from('x'));
     expect((await ctx.app.inject({ method: 'GET', url: `/uploads/${nested}` })).statusCode).toBe(200);
+  });
+
+  it('answers a revalidation of the same file with a bodiless 304, If-None-Match before If-Modified-Since', async () => {
+    const rel = storeUpload(ctx.dataDir, 'ads', Buffer.from('RIFF....WEBPphoto'));
+    const first = await ctx.app.inject({ method: 'GET', url: uploadUrl(rel) });
+    const etag = first.headers.etag as string;
+    const lastModified = first.headers['last-modified'] as string;
+    const ask = (headers: Record<string, string>) => ctx.app.inject({ method: 'GET', url: uploadUrl(rel), headers });
+    const later = new Date(Date.parse(lastModified) + 60_000).toUTCString();
+    const earlier = new Date(Date.parse(lastModified) - 60_000).toUTCString();
+    for (const headers of [
+      { 'if-none-match': etag } as Record<string, string>,
+      { 'if-none-match': `"other", W/${etag}` },
+      { 'if-modified-since': lastModified },
+      { 'if-modified-since': later },
+    ]) {
+      const res = await ask(headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(304);
+      expect(res.body).toBe('');
+      expect(res.headers.etag).toBe(etag);
+      expect(res.headers['cache-control']).toBe('public, max-age=300');
+    }
+    // another copy, an older one, or an ETag that does not match whatever the date says: the file
+    for (const headers of [
+      { 'if-none-match': '"other"' } as Record<string, string>,
+      { 'if-modified-since': earlier },
+      { 'if-none-match': '"other"', 'if-modified-since': later },
+      { 'if-modified-since': 'yesterday' },
+    ]) {
+      const res = await ask(headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(200);
+      expect(res.body).toBe('RIFF....WEBPphoto');
+    }
   });
 
   it('never lists a directory, never leaves the uploads folder, 404 for anything else', async () => {

@@ -2,7 +2,7 @@ import type { TestContext, TestUser } from '../../test/harness.ts';
 
 // What the upload route's tests compare: a file's answer to one viewer, as status and cache-control.
 
-export const PUBLIC = '200 public, max-age=31536000, immutable';
+export const PUBLIC = '200 public, max-age=300';
 export const HIDDEN = '404 no-store';
 export const PRIVATE = '200 private, no-store';
 

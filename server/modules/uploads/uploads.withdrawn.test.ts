@@ -49,6 +49,23 @@ describe('withdrawn photos', () => {
     expect(await seen(urls)).toEqual({ guest: [PUBLIC, PUBLIC], owner: [PUBLIC, PUBLIC], admin: [PUBLIC, PUBLIC] });
   });
 
+  it('a shared cache keeps a public photo for minutes, and revalidating it after a takedown gets the 404, not a 304', async () => {
+    const ad = (await liveAd(ctx, owner, admin, ny)) as unknown as Ad;
+    const url = ad.photos[0].url;
+    const before = await fetchAs(ctx, url, null);
+    expect(before.statusCode).toBe(200);
+    // what a cache (CDN, proxy, image proxy) may serve without asking: five minutes, not a year
+    expect(before.headers['cache-control']).toBe('public, max-age=300');
+    const validators = { 'if-none-match': before.headers.etag as string, 'if-modified-since': before.headers['last-modified'] as string };
+    expect((await ctx.app.inject({ url, headers: validators })).statusCode).toBe(304);
+    expect((await setAdStatus([ad.id], 'disabled')).status).toBe(200);
+    for (const headers of [validators, { 'if-modified-since': validators['if-modified-since'] }, { 'if-none-match': '*' }]) {
+      const again = await ctx.app.inject({ url, headers });
+      expect(again.statusCode).toBe(404);
+      expect(again.headers['cache-control']).toBe('no-store');
+    }
+  });
+
   it('a suspended owner: every photo of theirs (a pending edit’s too) answers staff alone until the suspension is lifted; a disabled ad stays withdrawn', async () => {
     const ad = (await liveAd(ctx, owner, admin, ny)) as unknown as Ad;
     const down = (await liveAd(ctx, owner, admin, ny, { title: 'An ad staff took down' })) as unknown as Ad;
