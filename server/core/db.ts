@@ -267,6 +267,9 @@ export function applyPragmas(sqlite: Database.Database, onDisk: boolean): void {
     sqlite.pragma('journal_mode = WAL');
   }
   sqlite.pragma('foreign_keys = ON');
+  // Deleted content is overwritten, not left in free pages: an erased account's ad text, e-mail or
+  // phone must not stay readable in the file (`strings xg.sqlite`) and in every backup made after.
+  sqlite.pragma('secure_delete = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('temp_store = MEMORY');

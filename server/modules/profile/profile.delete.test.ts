@@ -437,3 +437,22 @@ describe('DELETE /api/delete-my-profile and where the account signed in from', (
     expect(db.prepare('SELECT term, ip FROM screening_log WHERE user_id = ?').all(u.id)).toEqual([{ term: 'teen', ip: null }]);
   });
 });
+
+describe('what an erasure leaves in the database file', () => {
+  // Deleted rows are overwritten (PRAGMA secure_delete): an erased account's ad text must not stay
+  // readable in the file's free pages (`strings xg.sqlite`), nor in every backup copied after.
+  it("leaves no trace of the account's ad text in the file once checkpointed", async () => {
+    const admin = await asAdmin(ctx);
+    const u = await makeUser(ctx, { status: 'approved' });
+    const place = await placeIn(ctx, 'ny');
+    await liveAd(ctx, u, admin, place, { title: 'Quixotrix companion downtown' });
+    await postAd(ctx, u, place, { title: 'Quixotrix second advert here' });
+    const sqlite = ctx.app.deps.database.sqlite;
+    sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    const inFile = () => fs.readFileSync(path.join(ctx.dataDir, 'xg.sqlite')).toString('latin1').includes('Quixotrix');
+    expect(inFile()).toBe(true); // written where the test looks
+    expect((await del(u.cookie, '?confirm=true', { password: u.password })).statusCode).toBe(200);
+    sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    expect(inFile()).toBe(false);
+  });
+});
