@@ -335,6 +335,29 @@ export const TEMPLATES = {
       dropEmpty: true,
     },
   },
+  adApprovedOffline: {
+    en: {
+      subject: 'Your ad is approved: {title}',
+      paragraphs: [
+        '“{title}” was approved and its paid term runs until {date}, but it is not showing now: you set it offline. Set it online in My ads to show it.',
+      ],
+      action: 'See your ads',
+    },
+    es: {
+      subject: 'Tu anuncio fue aprobado: {title}',
+      paragraphs: [
+        '«{title}» fue aprobado y su plazo pagado dura hasta el {date}, pero ahora no se muestra: lo pusiste fuera de línea. Ponlo en línea en Mis anuncios para mostrarlo.',
+      ],
+      action: 'Ver tus anuncios',
+    },
+    pt: {
+      subject: 'Seu anúncio foi aprovado: {title}',
+      paragraphs: [
+        '“{title}” foi aprovado e o prazo pago vai até {date}, mas ele não aparece agora: você o deixou offline. Deixe-o online em Meus anúncios para mostrá-lo.',
+      ],
+      action: 'Ver seus anúncios',
+    },
+  },
   adApprovedAccountPending: {
     en: {
       subject: 'Your ad is approved: {title}',

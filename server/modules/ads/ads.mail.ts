@@ -5,7 +5,7 @@ import { composeMail, pageLink, utcMoment, type TemplateName } from '../../core/
 export interface AdMail {
   ownerId: string;
   adId: string;
-  template: Extract<TemplateName, 'adApproved' | 'adRejected' | 'revisionApproved' | 'revisionApprovedHidden' | 'revisionRejected'>;
+  template: Extract<TemplateName, 'adApproved' | 'adApprovedOffline' | 'adRejected' | 'revisionApproved' | 'revisionApprovedHidden' | 'revisionRejected'>;
   title: string;
   reason?: string;
   expiresAt?: string | null;
@@ -26,10 +26,10 @@ export async function mailOwners(deps: AppDeps, mails: AdMail[]): Promise<void> 
       .executeTakeFirst();
     if (!u) continue;
     // An approved ad of an account not approved (yet, or any more) is hidden: the mail must not say it shows.
-    const hidden = m.template === 'adApproved' && u.status !== 'approved';
+    const hidden = (m.template === 'adApproved' || m.template === 'adApprovedOffline') && u.status !== 'approved';
     const template = hidden ? 'adApprovedAccountPending' : m.template;
     const path =
-      hidden || template === 'revisionApprovedHidden'
+      hidden || template === 'revisionApprovedHidden' || template === 'adApprovedOffline'
         ? '/admin/dashboard/my-ads'
         : m.template === 'adApproved' || m.template === 'revisionApproved'
           ? `/ad/${m.adId}`

@@ -226,15 +226,15 @@ export async function approve(db: Executor, id: string, at: string, expiresAt: s
  * the top of its listings, as if approved now; one that ran out while hidden comes back. Each keeps
  * the span it was paid for (renewals meanwhile are laid end to end: AdManageService.renew). Only
  * held terms start: an owner set back to pending and approved again does not revive ads that ran.
- * Returns the ads started.
+ * Returns the ads started that show (not those staff disabled meanwhile).
  */
 export async function startHeldTerms(db: Executor, ownerId: string, at: string): Promise<string[]> {
   const held = await db
     .selectFrom('ads')
-    .select(['id', 'published_at', 'expires_at'])
+    .select(['id', 'status', 'published_at', 'expires_at'])
     .where('owner_id', '=', ownerId)
     .where('term_held', '=', 1)
-    .where('status', 'in', ['approved', 'expired'])
+    .where('status', 'in', ['approved', 'expired', 'disabled'])
     .where('published_at', 'is not', null)
     .where('expires_at', 'is not', null)
     .execute();
@@ -243,12 +243,23 @@ export async function startHeldTerms(db: Executor, ownerId: string, at: string):
     const paidMs = Date.parse(ad.expires_at!) - Date.parse(ad.published_at!);
     if (!(paidMs > 0)) continue;
     const expiresAt = new Date(Date.parse(at) + paidMs).toISOString();
+    // One staff disabled meanwhile starts its term too, and stays disabled: its days run as any
+    // disabled ad's do, and staff enabling it find them (it lost them all, coming back expired).
+    const disabled = ad.status === 'disabled';
     await db
       .updateTable('ads')
-      .set({ status: 'approved', published_at: at, bumped_at: at, bump_seq: nextBumpSeq, expires_at: expiresAt, term_held: 0, updated_at: at })
+      .set({
+        status: disabled ? 'disabled' : 'approved',
+        published_at: at,
+        bumped_at: at,
+        bump_seq: nextBumpSeq,
+        expires_at: expiresAt,
+        term_held: 0,
+        updated_at: at,
+      })
       .where('id', '=', ad.id)
       .execute();
-    started.push(ad.id);
+    if (!disabled) started.push(ad.id);
   }
   await db.updateTable('ads').set({ term_held: 0 }).where('owner_id', '=', ownerId).where('term_held', '=', 1).execute();
   await refreshVisibility(db, started);

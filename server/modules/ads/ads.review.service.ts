@@ -153,7 +153,9 @@ export class ReviewService {
             at,
           });
           changed.push({ id, ownerId: ad.owner_id, status: 'approved' });
-          mails.push({ ownerId: ad.owner_id, adId: id, template: 'adApproved', title: ad.title, expiresAt });
+          // "It is now on XG Marketplace" only of an ad that shows: one its owner set offline while it
+          // waited is told so (a pending owner's, by mailOwners).
+          mails.push({ ownerId: ad.owner_id, adId: id, template: ad.online === 1 ? 'adApproved' : 'adApprovedOffline', title: ad.title, expiresAt });
         } else {
           if (!(await repo.reject(trx, id, reason, category, at))) continue;
           let refundedCents = 0;
