@@ -26,3 +26,11 @@ export async function writeAudit(db: Executor, a: AuditInput): Promise<void> {
     })
     .execute();
 }
+
+/**
+ * An erased account's address goes from the rows of what it did: they keep its id (who acted) and
+ * show `placeholder`, the address the erasure gave the account (profile.repository.ts eraseUser).
+ */
+export async function eraseActor(db: Executor, actorId: string, placeholder: string): Promise<void> {
+  await db.updateTable('audit_log').set({ actor_email: placeholder }).where('actor_id', '=', actorId).execute();
+}

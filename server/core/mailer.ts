@@ -82,7 +82,7 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
       },
     });
   }
-  const outbox = path.join(config.dataDir, 'outbox');
+  const outbox = outboxDir(config.dataDir);
   const transport = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return remembering({
     kind: 'outbox',
@@ -98,4 +98,57 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
       fs.accessSync(outbox, fs.constants.W_OK);
     },
   });
+}
+
+/** DATA_DIR/outbox: mail without SMTP_URL (*.eml), texts without a Textbelt key (*.sms.txt). */
+export const outboxDir = (dataDir: string) => path.join(dataDir, 'outbox');
+
+/** The outbox's message files (mail and texts), with their full paths. */
+function outboxFiles(dataDir: string): string[] {
+  const dir = outboxDir(dataDir);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return []; // no outbox yet: nothing was ever written there
+  }
+  return names.filter((n) => n.endsWith('.eml') || n.endsWith('.sms.txt')).map((n) => path.join(dir, n));
+}
+
+/**
+ * Removes the outbox files that name one of `named` (an erased account's addresses and phone
+ * numbers, compared without case): the outbox is a development fallback, so a scan of it is
+ * enough. Returns how many went.
+ */
+export function forgetInOutbox(dataDir: string, named: readonly string[]): number {
+  // A masked number ('•••77') or a stray short value would match messages of other people.
+  const markers = named.map((m) => m.trim().toLowerCase()).filter((m) => m.length >= 6);
+  if (!markers.length) return 0;
+  let removed = 0;
+  for (const file of outboxFiles(dataDir)) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'latin1').toLowerCase();
+    } catch {
+      continue; // removed meanwhile
+    }
+    if (markers.some((m) => text.includes(m))) {
+      fs.rmSync(file, { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
+/** Removes the outbox files last written before `before` (purge-sms: the SMS log's retention). Returns how many went. */
+export function purgeOutbox(dataDir: string, before: Date): number {
+  let removed = 0;
+  for (const file of outboxFiles(dataDir)) {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (stat && stat.mtime < before) {
+      fs.rmSync(file, { force: true });
+      removed++;
+    }
+  }
+  return removed;
 }

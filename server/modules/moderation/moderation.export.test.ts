@@ -58,6 +58,7 @@ describe('GET /api/admin/export-evidence/:id', () => {
         'README.txt',
         'manifest.json',
         'account.json',
+        'identity-history.json',
         `ads/${live.id}/versions.json`,
         ...livePhotos.map((p, i) => photoName(live.id, i + 1, p)),
         `ads/${cart.id}/versions.json`,

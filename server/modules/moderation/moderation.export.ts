@@ -14,6 +14,9 @@ import type { ZipEntry } from './moderation.zip.ts';
  *   README.txt                    what this is, who exported it and when, what each file holds
  *   manifest.json                 subject, export time and staff member, every file with its size and SHA-256
  *   account.json                  the account (every column but the password hash), its roles
+ *   account/avatar-<file>         the account's picture, as stored
+ *   account/replaced/<n>-<file>   the pictures it replaced while held, kept by the hold (held_files), oldest first
+ *   identity-history.json         the e-mails and nicknames it changed while held, with the values replaced
  *   ads/<adId>/versions.json      the ad's versions, oldest first: every stored version (as posted, edited in place, an
  *                                 edit approved), every edit of the live ad (pending, approved, rejected or replaced), the
  *                                 live row and/or the copy kept when it was deleted under a hold
@@ -59,6 +62,19 @@ export async function evidenceFiles(
   void _secret;
   files.push(json('account.json', { ...account, roles: data.roles }));
   const photoNotes: { ad: string; path: string; stored: boolean }[] = [];
+  const readUpload = async (p: string) => {
+    const full = resolveUpload(deps.config.dataDir, p);
+    return full ? await fs.promises.readFile(full).catch(() => null) : null; // a missing file is named in the manifest
+  };
+  // The account's pictures, as ad photos are: the current one, and those it replaced while held.
+  const pictures = [...(data.user.avatar ? [{ path: data.user.avatar, name: 'account/avatar-' }] : [])];
+  data.heldFiles.forEach((f, i) => pictures.push({ path: f.path, name: `account/replaced/${String(i + 1).padStart(2, '0')}-` }));
+  for (const pic of pictures) {
+    const bytes = await readUpload(pic.path);
+    photoNotes.push({ ad: 'account', path: pic.path, stored: bytes !== null });
+    if (bytes) files.push({ name: `${pic.name}${pic.path.split('/').pop()}`, data: bytes });
+  }
+  files.push(json('identity-history.json', data.identity));
   for (const adId of data.adIds) {
     const live = data.ads.live.find((a) => a.id === adId) ?? null;
     const held = data.ads.held.find((a) => a.id === adId) ?? null;
@@ -78,8 +94,7 @@ export async function evidenceFiles(
     ].filter((p) => !paths.includes(p));
     let n = 0;
     for (const p of [...paths, ...earlier]) {
-      const full = resolveUpload(deps.config.dataDir, p);
-      const bytes = full ? await fs.promises.readFile(full).catch(() => null) : null; // a missing file of the ad as it is is named in the manifest
+      const bytes = await readUpload(p); // a missing file of the ad as it is is named in the manifest
       if (paths.includes(p)) photoNotes.push({ ad: adId, path: p, stored: bytes !== null });
       if (bytes) files.push({ name: `ads/${adId}/photos/${String(++n).padStart(2, '0')}-${p.split('/').pop()}`, data: bytes });
     }
@@ -107,6 +122,8 @@ export async function evidenceFiles(
     '',
     'manifest.json     every file with its size and SHA-256',
     'account.json      the account as stored (no password hash) and its roles',
+    'account/          its picture (avatar-*) and the pictures it replaced while under a legal hold (replaced/)',
+    'identity-history.json  the e-mails and nicknames it changed while under a legal hold, with the values replaced (UTC times)',
     'ads/<id>/         each ad: versions.json (every stored version and edit, the live row, the copy kept when it was deleted under a legal hold) and photos/',
     'ledger.json       wallets and every ledger entry (amounts in US cents)',
     'invoices.json     Bitcoin top-up invoices and their webhook deliveries',
@@ -116,7 +133,7 @@ export async function evidenceFiles(
     'holds.json        legal holds',
     'screening.json    ad texts refused by screening',
     'duplicates.json   other accounts\u2019 ads with the same phone or a near-identical photo',
-    missing.length ? `\nPhotos named by an ad but missing on disk: ${missing.join(', ')}` : '',
+    missing.length ? `\nPhotos named by the account or an ad but missing on disk: ${missing.join(', ')}` : '',
     '',
   ].join('\n');
   return [{ name: 'README.txt', data: Buffer.from(readme), deflate: true }, json('manifest.json', manifest), ...files];
@@ -144,6 +161,8 @@ async function readEvidence(db: Executor, subject: EvidenceSubject) {
   return {
     user,
     roles: await repo.rolesOf(db, subject.userId),
+    heldFiles: await repo.heldFilesOf(db, subject.userId),
+    identity: await repo.identityHistoryOf(db, subject.userId),
     adIds,
     ads: await repo.adRecords(db, adIds),
     history: await repo.adHistory(db, adIds),

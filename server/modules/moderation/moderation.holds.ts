@@ -3,7 +3,7 @@ import type { Executor } from '../../core/db.ts';
 import { eraseUser } from '../profile/profile.repository.ts';
 import { forgetDeletedMatches, forgetFingerprints } from './moderation.duplicates.ts';
 import { HOLD_REASON, photosOfAds, withdraw } from '../uploads/uploads.withdrawn.ts';
-import type { HeldAdDeletion } from './moderation.tables.ts';
+import type { HeldAdDeletion, HeldIdentityField } from './moderation.tables.ts';
 
 // Legal holds as the deletion paths see them. While a hold is in force nothing of its subject is
 // deleted: an ad deleted from the cart or with its owner's profile is copied to held_ads (the row
@@ -175,20 +175,40 @@ export async function keepForHold(db: Executor, userId: string, path: string, at
   return true;
 }
 
+/**
+ * A held account changing its e-mail or nickname: the value replaced is recorded (held_identity),
+ * as a replaced avatar is kept, because a preservation request names the account by what it was
+ * called then. Nothing is recorded when no hold covers the account.
+ */
+export async function keepIdentityForHold(
+  db: Executor,
+  userId: string,
+  change: { field: HeldIdentityField; oldValue: string; newValue: string },
+  at: string,
+): Promise<void> {
+  if (change.oldValue === change.newValue || !(await isUserHeld(db, userId))) return;
+  await db
+    .insertInto('held_identity')
+    .values({ user_id: userId, field: change.field, old_value: change.oldValue, new_value: change.newValue, changed_at: at })
+    .execute();
+}
+
 const ERASED_EMAIL = sql<boolean>`email LIKE 'deleted-%@deleted.invalid'`;
 
 /**
  * After a release, in its transaction: the deletions held back are done now, for what no other
  * hold still covers. Copies of deleted ads go (with their fingerprints), so do the account's flags
- * naming other accounts' ads deleted meanwhile, and an account closed while held is erased as any
- * deleted account is. Returns the upload paths to remove after commit.
+ * naming other accounts' ads deleted meanwhile, the account's replaced pictures and former e-mails
+ * and nicknames once no hold covers it, and an account closed while held is erased as any deleted
+ * account is. Returns the upload paths to remove after commit, and what the erasure's outbox files
+ * may name (eraseUser).
  */
 export async function completeDeferredDeletions(
   trx: Executor,
   userId: string,
   placeholderHash: string,
   at: string,
-): Promise<{ files: string[]; ads: number; erased: boolean }> {
+): Promise<{ files: string[]; ads: number; erased: boolean; outbox: string[] }> {
   const files: string[] = [];
   const done: string[] = [];
   for (const h of await trx.selectFrom('held_ads').select(['id', 'owner_id', 'photos_json']).where('owner_id', '=', userId).execute()) {
@@ -203,6 +223,7 @@ export async function completeDeferredDeletions(
   await forgetFingerprints(trx, done);
   await forgetDeletedMatches(trx, userId);
   let erased = false;
+  let outbox: string[] = [];
   if (!(await isUserHeld(trx, userId))) {
     const kept = await trx.selectFrom('held_files').select('path').where('user_id', '=', userId).execute();
     await trx.deleteFrom('held_files').where('user_id', '=', userId).execute();
@@ -215,10 +236,10 @@ export async function completeDeferredDeletions(
       .where(sql<boolean>`NOT (${ERASED_EMAIL})`)
       .executeTakeFirst();
     if (closed) {
-      await eraseUser(trx, userId, placeholderHash, at);
+      outbox = await eraseUser(trx, userId, placeholderHash, at);
       if (closed.avatar) files.push(closed.avatar);
       erased = true;
-    }
+    } else await trx.deleteFrom('held_identity').where('user_id', '=', userId).execute(); // (eraseUser removes them, after reading them)
   }
   // Those files go after commit: nothing withdraws them any more.
   const gone = [...new Set(files)];
@@ -229,5 +250,5 @@ export async function completeDeferredDeletions(
       .where('path', 'in', gone.slice(i, i + 500))
       .execute();
   }
-  return { files: gone, ads: done.length, erased };
+  return { files: gone, ads: done.length, erased, outbox };
 }

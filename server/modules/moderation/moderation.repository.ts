@@ -5,7 +5,8 @@ import { staffMatch, type StaffQuery } from './moderation.match.ts';
 import type { HoldTarget } from './moderation.tables.ts';
 
 // The moderation module reads every module's tables (ads, users, reports, wallets, invoices,
-// sign-ins, audit) and writes only its own: legal_holds, held_ads, photo_hashes, duplicate_flags.
+// sign-ins, audit) and writes only its own: legal_holds, held_ads, held_files, held_identity,
+// photo_hashes, duplicate_flags.
 
 /** An ad as staff search and the user page read it: live (ads) or kept under a hold (held_ads). */
 export interface ModAdRow {
@@ -318,7 +319,7 @@ export function activeHoldsOn(db: Executor, targetType: HoldTarget, targetId: st
 export async function releaseHolds(db: Executor, ids: readonly string[], by: { id: string; email: string }, note: string, at: string): Promise<void> {
   await db
     .updateTable('legal_holds')
-    .set({ released_at: at, released_by: by.email, release_note: note })
+    .set({ released_at: at, released_by: by.email, released_by_id: by.id, release_note: note })
     .where('id', 'in', [...ids])
     .where('released_at', 'is', null)
     .execute();
@@ -381,6 +382,16 @@ export async function adRecords(db: Executor, ids: readonly string[]) {
     .where('id', 'in', [...ids])
     .execute();
   return { live, held };
+}
+
+/** A held account's changes of e-mail and nickname (held_identity), oldest first. */
+export function identityHistoryOf(db: Executor, userId: string) {
+  return db.selectFrom('held_identity').select(['field', 'old_value', 'new_value', 'changed_at']).where('user_id', '=', userId).orderBy('id').execute();
+}
+
+/** The files a hold kept for the account (held_files: its replaced pictures), oldest first. */
+export function heldFilesOf(db: Executor, userId: string) {
+  return db.selectFrom('held_files').select(['path', 'created_at']).where('user_id', '=', userId).orderBy('created_at').orderBy('path').execute();
 }
 
 export function screeningLogOf(db: Executor, userId: string) {

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../core/deps.ts';
 import type { Executor } from '../../core/db.ts';
 import { currentActor, type SessionUser } from '../../core/auth.ts';
 import { writeAudit } from '../../core/audit.ts';
+import { forgetInOutbox } from '../../core/mailer.ts';
 import { Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import { paging } from '../../core/http.ts';
@@ -247,7 +248,7 @@ export class ModerationService {
     const note = clean(input.note);
     if (note.length < NOTE_MIN || note.length > NOTE_MAX) throw new Invalid('note', 'moderation.note_length', { min: NOTE_MIN, max: NOTE_MAX });
     const at = this.now();
-    const { released, files } = await this.deps.db.transaction().execute(async (trx) => {
+    const { released, files, outbox } = await this.deps.db.transaction().execute(async (trx) => {
       const holds = await repo.activeHoldsOn(trx, input.targetType, input.targetId);
       if (!holds.length) {
         await this.subjectOf(trx, input.targetType, input.targetId); // 404 for an unknown subject
@@ -272,9 +273,11 @@ export class ModerationService {
         after: { note, deletedAds: done.ads, accountErased: done.erased },
         at,
       });
-      return { released: holds.length, files: done.files };
+      return { released: holds.length, files: done.files, outbox: done.outbox };
     });
     for (const f of files) removeUpload(this.deps.config.dataDir, f);
+    forgetInOutbox(this.deps.config.dataDir, outbox); // an account erased now: the texts and mail written to the outbox for it
+
     return { released };
   }
 

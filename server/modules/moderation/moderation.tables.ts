@@ -1,8 +1,11 @@
+import type { Generated } from 'kysely';
+
 export type HoldTarget = 'user' | 'ad';
 export type DuplicateKind = 'phone' | 'photo';
+export type HeldIdentityField = 'email' | 'nickname';
 export type HeldAdDeletion = 'cart_deletion' | 'profile_deletion' | 'ad_deletion';
 
-/** The moderation module's tables (migrations 0010 and 0018), as Kysely sees them. */
+/** The moderation module's tables (migrations 0010, 0018 and 0033), as Kysely sees them. */
 export interface ModerationTables {
   legal_holds: {
     id: string;
@@ -15,7 +18,9 @@ export interface ModerationTables {
     placed_by_email: string | null;
     placed_at: string;
     released_at: string | null;
+    /** The releasing staff member's e-mail (the erased placeholder once they are erased) and id (migration 0033). */
     released_by: string | null;
+    released_by_id: string | null;
     release_note: string | null;
   };
   /** Ads deleted while held: the row as it was (row_json), its files kept. */
@@ -37,6 +42,15 @@ export interface ModerationTables {
   };
   /** Files kept for a hold that no row names any more: a held account's replaced avatar (migration 0018). */
   held_files: { path: string; user_id: string; created_at: string };
+  /** A held account's changes of e-mail or nickname, with the value replaced (migration 0033). */
+  held_identity: {
+    id: Generated<number>;
+    user_id: string;
+    field: HeldIdentityField;
+    old_value: string;
+    new_value: string;
+    changed_at: string;
+  };
   photo_hashes: { ad_id: string; owner_id: string; path: string; hash: string; created_at: string };
   duplicate_flags: {
     ad_id: string;

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
 import type { StaffRole } from '../../core/schema.ts';
 import { ERASED_EMAIL_DOMAIN } from '../../../contract/rules.ts';
+import { eraseActor } from '../../core/audit.ts';
 
 export function findLiveUser(db: Executor, id: string) {
   return db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
@@ -152,12 +153,18 @@ async function closeEditsOfDeletedAds(db: Executor, userId: string, at: string):
     .execute();
 }
 
-/** Erases personal data (the edits of its deleted ads too); wallets and ledger rows stay (money history is kept). */
-export async function eraseUser(db: Executor, id: string, placeholderHash: string, now: string): Promise<void> {
+/**
+ * Erases personal data (the edits of its deleted ads too); wallets and ledger rows stay (money
+ * history is kept). Returns the addresses and phone numbers the account had, which the outbox
+ * files written for it may name (mailer.ts forgetInOutbox, after commit).
+ */
+export async function eraseUser(db: Executor, id: string, placeholderHash: string, now: string): Promise<string[]> {
+  const named = await namedInOutbox(db, id);
+  const placeholder = `deleted-${id}@${ERASED_EMAIL_DOMAIN}`;
   await db
     .updateTable('users')
     .set((eb) => ({
-      email: `deleted-${id}@${ERASED_EMAIL_DOMAIN}`,
+      email: placeholder,
       nickname: 'deleted',
       avatar: null,
       phone: null,
@@ -169,6 +176,8 @@ export async function eraseUser(db: Executor, id: string, placeholderHash: strin
     }))
     .where('id', '=', id)
     .execute();
+  // The e-mails and nicknames a legal hold kept (held_identity) go with the account.
+  await db.deleteFrom('held_identity').where('user_id', '=', id).execute();
   await db.deleteFrom('user_roles').where('user_id', '=', id).execute();
   await db.deleteFrom('email_changes').where('user_id', '=', id).execute();
   // The numbers the account verified or tried: its phone codes go; the SMS log keeps its delivery
@@ -186,6 +195,43 @@ export async function eraseUser(db: Executor, id: string, placeholderHash: strin
     .execute();
   await closeEditsOfDeletedAds(db, id, now);
   await eraseFromAudit(db, id);
+  // A staff member's address goes from what they did: the audit rows and the legal holds they
+  // placed or released keep their id and show the placeholder. (Released holds written before
+  // migration 0033 name the releaser by e-mail alone: matched by the address the account has.)
+  await eraseActor(db, id, placeholder);
+  const email = named[0];
+  await db.updateTable('legal_holds').set({ placed_by_email: placeholder }).where('placed_by', '=', id).execute();
+  await db
+    .updateTable('legal_holds')
+    .set({ released_by: placeholder, released_by_id: id })
+    .where((eb) =>
+      eb.or([eb('released_by_id', '=', id), eb.and([eb('released_by_id', 'is', null), eb(eb.fn('lower', ['released_by']), '=', email.toLowerCase())])]),
+    )
+    .execute();
+  return named;
+}
+
+/**
+ * What the outbox files written for the account may name (the outbox is where mail and texts go
+ * without SMTP_URL or a Textbelt key): its address, first, then the addresses it asked to change
+ * to and those a legal hold kept, and the numbers it verified or tried.
+ */
+async function namedInOutbox(db: Executor, id: string): Promise<string[]> {
+  const user = await db.selectFrom('users').select(['email', 'phone']).where('id', '=', id).executeTakeFirstOrThrow();
+  const changes = await db.selectFrom('email_changes').select('new_email').where('user_id', '=', id).execute();
+  const held = await db.selectFrom('held_identity').select(['old_value', 'new_value']).where('user_id', '=', id).where('field', '=', 'email').execute();
+  const codes = await db.selectFrom('phone_codes').select('phone').where('user_id', '=', id).execute();
+  const texts = await db.selectFrom('sms_messages').select('to_phone').where('user_id', '=', id).where('purpose', '=', 'verification').execute();
+  return [
+    ...new Set([
+      user.email,
+      ...changes.map((c) => c.new_email),
+      ...held.flatMap((h) => [h.old_value, h.new_value]),
+      ...(user.phone ? [user.phone] : []),
+      ...codes.map((c) => c.phone),
+      ...texts.map((t) => t.to_phone),
+    ]),
+  ];
 }
 
 /**

@@ -14,7 +14,8 @@ import { endPendingLinks } from '../auth/auth.repository.ts';
 import { removeUpload, storeUpload, uploadUrl } from '../uploads/uploads.storage.ts';
 import { HOLD_REASON, withdraw } from '../uploads/uploads.withdrawn.ts';
 import type { Profile } from '../../../contract/api/profile.ts';
-import { beforeAdsOfUserDeleted, isUserHeld, keepForHold } from '../moderation/moderation.holds.ts';
+import { beforeAdsOfUserDeleted, isUserHeld, keepForHold, keepIdentityForHold } from '../moderation/moderation.holds.ts';
+import { forgetInOutbox } from '../../core/mailer.ts';
 import { can } from './profile.policy.ts';
 import * as repo from './profile.repository.ts';
 
@@ -75,8 +76,13 @@ export class ProfileService {
 
   async updateNickname(actor: SessionUser, nickname: string): Promise<ProfileView> {
     assertRule('nickname', checkNickname(nickname));
-    const u = await this.ownAccount(actor);
-    await repo.updateUser(this.deps.db, u.id, { nickname, updated_at: this.now() });
+    await this.deps.db.transaction().execute(async (trx) => {
+      const u = await this.ownAccount(actor, trx);
+      const at = this.now();
+      await repo.updateUser(trx, u.id, { nickname, updated_at: at });
+      // Under a legal hold the nickname replaced stays on record (evidence), with the new one.
+      await keepIdentityForHold(trx, u.id, { field: 'nickname', oldValue: u.nickname, newValue: nickname }, at);
+    });
     return this.profile(actor);
   }
 
@@ -144,6 +150,8 @@ export class ProfileService {
       if (!user || user.status === 'suspended') throw bad(); // a suspended account keeps the address staff know it by
       if (await repo.emailTaken(trx, change.new_email, user.id)) throw new Conflict('auth.email_taken');
       await repo.updateUser(trx, user.id, { email: change.new_email, updated_at: now.toISOString() }, true);
+      // Under a legal hold the address replaced stays on record: a preservation request names the account by it.
+      await keepIdentityForHold(trx, user.id, { field: 'email', oldValue: user.email, newValue: change.new_email }, now.toISOString());
       await repo.confirmEmailChange(trx, tokenHash, now.toISOString());
       // The other changes asked for die with this one, and a reset link mailed to the old address too.
       await endPendingLinks(trx, user.id);
@@ -200,22 +208,25 @@ export class ProfileService {
     // As the actor is under the write lock (transactionAs): a suspension, sign-out or password
     // change committed while the password was checked refuses the erasure like any ended session
     // (401), so an account a master suspended meanwhile stays, with its ads, for staff to look into.
-    const { files, held } = await transactionAs(this.deps.db, actor, async (trx, by) => {
+    const { files, held, outbox } = await transactionAs(this.deps.db, actor, async (trx, by) => {
       const account = { id: userId, roles: await repo.rolesOf(trx, userId), status: by.userStatus, activeMasters: await repo.countActiveMasters(trx) };
       if (!can(by, 'delete', account)) throw new Conflict('profile.last_master');
       const kept = await beforeAdsOfUserDeleted(trx, userId, 'profile_deletion', now);
       const adFiles = (await repo.deleteAdsOf(trx, userId)).filter((f) => !kept.has(f));
       const accountHeld = await isUserHeld(trx, userId);
+      let named: string[] = [];
       if (accountHeld) {
         // Its picture stays on disk for the hold, for staff alone: the account is gone for everyone else.
         const avatar = await repo.closeAccount(trx, userId, placeholderHash, now);
         if (avatar) await withdraw(trx, [avatar], HOLD_REASON);
-      } else await repo.eraseUser(trx, userId, placeholderHash, now);
-      return { files: adFiles, held: accountHeld };
+      } else named = await repo.eraseUser(trx, userId, placeholderHash, now);
+      return { files: adFiles, held: accountHeld, outbox: named };
     });
     this.deps.hub.disconnectUser(userId);
     const { dataDir } = this.deps.config;
     if (!held) removeUpload(dataDir, u.avatar);
+    // The texts and mail written to the outbox for it (no Textbelt key, no SMTP_URL) name its number and address.
+    forgetInOutbox(dataDir, outbox);
     for (const f of files) removeUpload(dataDir, f);
   }
 }

@@ -10,6 +10,7 @@ import { writeAudit } from '../../core/audit.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
 import { privateDir } from '../../core/private-dir.ts';
+import { outboxDir } from '../../core/mailer.ts';
 import { paging } from '../../core/http.ts';
 import { normalizeUsPhone } from '../../../contract/rules.ts';
 import type { SmsMessage, TextbeltToken } from '../../../contract/api/sms.ts';
@@ -273,7 +274,7 @@ export class SmsService {
    * so the folder is the server user's alone, whichever of a mail or a text made it (mailer.ts).
    */
   private writeOutbox(m: OutgoingSms): string {
-    const dir = path.join(this.deps.config.dataDir, 'outbox');
+    const dir = outboxDir(this.deps.config.dataDir);
     privateDir(dir);
     const file = path.join(dir, `${this.now().replace(/[:.]/g, '-')}-${newId(8)}.sms.txt`);
     fs.writeFileSync(file, `To: ${m.to}\n\n${m.text}\n`, { mode: 0o600 });
