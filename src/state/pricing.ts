@@ -14,7 +14,7 @@ type Prices = { readonly ad: readonly Price[]; readonly bump: readonly Price[] }
 export const adPriceFor = (p: Prices, t: ListingType | '') => p?.ad.find((x) => x.listingType === t) ?? null;
 export const bumpPriceFor = (p: Prices, t: ListingType | '') => p?.bump.find((x) => x.listingType === t) ?? null;
 
-/** The quote of a price as the page shows it (none while prices are loading: the server charges what holds). */
+/** The quote of a price as the page shows it; none while prices are not read (a page then does not pay: the server would charge what holds). */
 export const quoteOf = (p: Price | null): Quote | undefined =>
   p ? { priceCents: p.priceCents, ...(p.durationDays ? { durationDays: p.durationDays } : {}) } : undefined;
 

@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FilePreview } from '../forms/FilePreview';
 import { PHOTO_TYPES, PHOTOS_MAX, RULES, photoProblem } from './adForm';
@@ -19,6 +19,21 @@ export function PhotoPicker({ files, onChange, error, max = PHOTOS_MAX, label }:
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [refused, setRefused] = useState<string[]>([]);
+  // A photo's Remove button leaves with it: focus goes to the Remove of the photo that takes its
+  // place, else of the one before, else to the file input (not to the page's body).
+  const previews = useRef<HTMLUListElement>(null);
+  const focusAfterRemoval = useRef<number | null>(null);
+  useEffect(() => {
+    const at = focusAfterRemoval.current;
+    if (at === null) return;
+    focusAfterRemoval.current = null;
+    const removes = previews.current?.querySelectorAll<HTMLButtonElement>('button[data-remove]') ?? [];
+    (removes[Math.min(at, removes.length - 1)] ?? input.current)?.focus();
+  }, [files]);
+  const remove = (i: number) => {
+    focusAfterRemoval.current = i;
+    onChange(files.filter((_, j) => j !== i));
+  };
 
   function add(list: FileList | null) {
     if (!list) return;
@@ -62,17 +77,12 @@ export function PhotoPicker({ files, onChange, error, max = PHOTOS_MAX, label }:
         </ul>
       )}
       {files.length > 0 && (
-        <ul className={styles.previews} aria-label={t('form.selectedPhotos', { count: files.length })}>
+        <ul ref={previews} className={styles.previews} aria-label={t('form.selectedPhotos', { count: files.length })}>
           {files.map((f, i) => (
             <li key={`${f.name}-${i}`}>
               <FilePreview file={f} alt={t('form.previewOf', { name: f.name })} />
               <span>{f.name}</span>
-              <button
-                type="button"
-                className="btn btn-sm btn-white"
-                aria-label={t('form.removePhoto', { name: f.name })}
-                onClick={() => onChange(files.filter((_, j) => j !== i))}
-              >
+              <button type="button" className="btn btn-sm btn-white" aria-label={t('form.removePhoto', { name: f.name })} data-remove onClick={() => remove(i)}>
                 {t('form.remove')}
               </button>
             </li>

@@ -1,8 +1,10 @@
 import { useState, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { PromoCode } from '../../api/admin-pricing';
 import { savePromoCode } from '../../state/adminPromoCodes';
 import { PROMO_MAX_CENTS, checkPromoCode } from '../../../contract/rules';
+import { ApiError } from '../../api/client';
 import { centsToInput, formatUsd, parseDollars } from '../../lib/money';
 import { TextField } from '../forms/TextField';
 import { SubmitButton } from '../forms/SubmitButton';
@@ -25,6 +27,8 @@ export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; 
   const [active, setActive] = useState(editing?.active ?? true);
   const [tried, setTried] = useState(false);
   const form = useFormAction();
+  // The server refused the code as taken: the refusal is about the Code field (marked invalid, described by it).
+  const [codeTaken, setCodeTaken] = useState(false);
 
   const cents = parseDollars(amount);
   const uses = Number(maxUses);
@@ -47,7 +51,18 @@ export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; 
     // An expiry left as it was keeps its moment (a welcome code's is to the minute, not the end of a day).
     const expiresAt = editing && !expiryChanged ? editing.expiresAt : dateToExpiry(expires);
     const body = { code, amountCents: cents, maxUses: uses, expiresAt, active };
-    const saved = await form.run(() => savePromoCode(editing ? { id: editing.id, ...body } : body));
+    setCodeTaken(false);
+    let taken = false;
+    const saved = await form.run(() =>
+      savePromoCode(editing ? { id: editing.id, ...body } : body).catch((err: unknown) => {
+        taken = err instanceof ApiError && err.code === 'pricing.promo_code_taken';
+        throw err;
+      }),
+    );
+    if (taken) {
+      flushSync(() => setCodeTaken(true)); // invalid and described before it takes focus
+      document.getElementById('promo-form-code')?.focus();
+    }
     if (saved !== undefined) onDone(t(editing ? 'promo.updated' : 'promo.created', { code, amount: formatUsd(cents, i18n.language) }));
   }
 
@@ -55,12 +70,14 @@ export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; 
     <form onSubmit={submit} noValidate className="card" aria-labelledby="promo-form-h">
       <h2 id="promo-form-h">{editing ? t('promo.editTitle', { code: editing.code }) : t('promo.createTitle')}</h2>
       <TextField
+        id="promo-form-code"
         label={t('promo.code')}
         value={code}
         onChange={(v) => setCode(v.toUpperCase())}
         maxLength={32}
         hint={t('validation:promoCodeInvalid')}
         error={show('code')}
+        refusedBy={codeTaken && form.error ? 'promo-form-refused' : null}
       />
       <TextField label={t('promo.amount')} inputMode="decimal" value={amount} onChange={setAmount} hint={t('promo.amountHint')} error={show('amount')} />
       <TextField label={t('promo.maxUses')} inputMode="numeric" value={maxUses} onChange={setMaxUses} error={show('maxUses')} />
@@ -69,7 +86,7 @@ export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; 
         <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} />
         {t('promo.active')}
       </label>
-      <FormError message={form.error} />
+      <FormError message={form.error} id="promo-form-refused" />
       <SubmitButton busy={form.busy}>{editing ? t('save') : t('promo.create')}</SubmitButton>{' '}
       {editing && (
         <button type="button" className="btn btn-white" onClick={() => onDone('')}>

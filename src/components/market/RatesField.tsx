@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RATE_LINES_MAX } from '../../../contract/ad-extras';
 import { RATE_DURATIONS, RULES, rateRowProblem, type RateRow } from './adForm';
@@ -21,13 +21,29 @@ export function RatesField({ rows, onChange, error, showLineErrors }: Props) {
   const set = (i: number, patch: Partial<RateRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   const used = new Set(rows.map((r) => r.minutes));
   const next = RATE_DURATIONS.find((m) => !used.has(String(m)));
+  // A line's Remove button leaves with its line: focus goes to the Remove of the line that takes its
+  // place, else of the one before, else to "Add a rate" (not to the page's body).
+  const list = useRef<HTMLOListElement>(null);
+  const add = useRef<HTMLButtonElement>(null);
+  const focusAfterRemoval = useRef<number | null>(null);
+  useEffect(() => {
+    const at = focusAfterRemoval.current;
+    if (at === null) return;
+    focusAfterRemoval.current = null;
+    const removes = list.current?.querySelectorAll<HTMLButtonElement>('button[data-remove]') ?? [];
+    (removes[Math.min(at, removes.length - 1)] ?? add.current)?.focus();
+  }, [rows]);
+  const remove = (i: number) => {
+    focusAfterRemoval.current = i;
+    onChange(rows.filter((_, j) => j !== i));
+  };
 
   return (
     <fieldset className={`field ${styles.fieldset}`} aria-describedby={`${id}-hint${error ? ` ${id}-e` : ''}`}>
       <legend>{t('form.rates')}</legend>
       <small id={`${id}-hint`}>{t(RULES.rates.key, RULES.rates.values)}</small>
       {rows.length > 0 && (
-        <ol className={styles.lines}>
+        <ol ref={list} className={styles.lines}>
           {rows.map((r, i) => {
             const n = i + 1;
             const bad = showLineErrors && rateRowProblem(rows, i) !== null;
@@ -61,12 +77,7 @@ export function RatesField({ rows, onChange, error, showLineErrors }: Props) {
                     size={9}
                   />
                 </span>
-                <button
-                  type="button"
-                  className="btn btn-sm btn-white"
-                  aria-label={t('form.removeRate', { n })}
-                  onClick={() => onChange(rows.filter((_, j) => j !== i))}
-                >
+                <button type="button" className="btn btn-sm btn-white" aria-label={t('form.removeRate', { n })} data-remove onClick={() => remove(i)}>
                   {t('form.remove')}
                 </button>
               </li>
@@ -75,6 +86,7 @@ export function RatesField({ rows, onChange, error, showLineErrors }: Props) {
         </ol>
       )}
       <button
+        ref={add}
         type="button"
         className="btn btn-sm btn-white"
         disabled={rows.length >= RATE_LINES_MAX}

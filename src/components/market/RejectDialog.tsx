@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from './Dialog';
 import { TextAreaField } from '../forms/TextAreaField';
@@ -31,8 +32,11 @@ export function RejectDialog({
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    setTried(true);
-    if (!bad) onConfirm(reason.trim(), category);
+    // The reason field says what is wrong (invalid, described by its rule), rendered so before it
+    // takes focus: a screen reader hears it there.
+    flushSync(() => setTried(true));
+    if (bad) document.getElementById('reject-reason')?.focus();
+    else onConfirm(reason.trim(), category);
   }
 
   return (

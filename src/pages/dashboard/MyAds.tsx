@@ -83,6 +83,7 @@ export default function MyAds() {
   const shown = dialog ?? (linked && linkRenewable ? { kind: 'renew' as const, ad: linked } : null);
 
   async function toggle(ad: OwnerAd) {
+    if (busy === ad.id) return; // its request runs: the switch stays focusable (aria-disabled) and ignores changes
     setBusy(ad.id);
     setError(null);
     try {
@@ -205,7 +206,7 @@ export default function MyAds() {
                   <div className={styles.row}>
                     {can.includes('online') && (
                       <label className={styles.row}>
-                        <input type="checkbox" role="switch" checked={ad.online} disabled={busy === ad.id} onChange={() => toggle(ad)} />
+                        <input type="checkbox" role="switch" checked={ad.online} aria-disabled={busy === ad.id || undefined} onChange={() => toggle(ad)} />
                         {t('myAds.online')}
                       </label>
                     )}

@@ -208,3 +208,37 @@ describe('my cart', () => {
     expect(asked).toEqual(['?page=1&pageSize=20', '?page=2&pageSize=20', '?page=2&pageSize=20', '?page=1&pageSize=20']);
   });
 });
+
+describe('my cart without a price list', () => {
+  // The payment names the price the page showed; with no price list read (its request failed), the
+  // cart shows "—" and does not pay: the server would charge whatever the price is then (say, one
+  // staff just raised), an amount the provider never saw.
+  it('does not pay, and says the prices could not be read', async () => {
+    const ad = makeOwnerAd({ status: 'unpaid', title: 'Evening company in town' });
+    const bodies: unknown[] = [];
+    server.use(
+      http.get('/api/cart-ads-by-user', () => apiJson('GET /api/cart-ads-by-user', { pendingAds: [ad], total: 1, page: 1, pageSize: 20 })),
+      http.get('/api/all-wallets-by-user', () => apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(100_000)] })),
+      http.get('/api/get-ad-pricing', () => apiError('GET /api/get-ad-pricing', 503, 'request.busy')),
+      http.get('/api/get-bump-pricing', () => apiJson('GET /api/get-bump-pricing', BUMP_PRICING)),
+      http.put('/api/ad-payment-in-cart/:id', async ({ request }) => {
+        bodies.push(await request.json());
+        return apiJson('PUT /api/ad-payment-in-cart/:id', {
+          ad: { ...ad, status: 'in_review', priceCents: 15_000, paidWalletId: 'w-usd' },
+          wallet: usdWallet(85_000),
+        });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<MyCart />, '/admin/dashboard/my-cart');
+    const item = await screen.findByRole('listitem', { name: 'Evening company in town' });
+    await within(item).findByRole('radio', { name: /USD wallet/ });
+    expect(within(item).getByText('—')).toBeTruthy(); // no price shown
+    expect(await screen.findByRole('alert')).toBeTruthy(); // the prices could not be read
+    const pay = within(item).getByRole('button', { name: 'Pay and send to review' }) as HTMLButtonElement;
+    expect(pay.disabled).toBe(true);
+    await user.click(pay);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(bodies).toEqual([]);
+  });
+});

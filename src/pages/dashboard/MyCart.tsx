@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
@@ -30,6 +30,12 @@ export default function MyCart() {
   const [errors, setErrors] = useState<Record<string, Error | null>>({});
   const [paidNote, setPaidNote] = useState<{ paid: string } | Error | null>(null);
   const [deleting, setDeleting] = useState<OwnerAd | null>(null);
+  const noteRef = useRef<HTMLDivElement>(null);
+
+  // Paying takes the ad's row, and its Pay button, out of the cart: focus goes to the outcome, not to the page's body.
+  useEffect(() => {
+    if (paidNote) noteRef.current?.focus();
+  }, [paidNote]);
 
   useEffect(() => {
     void cartStore.load();
@@ -38,15 +44,19 @@ export default function MyCart() {
   }, []);
 
   const priceOf = (ad: OwnerAd) => ad.priceCents ?? adPriceFor(pricing.data, ad.listingType)?.priceCents ?? null;
+  // The price the page shows, named with the payment: the server charges that or refuses (409). No
+  // price list read (loading, or its request failed): nothing to name, so no payment.
+  const quoteFor = (ad: OwnerAd) => quoteOf(adPriceFor(pricingStore.state.data, ad.listingType));
 
   async function pay(ad: OwnerAd) {
     const walletId = choice[ad.id] || defaultWalletId(walletsStore.state.data, priceOf(ad));
-    if (!walletId) return;
+    const quote = quoteFor(ad);
+    if (!walletId || !quote || busy === ad.id) return;
     setBusy(ad.id);
     setErrors((x) => ({ ...x, [ad.id]: null }));
     setPaidNote(null);
     try {
-      await payCartAd(ad.id, walletId, quoteOf(adPriceFor(pricingStore.state.data, ad.listingType)));
+      await payCartAd(ad.id, walletId, quote);
       setPaidNote({ paid: ad.title });
     } catch (e) {
       if (e instanceof ApiError && e.code === 'ad.already_paid') {
@@ -80,11 +90,11 @@ export default function MyCart() {
       <h1>{t('cart.title')}</h1>
       <p>{t('cart.intro')}</p>
       {paidNote && (
-        <div role="status" className="alert alert-success">
+        <div ref={noteRef} role="status" tabIndex={-1} className="alert alert-success">
           {paidNote instanceof Error ? errorMessage(paidNote) : t('cart.paid', { title: paidNote.paid })} <Link href={routes.myAds}>{t('cart.seeMyAds')}</Link>
         </div>
       )}
-      <LoadState loading={cart.loading && !cart.data} error={cart.error ?? wallets.error} />
+      <LoadState loading={cart.loading && !cart.data} error={cart.error ?? wallets.error ?? pricing.error} />
       {cart.data && !list.length && (
         <p>
           {t('cart.empty')} <Link href={routes.createAds}>{t('cart.postOne')}</Link>
@@ -126,7 +136,9 @@ export default function MyCart() {
                   <button
                     type="button"
                     className="btn btn-success"
-                    disabled={busy === ad.id || !ws.length}
+                    // Focusable while it pays (aria-disabled, pay ignores it), so a refusal leaves focus here.
+                    disabled={!ws.length || !quoteFor(ad)}
+                    aria-disabled={busy === ad.id || undefined}
                     onClick={() => pay(ad)}
                     aria-busy={busy === ad.id || undefined}
                   >

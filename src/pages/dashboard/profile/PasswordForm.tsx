@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { checkPassword } from '../../../../contract/rules';
@@ -8,6 +9,7 @@ import { PasswordField } from '../../../components/forms/PasswordField';
 import { FormError, FormSuccess } from '../../../components/forms/FormError';
 import { SubmitButton } from '../../../components/forms/SubmitButton';
 import { useFormAction } from '../../../components/forms/useFormAction';
+import { ApiError } from '../../../api/client';
 
 type Errors = { current?: string | null; next?: string | null; confirm?: string | null };
 
@@ -19,6 +21,8 @@ export function PasswordForm() {
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const action = useFormAction();
+  // The server refused the current password: the refusal is about that field (marked invalid, described by it).
+  const [wrongCurrent, setWrongCurrent] = useState(false);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -31,10 +35,21 @@ export function PasswordForm() {
     setErrors(found);
     const bad = (['current', 'next', 'confirm'] as const).find((k) => found[k]);
     if (bad) return document.getElementById(`password-${bad}`)?.focus();
+    setWrongCurrent(false);
+    let wrong = false;
     const ok = await action.run(async () => {
-      await updatePassword(current, next);
+      try {
+        await updatePassword(current, next);
+      } catch (err) {
+        wrong = err instanceof ApiError && err.code === 'profile.wrong_password';
+        throw err;
+      }
       return true;
     }, t('password.saved'));
+    if (wrong) {
+      flushSync(() => setWrongCurrent(true)); // invalid and described before it takes focus
+      document.getElementById('password-current')?.focus();
+    }
     if (ok) {
       setCurrent('');
       setNext('');
@@ -45,7 +60,7 @@ export function PasswordForm() {
   return (
     <form noValidate onSubmit={onSubmit} aria-labelledby="password-title" className="card">
       <h2 id="password-title">{t('password.title')}</h2>
-      <FormError message={action.error} />
+      <FormError message={action.error} id="password-refused" />
       <FormSuccess message={action.success} />
       {/* A hidden username lets password managers file the new password under the right account. */}
       <input type="email" name="username" autoComplete="username" value={session.email ?? ''} readOnly hidden />
@@ -56,6 +71,7 @@ export function PasswordForm() {
         required
         value={current}
         error={errors.current}
+        refusedBy={wrongCurrent && action.error ? 'password-refused' : null}
         onChange={setCurrent}
       />
       <PasswordField
