@@ -278,4 +278,106 @@ describe('scripts/restore.ts', () => {
     expect(none.stdout).toMatch(/No xg-test\.secrets\.json beside the backup: kept/);
     expect(fs.readFileSync(path.join(target, 'secrets.json'), 'utf8')).toMatch(/another-install/);
   });
+
+  // Run as root (`sudo npm run restore`), what restore makes goes to the server's user, the owner of
+  // the database replaced (else of DATA_DIR): a root-owned 0600 xg.sqlite is one the server cannot open.
+  const SERVICE = 65534; // nobody: the service user
+  const notRoot = process.getuid?.() !== 0;
+
+  it.skipIf(notRoot)(
+    'run as root over an install of the service user, --force leaves a database the server, as that user, starts on',
+    async () => {
+      fs.chmodSync(tmp, 0o755);
+      fs.mkdirSync(target, { mode: 0o700 });
+      fs.chownSync(target, SERVICE, SERVICE);
+      const first = await startServer(target, SERVICE);
+      expect(first.serving, first.output).toBe(true);
+      const b = run('backup', target, '--out', backup); // the operator's cron, as root, while it runs
+      expect(b.status, b.stderr).toBe(0);
+      await first.stop();
+      expect(fs.statSync(path.join(target, 'xg.sqlite')).uid).toBe(SERVICE);
+      const r = restore('--from', backup, '--force');
+      expect(r.status, r.stderr).toBe(0);
+      const again = await startServer(target, SERVICE);
+      await again.stop();
+      const db = fs.statSync(path.join(target, 'xg.sqlite'));
+      expect({
+        serving: again.serving,
+        owner: [db.uid, db.gid],
+        mode: mode(path.join(target, 'xg.sqlite')),
+        error: again.output.match(/SQLITE_\w+|EACCES/)?.[0] ?? null,
+      }).toEqual({
+        serving: true,
+        owner: [SERVICE, SERVICE],
+        mode: '600',
+        error: null,
+      });
+    },
+    60_000,
+  );
+
+  it.skipIf(notRoot)('run as root into an empty DATA_DIR of the service user, gives it the database, the secrets and every photo and folder it adds', () => {
+    backedUpInstall(); // made by root: its photos are root's
+    fs.mkdirSync(target, { mode: 0o700 });
+    fs.chownSync(target, SERVICE, SERVICE);
+    const r = restore('--from', backup);
+    expect(r.status, r.stderr).toBe(0);
+    const owners = Object.fromEntries(
+      (fs.readdirSync(target, { recursive: true, withFileTypes: true }) as fs.Dirent[]).map((e) => {
+        const st = fs.lstatSync(path.join(e.parentPath, e.name));
+        return [path.relative(target, path.join(e.parentPath, e.name)), `${st.uid}:${st.gid}`];
+      }),
+    );
+    const paths = ['secrets.json', 'uploads', 'uploads/ads', 'uploads/avatars', ...PHOTOS.map((p) => `uploads/${p}`), 'xg.sqlite'];
+    expect(owners).toEqual(Object.fromEntries(paths.map((p) => [p, `${SERVICE}:${SERVICE}`])));
+    expect(mode(path.join(target, 'secrets.json'))).toBe('600');
+    // A backup with no photo in it: no uploads/ made, nothing to give.
+    const uploadsCopy = backup.replace(/\.sqlite$/, '.uploads');
+    fs.rmSync(uploadsCopy, { recursive: true });
+    fs.mkdirSync(uploadsCopy);
+    const bare = path.join(tmp, 'bare');
+    fs.mkdirSync(bare, { mode: 0o700 });
+    fs.chownSync(bare, SERVICE, SERVICE);
+    const r2 = run('restore', bare, '--from', backup);
+    expect(r2.status, r2.stderr).toBe(0);
+    expect(fs.statSync(path.join(bare, 'xg.sqlite')).uid).toBe(SERVICE);
+  });
 });
+
+/** server/main.ts on `dataDir` as the user `uid`; resolves once it serves or has exited. */
+async function startServer(dataDir: string, uid: number): Promise<{ serving: boolean; output: string; stop: () => Promise<void> }> {
+  const child = spawn(NODE, ['server/main.ts'], {
+    cwd: ROOT,
+    uid,
+    gid: uid,
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SEED_LOCATIONS: '0',
+      CRON: '0',
+      LOG_LEVEL: 'warn',
+      MASTER_EMAIL: 'master@example.com',
+      MASTER_PASSWORD: 'master-password-123',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let output = '';
+  const serving = await new Promise<boolean>((resolve) => {
+    const onData = (d: Buffer) => {
+      output += String(d);
+      if (output.includes('is serving on')) resolve(true);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', () => resolve(false));
+  });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  return { serving, output, stop };
+}

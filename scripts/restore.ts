@@ -21,6 +21,8 @@ first: the command refuses while any process has the database open.
   --force, the old file kept as secrets.json.before-restore-<UTC timestamp>.
 - Photos not in DATA_DIR/uploads are added (hard-linked on the same filesystem, else copied); none
   is deleted or replaced.
+- Run as root (sudo), it gives what it makes the owner of the database it replaces (else of
+  DATA_DIR), so the server's user can open it.
 
 Start the server afterwards: it applies the migrations newer than the backup.
 
@@ -96,10 +98,24 @@ if (refusals.length) {
 }
 
 // 3. The database: copied beside the target, made a single self-contained file, then put in place.
-fs.mkdirSync(dataDir, { recursive: true });
+// Run as root, everything made here goes to the server's user, the owner of what is replaced: a
+// root-owned 0600 xg.sqlite is one the server cannot open (it would not start: SQLITE_CANTOPEN).
+const owner = process.getuid?.() === 0 ? ownerOf([target, dataDir, path.dirname(dataDir)]) : null;
+const giveOwner = (file: string) => {
+  if (owner) fs.lchownSync(file, owner.uid, owner.gid);
+};
+if (!fs.existsSync(dataDir)) {
+  fs.mkdirSync(dataDir, { recursive: true });
+  giveOwner(dataDir);
+}
 const tmp = path.join(dataDir, `xg.sqlite.restoring-${stamp}`);
 try {
-  fs.closeSync(fs.openSync(tmp, 'wx', 0o600)); // made 0600 before any data is in it, as backup does
+  const fd = fs.openSync(tmp, 'wx', 0o600); // made 0600 before any data is in it, as backup does
+  try {
+    if (owner) fs.fchownSync(fd, owner.uid, owner.gid); // the backup below writes into this file, which keeps its owner
+  } finally {
+    fs.closeSync(fd);
+  }
   const source = new Database(from, { readonly: true, fileMustExist: true });
   try {
     await source.backup(tmp, { progress: () => 2 ** 31 - 1 }); // in one step: nothing writes to a backup
@@ -144,13 +160,17 @@ try {
       fs.renameSync(secretsTarget, old);
       console.log(`Kept the previous secrets as ${old}.`);
     }
-    fs.copyFileSync(secretsFrom, secretsTarget, fs.constants.COPYFILE_EXCL);
-    fs.chmodSync(secretsTarget, 0o600);
+    const secretsTmp = `${secretsTarget}.restoring-${stamp}`;
+    fs.copyFileSync(secretsFrom, secretsTmp, fs.constants.COPYFILE_EXCL);
+    fs.chmodSync(secretsTmp, 0o600);
+    giveOwner(secretsTmp);
+    fs.renameSync(secretsTmp, secretsTarget);
     console.log(`Restored the secrets to ${secretsTarget}: sessions signed before the backup verify again.`);
   }
   if (fs.statSync(uploadsFrom, { throwIfNoEntry: false })?.isDirectory()) {
     const files = nothingPlaced();
     placeUploads(uploadsFrom, uploadsTarget, files);
+    if (owner) ownUploads(uploadsTarget, owner);
     console.log(
       `Photos: ${files.linked + files.copied} added to ${uploadsTarget} (${files.linked} hard-linked, ${files.copied} copied), ${files.present} there already.`,
     );
@@ -234,6 +254,31 @@ function heldFiles(files: string[]): string[] | null {
     const hex = (n: number) => n.toString(16).padStart(2, '0');
     return locked.has(`${hex(Math.floor(dev / 256) & 0xfff)}:${hex((dev & 0xff) | (Math.floor(dev / 4096) & 0xfff00))}:${ino}`);
   });
+}
+
+/** The owner of the first of `paths` that exists (the database replaced, else DATA_DIR, else its parent). */
+function ownerOf(paths: string[]): { uid: number; gid: number } | null {
+  for (const p of paths) {
+    const st = fs.statSync(p, { throwIfNoEntry: false });
+    if (st) return { uid: st.uid, gid: st.gid };
+  }
+  return null;
+}
+
+/**
+ * Gives `owner` the folders and photos under `dir` that this process (root) owns: those
+ * placeUploads just made or copied (a hard link is the backup's file, whose owner it keeps unless it
+ * is root's). Symbolic links are changed, not followed.
+ */
+function ownUploads(dir: string, owner: { uid: number; gid: number }): void {
+  const me = process.getuid?.();
+  const mine = (p: string) => fs.lstatSync(p, { throwIfNoEntry: false })?.uid === me;
+  if (!fs.existsSync(dir)) return; // no photo in the backup: nothing made
+  if (mine(dir)) fs.lchownSync(dir, owner.uid, owner.gid);
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const p = path.join(entry.parentPath, entry.name);
+    if (mine(p)) fs.lchownSync(p, owner.uid, owner.gid);
+  }
 }
 
 function readSecrets(file: string): string {

@@ -26,10 +26,33 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
 export class NewerDatabaseError extends Error {}
 
 /**
+ * How long a process starting waits for another one applying migrations on the same file: far
+ * above the longest migration (0013/0014 take 14-16 s at a million ads), so an upgrade's second
+ * process waits and starts instead of dying with "database is locked" after busy_timeout (5 s).
+ */
+export const MIGRATION_WAIT_MS = 10 * 60_000;
+
+export interface MigrateOptions {
+  /** Told once, when another process holds the write lock longer than busy_timeout. */
+  onWait?: () => void;
+  waitMs?: number;
+}
+
+const waitNotice = () => console.warn('Another process is applying migrations to this database: waiting for it to finish.');
+
+/**
  * Applies pending forward-only migrations, each in one transaction with its bookkeeping row.
  * Refuses to run on a database that has a migration this code does not know (newer than the code).
+ * Waits (up to MIGRATION_WAIT_MS) while another process holds the write lock, as one applying
+ * migrations does; it then finds them applied.
  */
-export function migrate(sqlite: Database.Database, migrations = readMigrations()): string[] {
+export function migrate(sqlite: Database.Database, migrations = readMigrations(), options: MigrateOptions = {}): string[] {
+  const { onWait = waitNotice, waitMs = MIGRATION_WAIT_MS } = options;
+  let told = false;
+  const waiting = () => {
+    if (!told) onWait();
+    told = true;
+  };
   sqlite.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
   const applied = sqlite.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as { version: number; name: string }[];
@@ -52,7 +75,28 @@ export function migrate(sqlite: Database.Database, migrations = readMigrations()
       sqlite.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, new Date().toISOString());
       return true;
     });
-    if (apply.immediate()) ran.push(m.name);
+    if (takingTheLock(() => apply.immediate(), waiting, waitMs)) ran.push(m.name);
   }
   return ran;
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Runs `write` again while it fails with SQLITE_BUSY: each try waits busy_timeout for the write
+ * lock, so a process applying a long migration elsewhere is waited for, not raced. Any other error,
+ * or a lock held past `waitMs`, is thrown.
+ */
+function takingTheLock<T>(write: () => T, onWait: () => void, waitMs: number): T {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      return write();
+    } catch (e) {
+      const code = (e as { code?: unknown }).code;
+      if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw e;
+      onWait();
+      Atomics.wait(pause, 0, 0, 50); // a connection without busy_timeout would otherwise spin
+    }
+  }
 }

@@ -72,6 +72,36 @@ export async function adoptCreating(db: Executor, orderId: string, btcpayId: str
   return Number(r.numUpdatedRows) === 1;
 }
 
+/**
+ * Puts back an invoice BTCPay knows and we do not (created after the backup that was restored):
+ * false when another delivery (or process) put it back first, or its order id is taken.
+ */
+export async function insertRecovered(db: Executor, row: InvoiceRow): Promise<boolean> {
+  const r = await db
+    .insertInto('invoices')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
+
+/** The account an invoice's metadata names: its language, and whether it was erased. */
+export function findPayer(db: Executor, userId: string) {
+  return db.selectFrom('users').select(['id', 'locale', 'deleted_at']).where('id', '=', userId).executeTakeFirst();
+}
+
+/** Whether staff were told already (an audit row) of this payment to an invoice we do not know. */
+export async function unknownPaidNoted(db: Executor, btcpayId: string): Promise<boolean> {
+  const r = await db
+    .selectFrom('audit_log')
+    .select('id')
+    .where('target_type', '=', 'invoice')
+    .where('target_id', '=', btcpayId)
+    .where('action', '=', 'invoice.unknown_paid')
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
 export function setStatus(db: Executor, id: string, v: { status: InvoiceStatus; additionalStatus: string; at: string }) {
   return db
     .updateTable('invoices')
