@@ -17,7 +17,16 @@ export async function insertUser(
 ): Promise<void> {
   await db
     .insertInto('users')
-    .values({ id: u.id, email: u.email, password_hash: u.passwordHash, nickname: u.nickname, status: u.status, approved_at: u.status === 'approved' ? u.now : null, created_at: u.now, updated_at: u.now })
+    .values({
+      id: u.id,
+      email: u.email,
+      password_hash: u.passwordHash,
+      nickname: u.nickname,
+      status: u.status,
+      approved_at: u.status === 'approved' ? u.now : null,
+      created_at: u.now,
+      updated_at: u.now,
+    })
     .execute();
   await db
     .insertInto('user_roles')
