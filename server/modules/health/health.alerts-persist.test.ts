@@ -187,7 +187,10 @@ describe('health alerts survive a restart and are sent once by several servers',
       diskIs(main.app, disk);
       main.clock.advance(5 * 60_000);
       const own = sleep(goAt - Date.now()).then(() => main.app.deps.services.health.run());
-      const answers = await Promise.all([...children.map((c) => c.run({ type: 'run', goAt, disk })), own.then(() => ({}))]);
+      const answers = await Promise.all([
+        ...children.map((c) => c.run({ type: 'run', goAt, now: main.clock.now().toISOString(), disk })),
+        own.then(() => ({})),
+      ]);
       expect(answers.filter((x) => 'error' in x && x.error)).toEqual([]);
     };
     await round('full');

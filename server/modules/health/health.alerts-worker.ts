@@ -4,7 +4,8 @@ import { diskIs, openHealthApp, DISK } from './health.testkit.ts';
 // test's database file, mailing through the test's SMTP relay. Told to run the checks at an agreed
 // wall-clock instant, so that it and the test's own server run them at once.
 
-export type WorkerMessage = { type: 'run'; goAt: number; disk: keyof typeof DISK } | { type: 'exit' };
+// `now`: the test's server's clock, so that the servers agree on the time as real ones do (a claim's age is read by all).
+export type WorkerMessage = { type: 'run'; goAt: number; now: string; disk: keyof typeof DISK } | { type: 'exit' };
 
 const [file, dataDir, smtpUrl] = process.argv.slice(2);
 const server = await openHealthApp(file, dataDir, smtpUrl);
@@ -16,6 +17,7 @@ process.on('message', (m: WorkerMessage) => {
     return;
   }
   diskIs(server.app, m.disk);
+  server.clock.set(m.now);
   setTimeout(
     () => {
       server.app.deps.services.health.run().then(

@@ -132,6 +132,6 @@ describe('city listing page', () => {
       http.get('/api/listings', () => apiJson('GET /api/listings', { ads: [makeCard({ title: 'One of very many ads' })], total: 9_999, page: 1, pageSize: 20 })),
     );
     renderAt(<Route path="/listings/us/:state/:city/:type" component={ListingsCity} />, '/listings/us/new-york/new-york-city/female-escorts');
-    expect(await screen.findByRole('heading', { level: 2, name: '9999 ads' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 2, name: '9,999 ads' })).toBeTruthy();
   });
 });
