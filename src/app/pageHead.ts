@@ -17,12 +17,22 @@ export interface PageHead {
   type?: 'article';
 }
 
-/** A description for previews: one line of at most 160 characters, cut at a word. */
+let graphemes: Intl.Segmenter | undefined;
+
+/**
+ * A description for previews: one line of at most 160 characters, cut at a word when one ends in
+ * its second half. Characters as people see them (grapheme clusters): a cut by UTF-16 units split
+ * an emoji in two, and its half became "�" in the page's head and in every link preview.
+ */
 export function excerpt(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;
-  const cut = flat.slice(0, max - 1);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2)).trimEnd()}…`;
+  graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
+  const chars = Array.from(graphemes.segment(flat), (g) => g.segment);
+  if (chars.length <= max) return flat;
+  const cut = chars.slice(0, max - 1).join('');
+  const space = cut.lastIndexOf(' ');
+  return `${(space >= cut.length / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
 export function pageHead(page: string, result: Loaded<unknown>): PageHead {
