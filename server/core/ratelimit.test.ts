@@ -91,3 +91,19 @@ describe('the sign-in limit per IP', () => {
     expect(accepted.length).toBe(11); // the nine of 14:59 still count at 15:00; the first left
   });
 });
+
+describe('WindowLimiter and the wall clock', () => {
+  // Windows are measured in time that never goes back (Clock.elapsed): NTP stepping the wall
+  // clock back an hour neither keeps a lockout for an extra hour nor ends one early.
+  it('ends a window after its length of real time, across a step back of the wall clock', () => {
+    const clock = new ManualClock();
+    const limiter = new WindowLimiter(clock, 2, 15 * 60_000);
+    limiter.count(['ip']);
+    limiter.count(['ip']);
+    expect(limiter.full(['ip'])).toBe(true);
+    clock.advance(-60 * 60_000); // the step back
+    expect(limiter.full(['ip'])).toBe(true); // no real time passed: still locked
+    clock.advance(15 * 60_000); // a window of real time
+    expect(limiter.full(['ip'])).toBe(false);
+  });
+});

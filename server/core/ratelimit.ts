@@ -35,7 +35,7 @@ export class WindowLimiter {
    * in all of them only when none is full (synchronously, so no request slips in between).
    */
   full(keys: string[]): boolean {
-    const now = this.clock.now().getTime();
+    const now = this.clock.elapsed(); // never back: a step of the wall clock neither stretches nor ends a window
     return keys.some((k) => {
       const times = this.hits.get(k);
       return times !== undefined && this.recent(times, now) >= this.max;
@@ -43,7 +43,7 @@ export class WindowLimiter {
   }
 
   count(keys: string[]): void {
-    const now = this.clock.now().getTime();
+    const now = this.clock.elapsed();
     if (this.hits.size > 50_000) this.sweep(now);
     for (const k of keys) {
       const times = this.hits.get(k);

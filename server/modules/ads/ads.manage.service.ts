@@ -82,7 +82,7 @@ export class AdManageService {
     await screenOrRefuse(this.deps, { userId: actor.id, adId: id, title: f.title, description: f.description, ip });
     await assertPlace(this.deps.db, f.stateId, f.cityId); // early, for a quick answer; again in the transaction
 
-    const { photos: added, hashes } = newPhotos.length ? await encodeAdPhotos(this.deps, newPhotos) : { photos: [], hashes: [] };
+    const { photos: added, hashes } = newPhotos.length ? await encodeAdPhotos(this.deps, newPhotos, actor.id) : { photos: [], hashes: [] };
     const photos = [...kept, ...added];
     const content = { ...f, photosJson: JSON.stringify(photos), details };
     let dropped: StoredPhoto[] = [];
@@ -146,7 +146,10 @@ export class AdManageService {
       // suspended or signed out while this waited for the lock: nothing charged
       const ad = await adFor(trx, by, 'renew', id);
       if (ad.status !== 'approved' && ad.status !== 'expired') throw new Conflict('ad.renew_not_allowed');
-      if (ad.renewed_at && now.getTime() - Date.parse(ad.renewed_at) < RENEW_COOLDOWN_MS) throw new Conflict('ad.renew_too_soon');
+      // A renewal dated after now (the wall clock stepped back since) is not "too soon": the guard
+      // against a double click would hold for the whole step; the ledger key still charges a term once.
+      const sinceRenewal = ad.renewed_at ? now.getTime() - Date.parse(ad.renewed_at) : Infinity;
+      if (sinceRenewal >= 0 && sinceRenewal < RENEW_COOLDOWN_MS) throw new Conflict('ad.renew_too_soon');
       await assertPlace(trx, ad.state_id, ad.city_id); // a term bought in a place disabled since would show nowhere
       await usableWallet(trx, by, walletId);
       const price = await quotedPrice(trx, 'ad', ad.listing_type, quote);

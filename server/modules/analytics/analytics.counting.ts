@@ -37,7 +37,7 @@ export class SeenViews {
 
   /** True the first time the viewer reports the path within the window (and remembers it); false for a repeat. */
   first(viewer: string, path: string): boolean {
-    const now = this.clock.now().getTime();
+    const now = this.clock.elapsed(); // never back: an NTP step back of the wall clock would stop counting for its size
     // Forget the pairs whose window has ended, the oldest first, stopping at the first still inside
     // it: each pair is dropped once, so a view costs O(1) however many are remembered.
     for (const [key, at] of this.seen) {
