@@ -41,12 +41,22 @@ export const pricingApi = {
   /** Public: the bump price of each listing type. */
   'GET /api/get-bump-pricing': { response: { 200: PricingList, ...Errors } },
   'GET /api/admin/get-all-pricing': { response: { 200: PricingList, ...Errors } },
-  /** durationDays only for ad prices (a bump has none). */
+  /**
+   * durationDays only for ad prices (a bump has none). `from`: the price as the admin's screen
+   * showed it; when the stored one is no longer that (another admin changed it meanwhile), nothing
+   * changes (409 pricing.changed_meanwhile), so a stale form never reverts their price.
+   */
   'POST /api/admin/set-price-by-id': {
     body: Type.Object({
       id: Type.String({ maxLength: 40 }),
       priceCents: Type.Integer({ minimum: 0 }),
       durationDays: Type.Optional(Type.Integer({ minimum: 1 })),
+      from: Type.Optional(
+        Type.Object({
+          priceCents: Type.Integer(),
+          durationDays: Type.Union([Type.Integer(), Type.Null()]),
+        }),
+      ),
     }),
     response: { 200: Type.Object({ pricing: PricingSchema }), ...Errors },
   },
@@ -55,7 +65,12 @@ export const pricingApi = {
     querystring: Type.Object({ ...Paging, includePersonal: Type.Optional(Type.Boolean()) }),
     response: { 200: Type.Object({ promoCodes: Type.Array(PromoCodeSchema), ...PageInfo }), ...Errors },
   },
-  /** Without id: creates the code (201); with id: updates it (200). */
+  /**
+   * Without id: creates the code (201); with id: updates it (200). `from` (updates only): the code
+   * as the admin's form showed it; when the stored one differs in any of these fields (another
+   * admin changed it meanwhile), nothing changes (409 pricing.promo_code_changed_meanwhile), so a
+   * stale form never re-enables a code another admin switched off.
+   */
   'POST /api/admin/set-promo-code-by-id': {
     body: Type.Object({
       id: Type.Optional(Type.String({ maxLength: 40 })),
@@ -65,6 +80,15 @@ export const pricingApi = {
       /** A day or a moment (ISO 8601); null or "" for none; left out of an update, the code keeps the expiry it has. */
       expiresAt: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Null()])),
       active: Type.Boolean(),
+      from: Type.Optional(
+        Type.Object({
+          code: Type.String({ maxLength: 64 }),
+          amountCents: Type.Integer(),
+          maxUses: Type.Integer(),
+          expiresAt: Type.Union([Type.String({ maxLength: 40 }), Type.Null()]),
+          active: Type.Boolean(),
+        }),
+      ),
     }),
     response: { 200: OnePromoCode, 201: OnePromoCode, ...Errors },
   },

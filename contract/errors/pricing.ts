@@ -6,6 +6,8 @@ export const pricingErrors = {
   'pricing.bump_has_no_duration': 'A bump has no duration.',
   'pricing.duration_out_of_range': 'Duration must be 1 to {{max}} days.',
   'pricing.price_changed': 'The price changed since this page was loaded. Check the new price, then pay again: nothing was charged.',
+  // Another admin changed the price since this one's screen read it (the request's `from`).
+  'pricing.changed_meanwhile': 'This price changed meanwhile: nothing was saved. The list shows it as it is now.',
   // Promo codes (staff).
   'pricing.promo_code_not_found': 'Promo code not found.',
   'pricing.promo_code_taken': 'A promo code with this code already exists.',
@@ -14,6 +16,8 @@ export const pricingErrors = {
   'pricing.promo_max_uses_below_uses': 'Max uses cannot be below the {{uses}} uses already made.',
   'pricing.promo_expiry_invalid': 'Expiry must be a date (YYYY-MM-DD) or an ISO date and time.',
   'pricing.promo_expiry_past': 'Expiry must be in the future.',
+  // Another admin changed the code since this one's form read it (the request's `from`).
+  'pricing.promo_code_changed_meanwhile': 'This promo code changed meanwhile: nothing was saved. The list shows it as it is now; edit it again.',
   'field.active': 'active',
   'field.priceCents': 'price',
   'field.durationDays': 'duration',

@@ -10,8 +10,8 @@ export default defineRoutes((app, deps) => {
   app.get('/api/admin/get-all-pricing', { schema: pricingApi['GET /api/admin/get-all-pricing'] }, async () => ({ pricing: await pricing.list() }));
 
   app.post('/api/admin/set-price-by-id', { schema: pricingApi['POST /api/admin/set-price-by-id'] }, async (request) => {
-    const { id, priceCents, durationDays } = request.body;
-    return { pricing: await pricing.setPrice(requireUser(request), { id, priceCents, durationDays }) };
+    const { id, priceCents, durationDays, from } = request.body;
+    return { pricing: await pricing.setPrice(requireUser(request), { id, priceCents, durationDays, from }) };
   });
 
   app.get('/api/admin/get-all-promo-codes', { schema: pricingApi['GET /api/admin/get-all-promo-codes'] }, async (request) => {
@@ -20,8 +20,8 @@ export default defineRoutes((app, deps) => {
   });
 
   app.post('/api/admin/set-promo-code-by-id', { schema: pricingApi['POST /api/admin/set-promo-code-by-id'] }, async (request, reply) => {
-    const { id, code, amountCents, maxUses, expiresAt, active } = request.body;
-    const { promoCode, created } = await pricing.setPromoCode(requireUser(request), { id, code, amountCents, maxUses, expiresAt, active });
+    const { id, code, amountCents, maxUses, expiresAt, active, from } = request.body;
+    const { promoCode, created } = await pricing.setPromoCode(requireUser(request), { id, code, amountCents, maxUses, expiresAt, active, from });
     return reply.status(created ? 201 : 200).send({ promoCode });
   });
 });

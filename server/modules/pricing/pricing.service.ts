@@ -64,6 +64,21 @@ export function parseExpiry(v: string | null | undefined): string | null {
 const LAST_MOMENT = Date.parse('9999-12-31T23:59:59.999Z');
 
 const actorOf = (u: SessionUser) => ({ id: u.id, email: u.email });
+
+/** A price as the admin's screen showed it (the request's `from`). */
+export interface PriceSeen {
+  priceCents: number;
+  durationDays: number | null;
+}
+/** A promo code's edited fields as the admin's form showed them (the request's `from`). */
+export interface PromoCodeSeen {
+  code: string;
+  amountCents: number;
+  maxUses: number;
+  expiresAt: string | null;
+  active: boolean;
+}
+type PriceInput = { id: string; priceCents: number; durationDays?: number; from?: PriceSeen };
 /** How long a kept price list is served before it is read again (real time). */
 const RECHECK_MS = 1000;
 
@@ -91,7 +106,11 @@ export class PricingService {
     return kept.list;
   }
 
-  async setPrice(actor: SessionUser, input: { id: string; priceCents: number; durationDays?: number }): Promise<PricingDto> {
+  /**
+   * `from`: the price the admin's screen showed. The form sends every field, so writing it over a
+   * price another admin changed meanwhile would revert theirs: refused (409), nothing written.
+   */
+  async setPrice(actor: SessionUser, input: PriceInput): Promise<PricingDto> {
     try {
       return await this.updatePrice(actor, input);
     } finally {
@@ -100,7 +119,7 @@ export class PricingService {
     }
   }
 
-  private async updatePrice(actor: SessionUser, input: { id: string; priceCents: number; durationDays?: number }): Promise<PricingDto> {
+  private async updatePrice(actor: SessionUser, input: PriceInput): Promise<PricingDto> {
     if (!can(actor, 'setPrice', { id: input.id })) throw new Forbidden();
     if (!Number.isInteger(input.priceCents) || input.priceCents < 0 || input.priceCents > PRICE_MAX_CENTS) {
       throw new Invalid('priceCents', 'pricing.price_out_of_range', { max: PRICE_MAX_CENTS });
@@ -109,6 +128,9 @@ export class PricingService {
       if (!can(by, 'setPrice', { id: input.id })) throw new Forbidden(); // still staff now
       const before = await repo.findPricing(trx, input.id);
       if (!before) throw new NotFound('pricing.not_found');
+      if (input.from && (input.from.priceCents !== before.price_cents || input.from.durationDays !== before.duration_days)) {
+        throw new Conflict('pricing.changed_meanwhile');
+      }
       let durationDays = before.duration_days;
       if (input.durationDays !== undefined) {
         if (before.kind === 'bump') throw new Invalid('durationDays', 'pricing.bump_has_no_duration');
@@ -139,10 +161,15 @@ export class PricingService {
     return { promoCodes: rows.map(toPromoDto), total, page, pageSize };
   }
 
-  /** Creates (no id) or updates a promo code; audited. Returns whether it was created. */
+  /**
+   * Creates (no id) or updates a promo code; audited. Returns whether it was created. `from`
+   * (updates): the code as the admin's form showed it; when another admin changed any of those
+   * fields meanwhile (say, switched off a leaked code), writing the stale form would undo it:
+   * refused (409), nothing written.
+   */
   async setPromoCode(
     actor: SessionUser,
-    input: { id?: string; code: string; amountCents: number; maxUses: number; expiresAt?: string | null; active: boolean },
+    input: { id?: string; code: string; amountCents: number; maxUses: number; expiresAt?: string | null; active: boolean; from?: PromoCodeSeen },
   ): Promise<{ promoCode: PromoCodeDto; created: boolean }> {
     if (!can(actor, 'setPromoCode', input.id === undefined ? undefined : { id: input.id })) throw new Forbidden();
     const code = normalizePromoCode(input.code);
@@ -178,6 +205,7 @@ export class PricingService {
       }
       const before = await repo.findPromoCodeById(trx, input.id);
       if (!before) throw new NotFound('pricing.promo_code_not_found');
+      if (input.from && !sameAsSeen(before, input.from)) throw new Conflict('pricing.promo_code_changed_meanwhile');
       if (input.maxUses < before.uses) throw new Invalid('maxUses', 'pricing.promo_max_uses_below_uses', { uses: before.uses });
       await repo.updatePromoCode(trx, before.id, {
         code,
@@ -200,6 +228,17 @@ export class PricingService {
       return { promoCode: toPromoDto(row), created: false };
     });
   }
+}
+
+/** Whether a stored promo code still has the edited fields the form showed (the code compared as it would be stored). */
+function sameAsSeen(row: PromoRow, seen: PromoCodeSeen): boolean {
+  return (
+    row.code === normalizePromoCode(seen.code) &&
+    row.amount_cents === seen.amountCents &&
+    row.max_uses === seen.maxUses &&
+    row.expires_at === seen.expiresAt &&
+    (row.active === 1) === seen.active
+  );
 }
 
 /** The current price of an ad or a bump for a listing type (every type has one: seeded, never deleted). */

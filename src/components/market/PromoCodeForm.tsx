@@ -17,8 +17,16 @@ export const DEFAULT_PROMO_CENTS = 2000; // the seed's "20"
 export const dateToExpiry = (d: string) => (d ? new Date(`${d}T23:59:59.999Z`).toISOString() : null);
 export const expiryToDate = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
 
-/** Create or edit one promo code: amount typed in dollars and sent as exact cents. */
-export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; onDone: (msg: string) => void }) {
+/** The fields of a code this form edits, as it showed them: an edit's `from`. */
+const shownFields = (c: PromoCode) => ({ code: c.code, amountCents: c.amountCents, maxUses: c.maxUses, expiresAt: c.expiresAt, active: c.active });
+
+/**
+ * Create or edit one promo code: amount typed in dollars and sent as exact cents. An edit names
+ * the code as the form showed it (`from`): when another admin changed it meanwhile, the server
+ * refuses and the form ends with that refusal (`onDone('', refusal)`), for the page to show it
+ * and read the list again.
+ */
+export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; onDone: (msg: string, refused?: ApiError) => void }) {
   const { t, i18n } = useTranslation(['admin', 'validation']);
   const [code, setCode] = useState(editing?.code ?? '');
   const [amount, setAmount] = useState(centsToInput(editing?.amountCents ?? DEFAULT_PROMO_CENTS));
@@ -53,12 +61,15 @@ export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; 
     const body = { code, amountCents: cents, maxUses: uses, expiresAt, active };
     setCodeTaken(false);
     let taken = false;
+    let changed = null as ApiError | null;
     const saved = await form.run(() =>
-      savePromoCode(editing ? { id: editing.id, ...body } : body).catch((err: unknown) => {
+      savePromoCode(editing ? { id: editing.id, ...body, from: shownFields(editing) } : body).catch((err: unknown) => {
         taken = err instanceof ApiError && err.code === 'pricing.promo_code_taken';
+        if (err instanceof ApiError && err.code === 'pricing.promo_code_changed_meanwhile') changed = err;
         throw err;
       }),
     );
+    if (changed) return onDone('', changed);
     if (taken) {
       flushSync(() => setCodeTaken(true)); // invalid and described before it takes focus
       document.getElementById('promo-form-code')?.focus();

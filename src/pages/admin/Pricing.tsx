@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { adminPricingStore, setPrice } from '../../state/adminPricing';
-import { asError, errorMessage } from '../../api/client';
+import { ApiError, asError, errorMessage } from '../../api/client';
 import type { Price } from '../../api/pricing';
 import { centsToInput, formatUsd, parseDollars } from '../../lib/money';
 import { PRICE_MAX_CENTS } from '../../../contract/rules';
@@ -16,6 +16,15 @@ function PriceRow({ row }: { row: Price }) {
   const { t, i18n } = useTranslation(['admin', 'market']);
   const [price, setPriceText] = useState(centsToInput(row.priceCents));
   const [days, setDays] = useState(row.durationDays != null ? String(row.durationDays) : '');
+  // The list read again (after another admin's change refused a save here): the inputs show the
+  // price as it is now, the one the next save names as `from`.
+  const shown = `${row.priceCents}/${row.durationDays}`;
+  const [shownBefore, setShownBefore] = useState(shown);
+  if (shown !== shownBefore) {
+    setShownBefore(shown);
+    setPriceText(centsToInput(row.priceCents));
+    setDays(row.durationDays != null ? String(row.durationDays) : '');
+  }
   const [busy, setBusy] = useState(false);
   // The outcome kept unworded (a rule broken, the price saved, the error), worded at render: a language switch re-words it.
   const [msg, setMsg] = useState<{ ok: false; rule: 'price' | 'days' } | { ok: true; savedCents: number } | { ok: false; error: Error } | null>(null);
@@ -34,10 +43,12 @@ function PriceRow({ row }: { row: Price }) {
     setBusy(true);
     setMsg(null);
     try {
-      await setPrice(row.id, cents, isAd ? dayNum : undefined);
+      // `from`: the price this row showed, so a save over another admin's change is refused, not applied.
+      await setPrice(row.id, cents, isAd ? dayNum : undefined, { priceCents: row.priceCents, durationDays: row.durationDays });
       setMsg({ ok: true, savedCents: cents });
     } catch (err) {
       setMsg({ ok: false, error: asError(err) });
+      if (err instanceof ApiError && err.code === 'pricing.changed_meanwhile') await adminPricingStore.load();
     } finally {
       setBusy(false);
     }

@@ -10,6 +10,10 @@ import type { ErrorBody } from '../../../contract/errors/index.ts';
 import PromoCodes from './PromoCodes';
 
 const TAKEN: ErrorBody = { message: 'A promo code with this code already exists.', code: 'pricing.promo_code_taken' };
+const CHANGED: ErrorBody = {
+  message: 'This promo code changed meanwhile: nothing was saved. The list shows it as it is now; edit it again.',
+  code: 'pricing.promo_code_changed_meanwhile',
+};
 
 const SPRING: PromoCode = {
   id: 'pc1',
@@ -23,7 +27,10 @@ const SPRING: PromoCode = {
   createdAt: '2025-03-01T10:00:00.000Z',
 };
 
-/** A fake of the promo code API over a mutable list (newest first, as the server sorts). */
+/**
+ * A fake of the promo code API over a mutable list (newest first, as the server sorts). As the
+ * server does, it refuses an update whose `from` is not the code as stored (409).
+ */
 function promoServer(initial: PromoCode[] = [SPRING]) {
   const codes: PromoCode[] = [...initial];
   const queries: string[] = [];
@@ -46,7 +53,11 @@ function promoServer(initial: PromoCode[] = [SPRING]) {
       if (clash) return apiJson('POST /api/admin/set-promo-code-by-id', TAKEN as never, 409); // checked against the 4xx schema at run time
       if (body.id) {
         const i = codes.findIndex((c) => c.id === body.id);
-        codes[i] = { ...codes[i], ...body, id: codes[i].id, expiresAt: body.expiresAt ?? null };
+        const { from, ...fields } = body;
+        const now = codes[i];
+        const seen = from && { code: now.code, amountCents: now.amountCents, maxUses: now.maxUses, expiresAt: now.expiresAt, active: now.active };
+        if (from && JSON.stringify(from) !== JSON.stringify(seen)) return apiJson('POST /api/admin/set-promo-code-by-id', CHANGED as never, 409);
+        codes[i] = { ...now, ...fields, id: now.id, expiresAt: body.expiresAt ?? null };
         return apiJson('POST /api/admin/set-promo-code-by-id', { promoCode: codes[i] });
       }
       const created: PromoCode = {
@@ -61,7 +72,7 @@ function promoServer(initial: PromoCode[] = [SPRING]) {
       return apiJson('POST /api/admin/set-promo-code-by-id', { promoCode: created }, 201);
     }),
   );
-  return { queries, saved };
+  return { codes, queries, saved };
 }
 
 const rowTexts = () =>
@@ -113,7 +124,17 @@ describe('admin promo codes', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect((await screen.findByRole('status')).textContent).toBe('Promo code SPRING-20 saved.');
     await waitFor(() => expect(rowTexts()[0]).toEqual(['SPRING-20', '$20.00', '3 / 100', 'Jun 30, 2030', 'No']));
-    expect(srv.saved).toEqual([{ id: 'pc1', code: 'SPRING-20', amountCents: 2000, maxUses: 100, expiresAt: '2030-06-30T23:59:59.999Z', active: false }]);
+    expect(srv.saved).toEqual([
+      {
+        id: 'pc1',
+        code: 'SPRING-20',
+        amountCents: 2000,
+        maxUses: 100,
+        expiresAt: '2030-06-30T23:59:59.999Z',
+        active: false,
+        from: { code: 'SPRING-20', amountCents: 2000, maxUses: 100, expiresAt: '2030-06-30T23:59:59.999Z', active: true },
+      },
+    ]);
     // The form is a fresh one after the save, its Save button gone: focus is on the outcome, not lost to the page's body.
     expect(document.activeElement).not.toBe(document.body);
     expect(document.activeElement).toBe(screen.getByRole('status'));
@@ -155,7 +176,17 @@ describe('admin promo codes', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect((await screen.findByRole('status')).textContent).toBe('Promo code WINTER-10 saved.');
     expect(screen.queryByText('That day is over: choose a later one, or leave it empty for no expiry.')).toBeNull();
-    expect(srv.saved).toEqual([{ id: 'pc3', code: 'WINTER-10', amountCents: 1000, maxUses: 50, expiresAt: '2024-01-31T23:59:59.999Z', active: false }]);
+    expect(srv.saved).toEqual([
+      {
+        id: 'pc3',
+        code: 'WINTER-10',
+        amountCents: 1000,
+        maxUses: 50,
+        expiresAt: '2024-01-31T23:59:59.999Z',
+        active: false,
+        from: { code: 'WINTER-10', amountCents: 1000, maxUses: 50, expiresAt: '2024-01-31T23:59:59.999Z', active: true },
+      },
+    ]);
   });
 
   it('editing a code refuses a new expiry day that is already over', async () => {
@@ -181,5 +212,45 @@ describe('admin promo codes', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByRole('status');
     expect(srv.saved[0].expiresAt).toBe('2030-06-30T14:27:05.000Z');
+  });
+
+  it('an edit over another admin’s change is refused: says so, saves nothing, reads the list again', async () => {
+    const srv = promoServer();
+    const user = userEvent.setup();
+    renderAt(<PromoCodes />, '/admin/dashboard/admin/promo-codes');
+    await user.click(await screen.findByRole('button', { name: 'Edit SPRING-20' }));
+    srv.codes[0] = { ...srv.codes[0], active: false }; // another admin switched it off (it leaked)
+    const uses = screen.getByLabelText('Maximum uses');
+    await user.clear(uses);
+    await user.type(uses, '500');
+    const reads = srv.queries.length;
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('This promo code changed meanwhile: nothing was saved. The list shows it as it is now; edit it again.');
+    expect(srv.saved).toEqual([
+      {
+        id: 'pc1',
+        code: 'SPRING-20',
+        amountCents: 2000,
+        maxUses: 500,
+        expiresAt: '2030-06-30T23:59:59.999Z',
+        active: true,
+        from: { code: 'SPRING-20', amountCents: 2000, maxUses: 100, expiresAt: '2030-06-30T23:59:59.999Z', active: true },
+      },
+    ]);
+    expect(srv.codes[0]).toMatchObject({ active: false, maxUses: 100 });
+    await waitFor(() => expect(srv.queries.length).toBe(reads + 1));
+    await waitFor(() => expect(rowTexts()[0]).toEqual(['SPRING-20', '$20.00', '3 / 100', 'Jun 30, 2030', 'No']));
+    expect(screen.getByRole('heading', { level: 2, name: 'New promo code' })).toBeTruthy(); // the stale form is gone
+    expect(document.activeElement).toBe(alert);
+    expect(screen.queryByText('Promo code SPRING-20 saved.')).toBeNull();
+
+    // Opened again from the list as it is now, the edit goes through.
+    await user.click(screen.getByRole('button', { name: 'Edit SPRING-20' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Promo code SPRING-20 saved.');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(srv.saved.at(-1)).toMatchObject({ active: false, from: { active: false } });
   });
 });

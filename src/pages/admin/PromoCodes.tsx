@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { PROMO_PAGE_SIZE, adminPromoCodesStore, promoQuery } from '../../state/adminPromoCodes';
 import type { PromoCode } from '../../api/admin-pricing';
+import { errorMessage, type ApiError } from '../../api/client';
 import { formatUsd } from '../../lib/money';
 import { Pagination } from '../../components/market/Pagination';
 import { LoadState } from '../../components/market/Status';
@@ -17,6 +18,8 @@ export default function PromoCodes() {
   const [editing, setEditing] = useState<PromoCode | null>(null);
   const [formKey, setFormKey] = useState(0);
   const [note, setNote] = useState<string | null>(null);
+  // A save refused because another admin changed the code meanwhile: kept unworded, worded at render.
+  const [refused, setRefused] = useState<ApiError | null>(null);
   const noteRef = useRef<HTMLDivElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
@@ -40,13 +43,21 @@ export default function PromoCodes() {
           {note}
         </div>
       )}
+      {refused && (
+        <div ref={noteRef} role="alert" tabIndex={-1} className="alert alert-error">
+          {errorMessage(refused)}
+        </div>
+      )}
       <PromoCodeForm
         key={`${editing?.id ?? 'new'}-${formKey}`}
         editing={editing}
-        onDone={(msg) => {
+        onDone={(msg, refusal) => {
           setEditing(null);
           setFormKey((k) => k + 1); // a fresh, empty form after each save
           setNote(msg || null);
+          setRefused(refusal ?? null);
+          // Refused as changed meanwhile: the list shows the code as it is now, to edit again from there.
+          if (refusal) void adminPromoCodesStore.load();
         }}
       />
       <h2>{t('promo.list')}</h2>
