@@ -113,9 +113,10 @@ export default function AdDetail() {
             {ad.bumpedAt && (
               <>
                 <dt>{t('ad.updated')}</dt>
-                {/* In UTC: the server renders it, and its time zone is not the reader's. */}
+                {/* In UTC, and said so: the server renders it, and its time zone is not the reader's (an evening
+                    bump in Los Angeles is the next day's date in UTC). */}
                 <dd>
-                  <time dateTime={ad.bumpedAt}>{dateLabel(ad.bumpedAt, i18n.language, true)}</time>
+                  <time dateTime={ad.bumpedAt}>{`${dateLabel(ad.bumpedAt, i18n.language, true)} UTC`}</time>
                 </dd>
               </>
             )}
