@@ -10,6 +10,8 @@ const Count = Type.Integer();
 /** Page views since `days` ago: the total, per UTC day (YYYY-MM-DD), the most viewed paths and ads, per language. */
 export const PageViewSummarySchema = Type.Object({
   days: Type.Integer(),
+  /** The server's UTC day (YYYY-MM-DD) the `days` end on: the screen draws these days, whatever the browser's clock says. */
+  today: Type.String(),
   total: Count,
   byDay: Type.Array(Type.Object({ day: Type.String(), count: Count })),
   topPaths: Type.Array(Type.Object({ path: Type.String(), count: Count })),

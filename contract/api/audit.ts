@@ -21,13 +21,21 @@ export type AuditEntry = Static<typeof AuditEntrySchema>;
 
 /** The audit module's routes (staff only): "METHOD /path" → the schemas of its request and answers. */
 export const auditApi = {
-  /** Newest first; filters match exactly. */
+  /**
+   * Newest first; filters match exactly. `actorId`: the actions of one staff member (by user id).
+   * `from` (inclusive) and `to` (exclusive): ISO 8601 in UTC, a moment (2026-01-11T00:00:00Z) or a
+   * day (2026-01-11, its midnight); a bad date is 400 audit.date_invalid, from not before to is
+   * 400 audit.range_invalid.
+   */
   'GET /api/admin/get-audit-log': {
     querystring: Type.Object({
       ...Paging,
       action: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
       targetType: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
       targetId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+      actorId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+      from: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+      to: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
     }),
     response: { 200: Type.Object({ auditLog: Type.Array(AuditEntrySchema), total: Type.Integer() }), ...Errors },
   },

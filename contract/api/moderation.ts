@@ -103,7 +103,10 @@ export const UserDetailSchema = Type.Object({
     /** A legal hold covers the account (on it or on one of its ads). */
     held: Type.Boolean(),
   }),
+  /** The account's ads, live or kept under a hold, newest first (the last 200 of `adsTotal`). */
   ads: Type.Array(ModAdSchema),
+  adsTotal: Type.Integer(),
+  /** Reports about those ads, newest first (the last 200 of `reportsTotal`). */
   reports: Type.Array(
     Type.Object({
       id: Type.String(),
@@ -114,8 +117,9 @@ export const UserDetailSchema = Type.Object({
       createdAt: Type.String(),
     }),
   ),
+  reportsTotal: Type.Integer(),
   wallets: Type.Array(Type.Object({ id: Type.String(), walletType: Type.String(), balanceCents: Type.Integer() })),
-  /** Ledger entries of every wallet, newest first (the last 200). */
+  /** Ledger entries of every wallet, newest first (the last 200 of `ledgerTotal`: their sum is the balance only when all are shown). */
   ledger: Type.Array(
     Type.Object({
       id: Type.Integer(),
@@ -127,6 +131,8 @@ export const UserDetailSchema = Type.Object({
       createdAt: Type.String(),
     }),
   ),
+  ledgerTotal: Type.Integer(),
+  /** Invoices, newest first (the last 200 of `invoicesTotal`). */
   invoices: Type.Array(
     Type.Object({
       id: Type.String(),
@@ -137,8 +143,10 @@ export const UserDetailSchema = Type.Object({
       creditedAt: Nullable(Type.String()),
     }),
   ),
-  /** Sign-ins, successful or not, newest first (the last 200; kept 180 days). */
+  invoicesTotal: Type.Integer(),
+  /** Sign-ins, successful or not, newest first (the last 200 of `signInsTotal`; kept 180 days). */
   signIns: Type.Array(SignInSchema),
+  signInsTotal: Type.Integer(),
   holds: Type.Array(LegalHoldSchema),
   /** Other accounts sharing a phone, a near-identical photo or a sign-in address with this one. */
   related: Type.Array(

@@ -8,6 +8,9 @@ export const moderationErrors = {
   'moderation.own_hold': 'You cannot place or release a legal hold on your own account or ads: another staff member must.',
   'moderation.own_record': 'You cannot export your own evidence record: another staff member must.',
   'moderation.too_many_ids': 'At most {{max}} ads at once.',
+  // The audit log's date range (GET /api/admin/get-audit-log from, to).
+  'audit.date_invalid': 'Enter a date in UTC as ISO 8601, such as 2026-01-31 or 2026-01-31T18:00:00Z.',
+  'audit.range_invalid': 'The start of the range must be before its end.',
   'field.note': 'note',
   'field.category': 'category',
 } as const;

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { LocationsTables } from '../modules/locations/locations.tables.ts';
 import type { MarketTables } from '../modules/ads/ads.tables.ts';
 import type { ReportsTables } from '../modules/reports/reports.tables.ts';
@@ -33,11 +33,15 @@ export interface CoreTables {
     deleted_at: string | null;
   };
   user_roles: { user_id: string; role: StaffRole };
-  /** success 0 with a failure reason: a refused sign-in of an existing account (migration 0010). */
+  /**
+   * success 0 with a failure reason: a refused sign-in of an existing account (migration 0010).
+   * ip_key: the network, ipKey(ip) (an IPv4 address, an IPv6 /64), which relates accounts (0034).
+   */
   sign_ins: {
     id: Generated<number>;
     user_id: string;
     ip: string;
+    ip_key: ColumnType<string | null, string, string>;
     user_agent: string | null;
     at: string;
     success: Generated<number>;

@@ -160,7 +160,15 @@ export async function makeUser(
   const n = ++seq;
   const email = opts.email ?? `user${n}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const password = opts.password ?? 'correct horse battery';
-  const res = await ctx.app.inject({ method: 'POST', url: '/api/register', payload: { email, password, nickname: opts.nickname ?? `user_${n}` } });
+  // Each user registers from an address of its own (registering is a sign-in, and accounts sharing
+  // one are related on the staff screens): 10.x.y.z from the sequence number.
+  const remoteAddress = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/register',
+    remoteAddress,
+    payload: { email, password, nickname: opts.nickname ?? `user_${n}` },
+  });
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   const id = res.json().id as string;
   const db = ctx.app.deps.db;

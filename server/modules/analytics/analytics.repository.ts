@@ -62,7 +62,7 @@ export class PageViewCounts {
   }
 
   /** Views on `sinceDay` (YYYY-MM-DD, UTC) and after: the total, per day, the most viewed paths and ads, per language. */
-  summarize(sinceDay: string, top: number): Omit<PageViewSummary, 'days'> {
+  summarize(sinceDay: string, top: number): Omit<PageViewSummary, 'days' | 'today'> {
     return this.sqlite.transaction(() => {
       const byDay = this.stmt('SELECT day, sum(n) AS count FROM page_view_days WHERE day >= ? GROUP BY day ORDER BY day').all(sinceDay) as {
         day: string;

@@ -96,6 +96,7 @@ export class AnalyticsService {
    * committed: read from the per-day counters, whatever the number of views.
    */
   summary(days: number) {
-    return this.counts.summarize(sinceUtcDays(this.deps.clock.now(), days).slice(0, 10), 20);
+    const now = this.deps.clock.now();
+    return { today: now.toISOString().slice(0, 10), ...this.counts.summarize(sinceUtcDays(now, days).slice(0, 10), 20) };
   }
 }

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../core/deps.ts';
 import type { CoreTables } from '../../core/schema.ts';
 import type { SessionUser } from '../../core/auth.ts';
 import { paging } from '../../core/http.ts';
+import { Invalid } from '../../core/errors.ts';
 import { isOwner } from '../../core/policy.ts';
 import { can } from '../reports/reports.policy.ts';
 import type { AuditEntry } from '../../../contract/api/audit.ts';
@@ -46,15 +47,43 @@ function holdIdsOf(r: AuditRow): string[] {
   return [...(Array.isArray(before?.holdIds) ? before.holdIds : []), after?.holdId].filter((id): id is string => typeof id === 'string');
 }
 
+/** A day (its midnight) or a moment, in UTC: 2026-01-31, 2026-01-31T18:00Z, 2026-01-31T18:00:00.250Z. */
+const UTC_DATE = /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?Z)?$/;
+
+/** An ISO 8601 UTC date of the query as the log stores its moments (toISOString), or 400 naming the field. */
+function utcInstant(field: 'from' | 'to', value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const m = UTC_DATE.exec(value);
+  const at = m ? new Date(m[0].length === 10 ? `${m[0]}T00:00:00Z` : m[0]) : null;
+  // Date rolls 2026-02-31 over to March 3: a day that does not exist is refused, not moved.
+  if (!m || !at || Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== m[1]) throw new Invalid(field, 'audit.date_invalid');
+  return at.toISOString();
+}
+
 export class AuditService {
   private readonly deps: AppDeps;
   constructor(deps: AppDeps) {
     this.deps = deps;
   }
 
-  async list(actor: SessionUser, q: { page?: number; pageSize?: number; action?: string; targetType?: string; targetId?: string }) {
+  async list(
+    actor: SessionUser,
+    q: { page?: number; pageSize?: number; action?: string; targetType?: string; targetId?: string; actorId?: string; from?: string; to?: string },
+  ) {
     const { pageSize, offset } = paging(q, 50);
-    const { rows, total } = await repo.listAudit(this.deps.db, { action: q.action, targetType: q.targetType, targetId: q.targetId, limit: pageSize, offset });
+    const from = utcInstant('from', q.from);
+    const to = utcInstant('to', q.to);
+    if (from !== undefined && to !== undefined && from >= to) throw new Invalid('to', 'audit.range_invalid');
+    const { rows, total } = await repo.listAudit(this.deps.db, {
+      action: q.action,
+      targetType: q.targetType,
+      targetId: q.targetId,
+      actorId: q.actorId,
+      from,
+      to,
+      limit: pageSize,
+      offset,
+    });
     // How another admin handled a report about the reader's own ad (its closing note) is not the
     // reader's to read, as the reports list and their user page hide it (reports.policy.ts). The
     // row stays: that staff acted on it is no secret.

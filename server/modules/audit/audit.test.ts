@@ -123,6 +123,47 @@ describe('GET /api/admin/get-audit-log', () => {
     ]);
   });
 
+  // Investigating a rogue or hijacked staff account: its actions alone, in a UTC range (from
+  // included, to excluded), found by audit_log_actor and audit_log_at rather than paging the log.
+  it("narrows the log to one staff member's actions within a date range", async () => {
+    const admin = await asAdmin(ctx);
+    const other = await asAdmin(ctx);
+    const rows: [typeof admin, string, string][] = [
+      [admin, 'x1', '2026-01-10T23:59:59.999Z'],
+      [admin, 'x2', '2026-01-11T00:00:00.000Z'],
+      [other, 'x3', '2026-01-11T12:00:00.000Z'],
+      [admin, 'x4', '2026-01-12T00:00:00.000Z'],
+    ];
+    for (const [who, targetId, at] of rows)
+      await writeAudit(ctx.app.deps.db, { actor: { id: who.id, email: who.email }, action: 'ad.approve', targetType: 'ad', targetId, at });
+    const targets = async (q: string) => {
+      const r = await get(`/api/admin/get-audit-log?${q}`, admin.cookie);
+      expect(r.statusCode, q).toBe(200);
+      return [r.json().total, r.json().auditLog.map((e: { targetId: string }) => e.targetId)];
+    };
+    expect(await targets(`actorId=${admin.id}&from=2026-01-11T00:00:00.000Z&to=2026-01-12T00:00:00.000Z`)).toEqual([1, ['x2']]);
+    // A day is its midnight; seconds and milliseconds may be left out.
+    expect(await targets(`actorId=${admin.id}&from=2026-01-11&to=2026-01-12T00:00Z`)).toEqual([1, ['x2']]);
+    expect(await targets(`actorId=${admin.id}`)).toEqual([3, ['x4', 'x2', 'x1']]);
+    expect(await targets('from=2026-01-11')).toEqual([3, ['x4', 'x3', 'x2']]);
+    expect(await targets('to=2026-01-11T12:00:00Z')).toEqual([2, ['x2', 'x1']]);
+    expect(await targets(`actorId=${other.id}&action=ad.approve`)).toEqual([1, ['x3']]);
+  });
+
+  it('refuses a date that is not an ISO 8601 UTC day or moment, and a range that ends before it starts', async () => {
+    const admin = await asAdmin(ctx);
+    for (const [q, code, field] of [
+      ['from=yesterday', 'audit.date_invalid', 'from'],
+      ['to=2026-02-31', 'audit.date_invalid', 'to'],
+      ['from=2026-01-11T00:00:00%2B02:00', 'audit.date_invalid', 'from'],
+      ['from=2026-01-12&to=2026-01-11', 'audit.range_invalid', 'to'],
+      ['from=2026-01-11&to=2026-01-11T00:00:00.000Z', 'audit.range_invalid', 'to'],
+    ]) {
+      const res = await get(`/api/admin/get-audit-log?${q}`, admin.cookie);
+      expect([res.statusCode, res.json().code, res.json().params?.field], q).toEqual([400, code, field]);
+    }
+  });
+
   it('is for staff only', async () => {
     const u = await makeUser(ctx);
     expect((await get('/api/admin/get-audit-log', u.cookie)).statusCode).toBe(403);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
+import { ipKey } from '../../core/ratelimit.ts';
 import type { StaffRole, UserStatus } from '../../core/schema.ts';
 
 export function findUserByEmail(db: Executor, email: string) {
@@ -46,14 +47,25 @@ export async function bumpTokenVersion(db: Executor, userId: string): Promise<vo
     .execute();
 }
 
-/** One sign-in of an existing account: successful, or refused (wrong password, suspended). Kept 180 days (moderation.jobs.ts). */
+/**
+ * One sign-in of an existing account: successful, or refused (wrong password, suspended). Kept 180
+ * days (moderation.jobs.ts). With its network (ipKey: an IPv6 /64 is one subscriber), which relates accounts.
+ */
 export async function recordSignIn(
   db: Executor,
   s: { userId: string; ip: string; userAgent: string | null; at: string; failure?: 'wrong_password' | 'suspended' },
 ) {
   await db
     .insertInto('sign_ins')
-    .values({ user_id: s.userId, ip: s.ip, user_agent: s.userAgent?.slice(0, 300) ?? null, at: s.at, success: s.failure ? 0 : 1, failure: s.failure ?? null })
+    .values({
+      user_id: s.userId,
+      ip: s.ip,
+      ip_key: ipKey(s.ip),
+      user_agent: s.userAgent?.slice(0, 300) ?? null,
+      at: s.at,
+      success: s.failure ? 0 : 1,
+      failure: s.failure ?? null,
+    })
     .execute();
 }
 

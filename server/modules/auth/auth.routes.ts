@@ -43,7 +43,7 @@ export default defineRoutes(async (app, deps) => {
 
     routes.post('/api/register', { schema: authApi['POST /api/register'] }, async (request, reply) => {
       const { email, password, nickname } = request.body;
-      const user = await auth.register({ email, password, nickname }, request.ip);
+      const user = await auth.register({ email, password, nickname }, request.ip, request.headers['user-agent'] ?? null);
       await auth.rememberLocale(user.id, requestLocale(request));
       setSessionCookie(reply, request, deps, user);
       return reply.status(201).send(sessionView(user));

@@ -208,10 +208,16 @@ export class AuthService {
     return (await loadSessionUser(this.deps.db, id))!;
   }
 
-  /** Self-registration: always a pending PROVIDER_USER, whatever else the caller sends. */
-  async register(input: { email: string; password: string; nickname: string }, ip: string): Promise<SessionUser> {
+  /**
+   * Self-registration: always a pending PROVIDER_USER, whatever else the caller sends. It signs the
+   * new account in, so it is recorded as its first sign-in: staff see where an account that never
+   * signed in again came from, and relate it to others from that address.
+   */
+  async register(input: { email: string; password: string; nickname: string }, ip: string, userAgent: string | null = null): Promise<SessionUser> {
     this.registerLimiter.hit([`ip:${ipKey(ip)}`], 'auth.too_many_sign_ups');
-    return this.createUser({ email: input.email, password: input.password, nickname: input.nickname });
+    const user = await this.createUser({ email: input.email, password: input.password, nickname: input.nickname });
+    await repo.recordSignIn(this.deps.db, { userId: user.id, ip, userAgent, at: this.deps.clock.now().toISOString() });
+    return user;
   }
 
   async login(input: { email: string; password: string }, ip: string, userAgent: string | null): Promise<SessionUser> {

@@ -99,9 +99,10 @@ describe('register, login, session, logout', () => {
     const ok = await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email.toUpperCase(), password: u.password } });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().isAuthenticated).toBe(true);
-    // The refused attempt on an existing account is recorded too (issue #14), then the success.
+    // Registering is the first sign-in; the refused attempt on an existing account is recorded too (issue #14), then the success.
     const signIns = await ctx.app.deps.db.selectFrom('sign_ins').select(['success', 'failure']).where('user_id', '=', u.id).orderBy('id').execute();
     expect(signIns).toEqual([
+      { success: 1, failure: null },
       { success: 0, failure: 'wrong_password' },
       { success: 1, failure: null },
     ]);

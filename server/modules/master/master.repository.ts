@@ -12,10 +12,12 @@ export interface UserListFilter {
 /**
  * `%`, `_` and `\` in the search text are literal characters, not wildcards. NFKC, as
  * normalizeEmail (contract/rules.ts) stores addresses: an accent typed as a combining mark, or fullwidth letters,
- * still find the account (nicknames are ASCII, which NFKC leaves alone).
+ * still find the account (nicknames are ASCII, which NFKC leaves alone). A NUL would end the
+ * pattern there ('%<NUL>%' is '%': every account): it becomes U+0001, which no address or
+ * nickname holds either (both refuse control characters), so it finds none, as a NUL does.
  */
 const likePattern = (q: string) => {
-  const text = q.normalize('NFKC').toLowerCase();
+  const text = q.normalize('NFKC').toLowerCase().replace(/\0/g, '\u0001');
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 };
 

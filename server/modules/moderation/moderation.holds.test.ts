@@ -137,7 +137,7 @@ describe('a held account deletes its profile', () => {
     expect(JSON.parse(held.find((h) => h.id === live.id)!.row_json)).toEqual(liveRow);
     expect(exists([...liveFiles, ...cartFiles])).toEqual([true, true, true, true]);
     // Sign-ins, ledger, reports stay (they always do), and the orphan sweep leaves the kept photos alone.
-    expect((await db().selectFrom('sign_ins').select('ip').where('user_id', '=', owner.id).execute()).length).toBe(1);
+    expect((await db().selectFrom('sign_ins').select('ip').where('user_id', '=', owner.id).execute()).length).toBe(2); // its registration and sign-in
     const ledgerAfter = await db()
       .selectFrom('ledger_entries')
       .innerJoin('wallets', 'wallets.id', 'ledger_entries.wallet_id')
@@ -365,7 +365,8 @@ describe('purgeOldSignIns (cron: sign-ins are kept 180 days)', () => {
     ctx.clock.advance(81 * DAY_MS); // the first two of each are now 181 days old, the third 81
     const staff = await asAdmin(ctx);
     expect((await hold('user', held.id, 'Preservation letter', staff)).status).toBe(201);
-    expect((await purgeOldSignIns(ctx.app.deps)).message).toBe('2 sign-in records older than 180 days deleted (accounts under a legal hold kept)');
+    // plain's registration and first two, and the registrations of the set-up's users; not held's
+    expect((await purgeOldSignIns(ctx.app.deps)).message).toBe('5 sign-in records older than 180 days deleted (accounts under a legal hold kept)');
     const left = await db()
       .selectFrom('sign_ins')
       .select(['user_id', 'success', 'failure'])
@@ -373,6 +374,7 @@ describe('purgeOldSignIns (cron: sign-ins are kept 180 days)', () => {
       .orderBy('id')
       .execute();
     expect(left).toEqual([
+      { user_id: held.id, success: 1, failure: null }, // its registration
       { user_id: held.id, success: 1, failure: null },
       { user_id: held.id, success: 0, failure: 'wrong_password' },
       { user_id: plain.id, success: 1, failure: null },

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
 import type { SearchStatus } from '../../../contract/api/ads.ts';
-import { staffMatch, type StaffQuery } from './moderation.match.ts';
+import { staffMatch, staffMatchBeyondAd, type StaffQuery } from './moderation.match.ts';
 import type { HoldTarget } from './moderation.tables.ts';
 
 // The moderation module reads every module's tables (ads, users, reports, wallets, invoices,
@@ -70,12 +70,13 @@ const SEARCH_COLUMNS = {
  * merges (MERGE (UNION ALL)), so a page without a search reads ads_created (or ads_status for one
  * status) up to the page and stops, instead of reading and sorting the million rows of the union
  * (10.8 s a page at 1,000,000 ads). A search reads the table once (NOT INDEXED: in an index's order
- * each of a million rows would be a random read) with the owner joined to each row. The count
+ * each of a million rows would be a random read) with the owner joined to each row; it also finds
+ * an ad by its edits waiting or refused, and by its owner's sign-ins (staffMatchBeyondAd). The count
  * adds the two tables' counts; without a search, every ad has its owner (a foreign key), and a
  * kept copy's is asked.
  */
 export async function searchAds(db: Executor, o: { query: StaffQuery | null; status?: SearchStatus; offset: number; limit: number }) {
-  const match = o.query ? staffMatch(o.query, SEARCH_COLUMNS) : null;
+  const match = o.query ? sql`(${staffMatch(o.query, SEARCH_COLUMNS)} OR ${staffMatchBeyondAd(o.query, { adId: 'a.id', ownerId: 'a.owner_id' })})` : null;
   const live = o.status ? sql`a.status = ${o.status}` : sql`1 = 1`;
   const kept = o.status ? sql`'deleted' = ${o.status}` : sql`1 = 1`;
   const liveSource = match
@@ -243,7 +244,8 @@ export function screeningOf(db: Executor, userId: string, limit: number) {
 
 /**
  * Other accounts related to this one: sharing a phone (duplicate flags, or a live ad with one of
- * its phones), a near-identical photo (flags), or an address it signed in from successfully.
+ * its phones), a near-identical photo (flags), or a network it signed in from successfully: an
+ * IPv4 address, or an IPv6 /64 (sign_ins.ip_key), one subscriber's as for every per-IP limit.
  */
 export async function relatedAccounts(db: Executor, userId: string, limit: number) {
   const r = await sql<{ id: string; email: string; nickname: string; reason: 'phone' | 'photo' | 'ip' }>`
@@ -251,7 +253,7 @@ export async function relatedAccounts(db: Executor, userId: string, limit: numbe
     found AS (
       SELECT other_owner_id AS user_id, kind AS reason FROM duplicate_flags WHERE ad_id IN (SELECT id FROM mine)
       UNION SELECT owner_id, 'phone' FROM ads WHERE phone IN (SELECT phone FROM ads WHERE owner_id = ${userId}) AND owner_id != ${userId}
-      UNION SELECT s2.user_id, 'ip' FROM sign_ins s1 JOIN sign_ins s2 ON s2.ip = s1.ip AND s2.user_id != s1.user_id AND s2.success = 1
+      UNION SELECT s2.user_id, 'ip' FROM sign_ins s1 JOIN sign_ins s2 ON s2.ip_key = s1.ip_key AND s2.user_id != s1.user_id AND s2.success = 1
         WHERE s1.user_id = ${userId} AND s1.success = 1
     )
     SELECT u.id, u.email, u.nickname, f.reason FROM found f JOIN users u ON u.id = f.user_id WHERE u.id != ${userId}

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, asMaster, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
-import { decide, expiredAd, fundedUsd, liveAd, pay, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
+import { adForm, decide, expiredAd, fundedUsd, goodFields, liveAd, pay, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
 import { getAs, postAs } from './moderation.testkit.ts';
 
 let ctx: TestContext;
@@ -147,5 +147,109 @@ describe('search boxes of the pending and approved lists', () => {
     const approved = await getAs(ctx, admin, `/api/admin/get-approved-ads?query=${encodeURIComponent(owner.email)}`);
     expect([approved.body.total, approved.body.approvedAds.map((a: { id: string }) => a.id)]).toEqual([1, [live.id]]);
     expect((await getAs(ctx, admin, '/api/admin/get-approved-ads?query=nothing-like-this')).body.total).toBe(0);
+  });
+});
+
+describe('staff search beyond the ASCII letters and the live ad', () => {
+  const find = async (q: string) => ids(await search(`?query=${encodeURIComponent(q)}&pageSize=100`));
+  const login = (u: TestUser, ip: string) =>
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: u.email, password: u.password },
+      remoteAddress: ip,
+      headers: { 'user-agent': 'Firefox/140' },
+    });
+
+  // Titles in Spanish and Portuguese carry accented capitals: every letter matches in either case.
+  it('finds an ad by a word with accented capitals, typed exactly as the title writes it', async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const ad = await postAd(ctx, owner, place, { title: 'BELLA SEÑORITA ÉLÉGANTE COMPANION' });
+    expect({ exact: await find('SEÑORITA'), lower: await find('élégante') }).toEqual({ exact: [ad.id], lower: [ad.id] });
+  });
+
+  // Nothing typed is a pattern: a NUL (which would end SQLite's pattern, '%<NUL>%' being '%') finds
+  // only text holding one, i.e. nothing, in the ads and in the masters' list of accounts.
+  it('does not treat a NUL character as a match-everything wildcard', async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    await postAd(ctx, owner, place);
+    await postAd(ctx, owner, place, { title: 'Another advert for the search' });
+    const ads = await getAs(ctx, admin, `/api/admin/search-ads?query=${encodeURIComponent('\u0000')}`);
+    const users = await getAs(ctx, master, `/api/master/get-approved-users?query=${encodeURIComponent('\u0000')}`);
+    expect({ adsStatus: ads.status, adsTotal: ads.body.total, usersStatus: users.status, usersTotal: users.body.total }).toEqual({
+      adsStatus: 200,
+      adsTotal: 0,
+      usersStatus: 200,
+      usersTotal: 0,
+    });
+  });
+
+  // An edit of a live ad waiting for review (a new phone, new words) is found with its ad.
+  it('finds an approved ad by the phone and words of its pending revision', async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const ad = (await liveAd(ctx, owner, admin, place, { phone: '(212) 555-0140' })) as unknown as { id: string; photos: { url: string }[] };
+    const edit = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/ads/${ad.id}`,
+      headers: { cookie: owner.cookie },
+      payload: adForm(
+        { ...goodFields(place, { title: 'Zanzibar nightingale companion', phone: '(917) 555-0199' }), keepPhotos: JSON.stringify(ad.photos.map((p) => p.url)) },
+        [],
+      ),
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const revision = await ctx.app.deps.db.selectFrom('ad_revisions').select(['status', 'phone']).where('ad_id', '=', ad.id).execute();
+    expect(revision).toEqual([{ status: 'pending', phone: '+19175550199' }]);
+    expect({ phone: await find('917-555-0199'), words: await find('zanzibar nightingale') }).toEqual({ phone: [ad.id], words: [ad.id] });
+  });
+
+  // An IP address (or an IPv6 /64) finds the ads of the accounts that signed in from it successfully.
+  it('finds the ads of an account by the IP address it signed in from', async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    expect((await login(owner, '198.51.100.23')).statusCode).toBe(200);
+    const ad = await postAd(ctx, owner, place);
+    expect(await find('198.51.100.23')).toEqual([ad.id]);
+    expect(await find('198.51.100.24')).toEqual([]);
+
+    const home = await makeUser(ctx, { status: 'approved' });
+    expect((await login(home, '2001:db8:7:8::aaaa')).statusCode).toBe(200);
+    const wrong = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: owner.email, password: 'not the password' },
+      remoteAddress: '2001:db8:7:8::bbbb',
+    });
+    expect(wrong.statusCode).toBe(401); // a refused sign-in relates no account to the address
+    const homeAd = await postAd(ctx, home, place);
+    expect({
+      exact: await find('2001:DB8:7:8:0:0:0:AAAA'), // written any way
+      sameNetwork: await find('2001:db8:7:8::bbbb'),
+      network: await find('2001:db8:7:8::/64'),
+    }).toEqual({ exact: [homeAd.id], sameNetwork: [], network: [homeAd.id] });
+  });
+});
+
+describe('related accounts (GET /api/admin/get-user/:id)', () => {
+  // A /64 is one subscriber's network, as for every per-IP limit (core/ratelimit.ts ipKey): the
+  // privacy addresses of one household relate its accounts.
+  it('relates accounts that signed in from the same IPv6 /64', async () => {
+    const login = (u: TestUser, ip: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: u.email, password: u.password },
+        remoteAddress: ip,
+        headers: { 'user-agent': 'Firefox/140' },
+      });
+    const u1 = await makeUser(ctx, { status: 'approved' });
+    const u2 = await makeUser(ctx, { status: 'approved', nickname: 'same_home' });
+    const u3 = await makeUser(ctx, { status: 'approved', nickname: 'next_door' });
+    // Every account of a test registers from one address (a sign-in too): those are set aside.
+    await ctx.app.deps.db.deleteFrom('sign_ins').execute();
+    expect((await login(u1, '2001:db8:1:2::aaaa')).statusCode).toBe(200);
+    expect((await login(u2, '2001:db8:1:2::bbbb')).statusCode).toBe(200);
+    expect((await login(u3, '2001:db8:1:3::aaaa')).statusCode).toBe(200); // the next /64: another subscriber
+    const d = (await getAs(ctx, admin, `/api/admin/get-user/${u1.id}`)).body;
+    expect(d.related.map((r: { nickname: string; reasons: string[] }) => [r.nickname, r.reasons])).toEqual([['same_home', ['ip']]]);
   });
 });

@@ -32,8 +32,9 @@ import { buildZip } from './moderation.zip.ts';
 import { computeTransparency, transparencyVersion } from './moderation.transparency.ts';
 import { isHoldAction, toAuditEntry } from '../audit/audit.service.ts';
 import * as repo from './moderation.repository.ts';
+import { userListTotals } from './moderation.counts.ts';
 
-/** The user page's lists stop here (the evidence export has everything). */
+/** The user page's lists stop here, each with its total (the evidence export has everything). */
 const LIST_LIMIT = 200;
 const MAX_FLAG_IDS = 100;
 
@@ -147,6 +148,7 @@ export class ModerationService {
         await repo.screeningOf(trx, id, 50),
         await repo.auditAbout(trx, id, adIds, 100),
       ];
+      const totals = await userListTotals(trx, id, adIds);
       const order = ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'] as const;
       // Staff reading their own account read no report about their ads, nor how another admin
       // closed one (its note), as the reports list hides them (reports.policy.ts); nor the legal
@@ -168,7 +170,9 @@ export class ModerationService {
           held: holds.some((h) => h.released_at === null),
         },
         ads: ads.map(toModAd),
+        adsTotal: adIds.length,
         reports: reports.map((r) => ({ id: r.id, kind: r.kind, adId: r.ad_id, message: own ? '' : r.message, status: r.status, createdAt: r.created_at })),
+        reportsTotal: totals.reportsTotal,
         wallets: wallets.map((w) => ({ id: w.id, walletType: w.wallet_type, balanceCents: w.balance_cents })),
         ledger: ledger.map((l) => ({
           id: l.id,
@@ -179,6 +183,7 @@ export class ModerationService {
           reference: l.reference,
           createdAt: l.created_at,
         })),
+        ledgerTotal: totals.ledgerTotal,
         invoices: invoices.map((i) => ({
           id: i.id,
           invoiceId: i.btcpay_id,
@@ -187,7 +192,9 @@ export class ModerationService {
           createdAt: i.created_at,
           creditedAt: i.credited_at,
         })),
+        invoicesTotal: totals.invoicesTotal,
         signIns: signIns.map((s) => ({ at: s.at, ip: s.ip, userAgent: s.user_agent, success: s.success === 1, failure: s.failure })),
+        signInsTotal: totals.signInsTotal,
         holds: own ? [] : holds.map(toHold),
         related,
         screening: screening.map((r) => ({

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, asMaster, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
-import { adForm, goodFields, jpegWithGps, liveAd, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
+import { adForm, fund, fundedUsd, goodFields, jpegWithGps, liveAd, placeIn, postAd, type Place } from '../ads/ads.testkit.ts';
 import { getAs, postAs } from './moderation.testkit.ts';
 
 let ctx: TestContext;
@@ -36,6 +36,9 @@ describe('GET /api/admin/get-user/:id', () => {
     await postAd(ctx, twin, place, { phone: '212-555-0150' });
     const neighbour = await makeUser(ctx, { status: 'approved', nickname: 'same_wifi' });
     expect((await login(neighbour, neighbour.password, '203.0.113.7', 'Safari/18')).statusCode).toBe(200);
+    // Every account here registered (a sign-in) from the harness's own 10.x address: those go, so
+    // the addresses this test chose are the only ones.
+    await ctx.app.deps.db.deleteFrom('sign_ins').where('ip', 'like', '10.%').execute();
     // A suspended sign-in is recorded as refused.
     await postAs(ctx, master, '/api/master/update-user-status', { userId: owner.id, status: 'suspended' });
     expect((await login(owner, owner.password, '192.0.2.9', 'Chrome/140')).statusCode).toBe(403);
@@ -122,5 +125,47 @@ describe('GET /api/admin/get-user/:id', () => {
     expect(body.audit.map((a: { action: string; targetType: string; targetId: string }) => [a.action, a.targetType, a.targetId])).toEqual([
       ['invoice.simulate', 'invoice', mine.body.invoiceId],
     ]);
+  });
+
+  // Registering signs the new account in (PRODUCT §7), so it is its first sign-in: an account that
+  // registered and never signed in again still shows where it came from, and one registered from
+  // the same address (a banned provider starting afresh) is related to it.
+  it('records the registration as a sign-in and relates accounts registered from one address', async () => {
+    const register = (email: string, nickname: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/register',
+        payload: { email, password: 'correct horse battery', nickname },
+        remoteAddress: '203.0.113.99',
+        headers: { 'user-agent': 'Firefox/140' },
+      });
+    const first = await register('banned.one@example.com', 'banned_one');
+    const second = await register('fresh.start@example.com', 'fresh_start');
+    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    const d = (await getAs(ctx, admin, `/api/admin/get-user/${second.json().id}`)).body;
+    expect({
+      signIns: d.signIns.map((s: { ip: string; userAgent: string; success: boolean }) => [s.ip, s.userAgent, s.success]),
+      signInsTotal: d.signInsTotal,
+      related: d.related.map((r: { nickname: string; reasons: string[] }) => [r.nickname, r.reasons]),
+    }).toEqual({ signIns: [['203.0.113.99', 'Firefox/140', true]], signInsTotal: 1, related: [['banned_one', ['ip']]] });
+  });
+
+  // The lists stop at the newest 200; each comes with its total, so the screen can say it shows
+  // part (the ledger rows shown add up to less than the balance) rather than pass it for the whole.
+  it('says how many rows each list holds when it shows only the last 200', async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    // Two ledger rows (funded, paid), then 206 of $1: the newest 200 add up to $200.
+    const live = await liveAd(ctx, owner, admin, place);
+    await postAd(ctx, owner, place, { title: 'Second advert in the cart today' });
+    const report = await ctx.app.inject({ method: 'POST', url: `/api/report-ad/${live.id}`, payload: { message: 'Suspicious advert, please check.' } });
+    expect(report.statusCode).toBe(201);
+    const usd = await fundedUsd(ctx, owner, 0);
+    for (let i = 0; i < 206; i++) await fund(ctx, usd, 100);
+    const d = (await getAs(ctx, admin, `/api/admin/get-user/${owner.id}`)).body;
+    expect({
+      rowsShown: d.ledger.length,
+      shownSum: d.ledger.reduce((s: number, l: { amountCents: number }) => s + l.amountCents, 0),
+      totals: [d.ledgerTotal, d.adsTotal, d.reportsTotal, d.invoicesTotal, d.signInsTotal],
+    }).toEqual({ rowsShown: 200, shownSum: 20000, totals: [208, 2, 1, 0, 1] }); // one sign-in: the registration
   });
 });

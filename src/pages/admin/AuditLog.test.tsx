@@ -52,6 +52,42 @@ describe('AuditLog', () => {
     expect(screen.getByText('Page 2 of 3 (60 in all)')).toBeTruthy();
   });
 
+  // Investigating one staff member: their id (typed, or from "actions by this user" on their user
+  // screen, ?actorId=) and UTC days, both included: the API's `to` is the day after, excluded.
+  it('narrows the log to who acted and to UTC days, opening on the actor the link names', async () => {
+    const queries: Record<string, string>[] = [];
+    server.use(
+      http.get('/api/admin/get-audit-log', ({ request }) => {
+        const q = Object.fromEntries(new URL(request.url).searchParams);
+        queries.push(q);
+        if (q.from && q.to && q.from >= q.to) {
+          const body = { message: 'The start of the range must be before its end.', code: 'audit.range_invalid', params: { field: 'to' } } as const;
+          return apiJson('GET /api/admin/get-audit-log', body, 400);
+        }
+        return apiJson('GET /api/admin/get-audit-log', { auditLog: [], total: 0 });
+      }),
+    );
+    const ue = userEvent.setup();
+    renderAt(<AuditLog />, '/admin/dashboard/admin/audit-log?actorId=a7');
+    await waitFor(() => expect(queries.at(-1)).toEqual({ page: '1', pageSize: '25', actorId: 'a7' }));
+    expect((screen.getByLabelText('By (user id)') as HTMLInputElement).value).toBe('a7');
+
+    await ue.type(screen.getByLabelText('From (UTC day)'), '2026-01-11');
+    await ue.type(screen.getByLabelText('Through (UTC day, included)'), '2026-01-31');
+    await ue.click(screen.getByRole('button', { name: 'Filter' }));
+    await waitFor(() => expect(queries.at(-1)).toEqual({ page: '1', pageSize: '25', actorId: 'a7', from: '2026-01-11', to: '2026-02-01' }));
+
+    // A range that ends before it starts is the server's to refuse; its words are the page's.
+    await ue.clear(screen.getByLabelText('From (UTC day)'));
+    await ue.type(screen.getByLabelText('From (UTC day)'), '2026-02-05');
+    await ue.click(screen.getByRole('button', { name: 'Filter' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The start of the range must be before its end.');
+
+    await ue.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(queries.at(-1)).toEqual({ page: '1', pageSize: '25' }));
+    expect((screen.getByLabelText('By (user id)') as HTMLInputElement).value).toBe('');
+  });
+
   it("shows the error of a refused read, in the page's language, naming the field", async () => {
     // As the server answers a schema refusal: its rule and limit, and English words for the message.
     const tooLong = {

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { auditLogStore, auditQuery, compactJson, loadAuditLog } from '../../state/audit';
 import { FormError } from '../../components/forms/FormError';
@@ -9,26 +10,44 @@ import { SearchLink, UserLink } from '../../components/moderation/ModBadges';
 
 const jsonCell = { fontFamily: 'ui-monospace, Menlo, Consolas, monospace', fontSize: 12, maxWidth: 320, overflowWrap: 'anywhere' as const };
 
-/** Every staff action, newest first, filterable by action and target type; every user named links to their user screen, every ad to the search. */
+/**
+ * Every staff action, newest first, filterable by action, target type, who acted (a user id: the
+ * user screen's "actions by this user" opens it with ?actorId=) and UTC days, both included; every
+ * user named links to their user screen, every ad to the search.
+ */
 export default function AuditLog() {
   const { t, i18n } = useTranslation('master');
   const { data, loading, error } = useSnapshot(auditLogStore.state);
   const query = useSnapshot(auditQuery);
+  const actorFromUrl = new URLSearchParams(useSearch()).get('actorId') ?? '';
   const [action, setAction] = useState(query.action);
   const [targetType, setTargetType] = useState(query.targetType);
+  const [actorId, setActorId] = useState(actorFromUrl || (query.actorId ?? ''));
+  const [fromDay, setFromDay] = useState(query.fromDay ?? '');
+  const [throughDay, setThroughDay] = useState(query.throughDay ?? '');
+
+  // A link naming another actor (from another user screen) fills the field anew.
+  const [urlActor, setUrlActor] = useState(actorFromUrl);
+  if (urlActor !== actorFromUrl) {
+    setUrlActor(actorFromUrl);
+    if (actorFromUrl) setActorId(actorFromUrl);
+  }
 
   useEffect(() => {
-    void loadAuditLog({ page: 1 });
-  }, []);
+    void loadAuditLog(actorFromUrl ? { actorId: actorFromUrl, page: 1 } : { page: 1 });
+  }, [actorFromUrl]);
 
   const filter = (e: FormEvent) => {
     e.preventDefault();
-    void loadAuditLog({ action, targetType, page: 1 });
+    void loadAuditLog({ action, targetType, actorId, fromDay, throughDay, page: 1 });
   };
   const clear = () => {
     setAction('');
     setTargetType('');
-    void loadAuditLog({ action: '', targetType: '', page: 1 });
+    setActorId('');
+    setFromDay('');
+    setThroughDay('');
+    void loadAuditLog({ action: '', targetType: '', actorId: '', fromDay: '', throughDay: '', page: 1 });
   };
 
   const entries = data?.auditLog ?? [];
@@ -48,6 +67,18 @@ export default function AuditLog() {
         <div className="field" style={{ margin: 0 }}>
           <label htmlFor="audit-target">{t('audit.targetType')}</label>
           <input id="audit-target" value={targetType} placeholder="user" onChange={(e) => setTargetType(e.target.value)} />
+        </div>
+        <div className="field" style={{ margin: 0 }}>
+          <label htmlFor="audit-actor">{t('audit.actorId')}</label>
+          <input id="audit-actor" value={actorId} spellCheck={false} autoComplete="off" onChange={(e) => setActorId(e.target.value)} />
+        </div>
+        <div className="field" style={{ margin: 0 }}>
+          <label htmlFor="audit-from">{t('audit.fromDay')}</label>
+          <input id="audit-from" type="date" value={fromDay} onChange={(e) => setFromDay(e.target.value)} />
+        </div>
+        <div className="field" style={{ margin: 0 }}>
+          <label htmlFor="audit-through">{t('audit.throughDay')}</label>
+          <input id="audit-through" type="date" value={throughDay} onChange={(e) => setThroughDay(e.target.value)} />
         </div>
         <button type="submit" className="btn btn-primary">
           {t('audit.apply')}

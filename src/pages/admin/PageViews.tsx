@@ -65,7 +65,9 @@ export default function PageViews() {
     void pageViewsStore.load();
   }, [q.days]);
 
-  const days = data ? fillDays(data.byDay, data.days, new Date()) : [];
+  // The days the server counted (its UTC today), not the browser's: a clock a minute ahead at
+  // midnight UTC dropped the first day and drew an empty one.
+  const days = data ? fillDays(data.byDay, data.days, new Date(`${data.today}T00:00:00Z`)) : [];
   return (
     <section aria-labelledby="views-title">
       <h1 id="views-title">{t('views.title')}</h1>

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { useParams } from 'wouter';
+import { Link, useParams } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useSnapshot } from 'valtio';
@@ -16,17 +16,27 @@ import { ConfirmDialog } from '../../components/market/ConfirmDialog';
 import { NoteDialog } from '../../components/moderation/NoteDialog';
 import { HeldBadge, ModStatus, SearchLink, UserLink } from '../../components/moderation/ModBadges';
 import { dateLabel, dateTimeLabel } from '../../components/market/labels';
+import { routes } from '../../app/routes';
 
 type Dialog = { kind: 'status'; to: 'suspended' | 'approved' } | { kind: 'hold' } | { kind: 'release'; targetType: HoldTarget; targetId: string } | null;
 /** What an action did, worded at each render with the page's t: a language switch re-words it. */
 type Done = { word: (t: TFunction<['moderation', 'payments']>) => string };
 
-function Section({ id, title, count, children }: { id: string; title: string; count: number; children: ReactNode }) {
+/**
+ * How many rows a list shows: "(12)", or "(last 200 of 206)" when the server sent only the newest
+ * of `total` (the user screen's lists stop at 200; the evidence export has them all).
+ */
+function Shown({ shown, total }: { shown: number; total?: number }) {
+  const { t } = useTranslation('moderation');
+  return <small style={{ color: 'var(--gray)', fontWeight: 400 }}>({total !== undefined && total > shown ? t('user.lastOf', { shown, total }) : shown})</small>;
+}
+
+function Section({ id, title, count, total, children }: { id: string; title: string; count: number; total?: number; children: ReactNode }) {
   const { t } = useTranslation('moderation');
   return (
     <section aria-labelledby={id} style={{ marginTop: 28 }}>
       <h2 id={id} style={{ fontSize: 19 }}>
-        {title} <small style={{ color: 'var(--gray)', fontWeight: 400 }}>({count})</small>
+        {title} <Shown shown={count} total={total} />
       </h2>
       {count === 0 ? <p>{t('user.nothing')}</p> : <div style={{ overflowX: 'auto' }}>{children}</div>}
     </section>
@@ -39,7 +49,8 @@ function Section({ id, title, count, children }: { id: string; title: string; co
  * texts and staff actions. Masters suspend or reinstate from here (with a confirmation naming the
  * user and the change), sending the status they saw: an account another master changed meanwhile
  * is refused (409), said so, and read again. Every staff member places or releases holds and
- * exports the evidence file. Outcomes are kept unworded and worded at render (a language switch).
+ * exports the evidence file. Lists longer than the screen shows say so ("last 200 of N"); the
+ * account's own staff actions open in the audit log. Outcomes are kept unworded and worded at render (a language switch).
  */
 export default function UserDetail() {
   const { t, i18n } = useTranslation(['moderation', 'payments']);
@@ -156,12 +167,15 @@ export default function UserDetail() {
             {t('export.user')}
           </a>
         )}
+        <Link className="btn btn-white" href={`${routes.adminAuditLog}?actorId=${encodeURIComponent(u.id)}`}>
+          {t('user.actionsBy')}
+        </Link>
       </div>
       {!isMaster(session) && <p style={{ color: 'var(--gray)' }}>{t('user.readOnly')}</p>}
       <FormError message={pageError} />
       <FormSuccess message={done ? done.word(t) : null} />
 
-      <Section id="user-ads" title={t('user.ads')} count={current.ads.length}>
+      <Section id="user-ads" title={t('user.ads')} count={current.ads.length} total={current.adsTotal}>
         <table className="data">
           <thead>
             <tr>
@@ -194,7 +208,7 @@ export default function UserDetail() {
         </table>
       </Section>
 
-      <Section id="user-reports" title={t('user.reports')} count={current.reports.length}>
+      <Section id="user-reports" title={t('user.reports')} count={current.reports.length} total={current.reportsTotal}>
         <table className="data">
           <thead>
             <tr>
@@ -217,7 +231,12 @@ export default function UserDetail() {
         </table>
       </Section>
 
-      <Section id="user-money" title={t('user.money')} count={current.wallets.length + current.ledger.length + current.invoices.length}>
+      <Section
+        id="user-money"
+        title={t('user.money')}
+        count={current.wallets.length + current.ledger.length + current.invoices.length}
+        total={current.wallets.length + current.ledgerTotal + current.invoicesTotal}
+      >
         <ul>
           {current.wallets.map((w) => (
             <li key={w.id}>
@@ -227,7 +246,9 @@ export default function UserDetail() {
         </ul>
         {current.ledger.length > 0 && (
           <table className="data">
-            <caption>{t('user.ledger')}</caption>
+            <caption>
+              {t('user.ledger')} <Shown shown={current.ledger.length} total={current.ledgerTotal} />
+            </caption>
             <thead>
               <tr>
                 <th scope="col">{t('ledger.at')}</th>
@@ -258,7 +279,9 @@ export default function UserDetail() {
         )}
         {current.invoices.length > 0 && (
           <table className="data">
-            <caption>{t('user.invoices')}</caption>
+            <caption>
+              {t('user.invoices')} <Shown shown={current.invoices.length} total={current.invoicesTotal} />
+            </caption>
             <thead>
               <tr>
                 <th scope="col">{t('ledger.at')}</th>
@@ -289,7 +312,7 @@ export default function UserDetail() {
         )}
       </Section>
 
-      <Section id="user-sign-ins" title={t('user.signIns')} count={current.signIns.length}>
+      <Section id="user-sign-ins" title={t('user.signIns')} count={current.signIns.length} total={current.signInsTotal}>
         <table className="data">
           <thead>
             <tr>

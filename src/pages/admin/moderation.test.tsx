@@ -115,16 +115,21 @@ function detail(over: Partial<Detail['user']> = {}): Detail {
       ...over,
     },
     ads: [modAd()],
+    adsTotal: 1,
     reports: [{ id: 'r1', kind: 'ad', adId: 'ad1', message: 'Looks wrong to me.', status: 'open', createdAt: '2026-01-14T10:00:00.000Z' }],
+    reportsTotal: 1,
     wallets: [{ id: 'w1', walletType: 'USD', balanceCents: 2500 }],
     ledger: [{ id: 3, walletId: 'w1', walletType: 'USD', amountCents: -1500, kind: 'ad_payment', reference: 'ad1', createdAt: '2026-01-10T12:00:00.000Z' }],
+    ledgerTotal: 1,
     invoices: [
       { id: 'i1', invoiceId: 'BTC123', amountCents: 4000, status: 'Settled', createdAt: '2026-01-09T12:00:00.000Z', creditedAt: '2026-01-09T12:30:00.000Z' },
     ],
+    invoicesTotal: 1,
     signIns: [
       { at: '2026-01-14T08:00:00.000Z', ip: '203.0.113.7', userAgent: 'Firefox/140', success: true, failure: null },
       { at: '2026-01-13T08:00:00.000Z', ip: '198.51.100.4', userAgent: 'curl/8', success: false, failure: 'wrong_password' },
     ],
+    signInsTotal: 2,
     holds: [],
     related: [{ id: 'u9', email: 'twin@example.com', nickname: 'twin', reasons: ['phone', 'ip'] }],
     screening: [],
@@ -241,6 +246,28 @@ describe('user screen', () => {
     expect(await screen.findByText('night_owl (owner@example.com) is now Suspended.')).toBeTruthy();
     expect(await screen.findByRole('button', { name: 'Reinstate' })).toBeTruthy();
     expect(calls).toEqual([{ status: { userId: 'u7', status: 'suspended', from: 'approved' } }]);
+  });
+
+  // The server sends the newest 200 rows of a list with its total: a list cut short says so, so the
+  // ledger shown is not read as the whole (its sum as the balance), and the account's own staff
+  // actions open in the audit log.
+  it('says "last N of M" for a list the server cut short, and links the actions the user took', async () => {
+    asAdmin();
+    userServer({ ...detail(), adsTotal: 250, ledgerTotal: 206, signInsTotal: 2 });
+    renderUser();
+    expect(await screen.findByRole('heading', { level: 1, name: /night_owl/ })).toBeTruthy();
+    const region = (name: string) => screen.getByRole('region', { name });
+    expect(region('Ads (last 1 of 250)')).toBeTruthy();
+    expect(region('Reports about their ads (1)')).toBeTruthy();
+    expect(within(region('Money (last 3 of 208)')).getByRole('table', { name: 'Ledger (newest first) (last 1 of 206)' })).toBeTruthy();
+    expect(region('Sign-ins (2)')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Actions by this user' }).getAttribute('href')).toBe('/admin/dashboard/admin/audit-log?actorId=u7');
+    await act(() => i18n.changeLanguage('es'));
+    try {
+      expect(await screen.findByRole('region', { name: 'Anuncios (últimos 1 de 250)' })).toBeTruthy();
+    } finally {
+      await act(() => i18n.changeLanguage('en'));
+    }
   });
 
   // The status shown is sent as `from`: an account another master changed meanwhile is not
@@ -378,6 +405,7 @@ describe('screening log and page views', () => {
         asked.push(String(days));
         return apiJson('GET /api/admin/get-page-views', {
           days,
+          today,
           total: 5,
           byDay: [{ day: today, count: 5 }],
           topPaths: [{ path: '/faq', count: 3 }],
