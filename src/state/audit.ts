@@ -3,7 +3,8 @@ import { createResource, onReset } from './resource';
 import { auditApi, type AuditQuery } from '../api/audit';
 
 export const AUDIT_PAGE_SIZE = 25;
-const initial = (): AuditQuery => ({ page: 1, pageSize: AUDIT_PAGE_SIZE, action: '', targetType: '' });
+// Every filter, so that a reset (sign-out, another user) clears them all.
+const initial = (): AuditQuery => ({ page: 1, pageSize: AUDIT_PAGE_SIZE, action: '', targetType: '', actorId: '', fromDay: '', throughDay: '' });
 
 /** The audit log screen's data area and its filters. */
 export const auditLogStore = createResource((q: AuditQuery) => auditApi.list(q));
