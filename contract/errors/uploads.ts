@@ -3,4 +3,8 @@ export const uploadErrors = {
   'upload.not_an_image': 'The {{field}} must be a JPEG, PNG or WebP image.',
   'upload.damaged': 'The {{field}} is damaged or is not a JPEG, PNG or WebP image.',
   'upload.too_many_pixels': 'The {{field}} is too large: {{width}}×{{height}} is {{megapixels}} megapixels, and at most {{max}} are accepted.',
+  'upload.too_many_scans': 'The {{field}} is a JPEG saved in more than {{max}} scans, which takes too long to decode: save it again as an ordinary JPEG.',
+  'upload.too_heavy':
+    'The {{field}} is too heavy to decode: {{width}}×{{height}} takes {{mb}} MB in this PNG, and at most {{max}} MB are accepted. Save it as a JPEG, or as an 8-bit PNG that is not interlaced.',
+  'upload.too_slow': 'The {{field}} took more than {{seconds}} seconds to decode: save it again as an ordinary JPEG, PNG or WebP.',
 } as const;

@@ -76,11 +76,17 @@ function jpegSize(b: Buffer): ImageInfo | null {
   return null;
 }
 
-/** Format and pixel count from the header alone: 400 naming `field` for anything but JPEG/PNG/WebP, 413 naming it over 40 MP. */
+/**
+ * Format, pixel count and decoding cost from the header alone, in JavaScript: 400 naming `field`
+ * for anything but JPEG/PNG/WebP or for a JPEG of absurdly many scans, 413 naming it over 40 MP or
+ * for a PNG too heavy to decode (see assertPngWeight).
+ */
 export function assertImageHeader(input: Buffer, field = 'image'): ImageInfo {
   const info = readImageHeader(input);
   if (!info || info.width === 0 || info.height === 0) throw new Invalid(field, 'upload.not_an_image');
   assertPixels(info.width, info.height, field);
+  if (info.format === 'jpeg' && jpegScansOver(input, MAX_JPEG_SCANS)) throw new Invalid(field, 'upload.too_many_scans', { max: MAX_JPEG_SCANS });
+  if (info.format === 'png') assertPngWeight(input, info, field);
   return info;
 }
 
@@ -89,6 +95,59 @@ function assertPixels(width: number, height: number, field: string): void {
     const mp = Math.round((width * height) / 1e5) / 10;
     throw new TooLarge('upload.too_many_pixels', { field, width, height, megapixels: mp, max: MAX_INPUT_PIXELS / 1e6 });
   }
+}
+
+/**
+ * libjpeg walks every block of a progressive image again for each scan, so decoding time grows
+ * with the scan count, not with pixels or bytes: a 0.3 MB file of 1,000 scans cost 6.4 s a decode
+ * at 40 MP, and the 10 MB a photo may weigh holds ~160,000. Cameras and encoders write about a
+ * dozen (mozjpeg's optimised scans, ~20); 100 at 40 MP cost under a second.
+ */
+export const MAX_JPEG_SCANS = 100;
+
+/** Whether the JPEG holds more than `max` scans (SOS markers), walking the markers and skipping each scan's entropy-coded data. */
+function jpegScansOver(b: Buffer, max: number): boolean {
+  let scans = 0;
+  let i = 2;
+  while (i < b.length) {
+    while (i < b.length && b[i] !== 0xff) i++;
+    while (i < b.length && b[i] === 0xff) i++;
+    if (i >= b.length) return false;
+    const marker = b[i++];
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) continue;
+    if (marker === 0xd9 || i + 2 > b.length) return false;
+    i += b.readUInt16BE(i);
+    if (marker !== 0xda) continue;
+    if (++scans > max) return true;
+    // Entropy-coded data runs to the next marker: 0xFF then neither a stuffed 0x00 nor a restart marker.
+    for (i = b.indexOf(0xff, i); i !== -1 && i + 1 < b.length; i = b.indexOf(0xff, i + 1)) {
+      const next = b[i + 1];
+      if (next !== 0x00 && next !== 0xff && (next < 0xd0 || next > 0xd7)) break;
+    }
+    if (i === -1) return false;
+  }
+  return false;
+}
+
+/**
+ * What a PNG takes once decoded matters more than its pixel count: 16 bits a sample and an alpha
+ * channel make 8 bytes a pixel, and an Adam7-interlaced PNG is decoded (libspng) into one buffer of
+ * the whole image before libvips sees a row. A 300 KB 39 MP 16-bit RGBA interlaced PNG grew the
+ * server by ~420 MB. Bounded: 160 MB decoded (40 MP of 8-bit RGBA, ~110 MB resident when encoded),
+ * a quarter of that when interlaced (~100 MB resident).
+ */
+export const MAX_DECODED_BYTES = 160_000_000;
+export const MAX_INTERLACED_DECODED_BYTES = 40_000_000;
+
+/** Decoded size from IHDR: samples a pixel by colour type (a palette expands to RGBA), 2 bytes a sample at 16 bits. */
+function assertPngWeight(b: Buffer, info: ImageInfo, field: string): void {
+  if (b.length < 29) return; // libvips refuses the truncated header
+  const bitDepth = b[24];
+  const channels = ({ 0: 1, 2: 3, 3: 4, 4: 2, 6: 4 } as Record<number, number>)[b[25]] ?? 4;
+  const interlaced = b[28] === 1;
+  const bytes = info.width * info.height * channels * (bitDepth === 16 ? 2 : 1);
+  const max = interlaced ? MAX_INTERLACED_DECODED_BYTES : MAX_DECODED_BYTES;
+  if (bytes > max) throw new TooLarge('upload.too_heavy', { field, width: info.width, height: info.height, mb: Math.ceil(bytes / 1e6), max: max / 1e6 });
 }
 
 /**
@@ -142,6 +201,13 @@ export interface WebpResult {
   height: number;
 }
 
+/**
+ * The header checks bound what a picture can cost; this cuts whatever slow decode they miss, so
+ * no upload holds an image-queue slot for long. A 40 MP photo takes well under a second here.
+ * libvips checks it between tiles, so a single tile's decode still runs to its end.
+ */
+export const DECODE_TIMEOUT_SECONDS = 10;
+
 /** Validates, orients, resizes and re-encodes one image as metadata-free WebP. */
 export async function toWebp(input: Buffer, opts: WebpOptions): Promise<WebpResult> {
   await assertImage(input, opts.field);
@@ -157,11 +223,13 @@ export async function toWebp(input: Buffer, opts: WebpOptions): Promise<WebpResu
         position: 'attention',
       })
       .webp({ quality: opts.quality ?? 80 })
+      .timeout({ seconds: DECODE_TIMEOUT_SECONDS })
       .toBuffer({ resolveWithObject: true });
     return { buffer: data, width: info.width, height: info.height };
-  } catch {
-    // The header parsed but the pixels did not (truncated or corrupt file).
+  } catch (e) {
     const field = opts.field ?? 'image';
+    if (e instanceof Error && e.message.startsWith('timeout')) throw new Invalid(field, 'upload.too_slow', { seconds: DECODE_TIMEOUT_SECONDS });
+    // The header parsed but the pixels did not (truncated or corrupt file).
     throw new Invalid(field, 'upload.damaged');
   }
 }

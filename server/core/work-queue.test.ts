@@ -59,6 +59,38 @@ describe('WorkQueue', () => {
     expect(await q.run(async () => 4)).toBe(4);
   });
 
+  it('gives turns by owner: another owner’s job waits for one job of a burst, not for the whole burst', async () => {
+    const q = new WorkQueue(2);
+    const order: string[] = [];
+    const gates = new Map<string, ReturnType<typeof gate>>();
+    const job = (name: string, owner: string) => {
+      const g = gate();
+      gates.set(name, g);
+      return q.run(async () => {
+        order.push(name);
+        await g.opened;
+      }, owner);
+    };
+    const all = [...Array.from({ length: 6 }, (_, i) => job(`a${i}`, 'flooder')), job('v', 'victim'), job('a6', 'flooder'), job('w', 'other')];
+    await tick();
+    expect([order, q.pending]).toEqual([['a0', 'a1'], 7]);
+    gates.get('a0')!.open();
+    await tick();
+    // the flooder holds a slot still: the victim, waiting since after five of its jobs, goes first
+    expect(order).toEqual(['a0', 'a1', 'v']);
+    gates.get('a1')!.open();
+    await tick();
+    expect(order).toEqual(['a0', 'a1', 'v', 'w']);
+    for (const name of ['v', 'w', 'a2', 'a3', 'a4', 'a5', 'a6']) {
+      gates.get(name)?.open();
+      await tick();
+    }
+    await Promise.all(all);
+    // each owner's own jobs keep their order
+    expect(order).toEqual(['a0', 'a1', 'v', 'w', 'a2', 'a3', 'a4', 'a5', 'a6']);
+    expect([q.active, q.pending, q.peak]).toEqual([0, 0, 2]);
+  });
+
   it('refuses a concurrency that is not a positive integer', () => {
     for (const n of [0, -1, 1.5, Number.NaN]) expect(() => new WorkQueue(n)).toThrow(/positive integer/);
   });

@@ -20,9 +20,14 @@ export async function processAdPhotos(deps: Pick<AppDeps, 'config' | 'limits'>, 
  * and no place in the queue. Then each photo is one job of the app's image queue; a post's
  * photos go one after another, so one post of ten photos cannot hold every slot. The same job
  * takes the perceptual hash of the large copy (moderation.phash.ts), for the duplicate check;
- * `hashes[i]` is the hash of `photos[i]`.
+ * `hashes[i]` is the hash of `photos[i]`. The jobs queue as `owner`'s (the account sending them),
+ * which takes turns with other accounts (work-queue.ts).
  */
-export async function encodeAdPhotos(deps: Pick<AppDeps, 'config' | 'limits'>, inputs: Buffer[]): Promise<{ photos: StoredPhoto[]; hashes: string[] }> {
+export async function encodeAdPhotos(
+  deps: Pick<AppDeps, 'config' | 'limits'>,
+  inputs: Buffer[],
+  owner?: string,
+): Promise<{ photos: StoredPhoto[]; hashes: string[] }> {
   for (const input of inputs) assertImageHeader(input, 'photos');
   const queue = imageQueue(deps);
   const encoded = [];
@@ -32,7 +37,7 @@ export async function encodeAdPhotos(deps: Pick<AppDeps, 'config' | 'limits'>, i
         const large = await toWebp(input, { maxWidth: LARGE, maxHeight: LARGE, fit: 'inside', field: 'photos', quality: 82 });
         const thumb = await toWebp(input, { maxWidth: THUMB, maxHeight: THUMB, fit: 'inside', field: 'photos', quality: 75 });
         return { large, thumb, hash: await dHash(large.buffer) };
-      }),
+      }, owner),
     );
   }
   const { dataDir } = deps.config;

@@ -104,17 +104,6 @@ export async function latestOwnDecisions(db: Executor, ownerId: string, now: str
 /** What latestOwnDecisions says happened: the ad's status as its owner sees it, or a decision on an edit. */
 export type DecisionEvent = AdStatus | 'edit_approved' | 'edit_rejected';
 
-/** Ads the user posted since `since` (deleted ones included): the post log, not the ads table. */
-export async function countPostsSince(db: Executor, userId: string, since: string): Promise<number> {
-  const r = await db
-    .selectFrom('ad_post_log')
-    .select(sql<number>`count(*)`.as('n'))
-    .where('user_id', '=', userId)
-    .where('posted_at', '>', since)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
-}
-
 /**
  * Logs one post unless the user already has `max` since `since`; false when over the limit. One
  * statement, so the count and the insert cannot be split by another writer, even in another
@@ -127,6 +116,11 @@ export async function logPostWithinLimit(db: Executor, p: { userId: string; adId
     SELECT ${p.userId}, ${p.adId}, ${p.at}
     WHERE (SELECT count(*) FROM ad_post_log WHERE user_id = ${p.userId} AND posted_at > ${p.since}) < ${p.max}`.execute(db);
   return Number(r.numAffectedRows) === 1;
+}
+
+/** Gives back the post-log row of a post that failed after taking it (logPostWithinLimit): only stored ads count. */
+export async function unlogPost(db: Executor, userId: string, adId: string): Promise<void> {
+  await db.deleteFrom('ad_post_log').where('user_id', '=', userId).where('ad_id', '=', adId).execute();
 }
 
 export function findPlace(db: Executor, stateId: string, cityId: string) {
@@ -181,6 +175,31 @@ export async function insertAd(
 export async function deleteUnpaidAd(db: Executor, ownerId: string, id: string): Promise<boolean> {
   const r = await db.deleteFrom('ads').where('id', '=', id).where('owner_id', '=', ownerId).where('status', '=', 'unpaid').executeTakeFirst();
   return Number(r.numDeletedRows) === 1;
+}
+
+/**
+ * Up to `limit` unpaid ads posted and last changed before `before`, the oldest first (the
+ * purge of abandoned carts). Read by ads_status (status, created_at), named so that old planner
+ * statistics cannot send it through a million approved ads; updated_at is never before created_at,
+ * so the index's range on created_at holds every answer.
+ */
+export async function staleUnpaidAds(db: Executor, before: string, limit: number): Promise<string[]> {
+  const r = await sql<{ id: string }>`SELECT id FROM ads INDEXED BY ads_status
+    WHERE status = 'unpaid' AND created_at < ${before} AND updated_at < ${before}
+    ORDER BY created_at LIMIT ${limit}`.execute(db);
+  return r.rows.map((row) => row.id);
+}
+
+/** The ad, while it is unpaid and was posted and last changed before `before`. */
+export function findStaleUnpaidAd(db: Executor, id: string, before: string) {
+  return db
+    .selectFrom('ads')
+    .select(['id', 'owner_id', 'photos_json'])
+    .where('id', '=', id)
+    .where('status', '=', 'unpaid')
+    .where('created_at', '<', before)
+    .where('updated_at', '<', before)
+    .executeTakeFirst();
 }
 
 /** unpaid → in_review, recording what was paid and from where; false when the ad was not unpaid. */

@@ -8,7 +8,7 @@ import { paging } from '../../core/http.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
 import { usableWallet, toWalletDto, type WalletDto } from '../wallets/wallets.service.ts';
 import { quotedPrice, type Quote } from '../pricing/pricing.service.ts';
-import { checkAdDetails, checkAdFields, MAX_PHOTOS, type AdFieldsInput } from './ads.rules.ts';
+import { checkAdDetails, checkAdFields, MAX_PHOTOS, type AdDetailsStored, type AdFields, type AdFieldsInput } from './ads.rules.ts';
 import { paymentKey, recordVersion } from './ads.versions.ts';
 import { screenAd } from './ads.screening.ts';
 import { encodeAdPhotos, removeAdPhotos } from './ads.images.ts';
@@ -88,13 +88,29 @@ export class AdsService {
     await screenOrRefuse(this.deps, { userId: user.id, adId: null, title: f.title, description: f.description, ip });
     await assertPlace(this.deps.db, f.stateId, f.cityId); // early, for a quick answer; again in the transaction
     // The limit counts posts in the post log, not ads that still exist: deleting an ad from the
-    // cart gives no post back.
+    // cart gives no post back. The post takes its row before the costly photo work, in one
+    // statement that counts and inserts (posts sent at once cannot all pass a count made while
+    // the others' photos are encoded), and gives it back when it fails.
     const max = this.deps.limits.adsPerDay;
-    const overLimit = () => new TooManyRequests('ad.daily_post_limit', { max });
-    const dayBefore = () => new Date(this.deps.clock.now().getTime() - DAY_MS).toISOString();
-    if ((await repo.countPostsSince(this.deps.db, user.id, dayBefore())) >= max) throw overLimit(); // early, before the costly photo work
-    const { photos: stored, hashes } = await encodeAdPhotos(this.deps, photos);
     const id = newId();
+    const since = new Date(this.deps.clock.now().getTime() - DAY_MS).toISOString();
+    if (!(await repo.logPostWithinLimit(this.deps.db, { userId: user.id, adId: id, at: this.now(), since, max }))) {
+      throw new TooManyRequests('ad.daily_post_limit', { max });
+    }
+    try {
+      await this.store(user, id, f, details, photos);
+    } catch (e) {
+      await repo.unlogPost(this.deps.db, user.id, id);
+      throw e;
+    }
+    const posted = await repo.findAd(this.deps.db, id);
+    if (!posted) throw new NotFound('ad.not_found'); // its account was deleted since the commit
+    return toOwnerAd(posted);
+  }
+
+  /** The costly part of a post, its place in the daily limit taken: its photos encoded, the ad stored in the cart. */
+  private async store(user: SessionUser, id: string, f: AdFields, details: AdDetailsStored, photos: Buffer[]): Promise<void> {
+    const { photos: stored, hashes } = await encodeAdPhotos(this.deps, photos, user.id);
     try {
       // Photo hashes, and other accounts' ads with the same phone or a near-identical photo, for
       // the reviewer (moderation.duplicates.ts): worked out before the transaction, stored in it.
@@ -105,12 +121,9 @@ export class AdsService {
         hashes: stored.map((p, i) => ({ path: p.path, hash: hashes[i] })),
       });
       await this.deps.db.transaction().execute(async (trx) => {
-        // Again where it counts, with the log row in the same statement: posts sent at once all
-        // passed the early check while their photos were encoded.
         const at = this.now();
         await currentActor(trx, user); // deleted, suspended or signed out while the photos were encoded: no ad
         await assertPlace(trx, f.stateId, f.cityId); // and its place disabled meanwhile: none either
-        if (!(await repo.logPostWithinLimit(trx, { userId: user.id, adId: id, at, since: dayBefore(), max }))) throw overLimit();
         await repo.insertAd(trx, { id, ownerId: user.id, ...f, photosJson: JSON.stringify(stored), details, at });
         // Not public until staff approve the ad (uploads.withdrawn.ts): its owner and staff see them meanwhile.
         await withdraw(trx, photoFiles(stored), unreviewedReason(id));
@@ -121,9 +134,6 @@ export class AdsService {
       removeAdPhotos(this.deps.config.dataDir, stored);
       throw e;
     }
-    const posted = await repo.findAd(this.deps.db, id);
-    if (!posted) throw new NotFound('ad.not_found'); // its account was deleted since the commit
-    return toOwnerAd(posted);
   }
 
   /** A page of the cart: the user's unpaid ads, newest first. (My ads' lists: AdManageService.mine.) */

@@ -4,6 +4,7 @@ import { expireAds } from '../ads/ads.expiry.ts';
 import { sweepOrphanUploads } from '../uploads/uploads.sweep.ts';
 import { expireInvoices, reconcileInvoices } from '../payments/payments.jobs.ts';
 import { renewalReminders } from '../ads/ads.reminders.ts';
+import { purgeUnpaidAds } from '../ads/ads.cart-purge.ts';
 import { purgeOldSignIns } from '../moderation/moderation.jobs.ts';
 import { purgeSms } from '../sms/sms.jobs.ts';
 import { compactSearchIndex } from '../listings/listings.jobs.ts';
@@ -127,6 +128,8 @@ export const CRON_JOBS: CronJob[] = [
   { name: 'purge-old-sign-ins', schedule: '50 3 * * *', run: purgeOldSignIns },
   // Phone codes a day past their end, the SMS log after 90 days; legal holds kept.
   { name: 'purge-sms', schedule: '55 3 * * *', run: purgeSms },
+  // Ads left in carts, unpaid and unchanged for 30 days, with their photos; legal holds kept.
+  { name: 'purge-unpaid-ads', schedule: '5 4 * * *', run: purgeUnpaidAds, timeoutMs: 10 * 60_000 },
   // Searches walk every segment of the full-text index: merged back into one each night.
   { name: 'compact-search-index', schedule: '10 4 * * *', run: compactSearchIndex, timeoutMs: 30 * 60_000 },
 ];

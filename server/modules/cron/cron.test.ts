@@ -68,6 +68,7 @@ describe('cron jobs', () => {
       ['renewal-reminders', '20 * * * *'],
       ['purge-old-sign-ins', '50 3 * * *'],
       ['purge-sms', '55 3 * * *'],
+      ['purge-unpaid-ads', '5 4 * * *'],
       ['compact-search-index', '10 4 * * *'],
     ]);
     expect(CRON_JOBS.filter((j) => j.runAtStart).map((j) => j.name)).toEqual(['health-checks']);

@@ -60,7 +60,7 @@ export default defineRoutes(async (app, deps) => {
       // Counted once the upload is read (a reply sent mid-upload reaches a browser as a reset connection).
       avatarLimiter.hit([user.id], 'profile.too_many_avatar_updates', { max: deps.limits.avatarUpdatesPerHour });
       assertImageHeader(data, 'avatar'); // a bomb or a non-image is refused before it takes a place in the queue
-      return imageQueue(deps).run(() => profiles.updateAvatar(user, data));
+      return imageQueue(deps).run(() => profiles.updateAvatar(user, data), user.id); // in turn with other accounts' uploads
     });
   });
 

@@ -1,0 +1,218 @@
+import zlib from 'node:zlib';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestApp, makeUser, type TestContext } from '../test/harness.ts';
+import type { Limits } from './deps.ts';
+import { assertImageHeader, imageQueue, MAX_JPEG_SCANS } from './images.ts';
+import { Invalid } from './errors.ts';
+import { adForm, goodFields, placeIn, postAdRaw } from '../modules/ads/ads.testkit.ts';
+import { flatPng, multipart, png } from '../modules/uploads/test-images.ts';
+
+// Abuse of the image paths: pictures whose decoding costs far more than their size or pixel count
+// says, and one account's burst of uploads against everyone else's.
+
+let ctx: TestContext | undefined;
+afterEach(async () => {
+  await ctx?.close();
+  ctx = undefined;
+});
+async function app(limits: Partial<Limits> = {}) {
+  ctx = await createTestApp({ limits });
+  return ctx;
+}
+
+/**
+ * A valid progressive JPEG of width×height whose luma AC coefficients are "refined" by `extraScans`
+ * extra scans of ~60 bytes each (one Huffman code, long end-of-band runs). libjpeg walks every
+ * block of the image for each scan, so decoding time grows with the number of scans, not with the
+ * pixels or the file size: 10 MB (the per-photo limit) holds ~160,000 such scans.
+ */
+async function scanBomb(width: number, height: number, extraScans: number): Promise<Buffer> {
+  const base = await sharp({ create: { width, height, channels: 3, background: '#777' } })
+    .jpeg({ progressive: true, quality: 50 })
+    .toBuffer();
+  const body = base.subarray(0, base.length - 2); // without EOI
+  const counts = Buffer.alloc(16);
+  counts[0] = 1; // one code of length 1 ...
+  const dhtData = Buffer.concat([Buffer.from([0x11]), counts, Buffer.from([0xe0])]); // ... AC table 1, symbol EOB14
+  const dht = Buffer.concat([Buffer.from([0xff, 0xc4, 0, dhtData.length + 2]), dhtData]);
+  const blocks = Math.ceil(width / 8) * Math.ceil(height / 8);
+  let bits = '';
+  for (let i = 0; i < Math.ceil(blocks / 32767); i++) bits += '0' + '1'.repeat(14); // EOB run of 32767 blocks
+  while (bits.length % 8) bits += '1';
+  const entropy: number[] = [];
+  for (let i = 0; i < bits.length; i += 8) {
+    const b = parseInt(bits.slice(i, i + 8), 2);
+    entropy.push(b);
+    if (b === 0xff) entropy.push(0);
+  }
+  // SOS: one component (Y), DC table 0 / AC table 1, Ss=1 Se=63 Ah=Al=0
+  const scan = Buffer.concat([Buffer.from([0xff, 0xda, 0, 8, 1, 1, 0x01, 1, 63, 0]), Buffer.from(entropy)]);
+  return Buffer.concat([body, dht, ...Array<Buffer>(extraScans).fill(scan), Buffer.from([0xff, 0xd9])]);
+}
+
+/** The scans (SOS markers) a JPEG's encoder wrote, counted by libvips' own reader: none of ours. */
+function sosCount(b: Buffer): number {
+  let n = 0;
+  for (let i = b.indexOf(Buffer.from([0xff, 0xda])); i !== -1; i = b.indexOf(Buffer.from([0xff, 0xda]), i + 2)) n++;
+  return n;
+}
+
+describe('image decoding cost', () => {
+  // A 40 MP progressive JPEG of normal make takes ~0.35 s a decode; one of 800 scans (0.3 MB)
+  // would take ~5 s, and each photo is decoded twice, holding an image-queue slot the whole time.
+  // Real cameras and encoders write about a dozen scans: past MAX_JPEG_SCANS the header check
+  // refuses the file before it reaches libjpeg.
+  it('refuses a progressive JPEG of 40 MP with hundreds of scans quickly, with 400 upload.too_many_scans', async () => {
+    const c = await app();
+    const user = await makeUser(c);
+    const ny = await placeIn(c, 'ny');
+    const bomb = await scanBomb(6400, 6200, 800);
+    expect(bomb.length).toBeLessThan(400 * 1024); // a small upload
+    const before = imageQueue(c.app.deps).started;
+    const t0 = performance.now();
+    const res = await postAdRaw(c, user, goodFields(ny), [bomb]);
+    const seconds = (performance.now() - t0) / 1000;
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'upload.too_many_scans', params: { field: 'photos', max: MAX_JPEG_SCANS } });
+    expect(seconds).toBeLessThan(3);
+    expect(imageQueue(c.app.deps).started).toBe(before); // refused before it took a place in the queue
+  }, 60_000);
+
+  it('counts scans up to the limit: an ordinary progressive JPEG and one of exactly the limit pass, one more is refused', async () => {
+    const ordinary = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#579' } })
+      .jpeg({ progressive: true })
+      .toBuffer();
+    expect(sosCount(ordinary)).toBeGreaterThan(5);
+    expect(assertImageHeader(ordinary, 'photos')).toMatchObject({ format: 'jpeg', width: 300, height: 200 });
+    const scans = sosCount(ordinary);
+    expect(assertImageHeader(await scanBomb(300, 200, MAX_JPEG_SCANS - scans), 'photos').format).toBe('jpeg');
+    const over = assertImageHeader.bind(null, await scanBomb(300, 200, MAX_JPEG_SCANS - scans + 1), 'photos');
+    expect(over).toThrow(Invalid);
+    expect(over).toThrow(/more than 100 scans/);
+  });
+});
+
+/** A one-colour PNG of width×height, Adam7-interlaced or not, of the given bit depth and colour type (6 = RGBA). */
+function pngOf(width: number, height: number, opts: { depth: 8 | 16; colourType: 0 | 2 | 6; interlaced: boolean }): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const bytesPerPixel = ({ 0: 1, 2: 3, 6: 4 }[opts.colourType] * opts.depth) / 8;
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([opts.depth, opts.colourType, 0, 0, opts.interlaced ? 1 : 0], 8);
+  const passes = opts.interlaced
+    ? [
+        [0, 0, 8, 8],
+        [4, 0, 8, 8],
+        [0, 4, 4, 8],
+        [2, 0, 4, 4],
+        [0, 2, 2, 4],
+        [1, 0, 2, 2],
+        [0, 1, 1, 2],
+      ]
+    : [[0, 0, 1, 1]];
+  const rows: Buffer[] = [];
+  for (const [x0, y0, dx, dy] of passes) {
+    const pw = Math.ceil((width - x0) / dx);
+    const ph = Math.ceil((height - y0) / dy);
+    if (pw > 0 && ph > 0) rows.push(Buffer.alloc(ph * (1 + pw * bytesPerPixel)));
+  }
+  const idat = zlib.deflateSync(Buffer.concat(rows), { level: 9 });
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', idat),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+describe('image decoding memory', () => {
+  // The 40 MP limit bounds pixels, not bytes: a 39 MP PNG with 16-bit RGBA samples (8 bytes a
+  // pixel) and Adam7 interlacing (which libspng decodes into one whole-image buffer) is ~300 KB on
+  // the wire and grew the server (150 MB resident idle) by ~420 MB. The header check bounds the
+  // decoded size instead, and refuses it with 413 before any decoding.
+  it('refuses a 300 KB 16-bit interlaced PNG under 40 MP with 413 upload.too_heavy, without growing the server', async () => {
+    const c = await app();
+    const user = await makeUser(c);
+    const ny = await placeIn(c, 'ny');
+    const bomb = pngOf(6500, 6000, { depth: 16, colourType: 6, interlaced: true });
+    expect(bomb.length).toBeLessThan(400 * 1024);
+    const base = process.memoryUsage().rss;
+    let peak = base;
+    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 2);
+    const res = await postAdRaw(c, user, goodFields(ny), [bomb]);
+    clearInterval(timer);
+    expect(res.statusCode, res.body).toBe(413);
+    expect(res.json()).toMatchObject({ code: 'upload.too_heavy', params: { field: 'photos', width: 6500, height: 6000, mb: 312, max: 40 } });
+    const grewMb = Math.round((peak - base) / 1e6);
+    expect(grewMb, `RSS grew by ${grewMb} MB for a ${Math.round(bomb.length / 1024)} KB photo`).toBeLessThan(200);
+  }, 60_000);
+
+  it('bounds the decoded size by bit depth, channels and interlacing, and keeps accepting ordinary PNGs', () => {
+    // The check reads IHDR only: a 1×1 PNG whose header claims the size shows what it decides.
+    const withSize = (b: Buffer, width: number, height: number) => {
+      b.writeUInt32BE(width, 16);
+      b.writeUInt32BE(height, 20);
+      return b;
+    };
+    const check = (width: number, height: number, opts: Parameters<typeof pngOf>[2]) => () =>
+      assertImageHeader(withSize(pngOf(1, 1, opts), width, height), 'photos');
+    // accepted: 40 MP of 8-bit RGBA (160 MB decoded), 10 MP of interlaced RGBA (40 MB), 39 MP interlaced grey
+    expect(check(8000, 5000, { depth: 8, colourType: 6, interlaced: false })()).toMatchObject({ format: 'png', width: 8000 });
+    expect(check(2500, 4000, { depth: 8, colourType: 6, interlaced: true })()).toMatchObject({ format: 'png', width: 2500 });
+    expect(check(6500, 6000, { depth: 8, colourType: 0, interlaced: true })()).toMatchObject({ format: 'png', width: 6500 });
+    // refused: 16-bit RGBA over 20 MP, interlaced RGB over ~13 MP
+    expect(check(5000, 4001, { depth: 16, colourType: 6, interlaced: false })).toThrow(/161 MB in this PNG, and at most 160 MB/);
+    expect(check(4000, 4000, { depth: 8, colourType: 2, interlaced: true })).toThrow(/48 MB in this PNG, and at most 40 MB/);
+  });
+});
+
+describe('one account and the shared image queue', () => {
+  // The image queue (2 slots here) is shared by every account, and an account can fire many
+  // uploads at once (edits have no daily limit). Turns go by account, so another account's single
+  // avatar waits for one job at most, not for every job the flooder queued first.
+  it('another user’s avatar is not held behind a burst of uploads from one account', async () => {
+    const c = await app({ imageConcurrency: 2 });
+    const flooder = await makeUser(c);
+    const victim = await makeUser(c);
+    const ny = await placeIn(c, 'ny');
+    const first = await postAdRaw(c, flooder, goodFields(ny), [await png(32, 32)]);
+    expect(first.statusCode, first.body).toBe(201);
+    const adId = first.json().ad.id as string;
+    // A legal photo: 39 MP (under the 40 MP limit), 38 KB.
+    const photo = flatPng(6500, 6000);
+    const avatar = await png(300, 300);
+    const sendAvatar = () => {
+      const { payload, headers } = multipart([{ name: 'avatar', filename: 'a.png', contentType: 'image/png', data: avatar }]);
+      return c.app.inject({ method: 'POST', url: '/api/avatar-update', payload, headers: { ...headers, cookie: victim.cookie } });
+    };
+    // The victim's avatar alone, for scale.
+    let t0 = performance.now();
+    expect((await sendAvatar()).statusCode).toBe(200);
+    const alone = (performance.now() - t0) / 1000;
+
+    const queue = imageQueue(c.app.deps);
+    const flood = Array.from({ length: 30 }, () =>
+      c.app.inject({ method: 'PUT', url: `/api/ads/${adId}`, headers: { cookie: flooder.cookie }, payload: adForm(goodFields(ny), [photo], 'image/png') }),
+    );
+    while (queue.pending < 25) await new Promise((r) => setTimeout(r, 5));
+    t0 = performance.now();
+    const res = await sendAvatar();
+    const waited = (performance.now() - t0) / 1000;
+    const startedBehind = queue.pending; // the flooder's jobs still waiting when the avatar is done
+    const floodStatuses = (await Promise.all(flood)).map((r) => r.statusCode);
+    expect(res.statusCode).toBe(200);
+    expect(floodStatuses.filter((s) => s !== 200 && s !== 409)).toEqual([]); // 409: edits of one ad at once conflict
+    expect(alone).toBeLessThan(1);
+    expect(waited, `the avatar alone took ${alone.toFixed(2)} s; behind the flood, ${waited.toFixed(1)} s`).toBeLessThan(2);
+    expect(startedBehind).toBeGreaterThan(20);
+  }, 120_000);
+});
