@@ -37,8 +37,12 @@ export function loadMyAds(change: Partial<typeof myAdsQuery> = {}) {
   return myAdsStore.load();
 }
 
-/** A message for the my-ads screen from the screen that sent the user there (the edit screen's "saved"). */
-export const myAdsFlash = proxy<{ note: string | null }>({ note: null });
+/**
+ * A message for the my-ads screen from the screen that sent the user there (the edit screen's
+ * "saved"): its 'market' key and the ad's title, worded by my ads at each render (a language
+ * switch re-words it).
+ */
+export const myAdsFlash = proxy<{ note: { key: string; title: string } | null }>({ note: null });
 onReset(() => {
   myAdsFlash.note = null;
   Object.assign(myAdsQuery, { list: 'approved', page: 1, linked: null });

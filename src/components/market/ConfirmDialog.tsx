@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from './Dialog';
+import { BusyButton } from '../forms/BusyButton';
 import styles from './market.module.css';
 
 interface Props {
@@ -13,7 +14,7 @@ interface Props {
   danger?: boolean;
 }
 
-/** "Are you sure?" before an action that cannot be undone. */
+/** "Are you sure?" before an action that cannot be undone; the confirm keeps focus (and ignores presses) while it runs. */
 export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onCancel, busy, danger }: Props) {
   const { t } = useTranslation('market');
   return (
@@ -23,9 +24,9 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onCanc
         <button type="button" className="btn btn-white" onClick={onCancel}>
           {t('cancel')}
         </button>
-        <button type="button" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} onClick={onConfirm} disabled={busy} aria-busy={busy || undefined}>
+        <BusyButton className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} onClick={onConfirm} busy={!!busy}>
           {confirmLabel}
-        </button>
+        </BusyButton>
       </div>
     </Dialog>
   );

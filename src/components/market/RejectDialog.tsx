@@ -3,6 +3,7 @@ import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from './Dialog';
 import { TextAreaField } from '../forms/TextAreaField';
+import { SubmitButton } from '../forms/SubmitButton';
 import { REJECTION_CATEGORIES } from '../../api/moderation';
 import type { RejectionCategory } from '../../api/admin-ads';
 import styles from './market.module.css';
@@ -71,9 +72,9 @@ export function RejectDialog({
           <button type="button" className="btn btn-white" onClick={onCancel}>
             {t('cancel')}
           </button>
-          <button type="submit" className="btn btn-danger" disabled={busy} aria-busy={busy || undefined}>
+          <SubmitButton busy={busy} variant="danger">
             {t('pending.rejectConfirm')}
-          </button>
+          </SubmitButton>
         </div>
       </form>
     </Dialog>

@@ -43,23 +43,34 @@ export function Field({ label, hint, error, required, children }: {
 
 export type SendState = { status: 'idle' | 'sending' | 'sent' } | { status: 'error'; message: string };
 
-/** Sends a report form and keeps its state; the reports' hourly limit gets its own translated text. */
+/**
+ * Sends a report form and keeps its state; the reports' hourly limit gets its own translated text.
+ * A failure is kept as the error and worded at each render, in the page's language of the moment:
+ * a language switch re-words it.
+ */
 export function useReportForm() {
   const { t } = useTranslation('pages');
-  const [state, setState] = useState<SendState>({ status: 'idle' });
+  const [state, setState] = useState<{ status: 'idle' | 'sending' | 'sent' } | { status: 'error'; error: unknown }>({ status: 'idle' });
   const send = async (body: NewReport) => {
     setState({ status: 'sending' });
     try {
       await submitReport(body);
       setState({ status: 'sent' });
     } catch (e) {
-      // errorMessage: a gateway's HTML page or a lost connection reads 'Something went wrong.' in
-      // the page's language, never ky's English with the request's URL.
-      const message = e instanceof ApiError && e.code === TOO_MANY_REPORTS ? t('forms.tooMany') : t('forms.error', { message: errorMessage(e) });
-      setState({ status: 'error', message });
+      setState({ status: 'error', error: e });
     }
   };
-  return { state, send, reset: () => setState({ status: 'idle' }) };
+  // errorMessage: a gateway's HTML page or a lost connection reads 'Something went wrong.' in the
+  // page's language, never ky's English with the request's URL.
+  const shown: SendState =
+    state.status !== 'error'
+      ? state
+      : {
+          status: 'error',
+          message:
+            state.error instanceof ApiError && state.error.code === TOO_MANY_REPORTS ? t('forms.tooMany') : t('forms.error', { message: errorMessage(state.error) }),
+        };
+  return { state: shown, send, reset: () => setState({ status: 'idle' }) };
 }
 
 /** The translated confirmation shown in place of a sent form; focus moves to it. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import i18n from 'i18next';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import { server } from '../../test/server';
@@ -203,5 +204,52 @@ describe('admin SMS (Textbelt)', () => {
     await user.click(within(screen.getByRole('navigation', { name: 'Message pages' })).getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(rows()).toHaveLength(5));
     expect(rows()[0][1]).toBe('+12125550105');
+  });
+});
+
+describe('admin SMS: outcomes after a language switch, buttons while they run', () => {
+  it('words the saved key and the test message’s result again in Spanish', async () => {
+    smsServer();
+    const user = userEvent.setup();
+    renderAt(<Sms />, '/admin/dashboard/admin/sms');
+    await user.type(await screen.findByLabelText('New key'), 'live_key_9876');
+    await user.click(screen.getByRole('button', { name: 'Save key' }));
+    expect(await screen.findByText('The key is saved.')).toBeTruthy();
+    await user.type(screen.getByLabelText('Phone (US)'), '2125550100');
+    await user.click(screen.getByRole('button', { name: 'Send test message' }));
+    expect(await screen.findByText('Test message to +12125550100: Accepted by Textbelt.')).toBeTruthy();
+
+    await act(() => i18n.changeLanguage('es'));
+    expect(screen.getAllByRole('status').map((s) => s.textContent)).toEqual([
+      'La clave se guardó.',
+      'Mensaje de prueba a +12125550100: Aceptado por Textbelt.',
+    ]);
+  });
+
+  // jsdom keeps focus on a disabled button (Chromium drops it to <body>): "kept" is focused and not `disabled`.
+  it('keeps focus on "Remove key" while it runs and sends it once', async () => {
+    const srv = smsServer({ token: 'live_key_9876' });
+    let release: (() => void) | null = null;
+    server.use(
+      http.put('/api/admin/update-textbelt-token-by-id/:id', async () => {
+        srv.sent.puts.push('remove');
+        await new Promise<void>((resolve) => (release = resolve));
+        return apiJson('PUT /api/admin/update-textbelt-token-by-id/:id', { id: 1, token: null });
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<Sms />, '/admin/dashboard/admin/sms');
+    const remove = await screen.findByRole<HTMLButtonElement>('button', { name: 'Remove key' });
+    remove.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(release).not.toBeNull());
+    expect(document.activeElement).toBe(remove);
+    expect(remove.disabled).toBe(false);
+    expect(remove.getAttribute('aria-disabled')).toBe('true');
+    await user.keyboard('{Enter}');
+    await user.click(remove);
+    expect(srv.sent.puts).toEqual(['remove']);
+    release!();
+    expect(await screen.findByText('The key is removed: messages go to the outbox.')).toBeTruthy();
   });
 });

@@ -20,6 +20,7 @@ import { TextField } from '../../components/forms/TextField';
 import { TextAreaField } from '../../components/forms/TextAreaField';
 import { FormError, FormSuccess } from '../../components/forms/FormError';
 import { SubmitButton } from '../../components/forms/SubmitButton';
+import { BusyButton } from '../../components/forms/BusyButton';
 import { useFormAction } from '../../components/forms/useFormAction';
 import { Pager } from '../../components/forms/Pager';
 import { LoadState } from '../../components/market/Status';
@@ -44,7 +45,7 @@ function KeyForm({ current }: { current: string | null }) {
   const [value, setValue] = useState('');
   // The problem's key, worded at render: a language switch re-words it.
   const [error, setError] = useState<'key.required' | 'key.invalid' | null>(null);
-  const action = useFormAction();
+  const action = useFormAction('sms');
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -52,7 +53,13 @@ function KeyForm({ current }: { current: string | null }) {
     const problem = !key ? 'key.required' : KEY_RE.test(key) ? null : 'key.invalid';
     setError(problem);
     if (problem) return document.getElementById('sms-key')?.focus();
-    if (await action.run(() => saveTextbeltToken(key), t('key.saved'))) setValue('');
+    if (
+      await action.run(
+        () => saveTextbeltToken(key),
+        (t) => t('key.saved'),
+      )
+    )
+      setValue('');
   }
 
   return (
@@ -86,9 +93,18 @@ function KeyForm({ current }: { current: string | null }) {
           {t('key.save')}
         </SubmitButton>
         {current && (
-          <button type="button" className="btn btn-white" disabled={action.busy} onClick={() => void action.run(() => saveTextbeltToken(''), t('key.removed'))}>
+          <BusyButton
+            className="btn btn-white"
+            busy={action.busy}
+            onClick={() =>
+              void action.run(
+                () => saveTextbeltToken(''),
+                (t) => t('key.removed'),
+              )
+            }
+          >
             {t('key.remove')}
-          </button>
+          </BusyButton>
         )}
       </div>
     </form>
@@ -114,15 +130,9 @@ function Balance({ hasKey }: { hasKey: boolean }) {
               {errorMessage(balance.error)}
             </div>
           )}
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={balance.loading}
-            aria-busy={balance.loading || undefined}
-            onClick={() => void checkSmsBalance()}
-          >
+          <BusyButton className="btn btn-primary" busy={balance.loading} onClick={() => void checkSmsBalance()}>
             {balance.loading ? t('balance.checking') : t('balance.check')}
-          </button>
+          </BusyButton>
         </>
       )}
     </section>
@@ -136,7 +146,7 @@ function TestForm() {
   const [message, setMessage] = useState('');
   // Worded at render: a language switch re-words it.
   const [phoneInvalid, setPhoneInvalid] = useState(false);
-  const action = useFormAction();
+  const action = useFormAction('sms');
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -145,8 +155,10 @@ function TestForm() {
     if (!to) return document.getElementById('sms-test-phone')?.focus();
     const sent = await action.run(() => sendTestSms(to, message));
     if (!sent) return;
-    const status = statusText(t, sent.status);
-    action.setSuccess(sent.error ? t('test.resultError', { to: sent.to, status, error: sent.error }) : t('test.result', { to: sent.to, status }));
+    action.setSuccess((t) => {
+      const status = statusText(t, sent.status);
+      return sent.error ? t('test.resultError', { to: sent.to, status, error: sent.error }) : t('test.result', { to: sent.to, status });
+    });
   }
 
   return (
@@ -231,9 +243,9 @@ export default function Sms() {
       <section aria-labelledby="sms-messages-title">
         <h2 id="sms-messages-title">{t('messages.title')}</h2>
         {list.data && !list.data.configured && <p className="alert alert-info">{t('messages.outboxNote')}</p>}
-        <button type="button" className="btn btn-white" disabled={refreshing} aria-busy={refreshing || undefined} onClick={() => void refresh()}>
+        <BusyButton className="btn btn-white" busy={refreshing} onClick={() => void refresh()}>
           {refreshing ? t('messages.refreshing') : t('messages.refresh')}
-        </button>
+        </BusyButton>
         {note && (
           <div
             role={note instanceof Error ? 'alert' : 'status'}

@@ -102,7 +102,7 @@ function EditForm({ ad }: { ad: OwnerAd }) {
   );
   const [keep, setKeep] = useState<string[]>(() => source.photos.map((p) => p.url));
   const [tried, setTried] = useState(false);
-  const form = useFormAction();
+  const form = useFormAction('market');
   const pricing = useSnapshot(pricingStore.state);
 
   useEffect(() => {
@@ -129,20 +129,21 @@ function EditForm({ ad }: { ad: OwnerAd }) {
     e.preventDefault();
     setTried(true);
     if (Object.keys(errors).length) {
-      form.setError(t('form.fixErrors'));
+      form.setError((t) => t('form.fixErrors'));
       return;
     }
     const saved = await form.run(() => editAd(ad.id, adFieldsOf(v), keep, v.photos));
     if (!saved) return;
     discardAdDraft({ adId: ad.id });
     const title = saved.revision?.status === 'pending' ? saved.revision.content.title : saved.title;
-    myAdsFlash.note = live
-      ? t('edit.savedRevision', { title })
+    const key = live
+      ? 'edit.savedRevision'
       : saved.status === 'unpaid' && ad.status === 'rejected'
-        ? t('edit.savedToCart', { title })
+        ? 'edit.savedToCart'
         : saved.status === 'in_review'
-          ? t('edit.savedInReview', { title })
-          : t('edit.saved', { title });
+          ? 'edit.savedInReview'
+          : 'edit.saved';
+    myAdsFlash.note = { key, title };
     navigate(routes.myAds);
   }
 

@@ -45,7 +45,11 @@ export default function MyAds() {
   const [, navigate] = useLocation();
   const [dialog, setDialog] = useState<{ kind: DialogKind; ad: OwnerAd } | null>(null);
   // The edit screen's "saved", shown once; or what a dialog did, worded at each render (a language switch re-words it).
-  const [note, setNote] = useState<{ text: string } | { word: DoneMessage } | null>(() => (myAdsFlash.note ? { text: myAdsFlash.note } : null));
+  const [note, setNote] = useState<{ word: DoneMessage } | null>(() => {
+    if (!myAdsFlash.note) return null;
+    const { key, title } = myAdsFlash.note;
+    return { word: (t) => t(key, { title }) };
+  });
   // Kept as the error, worded at render.
   const [error, setError] = useState<Error | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -155,7 +159,7 @@ export default function MyAds() {
       </div>
       {note && (
         <div role="status" className="alert alert-success">
-          {'word' in note ? note.word(t, lng) : note.text}
+          {note.word(t, lng)}
         </div>
       )}
       {(error ?? linkProblem) && (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import i18n from 'i18next';
@@ -293,6 +293,9 @@ describe('my dashboard', () => {
       // A language left empty is not sent (everyone reading it gets the English).
       expect(bodies).toEqual([{ text: { en: 'Maintenance tonight at 02:00 UTC.', es: 'Mantenimiento esta noche a las 02:00 UTC.' } }]);
       expect((within(form).getByLabelText('English (required)') as HTMLTextAreaElement).value).toBe('');
+      // Kept unworded, worded at render: a language switch re-words it.
+      await act(() => i18n.changeLanguage('es'));
+      expect(within(form).getByRole('status').textContent).toBe('Enviado a 7 conexiones');
     });
 
     it('shows a refused send in the page’s language and keeps what was written', async () => {

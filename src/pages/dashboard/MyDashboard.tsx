@@ -66,7 +66,7 @@ function AnnounceForm() {
   const [texts, setTexts] = useState<Texts>(NO_TEXT);
   const [enError, setEnError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const action = useFormAction();
+  const action = useFormAction('dashboard');
 
   function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -82,7 +82,7 @@ function AnnounceForm() {
     const sent = await action.run(() => sendPublicMessage(texts));
     setConfirming(false);
     if (sent === undefined) return; // refused: the error shows, the texts stay to be fixed
-    action.setSuccess(t('announcement.form.sent', { count: sent }));
+    action.setSuccess((t) => t('announcement.form.sent', { count: sent }));
     setTexts(NO_TEXT);
   }
 

@@ -27,6 +27,7 @@ import { TOP_UP_MAX_CENTS, TOP_UP_MIN_CENTS, TOP_UP_PRESETS, centsToDecimal, top
 import { formatUsd } from '../../lib/money';
 import { TextField } from '../../components/forms/TextField';
 import { SubmitButton } from '../../components/forms/SubmitButton';
+import { BusyButton } from '../../components/forms/BusyButton';
 import { FormError, FormSuccess } from '../../components/forms/FormError';
 import { useFormAction } from '../../components/forms/useFormAction';
 import { Pager } from '../../components/forms/Pager';
@@ -41,9 +42,9 @@ export default function MyWallet() {
   const snap = useSnapshot(walletsStore.state);
   const [code, setCode] = useState('');
   const [tried, setTried] = useState(false);
-  const promoForm = useFormAction();
-  const create = useFormAction();
-  const mail = useFormAction();
+  const promoForm = useFormAction('market');
+  const create = useFormAction('market');
+  const mail = useFormAction('market');
 
   useEffect(() => {
     void walletsStore.load();
@@ -63,7 +64,7 @@ export default function MyWallet() {
     const w = await promoForm.run(() => addPromoCode(code.trim()));
     if (w) {
       void loadTransactions(); // the credit is a row of the history below
-      promoForm.setSuccess(t('wallet.codeAdded', { balance: formatUsd(w.amountCents, i18n.language) }));
+      promoForm.setSuccess((t, lng) => t('wallet.codeAdded', { balance: formatUsd(w.amountCents, lng) }));
       setCode('');
       setTried(false);
     }
@@ -93,18 +94,13 @@ export default function MyWallet() {
         <p>{t('wallet.promoIntro')}</p>
         {!promo && snap.data && (
           <>
-            <button
-              type="button"
-              className="btn btn-primary"
-              disabled={create.busy}
-              onClick={() => void create.run(createPromoWallet, t('wallet.promoCreated'))}
-            >
+            <BusyButton className="btn btn-primary" busy={create.busy} onClick={() => void create.run(createPromoWallet, (t) => t('wallet.promoCreated'))}>
               {t('wallet.createPromo')}
-            </button>
+            </BusyButton>
             <FormError message={create.error} />
           </>
         )}
-        <FormSuccess message={create.success} />
+        <FormSuccess message={create.success} focus />
         <form onSubmit={redeem} noValidate style={{ marginTop: 12 }}>
           <TextField
             label={t('wallet.promoCode')}
@@ -123,14 +119,18 @@ export default function MyWallet() {
         </form>
         <hr style={{ margin: '20px 0', border: 0, borderTop: '1px solid var(--gray-light)' }} />
         <p>{t('wallet.welcomeIntro')}</p>
-        <button
-          type="button"
+        <BusyButton
           className="btn btn-info"
-          disabled={mail.busy}
-          onClick={() => void mail.run(async () => (await emailWelcomePromoCode(), true), t('wallet.welcomeSent'))}
+          busy={mail.busy}
+          onClick={() =>
+            void mail.run(
+              async () => (await emailWelcomePromoCode(), true),
+              (t) => t('wallet.welcomeSent'),
+            )
+          }
         >
           {t('wallet.emailWelcome')}
-        </button>
+        </BusyButton>
         <FormError message={mail.error} />
         <FormSuccess message={mail.success} />
       </section>

@@ -13,7 +13,7 @@ export function AvatarForm() {
   const inputId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const action = useFormAction();
+  const action = useFormAction('profile');
 
   function onPick(picked: File | null) {
     action.setSuccess(null);
@@ -26,10 +26,13 @@ export function AvatarForm() {
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!file) return setProblem(t('avatar.choose'));
-    const ok = await action.run(async () => {
-      await updateAvatar(file);
-      return true;
-    }, t('avatar.saved'));
+    const ok = await action.run(
+      async () => {
+        await updateAvatar(file);
+        return true;
+      },
+      (t) => t('avatar.saved'),
+    );
     if (ok) setFile(null);
   }
 

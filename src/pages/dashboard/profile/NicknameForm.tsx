@@ -11,7 +11,7 @@ export function NicknameForm({ current }: { current: string }) {
   const { t } = useTranslation(['profile', 'validation']);
   const [nickname, setNickname] = useState(current);
   const [error, setError] = useState<string | null>(null);
-  const action = useFormAction();
+  const action = useFormAction('profile');
   // A new saved nickname replaces what is in the field, set while rendering (React's way for
   // state that follows a prop) rather than one render late.
   const [shown, setShown] = useState(current);
@@ -25,7 +25,10 @@ export function NicknameForm({ current }: { current: string }) {
     const key = checkNickname(nickname.trim());
     setError(key && t(`validation:${key}`));
     if (key) return document.getElementById('profile-nickname')?.focus();
-    await action.run(() => updateNickname(nickname), t('nickname.saved'));
+    await action.run(
+      () => updateNickname(nickname),
+      (t) => t('nickname.saved'),
+    );
   }
 
   return (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import i18n from 'i18next';
@@ -58,6 +58,10 @@ describe('the phone section of my profile', () => {
     await user.click(box.getByRole('button', { name: 'Text me a code' }));
     expect((await box.findByRole('status')).textContent).toBe('We texted a 6-digit code to (212) 555-0123. It works for 10 minutes.');
     expect(srv.sent.asked).toEqual([{ phone: '+12125550123' }]);
+    // Kept unworded, worded at render: a language switch re-words it (and back).
+    await act(() => i18n.changeLanguage('es'));
+    expect(box.getByRole('status').textContent).toBe('Enviamos un código de 6 dígitos a (212) 555-0123. Sirve durante 10 minutos.');
+    await act(() => i18n.changeLanguage('en'));
     const code = box.getByLabelText('Code from the text message');
     await waitFor(() => expect(document.activeElement).toBe(code));
 

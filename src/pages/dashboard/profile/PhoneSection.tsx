@@ -26,7 +26,7 @@ export function PhoneSection({ phone, verified }: { phone: string | null; verifi
   const [code, setCode] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const action = useFormAction();
+  const action = useFormAction('sms');
 
   const focusCode = () => document.getElementById('profile-phone-code')?.focus();
   useEffect(() => {
@@ -43,7 +43,7 @@ export function PhoneSection({ phone, verified }: { phone: string | null; verifi
     setSentTo(sent.phone);
     setCode('');
     setStep('code');
-    action.setSuccess(t('phone.sent', { phone: displayPhone(sent.phone) }));
+    action.setSuccess((t) => t('phone.sent', { phone: displayPhone(sent.phone) }));
   }
 
   async function onConfirm(e: FormEvent) {
