@@ -23,9 +23,9 @@ export type AuditEntry = Static<typeof AuditEntrySchema>;
 export const auditApi = {
   /**
    * Newest first; filters match exactly. `actorId`: the actions of one staff member (by user id).
-   * `from` (inclusive) and `to` (exclusive): ISO 8601 in UTC, a moment (2026-01-11T00:00:00Z) or a
-   * day (2026-01-11, its midnight); a bad date is 400 audit.date_invalid, from not before to is
-   * 400 audit.range_invalid.
+   * `since` (inclusive) and `until` (exclusive): ISO 8601 in UTC, a moment (2026-01-11T00:00:00Z)
+   * or a day (2026-01-11, its midnight); a bad date is 400 audit.date_invalid, since not before
+   * until is 400 audit.range_invalid.
    */
   'GET /api/admin/get-audit-log': {
     querystring: Type.Object({
@@ -34,8 +34,8 @@ export const auditApi = {
       targetType: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
       targetId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
       actorId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-      from: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
-      to: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+      since: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+      until: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
     }),
     response: { 200: Type.Object({ auditLog: Type.Array(AuditEntrySchema), total: Type.Integer() }), ...Errors },
   },

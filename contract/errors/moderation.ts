@@ -13,4 +13,7 @@ export const moderationErrors = {
   'audit.range_invalid': 'The start of the range must be before its end.',
   'field.note': 'note',
   'field.category': 'category',
+  'field.actorId': 'who acted',
+  'field.since': 'from',
+  'field.until': 'until',
 } as const;

@@ -9,7 +9,7 @@ type LogQuery = QueryOf<Route>;
 
 /**
  * What the audit screen asks for (empty filters are left out). `actorId`: who acted. `fromDay` and
- * `throughDay`: UTC days (YYYY-MM-DD), both included; sent as the API's range, `to` exclusive.
+ * `throughDay`: UTC days (YYYY-MM-DD), both included; sent as the API's range, `until` exclusive.
  */
 export type AuditQuery = Required<Pick<LogQuery, 'page' | 'pageSize' | 'action' | 'targetType'>> & {
   actorId?: string;
@@ -29,8 +29,8 @@ export const auditApi = {
     if (q.action.trim()) p.action = q.action.trim();
     if (q.targetType.trim()) p.targetType = q.targetType.trim();
     if (q.actorId?.trim()) p.actorId = q.actorId.trim();
-    if (q.fromDay) p.from = q.fromDay;
-    if (q.throughDay) p.to = dayAfter(q.throughDay);
+    if (q.fromDay) p.since = q.fromDay;
+    if (q.throughDay) p.until = dayAfter(q.throughDay);
     return api.get<AuditLog>('admin/get-audit-log', { searchParams: p });
   },
 };

@@ -100,6 +100,7 @@ describe('GET /api/admin/get-page-views', () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/api/admin/get-page-views?days=7', headers: { cookie: admin.cookie } });
     expect(res.json()).toEqual({
       days: 7,
+      today: '2026-01-16', // the server's UTC day the days end on
       total: 3,
       byDay: [
         { day: '2026-01-15', count: 1 },
@@ -234,7 +235,7 @@ describe('the page-view figures (per-day counters, migration 0026)', () => {
     for (const days of [1, 2, 7, 8, 30, 31, 90, 364, 365]) {
       const want = model(views, now, days, titles);
       const res = await ctx.app.inject({ method: 'GET', url: `/api/admin/get-page-views?days=${days}`, headers: { cookie: admin.cookie } });
-      expect(res.json(), `seed ${seed}, ${days} days`).toEqual({ days, ...want });
+      expect(res.json(), `seed ${seed}, ${days} days`).toEqual({ days, today: new Date(today).toISOString().slice(0, 10), ...want });
       const sinceDay = new Date(today - (days - 1) * DAY_MS).toISOString().slice(0, 10);
       for (const counts of forced) {
         expect(counts.summarize(sinceDay, 20), `seed ${seed}, ${days} days`).toEqual(want);

@@ -51,7 +51,7 @@ function holdIdsOf(r: AuditRow): string[] {
 const UTC_DATE = /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?Z)?$/;
 
 /** An ISO 8601 UTC date of the query as the log stores its moments (toISOString), or 400 naming the field. */
-function utcInstant(field: 'from' | 'to', value: string | undefined): string | undefined {
+function utcInstant(field: 'since' | 'until', value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const m = UTC_DATE.exec(value);
   const at = m ? new Date(m[0].length === 10 ? `${m[0]}T00:00:00Z` : m[0]) : null;
@@ -68,12 +68,12 @@ export class AuditService {
 
   async list(
     actor: SessionUser,
-    q: { page?: number; pageSize?: number; action?: string; targetType?: string; targetId?: string; actorId?: string; from?: string; to?: string },
+    q: { page?: number; pageSize?: number; action?: string; targetType?: string; targetId?: string; actorId?: string; since?: string; until?: string },
   ) {
     const { pageSize, offset } = paging(q, 50);
-    const from = utcInstant('from', q.from);
-    const to = utcInstant('to', q.to);
-    if (from !== undefined && to !== undefined && from >= to) throw new Invalid('to', 'audit.range_invalid');
+    const from = utcInstant('since', q.since);
+    const to = utcInstant('until', q.until);
+    if (from !== undefined && to !== undefined && from >= to) throw new Invalid('until', 'audit.range_invalid');
     const { rows, total } = await repo.listAudit(this.deps.db, {
       action: q.action,
       targetType: q.targetType,

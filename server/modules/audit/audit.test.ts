@@ -123,8 +123,8 @@ describe('GET /api/admin/get-audit-log', () => {
     ]);
   });
 
-  // Investigating a rogue or hijacked staff account: its actions alone, in a UTC range (from
-  // included, to excluded), found by audit_log_actor and audit_log_at rather than paging the log.
+  // Investigating a rogue or hijacked staff account: its actions alone, in a UTC range (since
+  // included, until excluded), found by audit_log_actor and audit_log_at rather than paging the log.
   it("narrows the log to one staff member's actions within a date range", async () => {
     const admin = await asAdmin(ctx);
     const other = await asAdmin(ctx);
@@ -141,23 +141,23 @@ describe('GET /api/admin/get-audit-log', () => {
       expect(r.statusCode, q).toBe(200);
       return [r.json().total, r.json().auditLog.map((e: { targetId: string }) => e.targetId)];
     };
-    expect(await targets(`actorId=${admin.id}&from=2026-01-11T00:00:00.000Z&to=2026-01-12T00:00:00.000Z`)).toEqual([1, ['x2']]);
+    expect(await targets(`actorId=${admin.id}&since=2026-01-11T00:00:00.000Z&until=2026-01-12T00:00:00.000Z`)).toEqual([1, ['x2']]);
     // A day is its midnight; seconds and milliseconds may be left out.
-    expect(await targets(`actorId=${admin.id}&from=2026-01-11&to=2026-01-12T00:00Z`)).toEqual([1, ['x2']]);
+    expect(await targets(`actorId=${admin.id}&since=2026-01-11&until=2026-01-12T00:00Z`)).toEqual([1, ['x2']]);
     expect(await targets(`actorId=${admin.id}`)).toEqual([3, ['x4', 'x2', 'x1']]);
-    expect(await targets('from=2026-01-11')).toEqual([3, ['x4', 'x3', 'x2']]);
-    expect(await targets('to=2026-01-11T12:00:00Z')).toEqual([2, ['x2', 'x1']]);
+    expect(await targets('since=2026-01-11')).toEqual([3, ['x4', 'x3', 'x2']]);
+    expect(await targets('until=2026-01-11T12:00:00Z')).toEqual([2, ['x2', 'x1']]);
     expect(await targets(`actorId=${other.id}&action=ad.approve`)).toEqual([1, ['x3']]);
   });
 
   it('refuses a date that is not an ISO 8601 UTC day or moment, and a range that ends before it starts', async () => {
     const admin = await asAdmin(ctx);
     for (const [q, code, field] of [
-      ['from=yesterday', 'audit.date_invalid', 'from'],
-      ['to=2026-02-31', 'audit.date_invalid', 'to'],
-      ['from=2026-01-11T00:00:00%2B02:00', 'audit.date_invalid', 'from'],
-      ['from=2026-01-12&to=2026-01-11', 'audit.range_invalid', 'to'],
-      ['from=2026-01-11&to=2026-01-11T00:00:00.000Z', 'audit.range_invalid', 'to'],
+      ['since=yesterday', 'audit.date_invalid', 'since'],
+      ['until=2026-02-31', 'audit.date_invalid', 'until'],
+      ['since=2026-01-11T00:00:00%2B02:00', 'audit.date_invalid', 'since'],
+      ['since=2026-01-12&until=2026-01-11', 'audit.range_invalid', 'until'],
+      ['since=2026-01-11&until=2026-01-11T00:00:00.000Z', 'audit.range_invalid', 'until'],
     ]) {
       const res = await get(`/api/admin/get-audit-log?${q}`, admin.cookie);
       expect([res.statusCode, res.json().code, res.json().params?.field], q).toEqual([400, code, field]);

@@ -53,15 +53,15 @@ describe('AuditLog', () => {
   });
 
   // Investigating one staff member: their id (typed, or from "actions by this user" on their user
-  // screen, ?actorId=) and UTC days, both included: the API's `to` is the day after, excluded.
+  // screen, ?actorId=) and UTC days, both included: the API's `until` is the day after, excluded.
   it('narrows the log to who acted and to UTC days, opening on the actor the link names', async () => {
     const queries: Record<string, string>[] = [];
     server.use(
       http.get('/api/admin/get-audit-log', ({ request }) => {
         const q = Object.fromEntries(new URL(request.url).searchParams);
         queries.push(q);
-        if (q.from && q.to && q.from >= q.to) {
-          const body = { message: 'The start of the range must be before its end.', code: 'audit.range_invalid', params: { field: 'to' } } as const;
+        if (q.since && q.until && q.since >= q.until) {
+          const body = { message: 'The start of the range must be before its end.', code: 'audit.range_invalid', params: { field: 'until' } } as const;
           return apiJson('GET /api/admin/get-audit-log', body, 400);
         }
         return apiJson('GET /api/admin/get-audit-log', { auditLog: [], total: 0 });
@@ -75,7 +75,7 @@ describe('AuditLog', () => {
     await ue.type(screen.getByLabelText('From (UTC day)'), '2026-01-11');
     await ue.type(screen.getByLabelText('Through (UTC day, included)'), '2026-01-31');
     await ue.click(screen.getByRole('button', { name: 'Filter' }));
-    await waitFor(() => expect(queries.at(-1)).toEqual({ page: '1', pageSize: '25', actorId: 'a7', from: '2026-01-11', to: '2026-02-01' }));
+    await waitFor(() => expect(queries.at(-1)).toEqual({ page: '1', pageSize: '25', actorId: 'a7', since: '2026-01-11', until: '2026-02-01' }));
 
     // A range that ends before it starts is the server's to refuse; its words are the page's.
     await ue.clear(screen.getByLabelText('From (UTC day)'));
