@@ -6,6 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCommand } from '../../scripts/bench-server.ts';
+import { startMainOnce } from '../test/harness.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -104,37 +105,7 @@ describe('a start with a setting the operator got wrong', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  /** Starts main.ts; resolves when it serves (then stops it with SIGTERM) or exits by itself. */
-  function start(env: Record<string, string>) {
-    const c = spawn(path.join(ROOT, 'node_modules/.bin/node'), [path.join(ROOT, 'server/main.ts')], {
-      cwd: dir,
-      env: {
-        PATH: process.env.PATH!,
-        NODE_ENV: 'development',
-        DATA_DIR: path.join(dir, 'data'),
-        HOST: '127.0.0.1',
-        PORT: '0',
-        LOG_LEVEL: 'warn',
-        CRON: '0',
-        SEED_LOCATIONS: '0',
-        ...env,
-      },
-    });
-    let out = '';
-    let err = '';
-    c.stdout.on('data', (d) => {
-      out += String(d);
-      if (out.includes('is serving on')) c.kill('SIGTERM');
-    });
-    c.stderr.on('data', (d) => (err += String(d)));
-    const killer = setTimeout(() => c.kill('SIGKILL'), 20_000);
-    return new Promise<{ code: number | null; err: string; served: boolean }>((resolve) =>
-      c.on('close', (code) => {
-        clearTimeout(killer);
-        resolve({ code, err, served: out.includes('is serving on') });
-      }),
-    );
-  }
+  const start = (env: Record<string, string>) => startMainOnce(dir, env);
   /** What the operator should see: a refusal (exit 1) in a line or two naming the setting, no JavaScript stack. */
   const refusal = (r: { code: number | null; err: string; served: boolean }) => ({
     served: r.served,

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -196,4 +197,41 @@ export function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Starts server/main.ts as an operator does, in a child process on 127.0.0.1 with DATA_DIR
+ * `dir`/data (cron off, no places loaded, unless `env` says otherwise); resolves when it serves
+ * (then stops it with SIGTERM) or exits by itself, killed after `killAfterMs`.
+ */
+export function startMainOnce(dir: string, env: Record<string, string>, killAfterMs = 20_000) {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const c = spawn(path.join(root, 'node_modules/.bin/node'), [path.join(root, 'server/main.ts')], {
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH!,
+      NODE_ENV: 'development',
+      DATA_DIR: path.join(dir, 'data'),
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      CRON: '0',
+      SEED_LOCATIONS: '0',
+      ...env,
+    },
+  });
+  let out = '';
+  let err = '';
+  c.stdout.on('data', (d) => {
+    out += String(d);
+    if (out.includes('is serving on')) c.kill('SIGTERM');
+  });
+  c.stderr.on('data', (d) => (err += String(d)));
+  const killer = setTimeout(() => c.kill('SIGKILL'), killAfterMs);
+  return new Promise<{ code: number | null; err: string; served: boolean }>((resolve) =>
+    c.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, err, served: out.includes('is serving on') });
+    }),
+  );
 }

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createDatabaseFile } from './ledger-property/file-app.ts';
 import { US_STATES } from '../modules/locations/locations.data.ts';
+import { startMainOnce } from './harness.ts';
 
 // Two server processes starting together on one database file, as README "Two server processes
 // on one file are supported" allows (two instances behind a load balancer, or a restart overlapping
@@ -15,37 +16,10 @@ import { US_STATES } from '../modules/locations/locations.data.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const NODE = path.join(ROOT, 'node_modules/.bin/node');
 
-/** Starts server/main.ts as an operator does; resolves once it serves (then stops it) or exits by itself. */
-function startServer(dir: string, env: Record<string, string>) {
-  const c = spawn(NODE, [path.join(ROOT, 'server/main.ts')], {
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH!,
-      NODE_ENV: 'development',
-      DATA_DIR: path.join(dir, 'data'),
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      CRON: '0',
-      SEED_LOCATIONS: '0',
-      ...env,
-    },
-  });
-  let out = '';
-  let err = '';
-  c.stdout.on('data', (d) => {
-    out += String(d);
-    if (out.includes('is serving on')) c.kill('SIGTERM');
-  });
-  c.stderr.on('data', (d) => (err += String(d)));
-  const killer = setTimeout(() => c.kill('SIGKILL'), 40_000);
-  return new Promise<{ code: number | null; served: boolean; err: string }>((resolve) =>
-    c.on('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, served: out.includes('is serving on'), err: err.slice(-600) });
-    }),
-  );
-}
+const startServer = async (dir: string, env: Record<string, string>) => {
+  const r = await startMainOnce(dir, env, 40_000);
+  return { ...r, err: r.err.slice(-600) };
+};
 
 /**
  * Starts two servers together on one DATA_DIR that `prepare` made, `rounds` times (each on a new

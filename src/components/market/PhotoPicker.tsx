@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FilePreview } from '../forms/FilePreview';
 import { PHOTO_TYPES, PHOTOS_MAX, RULES, photoProblem } from './adForm';
+import { useFocusAfterRemoval } from '../../lib/focus-after-removal';
 import styles from './market.module.css';
 
 interface Props {
@@ -19,19 +20,10 @@ export function PhotoPicker({ files, onChange, error, max = PHOTOS_MAX, label }:
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [refused, setRefused] = useState<string[]>([]);
-  // A photo's Remove button leaves with it: focus goes to the Remove of the photo that takes its
-  // place, else of the one before, else to the file input (not to the page's body).
-  const previews = useRef<HTMLUListElement>(null);
-  const focusAfterRemoval = useRef<number | null>(null);
-  useEffect(() => {
-    const at = focusAfterRemoval.current;
-    if (at === null) return;
-    focusAfterRemoval.current = null;
-    const removes = previews.current?.querySelectorAll<HTMLButtonElement>('button[data-remove]') ?? [];
-    (removes[Math.min(at, removes.length - 1)] ?? input.current)?.focus();
-  }, [files]);
+  // A photo's Remove button leaves with it: focus goes to the next or previous photo's Remove, else to the file input.
+  const { list: previews, removed } = useFocusAfterRemoval<HTMLUListElement>(files, input);
   const remove = (i: number) => {
-    focusAfterRemoval.current = i;
+    removed(i);
     onChange(files.filter((_, j) => j !== i));
   };
 

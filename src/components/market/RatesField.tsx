@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RATE_LINES_MAX } from '../../../contract/ad-extras';
 import { RATE_DURATIONS, RULES, rateRowProblem, type RateRow } from './adForm';
 import { durationLabel } from './labels';
+import { useFocusAfterRemoval } from '../../lib/focus-after-removal';
 import styles from './market.module.css';
 
 interface Props {
@@ -21,20 +22,11 @@ export function RatesField({ rows, onChange, error, showLineErrors }: Props) {
   const set = (i: number, patch: Partial<RateRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   const used = new Set(rows.map((r) => r.minutes));
   const next = RATE_DURATIONS.find((m) => !used.has(String(m)));
-  // A line's Remove button leaves with its line: focus goes to the Remove of the line that takes its
-  // place, else of the one before, else to "Add a rate" (not to the page's body).
-  const list = useRef<HTMLOListElement>(null);
+  // A line's Remove button leaves with its line: focus goes to the next or previous line's Remove, else to "Add a rate".
   const add = useRef<HTMLButtonElement>(null);
-  const focusAfterRemoval = useRef<number | null>(null);
-  useEffect(() => {
-    const at = focusAfterRemoval.current;
-    if (at === null) return;
-    focusAfterRemoval.current = null;
-    const removes = list.current?.querySelectorAll<HTMLButtonElement>('button[data-remove]') ?? [];
-    (removes[Math.min(at, removes.length - 1)] ?? add.current)?.focus();
-  }, [rows]);
+  const { list, removed } = useFocusAfterRemoval<HTMLOListElement>(rows, add);
   const remove = (i: number) => {
-    focusAfterRemoval.current = i;
+    removed(i);
     onChange(rows.filter((_, j) => j !== i));
   };
 
