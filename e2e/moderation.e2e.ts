@@ -152,7 +152,7 @@ it('a moderator finds an ad by phone, opens its owner, disables the ad from a re
         ['current', 'disabled'],
       ]);
       expect([...files.keys()].some((n) => n.startsWith(`ads/${adId}/photos/`) && n.endsWith('.webp'))).toBe(true);
-      expect(JSON.parse(files.get('sign-ins.json')!.toString())).toHaveLength(1);
+      expect(JSON.parse(files.get('sign-ins.json')!.toString())).toHaveLength(2); // registering and signing in
       // The export is in the audit log, for the chain of custody.
       await staff.goto('/admin/dashboard/admin/audit-log');
       await staff.getByLabel('Action', { exact: true }).fill('evidence.export');
