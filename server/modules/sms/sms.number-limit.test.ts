@@ -3,11 +3,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { startFakeTextbelt, type FakeTextbelt } from '../../test/fakes/textbelt.ts';
-import { openDatabase } from '../../core/db.ts';
-import { createPasswordHasher } from '../../core/passwords.ts';
-import { NEVER_BUSY } from '../../core/load.ts';
 import { DAY_MS, HOUR_MS } from '../../core/clock.ts';
-import { buildApp, type App } from '../../app.ts';
+import type { App } from '../../app.ts';
+import { openFileApp } from '../../test/ledger-property/file-app.ts';
 import { purgeSms } from './sms.jobs.ts';
 
 // PRODUCT §11: three verification texts an hour per number, whoever asks. Accounts are free to make
@@ -68,18 +66,8 @@ describe('the hourly limit per number outlives the account that asked', () => {
 
   it('and after a restart, or on another server on the same file (no memory of the texts)', async () => {
     await textedThriceThenErased();
-    const database = openDatabase(path.join(ctx.dataDir, 'xg.sqlite'));
-    const other = await buildApp({
-      config: ctx.config,
-      database,
-      clock: ctx.clock,
-      mailer: ctx.mailer,
-      hasher: createPasswordHasher({ memoryCost: 1024, timeCost: 1 }),
-      load: NEVER_BUSY,
-      distDir: null,
-      logger: false,
-    });
-    await other.ready();
+    const second = await openFileApp(path.join(ctx.dataDir, 'xg.sqlite'), ctx.dataDir, { config: ctx.config, clock: ctx.clock, mailer: ctx.mailer });
+    const other = second.app;
     try {
       const reg = await other.inject({
         method: 'POST',
@@ -95,8 +83,7 @@ describe('the hourly limit per number outlives the account that asked', () => {
       expect([res.statusCode, res.json().code]).toEqual([429, 'phone.too_many_codes']);
       expect(fake.textsTo(VICTIM)).toHaveLength(3);
     } finally {
-      await other.close();
-      await database.close();
+      await second.close();
     }
   });
 

@@ -23,7 +23,7 @@ export interface DoneMessage {
 
 const [file, dataDir] = process.argv.slice(2);
 const errors: string[] = [];
-const { app, clock, close } = await openFileApp(file, dataDir, (line) => errors.push(line));
+const { app, clock, close } = await openFileApp(file, dataDir, { onError: (line) => errors.push(line) });
 const wallNow = () => performance.timeOrigin + performance.now();
 const send = (m: DoneMessage | { type: 'ready' }) => {
   if (!process.send) throw new Error('worker.ts runs as a child process with an IPC channel (fork)');
