@@ -1,4 +1,3 @@
-import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, makeUser, type TestContext } from '../test/harness.ts';
@@ -6,7 +5,7 @@ import type { Limits } from './deps.ts';
 import { assertImageHeader, imageQueue, MAX_JPEG_SCANS } from './images.ts';
 import { Invalid } from './errors.ts';
 import { adForm, goodFields, placeIn, postAdRaw } from '../modules/ads/ads.testkit.ts';
-import { flatPng, multipart, png } from '../modules/uploads/test-images.ts';
+import { flatPng, multipart, png, pngOf } from '../modules/uploads/test-images.ts';
 
 // Abuse of the image paths: pictures whose decoding costs far more than their size or pixel count
 // says, and one account's burst of uploads against everyone else's.
@@ -92,47 +91,6 @@ describe('image decoding cost', () => {
     expect(over).toThrow(/more than 100 scans/);
   });
 });
-
-/** A one-colour PNG of width×height, Adam7-interlaced or not, of the given bit depth and colour type (6 = RGBA). */
-function pngOf(width: number, height: number, opts: { depth: 8 | 16; colourType: 0 | 2 | 6; interlaced: boolean }): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
-  const bytesPerPixel = ({ 0: 1, 2: 3, 6: 4 }[opts.colourType] * opts.depth) / 8;
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([opts.depth, opts.colourType, 0, 0, opts.interlaced ? 1 : 0], 8);
-  const passes = opts.interlaced
-    ? [
-        [0, 0, 8, 8],
-        [4, 0, 8, 8],
-        [0, 4, 4, 8],
-        [2, 0, 4, 4],
-        [0, 2, 2, 4],
-        [1, 0, 2, 2],
-        [0, 1, 1, 2],
-      ]
-    : [[0, 0, 1, 1]];
-  const rows: Buffer[] = [];
-  for (const [x0, y0, dx, dy] of passes) {
-    const pw = Math.ceil((width - x0) / dx);
-    const ph = Math.ceil((height - y0) / dy);
-    if (pw > 0 && ph > 0) rows.push(Buffer.alloc(ph * (1 + pw * bytesPerPixel)));
-  }
-  const idat = zlib.deflateSync(Buffer.concat(rows), { level: 9 });
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', idat),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 describe('image decoding memory', () => {
   // The 40 MP limit bounds pixels, not bytes: a 39 MP PNG with 16-bit RGBA samples (8 bytes a

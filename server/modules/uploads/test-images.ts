@@ -69,6 +69,11 @@ export function multipart(parts: { name: string; filename?: string; contentType?
  * 8000×6000 (48 MP) is ~50 KB on disk and 48 MB or more once decoded. The shape of an image bomb.
  */
 export function flatPng(width: number, height: number): Buffer {
+  return pngOf(width, height, { depth: 8, colourType: 0, interlaced: false });
+}
+
+/** A one-colour PNG of width×height, Adam7-interlaced or not, of the given bit depth and colour type (6 = RGBA). */
+export function pngOf(width: number, height: number, opts: { depth: 8 | 16; colourType: 0 | 2 | 6; interlaced: boolean }): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
     const len = Buffer.alloc(4);
@@ -77,15 +82,33 @@ export function flatPng(width: number, height: number): Buffer {
     crc.writeUInt32BE(zlib.crc32(body));
     return Buffer.concat([len, body, crc]);
   };
+  const bytesPerPixel = ({ 0: 1, 2: 3, 6: 4 }[opts.colourType] * opts.depth) / 8;
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale, deflate, no filter method, not interlaced
-  const rows = Buffer.alloc(height * (width + 1)); // each row: filter byte 0, then black pixels
+  ihdr.set([opts.depth, opts.colourType, 0, 0, opts.interlaced ? 1 : 0], 8);
+  const passes = opts.interlaced
+    ? [
+        [0, 0, 8, 8],
+        [4, 0, 8, 8],
+        [0, 4, 4, 8],
+        [2, 0, 4, 4],
+        [0, 2, 2, 4],
+        [1, 0, 2, 2],
+        [0, 1, 1, 2],
+      ]
+    : [[0, 0, 1, 1]];
+  const rows: Buffer[] = [];
+  for (const [x0, y0, dx, dy] of passes) {
+    const pw = Math.ceil((width - x0) / dx);
+    const ph = Math.ceil((height - y0) / dy);
+    if (pw > 0 && ph > 0) rows.push(Buffer.alloc(ph * (1 + pw * bytesPerPixel)));
+  }
+  const idat = zlib.deflateSync(Buffer.concat(rows), { level: 9 });
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(rows, { level: 9 })),
+    chunk('IDAT', idat),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
