@@ -16,9 +16,10 @@ import { toOwnerAd, type OwnerAdDto, type StoredPhoto } from './ads.dto.ts';
 import type { AdStatus } from './ads.tables.ts';
 import { adObject, can, type AdsAction } from './ads.policy.ts';
 import * as repo from './ads.repository.ts';
+import { deleteFromCart } from './ads.cart-purge.ts';
 import { moveRevision } from './ads.revisions.ts';
 import { fingerprintAd, recordFingerprint } from '../moderation/moderation.duplicates.ts';
-import { beforeAdDeleted, photoFiles } from '../moderation/moderation.holds.ts';
+import { photoFiles } from '../moderation/moderation.holds.ts';
 import { unreviewedReason, withdraw } from '../uploads/uploads.withdrawn.ts';
 
 /** A bump within this time of the last one is refused: a double click must not pay twice. */
@@ -150,11 +151,7 @@ export class AdsService {
   async deleteCartAd(actor: SessionUser, id: string): Promise<void> {
     const ad = await adFor(this.deps.db, actor, 'deleteFromCart', id);
     if (ad.status !== 'unpaid') throw new Conflict('ad.delete_only_unpaid');
-    const kept = await transactionAs(this.deps.db, actor, async (trx) => {
-      const held = await beforeAdDeleted(trx, { id, ownerId: ad.owner_id }, 'cart_deletion', this.now());
-      if (!(await repo.deleteUnpaidAd(trx, ad.owner_id, id))) throw new Conflict('ad.delete_only_unpaid');
-      return held;
-    });
+    const kept = await transactionAs(this.deps.db, actor, (trx) => deleteFromCart(trx, ad, this.now()));
     if (!kept) removeAdPhotos(this.deps.config.dataDir, JSON.parse(ad.photos_json) as StoredPhoto[]);
   }
 
