@@ -24,11 +24,12 @@ import { postToLedger } from '../wallets/ledger.service.ts';
 import { usableWallet } from '../wallets/wallets.service.ts';
 import * as walletsRepo from '../wallets/wallets.repository.ts';
 import { GreenfieldClient } from './btcpay.client.ts';
-import { GreenfieldError, KNOWN_EVENTS, type GreenfieldInvoice, type PaymentProvider } from './provider.ts';
+import { GreenfieldError, KNOWN_EVENTS, secondsToIso, type GreenfieldInvoice, type PaymentProvider } from './provider.ts';
 import { SANDBOX_STORE_ID, SandboxProvider, signBody } from './sandbox.ts';
 import { composeMail, pageLink, utcMoment, type MailLocale } from '../../core/mail-templates.ts';
 import { can } from './payments.policy.ts';
 import * as repo from './payments.repository.ts';
+import { recoverUnknownInvoice } from './payments.recover.ts';
 
 /** PRODUCT §6: at most this many unpaid invoices per user. */
 export const MAX_OPEN_INVOICES = 5;
@@ -68,8 +69,6 @@ const toInvoiceDto = (r: repo.InvoiceRow): Invoice => ({
   expiresAt: r.expires_at,
   creditedAt: r.credited_at,
 });
-
-const secondsToIso = (s: number) => new Date(s * 1000).toISOString();
 
 /**
  * Bitcoin top-ups (PRODUCT §6, INTEGRATIONS.md). A top-up is: an invoice row (an intent, before
@@ -241,7 +240,14 @@ export class PaymentsService {
       const orderId = typeof meta?.orderId === 'string' ? meta.orderId : null;
       if (orderId && (await repo.adoptCreating(this.deps.db, orderId, invoiceId, at))) invoice = await repo.findByBtcpayId(this.deps.db, invoiceId);
     }
-    if (!invoice) invoice = await this.recoverUnknown(invoiceId, { type, originalDeliveryId, body: raw.toString('utf8').slice(0, 20_000) }, log);
+    if (!invoice)
+      invoice = await recoverUnknownInvoice(
+        this.deps,
+        this.provider,
+        invoiceId,
+        { type, originalDeliveryId, body: raw.toString('utf8').slice(0, 20_000) },
+        log,
+      );
     if (!invoice) return;
     const stored = await repo.insertDelivery(this.deps.db, {
       originalDeliveryId,
@@ -257,115 +263,6 @@ export class PaymentsService {
       if (earlier?.processed_at) return; // done already: a redelivery changes nothing
     }
     this.enqueue(originalDeliveryId);
-  }
-
-  /**
-   * A signed webhook of our store for an invoice the database does not have: one created (and
-   * perhaps paid) after the backup that was restored, which no reconciliation can find since it
-   * only asks about invoices it knows. BTCPay is asked for the invoice; when the metadata we gave it
-   * (orderId, userId, walletId) names an account not erased and that account's USD wallet, for a
-   * top-up amount in USD, the invoice row is put back and the delivery processed as any other (the
-   * ledger key `invoice:<BTCPay id>` keeps the credit to one). Otherwise a paid one is written to the
-   * audit log, the delivery with it, for staff to credit by hand. BTCPay unreachable: answered 502,
-   * so that BTCPay delivers it again.
-   */
-  private async recoverUnknown(
-    btcpayId: string,
-    delivery: { type: string; originalDeliveryId: string; body: string },
-    log: AppDeps['log'],
-  ): Promise<repo.InvoiceRow | undefined> {
-    let gf: GreenfieldInvoice | null;
-    try {
-      gf = await this.provider.getInvoice(btcpayId);
-    } catch (err) {
-      log.warn({ err }, 'payments: webhook for an invoice we do not know, and BTCPay could not be asked about it; answered 502 for a redelivery');
-      throw new AppError(502, 'payment.server_unavailable');
-    }
-    if (!gf) {
-      log.warn('payments: webhook for an invoice neither we nor BTCPay know, ignored');
-      return undefined;
-    }
-    const at = this.now();
-    const meta = gf.metadata;
-    const text = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 100 ? v : null);
-    const [orderId, userId, walletId] = [text(meta.orderId), text(meta.userId), text(meta.walletId)];
-    const cents = gf.currency.toUpperCase() === 'USD' ? topUpCents(gf.amount) : null;
-    const payer = userId ? await repo.findPayer(this.deps.db, userId) : undefined;
-    const wallet = payer && !payer.deleted_at ? await walletsRepo.findWalletByType(this.deps.db, payer.id, 'USD') : undefined;
-    let refusal: string | null = null;
-    if (!orderId || !userId || !walletId) refusal = 'no_metadata_of_ours';
-    else if (cents === null) refusal = 'amount_refused';
-    else if (!payer) refusal = 'user_unknown';
-    else if (payer.deleted_at) refusal = 'user_erased';
-    else if (wallet?.id !== walletId) refusal = 'wallet_mismatch';
-    if (!refusal && payer && cents !== null && orderId) {
-      const recovered = await this.deps.db.transaction().execute(async (trx) => {
-        const inserted = await repo.insertRecovered(trx, {
-          id: orderId,
-          btcpay_id: btcpayId,
-          provider: this.mode,
-          user_id: payer.id,
-          wallet_id: walletId!,
-          amount_cents: cents,
-          // New until the delivery is processed: apply() takes it to what BTCPay says, crediting it when Settled.
-          status: 'New',
-          additional_status: 'None',
-          checkout_link: gf.checkoutLink,
-          locale: payer.locale,
-          created_at: secondsToIso(gf.createdTime),
-          expires_at: secondsToIso(gf.expirationTime),
-          checked_at: null,
-          credited_at: null,
-          updated_at: at,
-        });
-        if (inserted) {
-          await writeAudit(trx, {
-            actor: null,
-            action: 'invoice.recovered',
-            targetType: 'invoice',
-            targetId: btcpayId,
-            after: { orderId, userId: payer.id, walletId, amountCents: cents, status: gf.status, type: delivery.type },
-            at,
-          });
-        }
-        return repo.findByBtcpayId(trx, btcpayId);
-      });
-      if (recovered) {
-        log.warn(
-          { orderId, userId: payer.id, amountCents: cents },
-          'payments: webhook for an invoice we did not know (made after the restored backup); put back from BTCPay',
-        );
-        return recovered;
-      }
-      refusal = 'order_taken'; // our order id on another BTCPay invoice
-    }
-    if (gf.status !== 'Settled') {
-      log.warn({ reason: refusal, status: gf.status }, 'payments: webhook for an invoice we do not know and cannot put back, unpaid; ignored');
-      return undefined;
-    }
-    log.error(
-      { reason: refusal, amount: gf.amount, currency: gf.currency },
-      'payments: a settled invoice we do not know and cannot put back: in the audit log for staff to credit',
-    );
-    if (!(await repo.unknownPaidNoted(this.deps.db, btcpayId))) {
-      await writeAudit(this.deps.db, {
-        actor: null,
-        action: 'invoice.unknown_paid',
-        targetType: 'invoice',
-        targetId: btcpayId,
-        after: {
-          reason: refusal,
-          amount: gf.amount,
-          currency: gf.currency,
-          status: gf.status,
-          additionalStatus: gf.additionalStatus,
-          metadata: meta,
-          delivery,
-        },
-        at,
-      });
-    }
-    return undefined;
   }
 
   /** Deliveries are processed one at a time, in the order they came (as BTCPay sends them). */

@@ -1,5 +1,8 @@
 import type { InvoiceStatus, PaymentMode } from '../../../contract/api/payments.ts';
 
+/** Greenfield's times (Unix seconds) as our ISO strings. */
+export const secondsToIso = (s: number) => new Date(s * 1000).toISOString();
+
 /** An invoice as Greenfield answers it (the fields we read; times are Unix seconds, amounts decimal strings). */
 export interface GreenfieldInvoice {
   id: string;
