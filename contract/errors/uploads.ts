@@ -7,4 +7,6 @@ export const uploadErrors = {
   'upload.too_heavy':
     'The {{field}} is too heavy to decode: {{width}}×{{height}} takes {{mb}} MB in this PNG, and at most {{max}} MB are accepted. Save it as a JPEG, or as an 8-bit PNG that is not interlaced.',
   'upload.too_slow': 'The {{field}} took more than {{seconds}} seconds to decode: save it again as an ordinary JPEG, PNG or WebP.',
+  // One account's uploads waiting for the image queue at once (server/core/work-queue.ts); `retryAfter` in seconds.
+  'upload.too_many_waiting': 'You already have {{max}} pictures waiting to be processed. Please wait a few seconds for them to finish, then try again.',
 } as const;

@@ -75,8 +75,12 @@ export function errorBody(code: ErrorCode, params?: ErrorParams): ErrorBody {
   return params ? { message: renderError(code, params), code, params } : { message: renderError(code), code };
 }
 
-/** The one way an error answer is written. */
+/**
+ * The one way an error answer is written. A refusal whose params carry `retryAfter` (seconds) says
+ * it in the Retry-After header too, which clients and proxies read without knowing our codes.
+ */
 export function sendError(reply: FastifyReply, status: number, code: ErrorCode, params?: ErrorParams): FastifyReply {
+  if (typeof params?.retryAfter === 'number') reply.header('retry-after', String(params.retryAfter));
   return reply.status(status).send(errorBody(code, params));
 }
 

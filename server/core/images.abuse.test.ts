@@ -2,13 +2,20 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, makeUser, type TestContext } from '../test/harness.ts';
 import type { Limits } from './deps.ts';
-import { assertImageHeader, imageQueue, MAX_JPEG_SCANS } from './images.ts';
+import { assertImageHeader, imageQueue, MAX_JPEG_SCANS, MAX_WAITING_PER_ACCOUNT } from './images.ts';
 import { Invalid } from './errors.ts';
 import { adForm, goodFields, placeIn, postAdRaw } from '../modules/ads/ads.testkit.ts';
 import { flatPng, multipart, png, pngOf } from '../modules/uploads/test-images.ts';
 
 // Abuse of the image paths: pictures whose decoding costs far more than their size or pixel count
 // says, and one account's burst of uploads against everyone else's.
+
+/** A promise the test settles when it wants (a job that holds its queue slot until then). */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { open, opened };
+}
 
 let ctx: TestContext | undefined;
 afterEach(async () => {
@@ -161,16 +168,80 @@ describe('one account and the shared image queue', () => {
     const flood = Array.from({ length: 30 }, () =>
       c.app.inject({ method: 'PUT', url: `/api/ads/${adId}`, headers: { cookie: flooder.cookie }, payload: adForm(goodFields(ny), [photo], 'image/png') }),
     );
-    while (queue.pending < 25) await new Promise((r) => setTimeout(r, 5));
+    while (queue.pending < MAX_WAITING_PER_ACCOUNT) await new Promise((r) => setTimeout(r, 5));
     t0 = performance.now();
     const res = await sendAvatar();
     const waited = (performance.now() - t0) / 1000;
     const startedBehind = queue.pending; // the flooder's jobs still waiting when the avatar is done
     const floodStatuses = (await Promise.all(flood)).map((r) => r.statusCode);
     expect(res.statusCode).toBe(200);
-    expect(floodStatuses.filter((s) => s !== 200 && s !== 409)).toEqual([]); // 409: edits of one ad at once conflict
+    // 409: edits of one ad at once conflict; 429: the flooder's uploads past its waiting places
+    expect(floodStatuses.filter((s) => s !== 200 && s !== 409 && s !== 429)).toEqual([]);
     expect(alone).toBeLessThan(1);
     expect(waited, `the avatar alone took ${alone.toFixed(2)} s; behind the flood, ${waited.toFixed(1)} s`).toBeLessThan(2);
-    expect(startedBehind).toBeGreaterThan(20);
+    expect(startedBehind).toBeGreaterThan(MAX_WAITING_PER_ACCOUNT / 2);
+  }, 120_000);
+
+  // Each request has one job in the queue at a time, so an account with hundreds of requests in
+  // flight would hold every one of the queue's 500 waiting places, and every other account's upload
+  // would be refused 503 meanwhile. Past its own MAX_WAITING_PER_ACCOUNT, its uploads are refused 429.
+  it('refuses one account’s uploads past its own waiting places with 429, while another account’s avatar still gets a place', async () => {
+    const c = await app({ imageConcurrency: 2 });
+    const flooder = await makeUser(c);
+    const victim = await makeUser(c);
+    const ny = await placeIn(c, 'ny');
+    const first = await postAdRaw(c, flooder, goodFields(ny), [await png(32, 32)]);
+    expect(first.statusCode, first.body).toBe(201);
+    const adId = first.json().ad.id as string;
+    const photo = await png(48, 48);
+    const queue = imageQueue(c.app.deps);
+    // Both slots held (another account's long uploads, say) until the test lets them go: every upload below waits.
+    const release = gate();
+    const held = [queue.run(() => release.opened, 'holder'), queue.run(() => release.opened, 'holder')];
+    try {
+      let answered = 0;
+      const flood = Array.from({ length: queue.maxWaiting + 2 }, () =>
+        c.app
+          .inject({ method: 'PUT', url: `/api/ads/${adId}`, headers: { cookie: flooder.cookie }, payload: adForm(goodFields(ny), [photo], 'image/png') })
+          .then((r) => (answered++, r)),
+      );
+      const deadline = performance.now() + 60_000;
+      while (queue.pending + answered < flood.length && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      const flooderWaiting = queue.pending;
+
+      const { payload, headers } = multipart([{ name: 'avatar', filename: 'a.png', contentType: 'image/png', data: await png(300, 300) }]);
+      let avatarAnswered = false;
+      const avatar = c.app.inject({ method: 'POST', url: '/api/avatar-update', payload, headers: { ...headers, cookie: victim.cookie } }).then((r) => {
+        avatarAnswered = true;
+        return r;
+      });
+      while (queue.pending === flooderWaiting && !avatarAnswered && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      // the flooder holds its own places only, the rest of its uploads are answered, and the avatar waits its turn (not refused)
+      expect({ flooderWaiting, flooderAnswered: answered, avatarWaiting: queue.pending - flooderWaiting, avatarAnswered }).toEqual({
+        flooderWaiting: MAX_WAITING_PER_ACCOUNT,
+        flooderAnswered: flood.length - MAX_WAITING_PER_ACCOUNT,
+        avatarWaiting: 1,
+        avatarAnswered: false,
+      });
+
+      release.open();
+      const res = await avatar;
+      expect(res.statusCode, res.body).toBe(200);
+      const answers = await Promise.all(flood);
+      const refused = answers.filter((r) => r.statusCode === 429);
+      expect(refused).toHaveLength(flood.length - MAX_WAITING_PER_ACCOUNT);
+      expect(refused[0].json()).toMatchObject({ code: 'upload.too_many_waiting', params: { max: MAX_WAITING_PER_ACCOUNT, retryAfter: 5 } });
+      expect(refused[0].headers['retry-after']).toBe('5');
+      // the ones that waited ran: one edit wins, the others saw the ad changed meanwhile
+      expect(
+        answers
+          .filter((r) => r.statusCode !== 429)
+          .map((r) => r.statusCode)
+          .sort(),
+      ).toEqual([200, ...Array<number>(MAX_WAITING_PER_ACCOUNT - 1).fill(409)]);
+    } finally {
+      release.open();
+      await Promise.all(held);
+    }
   }, 120_000);
 });

@@ -172,13 +172,24 @@ export async function assertImage(input: Buffer, field = 'image'): Promise<Image
   return { format: format as ImageFormat, width: meta.width, height: meta.height };
 }
 
+/**
+ * Image-queue jobs one account may have waiting at once; its next is refused 429 while other
+ * accounts keep getting places (500 in all). A request queues one job at a time (a post's photos go
+ * one after another), so this counts an account's uploads in flight together: a person posting,
+ * editing and changing the avatar in a few tabs has two or three waiting. 10 is one full ad form
+ * (ads.rules.ts MAX_PHOTOS), so a whole post would still fit should its photos ever queue side by
+ * side; ten uploads in flight at once is a script's doing, not a person's (and half of a day's 20
+ * posts). Filling the queue's 500 places now takes 50 accounts, not one.
+ */
+export const MAX_WAITING_PER_ACCOUNT = 10;
+
 // One queue per app (keyed by its limits object, which each buildApp makes afresh), shared by
 // every upload route: ad photos and avatars together never decode more than imageConcurrency at once.
 const queues = new WeakMap<object, WorkQueue>();
 export function imageQueue(deps: { limits: Pick<Limits, 'imageConcurrency'> }): WorkQueue {
   let q = queues.get(deps.limits);
   if (!q) {
-    q = new WorkQueue(deps.limits.imageConcurrency);
+    q = new WorkQueue(deps.limits.imageConcurrency, 500, MAX_WAITING_PER_ACCOUNT);
     queues.set(deps.limits, q);
   }
   return q;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ServiceUnavailable } from './errors.ts';
+import { ServiceUnavailable, TooManyRequests } from './errors.ts';
 import { WorkQueue } from './work-queue.ts';
 
 /** A job that runs until released, recording how many jobs of the queue ran alongside it. */
@@ -57,6 +57,30 @@ describe('WorkQueue', () => {
     g.open();
     await Promise.all(held);
     expect(await q.run(async () => 4)).toBe(4);
+  });
+
+  it('refuses an owner’s jobs past its own waiting places with 429, and still queues other owners’ and ownerless jobs', async () => {
+    const q = new WorkQueue(1, 6, 2);
+    const g = gate();
+    const held = [q.run(() => g.opened, 'flooder'), q.run(async () => 'f1', 'flooder'), q.run(async () => 'f2', 'flooder')];
+    await tick();
+    const refused = await Promise.race([q.run(async () => 'f3', 'flooder').catch((e) => e), tick().then(() => 'queued')]);
+    expect(refused).toBeInstanceOf(TooManyRequests);
+    expect([refused.statusCode, refused.code, refused.params]).toEqual([429, 'upload.too_many_waiting', { max: 2, retryAfter: 5 }]);
+    // the global bound still has places for everyone else: another account, and jobs of no account past two
+    const others = [q.run(async () => 'v', 'victim'), q.run(async () => 'n1'), q.run(async () => 'n2'), q.run(async () => 'n3')];
+    await tick();
+    expect(q.pending).toBe(6);
+    expect(await q.run(async () => 'w', 'other').catch((e) => e)).toBeInstanceOf(ServiceUnavailable); // now the queue is full
+    g.open();
+    expect(await Promise.all([...held, ...others])).toEqual([undefined, 'f1', 'f2', 'v', 'n1', 'n2', 'n3']);
+    // once its jobs have run, the owner queues again
+    const g2 = gate();
+    const again = [q.run(() => g2.opened, 'flooder'), q.run(async () => 'f4', 'flooder')];
+    await tick();
+    expect(q.pending).toBe(1);
+    g2.open();
+    expect((await Promise.all(again))[1]).toBe('f4');
   });
 
   it('gives turns by owner: another owner’s job waits for one job of a burst, not for the whole burst', async () => {

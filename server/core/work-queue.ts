@@ -1,4 +1,10 @@
-import { ServiceUnavailable } from './errors.ts';
+import { ServiceUnavailable, TooManyRequests } from './errors.ts';
+
+/**
+ * What the per-owner refusal asks the client to wait (its Retry-After): about the time one of the
+ * owner's jobs takes to get a slot and run, since each that starts frees one of its places.
+ */
+const RETRY_AFTER_SECONDS = 5;
 
 /** One owner's place in the queue: its jobs running, its jobs waiting, and when it last got a slot. */
 interface Owner {
@@ -11,7 +17,11 @@ interface Owner {
  * Runs at most `concurrency` jobs at once; the rest wait their turn. Image decoding runs on libuv's
  * thread pool, which also serves file and DNS work: unbounded, a burst of posts fills every thread
  * and holds several decoded pictures in memory at once. Waiting jobs are bounded too (each one
- * holds its upload in memory): past `maxWaiting` a job is refused with 503 instead of queued.
+ * holds its upload in memory): past `maxWaiting` a job is refused with 503 instead of queued. So
+ * that one account cannot take every waiting place (and have everyone else's uploads refused), an
+ * owner's own jobs may wait at most `maxWaitingPerOwner` at a time: its next one is refused with 429
+ * `upload.too_many_waiting`, and other owners' jobs keep queueing. Jobs without an owner (scripts,
+ * not a user's upload) are bounded by `maxWaiting` alone.
  *
  * Turns go by owner (the account that sent the upload): a free slot goes to the waiting owner with
  * the fewest jobs running, among equals the one whose last turn is oldest, and each owner's own jobs go first
@@ -21,6 +31,7 @@ interface Owner {
 export class WorkQueue {
   readonly concurrency: number;
   readonly maxWaiting: number;
+  readonly maxWaitingPerOwner: number;
   private running = 0;
   private waitingCount = 0;
   private turns = 0;
@@ -31,10 +42,11 @@ export class WorkQueue {
   /** Jobs that have started running, in total. */
   started = 0;
 
-  constructor(concurrency: number, maxWaiting = 500) {
+  constructor(concurrency: number, maxWaiting = 500, maxWaitingPerOwner = maxWaiting) {
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`WorkQueue concurrency must be a positive integer, not ${concurrency}`);
     this.concurrency = concurrency;
     this.maxWaiting = maxWaiting;
+    this.maxWaitingPerOwner = maxWaitingPerOwner;
   }
 
   /** Jobs running now. */
@@ -52,6 +64,11 @@ export class WorkQueue {
     let o = this.owners.get(owner);
     if (!o) this.owners.set(owner, (o = { running: 0, waiting: [], lastTurn: -1 }));
     if (this.running >= this.concurrency) {
+      // The owner's own excess first: theirs to wait out (429), not the server's being busy (503).
+      // Its line is not empty here, so its entry stays.
+      if (owner && o.waiting.length >= this.maxWaitingPerOwner) {
+        throw new TooManyRequests('upload.too_many_waiting', { max: this.maxWaitingPerOwner, retryAfter: RETRY_AFTER_SECONDS });
+      }
       if (this.waitingCount >= this.maxWaiting) {
         if (!o.running && !o.waiting.length) this.owners.delete(owner);
         throw new ServiceUnavailable('request.busy');
