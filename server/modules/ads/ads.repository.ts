@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../core/db.ts';
 import type { AdStatus, ListingType, RejectionCategory } from './ads.tables.ts';
-import { staffMatch, type StaffQuery } from '../moderation/moderation.match.ts';
+import { staffMatchAd, type StaffQuery } from '../moderation/moderation.match.ts';
 
 /**
  * An ad with its state and city names and whether its phone is its owner's verified phone (what
@@ -399,7 +399,7 @@ export async function logScreening(
 }
 
 /** The columns of a staff search (moderation.match.ts) in selectAdsWithOwner's names. */
-const STAFF_MATCH = {
+export const STAFF_MATCH = {
   id: 'ads.id',
   title: 'ads.title',
   description: 'ads.description',
@@ -407,6 +407,7 @@ const STAFF_MATCH = {
   ownerEmail: 'users.email',
   ownerNickname: 'users.nickname',
   ownerPhone: 'users.phone',
+  ownerId: 'ads.owner_id',
 };
 
 /** The statuses of the approved-ads screen, as migration 0025's partial index ads_staff_published names them. */
@@ -426,6 +427,8 @@ const AD_STATUSES: readonly AdStatus[] = ['unpaid', 'in_review', 'approved', 're
  * - review queue: ads_status (a few thousand ads in review), sorted;
  * - approved screen with a search: one pass over the table (NOT INDEXED; reading a million ads in
  *   an index's order costs a random read each), the owner joined to each row.
+ * A search matches what staff search does (staffMatchAd): the ad, its owner, its edits waiting or
+ * refused and its owner's sign-ins, the last two each one subquery read once per search.
  * The count needs no owner without a search: ads.owner_id is a foreign key, every ad has one.
  */
 export async function listForStaff(
@@ -434,7 +437,7 @@ export async function listForStaff(
 ) {
   const statuses = [...new Set(o.statuses)].sort();
   if (!statuses.length) return { rows: [], total: 0 };
-  const match = o.query ? staffMatch(o.query, STAFF_MATCH) : null;
+  const match = o.query ? staffMatchAd(o.query, STAFF_MATCH) : null;
   const inStatuses = sql`ads.status IN (${sql.join(statuses)})`;
   const queueOrder = sql`ads.status = 'unpaid', coalesce(ads.paid_at, ads.created_at), ads.id`;
   const publishedOrder = sql`coalesce(ads.published_at, ads.created_at) DESC, ads.id`;

@@ -39,15 +39,19 @@ export class ReviewService {
     this.deps = deps;
   }
 
-  /** The review queue; `query` searches it (an ad id, words, phone digits, the owner's e-mail or nickname). */
+  /**
+   * The review queue; `query` searches it as staff search does (staffMatchAd: an ad id, words,
+   * phone digits, the owner's e-mail or nickname, the text of an edit, an IP its owner signed in from).
+   */
   async pending(q: { page?: number; pageSize?: number; includeUnpaid?: boolean; query?: string }) {
     const { page, pageSize, offset } = paging(q);
     const statuses: AdStatus[] = q.includeUnpaid ? ['in_review', 'unpaid'] : ['in_review'];
-    // Edits of live ads (revisions) come first, oldest first, then ads in review; a search looks at ads only.
-    const revisions = q.query?.trim() ? 0 : await revisionsRepo.countPending(this.deps.db);
-    const revs = await revisionsRepo.pendingForStaff(this.deps.db, { offset, limit: Math.min(pageSize, Math.max(0, revisions - offset)) });
     const query = parseStaffQuery(q.query);
-    const { rows, total } = await repo.listForStaff(staffReads(this.deps, query), {
+    const reads = staffReads(this.deps, query);
+    // Edits of live ads (revisions) come first, oldest first, then ads in review; a search finds either.
+    const revisions = await revisionsRepo.countPending(reads, query);
+    const revs = await revisionsRepo.pendingForStaff(reads, { offset, limit: Math.min(pageSize, Math.max(0, revisions - offset)), query });
+    const { rows, total } = await repo.listForStaff(reads, {
       statuses,
       order: 'queue',
       offset: Math.max(0, offset - revisions),
@@ -57,6 +61,7 @@ export class ReviewService {
     return { pendingAds: [...revs, ...(revs.length < pageSize ? rows.map(toStaffAd) : [])], total: total + revisions, page, pageSize };
   }
 
+  /** The approved list (approved, disabled, expired ads); `query` searches it as the review queue's does. */
   async approved(q: { page?: number; pageSize?: number; status?: 'approved' | 'disabled' | 'expired'; query?: string }) {
     const { page, pageSize, offset } = paging(q);
     const statuses: AdStatus[] = q.status ? [q.status] : ['approved', 'disabled', 'expired'];

@@ -5,6 +5,7 @@ import { toStaffAd } from './ads.dto.ts';
 import * as repo from './ads.repository.ts';
 import { contentOf, recordVersion } from './ads.versions.ts';
 import type { MarketTables } from './ads.tables.ts';
+import { staffMatchAd, type StaffQuery } from '../moderation/moderation.match.ts';
 
 export type RevisionRow = MarketTables['ad_revisions'];
 
@@ -39,26 +40,36 @@ export async function openRevisionsOf(db: Executor, adIds: string[]): Promise<Ma
  */
 const ofLiveAd = sql<boolean>`EXISTS (SELECT 1 FROM ads WHERE ads.id = ad_revisions.ad_id)`;
 
-export async function countPending(db: Executor): Promise<number> {
-  const r = await db
-    .selectFrom('ad_revisions')
+/**
+ * The pending revisions the review queue lists; with a search, those whose ad staff search finds
+ * (staffMatchAd: the live ad, its owner, the words and phone of its edits, its owner's sign-ins),
+ * or the one whose id was typed (the queue shows an edit by its own id). A few thousand edits wait
+ * at most, read by ad_revisions_status, each ad and owner by its key.
+ */
+function pendingRevisions(db: Executor, query: StaffQuery | null | undefined) {
+  const pending = db.selectFrom('ad_revisions').where('ad_revisions.status', '=', 'pending');
+  if (!query) return pending.where(ofLiveAd);
+  const found = sql<boolean>`(ad_revisions.id = ${query.text} OR ${staffMatchAd(query, repo.STAFF_MATCH)})`;
+  return pending.innerJoin('ads', 'ads.id', 'ad_revisions.ad_id').innerJoin('users', 'users.id', 'ads.owner_id').where(found);
+}
+
+export async function countPending(db: Executor, query?: StaffQuery | null): Promise<number> {
+  const r = await pendingRevisions(db, query)
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', '=', 'pending')
-    .where(ofLiveAd)
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
-/** Pending revisions for the review queue, oldest first: each as the ad it would become, marked with revisionOf and the live content beside it. */
-export async function pendingForStaff(db: Executor, o: { offset: number; limit: number }): Promise<StaffAdDto[]> {
+/**
+ * Pending revisions for the review queue, oldest first (with a search, those it finds: pendingRevisions):
+ * each as the ad it would become, marked with revisionOf and the live content beside it.
+ */
+export async function pendingForStaff(db: Executor, o: { offset: number; limit: number; query?: StaffQuery | null }): Promise<StaffAdDto[]> {
   if (o.limit <= 0) return [];
-  const revs = await db
-    .selectFrom('ad_revisions')
-    .selectAll()
-    .where('status', '=', 'pending')
-    .where(ofLiveAd)
-    .orderBy('created_at')
-    .orderBy('id')
+  const revs = await pendingRevisions(db, o.query)
+    .selectAll('ad_revisions')
+    .orderBy('ad_revisions.created_at')
+    .orderBy('ad_revisions.id')
     .limit(o.limit)
     .offset(o.offset)
     .execute();

@@ -195,12 +195,21 @@ function adTextMatch(q: StaffQuery, c: { title: string; description: string; pho
 }
 
 /**
- * What staff search finds beyond an ad's own row (the search screen's; `adId` and `ownerId` name
- * its columns): an edit of the ad waiting for review or refused (ad_revisions pending or
- * rejected: a new phone or new words a provider tried), matched as the ad's own text is; and,
- * when the search is an IP address or a /64, the ads of every account that signed in from it
- * successfully (sign_ins). Both are subqueries that do not depend on the ad: SQLite reads each
- * once per search, and each ad is then one lookup.
+ * Everything a staff search finds an ad by, one condition for the search screen and the review
+ * queue's and approved list's search boxes alike: its own row and its owner (staffMatch), its
+ * edits and its owner's sign-ins (staffMatchBeyondAd). `ownerId` names the ad's owner_id column.
+ */
+export function staffMatchAd(q: StaffQuery, c: MatchColumns & { ownerId: string }): RawBuilder<boolean> {
+  return sql<boolean>`(${staffMatch(q, c)} OR ${staffMatchBeyondAd(q, { adId: c.id, ownerId: c.ownerId })})`;
+}
+
+/**
+ * What staff search finds beyond an ad's own row (`adId` and `ownerId` name its columns): an
+ * edit of the ad waiting for review or refused (ad_revisions pending or rejected: a new phone or
+ * new words a provider tried), matched as the ad's own text is; and, when the search is an IP
+ * address or a /64, the ads of every account that signed in from it successfully (sign_ins).
+ * Both are subqueries that do not depend on the ad: SQLite reads each once per search, and each
+ * ad is then one lookup.
  */
 export function staffMatchBeyondAd(q: StaffQuery, c: { adId: string; ownerId: string }): RawBuilder<boolean> {
   const revisions = sql`SELECT r.ad_id FROM ad_revisions r WHERE r.status IN ('pending', 'rejected')
