@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { server } from '../test/server';
@@ -7,6 +7,8 @@ import { apiJson } from '../test/contract';
 import { appTestSetup, appTestTeardown } from '../test/app';
 import { GUEST, type Session } from '../api/session';
 import { App } from '../app/App';
+import { renderAt } from '../test/render';
+import SignOutFailed from './SignOutFailed';
 import { loadSession, sessionStore } from '../state/session';
 import { walletsStore } from '../state/wallets';
 
@@ -57,5 +59,37 @@ describe('signing out when the sign-out call does not reach the server', () => {
     await waitFor(() => expect(screen.queryByText(/you are still signed in/)).toBeNull());
     expect(sessionStore.session.isAuthenticated).toBe(false);
     expect((await loadSession()).isAuthenticated).toBe(false);
+  });
+
+  // jsdom keeps focus on a disabled button (Chromium drops it to <body>): "kept" is focused and not `disabled`.
+  it('keeps focus on "Try signing out again" while it runs, sends once, and keeps it there when it fails again', async () => {
+    const state = { calls: 0, release: null as null | (() => void) };
+    server.use(
+      http.post('/api/logout', async () => {
+        state.calls++;
+        await new Promise<void>((resolve) => (state.release = resolve));
+        return HttpResponse.error();
+      }),
+    );
+    act(() => {
+      sessionStore.signOutFailed = true;
+    });
+    const user = userEvent.setup();
+    renderAt(<SignOutFailed />);
+    const retry = await screen.findByRole<HTMLButtonElement>('button', { name: 'Try signing out again' });
+    retry.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(state.release).not.toBeNull());
+    expect(document.activeElement).toBe(retry);
+    expect(retry.disabled).toBe(false);
+    expect(retry.getAttribute('aria-disabled')).toBe('true');
+    await user.keyboard('{Enter}');
+    await user.click(retry);
+    expect(state.calls).toBe(1);
+
+    state.release!();
+    await waitFor(() => expect(retry.getAttribute('aria-disabled')).toBeNull());
+    expect(screen.getByText(/you are still signed in/)).toBeTruthy();
+    expect(document.activeElement).toBe(retry);
   });
 });

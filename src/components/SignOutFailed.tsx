@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { logout, sessionStore } from '../state/session';
+import { BusyButton } from './forms/BusyButton';
 
 // The session cookie is HttpOnly: only the server's answer to POST /api/logout ends it. When that
 // call fails (offline, 5xx) this tab forgets the user's data anyway, but the next person to use
@@ -24,9 +25,9 @@ export default function SignOutFailed() {
   return (
     <div role="alert" className="alert alert-error" style={look}>
       <span>{t('signOutFailed')}</span>
-      <button type="button" className="btn btn-sm btn-white" disabled={busy} aria-busy={busy || undefined} onClick={() => void retry()}>
+      <BusyButton className="btn btn-sm btn-white" busy={busy} onClick={() => void retry()}>
         {t('signOutRetry')}
-      </button>
+      </BusyButton>
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { asError, errorMessage } from '../../api/client';
 import { formatUsd } from '../../lib/money';
 import { Dialog } from './Dialog';
 import { ConfirmDialog } from './ConfirmDialog';
+import { BusyButton } from '../forms/BusyButton';
 import { Money } from './Money';
 import { WalletPicker, defaultWalletId } from './WalletPicker';
 import { StateCityPicker } from './StateCityPicker';
@@ -29,6 +30,7 @@ export type DoneMessage = (t: TFunction<'market'>, lng: string) => string;
  * A payment from one of the user's wallets: the price, the wallet picker (short wallets marked),
  * the refusal in the page's language (a short wallet's 402 gets the advice to choose another).
  * Every dialog here keeps a refusal as the error and words it at render: it follows a language switch.
+ * Their confirm buttons keep focus while they run (BusyButton): a refusal leaves the user there.
  */
 function WalletPayDialog(props: {
   title: string;
@@ -87,15 +89,9 @@ function WalletPayDialog(props: {
         <button type="button" className="btn btn-white" onClick={props.onClose}>
           {t('cancel')}
         </button>
-        <button
-          type="button"
-          className="btn btn-primary"
-          onClick={confirm}
-          disabled={busy || !chosen || props.priceCents == null}
-          aria-busy={busy || undefined}
-        >
+        <BusyButton className="btn btn-primary" onClick={() => void confirm()} busy={busy} disabled={!chosen || props.priceCents == null}>
           {props.confirmLabel}
-        </button>
+        </BusyButton>
       </div>
     </Dialog>
   );
@@ -262,9 +258,9 @@ export function BumpDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () =
         <button type="button" className="btn btn-white" onClick={onClose}>
           {t('cancel')}
         </button>
-        <button type="button" className="btn btn-primary" onClick={confirm} disabled={busy || !chosen || price == null} aria-busy={busy || undefined}>
+        <BusyButton className="btn btn-primary" onClick={() => void confirm()} busy={busy} disabled={!chosen || price == null}>
           {t('myAds.bumpConfirm')}
-        </button>
+        </BusyButton>
       </div>
     </Dialog>
   );
@@ -306,9 +302,9 @@ export function MoveDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () =
         <button type="button" className="btn btn-white" onClick={onClose}>
           {t('cancel')}
         </button>
-        <button type="button" className="btn btn-primary" onClick={confirm} disabled={busy || !place.cityId || same} aria-busy={busy || undefined}>
+        <BusyButton className="btn btn-primary" onClick={() => void confirm()} busy={busy} disabled={!place.cityId || same}>
           {t('myAds.moveConfirm')}
-        </button>
+        </BusyButton>
       </div>
     </Dialog>
   );

@@ -2,6 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../market/Dialog';
 import { TextAreaField } from '../forms/TextAreaField';
+import { SubmitButton } from '../forms/SubmitButton';
 import styles from '../market/market.module.css';
 
 // The server's limits of a hold's reason and of a note (contract/api/moderation.ts), shown before submit.
@@ -10,7 +11,8 @@ export const TEXT_MAX = 1000;
 
 /**
  * Asks for the text an action needs (a legal hold's reason, a release or closing note) before it
- * is done: the dialog names the action and its subject; the server's refusal shows inside it.
+ * is done: the dialog names the action and its subject; the server's refusal shows inside it. Its
+ * submit keeps focus (and ignores presses) while the action runs.
  */
 export function NoteDialog({
   title,
@@ -65,9 +67,9 @@ export function NoteDialog({
           <button type="button" className="btn btn-white" onClick={onCancel}>
             {t('dialog.cancel')}
           </button>
-          <button type="submit" className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} disabled={busy} aria-busy={busy || undefined}>
+          <SubmitButton busy={busy} variant={danger ? 'danger' : 'primary'}>
             {confirmLabel}
-          </button>
+          </SubmitButton>
         </div>
       </form>
     </Dialog>

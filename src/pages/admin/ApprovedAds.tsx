@@ -13,6 +13,7 @@ import { useSelection } from '../../components/market/useSelection';
 import { sessionStore } from '../../state/session';
 import styles from '../../components/market/market.module.css';
 import { SearchBox } from '../../components/forms/SearchBox';
+import { BusyButton } from '../../components/forms/BusyButton';
 import { UserLink } from '../../components/moderation/ModBadges';
 
 const FILTERS = ['', 'approved', 'disabled', 'expired'] as const;
@@ -36,7 +37,7 @@ export default function ApprovedAds() {
     void adminApprovedAdsStore.load();
   }, [q.page, q.status, q.query]);
   useEffect(() => {
-    // Also when a browser dropped focus from the row's button while it was disabled (busy).
+    // Also when focus was lost some other way (its control gone).
     const lost = !document.activeElement || document.activeElement === document.body;
     if (note && (note.focus || lost)) noteRef.current?.focus();
   }, [note]);
@@ -49,8 +50,8 @@ export default function ApprovedAds() {
     try {
       const n = await setApprovedAdsStatus(ids, status);
       // The control used may be gone: the ad's row left a list filtered by status, or the bulk
-      // buttons are disabled with the selection cleared. Focus then goes to the outcome, not to the
-      // page's body; a row still listed keeps it on its button (Disable turned Enable).
+      // buttons have nothing left to act on with the selection cleared. Focus then goes to the
+      // outcome; a row still listed keeps it on its button (Disable turned Enable).
       const stays = fromRow && !!adminApprovedAdsStore.state.data?.approvedAds.some((a) => a.id === ids[0]);
       setNote({ key: status === 'approved' ? 'approvedAds.enabled' : 'approvedAds.disabled', count: n, focus: !stays });
       sel.clear();
@@ -96,12 +97,13 @@ export default function ApprovedAds() {
             ))}
           </select>
         </div>
-        <button type="button" className="btn btn-sm btn-danger" disabled={!sel.ids.length || busy} onClick={() => setStatus(sel.ids, 'disabled')}>
+        {/* Refused (aria-disabled) rather than `disabled` with nothing selected too: the pressed one keeps focus as its selection clears. */}
+        <BusyButton className="btn btn-sm btn-danger" busy={busy} disabled={!sel.ids.length} onClick={() => void setStatus(sel.ids, 'disabled')}>
           {t('approvedAds.disableSelected', { count: sel.ids.length })}
-        </button>
-        <button type="button" className="btn btn-sm btn-success" disabled={!sel.ids.length || busy} onClick={() => setStatus(sel.ids, 'approved')}>
+        </BusyButton>
+        <BusyButton className="btn btn-sm btn-success" busy={busy} disabled={!sel.ids.length} onClick={() => void setStatus(sel.ids, 'approved')}>
           {t('approvedAds.enableSelected', { count: sel.ids.length })}
-        </button>
+        </BusyButton>
       </div>
       {note && (
         <div ref={noteRef} role="status" tabIndex={-1} className="alert alert-success">
@@ -171,14 +173,14 @@ export default function ApprovedAds() {
                     {isMine(ad) ? (
                       <span className={styles.meta}>{t('approvedAds.ownAd')}</span>
                     ) : ad.status === 'disabled' ? (
-                      <button type="button" className="btn btn-sm btn-success" disabled={busy} onClick={() => setStatus([ad.id], 'approved', true)}>
+                      <BusyButton className="btn btn-sm btn-success" busy={busy} onClick={() => void setStatus([ad.id], 'approved', true)}>
                         {t('approvedAds.enable')}
-                      </button>
+                      </BusyButton>
                     ) : ad.status === 'approved' || ad.status === 'expired' ? (
                       // An expired ad is disabled too: its owner could otherwise renew a reported ad straight back into view.
-                      <button type="button" className="btn btn-sm btn-danger" disabled={busy} onClick={() => setStatus([ad.id], 'disabled', true)}>
+                      <BusyButton className="btn btn-sm btn-danger" busy={busy} onClick={() => void setStatus([ad.id], 'disabled', true)}>
                         {t('approvedAds.disable')}
-                      </button>
+                      </BusyButton>
                     ) : null}
                   </td>
                 </tr>

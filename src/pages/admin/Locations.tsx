@@ -6,6 +6,7 @@ import { asError, errorMessage } from '../../api/client';
 import type { City, State } from '../../api/locations';
 import { Pagination } from '../../components/market/Pagination';
 import { LoadState } from '../../components/market/Status';
+import { BusyButton } from '../../components/forms/BusyButton';
 import styles from '../../components/market/market.module.css';
 
 /** Admin: enable or disable states, and per state search and toggle its cities. */
@@ -33,6 +34,8 @@ export default function Locations() {
     return () => clearTimeout(id);
   }, [search]);
 
+  // A control whose change runs refuses presses with aria-disabled rather than `disabled`: a focused
+  // control that becomes disabled drops keyboard focus to the page's body.
   async function run(key: string, action: () => Promise<void>) {
     setBusy(key);
     setError(null);
@@ -80,9 +83,11 @@ export default function Locations() {
                       type="checkbox"
                       role="switch"
                       checked={s.enabled}
-                      disabled={busy === s.id}
+                      aria-disabled={busy === s.id || undefined}
                       aria-label={t('locations.enableState', { name: s.name })}
-                      onChange={() => run(s.id, () => setStateEnabled(s.id, !s.enabled))}
+                      onChange={() => {
+                        if (busy !== s.id) void run(s.id, () => setStateEnabled(s.id, !s.enabled));
+                      }}
                     />
                   </td>
                   <td>
@@ -113,12 +118,12 @@ export default function Locations() {
                 <input id="city-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
               </div>
               <div className={styles.row} style={{ marginBottom: 8 }}>
-                <button
-                  type="button"
+                <BusyButton
                   className="btn btn-sm btn-white"
+                  busy={busy === 'page:on'}
                   disabled={!cityList.length || !!busy}
                   onClick={() =>
-                    run('all', () =>
+                    void run('page:on', () =>
                       setCitiesEnabled(
                         chosen.id,
                         cityList.map((c) => c.id),
@@ -128,13 +133,13 @@ export default function Locations() {
                   }
                 >
                   {t('locations.enablePage')}
-                </button>
-                <button
-                  type="button"
+                </BusyButton>
+                <BusyButton
                   className="btn btn-sm btn-white"
+                  busy={busy === 'page:off'}
                   disabled={!cityList.length || !!busy}
                   onClick={() =>
-                    run('all', () =>
+                    void run('page:off', () =>
                       setCitiesEnabled(
                         chosen.id,
                         cityList.map((c) => c.id),
@@ -144,7 +149,7 @@ export default function Locations() {
                   }
                 >
                   {t('locations.disablePage')}
-                </button>
+                </BusyButton>
               </div>
               <LoadState loading={cities.loading} error={cities.error} />
               {cities.data && !cityList.length && <p>{t('locations.noCities')}</p>}
@@ -160,9 +165,11 @@ export default function Locations() {
                           type="checkbox"
                           role="switch"
                           checked={c.enabled}
-                          disabled={busy === c.id}
+                          aria-disabled={busy === c.id || undefined}
                           aria-label={t('locations.enableCity', { name: c.name })}
-                          onChange={() => run(c.id, () => setCitiesEnabled(chosen.id, [c.id], !c.enabled))}
+                          onChange={() => {
+                            if (busy !== c.id) void run(c.id, () => setCitiesEnabled(chosen.id, [c.id], !c.enabled));
+                          }}
                         />
                       </td>
                     </tr>

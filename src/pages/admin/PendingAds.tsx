@@ -6,6 +6,7 @@ import { ADMIN_PAGE_SIZE, adminPendingAdsStore, decidePendingAds, pendingQuery }
 import { duplicatesStore } from '../../state/moderation';
 import type { RejectionCategory } from '../../api/admin-ads';
 import { SearchBox } from '../../components/forms/SearchBox';
+import { BusyButton } from '../../components/forms/BusyButton';
 import { DuplicateFlags } from '../../components/moderation/DuplicateFlags';
 import { UserLink } from '../../components/moderation/ModBadges';
 import { asError, errorMessage } from '../../api/client';
@@ -48,7 +49,8 @@ export default function PendingAds() {
   const noteRef = useRef<HTMLDivElement>(null);
 
   // A decision takes away the control it came from (the ad's buttons leave with the ad, the bulk
-  // ones are disabled with the selection cleared): focus goes to the outcome, not to the page's body.
+  // ones have nothing left to act on with the selection cleared): focus goes to the outcome, not to
+  // the page's body. While it runs the buttons refuse presses but keep focus (BusyButton).
   useEffect(() => {
     if (note) noteRef.current?.focus();
   }, [note]);
@@ -123,12 +125,12 @@ export default function PendingAds() {
           <input type="checkbox" checked={allOn} disabled={!pageIds.length} onChange={(e) => sel.setAll(pageIds, e.target.checked)} />
           {t('selectAll')}
         </label>
-        <button type="button" className="btn btn-sm btn-success" disabled={!sel.ids.length || busy} onClick={() => decide(sel.ids, 'approve')}>
+        <BusyButton className="btn btn-sm btn-success" busy={busy} disabled={!sel.ids.length} onClick={() => void decide(sel.ids, 'approve')}>
           {t('pending.approveSelected', { count: sel.ids.length })}
-        </button>
-        <button type="button" className="btn btn-sm btn-danger" disabled={!sel.ids.length || busy} onClick={() => setRejecting(sel.ids)}>
+        </BusyButton>
+        <BusyButton className="btn btn-sm btn-danger" busy={busy} disabled={!sel.ids.length} onClick={() => setRejecting(sel.ids)}>
           {t('pending.rejectSelected', { count: sel.ids.length })}
-        </button>
+        </BusyButton>
       </div>
       {note && (
         <div ref={noteRef} role="status" tabIndex={-1} className="alert alert-success">
@@ -203,12 +205,12 @@ export default function PendingAds() {
                 <p className={styles.meta}>{t('pending.ownAd')}</p>
               ) : (
                 <div className={styles.row}>
-                  <button type="button" className="btn btn-sm btn-success" disabled={busy} onClick={() => decide([ad.id], 'approve')}>
+                  <BusyButton className="btn btn-sm btn-success" busy={busy} onClick={() => void decide([ad.id], 'approve')}>
                     {t('pending.approve')}
-                  </button>
-                  <button type="button" className="btn btn-sm btn-danger" disabled={busy} onClick={() => setRejecting([ad.id])} aria-haspopup="dialog">
+                  </BusyButton>
+                  <BusyButton className="btn btn-sm btn-danger" busy={busy} onClick={() => setRejecting([ad.id])} aria-haspopup="dialog">
                     {t('pending.reject')}
-                  </button>
+                  </BusyButton>
                 </div>
               )}
             </div>

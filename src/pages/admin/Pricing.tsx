@@ -37,6 +37,7 @@ function PriceRow({ row }: { row: Price }) {
 
   async function save(e: FormEvent) {
     e.preventDefault();
+    if (busy) return; // Enter in a field while it saves
     if (priceBad || daysBad) {
       return setMsg({ ok: false, rule: priceBad ? 'price' : 'days' });
     }
@@ -85,7 +86,14 @@ function PriceRow({ row }: { row: Price }) {
       </td>
       <td>
         <form id={`price-${row.id}`} onSubmit={save}>
-          <button type="submit" className="btn btn-sm btn-primary" disabled={busy} aria-label={t('pricing.saveRow', { row: label })}>
+          {/* Refused while it saves with aria-disabled, not `disabled`: the pressed button keeps keyboard focus. */}
+          <button
+            type="submit"
+            className="btn btn-sm btn-primary"
+            aria-disabled={busy || undefined}
+            aria-busy={busy || undefined}
+            aria-label={t('pricing.saveRow', { row: label })}
+          >
             {t('save')}
           </button>
         </form>

@@ -10,6 +10,7 @@ import type { Report, ReportKind, ReportStatus } from '../../api/reports';
 import { sessionStore } from '../../state/session';
 import { ConfirmDialog } from '../../components/market/ConfirmDialog';
 import { NoteDialog } from '../../components/moderation/NoteDialog';
+import { BusyButton } from '../../components/forms/BusyButton';
 import { HeldBadge, ModStatus, SearchLink, UserLink } from '../../components/moderation/ModBadges';
 import styles from '../../components/market/market.module.css';
 import { lastPageOf } from '../../state/paging';
@@ -67,8 +68,8 @@ export default function Reports() {
       setNotice({ word: (tr) => tr('adminReports.updated', { id, status: tr('adminReports.statuses.open') }) });
       // Not patched in place: in the list of closed reports the reopened one would stay, and the count be wrong.
       await reload();
-      // Its row left that list with the Reopen button (or a browser dropped focus from it while it
-      // was disabled): focus goes to the outcome, not to the page's body.
+      // Its row left that list with the Reopen button (or focus was lost some other way): focus goes
+      // to the outcome, not to the page's body. A row still listed keeps it on its button.
       const stays = adminReportsStore.state.data?.reports.some((r) => r.id === id);
       if (!stays || !document.activeElement || document.activeElement === document.body) statusRef.current?.focus();
     } catch (e) {
@@ -222,42 +223,39 @@ export default function Reports() {
                   <td>
                     <div style={{ display: 'flex', flexDirection: 'column', gap: 6, alignItems: 'flex-start' }}>
                       {r.ad && r.ad.status === 'approved' && r.ad.ownerId !== me && (
-                        <button
-                          type="button"
+                        <BusyButton
                           className="btn btn-sm btn-danger"
                           aria-haspopup="dialog"
-                          disabled={busy === r.id}
+                          busy={busy === r.id}
                           onClick={() => setAction({ kind: 'disable', report: r })}
                         >
                           {t('moderation:report.disableAd')}
-                        </button>
+                        </BusyButton>
                       )}
                       {r.ad && <UserLink id={r.ad.ownerId} label={t('moderation:report.openUser')} name={r.ad.ownerEmail} />}
                       {r.ad && r.ad.ownerId !== me && (
-                        <button
-                          type="button"
+                        <BusyButton
                           className="btn btn-sm btn-white"
                           aria-haspopup="dialog"
-                          disabled={busy === r.id}
+                          busy={busy === r.id}
                           onClick={() => setAction({ kind: 'hold', report: r })}
                         >
                           {t('moderation:holds.place')}
-                        </button>
+                        </BusyButton>
                       )}
                       {r.ad?.ownerId === me ? null : r.status === 'open' ? (
-                        <button
-                          type="button"
+                        <BusyButton
                           className="btn btn-sm btn-success"
                           aria-haspopup="dialog"
-                          disabled={busy === r.id}
+                          busy={busy === r.id}
                           onClick={() => setAction({ kind: 'close', report: r })}
                         >
                           {t('moderation:report.closeWithNote')}
-                        </button>
+                        </BusyButton>
                       ) : (
-                        <button type="button" className="btn btn-sm btn-white" disabled={busy === r.id} onClick={() => void reopen(r.id)}>
+                        <BusyButton className="btn btn-sm btn-white" busy={busy === r.id} onClick={() => void reopen(r.id)}>
                           {t('adminReports.reopen')}
-                        </button>
+                        </BusyButton>
                       )}
                     </div>
                   </td>
@@ -269,13 +267,14 @@ export default function Reports() {
       )}
       {pages > 1 && (
         <nav aria-label={t('adminReports.pageOf', { page, pages })} style={{ display: 'flex', gap: 10, alignItems: 'center', marginTop: 12 }}>
-          <button type="button" className="btn btn-sm btn-white" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+          {/* At either end refused, not `disabled`: pressing Next onto the last page leaves focus on it. */}
+          <BusyButton className="btn btn-sm btn-white" busy={false} disabled={page <= 1} onClick={() => setPage(page - 1)}>
             {t('adminReports.prev')}
-          </button>
+          </BusyButton>
           <span>{t('adminReports.pageOf', { page, pages })}</span>
-          <button type="button" className="btn btn-sm btn-white" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+          <BusyButton className="btn btn-sm btn-white" busy={false} disabled={page >= pages} onClick={() => setPage(page + 1)}>
             {t('adminReports.next')}
-          </button>
+          </BusyButton>
         </nav>
       )}
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import i18n from 'i18next';
@@ -262,5 +262,16 @@ describe('post-ad form', () => {
     renderAt(<CreateAds />, '/admin/dashboard/create-ads');
     expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('');
     expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('words “correct the fields” again in Spanish', async () => {
+    baseHandlers();
+    const user = userEvent.setup();
+    renderAt(<CreateAds />, '/admin/dashboard/create-ads');
+    await user.click(screen.getByRole('button', { name: 'Post ad' }));
+    expect(screen.getByRole('alert').textContent).toBe('Please correct the fields marked below.');
+
+    await act(() => i18n.changeLanguage('es'));
+    expect(screen.getByRole('alert').textContent).toBe('Corrige los campos marcados abajo.');
   });
 });

@@ -27,7 +27,7 @@ export default function CreateAds() {
   const [restored] = useState(() => readAdDraft(me, EMPTY_AD_FORM)?.values ?? null);
   const [v, setV] = useState<AdFormValues>(() => (restored ? { ...restored, photos: [] } : EMPTY_AD_FORM));
   const [tried, setTried] = useState(false);
-  const form = useFormAction();
+  const form = useFormAction('market');
   const pricing = useSnapshot(pricingStore.state);
 
   useEffect(() => {
@@ -46,7 +46,7 @@ export default function CreateAds() {
     e.preventDefault();
     setTried(true);
     if (Object.keys(errors).length) {
-      form.setError(t('form.fixErrors'));
+      form.setError((tr) => tr('form.fixErrors')); // worded at render: a language switch re-words it
       return;
     }
     const ad = await form.run(() => postAd(adFieldsOf(v), v.photos));

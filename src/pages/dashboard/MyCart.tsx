@@ -14,6 +14,7 @@ import { WalletPicker, defaultWalletId } from '../../components/market/WalletPic
 import { ConfirmDialog } from '../../components/market/ConfirmDialog';
 import { LoadState } from '../../components/market/Status';
 import { Pager } from '../../components/forms/Pager';
+import { BusyButton } from '../../components/forms/BusyButton';
 import { ageLabel, typeLabel } from '../../components/market/labels';
 import styles from '../../components/market/market.module.css';
 
@@ -144,9 +145,10 @@ export default function MyCart() {
                   >
                     {t('cart.pay')}
                   </button>
-                  <button type="button" className="btn btn-white" disabled={busy === ad.id} onClick={() => setDeleting(ad)}>
+                  {/* Focusable while its ad pays or is deleted: a dialog closed meanwhile gives focus back to it. */}
+                  <BusyButton className="btn btn-white" busy={busy === ad.id} onClick={() => setDeleting(ad)}>
                     {t('cart.delete')}
-                  </button>
+                  </BusyButton>
                 </div>
               </div>
             </li>

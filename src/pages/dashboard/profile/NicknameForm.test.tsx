@@ -68,4 +68,20 @@ describe('profile forms after a save', () => {
     await act(() => i18n.changeLanguage('es'));
     expect(screen.getByRole('status').textContent).toBe('Tu foto de perfil se ha actualizado.');
   });
+
+  it('words a broken nickname rule again in Spanish, and sends nothing', async () => {
+    const srv = profileServer();
+    const user = userEvent.setup();
+    renderAt(<MyProfile />, '/admin/dashboard/my-profile');
+    const input = await screen.findByLabelText('Nickname');
+    await user.clear(input);
+    await user.type(input, 'a b{Enter}');
+    await waitFor(() => expect(document.activeElement).toBe(input));
+    expect(screen.getByText('Nickname must be 3–30 letters, digits, _ - or .')).toBeTruthy();
+
+    await act(() => i18n.changeLanguage('es'));
+    expect(screen.getByText('El apodo debe tener de 3 a 30 letras, dígitos, _ - o .')).toBeTruthy();
+    expect(screen.queryByText('Nickname must be 3–30 letters, digits, _ - or .')).toBeNull();
+    expect(srv.nicknames).toBe(0);
+  });
 });

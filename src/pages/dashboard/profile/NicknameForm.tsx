@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { checkNickname } from '../../../../contract/rules';
+import { checkNickname, type RuleKey } from '../../../../contract/rules';
 import { updateNickname } from '../../../state/profile';
 import { TextField } from '../../../components/forms/TextField';
 import { FormError, FormSuccess } from '../../../components/forms/FormError';
@@ -10,7 +10,8 @@ import { useFormAction } from '../../../components/forms/useFormAction';
 export function NicknameForm({ current }: { current: string }) {
   const { t } = useTranslation(['profile', 'validation']);
   const [nickname, setNickname] = useState(current);
-  const [error, setError] = useState<string | null>(null);
+  // The rule broken, kept as its key and worded at render: a language switch re-words it.
+  const [rule, setRule] = useState<RuleKey | null>(null);
   const action = useFormAction('profile');
   // A new saved nickname replaces what is in the field, set while rendering (React's way for
   // state that follows a prop) rather than one render late.
@@ -23,7 +24,7 @@ export function NicknameForm({ current }: { current: string }) {
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     const key = checkNickname(nickname.trim());
-    setError(key && t(`validation:${key}`));
+    setRule(key);
     if (key) return document.getElementById('profile-nickname')?.focus();
     await action.run(
       () => updateNickname(nickname),
@@ -45,7 +46,7 @@ export function NicknameForm({ current }: { current: string }) {
         maxLength={30}
         required
         value={nickname}
-        error={error}
+        error={rule && t(`validation:${rule}`)}
         onChange={setNickname}
       />
       <SubmitButton busy={action.busy} busyLabel={t('saving')} disabled={nickname.trim() === current}>
