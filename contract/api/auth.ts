@@ -44,8 +44,16 @@ export const authApi = {
    */
   'POST /api/unsubscribe': {
     querystring: Type.Object({ u: Type.String({ maxLength: 40 }), t: Type.String({ maxLength: 64 }) }),
-    consumes: ['application/x-www-form-urlencoded', 'application/json'],
+    consumes: ['application/x-www-form-urlencoded', 'multipart/form-data', 'application/json'],
     response: { 200: Type.Object({ unsubscribed: Type.Literal(true) }), ...Errors },
+  },
+  /**
+   * The same link opened in a browser (mail clients without one-click): 303 to the page that asks
+   * to confirm (/unsubscribe?u=…&t=…, in the browser's language). Never unsubscribes.
+   */
+  'GET /api/unsubscribe': {
+    querystring: Type.Object({ u: Type.String({ maxLength: 40 }), t: Type.String({ maxLength: 64 }) }),
+    response: { 303: Type.Null(), ...Errors },
   },
   /** Sets a new password with the e-mailed token; every session of the account ends (sign in again). */
   'POST /api/password-reset': {

@@ -15,6 +15,7 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/confirm-email-reset',
   'POST /api/password-reset-request',
   'POST /api/password-reset',
+  'GET /api/unsubscribe',
   'POST /api/unsubscribe',
   'GET /api/states-from-country',
   'GET /api/cities-from-state/:stateId',

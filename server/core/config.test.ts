@@ -184,6 +184,16 @@ describe('settings an operator gets wrong', () => {
     expect(load({ PUBLIC_URL: 'https://example.com/' }).publicUrl).toBe('https://example.com');
   });
 
+  // A sender at localhost cannot pass SPF, DKIM or DMARC: mail would land in spam or be refused.
+  it('MAIL_FROM left unset sends from the domain of PUBLIC_URL; one that is set is kept', () => {
+    expect(load({ PUBLIC_URL: 'https://xg.example:8443/' }).mailFrom).toBe('XG Marketplace <no-reply@xg.example>');
+    expect(load({}).mailFrom).toBe('XG Marketplace <no-reply@localhost>');
+    // An address's domain may be an IP address only as a literal (RFC 5321 §4.1.3).
+    expect(load({ PUBLIC_URL: 'http://192.0.2.7:3000' }).mailFrom).toBe('XG Marketplace <no-reply@[192.0.2.7]>');
+    expect(load({ PUBLIC_URL: 'http://[2001:db8::7]:3000' }).mailFrom).toBe('XG Marketplace <no-reply@[IPv6:2001:db8::7]>');
+    expect(load({ PUBLIC_URL: 'https://xg.example', MAIL_FROM: 'XG <hello@mail.xg.example>' }).mailFrom).toBe('XG <hello@mail.xg.example>');
+  });
+
   // pino would refuse it only inside buildApp, after the database is migrated, with a stack trace.
   it('a LOG_LEVEL pino does not know refuses to start, naming it; its levels and silent are kept', () => {
     expect(refused({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL must be one of/);

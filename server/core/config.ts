@@ -45,6 +45,13 @@ export class ConfigError extends Error {}
 /** CACHE_MB when not set: 24 MB of API answers, 16 of pages, 12 of search match lists, 3 of the cards searches show, 4 of parsed values, 1 of missing pages (cacheBudgets()). */
 export const DEFAULT_CACHE_MB = 60;
 
+/** A URL's host as an address's domain: an IP address as RFC 5321's literal ([127.0.0.1], [IPv6:::1]). */
+function mailDomain(hostname: string): string {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  const v = net.isIP(bare);
+  return v === 4 ? `[${bare}]` : v === 6 ? `[IPv6:${bare}]` : hostname;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
   const problems: string[] = [];
   const nodeEnv = env.NODE_ENV ?? 'development';
@@ -183,7 +190,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     jwtSecret,
     sessionDays,
     smtpUrl,
-    mailFrom: str('MAIL_FROM') ?? 'XG Marketplace <no-reply@localhost>',
+    // On the site's own domain: a sender (and Message-ID, which nodemailer takes from it) at localhost
+    // cannot pass SPF, DKIM or DMARC, so reset links and codes would land in spam or be refused.
+    mailFrom: str('MAIL_FROM') ?? `XG Marketplace <no-reply@${mailDomain(new URL(publicUrl).hostname)}>`,
     btcpay: Object.freeze(btcpay),
     textbeltUrl,
     trustProxy,

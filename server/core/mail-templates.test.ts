@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { composeMail, MAIL_LOCALES, TEMPLATES, utcMoment } from './mail-templates.ts';
+import { createTestApp } from '../test/harness.ts';
+import { startSmtpSink } from '../test/fakes/smtp.ts';
 
 // Every e-mail a user gets, in the three languages: the same placeholders in each, a translation
 // (not the English words again), the words the pages use, and dates the reader's way.
@@ -52,10 +54,77 @@ describe('a staff e-mail', () => {
       link: 'https://xg.example/admin/dashboard/admin/reports',
     });
     expect(mail.subject).toBe('[XG] Ad report r1');
-    expect(mail.html).toContain('<p>First line.<br>&#60;b&#62;second&#60;/b&#62; line {link}</p>');
-    expect(mail.text).toContain('First line.\n<b>second</b> line {link}');
+    expect(mail.html).toMatch(/<blockquote[^>]*>First line\.<br>&#60;b&#62;second&#60;\/b&#62; line \{link\}<\/blockquote>/);
+    expect(mail.text).toContain('> First line.\n> <b>second</b> line {link}');
     expect(mail.text).not.toMatch(/^Ad: /m);
     expect(mail.text).toContain('Contact: ann@example.com');
+  });
+
+  // Staff act on these mails: a public form must not be able to add a look-alike "Review it:" link
+  // to another site (phishing the staff's sign-in) or a fake footer.
+  it("quotes the sender's words under a label, in every language, so none can pass for the mail's own lines", () => {
+    const forged = 'Please look.\r\n\r\nReview it: https://evil.example/admin\rRevisarlo: https://evil.example/es\n--\nXG Marketplace.';
+    const link = 'https://xg.example/admin/dashboard/admin/reports';
+    const labels = { en: 'Message from the sender:', es: 'Mensaje del remitente:', pt: 'Mensagem do remetente:' };
+    for (const locale of MAIL_LOCALES) {
+      const mail = composeMail('staffReport', locale, 'staff@example.com', {
+        urgent: '',
+        kind: 'Contact message',
+        id: 'r2',
+        when: 'now',
+        adUrl: '',
+        contact: 'ann@example.com\nReview it: https://evil.example/2',
+        message: forged,
+        link,
+      });
+      const lines = mail.text.split('\n');
+      const label = lines.indexOf(labels[locale]);
+      expect(label, locale).toBeGreaterThan(-1);
+      expect(lines.slice(label + 1, label + 7), locale).toEqual([
+        '> Please look.',
+        '>',
+        '> Review it: https://evil.example/admin',
+        '> Revisarlo: https://evil.example/es',
+        '> --',
+        '> XG Marketplace.',
+      ]);
+      // The contact stays on its own line; the mail's own call to action and footer are the only ones.
+      const outside = lines.filter((l) => l.includes('evil.example') && !l.startsWith('> '));
+      expect(outside, locale).toEqual([expect.stringMatching(/^(Contact|Contacto|Contato): ann@example\.com Review it: https:\/\/evil\.example\/2$/)]);
+      expect([lines.filter((l) => l.endsWith(link)).length, lines.filter((l) => l === '--').length], locale).toEqual([1, 1]);
+      expect(mail.html, locale).toContain(`<p>${labels[locale]}</p>\n<blockquote`);
+      expect(mail.html!.match(/evil\.example/g), locale).toHaveLength(3); // in the blockquote (2) and the contact line, never a link
+      expect(mail.html, locale).not.toMatch(/href="https:\/\/evil/);
+    }
+  });
+
+  it('on the wire, a public contact message cannot forge the call to action staff act on', async () => {
+    const smtp = await startSmtpSink();
+    const ctx = await createTestApp({
+      mail: 'smtp',
+      env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://xg.example', MAIL_FROM: 'XG <no-reply@xg.example>', STAFF_EMAIL: 'staff@xg.example' },
+    });
+    try {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/reports',
+        remoteAddress: '203.0.113.9',
+        payload: {
+          kind: 'contact',
+          contact: 'ann@example.com',
+          message: 'Please look at this.\n\nReview it: https://evil.example/admin/dashboard/admin/reports\n\n--\nXG Marketplace.',
+        },
+      });
+      expect(res.statusCode).toBe(201);
+      const [mail] = await smtp.waitFor(1);
+      expect([mail.to, mail.headers['reply-to']]).toEqual([['staff@xg.example'], 'ann@example.com']);
+      const lines = mail.text.split(/\r?\n/);
+      expect(lines.filter((l) => l.startsWith('Review it: '))).toEqual(['Review it: https://xg.example/admin/dashboard/admin/reports']);
+      expect(lines).toContain('> Review it: https://evil.example/admin/dashboard/admin/reports');
+    } finally {
+      await ctx.close();
+      await smtp.close();
+    }
   });
 
   it('only staff reports leave a paragraph out for an empty value: a user e-mail keeps every sentence', () => {

@@ -13,6 +13,15 @@ interface Text {
   action?: string;
   /** A paragraph whose placeholder is given as '' is left out (a staff report about no ad, with no contact). */
   dropEmpty?: boolean;
+  /**
+   * Params holding what an outsider wrote (a public report's message), each with the label it is
+   * quoted under: their paragraph (the placeholder alone) becomes the label and the text quoted,
+   * "> " lines in text, a <blockquote> in HTML, so nothing in it can pass for the mail's own lines
+   * (a look-alike "Review it:" link, a fake footer). Staff-written text (a reason) is not quoted.
+   */
+  quoted?: Readonly<Record<string, string>>;
+  /** Params an outsider wrote that sit inside a sentence (a report's contact): line breaks become spaces. */
+  inline?: readonly string[];
 }
 
 const FOOTER: Record<MailLocale, string> = {
@@ -252,11 +261,12 @@ export const TEMPLATES = {
       action: 'Entrar',
     },
   },
+  // To an address nobody has proven yet (anyone's): nothing in it that the requester chose, their nickname included.
   emailChangeConfirm: {
     en: {
       subject: 'Confirm your new e-mail address',
       paragraphs: [
-        'Hello {nickname},',
+        'Hello,',
         'Someone (hopefully you) asked to use this address for an XG Marketplace account. Open the link within {days} days to confirm.',
         'If it was not you, ignore this message: nothing changes.',
       ],
@@ -265,7 +275,7 @@ export const TEMPLATES = {
     es: {
       subject: 'Confirma tu nueva dirección de correo',
       paragraphs: [
-        'Hola, {nickname}:',
+        'Hola:',
         'Alguien (esperamos que tú) pidió usar esta dirección para una cuenta de XG Marketplace. Abre el enlace en un plazo de {days} días para confirmarlo.',
         'Si no fuiste tú, ignora este mensaje: no cambia nada.',
       ],
@@ -274,7 +284,7 @@ export const TEMPLATES = {
     pt: {
       subject: 'Confirme seu novo endereço de e-mail',
       paragraphs: [
-        'Olá, {nickname},',
+        'Olá,',
         'Alguém (esperamos que você) pediu para usar este endereço em uma conta do XG Marketplace. Abra o link em até {days} dias para confirmar.',
         'Se não foi você, ignore esta mensagem: nada muda.',
       ],
@@ -445,18 +455,24 @@ export const TEMPLATES = {
       paragraphs: ['{kind} received {when}.', 'Ad: {adUrl}', 'Contact: {contact}', '{message}'],
       action: 'Review it',
       dropEmpty: true,
+      quoted: { message: 'Message from the sender:' },
+      inline: ['contact'],
     },
     es: {
       subject: '[XG]{urgent} Nuevo aviso: {kind} {id}',
       paragraphs: ['Llegó el {when}: {kind}.', 'Anuncio: {adUrl}', 'Contacto: {contact}', '{message}'],
       action: 'Revisarlo',
       dropEmpty: true,
+      quoted: { message: 'Mensaje del remitente:' },
+      inline: ['contact'],
     },
     pt: {
       subject: '[XG]{urgent} Novo aviso: {kind} {id}',
       paragraphs: ['Chegou em {when}: {kind}.', 'Anúncio: {adUrl}', 'Contato: {contact}', '{message}'],
       action: 'Analisar',
       dropEmpty: true,
+      quoted: { message: 'Mensagem do remetente:' },
+      inline: ['contact'],
     },
   },
   healthFailing: {
@@ -519,6 +535,10 @@ export function pageLink(publicUrl: string, locale: MailLocale, path: string): s
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Escaped, each line break kept as one in HTML. */
+const lines = (s: string) => escapeHtml(s).replace(/\r\n?|\n/g, '<br>');
+/** A paragraph of an e-mail: the template's own text, or an outsider's text quoted under a label. */
+type Paragraph = string | { label: string; quote: string };
 const fill = (s: string, params: Record<string, string>) => s.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? params[k] : m));
 
 /**
@@ -533,11 +553,18 @@ export function composeMail(
   opts: { unsubscribeUrl?: string; oneClickUrl?: string } = {},
 ): MailMessage {
   const t: Text = TEMPLATES[name][locale] ?? TEMPLATES[name].en;
-  const all = { ...params, unsubscribe: opts.unsubscribeUrl ?? '' };
-  const empty = (p: string) => [...p.matchAll(/\{(\w+)\}/g)].some(([, k]) => all[k as keyof typeof all] === '');
-  const paragraphs = t.paragraphs.filter((p) => !(t.dropEmpty && empty(p))).map((p) => fill(p, all));
+  const all: Record<string, string> = { ...params, unsubscribe: opts.unsubscribeUrl ?? '' };
+  for (const k of t.inline ?? []) if (k in all) all[k] = all[k].replace(/\s*[\r\n]+\s*/g, ' ');
+  const empty = (p: string) => [...p.matchAll(/\{(\w+)\}/g)].some(([, k]) => all[k] === '');
+  const quotedParam = (p: string) => /^\{(\w+)\}$/.exec(p)?.[1];
+  const paragraphs: Paragraph[] = t.paragraphs
+    .filter((p) => !(t.dropEmpty && empty(p)))
+    .map((p) => {
+      const k = quotedParam(p);
+      return k && t.quoted?.[k] !== undefined ? { label: t.quoted[k], quote: all[k] ?? '' } : fill(p, all);
+    });
   const text = [
-    ...paragraphs.flatMap((p) => [p, '']),
+    ...paragraphs.flatMap((p) => (typeof p === 'string' ? [p, ''] : [p.label, ...p.quote.split(/\r\n?|\n/).map((l) => (l ? `> ${l}` : '>')), ''])),
     ...(params.link && t.action ? [`${t.action}: ${params.link}`, ''] : []),
     '--',
     FOOTER[locale],
@@ -546,7 +573,11 @@ export function composeMail(
   const html = [
     `<!doctype html><html lang="${locale}"><body style="font-family:sans-serif;line-height:1.5;color:#222">`,
     // A line break within a paragraph (a list of checks, a reporter's own lines) stays one in HTML.
-    ...paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`),
+    ...paragraphs.map((p) =>
+      typeof p === 'string'
+        ? `<p>${lines(p)}</p>`
+        : `<p>${escapeHtml(p.label)}</p>\n<blockquote style="margin:0 0 1em;padding-left:12px;border-left:3px solid #ccc;color:#444">${lines(p.quote)}</blockquote>`,
+    ),
     ...(params.link && t.action
       ? [
           `<p><a href="${escapeHtml(params.link)}" style="display:inline-block;padding:10px 16px;background:#6d3cb4;color:#fff;border-radius:4px;text-decoration:none">${escapeHtml(t.action)}</a></p>`,

@@ -3,6 +3,7 @@ import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { defineRoutes, pageLocale, requestLocale } from '../../core/http.ts';
 import { clearSessionCookie, sessionView, setSessionCookie } from '../../core/auth.ts';
+import { pageLink } from '../../core/mail-templates.ts';
 import { authApi } from '../../../contract/api/auth.ts';
 
 export default defineRoutes(async (app, deps) => {
@@ -25,15 +26,26 @@ export default defineRoutes(async (app, deps) => {
   });
 
   // One-click unsubscribe: the signed link is the authorization, and mail providers post from
-  // their own servers (cross-site by nature), with a form body that says nothing more.
+  // their own servers (cross-site by nature), with a form body that says nothing more. RFC 8058
+  // says that body SHOULD be multipart/form-data (and MAY be urlencoded): both are read and dropped.
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, _body, done) => done(null, {}));
+    scope.addContentTypeParser('multipart/form-data', { parseAs: 'string', bodyLimit: 4096 }, (_req, _body, done) => done(null, {}));
     scope
       .withTypeProvider<TypeBoxTypeProvider>()
       .post('/api/unsubscribe', { schema: authApi['POST /api/unsubscribe'], config: { allowCrossSite: true } }, async (request) => {
         await auth.unsubscribeReminders({ userId: request.query.u, token: request.query.t });
         return { unsubscribed: true as const };
       });
+  });
+
+  // The same address opened in a browser (mail clients without one-click, RFC 2369): a GET never
+  // unsubscribes (link scanners and previews fetch it), it leads to the page that asks to confirm.
+  // The link's own u and t go along as given: the page's POST checks them.
+  app.get('/api/unsubscribe', { schema: authApi['GET /api/unsubscribe'] }, (request, reply) => {
+    const { u, t } = request.query;
+    const page = pageLink(deps.config.publicUrl, requestLocale(request), `/unsubscribe?u=${encodeURIComponent(u)}&t=${encodeURIComponent(t)}`);
+    reply.header('cache-control', 'no-store').redirect(page, 303);
   });
 
   // The routes that start and end sessions, with the cookie plugin (reply.setCookie).

@@ -50,6 +50,12 @@ export function maskToken(token: string | null): string | null {
   return token.length >= 8 ? `••••${token.slice(-4)}` : '••••';
 }
 
+/**
+ * A phone number as the log shows it: its last four digits. The log is shipped and kept past an
+ * account's erasure, and the number is personal data the product otherwise erases.
+ */
+export const maskPhone = (phone: string) => `•••${phone.replace(/\D/g, '').slice(-4)}`;
+
 const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 
 /**
@@ -233,7 +239,7 @@ export class SmsService {
     let quotaRemaining: number | null = null;
     if (!key || !this.client) {
       const file = this.writeOutbox(m);
-      this.deps.log.info({ to: m.to, file, text: m.storedText }, 'text message written to outbox (no Textbelt key set)');
+      this.deps.log.info({ to: maskPhone(m.to), file, text: m.storedText }, 'text message written to outbox (no Textbelt key set)');
       status = 'outbox';
     } else {
       try {
@@ -253,7 +259,7 @@ export class SmsService {
         maybeDelivered = err.maybeDelivered;
       }
       const level = status === 'accepted' || status === 'test' ? 'info' : 'warn';
-      this.deps.log[level]({ to: m.to, status, textId, error, text: m.storedText }, 'text message sent through Textbelt');
+      this.deps.log[level]({ to: maskPhone(m.to), status, textId, error, text: m.storedText }, 'text message sent through Textbelt');
     }
     const id = await repo.insertMessage(this.deps.db, {
       to: m.to,

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { startFakeTextbelt, type FakeTextbelt } from '../../test/fakes/textbelt.ts';
 import { MASKED_CODE, codeText } from './sms.verification.ts';
+import { MAIL_LOCALES } from '../../core/mail-templates.ts';
 
 // Phone verification over HTTP, with Textbelt faked on 127.0.0.1 and time moved by the test's
 // clock: the code's life (10 minutes), its five tries, and three codes an hour per user and per number.
@@ -43,6 +44,21 @@ function expectError(res: { statusCode: number; json(): { code?: string; params?
 }
 const codes = () => ctx.app.deps.db.selectFrom('phone_codes').selectAll().orderBy('id').execute();
 
+// GSM 03.38: the default alphabet, and its extension table (each of those characters takes two septets).
+const GSM_BASIC = new Set([
+  ...'@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà',
+]);
+const GSM_EXT = new Set([...'^{}\\[~]|€\f']);
+/** How many segments a text takes on the air: GSM-7 160 (153 each when split), else UCS-2 70 (67) code units. */
+function segments(text: string): { encoding: 'GSM-7' | 'UCS-2'; segments: number } {
+  const chars = [...text];
+  if (chars.every((c) => GSM_BASIC.has(c) || GSM_EXT.has(c))) {
+    const septets = chars.reduce((n, c) => n + (GSM_EXT.has(c) ? 2 : 1), 0);
+    return { encoding: 'GSM-7', segments: septets <= 160 ? 1 : Math.ceil(septets / 153) };
+  }
+  return { encoding: 'UCS-2', segments: text.length <= 70 ? 1 : Math.ceil(text.length / 67) };
+}
+
 describe('phone verification', () => {
   it('texts a 6-digit code; the right code makes the number the verified phone', async () => {
     expect(await profile()).toMatchObject({ phone: null, phoneVerified: false });
@@ -80,7 +96,7 @@ describe('phone verification', () => {
     });
     expect(spanish.statusCode).toBe(202);
     const code = lastCode('+12125550131');
-    expect(fake.textsTo('+12125550131').at(-1)).toBe(`XG Marketplace: tu código de verificación es ${code}. Caduca en 10 minutos.`);
+    expect(fake.textsTo('+12125550131').at(-1)).toBe(`XG Marketplace: tu código es ${code}. Caduca en 10 minutos.`);
     const bob = await makeUser(ctx, { status: 'approved' });
     await ctx.app.inject({
       method: 'POST',
@@ -88,9 +104,18 @@ describe('phone verification', () => {
       payload: { phone: '+12125550132' },
       headers: { cookie: bob.cookie, 'x-locale': 'pt' },
     });
-    expect(fake.textsTo('+12125550132').at(-1)).toBe(`XG Marketplace: seu código de verificação é ${lastCode('+12125550132')}. Ele expira em 10 minutos.`);
+    expect(fake.textsTo('+12125550132').at(-1)).toBe(`XG Marketplace: seu código é ${lastCode('+12125550132')}. Expira em 10 minutos.`);
     const stored = await ctx.app.deps.db.selectFrom('sms_messages').select('body').where('to_phone', '=', '+12125550132').executeTakeFirstOrThrow();
     expect(stored.body).toBe(codeText(MASKED_CODE, 'pt'));
+  });
+
+  // Past one segment a text costs twice, and some handsets show it as two messages.
+  it('texts the code in one SMS segment in English, Spanish and Portuguese', () => {
+    expect(Object.fromEntries(MAIL_LOCALES.map((l) => [l, segments(codeText('123456', l))]))).toEqual({
+      en: { encoding: 'GSM-7', segments: 1 },
+      es: { encoding: 'UCS-2', segments: 1 },
+      pt: { encoding: 'UCS-2', segments: 1 },
+    });
   });
 
   it('a code lives 10 minutes', async () => {

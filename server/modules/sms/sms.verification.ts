@@ -26,11 +26,14 @@ export const MAX_TRIES = 5;
 /** How a code is shown where staff can read it (the stored message, the log). */
 export const MASKED_CODE = '••••••';
 
-/** The text message, in the language of the pages the user last used (as e-mails are). */
+/**
+ * The text message, in the language of the pages the user last used (as e-mails are). One SMS
+ * segment each: English is GSM-7 (≤ 160); ó and ç make Spanish and Portuguese UCS-2 (≤ 70).
+ */
 const CODE_TEXTS = {
   en: (code: string) => `XG Marketplace: your verification code is ${code}. It expires in 10 minutes.`,
-  es: (code: string) => `XG Marketplace: tu código de verificación es ${code}. Caduca en 10 minutos.`,
-  pt: (code: string) => `XG Marketplace: seu código de verificação é ${code}. Ele expira em 10 minutos.`,
+  es: (code: string) => `XG Marketplace: tu código es ${code}. Caduca en 10 minutos.`,
+  pt: (code: string) => `XG Marketplace: seu código é ${code}. Expira em 10 minutos.`,
 };
 export const codeText = (code: string, locale: keyof typeof CODE_TEXTS = 'en') => CODE_TEXTS[locale](code);
 

@@ -22,6 +22,8 @@ export const rows: MatrixRow[] = [
   { route: 'POST /api/password-reset-request', expect: PUBLIC, allowed: 202, request: (c) => ({ payload: { email: `nobody-${c.unique}@example.com` } }) },
   // The signed link is the authorization (ads.reminders.test.ts); a wrong one is a 400 for everyone.
   { route: 'POST /api/unsubscribe', expect: PUBLIC, allowed: 400, request: () => ({ url: '/api/unsubscribe?u=nobody&t=forged', payload: {} }) },
+  // Opened in a browser: a 303 to the confirmation page for everyone, whatever the link says (never unsubscribes).
+  { route: 'GET /api/unsubscribe', expect: PUBLIC, allowed: 303, request: () => ({ url: '/api/unsubscribe?u=nobody&t=forged' }) },
   // A token is the authorization (tests of it: auth.reset.test.ts); a wrong one is a 400 for everyone.
   {
     route: 'POST /api/password-reset',
