@@ -13,6 +13,7 @@ export const adsErrors = {
   'ad.photo_too_large': 'Each photo must be at most {{mb}} MB.',
   'ad.screened_wording': 'Your {{field}} contains wording we do not allow ("{{term}}"). Ads must never suggest minors or coercion.',
   'ad.daily_post_limit': 'You can post at most {{max}} ads per day.',
+  'ad.edit_limit': 'You can save at most {{max}} edits of your ads per hour. Try again later.',
   // Where an ad may be placed.
   'ad.city_not_in_state': 'This city is not in the chosen state.',
   'ad.state_disabled': 'Ads cannot be placed in this state at the moment.',

@@ -1,8 +1,9 @@
 import type { AppDeps } from '../../core/deps.ts';
 import { currentActor, transactionAs, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
+import { WindowLimiter } from '../../core/ratelimit.ts';
 import { newId } from '../../core/ids.ts';
-import { DAY_MS } from '../../core/clock.ts';
+import { DAY_MS, HOUR_MS } from '../../core/clock.ts';
 import { paging } from '../../core/http.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
 import { usableWallet, toWalletDto, type WalletDto } from '../wallets/wallets.service.ts';
@@ -34,6 +35,14 @@ const RECENT_DECISIONS = 5;
 /** A renewal within this time of the last one is refused: a double click must not pay twice. */
 export const RENEW_COOLDOWN_MS = 60_000;
 
+/**
+ * Edits per user an hour (any of their ads). Every edit keeps a whole version (or a revision) for
+ * the life of the ad, and a refused one its text in screening_log: without a limit one account could
+ * store thousands of copies a minute. Kept in memory, as the avatar's limit: it bounds how fast
+ * the database can grow, and a restart giving an account a fresh hour changes nothing to that.
+ */
+export const EDITS_PER_HOUR = 60;
+
 /** The edit form: post-ad's fields plus the photos to keep (a JSON array of current photo URLs). */
 export type EditAdInput = AdFieldsInput & { keepPhotos?: string };
 
@@ -44,8 +53,10 @@ export type EditAdInput = AdFieldsInput & { keepPhotos?: string };
  */
 export class AdManageService {
   private readonly deps: AppDeps;
+  private readonly editLimiter: WindowLimiter;
   constructor(deps: AppDeps) {
     this.deps = deps;
+    this.editLimiter = new WindowLimiter(deps.clock, EDITS_PER_HOUR, HOUR_MS);
   }
 
   private now(): string {
@@ -79,6 +90,8 @@ export class AdManageService {
     }
     const count = kept.length + newPhotos.length;
     if (count < 1 || count > MAX_PHOTOS) throw new Invalid('photos', 'ad.photos_count', { min: 1, max: MAX_PHOTOS });
+    // Counted before the screening, as posts are: a refused edit uses up its place too.
+    this.editLimiter.hit([actor.id], 'ad.edit_limit', { max: EDITS_PER_HOUR });
     await screenOrRefuse(this.deps, { userId: actor.id, adId: id, title: f.title, description: f.description, ip });
     await assertPlace(this.deps.db, f.stateId, f.cityId); // early, for a quick answer; again in the transaction
 

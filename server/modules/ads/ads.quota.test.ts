@@ -65,3 +65,21 @@ describe('the daily post limit and the photo work', () => {
     expect((await postAdRaw(c, user, goodFields(ny), [await png(16, 16)])).statusCode).toBe(201);
   }, 60_000);
 });
+
+// PRODUCT §11: posts are counted "whatever became of them". A post the screening refuses keeps its
+// whole text in screening_log, which nothing purges: refusals must use up the day's posts too.
+describe('the daily post limit and the screening', () => {
+  it('posts refused by the screening count toward the daily post limit (screening_log cannot be filled without end)', async () => {
+    const c = await app({ adsPerDay: 3 });
+    const user = await makeUser(c);
+    const ny = await placeIn(c, 'ny');
+    const refused = goodFields(ny, { title: 'Sweet teen new in town', description: `${'x'.repeat(4900)} discreet and punctual.` });
+    const codes: string[] = [];
+    for (let i = 0; i < 2; i++) codes.push((await postAdRaw(c, user, refused, [Buffer.from('not even a photo')])).json().code);
+    expect((await postAdRaw(c, user, goodFields(ny), [await png(16, 16)])).statusCode).toBe(201); // the day's last post
+    for (let i = 0; i < 3; i++) codes.push((await postAdRaw(c, user, refused, [Buffer.from('not even a photo')])).json().code);
+    expect(codes).toEqual(['ad.screened_wording', 'ad.screened_wording', 'ad.daily_post_limit', 'ad.daily_post_limit', 'ad.daily_post_limit']);
+    const logged = await c.app.deps.db.selectFrom('screening_log').select('id').where('user_id', '=', user.id).execute();
+    expect(logged).toHaveLength(2);
+  });
+});

@@ -86,19 +86,21 @@ export class AdsService {
     const f = checkAdFields(input);
     const details = checkAdDetails(input);
     if (photos.length < 1 || photos.length > MAX_PHOTOS) throw new Invalid('photos', 'ad.photos_count', { min: 1, max: MAX_PHOTOS });
-    await screenOrRefuse(this.deps, { userId: user.id, adId: null, title: f.title, description: f.description, ip });
-    await assertPlace(this.deps.db, f.stateId, f.cityId); // early, for a quick answer; again in the transaction
     // The limit counts posts in the post log, not ads that still exist: deleting an ad from the
     // cart gives no post back. The post takes its row before the costly photo work, in one
     // statement that counts and inserts (posts sent at once cannot all pass a count made while
-    // the others' photos are encoded), and gives it back when it fails.
+    // the others' photos are encoded), and gives it back when it fails, except when the screening
+    // refuses it (PRODUCT §11: posts counted, whatever became of them): each refusal keeps its
+    // whole text in screening_log, so refusals must not be free.
     const max = this.deps.limits.adsPerDay;
     const id = newId();
     const since = new Date(this.deps.clock.now().getTime() - DAY_MS).toISOString();
     if (!(await repo.logPostWithinLimit(this.deps.db, { userId: user.id, adId: id, at: this.now(), since, max }))) {
       throw new TooManyRequests('ad.daily_post_limit', { max });
     }
+    await screenOrRefuse(this.deps, { userId: user.id, adId: null, title: f.title, description: f.description, ip });
     try {
+      await assertPlace(this.deps.db, f.stateId, f.cityId); // early, for a quick answer; again in the transaction
       await this.store(user, id, f, details, photos);
     } catch (e) {
       await repo.unlogPost(this.deps.db, user.id, id);

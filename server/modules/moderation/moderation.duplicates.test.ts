@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
-import { goodFields, placeIn, postAdRaw, type Place } from '../ads/ads.testkit.ts';
+import { adForm, decide, goodFields, liveAd, placeIn, postAdRaw, type Place } from '../ads/ads.testkit.ts';
 import { dHash, hamming, isDistinctive, PHOTO_DISTANCE_MAX } from './moderation.phash.ts';
 import { blockPhoto, getAs, postAs } from './moderation.testkit.ts';
 
@@ -150,5 +150,75 @@ describe('duplicate flags at post time', () => {
 
     const tooMany = await getAs(ctx, admin, `/api/admin/get-duplicate-flags?adIds=${Array.from({ length: 101 }, (_, i) => `a${i}`).join(',')}`);
     expect(tooMany.body).toMatchObject({ code: 'moderation.too_many_ids', params: { field: 'adIds', max: 100 } });
+  });
+});
+
+// The duplicate check compares what ads show: a photo an ad no longer has (an edit replaced it, a
+// refused edit's own) leaves photo_hashes with its file, unless a legal hold keeps the file as evidence.
+describe('photo hashes of photos an ad no longer has', () => {
+  let ctx: TestContext;
+  let admin: TestUser;
+  let place: Place;
+  beforeEach(async () => {
+    ctx = await createTestApp();
+    admin = await asAdmin(ctx);
+    place = await placeIn(ctx, 'ny');
+  });
+  afterEach(() => ctx.close());
+
+  const post = async (u: TestUser, phone: string, photo: Buffer) => {
+    const res = await postAdRaw(ctx, u, goodFields(place, { phone }), [photo]);
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().ad as { id: string; photos: { url: string }[] };
+  };
+  const edit = async (u: TestUser, adId: string, phone: string, photos: Buffer[], keep: string[] = []) => {
+    const form = adForm(goodFields(place, { phone }), photos);
+    form.append('keepPhotos', JSON.stringify(keep));
+    const res = await ctx.app.inject({ method: 'PUT', url: `/api/ads/${adId}`, headers: { cookie: u.cookie }, payload: form });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const photoFlags = async (adId: string) => {
+    const r = await getAs(ctx, admin, `/api/admin/get-duplicate-flags?adIds=${adId}`);
+    expect(r.status).toBe(200);
+    return (r.body.flags as { otherAdId: string; kind: string }[]).filter((f) => f.kind === 'photo').map((f) => f.otherAdId);
+  };
+  const hashedPaths = async (adId: string) =>
+    (await ctx.app.deps.db.selectFrom('photo_hashes').select('path').where('ad_id', '=', adId).execute()).map((r) => r.path).sort();
+  const pathOf = (url: string) => url.replace(/^\/uploads\//, '');
+
+  it("a photo replaced by an edit no longer flags other accounts' ads as duplicates of that ad", async () => {
+    const [alice, bob] = [await makeUser(ctx), await makeUser(ctx)];
+    const ad = await post(alice, '(212) 555-0171', await blockPhoto(1));
+    await edit(alice, ad.id, '(212) 555-0171', [await blockPhoto(9)]); // her unpaid ad changes in place
+    const bobs = await post(bob, '(212) 555-0172', await blockPhoto(1)); // the picture Alice no longer shows
+    expect(await photoFlags(bobs.id)).toEqual([]);
+    // The table holds the hashes of the photos the ad has, not of every photo it ever had.
+    const now = (await ctx.app.inject({ url: `/api/all-ads-by-user`, headers: { cookie: alice.cookie } })).json().pendingAds[0];
+    expect(await hashedPaths(ad.id)).toEqual([pathOf(now.photos[0].url)]);
+  });
+
+  it('a refused edit of a live ad takes its new photo out of the duplicate check', async () => {
+    const [alice, bob] = [await makeUser(ctx, { status: 'approved' }), await makeUser(ctx)];
+    const ad = (await liveAd(ctx, alice, admin, place, { phone: '(212) 555-0173' })) as unknown as { id: string; photos: { url: string }[] };
+    const before = await hashedPaths(ad.id);
+    await edit(alice, ad.id, '(212) 555-0173', [await blockPhoto(3)], [ad.photos[0].url]);
+    expect(await hashedPaths(ad.id)).toHaveLength(before.length + 1); // compared while it waits for review
+    const q = (await getAs(ctx, admin, '/api/admin/get-pending-ads')).body;
+    const rev = (q.pendingAds as { id: string; revisionOf?: string }[]).find((a) => a.revisionOf === ad.id)!.id;
+    expect((await decide(ctx, admin, [rev], 'reject', 'The new photo is not allowed')).json()).toEqual({ updated: 1 });
+    expect(await hashedPaths(ad.id)).toEqual(before);
+    const bobs = await post(bob, '(212) 555-0174', await blockPhoto(3));
+    expect(await photoFlags(bobs.id)).toEqual([]);
+  });
+
+  it('under a legal hold the replaced photo keeps its hash, as its file is kept', async () => {
+    const [alice, bob] = [await makeUser(ctx), await makeUser(ctx)];
+    const ad = await post(alice, '(212) 555-0175', await blockPhoto(1));
+    const placed = await postAs(ctx, admin, '/api/admin/place-legal-hold', { targetType: 'ad', targetId: ad.id, reason: 'Preservation request 2026-7' });
+    expect(placed.status).toBe(201);
+    await edit(alice, ad.id, '(212) 555-0175', [await blockPhoto(9)]);
+    expect(await hashedPaths(ad.id)).toHaveLength(2);
+    const bobs = await post(bob, '(212) 555-0176', await blockPhoto(1));
+    expect(await photoFlags(bobs.id)).toEqual([ad.id]);
   });
 });

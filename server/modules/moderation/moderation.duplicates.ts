@@ -77,6 +77,21 @@ export async function recordFingerprint(trx: Executor, f: AdFingerprint, at: str
     .execute();
 }
 
+/**
+ * Forgets the hashes of photos an ad no longer has (an edit replaced them, a refused or replaced
+ * edit's own): the duplicate check compares what ads show, and each edit would otherwise add rows
+ * that every later post reads. Its flags stay: they say what the reviewer was shown at the time.
+ */
+export async function forgetPhotoHashes(db: Executor, adId: string, paths: readonly string[]): Promise<void> {
+  for (let i = 0; i < paths.length; i += 500) {
+    await db
+      .deleteFrom('photo_hashes')
+      .where('ad_id', '=', adId)
+      .where('path', 'in', paths.slice(i, i + 500))
+      .execute();
+  }
+}
+
 /** A legal hold in force on a flag's ad (its `ad_id`), or on that ad's owner (the ad live, or a held copy of a deleted one). */
 const heldFlagOwner = sql<number>`(SELECT 1 FROM legal_holds h WHERE h.released_at IS NULL AND (
     (h.target_type = 'ad' AND h.target_id = duplicate_flags.ad_id)
