@@ -48,7 +48,7 @@ export interface CoreTables {
     failure: 'wrong_password' | 'suspended' | null;
   };
   password_resets: { token_hash: string; user_id: string; created_at: string; expires_at: string; used_at: string | null };
-  email_changes: { token_hash: string; user_id: string; new_email: string; created_at: string; confirmed_at: string | null };
+  email_changes: { token_hash: string; user_id: string; new_email: string; created_at: string; confirmed_at: string | null; old_email_digest: string | null };
   audit_log: {
     id: Generated<number>;
     actor_id: string | null;

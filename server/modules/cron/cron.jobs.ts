@@ -6,7 +6,7 @@ import { expireInvoices, reconcileInvoices } from '../payments/payments.jobs.ts'
 import { renewalReminders } from '../ads/ads.reminders.ts';
 import { purgeUnpaidAds } from '../ads/ads.cart-purge.ts';
 import { purgeOldSignIns } from '../moderation/moderation.jobs.ts';
-import { purgeSms } from '../sms/sms.jobs.ts';
+import { purgeSms, SMS_MESSAGE_HISTORY_MS } from '../sms/sms.jobs.ts';
 import { compactSearchIndex } from '../listings/listings.jobs.ts';
 import { jobReport, type JobReport } from '../../core/report.ts';
 import * as repo from './cron.repository.ts';
@@ -35,6 +35,13 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** Unconfirmed e-mail changes are dead after a week: their tokens are refused, the rows only leak addresses. */
 export const EMAIL_CHANGE_MAX_AGE_MS = 7 * DAY_MS;
+/**
+ * A confirmed change (with the address it replaced) is kept as long as the outbox keeps the mail
+ * sent to that address (purge-sms, SMS_MESSAGE_HISTORY_MS), so that an erasure still removes it.
+ */
+export const CONFIRMED_EMAIL_CHANGE_HISTORY_MS = SMS_MESSAGE_HISTORY_MS;
+/** The texts of refused posts (screening_log) are kept a year: staff look back at who tried to post what. */
+export const SCREENING_LOG_HISTORY_MS = 365 * DAY_MS;
 /** Job runs and health check results are kept for 30 days. */
 export const RUN_HISTORY_MS = 30 * DAY_MS;
 /** Page views are kept a year and a day: the page-views screen reaches back 365 days. */
@@ -45,11 +52,34 @@ export const PAGE_VIEW_PURGE_BATCH = 5000;
 export const PASSWORD_RESET_HISTORY_MS = 30 * DAY_MS;
 
 async function purgeEmailChanges(deps: AppDeps): Promise<JobReport> {
-  const n = await repo.purgeUnconfirmedEmailChanges(deps.db, new Date(deps.clock.now().getTime() - EMAIL_CHANGE_MAX_AGE_MS).toISOString());
-  return jobReport(`${plural(n, 'unconfirmed e-mail change')} older than 7 days deleted`, 'cron.email_changes_purged', {
-    count: n,
-    days: EMAIL_CHANGE_MAX_AGE_MS / DAY_MS,
+  const now = deps.clock.now().getTime();
+  const n = await repo.purgeEmailChanges(deps.db, {
+    unconfirmedBefore: new Date(now - EMAIL_CHANGE_MAX_AGE_MS).toISOString(),
+    confirmedBefore: new Date(now - CONFIRMED_EMAIL_CHANGE_HISTORY_MS).toISOString(),
   });
+  const [days, confirmedDays] = [EMAIL_CHANGE_MAX_AGE_MS / DAY_MS, CONFIRMED_EMAIL_CHANGE_HISTORY_MS / DAY_MS];
+  return jobReport(
+    `${plural(n.unconfirmed, 'unconfirmed e-mail change')} older than ${days} days and ${plural(n.confirmed, 'confirmed e-mail change')} older than ${confirmedDays} days deleted (accounts under a legal hold kept)`,
+    'cron.email_changes_purged_by_kind',
+    undefined,
+    [
+      { code: 'cron.unconfirmed_email_changes_purged', params: { count: n.unconfirmed, days } },
+      { code: 'cron.confirmed_email_changes_purged', params: { count: n.confirmed, days: confirmedDays } },
+    ],
+  );
+}
+
+async function purgeScreeningLog(deps: AppDeps): Promise<JobReport> {
+  const n = await repo.purgeScreeningLog(deps.db, new Date(deps.clock.now().getTime() - SCREENING_LOG_HISTORY_MS).toISOString());
+  const days = SCREENING_LOG_HISTORY_MS / DAY_MS;
+  return jobReport(
+    `${plural(n, 'refused post')} older than ${days} days deleted from the screening log (accounts under a legal hold kept)`,
+    'cron.screening_log_purged',
+    {
+      count: n,
+      days,
+    },
+  );
 }
 
 async function purgePasswordResets(deps: AppDeps): Promise<JobReport> {
@@ -115,6 +145,7 @@ export const CRON_JOBS: CronJob[] = [
   // A lost or late BTCPay webhook never loses money: open invoices are re-read every minute.
   { name: 'reconcile-invoices', schedule: '* * * * *', run: reconcileInvoices, timeoutMs: 50_000 },
   { name: 'expire-invoices', schedule: '*/15 * * * *', run: expireInvoices },
+  // Unconfirmed changes after a week; confirmed ones (the address replaced) with the outbox's mail.
   { name: 'purge-email-changes', schedule: '15 3 * * *', run: purgeEmailChanges, timeoutMs: 60_000 },
   // Reset links are dead an hour after they are sent; their rows only tell who asked and when.
   { name: 'purge-password-resets', schedule: '25 3 * * *', run: purgePasswordResets, timeoutMs: 60_000 },
@@ -126,6 +157,8 @@ export const CRON_JOBS: CronJob[] = [
   { name: 'renewal-reminders', schedule: '20 * * * *', run: renewalReminders, timeoutMs: 10 * 60_000 },
   // Sign-in records are kept 180 days, except those of accounts under a legal hold.
   { name: 'purge-old-sign-ins', schedule: '50 3 * * *', run: purgeOldSignIns },
+  // The texts of refused posts after a year, except those of accounts under a legal hold.
+  { name: 'purge-screening-log', schedule: '40 3 * * *', run: purgeScreeningLog, timeoutMs: 60_000 },
   // Phone codes a day past their end, the SMS log after 90 days; legal holds kept.
   { name: 'purge-sms', schedule: '55 3 * * *', run: purgeSms },
   // Ads left in carts, unpaid and unchanged for 30 days, with their photos; legal holds kept.

@@ -92,18 +92,40 @@ export async function purgeRuns(db: Executor, before: string): Promise<number> {
 }
 
 /**
- * Deletes e-mail changes never confirmed and made before `before`, in one statement; how many.
- * Those of accounts with a legal hold in force (on the account or one of its ads) stay: a hold
- * keeps every row of its account (PRODUCT §5), as the sign-in purge does (moderation.jobs.ts).
- * The table is the profile module's: this purge is the one write to it from outside, kept here
- * beside the job that owns the schedule.
+ * Deletes e-mail changes never confirmed and made before `unconfirmedBefore`, and those confirmed
+ * before `confirmedBefore` (with the digest of the address they replaced: kept until then so that an
+ * erasure still finds the outbox mail sent to it); how many of each. Those of accounts with a legal
+ * hold in force (on the account or one of its ads) stay: a hold keeps every row of its account
+ * (PRODUCT §5), as the sign-in purge does (moderation.jobs.ts). The table is the profile module's:
+ * this purge is the one write to it from outside, kept here beside the job that owns the schedule.
  */
-export async function purgeUnconfirmedEmailChanges(db: Executor, before: string): Promise<number> {
+export async function purgeEmailChanges(
+  db: Executor,
+  o: { unconfirmedBefore: string; confirmedBefore: string },
+): Promise<{ unconfirmed: number; confirmed: number }> {
+  const purge = (done: boolean, before: string) =>
+    db
+      .deleteFrom('email_changes')
+      .where('confirmed_at', done ? 'is not' : 'is', null)
+      .where(done ? 'confirmed_at' : 'created_at', '<', before)
+      .where('user_id', 'not in', heldUserIds(db))
+      .executeTakeFirst();
+  const unconfirmed = await purge(false, o.unconfirmedBefore);
+  const confirmed = await purge(true, o.confirmedBefore);
+  return { unconfirmed: Number(unconfirmed.numDeletedRows), confirmed: Number(confirmed.numDeletedRows) };
+}
+
+/**
+ * Deletes the screening log's rows (the texts of refused posts) written before `before`, in one
+ * statement on its created_at index; how many. Those of accounts with a legal hold in force stay,
+ * as in the purges above; rows of no account (user_id null) go with the others. The table is the
+ * ads module's: this purge is its one write from outside.
+ */
+export async function purgeScreeningLog(db: Executor, before: string): Promise<number> {
   const r = await db
-    .deleteFrom('email_changes')
-    .where('confirmed_at', 'is', null)
+    .deleteFrom('screening_log')
     .where('created_at', '<', before)
-    .where('user_id', 'not in', heldUserIds(db))
+    .where((eb) => eb.or([eb('user_id', 'is', null), eb('user_id', 'not in', heldUserIds(db))]))
     .executeTakeFirst();
   return Number(r.numDeletedRows);
 }

@@ -10,6 +10,7 @@ import { migrate, readMigrations } from '../../core/migrate.ts';
 import { liveAd, placeIn } from '../ads/ads.testkit.ts';
 import { CRON_JOBS, findJob, type CronJob } from './cron.jobs.ts';
 import { ERRORS } from '../../../contract/errors/index.ts';
+import { addressDigest } from '../../core/mailer.ts';
 import { failLeftoverRuns, nextRunAt, runJob, startScheduler, tryRunJob } from './cron.service.ts';
 
 let ctx: TestContext;
@@ -67,6 +68,7 @@ describe('cron jobs', () => {
       ['purge-page-views', '35 3 * * *'],
       ['renewal-reminders', '20 * * * *'],
       ['purge-old-sign-ins', '50 3 * * *'],
+      ['purge-screening-log', '40 3 * * *'],
       ['purge-sms', '55 3 * * *'],
       ['purge-unpaid-ads', '5 4 * * *'],
       ['compact-search-index', '10 4 * * *'],
@@ -97,21 +99,75 @@ describe('cron jobs', () => {
     expect(mine.approvedAds[0]).toMatchObject({ id: ad.id, status: 'expired' });
   });
 
-  it('purge-email-changes deletes unconfirmed changes older than a week, nothing else', async () => {
-    const u = await makeUser(ctx);
+  it('purge-email-changes deletes unconfirmed changes older than a week and confirmed ones older than the outbox keeps mail', async () => {
+    const [u, held] = [await makeUser(ctx), await makeUser(ctx)];
+    await holdAccount(held.id, 'Preservation request 2026-3');
     const ago = (days: number) => new Date(ctx.clock.now().getTime() - days * DAY_MS).toISOString();
+    const change = (token_hash: string, user_id: string, createdDaysAgo: number, confirmedDaysAgo: number | null) => ({
+      token_hash,
+      user_id,
+      new_email: `${token_hash}@example.com`,
+      old_email_digest: confirmedDaysAgo === null ? null : addressDigest(`before-${token_hash}@example.com`),
+      created_at: ago(createdDaysAgo),
+      confirmed_at: confirmedDaysAgo === null ? null : ago(confirmedDaysAgo),
+    });
     await ctx.app.deps.db
       .insertInto('email_changes')
       .values([
-        { token_hash: 'old', user_id: u.id, new_email: 'a@example.com', created_at: ago(8), confirmed_at: null },
-        { token_hash: 'young', user_id: u.id, new_email: 'b@example.com', created_at: ago(6), confirmed_at: null },
-        { token_hash: 'confirmed', user_id: u.id, new_email: 'c@example.com', created_at: ago(10), confirmed_at: ago(9) },
+        change('old', u.id, 8, null),
+        change('young', u.id, 6, null),
+        change('confirmed', u.id, 10, 9),
+        change('confirmed-89', u.id, 89, 89),
+        change('confirmed-91', u.id, 92, 91),
+        change('held-confirmed-91', held.id, 92, 91),
       ])
       .execute();
     const run = await runJob(ctx.app.deps, findJob('purge-email-changes')!);
-    expect(run).toMatchObject({ outcome: 'ok', message: '1 unconfirmed e-mail change older than 7 days deleted' });
+    expect(run).toMatchObject({
+      outcome: 'ok',
+      message: '1 unconfirmed e-mail change older than 7 days and 1 confirmed e-mail change older than 90 days deleted (accounts under a legal hold kept)',
+      says: {
+        code: 'cron.email_changes_purged_by_kind',
+        parts: [
+          { code: 'cron.unconfirmed_email_changes_purged', params: { count: 1, days: 7 } },
+          { code: 'cron.confirmed_email_changes_purged', params: { count: 1, days: 90 } },
+        ],
+      },
+    });
     const left = await ctx.app.deps.db.selectFrom('email_changes').select('token_hash').orderBy('token_hash').execute();
-    expect(left.map((r) => r.token_hash)).toEqual(['confirmed', 'young']);
+    expect(left.map((r) => r.token_hash)).toEqual(['confirmed', 'confirmed-89', 'held-confirmed-91', 'young']);
+  });
+
+  // A -> B -> C: address B is neither the account's nor a change waiting; its rows (B asked for,
+  // then B replaced, as a digest) are kept only while the outbox may still hold mail sent to B (an
+  // erasure removes that mail by them), then go, unless a legal hold covers the account.
+  it('an e-mail address the account changed away from is not kept once the outbox no longer keeps its mail', async () => {
+    const [u, held] = [await makeUser(ctx), await makeUser(ctx)];
+    await holdAccount(held.id, 'Preservation request 2026-4');
+    const post = (url: string, payload: object, cookie?: string) => ctx.app.inject({ method: 'POST', url, payload, headers: cookie ? { cookie } : {} });
+    const changeTo = async (user: TestUser, cookie: string, to: string) => {
+      const asked = await post('/api/email-reset', { newEmail: to, password: user.password }, cookie);
+      expect(asked.statusCode, asked.body).toBe(200);
+      const token = decodeURIComponent(/confirm-email\?token=([A-Za-z0-9_%-]+)/.exec(ctx.mailer.sent.at(-1)!.text)![1]);
+      expect((await post('/api/confirm-email-reset', { token })).statusCode).toBe(200);
+      return cookieOf(await post('/api/login', { email: to, password: user.password })); // the change ended the session
+    };
+    await changeTo(u, await changeTo(u, u.cookie, 'second.address@example.com'), 'third.address@example.com');
+    await changeTo(held, await changeTo(held, held.cookie, 'held.second@example.com'), 'held.third@example.com');
+    const addresses = async (userId: string) => {
+      const rows = await ctx.app.deps.db.selectFrom('email_changes').select(['new_email', 'old_email_digest']).where('user_id', '=', userId).execute();
+      return rows.flatMap((r) => [r.new_email, r.old_email_digest]).sort();
+    };
+    const [uFirst, heldFirst] = [addressDigest(u.email), addressDigest(held.email)];
+    ctx.clock.advance(8 * DAY_MS);
+    expect((await runJob(ctx.app.deps, findJob('purge-email-changes')!)).outcome).toBe('ok');
+    expect(await addresses(u.id)).toEqual(
+      ['second.address@example.com', 'third.address@example.com', uFirst, addressDigest('second.address@example.com')].sort(),
+    );
+    ctx.clock.advance(83 * DAY_MS); // 91 days on: the outbox's mail to B is gone (purge-sms)
+    expect((await runJob(ctx.app.deps, findJob('purge-email-changes')!)).outcome).toBe('ok');
+    expect(await addresses(u.id)).toEqual([]);
+    expect(await addresses(held.id)).toEqual(['held.second@example.com', 'held.third@example.com', heldFirst, addressDigest('held.second@example.com')].sort());
   });
 
   it('purge-email-changes keeps the unconfirmed changes of an account under a legal hold', async () => {
@@ -126,10 +182,42 @@ describe('cron jobs', () => {
     expect(asked.statusCode).toBe(200);
     ctx.clock.advance(8 * DAY_MS);
     const run = await runJob(ctx.app.deps, findJob('purge-email-changes')!);
-    expect(run).toMatchObject({ outcome: 'ok', message: '0 unconfirmed e-mail changes older than 7 days deleted' });
+    expect(run).toMatchObject({
+      outcome: 'ok',
+      message: '0 unconfirmed e-mail changes older than 7 days and 0 confirmed e-mail changes older than 90 days deleted (accounts under a legal hold kept)',
+    });
     expect(await ctx.app.deps.db.selectFrom('email_changes').select('new_email').where('user_id', '=', u.id).execute()).toEqual([
       { new_email: 'elsewhere@example.net' },
     ]);
+  });
+
+  // A refused post stores its whole text (up to ~5 kB) for staff: kept a year, then deleted, unless
+  // a legal hold covers the account; the rows of an erased account (no address) go the same way.
+  it('purge-screening-log deletes the refused posts logged over a year ago, except those of an account under a legal hold', async () => {
+    const [u, held] = [await makeUser(ctx), await makeUser(ctx)];
+    await holdAccount(held.id, 'Preservation request 2026-5');
+    const ago = (days: number) => new Date(ctx.clock.now().getTime() - days * DAY_MS).toISOString();
+    const row = (title: string, user_id: string | null, days: number) => ({
+      user_id,
+      field: 'title' as const,
+      term: 'teen',
+      title,
+      description: 'x',
+      ip: null,
+      created_at: ago(days),
+    });
+    await ctx.app.deps.db
+      .insertInto('screening_log')
+      .values([row('old', u.id, 366), row('young', u.id, 364), row('held-old', held.id, 400), row('erased-old', null, 366)])
+      .execute();
+    const run = await runJob(ctx.app.deps, findJob('purge-screening-log')!);
+    expect(run).toMatchObject({
+      outcome: 'ok',
+      message: '2 refused posts older than 365 days deleted from the screening log (accounts under a legal hold kept)',
+      says: { code: 'cron.screening_log_purged', params: { count: 2, days: 365 } },
+    });
+    const left = await ctx.app.deps.db.selectFrom('screening_log').select('title').orderBy('title').execute();
+    expect(left.map((r) => r.title)).toEqual(['held-old', 'young']);
   });
 
   it('purge-password-resets deletes reset links that ended over 30 days ago, used or not, except those of an account under a legal hold', async () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, asAdmin, asMaster, cookieOf, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { imageQueue } from '../../core/images.ts';
 import { multipart, png } from '../uploads/test-images.ts';
@@ -11,7 +11,10 @@ let ctx: TestContext;
 beforeEach(async () => {
   ctx = await createTestApp();
 });
-afterEach(async () => ctx.close());
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await ctx.close();
+});
 
 const del = (cookie: string, query: string, payload: unknown) =>
   ctx.app.inject({ method: 'DELETE', url: `/api/delete-my-profile${query}`, payload: payload as object, headers: { cookie } });
@@ -454,5 +457,90 @@ describe('what an erasure leaves in the database file', () => {
     expect((await del(u.cookie, '?confirm=true', { password: u.password })).statusCode).toBe(200);
     sqlite.pragma('wal_checkpoint(TRUNCATE)');
     expect(inFile()).toBe(false);
+  });
+});
+
+// Without SMTP_URL the app's mailer writes DATA_DIR/outbox/*.eml, which keep live reset links: an
+// erasure removes the files addressed to any address the account had (README, Data), and no other.
+describe('DELETE /api/delete-my-profile and the outbox', () => {
+  beforeEach(async () => {
+    await ctx.close();
+    ctx = await createTestApp({ mail: 'smtp' }); // no SMTP_URL: the outbox
+  });
+
+  const post = (url: string, payload: object, cookie?: string) => ctx.app.inject({ method: 'POST', url, payload, headers: cookie ? { cookie } : {} });
+  const outboxDir = () => path.join(ctx.dataDir, 'outbox');
+  const mailFiles = () => (fs.existsSync(outboxDir()) ? fs.readdirSync(outboxDir()).filter((f) => f.endsWith('.eml')) : []);
+  /** The outbox mail addressed to `email` (its To header, as nodemailer writes it: UTF-8). */
+  const mailTo = (email: string) => mailFiles().filter((f) => fs.readFileSync(path.join(outboxDir(), f), 'utf8').split('\n').includes(`To: ${email}`));
+  /** A reset link mailed to `email`; the mail is written after the answer. */
+  async function resetLinkTo(email: string): Promise<string[]> {
+    expect((await post('/api/password-reset-request', { email })).statusCode).toBe(202);
+    for (let i = 0; i < 50 && !mailTo(email).length; i++) await new Promise((r) => setTimeout(r, 50));
+    const files = mailTo(email);
+    expect(files.length).toBeGreaterThan(0);
+    return files;
+  }
+
+  it('removes the mail sent to the address the account had before an e-mail change', async () => {
+    const u = await makeUser(ctx);
+    const first = u.email;
+    await resetLinkTo(first);
+    const second = 'second.address@example.com';
+    expect((await post('/api/email-reset', { newEmail: second, password: u.password }, u.cookie)).statusCode).toBe(200);
+    const confirmMail = mailTo(second)
+      .map((f) => fs.readFileSync(path.join(outboxDir(), f), 'utf8'))
+      .join('\n')
+      .replace(/=\r?\n/g, '') // quoted-printable: soft line breaks, then escapes
+      .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    const token = decodeURIComponent(/confirm-email\?token=([A-Za-z0-9_%-]+)/.exec(confirmMail)![1]);
+    expect((await post('/api/confirm-email-reset', { token })).statusCode).toBe(200);
+    const cookie = cookieOf(await post('/api/login', { email: second, password: u.password })); // the change ended the session
+    for (let i = 0; i < 50 && mailTo(first).length < 2; i++) await new Promise((r) => setTimeout(r, 50)); // "your address was changed"
+    expect(mailTo(first).length).toBe(2);
+    expect((await del(cookie, '?confirm=true', { password: u.password })).statusCode).toBe(200);
+    expect({ second: mailTo(second), first: mailTo(first) }).toEqual({ second: [], first: [] });
+  });
+
+  it('removes the mail sent to an address with letters outside ASCII', async () => {
+    const email = 'josé.núñez@exämple.com'; // accepted by sign-up (contract/rules.ts EMAIL_RE, NFKC)
+    const u = await makeUser(ctx, { email });
+    const mailed = await resetLinkTo(email);
+    expect((await del(u.cookie, '?confirm=true', { password: u.password })).statusCode).toBe(200);
+    expect(mailed.filter((f) => fs.existsSync(path.join(outboxDir(), f)))).toEqual([]);
+  });
+
+  it("keeps the mail of another account whose address contains the erased one's", async () => {
+    const ann = await makeUser(ctx, { email: 'ann@example.com' });
+    const joann = await makeUser(ctx, { email: 'joann@example.com' });
+    const annsMail = await resetLinkTo(ann.email);
+    const joannsMail = await resetLinkTo(joann.email);
+    expect((await del(ann.cookie, '?confirm=true', { password: ann.password })).statusCode).toBe(200);
+    expect({ ann: mailTo(ann.email), joann: mailTo(joann.email) }).toEqual({ ann: [], joann: joannsMail });
+    expect(annsMail.filter((f) => fs.existsSync(path.join(outboxDir(), f)))).toEqual([]);
+  });
+
+  // A file that cannot be removed once the erasure has committed (EIO on a failing disk, a file
+  // made immutable): the account is erased and its session ended, so the answer says so, and the
+  // rest of the clean-up (the outbox, the ad photos) still runs; the orphan sweep takes the file later.
+  it('answers 200 and still clears the outbox when the avatar cannot be removed after the erasure committed', async () => {
+    const u = await makeUser(ctx);
+    const { payload, headers } = multipart([{ name: 'avatar', filename: 'a.png', data: await png() }]);
+    const av = await ctx.app.inject({ method: 'POST', url: '/api/avatar-update', payload, headers: { ...headers, cookie: u.cookie } });
+    expect(av.statusCode).toBe(200);
+    await resetLinkTo(u.email);
+    const rmSync = fs.rmSync;
+    vi.spyOn(fs, 'rmSync').mockImplementation((p, o) => {
+      if (String(p).includes(`${path.sep}avatars${path.sep}`)) throw Object.assign(new Error(`EIO: i/o error, unlink '${String(p)}'`), { code: 'EIO' });
+      return rmSync(p, o);
+    });
+    const res = await del(u.cookie, '?confirm=true', { password: u.password });
+    expect((await userRow(u.id)).deleted_at).not.toBeNull(); // the erasure committed
+    expect({ status: res.statusCode, body: res.json(), outbox: mailTo(u.email) }).toEqual({
+      status: 200,
+      body: expect.objectContaining({ isAuthenticated: false }),
+      outbox: [],
+    });
+    expect(fs.existsSync(path.join(ctx.dataDir, av.json().avatar))).toBe(true); // left for sweep-orphan-uploads
   });
 });

@@ -3,6 +3,7 @@ import type { Executor } from '../../core/db.ts';
 import type { StaffRole } from '../../core/schema.ts';
 import { ERASED_EMAIL_DOMAIN } from '../../../contract/rules.ts';
 import { eraseActor } from '../../core/audit.ts';
+import { addressDigest } from '../../core/mailer.ts';
 
 export function findLiveUser(db: Executor, id: string) {
   return db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
@@ -57,9 +58,20 @@ export function findEmailChange(db: Executor, tokenHash: string) {
   return db.selectFrom('email_changes').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
-/** The caller ends the user's other pending links next, in the same transaction (auth.repository.ts endPendingLinks: a legal hold keeps their rows). */
-export async function confirmEmailChange(db: Executor, tokenHash: string, now: string): Promise<void> {
-  await db.updateTable('email_changes').set({ confirmed_at: now }).where('token_hash', '=', tokenHash).execute();
+/**
+ * Records the change as confirmed, with the address it replaced as a digest (mailer.ts
+ * addressDigest): mail sent to that address may stay in the outbox, which an erasure clears by
+ * every address the account had (namedInOutbox); the address itself is kept only under a legal
+ * hold (held_identity).
+ * The caller ends the user's other pending links next, in the same transaction (auth.repository.ts
+ * endPendingLinks: a legal hold keeps their rows).
+ */
+export async function confirmEmailChange(db: Executor, tokenHash: string, now: string, oldEmail: string): Promise<void> {
+  await db
+    .updateTable('email_changes')
+    .set({ confirmed_at: now, old_email_digest: addressDigest(oldEmail) })
+    .where('token_hash', '=', tokenHash)
+    .execute();
 }
 
 /** Masters that can act: live and not suspended. */
@@ -214,18 +226,20 @@ export async function eraseUser(db: Executor, id: string, placeholderHash: strin
 /**
  * What the outbox files written for the account may name (the outbox is where mail and texts go
  * without SMTP_URL or a Textbelt key): its address, first, then the addresses it asked to change
- * to and those a legal hold kept, and the numbers it verified or tried.
+ * to, the digests of those its confirmed changes replaced (kept as long as the outbox keeps mail:
+ * purge-email-changes)
+ * and those a legal hold kept, and the numbers it verified or tried.
  */
 async function namedInOutbox(db: Executor, id: string): Promise<string[]> {
   const user = await db.selectFrom('users').select(['email', 'phone']).where('id', '=', id).executeTakeFirstOrThrow();
-  const changes = await db.selectFrom('email_changes').select('new_email').where('user_id', '=', id).execute();
+  const changes = await db.selectFrom('email_changes').select(['new_email', 'old_email_digest']).where('user_id', '=', id).execute();
   const held = await db.selectFrom('held_identity').select(['old_value', 'new_value']).where('user_id', '=', id).where('field', '=', 'email').execute();
   const codes = await db.selectFrom('phone_codes').select('phone').where('user_id', '=', id).execute();
   const texts = await db.selectFrom('sms_messages').select('to_phone').where('user_id', '=', id).where('purpose', '=', 'verification').execute();
   return [
     ...new Set([
       user.email,
-      ...changes.map((c) => c.new_email),
+      ...changes.flatMap((c) => (c.old_email_digest ? [c.new_email, c.old_email_digest] : [c.new_email])),
       ...held.flatMap((h) => [h.old_value, h.new_value]),
       ...(user.phone ? [user.phone] : []),
       ...codes.map((c) => c.phone),

@@ -133,7 +133,8 @@ export class ProfileService {
     const token = randomToken();
     await repo.insertEmailChange(this.deps.db, { tokenHash: sha256(token), userId, newEmail, now: this.now() });
     const link = pageLink(this.deps.config.publicUrl, u.locale, `/auth/confirm-email?token=${encodeURIComponent(token)}`);
-    await this.deps.mailer.send(composeMail('emailChangeConfirm', u.locale, newEmail, { nickname: u.nickname, days: String(EMAIL_LINK_DAYS), link }));
+    // The address is not proven yet (anyone's): the requester's nickname stays out, as in emailInUse.
+    await this.deps.mailer.send(composeMail('emailChangeConfirm', u.locale, newEmail, { days: String(EMAIL_LINK_DAYS), link }));
     return { pendingEmail: newEmail };
   }
 
@@ -152,7 +153,7 @@ export class ProfileService {
       await repo.updateUser(trx, user.id, { email: change.new_email, updated_at: now.toISOString() }, true);
       // Under a legal hold the address replaced stays on record: a preservation request names the account by it.
       await keepIdentityForHold(trx, user.id, { field: 'email', oldValue: user.email, newValue: change.new_email }, now.toISOString());
-      await repo.confirmEmailChange(trx, tokenHash, now.toISOString());
+      await repo.confirmEmailChange(trx, tokenHash, now.toISOString(), user.email);
       // The other changes asked for die with this one, and a reset link mailed to the old address too.
       await endPendingLinks(trx, user.id);
       return { userId: user.id, oldEmail: user.email, newEmail: change.new_email, nickname: user.nickname, locale: user.locale };
@@ -186,11 +187,11 @@ export class ProfileService {
         return now.avatar;
       });
     } catch (e) {
-      removeUpload(dataDir, rel);
+      removeUpload(dataDir, rel, this.deps.log);
       throw e;
     }
     // The replaced picture goes, unless a legal hold keeps the account's files.
-    if (replaced && !(await keepForHold(this.deps.db, u.id, replaced, this.now()))) removeUpload(dataDir, replaced);
+    if (replaced && !(await keepForHold(this.deps.db, u.id, replaced, this.now()))) removeUpload(dataDir, replaced, this.deps.log);
     return this.profile(actor);
   }
 
@@ -224,9 +225,11 @@ export class ProfileService {
     });
     this.deps.hub.disconnectUser(userId);
     const { dataDir } = this.deps.config;
-    if (!held) removeUpload(dataDir, u.avatar);
+    // The erasure has committed: nothing below throws (a file that cannot be removed is logged, and
+    // the hourly sweep-orphan-uploads removes it once it can), so the answer says it was done.
     // The texts and mail written to the outbox for it (no Textbelt key, no SMTP_URL) name its number and address.
-    forgetInOutbox(dataDir, outbox);
-    for (const f of files) removeUpload(dataDir, f);
+    forgetInOutbox(dataDir, outbox, this.deps.log);
+    if (!held) removeUpload(dataDir, u.avatar, this.deps.log);
+    for (const f of files) removeUpload(dataDir, f, this.deps.log);
   }
 }

@@ -171,6 +171,28 @@ describe('e-mail change', () => {
     expect(again.json().message).toBe('This confirmation link is invalid, already used or expired.');
   });
 
+  // The new address is not proven yet: it may be any stranger's, and a nickname may be a domain
+  // name ("www.evil.example" is a valid one), so the site would mail strangers a line of the
+  // requester's choosing. A forged Host changes no link either.
+  it('mails the not-yet-proven address nothing the requester chose, in every language', async () => {
+    const u = await makeUser(ctx, { nickname: 'www.evil.example' });
+    for (const locale of ['en', 'es', 'pt'] as const) {
+      await ctx.app.deps.db.updateTable('users').set({ locale }).where('id', '=', u.id).execute();
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/email-reset',
+        payload: { newEmail: `stranger.${locale}@example.net`, password: u.password },
+        headers: { cookie: u.cookie, host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const mail = ctx.mailer.sent.at(-1)!;
+      expect(mail.to).toBe(`stranger.${locale}@example.net`);
+      expect(mail.text).toContain(`${ctx.config.publicUrl}${locale === 'en' ? '' : `/${locale}`}/auth/confirm-email?token=`);
+      const naming = [mail.subject, mail.text, mail.html].filter((part) => part?.includes('evil.example'));
+      expect(naming, locale).toEqual([]);
+    }
+  });
+
   it('re-issues the cookie when the confirming browser is the same user', async () => {
     const u = await makeUser(ctx);
     await post('/api/email-reset', { newEmail: 'mine@example.com', password: u.password }, u.cookie);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import { newId } from '../../core/ids.ts';
 
 // Uploaded files live under DATA_DIR/uploads/<folder>/<random>.webp and are served at
@@ -39,9 +40,21 @@ export function storeUpload(dataDir: string, folder: string, data: Buffer, ext =
   return rel;
 }
 
-/** Removes a stored file; a missing file or a path outside the root is ignored. */
-export function removeUpload(dataDir: string, relPath: string | null): void {
-  if (!relPath) return;
+/**
+ * Removes a stored file; a missing file or a path outside the root is ignored. Never throws: it
+ * runs after the change that dropped the file has committed (an erasure, an edit), whose answer
+ * must say it was done. A file that cannot be removed (EIO, EPERM) is logged and left: the hourly
+ * sweep-orphan-uploads removes the files no row names. Returns whether the file is gone.
+ */
+export function removeUpload(dataDir: string, relPath: string | null, log?: Pick<FastifyBaseLogger, 'warn'>): boolean {
+  if (!relPath) return true;
   const full = resolveUpload(dataDir, relPath);
-  if (full) fs.rmSync(full, { force: true });
+  if (!full) return true;
+  try {
+    fs.rmSync(full, { force: true });
+    return true;
+  } catch (err) {
+    log?.warn({ err, file: relPath }, 'could not remove an upload file (the orphan sweep retries it)');
+    return false;
+  }
 }
