@@ -19,10 +19,21 @@ export function App() {
 
   useEffect(() => {
     // The session store and the HTTP client behind it load right after first paint, as their own
-    // chunk: the home page's first script stays small (README: bundle size).
-    void import('../state/session').then((m) => m.loadSession());
+    // chunk: the home page's first script stays small (README: bundle size). From then on the
+    // session is read again as the tab is looked at (another tab may have signed out).
+    let stop: (() => void) | null = null;
+    let unmounted = false;
+    void import('../state/session').then((m) => {
+      if (unmounted) return;
+      void m.loadSession();
+      stop = m.watchSession();
+    });
     // The page answers from here on (a server-rendered page is hydrated): the e2e suite waits for it.
     document.documentElement.dataset.hydrated = 'true';
+    return () => {
+      unmounted = true;
+      stop?.();
+    };
   }, []);
 
   return (

@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import { createResource, onReset } from './resource';
+import { createResource, onReset, sessionCheck } from './resource';
 import { readWithinPages } from './paging';
 import { adminAdsApi, type ApprovedAdsQuery, type RejectionCategory, type ReviewDecision, type ReviewSeen } from '../api/admin-ads';
 
@@ -45,13 +45,15 @@ export async function decidePendingAds(
   category?: RejectionCategory,
   seen?: ReviewSeen,
 ): Promise<number> {
+  const unchanged = sessionCheck();
   const { updated } = await adminAdsApi.decide(adIds, decision, reason, category, seen);
-  await reloadList(pendingQuery, adminPendingAdsStore.load);
+  if (unchanged()) await reloadList(pendingQuery, adminPendingAdsStore.load);
   return updated;
 }
 
 export async function setApprovedAdsStatus(adIds: string[], status: 'approved' | 'disabled'): Promise<number> {
+  const unchanged = sessionCheck();
   const { updated } = await adminAdsApi.setAdStatus(adIds, status);
-  await reloadList(approvedQuery, adminApprovedAdsStore.load);
+  if (unchanged()) await reloadList(approvedQuery, adminApprovedAdsStore.load);
   return updated;
 }

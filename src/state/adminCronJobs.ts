@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import { createResource, onReset } from './resource';
+import { createResource, onReset, sessionCheck } from './resource';
 import { cronApi, type CronQuery } from '../api/cron';
 
 export const CRON_PAGE_SIZE = 25;
@@ -20,7 +20,9 @@ export function loadCronJobs(change: Partial<CronQuery> = {}) {
  * the last row there, so the admin does not land on an empty page).
  */
 export async function deleteCronRun(id: number): Promise<void> {
+  const unchanged = sessionCheck();
   await cronApi.remove(id);
+  if (!unchanged()) return;
   const rows = adminCronJobsStore.state.data?.cronJobs.length ?? 0;
   const page = rows <= 1 && cronQuery.page > 1 ? cronQuery.page - 1 : cronQuery.page;
   await loadCronJobs({ page });
@@ -31,8 +33,9 @@ export async function deleteCronRun(id: number): Promise<void> {
  * and its schedule's last outcome show. Errors (409 while it is already running) reach the caller.
  */
 export async function runCronJob(name: string) {
+  const unchanged = sessionCheck();
   const { cronJob } = await cronApi.run(name);
-  await loadCronJobs();
+  if (unchanged()) await loadCronJobs();
   return cronJob;
 }
 

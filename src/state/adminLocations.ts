@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import { createResource, onReset } from './resource';
+import { createResource, onReset, sessionCheck } from './resource';
 import { adminLocationsApi } from '../api/admin-locations';
 import { locationsApi } from '../api/locations';
 
@@ -19,12 +19,16 @@ export const adminCitiesStore = createResource(() =>
 );
 
 export async function setStateEnabled(stateId: string, enabled: boolean): Promise<void> {
+  const unchanged = sessionCheck();
   await adminLocationsApi.setPlacesEnabled({ stateId, enabled });
+  if (!unchanged()) return;
   const s = adminStatesStore.state.data?.find((x) => x.id === stateId);
   if (s) s.enabled = enabled;
 }
 
 export async function setCitiesEnabled(stateId: string, cityIds: string[], enabled: boolean): Promise<void> {
+  const unchanged = sessionCheck();
   await adminLocationsApi.setPlacesEnabled({ stateId, cityIds, enabled });
+  if (!unchanged()) return;
   for (const c of adminCitiesStore.state.data?.cities ?? []) if (cityIds.includes(c.id)) c.enabled = enabled;
 }

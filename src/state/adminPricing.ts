@@ -1,4 +1,4 @@
-import { createResource } from './resource';
+import { createResource, sessionCheck } from './resource';
 import { adminPricingApi } from '../api/admin-pricing';
 import type { Price } from '../api/pricing';
 
@@ -10,7 +10,9 @@ export const adminPricingStore = createResource(() => adminPricingApi.pricing())
  * showed; changed meanwhile by another admin, the server refuses (409 pricing.changed_meanwhile).
  */
 export async function setPrice(id: string, priceCents: number, durationDays?: number, from?: Pick<Price, 'priceCents' | 'durationDays'>): Promise<Price> {
+  const unchanged = sessionCheck();
   const { pricing } = await adminPricingApi.setPrice({ id, priceCents, ...(durationDays === undefined ? {} : { durationDays }), ...(from ? { from } : {}) });
+  if (!unchanged()) return pricing;
   const list = adminPricingStore.state.data;
   const i = list?.findIndex((p) => p.id === pricing.id) ?? -1;
   if (list && i >= 0) list[i] = pricing;

@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import { createResource, onReset } from './resource';
+import { createResource, onReset, sessionCheck } from './resource';
 import { adminPricingApi, type PromoCode, type PromoCodeInput } from '../api/admin-pricing';
 
 export const PROMO_PAGE_SIZE = 50;
@@ -13,7 +13,8 @@ export const adminPromoCodesStore = createResource(() => adminPricingApi.promoCo
 
 /** Creates (no id) or updates a promo code, then reloads the page of codes. */
 export async function savePromoCode(input: PromoCodeInput): Promise<PromoCode> {
+  const unchanged = sessionCheck();
   const { promoCode } = await adminPricingApi.savePromoCode(input);
-  await adminPromoCodesStore.load();
+  if (unchanged()) await adminPromoCodesStore.load();
   return promoCode;
 }

@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import { createResource, onReset } from './resource';
+import { createResource, onReset, sessionCheck } from './resource';
 import { adsApi, buildEditAdBody, buildPostAdBody, type MyAdsPage, type OwnAdsList, type OwnerAd, type PostAdFields, type Quote } from '../api/ads';
 import { atShownPrice } from './pricing';
 import { upsertWallet, walletsStore } from './wallets';
@@ -90,10 +90,14 @@ function drop(id: string) {
   if (pageNeedsReading(d.total, myAdsQuery.page, MY_ADS_PAGE_SIZE, shown)) void myAdsStore.load();
 }
 
+// Each action below shows its answer only to the user who sent it: one who signed out meanwhile
+// (and whoever signed in after) sees nothing of it (sessionCheck).
+
 /** Posts a new ad (multipart); it lands in the cart, unpaid. */
 export async function postAd(fields: PostAdFields, photos: File[]): Promise<OwnerAd> {
+  const unchanged = sessionCheck();
   const { ad } = await adsApi.post(buildPostAdBody(fields, photos));
-  addToCart(ad);
+  if (unchanged()) addToCart(ad);
   return ad;
 }
 
@@ -102,7 +106,9 @@ export async function postAd(fields: PostAdFields, photos: File[]): Promise<Owne
  * comes back unpaid (into the cart); a live one keeps its content and carries the edit as its revision.
  */
 export async function editAd(id: string, fields: PostAdFields, keepPhotos: readonly string[], photos: File[]): Promise<OwnerAd> {
+  const unchanged = sessionCheck();
   const { ad } = await adsApi.edit(id, buildEditAdBody(fields, keepPhotos, photos));
+  if (!unchanged()) return ad;
   replace(ad);
   if (ad.status === 'unpaid') addToCart(ad);
   else dropFromCart(id);
@@ -110,23 +116,31 @@ export async function editAd(id: string, fields: PostAdFields, keepPhotos: reado
 }
 
 export async function setAdOnline(id: string, online: boolean): Promise<void> {
-  replace((await adsApi.setOnline(id, online)).ad);
+  const unchanged = sessionCheck();
+  const { ad } = await adsApi.setOnline(id, online);
+  if (unchanged()) replace(ad);
 }
 
 export async function moveAd(id: string, stateId: string, cityId: string): Promise<void> {
-  replace((await adsApi.move(id, stateId, cityId)).ad);
+  const unchanged = sessionCheck();
+  const { ad } = await adsApi.move(id, stateId, cityId);
+  if (unchanged()) replace(ad);
 }
 
 /** Bumps an ad: the ad (new bump time) and the wallet that paid (new balance) come back together. */
 export async function bumpAd(id: string, walletId: string, priceCents?: number): Promise<void> {
+  const unchanged = sessionCheck();
   const { ad, wallet } = await atShownPrice(() => adsApi.bump(id, walletId, priceCents));
+  if (!unchanged()) return;
   replace(ad);
   upsertWallet(wallet);
 }
 
 /** Renews an approved or expired ad for the ad price: the ad (new expiry) and the wallet that paid. */
 export async function renewAd(id: string, walletId: string, quote?: Quote): Promise<OwnerAd> {
+  const unchanged = sessionCheck();
   const { ad, wallet } = await atShownPrice(() => adsApi.renew(id, walletId, quote));
+  if (!unchanged()) return ad;
   replace(ad);
   upsertWallet(wallet);
   return ad;
@@ -134,14 +148,17 @@ export async function renewAd(id: string, walletId: string, quote?: Quote): Prom
 
 /** Pays an unpaid ad from a wallet (the cart's payment): it goes to review. */
 export async function payAd(id: string, walletId: string, quote?: Quote): Promise<OwnerAd> {
+  const unchanged = sessionCheck();
   const ad = await payCartAd(id, walletId, quote);
-  replace(ad);
+  if (unchanged()) replace(ad);
   return ad;
 }
 
 /** Deletes an own ad; answers what was refunded (an ad in review), and the wallets show it. */
 export async function deleteAd(id: string): Promise<number> {
+  const unchanged = sessionCheck();
   const { refundedCents } = await adsApi.remove(id);
+  if (!unchanged()) return refundedCents;
   drop(id);
   if (refundedCents > 0 && walletsStore.state.data) void walletsStore.load();
   return refundedCents;

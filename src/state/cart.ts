@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import { createResource, onReset } from './resource';
+import { createResource, onReset, sessionCheck } from './resource';
 import { pageNeedsReading, readWithinPages } from './paging';
 import { adsApi, type OwnerAd, type Quote } from '../api/ads';
 import { atShownPrice } from './pricing';
@@ -13,8 +13,9 @@ onReset(() => Object.assign(cartQuery, { page: 1, total: 0 }));
 
 /** The seed's `myCartListings` data area: a page of the unpaid ads waiting for payment. */
 export const cartStore = createResource(async () => {
+  const unchanged = sessionCheck();
   const out = await readWithinPages(cartQuery, CART_PAGE_SIZE, (page) => adsApi.cart({ page, pageSize: CART_PAGE_SIZE }));
-  cartQuery.total = out.total;
+  if (unchanged()) cartQuery.total = out.total;
   return out.pendingAds;
 });
 
@@ -55,13 +56,16 @@ export function addToCart(ad: OwnerAd): void {
  * review) and the wallet shows its new balance.
  */
 export async function payCartAd(id: string, walletId: string, quote?: Quote) {
+  const unchanged = sessionCheck();
   const out = await atShownPrice(() => adsApi.payCartAd(id, walletId, quote));
+  if (!unchanged()) return out.ad;
   dropFromCart(id);
   upsertWallet(out.wallet);
   return out.ad;
 }
 
 export async function deleteCartAd(id: string): Promise<void> {
+  const unchanged = sessionCheck();
   await adsApi.deleteCartAd(id);
-  dropFromCart(id);
+  if (unchanged()) dropFromCart(id);
 }

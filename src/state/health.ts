@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import { createResource, onReset } from './resource';
+import { createResource, onReset, sessionCheck } from './resource';
 import { healthApi, type HealthQuery } from '../api/health';
 
 export const HEALTH_PAGE_SIZE = 25;
@@ -17,14 +17,17 @@ export function loadHealthChecks(change: Partial<HealthQuery> = {}) {
 
 /** Runs every check now (the server answers when they are done), then shows the history from its first page. */
 export async function runHealthChecks() {
+  const unchanged = sessionCheck();
   const { healthChecks } = await healthApi.run();
-  await loadHealthChecks({ page: 1 });
+  if (unchanged()) await loadHealthChecks({ page: 1 });
   return healthChecks;
 }
 
 /** Deletes one result, then reloads the page it was on (a page back when it was the last row there). */
 export async function deleteHealthCheck(id: number): Promise<void> {
+  const unchanged = sessionCheck();
   await healthApi.remove(id);
+  if (!unchanged()) return;
   const rows = healthChecksStore.state.data?.healthChecks.length ?? 0;
   const page = rows <= 1 && healthQuery.page > 1 ? healthQuery.page - 1 : healthQuery.page;
   await loadHealthChecks({ page });

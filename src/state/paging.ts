@@ -1,3 +1,5 @@
+import { sessionCheck } from './resource';
+
 /** The last page of a list of `total` rows, `pageSize` to a page (page 1 for an empty list). */
 export const lastPageOf = (total: number, pageSize: number) => Math.max(1, Math.ceil(total / pageSize));
 
@@ -11,10 +13,11 @@ export async function readWithinPages<R extends { total: number } | null>(
   pageSize: number,
   read: (page: number) => Promise<R>,
 ): Promise<R> {
+  const unchanged = sessionCheck();
   const page = q.page;
   const out = await read(page);
   if (!out || page <= lastPageOf(out.total, pageSize)) return out;
-  if (q.page === page) q.page = lastPageOf(out.total, pageSize);
+  if (q.page === page && unchanged()) q.page = lastPageOf(out.total, pageSize);
   return read(q.page);
 }
 

@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import { createResource, onReset } from './resource';
+import { createResource, onReset, sessionCheck } from './resource';
 import { setCurrentInvoice, setInvoiceRefresher, type InvoiceStatusUpdate } from './socket';
 import { paymentsApi, type AdminInvoicesQuery, type CreatedInvoice, type Invoice, type PageQuery } from '../api/payments';
 
@@ -132,10 +132,12 @@ export async function refreshPayments(): Promise<void> {
 
 /**
  * Creates a Bitcoin invoice for `amount` US dollars (decimal text, already checked with
- * topUpCents) and follows it.
+ * topUpCents) and follows it, unless its user signed out meanwhile (not the next user's to show).
  */
 export async function createTopUp(amount: string): Promise<CreatedInvoice> {
+  const unchanged = sessionCheck();
   const created = await paymentsApi.createInvoice(amount);
+  if (!unchanged()) return created;
   watchInvoice(created.invoiceId, created.checkoutLink, true);
   void refreshPayments();
   return created;

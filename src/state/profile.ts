@@ -1,4 +1,4 @@
-import { createResource } from './resource';
+import { createResource, sessionCheck } from './resource';
 import { logout, sessionStore } from './session';
 import { GUEST } from '../api/session';
 import { AVATAR_MAX_BYTES, AVATAR_TYPES, profileApi } from '../api/profile';
@@ -11,9 +11,11 @@ export const profileStore = createResource(() => profileApi.get());
 export const loadProfile = () => profileStore.load();
 
 // Each change answers the whole profile as the server now sees it (normalised nickname, new
-// avatar URL): that is the one to show, with no second request.
+// avatar URL): that is the one to show, with no second request (unless its user signed out meanwhile).
 export async function updateNickname(nickname: string): Promise<void> {
-  profileStore.state.data = await profileApi.updateNickname({ nickname: nickname.trim() });
+  const unchanged = sessionCheck();
+  const profile = await profileApi.updateNickname({ nickname: nickname.trim() });
+  if (unchanged()) profileStore.state.data = profile;
 }
 
 export async function updatePassword(currentPassword: string, newPassword: string): Promise<void> {
@@ -46,7 +48,9 @@ export function checkAvatarFile(file: { type: string; size: number }): string | 
 }
 
 export async function updateAvatar(file: File): Promise<void> {
-  profileStore.state.data = await profileApi.updateAvatar(file);
+  const unchanged = sessionCheck();
+  const profile = await profileApi.updateAvatar(file);
+  if (unchanged()) profileStore.state.data = profile;
 }
 
 /** Deletes the account, then signs out (which resets every data area). */
@@ -67,7 +71,9 @@ export function askPhoneCode(phone: string): Promise<CodeSent> {
 
 /** Confirms the texted code: the number becomes the account's verified phone. */
 export async function confirmPhoneCode(code: string): Promise<void> {
+  const unchanged = sessionCheck();
   const verified = await phoneApi.confirm({ code: code.trim() });
+  if (!unchanged()) return;
   const profile = profileStore.state.data;
   if (profile) Object.assign(profile, { phone: verified.phone, phoneVerified: verified.phoneVerified });
 }

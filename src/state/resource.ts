@@ -51,6 +51,21 @@ export function onReset(fn: () => void): void {
   resets.push(fn);
 }
 
+/** Bumped by every reset: a sign-out, a sign-in, another user found in the tab. */
+let generation = 0;
+
 export function resetAllStores(): void {
+  generation++;
   for (const r of resets) r();
+}
+
+/**
+ * Taken before an action's request: the answer is the previous user's once the data areas were
+ * reset meanwhile (signed out, another user signed in in this tab), and is not written into the
+ * stores then (the areas' loads drop theirs the same way, with their ticket). Used as
+ * `const unchanged = sessionCheck(); const out = await …; if (!unchanged()) return out;`.
+ */
+export function sessionCheck(): () => boolean {
+  const mine = generation;
+  return () => mine === generation;
 }

@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { http, HttpResponse } from 'msw';
 import { server } from '../test/server';
 import { apiJson } from '../test/contract';
 import { createResource } from './resource';
-import { hasRole, isAdmin, isMaster, isProvider, loadSession, login, logout, register, sessionStore } from './session';
+import { SESSION_RECHECK_MS, hasRole, isAdmin, isMaster, isProvider, loadSession, login, logout, register, sessionStore, watchSession } from './session';
 import { GUEST, type Session } from '../api/session';
 import { errorMessage } from '../api/client';
 
@@ -100,5 +100,132 @@ describe('session store', () => {
     expect(isMaster(admin)).toBe(false);
     expect(isMaster(master)).toBe(true);
     expect(hasRole(GUEST, 'GUEST_USER')).toBe(true);
+  });
+
+  // The tab reads its session again (shown again, a socket closed by the server) and finds another
+  // user than the one it shows, or a visitor: it forgets the previous user's data, as a sign-in in
+  // the tab does, before showing the new session (or B would see A's wallets on a mounted page).
+  it("a read that finds another user (or a visitor) forgets the previous user's data; the same user's stays", async () => {
+    const area = createResource(async () => 'ann data');
+    const bob: Session = { ...member, id: 'u2', email: 'bob@example.com' };
+    let answer: Session = member;
+    server.use(http.get('/api/session', () => apiJson('GET /api/session', answer)));
+    await loadSession();
+    await area.load();
+    await loadSession(); // the same user: nothing forgotten
+    expect(area.state.data).toBe('ann data');
+    answer = bob;
+    await loadSession();
+    expect({ session: sessionStore.session.id, data: area.state.data }).toEqual({ session: 'u2', data: null });
+    await area.load();
+    answer = GUEST;
+    await loadSession();
+    expect({ session: sessionStore.session.isAuthenticated, data: area.state.data }).toEqual({ session: false, data: null });
+  });
+
+  // A re-read sent before a sign-in in this tab answers for before it: it must not undo the sign-in.
+  it('drops a read overtaken by a sign-in', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    server.use(
+      http.get('/api/session', async () => {
+        await held;
+        return apiJson('GET /api/session', GUEST);
+      }),
+      http.post('/api/login', () => apiJson('POST /api/login', member)),
+    );
+    const read = loadSession();
+    await login('ann@example.com', 'correct horse battery');
+    release();
+    await read;
+    expect({ session: sessionStore.session.id, loading: sessionStore.loading }).toEqual({ session: 'u1', loading: false });
+  });
+});
+
+describe('watchSession: a tab follows sign-outs made elsewhere', () => {
+  let stop: (() => void) | null = null;
+  afterEach(() => {
+    stop?.();
+    stop = null;
+    vi.useRealTimers();
+  });
+
+  function countReads(answer: () => Session = () => GUEST) {
+    const reads = { n: 0 };
+    server.use(
+      http.get('/api/session', () => {
+        reads.n++;
+        return apiJson('GET /api/session', answer());
+      }),
+    );
+    return reads;
+  }
+
+  function show() {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+    try {
+      document.dispatchEvent(new Event('visibilitychange'));
+    } finally {
+      delete (document as unknown as { visibilityState?: string }).visibilityState;
+    }
+  }
+
+  // Another tab signed out (the cookie is the browser's): the tab shown or focused again reads
+  // its session, at most once per SESSION_RECHECK_MS (focus flips every time a window is clicked).
+  it('reads the session when the tab is shown or focused again, throttled', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    let answer = member;
+    const reads = countReads(() => answer);
+    stop = watchSession();
+    await loadSession(); // the read at boot
+    answer = GUEST; // another tab signs out
+    show();
+    window.dispatchEvent(new Event('focus'));
+    window.dispatchEvent(new Event('pageshow')); // a plain load, not a restore
+    await new Promise((r) => setTimeout(r, 50));
+    expect({ reads: reads.n, signedIn: sessionStore.session.isAuthenticated }).toEqual({ reads: 1, signedIn: true });
+    vi.setSystemTime(Date.now() + SESSION_RECHECK_MS);
+    show();
+    window.dispatchEvent(new Event('focus'));
+    await vi.waitFor(() => expect(sessionStore.session.isAuthenticated).toBe(false));
+    window.dispatchEvent(new Event('focus'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(reads.n).toBe(2);
+  });
+
+  // A page restored from the back-forward cache may be hours old: read at once.
+  it('reads the session at once when the page is restored from the back-forward cache', async () => {
+    const reads = countReads();
+    stop = watchSession();
+    await loadSession();
+    const restored = new Event('pageshow') as Event & { persisted?: boolean };
+    Object.defineProperty(restored, 'persisted', { value: true });
+    window.dispatchEvent(restored);
+    await vi.waitFor(() => expect(reads.n).toBe(2));
+  });
+
+  // A sign-in or sign-out tells the browser's other tabs, which read their session at once.
+  it('tells the other tabs of a sign-in or sign-out, and reads the session when another tab tells', async () => {
+    if (typeof BroadcastChannel !== 'function') return; // feature-detected: nothing to tell without it
+    const reads = countReads(() => member);
+    server.use(
+      http.post('/api/login', () => apiJson('POST /api/login', member)),
+      http.post('/api/logout', () => apiJson('POST /api/logout', GUEST)),
+    );
+    stop = watchSession();
+    const otherTab = new BroadcastChannel('xg.session');
+    try {
+      const told: unknown[] = [];
+      otherTab.onmessage = (e: MessageEvent) => told.push(e.data);
+      await login('ann@example.com', 'correct horse battery');
+      await logout();
+      await vi.waitFor(() => expect(told).toHaveLength(2));
+      await loadSession();
+      expect(reads.n).toBe(1);
+      otherTab.postMessage('changed'); // within the throttle's wait: read all the same
+      await vi.waitFor(() => expect(reads.n).toBe(2));
+    } finally {
+      otherTab.close();
+    }
   });
 });

@@ -26,25 +26,39 @@ export const sessionStore = proxy<{
   signOutFailed: false,
 });
 
+/** Who a session is: the user's id, or null for a visitor. */
+const userOf = (s: Session) => (s.isAuthenticated ? (s.id ?? '') : null);
+
+/** Bumped by every read and every sign-in or sign-out: only the newest one's answer is the session. */
+let version = 0;
+/** When the last read was sent (Date.now()): the tab's re-checks wait SESSION_RECHECK_MS after it. */
+let lastRead = -Infinity;
+
 /**
  * Reads the session. A failed read (503 busy, a dropped connection) says nothing about it: the
  * session stays as it was (unknown until a first read succeeds) and the failure is kept, so the
- * dashboard guard offers a retry instead of taking a signed-in user for a visitor.
+ * dashboard guard offers a retry instead of taking a signed-in user for a visitor. A read that
+ * finds another user than the tab's (or a visitor) forgets the previous user's data first, as a
+ * sign-in does; one overtaken by a newer read, sign-in or sign-out is dropped.
  */
 export async function loadSession(): Promise<Session> {
+  const mine = ++version;
+  lastRead = Date.now();
   sessionStore.loading = true;
   try {
     const s = await sessionApi.get();
+    if (mine !== version) return sessionStore.session;
+    if (sessionStore.loaded && userOf(s) !== userOf(sessionStore.session)) forgetUserData();
     sessionStore.session = s;
     sessionStore.error = null;
     sessionStore.loaded = true;
     if (!s.isAuthenticated) sessionStore.signOutFailed = false; // the session ended after all
     return s;
   } catch (e) {
-    sessionStore.error = asError(e);
+    if (mine === version) sessionStore.error = asError(e);
     return sessionStore.session;
   } finally {
-    sessionStore.loading = false;
+    if (mine === version) sessionStore.loading = false;
   }
 }
 
@@ -58,12 +72,20 @@ function forgetUserData(): void {
   clearRouteData();
 }
 
+/** The session changed here: a read under way answers for before, and the other tabs read theirs again. */
+function changedHere(): void {
+  version++;
+  sessionStore.loading = false;
+  tellOtherTabs();
+}
+
 function signedIn(s: Session): Session {
   forgetUserData(); // nothing of a previous user (or of this one as a visitor) may linger
   sessionStore.session = s;
   sessionStore.loaded = true;
   sessionStore.error = null;
   sessionStore.signOutFailed = false;
+  changedHere();
   return s;
 }
 
@@ -86,12 +108,57 @@ export async function logout(): Promise<void> {
     await sessionApi.logout();
     sessionStore.session = GUEST;
     sessionStore.signOutFailed = false;
+    changedHere();
   } catch (e) {
     sessionStore.signOutFailed = true;
     throw e;
   } finally {
     forgetUserData();
   }
+}
+
+/** A tab re-reads its session when looked at again at most this often (unless restored from the back-forward cache). */
+export const SESSION_RECHECK_MS = 30_000;
+const CHANNEL = 'xg.session';
+/** Where this tab tells the others of a sign-in or sign-out (while watchSession runs). */
+let channel: BroadcastChannel | null = null;
+
+function tellOtherTabs(): void {
+  channel?.postMessage('changed');
+}
+
+/** Reads the session again, unless a read went out less than SESSION_RECHECK_MS ago (`now`: anyway). */
+export function recheckSession(now = false): void {
+  if (now || Date.now() - lastRead >= SESSION_RECHECK_MS) void loadSession();
+}
+
+/**
+ * Keeps the tab's session in step with the browser's cookie, which other tabs and devices end: a
+ * tab left open after its user signed out elsewhere (another tab, "signed out everywhere" by a
+ * password change) must not go on saying "Signed in as …" to whoever uses it next, nor send that
+ * person's requests as someone else's. The session is read again when the tab is shown or
+ * focused (throttled), at once when it is restored from the back-forward cache or another tab
+ * signs in or out (BroadcastChannel, where the browser has one). Returns the matching stop.
+ */
+export function watchSession(): () => void {
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') recheckSession();
+  };
+  const onFocus = () => recheckSession();
+  const onPageShow = (e: PageTransitionEvent) => recheckSession(e.persisted === true);
+  document.addEventListener('visibilitychange', onVisible);
+  window.addEventListener('focus', onFocus);
+  window.addEventListener('pageshow', onPageShow);
+  const own = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null;
+  if (own) own.onmessage = () => void loadSession();
+  channel = own;
+  return () => {
+    document.removeEventListener('visibilitychange', onVisible);
+    window.removeEventListener('focus', onFocus);
+    window.removeEventListener('pageshow', onPageShow);
+    own?.close();
+    if (channel === own) channel = null;
+  };
 }
 
 type SessionLike = { readonly userRoles: readonly Role[] };

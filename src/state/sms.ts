@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import { createResource, onReset } from './resource';
+import { createResource, onReset, sessionCheck } from './resource';
 import { smsApi, type SmsMessage, type SmsQuery, type StatusRefresh, type TextbeltToken } from '../api/sms';
 
 export const SMS_PAGE_SIZE = 20;
@@ -25,7 +25,9 @@ async function tokenId(): Promise<number> {
 
 /** Sets the key (an empty one removes it); the balance shown was the old key's, so it goes. */
 export async function saveTextbeltToken(token: string): Promise<TextbeltToken> {
+  const unchanged = sessionCheck();
   const saved = await smsApi.updateToken(await tokenId(), { token: token.trim() });
+  if (!unchanged()) return saved;
   adminTextbeltSmsStore.state.data = saved;
   smsBalanceStore.reset();
   await loadSmsMessages(); // whether messages go to Textbelt or the outbox changed
@@ -39,14 +41,16 @@ export async function checkSmsBalance(): Promise<void> {
 /** Sends a test message, then shows the first page, where it now is. */
 export async function sendTestSms(phone: string, message: string): Promise<SmsMessage> {
   const text = message.trim();
+  const unchanged = sessionCheck();
   const { message: sent } = await smsApi.sendTest(text ? { phone: phone.trim(), message: text } : { phone: phone.trim() });
-  await loadSmsMessages({ page: 1 });
+  if (unchanged()) await loadSmsMessages({ page: 1 });
   return sent;
 }
 
 /** Asks Textbelt where the recent messages are, then reloads the page shown. */
 export async function refreshSmsStatuses(): Promise<StatusRefresh> {
+  const unchanged = sessionCheck();
   const result = await smsApi.refreshStatuses();
-  await loadSmsMessages();
+  if (unchanged()) await loadSmsMessages();
   return result;
 }

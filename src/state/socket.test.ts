@@ -96,6 +96,8 @@ describe('socket store', () => {
   beforeEach(() => {
     FakeWebSocket.instances = [];
     vi.stubGlobal('WebSocket', FakeWebSocket);
+    // A reconnect reads the session again: still the same user unless a test says otherwise.
+    server.use(http.get('/api/session', () => apiJson('GET /api/session', member)));
   });
   afterEach(() => {
     stop?.();
@@ -236,6 +238,29 @@ describe('socket store', () => {
       vi.advanceTimersByTime(10 * 60_000);
       expect(sockets()).toHaveLength(1);
     });
+
+  // The socket opens with whatever cookie the browser holds now: after a loss (a laptop asleep,
+  // a restart) another user may have signed in, or this one out, in another tab meanwhile.
+  it('reads the session again after a reconnect, not after the first connection', async () => {
+    let reads = 0;
+    server.use(
+      http.get('/api/session', () => {
+        reads++;
+        return apiJson('GET /api/session', member);
+      }),
+    );
+    sessionStore.session = member;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    stop = startSocket();
+    last().accept();
+    await flushMicrotasks();
+    expect(reads).toBe(0);
+    last().drop(1006);
+    waitOutReconnect(0);
+    expect(reads).toBe(0); // not before it is back
+    last().accept();
+    await vi.waitFor(() => expect(reads).toBe(1));
+  });
 
   it('reconnects as the new user after a sign-in as someone else', async () => {
     sessionStore.session = member;

@@ -226,6 +226,7 @@ function giveUp(sock: WebSocket): void {
   sock.onopen = sock.onmessage = sock.onclose = null;
   sock.close(4000, 'no answer');
   ws = null;
+  lost = true;
   socketStore.connected = false;
   stopProbing();
   scheduleReconnect();
@@ -247,6 +248,8 @@ let ws: WebSocket | null = null;
 let wsUser: string | null = null;
 let retryTimer: ReturnType<typeof setTimeout> | null = null;
 let attempts = 0;
+/** The connection was lost (not closed here): the next one opened is a reconnect. */
+let lost = false;
 let users = 0; // how many mounted components want the socket
 let stopWatchingSession: (() => void) | null = null;
 
@@ -274,6 +277,10 @@ function connect(who: string): void {
     attempts = 0;
     socketStore.connected = true;
     startProbing();
+    // Back after a loss: whoever signed in or out meanwhile (another tab, another device) is known
+    // only from the session (the socket opened with whatever cookie the browser now holds).
+    if (lost) void loadSession();
+    lost = false;
   };
   sock.onmessage = (e: MessageEvent) => {
     if (ws === sock) dispatch(e.data);
@@ -281,6 +288,7 @@ function connect(who: string): void {
   sock.onclose = (e: CloseEvent) => {
     if (ws !== sock) return;
     ws = null;
+    lost = true;
     socketStore.connected = false;
     stopProbing();
     if (SESSION_ENDED_CODES.has(e.code)) void loadSession(); // signed out elsewhere or suspended
@@ -324,6 +332,7 @@ function disconnect(): void {
   if (retryTimer) clearTimeout(retryTimer);
   retryTimer = null;
   attempts = 0;
+  lost = false;
   const sock = ws;
   ws = null;
   wsUser = null;

@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import { createResource, onReset } from './resource';
+import { createResource, onReset, sessionCheck } from './resource';
 import { readWithinPages } from './paging';
 import { usersApi, type ManagedUser, type StaffRole, type UserListQuery } from '../api/users';
 
@@ -38,10 +38,11 @@ export function loadApprovedUsers(change: Partial<UserListQuery> = {}) {
  * user leaves it, or shows as they are now.
  */
 export async function setPendingUserStatus(user: ManagedUser, status: UserStatus): Promise<void> {
+  const unchanged = sessionCheck();
   try {
     await usersApi.updateStatus({ userId: user.id, status, from: user.status });
   } finally {
-    await loadPendingUsers();
+    if (unchanged()) await loadPendingUsers();
   }
 }
 
@@ -60,10 +61,11 @@ export function rolesWith(current: readonly StaffRole[], role: StaffRole, on: bo
  * server accepted both.
  */
 export async function saveUserChanges(user: ManagedUser, change: { roles?: StaffRole[]; status?: UserStatus }): Promise<void> {
+  const unchanged = sessionCheck();
   try {
     if (change.roles) await usersApi.updateRoles({ userId: user.id, roles: change.roles, from: [...user.roles] });
     if (change.status) await usersApi.updateStatus({ userId: user.id, status: change.status, from: user.status });
   } finally {
-    await loadApprovedUsers();
+    if (unchanged()) await loadApprovedUsers();
   }
 }

@@ -1,4 +1,4 @@
-import { createResource } from './resource';
+import { createResource, sessionCheck } from './resource';
 import { walletsApi, PROMO_WALLET, type Wallet } from '../api/wallets';
 import { setWalletReloader } from './socket';
 
@@ -24,16 +24,24 @@ export function upsertWallet(w: Wallet | undefined | null): void {
 export const promoWalletOf = (list: readonly Wallet[] | null) => list?.find((w) => w.walletType === PROMO_WALLET) ?? null;
 
 export async function createPromoWallet(): Promise<Wallet> {
+  const unchanged = sessionCheck();
   const { wallet } = await walletsApi.createPromo();
-  upsertWallet(wallet);
+  if (unchanged()) upsertWallet(wallet);
   return wallet;
 }
 
-/** Redeems a promo code; creates the promo wallet first when the user has none yet. */
+/**
+ * Redeems a promo code; creates the promo wallet first when the user has none yet. A user who
+ * signed out meanwhile sees nothing of it, and the code is not sent for the next one.
+ */
 export async function addPromoCode(code: string): Promise<Wallet> {
-  if (!promoWalletOf(walletsStore.state.data)) await createPromoWallet();
+  const unchanged = sessionCheck();
+  if (!promoWalletOf(walletsStore.state.data)) {
+    const created = await createPromoWallet();
+    if (!unchanged()) return created;
+  }
   const { wallet } = await walletsApi.addPromoCode({ code });
-  upsertWallet(wallet);
+  if (unchanged()) upsertWallet(wallet);
   return wallet;
 }
 
