@@ -18,8 +18,9 @@ export function PasswordField(props: Props) {
       spellCheck={false}
       autoCapitalize="off"
       after={
+        // A toggle keeps one name and says its state with aria-pressed ("Show password, pressed": it is shown).
         <button type="button" className="btn btn-sm btn-white" aria-pressed={shown} onClick={() => setShown(!shown)}>
-          {shown ? t('hidePassword') : t('showPassword')}
+          {t('showPassword')}
         </button>
       }
     />

@@ -19,25 +19,38 @@ export function Pagination({ page, pageSize, total, hrefFor, onPage }: Props) {
   if (pages <= 1) return null;
   const from = Math.max(1, page - 2);
   const to = Math.min(pages, page + 2);
-  const nums: number[] = [];
-  for (let i = from; i <= to; i++) nums.push(i);
+  // One keyed list (a page keyed by its number wherever it shows): the link of page 1 or of the
+  // last page, pressed, stays the same element when it joins the window around the current page.
+  const entries: (number | 'gap-start' | 'gap-end')[] = [];
+  if (from > 1) entries.push(1);
+  if (from > 2) entries.push('gap-start');
+  for (let i = from; i <= to; i++) entries.push(i);
+  if (to < pages - 1) entries.push('gap-end');
+  if (to < pages) entries.push(pages);
 
-  const item = (p: number, label: string, aria?: string) => {
-    const current = p === page;
-    if (current) return <span aria-current="page">{label}</span>;
-    if (hrefFor)
+  // In place (`onPage`), every page and both arrows stay links, the current page marked and the
+  // ends refused with aria-disabled: the link pressed keeps keyboard focus when it becomes the
+  // current page or reaches an end, as the master lists' Pager does. With URLs, the new page loads.
+  const inPlace = !hrefFor;
+  const item = (p: number, label: string, aria?: string, current = false) => {
+    if (!inPlace) {
+      if (current) return <span aria-current="page">{label}</span>;
       return (
         <Link href={hrefFor(p)} aria-label={aria}>
           {label}
         </Link>
       );
+    }
+    const outside = p < 1 || p > pages;
     return (
       <a
         href="#"
         aria-label={aria}
+        aria-current={current ? 'page' : undefined}
+        aria-disabled={outside || undefined}
         onClick={(e) => {
           e.preventDefault();
-          onPage?.(p);
+          if (!current && !outside) onPage?.(p);
         }}
       >
         {label}
@@ -48,15 +61,19 @@ export function Pagination({ page, pageSize, total, hrefFor, onPage }: Props) {
   return (
     <nav aria-label={t('pagination.label')}>
       <ul className={styles.pagination}>
-        {page > 1 && <li>{item(page - 1, '‹', t('pagination.previous'))}</li>}
-        {from > 1 && <li>{item(1, '1', t('pagination.page', { page: 1 }))}</li>}
-        {from > 2 && <li aria-hidden="true">…</li>}
-        {nums.map((p) => (
-          <li key={p}>{item(p, String(p), t('pagination.page', { page: p }))}</li>
-        ))}
-        {to < pages - 1 && <li aria-hidden="true">…</li>}
-        {to < pages && <li>{item(pages, String(pages), t('pagination.page', { page: pages }))}</li>}
-        {page < pages && <li>{item(page + 1, '›', t('pagination.next'))}</li>}
+        {[
+          (page > 1 || inPlace) && <li key="previous">{item(page - 1, '‹', t('pagination.previous'))}</li>,
+          ...entries.map((p) =>
+            typeof p === 'number' ? (
+              <li key={p}>{item(p, String(p), t('pagination.page', { page: p }), p === page)}</li>
+            ) : (
+              <li key={p} aria-hidden="true">
+                …
+              </li>
+            ),
+          ),
+          (page < pages || inPlace) && <li key="next">{item(page + 1, '›', t('pagination.next'))}</li>,
+        ]}
       </ul>
     </nav>
   );

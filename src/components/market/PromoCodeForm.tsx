@@ -54,8 +54,14 @@ export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; 
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    setTried(true);
-    if (errors.code || errors.amount || errors.maxUses || errors.expires || cents == null) return;
+    // The errors are shown (each describing its field) before the first invalid field takes focus: a screen reader hears it there.
+    flushSync(() => setTried(true));
+    const invalid = (Object.keys(errors) as (keyof typeof errors)[]).find((k) => errors[k]);
+    if (invalid) {
+      document.getElementById(`promo-form-${invalid}`)?.focus();
+      return;
+    }
+    if (cents == null) return;
     // An expiry left as it was keeps its moment (a welcome code's is to the minute, not the end of a day).
     const expiresAt = editing && !expiryChanged ? editing.expiresAt : dateToExpiry(expires);
     const body = { code, amountCents: cents, maxUses: uses, expiresAt, active };
@@ -90,9 +96,25 @@ export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; 
         error={show('code')}
         refusedBy={codeTaken && form.error ? 'promo-form-refused' : null}
       />
-      <TextField label={t('promo.amount')} inputMode="decimal" value={amount} onChange={setAmount} hint={t('promo.amountHint')} error={show('amount')} />
-      <TextField label={t('promo.maxUses')} inputMode="numeric" value={maxUses} onChange={setMaxUses} error={show('maxUses')} />
-      <TextField label={t('promo.expires')} type="date" value={expires} onChange={setExpires} hint={t('promo.expiresHint')} error={show('expires')} />
+      <TextField
+        id="promo-form-amount"
+        label={t('promo.amount')}
+        inputMode="decimal"
+        value={amount}
+        onChange={setAmount}
+        hint={t('promo.amountHint')}
+        error={show('amount')}
+      />
+      <TextField id="promo-form-maxUses" label={t('promo.maxUses')} inputMode="numeric" value={maxUses} onChange={setMaxUses} error={show('maxUses')} />
+      <TextField
+        id="promo-form-expires"
+        label={t('promo.expires')}
+        type="date"
+        value={expires}
+        onChange={setExpires}
+        hint={t('promo.expiresHint')}
+        error={show('expires')}
+      />
       <label style={{ display: 'flex', gap: 8, alignItems: 'center', marginBottom: 14 }}>
         <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} />
         {t('promo.active')}

@@ -1,4 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../market/Dialog';
 import { TextAreaField } from '../forms/TextAreaField';
@@ -41,8 +42,10 @@ export function NoteDialog({
   const bad = text.trim().length < TEXT_MIN || text.trim().length > TEXT_MAX;
   function submit(e: FormEvent) {
     e.preventDefault();
-    setTried(true);
-    if (!bad) onConfirm(text.trim());
+    // The rule turns into the error (and describes the note) before the note takes focus: a screen reader hears it there.
+    flushSync(() => setTried(true));
+    if (bad) document.getElementById('moderation-note')?.focus();
+    else onConfirm(text.trim());
   }
   return (
     <Dialog title={title} onClose={onCancel}>

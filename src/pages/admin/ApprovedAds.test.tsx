@@ -48,6 +48,17 @@ describe('admin approved ads', () => {
     await waitFor(() => expect(calls).toEqual([{ adIds: [ads[1].id], status: 'disabled' }]));
   });
 
+  // The table is named after the page's heading, and the count is a live region (always present): the
+  // outcome of a search or a filter is announced.
+  it('names its table and announces how many ads the list holds', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    approvedServer([makeStaffAd({ status: 'approved', title: 'A provider’s live ad', ownerId: 'u2' })]);
+    renderAt(<ApprovedAds />, '/admin/dashboard/admin/approved-ads');
+    await screen.findByRole('link', { name: 'A provider’s live ad' });
+    expect(screen.getByRole('table', { name: 'Approved ads' })).toBeTruthy();
+    expect(screen.getByText('1 in total').getAttribute('aria-live')).toBe('polite');
+  });
+
   it('offers Disable on an expired ad as on a live one, and Enable on a disabled one', async () => {
     sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
     const ads = [

@@ -67,7 +67,7 @@ export default function ApprovedAds() {
 
   return (
     <section>
-      <h1>{t('approvedAds.title')}</h1>
+      <h1 id="approved-ads-title">{t('approvedAds.title')}</h1>
       <SearchBox
         label={t('moderation:search.inList')}
         submitLabel={t('moderation:search.submit')}
@@ -117,9 +117,13 @@ export default function ApprovedAds() {
       )}
       <LoadState loading={snap.loading && !snap.data} error={snap.error} />
       {snap.data && !ads.length && <p>{t('approvedAds.empty')}</p>}
+      {/* Always present and polite: the count after a search, a filter or an action is announced (role=status is the action's outcome). */}
+      <p aria-live="polite" className={styles.meta}>
+        {snap.data ? t('total', { count: snap.data.total }) : null}
+      </p>
       {ads.length > 0 && (
         <div style={{ overflowX: 'auto' }}>
-          <table className="data">
+          <table className="data" aria-labelledby="approved-ads-title">
             <thead>
               <tr>
                 <th>

@@ -100,6 +100,37 @@ describe('admin locations', () => {
     expect(switchOf('Buffalo')).toBeTruthy();
   });
 
+  // "Enable/Disable all on this page" says what it did, in a status region present from the start
+  // (one inserted already filled is commonly not announced); a single switch's change is not worded.
+  it('announces the outcome of enabling or disabling every city on the page', async () => {
+    locationsServer();
+    const user = userEvent.setup();
+    renderAt(<Locations />, '/admin/dashboard/admin/locations');
+    await user.click(await screen.findByRole('button', { name: 'Cities of New York' }));
+    await screen.findByRole('switch', { name: 'Buffalo enabled' });
+    const status = screen.getByRole('status');
+    expect(status.textContent).toBe('');
+    await user.click(screen.getByRole('button', { name: 'Enable all on this page' }));
+    await waitFor(() => expect(status.textContent).toBe('2 cities enabled'));
+    expect(switchOf('Buffalo').checked).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Disable all on this page' }));
+    await waitFor(() => expect(status.textContent).toBe('2 cities disabled'));
+    await user.click(switchOf('Buffalo'));
+    await waitFor(() => expect(switchOf('Buffalo').checked).toBe(true));
+    expect(status.textContent).toBe('');
+  });
+
+  it('names its tables after their headings', async () => {
+    locationsServer();
+    const user = userEvent.setup();
+    renderAt(<Locations />, '/admin/dashboard/admin/locations');
+    await user.click(await screen.findByRole('button', { name: 'Cities of New York' }));
+    await screen.findByRole('switch', { name: 'Buffalo enabled' });
+    expect(screen.getByRole('table', { name: 'States' })).toBeTruthy();
+    expect(screen.getByRole('table', { name: 'Cities of New York' })).toBeTruthy();
+    expect(screen.queryAllByRole('table', { name: '' })).toEqual([]);
+  });
+
   it("shows the server's refusal in the page's language and leaves the switch as it was", async () => {
     locationsServer({ refuseCities: true });
     const user = userEvent.setup();

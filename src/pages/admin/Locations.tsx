@@ -19,6 +19,8 @@ export default function Locations() {
   const [busy, setBusy] = useState<string | null>(null);
   // Kept as the error, worded at render: a language switch re-words it.
   const [error, setError] = useState<Error | null>(null);
+  // What "Enable/Disable all on this page" did, worded at render in a status region that is always present.
+  const [outcome, setOutcome] = useState<{ enabled: boolean; count: number } | null>(null);
 
   useEffect(() => {
     void adminStatesStore.load();
@@ -39,6 +41,7 @@ export default function Locations() {
   async function run(key: string, action: () => Promise<void>) {
     setBusy(key);
     setError(null);
+    setOutcome(null);
     try {
       await action();
     } catch (e) {
@@ -62,9 +65,9 @@ export default function Locations() {
       )}
       <div style={{ display: 'grid', gap: 24, gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))' }}>
         <div>
-          <h2>{t('locations.states')}</h2>
+          <h2 id="locations-states-h">{t('locations.states')}</h2>
           <LoadState loading={states.loading && !states.data} error={states.error} />
-          <table className="data">
+          <table className="data" aria-labelledby="locations-states-h">
             <thead>
               <tr>
                 <th>{t('locations.state')}</th>
@@ -109,7 +112,7 @@ export default function Locations() {
           </table>
         </div>
         <div>
-          <h2>{chosen ? t('locations.citiesOf', { name: chosen.name }) : t('locations.cities')}</h2>
+          <h2 id="locations-cities-h">{chosen ? t('locations.citiesOf', { name: chosen.name }) : t('locations.cities')}</h2>
           {!chosen && <p>{t('locations.pickState')}</p>}
           {chosen && (
             <>
@@ -123,13 +126,11 @@ export default function Locations() {
                   busy={busy === 'page:on'}
                   disabled={!cityList.length || !!busy}
                   onClick={() =>
-                    void run('page:on', () =>
-                      setCitiesEnabled(
-                        chosen.id,
-                        cityList.map((c) => c.id),
-                        true,
-                      ),
-                    )
+                    void run('page:on', async () => {
+                      const ids = cityList.map((c) => c.id);
+                      await setCitiesEnabled(chosen.id, ids, true);
+                      setOutcome({ enabled: true, count: ids.length });
+                    })
                   }
                 >
                   {t('locations.enablePage')}
@@ -139,21 +140,22 @@ export default function Locations() {
                   busy={busy === 'page:off'}
                   disabled={!cityList.length || !!busy}
                   onClick={() =>
-                    void run('page:off', () =>
-                      setCitiesEnabled(
-                        chosen.id,
-                        cityList.map((c) => c.id),
-                        false,
-                      ),
-                    )
+                    void run('page:off', async () => {
+                      const ids = cityList.map((c) => c.id);
+                      await setCitiesEnabled(chosen.id, ids, false);
+                      setOutcome({ enabled: false, count: ids.length });
+                    })
                   }
                 >
                   {t('locations.disablePage')}
                 </BusyButton>
               </div>
+              <p role="status" className={styles.meta}>
+                {outcome && t(outcome.enabled ? 'locations.pageEnabled' : 'locations.pageDisabled', { count: outcome.count })}
+              </p>
               <LoadState loading={cities.loading} error={cities.error} />
               {cities.data && !cityList.length && <p>{t('locations.noCities')}</p>}
-              <table className="data">
+              <table className="data" aria-labelledby="locations-cities-h">
                 <tbody>
                   {cityList.map((c) => (
                     <tr key={c.id}>

@@ -93,8 +93,8 @@ export default function PageViews() {
           </p>
           <DayChart days={days} label={t('views.chart', { days: data.days, count: data.total })} />
           <details>
-            <summary>{t('views.asTable')}</summary>
-            <table className="data">
+            <summary id="views-days">{t('views.asTable')}</summary>
+            <table className="data" aria-labelledby="views-days">
               <thead>
                 <tr>
                   <th scope="col">{t('views.day')}</th>
@@ -119,7 +119,7 @@ export default function PageViews() {
               {data.topPaths.length === 0 ? (
                 <p>{t('views.none')}</p>
               ) : (
-                <table className="data">
+                <table className="data" aria-labelledby="top-pages">
                   <thead>
                     <tr>
                       <th scope="col">{t('views.page')}</th>
@@ -146,7 +146,7 @@ export default function PageViews() {
               {data.topAds.length === 0 ? (
                 <p>{t('views.none')}</p>
               ) : (
-                <table className="data">
+                <table className="data" aria-labelledby="top-ads">
                   <thead>
                     <tr>
                       <th scope="col">{t('views.ad')}</th>

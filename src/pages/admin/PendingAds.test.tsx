@@ -191,6 +191,8 @@ describe('admin pending ads', () => {
     await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Harbour companion' })).toBeNull());
     expect(screen.getByRole('listitem', { name: 'Meadow companion' })).toBeTruthy();
     expect(srv.queries.at(-1)!.get('query')).toBe('meadow');
+    // The count is a live region: the outcome of the search is announced.
+    expect(screen.getByText('1 in total').getAttribute('aria-live')).toBe('polite');
   });
 
   it('offers no decision on the admin’s own ad, and leaves it out of “select all”', async () => {

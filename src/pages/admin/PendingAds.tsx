@@ -144,7 +144,10 @@ export default function PendingAds() {
       )}
       <LoadState loading={snap.loading && !snap.data} error={snap.error} />
       {snap.data && !ads.length && <p>{t('pending.empty')}</p>}
-      <p className={styles.meta}>{snap.data ? t('total', { count: snap.data.total }) : null}</p>
+      {/* Always present and polite: the count after a search, a filter or an action is announced (role=status is the action's outcome). */}
+      <p aria-live="polite" className={styles.meta}>
+        {snap.data ? t('total', { count: snap.data.total }) : null}
+      </p>
       <ul className={styles.list}>
         {ads.map((ad) => (
           <li key={ad.id} className={styles.item} aria-label={ad.title}>

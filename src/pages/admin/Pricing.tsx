@@ -34,6 +34,9 @@ function PriceRow({ row }: { row: Price }) {
   const priceBad = cents == null || cents > PRICE_MAX_CENTS;
   const daysBad = isAd && !(Number.isInteger(dayNum) && dayNum >= 1 && dayNum <= DURATION_MAX);
   const label = `${t(`pricing.kind.${row.kind}`)} – ${typeLabel(t, row.listingType)}`;
+  // A broken rule's message describes the field it refuses: tabbing back to it says what is wrong.
+  const msgId = `price-${row.id}-msg`;
+  const refused = (rule: 'price' | 'days') => (msg && !msg.ok && 'rule' in msg && msg.rule === rule ? msgId : undefined);
 
   async function save(e: FormEvent) {
     e.preventDefault();
@@ -66,6 +69,7 @@ function PriceRow({ row }: { row: Price }) {
           value={price}
           onChange={(e) => setPriceText(e.target.value)}
           aria-invalid={priceBad || undefined}
+          aria-describedby={refused('price')}
           size={10}
         />
       </td>
@@ -78,6 +82,7 @@ function PriceRow({ row }: { row: Price }) {
             value={days}
             onChange={(e) => setDays(e.target.value)}
             aria-invalid={daysBad || undefined}
+            aria-describedby={refused('days')}
             size={5}
           />
         ) : (
@@ -98,7 +103,7 @@ function PriceRow({ row }: { row: Price }) {
           </button>
         </form>
         {msg && (
-          <span role={msg.ok ? 'status' : 'alert'} className={msg.ok ? undefined : 'field-error'}>
+          <span id={msgId} role={msg.ok ? 'status' : 'alert'} className={msg.ok ? undefined : 'field-error'}>
             {'savedCents' in msg
               ? t('pricing.saved', { price: formatUsd(msg.savedCents, i18n.language) })
               : 'error' in msg
@@ -124,11 +129,11 @@ export default function Pricing() {
 
   return (
     <section>
-      <h1>{t('pricing.title')}</h1>
+      <h1 id="pricing-h">{t('pricing.title')}</h1>
       <p>{t('pricing.intro')}</p>
       <LoadState loading={snap.loading && !snap.data} error={snap.error} />
       {rows.length > 0 && (
-        <table className="data">
+        <table className="data" aria-labelledby="pricing-h">
           <thead>
             <tr>
               <th>{t('pricing.item')}</th>

@@ -60,12 +60,12 @@ export default function PromoCodes() {
           if (refusal) void adminPromoCodesStore.load();
         }}
       />
-      <h2>{t('promo.list')}</h2>
+      <h2 id="promo-list-h">{t('promo.list')}</h2>
       <LoadState loading={snap.loading && !snap.data} error={snap.error} />
       {snap.data && !codes.length && <p>{t('promo.empty')}</p>}
       {codes.length > 0 && (
         <div style={{ overflowX: 'auto' }}>
-          <table className="data">
+          <table className="data" aria-labelledby="promo-list-h">
             <thead>
               <tr>
                 <th>{t('promo.code')}</th>

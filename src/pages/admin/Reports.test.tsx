@@ -98,6 +98,7 @@ describe('admin reports screen', () => {
     renderAt(<Reports />, '/admin/dashboard/admin/reports');
 
     const urgent = (await screen.findByText('Looks underage.')).closest('tr')!;
+    expect(screen.getByRole('table', { name: 'Reports' })).toBeTruthy();
     expect(within(urgent).getByText('Urgent')).toBeTruthy();
     expect(within(urgent).getByText('anonymous')).toBeTruthy();
     expect(srv.queries[0]).toBe('?page=1&pageSize=20&status=open');

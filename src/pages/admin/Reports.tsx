@@ -106,7 +106,7 @@ export default function Reports() {
 
   return (
     <section>
-      <h1>{t('adminReports.title')}</h1>
+      <h1 id="reports-title">{t('adminReports.title')}</h1>
       <p>{t('adminReports.intro')}</p>
       <div style={{ display: 'flex', gap: 16, flexWrap: 'wrap', alignItems: 'flex-end' }}>
         <div className="field">
@@ -155,7 +155,7 @@ export default function Reports() {
       {snap.data && snap.data.reports.length === 0 && !snap.loading && <p className="alert alert-info">{t('adminReports.none')}</p>}
       {snap.data && snap.data.reports.length > 0 && (
         <div style={{ overflowX: 'auto' }}>
-          <table className="data">
+          <table className="data" aria-labelledby="reports-title">
             <thead>
               <tr>
                 <th scope="col">{t('adminReports.received')}</th>

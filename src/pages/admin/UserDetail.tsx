@@ -176,7 +176,7 @@ export default function UserDetail() {
       <FormSuccess message={done ? done.word(t) : null} />
 
       <Section id="user-ads" title={t('user.ads')} count={current.ads.length} total={current.adsTotal}>
-        <table className="data">
+        <table className="data" aria-labelledby="user-ads">
           <thead>
             <tr>
               <th scope="col">{t('ad.photo')}</th>
@@ -209,7 +209,7 @@ export default function UserDetail() {
       </Section>
 
       <Section id="user-reports" title={t('user.reports')} count={current.reports.length} total={current.reportsTotal}>
-        <table className="data">
+        <table className="data" aria-labelledby="user-reports">
           <thead>
             <tr>
               <th scope="col">{t('report.received')}</th>
@@ -313,7 +313,7 @@ export default function UserDetail() {
       </Section>
 
       <Section id="user-sign-ins" title={t('user.signIns')} count={current.signIns.length} total={current.signInsTotal}>
-        <table className="data">
+        <table className="data" aria-labelledby="user-sign-ins">
           <thead>
             <tr>
               <th scope="col">{t('signIn.at')}</th>
@@ -340,7 +340,7 @@ export default function UserDetail() {
       </Section>
 
       <Section id="user-holds" title={t('holds.ofUser')} count={current.holds.length}>
-        <table className="data">
+        <table className="data" aria-labelledby="user-holds">
           <thead>
             <tr>
               <th scope="col">{t('holds.subject')}</th>
@@ -397,7 +397,7 @@ export default function UserDetail() {
       </Section>
 
       <Section id="user-screening" title={t('user.screening')} count={current.screening.length}>
-        <table className="data">
+        <table className="data" aria-labelledby="user-screening">
           <thead>
             <tr>
               <th scope="col">{t('screening.at')}</th>
@@ -420,7 +420,7 @@ export default function UserDetail() {
       </Section>
 
       <Section id="user-audit" title={t('user.audit')} count={current.audit.length}>
-        <table className="data">
+        <table className="data" aria-labelledby="user-audit">
           <thead>
             <tr>
               <th scope="col">{t('audit.at')}</th>

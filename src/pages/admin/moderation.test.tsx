@@ -237,6 +237,9 @@ describe('user screen', () => {
     expect(within(signIns).getByText('Refused: wrong password')).toBeTruthy();
     expect(within(region('Related accounts (1)')).getByText(/same phone, same sign-in address/)).toBeTruthy();
     expect(within(region('Staff actions (1)')).getByRole('link', { name: 'Open the user screen of admin@example.com' })).toBeTruthy();
+    // Every table is named (after its section's heading, or its caption).
+    expect(screen.getByRole('table', { name: 'Ads (1)' })).toBeTruthy();
+    expect(screen.queryAllByRole('table', { name: '' })).toEqual([]);
     expect(screen.getByRole('link', { name: 'Export evidence file' }).getAttribute('href')).toBe('/api/admin/export-evidence/u7');
 
     await user.click(screen.getByRole('button', { name: 'Suspend' }));
@@ -423,6 +426,10 @@ describe('screening log and page views', () => {
     expect(screen.getByRole('link', { name: 'Harbour companion' }).getAttribute('href')).toBe('/admin/dashboard/admin/search-ads?query=ad1');
     expect(screen.getByText('/faq')).toBeTruthy();
     expect(screen.getByText('Spanish: 5')).toBeTruthy();
+    await user.click(screen.getByText('Show the figures as a table'));
+    expect(screen.getByRole('table', { name: 'Show the figures as a table' })).toBeTruthy();
+    expect(screen.getByRole('table', { name: 'Top pages' })).toBeTruthy();
+    expect(screen.queryAllByRole('table', { name: '' })).toEqual([]);
     await user.click(screen.getByRole('button', { name: '7 days' }));
     expect(await screen.findByText('5 views in the last 7 days')).toBeTruthy();
     expect(screen.getByRole('button', { name: '7 days' }).getAttribute('aria-pressed')).toBe('true');

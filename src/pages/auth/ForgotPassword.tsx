@@ -5,7 +5,7 @@ import { checkEmail } from '../../../contract/rules';
 import { sessionApi } from '../../api/session';
 import { routes } from '../../app/routes';
 import { TextField } from '../../components/forms/TextField';
-import { FormError } from '../../components/forms/FormError';
+import { FormError, FormSuccess } from '../../components/forms/FormError';
 import { SubmitButton } from '../../components/forms/SubmitButton';
 import { useFormAction } from '../../components/forms/useFormAction';
 import { AuthCard } from './AuthCard';
@@ -33,9 +33,8 @@ export default function ForgotPassword() {
   return (
     <AuthCard title={t('forgot.title')}>
       {sent ? (
-        <div role="status" className="alert alert-success">
-          {t('forgot.sent', { email: email.trim() })}
-        </div>
+        // Takes focus: the pressed button is gone with the form, and a screen reader reads the outcome.
+        <FormSuccess message={t('forgot.sent', { email: email.trim() })} focus />
       ) : (
         <form noValidate onSubmit={onSubmit}>
           <p>{t('forgot.intro')}</p>

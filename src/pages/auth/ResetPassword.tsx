@@ -5,7 +5,7 @@ import { checkPassword } from '../../../contract/rules';
 import { sessionApi } from '../../api/session';
 import { routes } from '../../app/routes';
 import { PasswordField } from '../../components/forms/PasswordField';
-import { FormError } from '../../components/forms/FormError';
+import { FormError, FormSuccess } from '../../components/forms/FormError';
 import { SubmitButton } from '../../components/forms/SubmitButton';
 import { useFormAction } from '../../components/forms/useFormAction';
 import { AuthCard } from './AuthCard';
@@ -40,9 +40,8 @@ export default function ResetPassword() {
           {t('reset.missingToken')}
         </div>
       ) : done ? (
-        <div role="status" className="alert alert-success">
-          {t('reset.done')}
-        </div>
+        // Takes focus: the pressed button is gone with the form, and a screen reader reads the outcome.
+        <FormSuccess message={t('reset.done')} focus />
       ) : (
         <form noValidate onSubmit={onSubmit}>
           <FormError message={action.error} />

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { sessionApi } from '../../api/session';
-import { FormError } from '../../components/forms/FormError';
+import { FormError, FormSuccess } from '../../components/forms/FormError';
 import { useFormAction } from '../../components/forms/useFormAction';
 import { AuthCard } from './AuthCard';
 
@@ -18,9 +18,8 @@ export default function Unsubscribe() {
   return (
     <AuthCard title={t('unsubscribe.title')}>
       {done ? (
-        <div role="status" className="alert alert-success">
-          {t('unsubscribe.done')}
-        </div>
+        // Takes focus: the pressed button is gone with the form, and a screen reader reads the outcome.
+        <FormSuccess message={t('unsubscribe.done')} focus />
       ) : (
         <>
           <p>{t('unsubscribe.intro')}</p>

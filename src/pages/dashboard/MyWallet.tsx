@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { addPromoCode, createPromoWallet, emailWelcomePromoCode, promoWalletOf, walletsStore } from '../../state/wallets';
@@ -59,8 +60,12 @@ export default function MyWallet() {
 
   async function redeem(e: FormEvent) {
     e.preventDefault();
-    setTried(true);
-    if (rule) return;
+    // The rule is shown (and describes the field) before the field takes focus: a screen reader hears it there.
+    flushSync(() => setTried(true));
+    if (rule) {
+      document.getElementById('promo-code')?.focus();
+      return;
+    }
     const w = await promoForm.run(() => addPromoCode(code.trim()));
     if (w) {
       void loadTransactions(); // the credit is a row of the history below
@@ -103,6 +108,7 @@ export default function MyWallet() {
         <FormSuccess message={create.success} focus />
         <form onSubmit={redeem} noValidate style={{ marginTop: 12 }}>
           <TextField
+            id="promo-code"
             label={t('wallet.promoCode')}
             value={code}
             onChange={(v) => setCode(v.toUpperCase())}

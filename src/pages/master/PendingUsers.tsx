@@ -35,6 +35,9 @@ export default function PendingUsers() {
     );
     setConfirming(null);
   };
+  // A search's outcome (how many match, or none), or an empty queue; worded once the list is read.
+  const searched = query.query ? (data?.total ? t('matches', { count: data.total }) : t('noMatches')) : null;
+  const outcome = !data || loading ? null : (searched ?? (users.length === 0 ? t('pending.empty') : null));
   return (
     <section aria-labelledby="pending-users-title">
       <h1 id="pending-users-title">{t('pending.title')}</h1>
@@ -48,7 +51,8 @@ export default function PendingUsers() {
       <FormError message={error ?? row.error} />
       <FormSuccess message={row.success} />
       {loading && !data && <Loading />}
-      {data && users.length === 0 && <p>{query.query ? t('noMatches') : t('pending.empty')}</p>}
+      {/* Always present and polite: the outcome of a search (how many match, or none) is announced (role=status is a row action's outcome). */}
+      <p aria-live="polite">{outcome}</p>
       {users.length > 0 && (
         <div style={{ overflowX: 'auto' }}>
           <table className="data" aria-busy={loading || undefined}>

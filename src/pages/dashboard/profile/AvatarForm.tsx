@@ -54,8 +54,9 @@ export function AvatarForm() {
         <small id={`${inputId}-hint`} style={{ color: 'var(--gray)' }}>
           {t('avatar.hint')}
         </small>
+        {/* An alert as well: focus is already on the input, and a new description of it is not read out. */}
         {problem && (
-          <span id={`${inputId}-error`} className="field-error">
+          <span id={`${inputId}-error`} role="alert" className="field-error">
             {problem}
           </span>
         )}
