@@ -3,7 +3,7 @@ import { createResource, onReset, sessionCheck } from './resource';
 import { pageNeedsReading, readWithinPages } from './paging';
 import { adsApi, type OwnerAd, type Quote } from '../api/ads';
 import { atShownPrice } from './pricing';
-import { upsertWallet } from './wallets';
+import { rereadWalletsAfter, upsertWallet } from './wallets';
 
 export const CART_PAGE_SIZE = 20;
 
@@ -51,13 +51,23 @@ export function addToCart(ad: OwnerAd): void {
   if (cartQuery.page === 1) cartStore.state.data = [ad, ...list].slice(0, CART_PAGE_SIZE);
 }
 
+/** A payment's refusal saying the ad is paid already: by another tab, or by an earlier try whose answer was lost. */
+export const AD_ALREADY_PAID = 'ad.already_paid';
+
 /**
  * Pays one ad from a wallet at the price the page showed (`quote`); the ad leaves the cart (now in
- * review) and the wallet shows its new balance.
+ * review) and the wallet shows its new balance. A lost answer or "already paid" reads the wallets
+ * again: that payment, or an earlier one, may have taken the money, and the balances show it.
  */
 export async function payCartAd(id: string, walletId: string, quote?: Quote) {
   const unchanged = sessionCheck();
-  const out = await atShownPrice(() => adsApi.payCartAd(id, walletId, quote));
+  let out;
+  try {
+    out = await atShownPrice(() => adsApi.payCartAd(id, walletId, quote));
+  } catch (e) {
+    rereadWalletsAfter(e, AD_ALREADY_PAID, unchanged);
+    throw e;
+  }
   if (!unchanged()) return out.ad;
   dropFromCart(id);
   upsertWallet(out.wallet);

@@ -1,5 +1,6 @@
 import { createResource, sessionCheck } from './resource';
 import { walletsApi, PROMO_WALLET, type Wallet } from '../api/wallets';
+import { ApiError } from '../api/client';
 import { setWalletReloader } from './socket';
 
 /** The seed's `wallets` data area: the signed-in user's USD and promo wallets. */
@@ -21,6 +22,30 @@ export function upsertWallet(w: Wallet | undefined | null): void {
   else list.push(w);
 }
 
+/**
+ * A failed request that got no answer of our server's (the network, the 30 s limit, a proxy's or a
+ * portal's page): the server may still have done it, money moved included.
+ */
+export function answerLost(e: unknown): boolean {
+  return !(e instanceof ApiError) || e.said === null;
+}
+
+/**
+ * Whether a money action's failure may hide money moved: its answer was lost, or the server
+ * refused with `doneBefore`, the code saying an earlier try (maybe the lost one) did it.
+ */
+export function mayHaveMoved(e: unknown, doneBefore: string): boolean {
+  return answerLost(e) || (e instanceof ApiError && e.code === doneBefore);
+}
+
+/**
+ * After a money action's failure that may hide money moved (mayHaveMoved): the wallets are read
+ * again, so the balances on screen are the server's, not the ones from before the action.
+ */
+export function rereadWalletsAfter(e: unknown, doneBefore: string, unchanged: () => boolean): void {
+  if (mayHaveMoved(e, doneBefore) && unchanged()) void walletsStore.load();
+}
+
 export const promoWalletOf = (list: readonly Wallet[] | null) => list?.find((w) => w.walletType === PROMO_WALLET) ?? null;
 
 export async function createPromoWallet(): Promise<Wallet> {
@@ -30,19 +55,29 @@ export async function createPromoWallet(): Promise<Wallet> {
   return wallet;
 }
 
+/** A promo code's refusal saying this user's earlier try (maybe one whose answer was lost) credited it. */
+export const PROMO_ALREADY_USED = 'wallet.promo_code_already_used';
+
 /**
  * Redeems a promo code; creates the promo wallet first when the user has none yet. A user who
- * signed out meanwhile sees nothing of it, and the code is not sent for the next one.
+ * signed out meanwhile sees nothing of it, and the code is not sent for the next one. A lost
+ * answer or "already used" reads the wallets again: the code may have been credited (a retry
+ * after a lost answer is refused as already used), and the balance shows it.
  */
 export async function addPromoCode(code: string): Promise<Wallet> {
   const unchanged = sessionCheck();
-  if (!promoWalletOf(walletsStore.state.data)) {
-    const created = await createPromoWallet();
-    if (!unchanged()) return created;
+  try {
+    if (!promoWalletOf(walletsStore.state.data)) {
+      const created = await createPromoWallet();
+      if (!unchanged()) return created;
+    }
+    const { wallet } = await walletsApi.addPromoCode({ code });
+    if (unchanged()) upsertWallet(wallet);
+    return wallet;
+  } catch (e) {
+    rereadWalletsAfter(e, PROMO_ALREADY_USED, unchanged);
+    throw e;
   }
-  const { wallet } = await walletsApi.addPromoCode({ code });
-  if (unchanged()) upsertWallet(wallet);
-  return wallet;
 }
 
 /** E-mails the one-time welcome code; answers the address it went to. */

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { CART_PAGE_SIZE, cartQuery, cartStore, deleteCartAd, loadCartPage, payCartAd } from '../../state/cart';
+import { AD_ALREADY_PAID, CART_PAGE_SIZE, cartQuery, cartStore, deleteCartAd, loadCartPage, payCartAd } from '../../state/cart';
 import { walletsStore } from '../../state/wallets';
 import { adPriceFor, pricingStore, quoteOf } from '../../state/pricing';
 import { ApiError, asError, errorMessage } from '../../api/client';
@@ -60,8 +60,9 @@ export default function MyCart() {
       await payCartAd(ad.id, walletId, quote);
       setPaidNote({ paid: ad.title });
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'ad.already_paid') {
-        // Paid meanwhile (another tab): it left the cart; say so where the cart's news goes.
+      // After a lost answer or "already paid", payCartAd has the wallets read again.
+      if (e instanceof ApiError && e.code === AD_ALREADY_PAID) {
+        // Paid meanwhile (another tab, or a try whose answer was lost): it left the cart; say so where the cart's news goes.
         setPaidNote(asError(e));
         void cartStore.load();
       } else setErrors((x) => ({ ...x, [ad.id]: asError(e) }));

@@ -163,6 +163,7 @@ describe('my wallet', () => {
     server.use(
       http.post('/api/create-promo-wallet', () => {
         requests.push('create');
+        srv.db.wallets = [usdWallet(1234), promoWallet(0)];
         return apiJson('POST /api/create-promo-wallet', { wallet: promoWallet(0) });
       }),
       http.post('/api/add-promo-code-to-promo-wallet', async ({ request }) => {
@@ -172,6 +173,7 @@ describe('my wallet', () => {
           return apiJson('POST /api/add-promo-code-to-promo-wallet', ALREADY_USED as never, 409);
         }
         redeemed.add(code);
+        srv.db.wallets = [usdWallet(1234), promoWallet(2000)]; // the wallets read again after a refusal show the credit
         srv.db.transactions = [
           makeTransaction(1, { walletId: 'w-promo', walletType: 'XG-PROMO-WALLET', kind: 'promo_credit', amountCents: 2000, balanceAfterCents: 2000 }),
         ];

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { addPromoCode, createPromoWallet, emailWelcomePromoCode, promoWalletOf, walletsStore } from '../../state/wallets';
+import { PROMO_ALREADY_USED, addPromoCode, createPromoWallet, emailWelcomePromoCode, mayHaveMoved, promoWalletOf, walletsStore } from '../../state/wallets';
 import {
   amountText,
   createTopUp,
@@ -66,7 +66,16 @@ export default function MyWallet() {
       document.getElementById('promo-code')?.focus();
       return;
     }
-    const w = await promoForm.run(() => addPromoCode(code.trim()));
+    const w = await promoForm.run(async () => {
+      try {
+        return await addPromoCode(code.trim());
+      } catch (e) {
+        // The code may have been credited (its answer lost; a retry is then "already used"): the
+        // store reads the balances again, and the history shows the credit or its absence.
+        if (mayHaveMoved(e, PROMO_ALREADY_USED)) void loadTransactions();
+        throw e;
+      }
+    });
     if (w) {
       void loadTransactions(); // the credit is a row of the history below
       promoForm.setSuccess((t, lng) => t('wallet.codeAdded', { balance: formatUsd(w.amountCents, lng) }));
