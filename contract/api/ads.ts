@@ -283,6 +283,23 @@ const AdAndWallet = Type.Object({ ad: OwnerAdSchema, wallet: WalletSchema });
 const AdIds = Type.Array(Id, { minItems: 1, maxItems: 100 });
 const Updated = Type.Object({ updated: Type.Integer() });
 
+/**
+ * The request header that makes a provider's action happen once (server/core/idempotency.ts): the
+ * client makes one random key per action (one post of one form, one bump or renewal of one ad) and
+ * sends it again when it retries the action; the server answers a key already done with the stored
+ * answer, without acting again, for a day. 8–100 of A–Z a–z 0–9 _ - (else 400
+ * request.idempotency_key_invalid); the same key for another action or ad is refused (422
+ * request.idempotency_key_reused). Without it a route acts as it always did.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
+/** The request headers of the routes in IDEMPOTENT_ROUTES (Fastify's `headers` schema; names lower case). */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ description: 'One random key per user action, the same on its retries (8–100 of A–Z a–z 0–9 _ -).' })),
+});
+/** The routes that take an Idempotency-Key header: those that charge a wallet or fill the cart without a key of their own. */
+export const IDEMPOTENT_ROUTES = ['POST /api/post-ad', 'PUT /api/bump-ad/:id', 'PUT /api/renew-ad/:id'] as const;
+
 /** The ads module's routes: "METHOD /path" → the schemas of its request and answers. */
 export const adsApi = {
   /**

@@ -14,6 +14,9 @@ export const commonErrors = {
   'request.not_found': 'Not found.',
   'request.method_not_allowed': 'This method is not allowed here.',
   'request.busy': 'The server is busy. Please try again in a minute.',
+  // The Idempotency-Key header (server/core/idempotency.ts): our client makes one per action.
+  'request.idempotency_key_invalid': 'The request key (Idempotency-Key) must be 8–100 letters, digits, _ or -.',
+  'request.idempotency_key_reused': 'This request key was already used for another action. Please reload the page and try again.',
   'request.malformed_url': 'This address is malformed. Check the link and try again.',
   'request.url_too_long': 'This address is too long. Check the link and try again.',
   'request.length_mismatch': 'The request arrived incomplete (its size does not match its declared length). Please try again.',

@@ -70,6 +70,16 @@ export interface CoreTables {
     idempotency_key: string;
     created_at: string;
   };
+  /** A request's Idempotency-Key and the answer it got (migration 0037, core/idempotency.ts). */
+  request_keys: {
+    user_id: string;
+    key: string;
+    action: string;
+    target: string;
+    status: number;
+    answer_json: string;
+    created_at: string;
+  };
 }
 
 export type UserStatus = 'pending' | 'approved' | 'suspended';

@@ -1,5 +1,5 @@
 import { api } from './client';
-import type { adsApi as adsContract, PostAdFields } from '../../contract/api/ads.ts';
+import { IDEMPOTENCY_KEY_HEADER, type adsApi as adsContract, type PostAdFields } from '../../contract/api/ads.ts';
 import type { listingsApi } from '../../contract/api/listings.ts';
 import type { BodyOf, QueryOf, ResponseOf } from '../../contract/api/types.ts';
 
@@ -55,8 +55,18 @@ export function buildEditAdBody(fields: PostAdFields, keepPhotos: readonly strin
 
 const at = (path: string, id: string) => `${path}/${encodeURIComponent(id)}`;
 
+/**
+ * The limit of a call that uploads photos (post-ad, edit): up to 60 MB sent as picked, then
+ * re-encoded by the server. Five phone photos take ~20 s on a good cellular uplink and minutes on
+ * a poor one; the 30 s of every other call cut such a post off while the server went on storing it.
+ */
+export const UPLOAD_TIMEOUT_MS = 10 * 60_000;
+
+/** The request key of one user action (state/ads.ts actionKey): the same on its retries, so the server does it once. */
+const keyed = (key: string | undefined) => (key ? { headers: { [IDEMPOTENCY_KEY_HEADER]: key } } : {});
+
 export const adsApi = {
-  post: (body: FormData) => api.post<ResponseOf<Ads['POST /api/post-ad'], 201>>('post-ad', { body }),
+  post: (body: FormData, key?: string) => api.post<ResponseOf<Ads['POST /api/post-ad'], 201>>('post-ad', { body, timeout: UPLOAD_TIMEOUT_MS, ...keyed(key) }),
   /** A page of the cart (unpaid ads, newest first). */
   cart: (q: CartQuery = {}) => api.get<ResponseOf<Ads['GET /api/cart-ads-by-user']>>('cart-ads-by-user', { searchParams: defined(q) }),
   deleteCartAd: (id: string) => api.delete<ResponseOf<Ads['DELETE /api/delete-cart-ad/:id']>>(at('delete-cart-ad', id)),
@@ -77,15 +87,17 @@ export const adsApi = {
     api.put<ResponseOf<Ads['PUT /api/update-ad-location/:id']>>(at('update-ad-location', id), {
       json: { stateId, cityId } satisfies BodyOf<Ads['PUT /api/update-ad-location/:id']>,
     }),
-  bump: (id: string, walletId: string, priceCents?: number) =>
+  bump: (id: string, walletId: string, priceCents?: number, key?: string) =>
     api.put<ResponseOf<Ads['PUT /api/bump-ad/:id']>>(at('bump-ad', id), {
       json: { walletId, ...(priceCents === undefined ? {} : { priceCents }) } satisfies BodyOf<Ads['PUT /api/bump-ad/:id']>,
+      ...keyed(key),
     }),
   /** Edits an own ad (multipart, buildEditAdBody): in place, back to the cart when rejected, or as a revision of a live ad. */
-  edit: (id: string, body: FormData) => api.put<ResponseOf<Ads['PUT /api/ads/:id']>>(at('ads', id), { body }),
-  renew: (id: string, walletId: string, quote?: Quote) =>
+  edit: (id: string, body: FormData) => api.put<ResponseOf<Ads['PUT /api/ads/:id']>>(at('ads', id), { body, timeout: UPLOAD_TIMEOUT_MS }),
+  renew: (id: string, walletId: string, quote?: Quote, key?: string) =>
     api.put<ResponseOf<Ads['PUT /api/renew-ad/:id']>>(at('renew-ad', id), {
       json: { walletId, ...quote } satisfies BodyOf<Ads['PUT /api/renew-ad/:id']>,
+      ...keyed(key),
     }),
   /** Deletes an own ad in any status; one in review is refunded (refundedCents). */
   remove: (id: string) => api.delete<ResponseOf<Ads['DELETE /api/ads/:id']>>(at('ads', id)),

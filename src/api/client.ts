@@ -99,6 +99,8 @@ type Opts = {
   json?: unknown;
   body?: BodyInit;
   searchParams?: Record<string, string | number | boolean>;
+  /** This call's own request headers (an Idempotency-Key). */
+  headers?: Record<string, string>;
   redirectOnAuth?: boolean;
   /** This call's own limit (ms), or false for none: for a call the server answers only when long work ends. */
   timeout?: number | false;

@@ -5,6 +5,7 @@ import { atShownPrice } from './pricing';
 import { upsertWallet, walletsStore } from './wallets';
 import { addToCart, dropFromCart, payCartAd } from './cart';
 import { pageNeedsReading, readWithinPages } from './paging';
+import { ApiError } from '../api/client';
 
 export const MY_ADS_PAGE_SIZE = 20;
 
@@ -90,13 +91,47 @@ function drop(id: string) {
   if (pageNeedsReading(d.total, myAdsQuery.page, MY_ADS_PAGE_SIZE, shown)) void myAdsStore.load();
 }
 
+/**
+ * Request keys (Idempotency-Key, contract/api/ads.ts): an action that charges a wallet or fills the
+ * cart is sent with a random key, kept while the same action is tried again (the same ad; for a
+ * post, the same form) and dropped once it succeeds. An answer lost on a flaky network ("Something
+ * went wrong.") and the user pressing again then sends the same key, and the server answers what it
+ * did instead of doing it twice. One key per slot (a post, a bump or a renewal of one ad): another
+ * content in the slot (the form changed) gets a new key. Kept in memory: a reload starts afresh.
+ */
+const actionKeys = new Map<string, { content: string; key: string }>();
+onReset(() => actionKeys.clear());
+
+/** 128 random bits, URL-safe (crypto.randomUUID needs a secure context: a plain-HTTP install has none). */
+function newKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Sends the slot's action with its key (a new one unless the same content is being retried); drops the key when it succeeded. */
+async function keyed<T>(slot: string, content: string, send: (key: string) => Promise<T>): Promise<T> {
+  let kept = actionKeys.get(slot);
+  if (!kept || kept.content !== content) {
+    kept = { content, key: newKey() };
+    actionKeys.set(slot, kept);
+  }
+  const out = await send(kept.key);
+  if (actionKeys.get(slot) === kept) actionKeys.delete(slot);
+  return out;
+}
+
+/** What makes two posts the same post: the fields and the files picked (not their bytes, which are not read here). */
+function formContent(fields: PostAdFields, photos: readonly File[]): string {
+  return JSON.stringify([fields, photos.map((f) => [f.name, f.size, f.type, f.lastModified])]);
+}
+
 // Each action below shows its answer only to the user who sent it: one who signed out meanwhile
 // (and whoever signed in after) sees nothing of it (sessionCheck).
 
-/** Posts a new ad (multipart); it lands in the cart, unpaid. */
+/** Posts a new ad (multipart); it lands in the cart, unpaid. Sent again after a lost answer, the server gives back the same ad. */
 export async function postAd(fields: PostAdFields, photos: File[]): Promise<OwnerAd> {
   const unchanged = sessionCheck();
-  const { ad } = await adsApi.post(buildPostAdBody(fields, photos));
+  const { ad } = await keyed('post', formContent(fields, photos), (key) => adsApi.post(buildPostAdBody(fields, photos), key));
   if (unchanged()) addToCart(ad);
   return ad;
 }
@@ -130,7 +165,7 @@ export async function moveAd(id: string, stateId: string, cityId: string): Promi
 /** Bumps an ad: the ad (new bump time) and the wallet that paid (new balance) come back together. */
 export async function bumpAd(id: string, walletId: string, priceCents?: number): Promise<void> {
   const unchanged = sessionCheck();
-  const { ad, wallet } = await atShownPrice(() => adsApi.bump(id, walletId, priceCents));
+  const { ad, wallet } = await keyed(`bump:${id}`, '', (key) => atShownPrice(() => adsApi.bump(id, walletId, priceCents, key)));
   if (!unchanged()) return;
   replace(ad);
   upsertWallet(wallet);
@@ -139,7 +174,7 @@ export async function bumpAd(id: string, walletId: string, priceCents?: number):
 /** Renews an approved or expired ad for the ad price: the ad (new expiry) and the wallet that paid. */
 export async function renewAd(id: string, walletId: string, quote?: Quote): Promise<OwnerAd> {
   const unchanged = sessionCheck();
-  const { ad, wallet } = await atShownPrice(() => adsApi.renew(id, walletId, quote));
+  const { ad, wallet } = await keyed(`renew:${id}`, '', (key) => atShownPrice(() => adsApi.renew(id, walletId, quote, key)));
   if (!unchanged()) return ad;
   replace(ad);
   upsertWallet(wallet);
@@ -154,10 +189,24 @@ export async function payAd(id: string, walletId: string, quote?: Quote): Promis
   return ad;
 }
 
-/** Deletes an own ad; answers what was refunded (an ad in review), and the wallets show it. */
+/**
+ * Deletes an own ad; answers what was refunded (an ad in review), and the wallets show it. "Not
+ * found" for one's own listed ad means it is gone already: a delete whose answer was lost (or
+ * another tab's). It is done: the ad leaves the lists and the wallets are read again, since what
+ * the lost answer refunded is not known here (0 is answered).
+ */
 export async function deleteAd(id: string): Promise<number> {
   const unchanged = sessionCheck();
-  const { refundedCents } = await adsApi.remove(id);
+  let refundedCents: number;
+  try {
+    ({ refundedCents } = await adsApi.remove(id));
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 404 && e.code === 'ad.not_found')) throw e;
+    if (!unchanged()) throw e;
+    drop(id);
+    if (walletsStore.state.data) void walletsStore.load();
+    return 0;
+  }
   if (!unchanged()) return refundedCents;
   drop(id);
   if (refundedCents > 0 && walletsStore.state.data) void walletsStore.load();

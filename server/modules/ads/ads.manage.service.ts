@@ -22,6 +22,7 @@ import { dropPhotos } from './ads.photos.ts';
 import { contentOf, paymentKey, recordVersion } from './ads.versions.ts';
 import * as repo from './ads.repository.ts';
 import * as revisionsRepo from './ads.revisions.ts';
+import { once } from '../../core/idempotency.ts';
 import type { AdStatus } from './ads.tables.ts';
 
 /** My ads' two lists by status: ever approved, and the others (contract/api/ads.ts OwnAdsListSchema). */
@@ -151,40 +152,45 @@ export class AdManageService {
    * Renews an approved or expired ad for the ad price: expiresAt = max(now, expiresAt) + the
    * duration (a held term's: expiresAt + the duration). The debit (key ad-renew:<id>:<old expiresAt>, once per term) and the new term commit
    * together; 402 when the wallet is short, nothing charged. An expired ad shows again at once.
+   * The first renewal moves expiresAt, so a retry after its answer was lost has a new ledger key:
+   * with a request key (core/idempotency.ts) it gets that answer back, nothing charged again.
    */
-  async renew(actor: SessionUser, id: string, walletId: string, quote?: Quote): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
+  async renew(actor: SessionUser, id: string, walletId: string, quote?: Quote, key?: string): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
     const now = this.deps.clock.now();
     const at = now.toISOString();
-    const result = await transactionAs(this.deps.db, actor, async (trx, by) => {
-      // suspended or signed out while this waited for the lock: nothing charged
-      const ad = await adFor(trx, by, 'renew', id);
-      if (ad.status !== 'approved' && ad.status !== 'expired') throw new Conflict('ad.renew_not_allowed');
-      // A renewal dated after now (the wall clock stepped back since) is not "too soon": the guard
-      // against a double click would hold for the whole step; the ledger key still charges a term once.
-      const sinceRenewal = ad.renewed_at ? now.getTime() - Date.parse(ad.renewed_at) : Infinity;
-      if (sinceRenewal >= 0 && sinceRenewal < RENEW_COOLDOWN_MS) throw new Conflict('ad.renew_too_soon');
-      await assertPlace(trx, ad.state_id, ad.city_id); // a term bought in a place disabled since would show nowhere
-      await usableWallet(trx, by, walletId);
-      const price = await quotedPrice(trx, 'ad', ad.listing_type, quote);
-      // A held term (its owner not approved yet) shows nowhere: renewals are laid end to end and start
-      // when the owner is approved (startHeldTerms), so the days between an expiry and a renewal are not given away.
-      const end = ad.expires_at ? Date.parse(ad.expires_at) : 0;
-      const from = ad.term_held && end ? end : Math.max(now.getTime(), end);
-      const expiresAt = new Date(from + price.durationDays * DAY_MS).toISOString();
-      if (price.priceCents > 0) {
-        await postToLedger(trx, {
-          walletId,
-          amountCents: -price.priceCents,
-          kind: 'ad_payment',
-          reference: id,
-          idempotencyKey: `ad-renew:${id}:${ad.expires_at ?? 'none'}`,
-          at,
-        });
-      }
-      if (!(await repo.renew(trx, id, expiresAt, at))) throw new Conflict('ad.renew_not_allowed');
-      await repo.refreshVisibility(trx, [id]);
-      return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, by, walletId)) };
-    });
+    const rk = key ? { userId: actor.id, key, action: 'renew', target: id } : null;
+    const result = await transactionAs(this.deps.db, actor, async (trx, by) =>
+      once(trx, rk, 200, now, async () => {
+        // suspended or signed out while this waited for the lock: nothing charged
+        const ad = await adFor(trx, by, 'renew', id);
+        if (ad.status !== 'approved' && ad.status !== 'expired') throw new Conflict('ad.renew_not_allowed');
+        // A renewal dated after now (the wall clock stepped back since) is not "too soon": the guard
+        // against a double click would hold for the whole step; the ledger key still charges a term once.
+        const sinceRenewal = ad.renewed_at ? now.getTime() - Date.parse(ad.renewed_at) : Infinity;
+        if (sinceRenewal >= 0 && sinceRenewal < RENEW_COOLDOWN_MS) throw new Conflict('ad.renew_too_soon');
+        await assertPlace(trx, ad.state_id, ad.city_id); // a term bought in a place disabled since would show nowhere
+        await usableWallet(trx, by, walletId);
+        const price = await quotedPrice(trx, 'ad', ad.listing_type, quote);
+        // A held term (its owner not approved yet) shows nowhere: renewals are laid end to end and start
+        // when the owner is approved (startHeldTerms), so the days between an expiry and a renewal are not given away.
+        const end = ad.expires_at ? Date.parse(ad.expires_at) : 0;
+        const from = ad.term_held && end ? end : Math.max(now.getTime(), end);
+        const expiresAt = new Date(from + price.durationDays * DAY_MS).toISOString();
+        if (price.priceCents > 0) {
+          await postToLedger(trx, {
+            walletId,
+            amountCents: -price.priceCents,
+            kind: 'ad_payment',
+            reference: id,
+            idempotencyKey: `ad-renew:${id}:${ad.expires_at ?? 'none'}`,
+            at,
+          });
+        }
+        if (!(await repo.renew(trx, id, expiresAt, at))) throw new Conflict('ad.renew_not_allowed');
+        await repo.refreshVisibility(trx, [id]);
+        return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, by, walletId)) };
+      }),
+    );
     this.deps.hub.sendToUser(actor.id, 'adStatusUpdate', { adId: id, status: result.ad.status });
     return result;
   }

@@ -1,7 +1,8 @@
 import { defineRoutes } from '../../core/http.ts';
 import { withMultipart } from '../../core/multipart.ts';
 import { requireUser } from '../../core/auth.ts';
-import { adsApi } from '../../../contract/api/ads.ts';
+import { adsApi, IdempotencyHeaders } from '../../../contract/api/ads.ts';
+import { idempotencyKeyOf } from '../../core/idempotency.ts';
 import { EDIT_FIELDS, readAdForm } from './ads.upload.ts';
 import { registerReviewRoutes } from './ads.review.routes.ts';
 import type { Quote } from '../pricing/pricing.service.ts';
@@ -14,10 +15,12 @@ export default defineRoutes(async (app, deps) => {
   const manage = deps.services.adManage;
 
   await withMultipart(app, (scope) => {
-    scope.post('/api/post-ad', { bodyLimit: 61 * 1024 * 1024, schema: adsApi['POST /api/post-ad'] }, async (request, reply) => {
+    const postAd = { ...adsApi['POST /api/post-ad'], headers: IdempotencyHeaders };
+    scope.post('/api/post-ad', { bodyLimit: 61 * 1024 * 1024, schema: postAd }, async (request, reply) => {
       const user = requireUser(request);
+      const key = idempotencyKeyOf(request); // a malformed key is refused before the upload is read
       const { fields, photos } = await readAdForm(request);
-      return reply.status(201).send({ ad: await ads.post(user, fields, photos, request.ip) });
+      return reply.status(201).send({ ad: await ads.post(user, fields, photos, request.ip, key) });
     });
     scope.put('/api/ads/:id', { bodyLimit: 61 * 1024 * 1024, schema: adsApi['PUT /api/ads/:id'] }, async (request) => {
       const user = requireUser(request);
@@ -26,8 +29,9 @@ export default defineRoutes(async (app, deps) => {
     });
   });
 
-  app.put('/api/renew-ad/:id', { schema: adsApi['PUT /api/renew-ad/:id'] }, async (request) =>
-    manage.renew(requireUser(request), request.params.id, request.body.walletId, quoteOf(request.body)),
+  // The request headers (Idempotency-Key) are declared beside the contract's route (IDEMPOTENT_ROUTES).
+  app.put('/api/renew-ad/:id', { schema: { ...adsApi['PUT /api/renew-ad/:id'], headers: IdempotencyHeaders } }, async (request) =>
+    manage.renew(requireUser(request), request.params.id, request.body.walletId, quoteOf(request.body), idempotencyKeyOf(request)),
   );
 
   app.delete('/api/ads/:id', { schema: adsApi['DELETE /api/ads/:id'] }, async (request) => manage.remove(requireUser(request), request.params.id));
@@ -57,8 +61,8 @@ export default defineRoutes(async (app, deps) => {
     ads.pay(requireUser(request), request.params.id, request.body.walletId, quoteOf(request.body)),
   );
 
-  app.put('/api/bump-ad/:id', { schema: adsApi['PUT /api/bump-ad/:id'] }, async (request) =>
-    ads.bump(requireUser(request), request.params.id, request.body.walletId, quoteOf(request.body)),
+  app.put('/api/bump-ad/:id', { schema: { ...adsApi['PUT /api/bump-ad/:id'], headers: IdempotencyHeaders } }, async (request) =>
+    ads.bump(requireUser(request), request.params.id, request.body.walletId, quoteOf(request.body), idempotencyKeyOf(request)),
   );
 
   app.put('/api/update-ad-online-status/:id', { schema: adsApi['PUT /api/update-ad-online-status/:id'] }, async (request) => ({

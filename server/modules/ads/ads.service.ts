@@ -21,6 +21,7 @@ import { moveRevision } from './ads.revisions.ts';
 import { fingerprintAd, recordFingerprint } from '../moderation/moderation.duplicates.ts';
 import { photoFiles } from '../moderation/moderation.holds.ts';
 import { unreviewedReason, withdraw } from '../uploads/uploads.withdrawn.ts';
+import { answered, once, remember, requestTarget, type RequestKey } from '../../core/idempotency.ts';
 
 /** A bump within this time of the last one is refused: a double click must not pay twice. */
 export const BUMP_COOLDOWN_MS = 60_000;
@@ -81,11 +82,19 @@ export class AdsService {
     this.deps.hub.sendToUser(userId, 'adStatusUpdate', { adId, status });
   }
 
-  /** Posts an ad into the cart (status unpaid). Screening refusals are logged for staff, never rewritten. */
-  async post(user: SessionUser, input: AdFieldsInput, photos: Buffer[], ip: string | null): Promise<OwnerAdDto> {
+  /**
+   * Posts an ad into the cart (status unpaid). Screening refusals are logged for staff, never rewritten.
+   * With a request key (core/idempotency.ts), the same form sent again after its answer was lost
+   * gives back the ad it made: no second copy in the cart, no second place in the daily limit.
+   */
+  async post(user: SessionUser, input: AdFieldsInput, photos: Buffer[], ip: string | null, key?: string): Promise<OwnerAdDto> {
     const f = checkAdFields(input);
     const details = checkAdDetails(input);
     if (photos.length < 1 || photos.length > MAX_PHOTOS) throw new Invalid('photos', 'ad.photos_count', { min: 1, max: MAX_PHOTOS });
+    const rk: RequestKey | null = key ? { userId: user.id, key, action: 'post-ad', target: requestTarget(input, photos) } : null;
+    // Done already (the common retry, one after the other): answered before the limit and the photo work.
+    const done = rk && (await answered<OwnerAdDto>(this.deps.db, rk, this.deps.clock.now()));
+    if (done) return done.body;
     // The limit counts posts in the post log, not ads that still exist: deleting an ad from the
     // cart gives no post back. The post takes its row before the costly photo work, in one
     // statement that counts and inserts (posts sent at once cannot all pass a count made while
@@ -101,7 +110,12 @@ export class AdsService {
     await screenOrRefuse(this.deps, { userId: user.id, adId: null, title: f.title, description: f.description, ip });
     try {
       await assertPlace(this.deps.db, f.stateId, f.cityId); // early, for a quick answer; again in the transaction
-      await this.store(user, id, f, details, photos);
+      const replayed = await this.store(user, id, f, details, photos, rk);
+      if (replayed) {
+        // The same key was done by another request while this one encoded its photos.
+        await repo.unlogPost(this.deps.db, user.id, id);
+        return replayed;
+      }
     } catch (e) {
       await repo.unlogPost(this.deps.db, user.id, id);
       throw e;
@@ -111,9 +125,20 @@ export class AdsService {
     return toOwnerAd(posted);
   }
 
-  /** The costly part of a post, its place in the daily limit taken: its photos encoded, the ad stored in the cart. */
-  private async store(user: SessionUser, id: string, f: AdFields, details: AdDetailsStored, photos: Buffer[]): Promise<void> {
+  /**
+   * The costly part of a post, its place in the daily limit taken: its photos encoded, the ad stored
+   * in the cart. When its request key was done meanwhile, nothing is stored and the key's answer is returned.
+   */
+  private async store(
+    user: SessionUser,
+    id: string,
+    f: AdFields,
+    details: AdDetailsStored,
+    photos: Buffer[],
+    rk: RequestKey | null,
+  ): Promise<OwnerAdDto | null> {
     const { photos: stored, hashes } = await encodeAdPhotos(this.deps, photos, user.id);
+    let replayed = null as OwnerAdDto | null;
     try {
       // Photo hashes, and other accounts' ads with the same phone or a near-identical photo, for
       // the reviewer (moderation.duplicates.ts): worked out before the transaction, stored in it.
@@ -126,17 +151,22 @@ export class AdsService {
       await this.deps.db.transaction().execute(async (trx) => {
         const at = this.now();
         await currentActor(trx, user); // deleted, suspended or signed out while the photos were encoded: no ad
+        replayed = rk && ((await answered<OwnerAdDto>(trx, rk, this.deps.clock.now()))?.body ?? null);
+        if (replayed) return;
         await assertPlace(trx, f.stateId, f.cityId); // and its place disabled meanwhile: none either
         await repo.insertAd(trx, { id, ownerId: user.id, ...f, photosJson: JSON.stringify(stored), details, at });
         // Not public until staff approve the ad (uploads.withdrawn.ts): its owner and staff see them meanwhile.
         await withdraw(trx, photoFiles(stored), unreviewedReason(id));
         await recordVersion(trx, id, 'posted', at);
         await recordFingerprint(trx, fingerprint, at);
+        if (rk) await remember(trx, rk, 201, toOwnerAd((await repo.findAd(trx, id))!), this.deps.clock.now());
       });
     } catch (e) {
       removeAdPhotos(this.deps.config.dataDir, stored);
       throw e;
     }
+    if (replayed) removeAdPhotos(this.deps.config.dataDir, stored);
+    return replayed;
   }
 
   /** A page of the cart: the user's unpaid ads, newest first. (My ads' lists: AdManageService.mine.) */
@@ -192,32 +222,40 @@ export class AdsService {
     return result;
   }
 
-  /** Moves an approved ad to the top of its listings, for the bump price. */
-  async bump(actor: SessionUser, id: string, walletId: string, quote?: Quote): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
+  /**
+   * Moves an approved ad to the top of its listings, for the bump price. With a request key, a bump
+   * sent again after its answer was lost gets that answer back and is not charged again (the
+   * cooldown alone lets a retry past its minute pay twice).
+   */
+  async bump(actor: SessionUser, id: string, walletId: string, quote?: Quote, key?: string): Promise<{ ad: OwnerAdDto; wallet: WalletDto }> {
     const now = this.deps.clock.now();
     const at = now.toISOString();
-    return transactionAs(this.deps.db, actor, async (trx, by) => {
-      // suspended or signed out meanwhile: nothing charged
-      const ad = await adFor(trx, by, 'bump', id);
-      // On a list: approved, running, and shown (online, its owner and place not suspended).
-      if (ad.status !== 'approved' || (ad.expires_at !== null && ad.expires_at <= at) || !ad.visible) throw new Conflict('ad.bump_not_running');
-      if (ad.bumped_at && now.getTime() - Date.parse(ad.bumped_at) < BUMP_COOLDOWN_MS) throw new Conflict('ad.bump_too_soon');
-      await usableWallet(trx, by, walletId);
-      const price = await quotedPrice(trx, 'bump', ad.listing_type, quote);
-      if (price.priceCents > 0) {
-        // Keyed by the bump it replaces: a retry of this bump finds the key, a later bump has a new one.
-        await postToLedger(trx, {
-          walletId,
-          amountCents: -price.priceCents,
-          kind: 'bump_payment',
-          reference: id,
-          idempotencyKey: `bump:${id}:${ad.bump_seq}`,
-          at,
-        });
-      }
-      await repo.bump(trx, id, at);
-      return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, by, walletId)) };
-    });
+    const rk = key ? { userId: actor.id, key, action: 'bump', target: id } : null;
+    return transactionAs(this.deps.db, actor, async (trx, by) =>
+      once(trx, rk, 200, now, async () => {
+        // suspended or signed out meanwhile: nothing charged
+        const ad = await adFor(trx, by, 'bump', id);
+        // On a list: approved, running, and shown (online, its owner and place not suspended).
+        if (ad.status !== 'approved' || (ad.expires_at !== null && ad.expires_at <= at) || !ad.visible) throw new Conflict('ad.bump_not_running');
+        if (ad.bumped_at && now.getTime() - Date.parse(ad.bumped_at) < BUMP_COOLDOWN_MS) throw new Conflict('ad.bump_too_soon');
+        await usableWallet(trx, by, walletId);
+        const price = await quotedPrice(trx, 'bump', ad.listing_type, quote);
+        if (price.priceCents > 0) {
+          // Keyed by the bump it replaces: two requests racing for one bump pay once, a later bump has a new
+          // key. A retry after this one committed has a new key too: only its request key tells it (above).
+          await postToLedger(trx, {
+            walletId,
+            amountCents: -price.priceCents,
+            kind: 'bump_payment',
+            reference: id,
+            idempotencyKey: `bump:${id}:${ad.bump_seq}`,
+            at,
+          });
+        }
+        await repo.bump(trx, id, at);
+        return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, by, walletId)) };
+      }),
+    );
   }
 
   async setOnline(actor: SessionUser, id: string, online: boolean): Promise<OwnerAdDto> {
