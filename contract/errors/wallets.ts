@@ -10,6 +10,7 @@ export const walletsErrors = {
   'wallet.promo_code_expired': 'This promo code has expired.',
   'wallet.promo_code_already_used': 'You have already used this promo code.',
   'wallet.promo_code_used_up': 'This promo code has been used up.',
+  'wallet.promo_code_own': 'You created or last edited this promo code, so you cannot redeem it yourself.',
   'wallet.too_many_promo_attempts': 'Too many promo code attempts. Please try again in an hour.',
   // The e-mailed welcome code.
   'wallet.welcome_code_already_sent': 'Your welcome promo code was already sent to you.',

@@ -232,3 +232,25 @@ describe('the same key from two server processes at once', () => {
     expect(await ledger('bump_payment')).toHaveLength(1);
   }, 30_000);
 });
+
+describe('an erased account', () => {
+  // The answers kept for retries hold the account's ads' texts: they go with the account.
+  it("leaves no request key or kept answer behind; another account's stay", async () => {
+    const other = await makeUser(ctx, { status: 'approved' });
+    for (const u of [owner, other]) {
+      const res = await postForm(u, goodFields(ny), [await jpegWithGps()], `post-key-${u.id.slice(0, 8)}`);
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const keysOf = (id: string) => ctx.app.deps.db.selectFrom('request_keys').select('key').where('user_id', '=', id).execute();
+    expect(await keysOf(owner.id)).toHaveLength(1);
+    const del = await ctx.app.inject({
+      method: 'DELETE',
+      url: '/api/delete-my-profile?confirm=true',
+      headers: { cookie: owner.cookie },
+      payload: { password: owner.password },
+    });
+    expect(del.statusCode, del.body).toBe(200);
+    expect(await keysOf(owner.id)).toEqual([]);
+    expect(await keysOf(other.id)).toHaveLength(1);
+  });
+});

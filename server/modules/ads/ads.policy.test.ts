@@ -4,7 +4,7 @@ import { ACTIONS, can, type AdsAction } from './ads.policy.ts';
 
 // Who may do what to an ad, from PRODUCT §2, §5 and §7: the owner pays, bumps, sets online, moves
 // and deletes from the cart (a pending owner too, a suspended one not); staff act through review,
-// never on their own ad; a non-public ad is seen by its owner and staff.
+// never on their own ad nor on one of an account linked to them; a non-public ad is seen by its owner and staff.
 
 type Expect = Record<Who, boolean>;
 const none: Expect = { guest: false, alice: false, bob: false, pam: false, sam: false, ada: false, sid: false, max: false, mia: false, sue: false };
@@ -56,6 +56,14 @@ describe('ads policy', () => {
       });
     }
   }
+
+  // An account the product links to the actor (a shared phone or photo) is theirs for review and
+  // moderation: nobody of staff acts on it; it changes nothing else (the owner still acts, staff still preview).
+  it.each(WHO)("review and moderate alice's ad when she is linked to the actor: %s", (who) => {
+    for (const action of ['review', 'moderate'] as const) expect(can(cast[who], action, { ownerId: 'alice', ownerLinkedToActor: true })).toBe(false);
+    expect(can(cast[who], 'preview', { ownerId: 'alice', ownerLinkedToActor: true })).toBe(preview.alice[who]);
+    expect(can(cast[who], 'edit', { ownerId: 'alice', ownerLinkedToActor: true })).toBe(ownerActs.alice[who]);
+  });
 
   it('refuses every action without the ad', () => {
     for (const [action] of table) for (const who of WHO) expect(can(cast[who], action)).toBe(false);

@@ -7,8 +7,9 @@ import { isOwner, isStaff, unknownAction, type Actor } from '../../core/policy.t
  *   post and pay, their ads wait for their approval). Staff act on other people's ads through the
  *   review actions, never through the owner's.
  * - preview: see an ad that is not public (in the cart, in review, hidden): its owner and staff.
- * - review (approve, reject) and moderate (disable, re-enable): staff, never on their own ad:
- *   another admin or a master must.
+ * - review (approve, reject) and moderate (disable, re-enable): staff, never on their own ad nor on
+ *   an ad of an account the product links to them (a shared phone or photo: a second account of
+ *   theirs, ownerLinkedToActor): another admin or a master must.
  * Whether the ad's state allows the action (already paid, not running) is the service's business.
  */
 export const ACTIONS = ['pay', 'bump', 'setOnline', 'move', 'deleteFromCart', 'edit', 'renew', 'delete', 'preview', 'review', 'moderate'] as const;
@@ -17,6 +18,8 @@ export type AdsAction = (typeof ACTIONS)[number];
 /** What the rules need to know about an ad. */
 export interface AdObject {
   ownerId: string;
+  /** The owner is an account the product links to the actor (moderation.repository.ts accountsLinkedTo); asked for review and moderate only. */
+  ownerLinkedToActor?: boolean;
 }
 
 export function can(actor: Actor, action: AdsAction, ad?: AdObject): boolean {
@@ -35,7 +38,7 @@ export function can(actor: Actor, action: AdsAction, ad?: AdObject): boolean {
       return isOwner(actor, ad.ownerId) || isStaff(actor);
     case 'review':
     case 'moderate':
-      return isStaff(actor) && !isOwner(actor, ad.ownerId);
+      return isStaff(actor) && !isOwner(actor, ad.ownerId) && !ad.ownerLinkedToActor;
     default:
       return unknownAction(action);
   }

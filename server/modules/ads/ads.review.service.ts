@@ -5,10 +5,12 @@ import { isOwner } from '../../core/policy.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
+import { cleanLine } from '../../../contract/rules.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
 import { toStaffAd } from './ads.dto.ts';
 import type { AdStatus, RejectionCategory } from './ads.tables.ts';
 import { parseStaffQuery, staffReads } from '../moderation/moderation.match.ts';
+import { accountsLinkedTo } from '../moderation/moderation.repository.ts';
 import { adObject, can } from './ads.policy.ts';
 import * as repo from './ads.repository.ts';
 import * as revisionsRepo from './ads.revisions.ts';
@@ -27,9 +29,9 @@ const actorOf = (u: SessionUser) => ({ id: u.id, email: u.email });
 const unique = (ids: string[]) => [...new Set(ids)];
 
 /**
- * Staff review of ads. Nobody reviews, disables or re-enables their own ad (another admin or a
- * master must): a batch holding one is refused whole, with 409 (a 403 would send the browser to
- * sign-in). Approving an ad of a pending (not yet approved) owner is allowed: the ad
+ * Staff review of ads. Nobody reviews, disables or re-enables their own ad, nor one of an account
+ * the product links to them by a phone or a photo (another admin or a master must): a batch holding
+ * one is refused whole, with 409 (a 403 would send the browser to sign-in). Approving an ad of a pending (not yet approved) owner is allowed: the ad
  * becomes approved and its time starts, but it stays hidden until a master approves the owner
  * (PRODUCT §2); the owner's approval makes it public at once (trigger ads_visible_owner).
  */
@@ -90,7 +92,8 @@ export class ReviewService {
     // review, and an approval must not publish text nobody reviewed.
     const seen = new Map((input.seen ?? []).map((s) => [s.id, s.updatedAt]));
     const category: RejectionCategory = input.category ?? 'other';
-    const reason = input.reason?.replace(/\s+/g, ' ').trim() ?? '';
+    // One line without control, format and bidi characters, as ad text is: it is audited and mailed to the owner.
+    const reason = cleanLine(input.reason ?? '');
     if (input.decision === 'reject' && (reason.length < REASON_MIN || reason.length > REASON_MAX)) {
       throw new Invalid('reason', 'ad.rejection_reason_length', { min: REASON_MIN, max: REASON_MAX });
     }
@@ -101,13 +104,14 @@ export class ReviewService {
     const unusedPhotos: { adId: string; ownerId: string; photos: StoredPhoto[] }[] = [];
     await transactionAs(this.deps.db, actor, async (trx, by) => {
       // demoted or suspended since the request came in: refused
+      const linked = await accountsLinkedTo(trx, by.id); // once for the batch
       for (const id of unique(input.adIds)) {
         const ad = await repo.findAd(trx, id);
         if (!ad) {
           // An edit of a live ad, by the revision's id (the queue lists it with revisionOf).
           const rev = await revisionsRepo.findPendingRevision(trx, id);
           if (!rev) continue;
-          mayReview(by, 'review', { owner_id: rev.owner_id });
+          mayReview(by, 'review', { owner_id: rev.owner_id }, linked);
           // An edit whose ad is gone (deleted meanwhile) has nothing left to change: skipped like an ad no longer in review.
           const live = await repo.findAd(trx, rev.ad_id);
           if (!live) continue;
@@ -137,7 +141,7 @@ export class ReviewService {
           changed.push({ id: rev.ad_id, ownerId: rev.owner_id, status: live.status });
           continue;
         }
-        mayReview(by, 'review', ad);
+        mayReview(by, 'review', ad, linked);
         if (ad.status !== 'in_review') continue;
         if (input.decision === 'approve') {
           if (seen.has(id) && seen.get(id) !== ad.updated_at) continue; // changed since the reviewer saw it
@@ -203,9 +207,10 @@ export class ReviewService {
     const at = this.deps.clock.now().toISOString();
     const changed: { ownerId: string; adId: string; status: AdStatus }[] = [];
     await transactionAs(this.deps.db, actor, async (trx, by) => {
+      const linked = await accountsLinkedTo(trx, by.id); // once for the batch
       for (const id of unique(input.adIds)) {
         const before = await repo.findAd(trx, id);
-        if (before) mayReview(by, 'moderate', before);
+        if (before) mayReview(by, 'moderate', before, linked);
         if (!before || !(await repo.setStaffStatus(trx, id, input.status, at))) continue;
         await repo.refreshVisibility(trx, [id]);
         // A taken-down ad's photos stop answering the public too (their URLs are known); enabled, they answer again.
@@ -252,9 +257,11 @@ export class ReviewService {
 
 /**
  * Asks the policy; throwing inside the transaction rolls back whatever the batch already changed.
- * Staff get here (the /api/admin gate): a refusal is their own ad, 409.
+ * Staff get here (the /api/admin gate): a refusal is their own ad, or one of an account linked to
+ * them (`linked`: accountsLinkedTo, asked once per batch), 409.
  */
-function mayReview(actor: SessionUser, action: 'review' | 'moderate', ad: { owner_id: string }): void {
-  if (can(actor, action, adObject(ad))) return;
-  throw isOwner(actor, ad.owner_id) ? new Conflict('ad.review_own_ad') : new Forbidden();
+function mayReview(actor: SessionUser, action: 'review' | 'moderate', ad: { owner_id: string }, linked: ReadonlySet<string>): void {
+  const ownerLinkedToActor = linked.has(ad.owner_id);
+  if (can(actor, action, { ...adObject(ad), ownerLinkedToActor })) return;
+  throw isOwner(actor, ad.owner_id) || ownerLinkedToActor ? new Conflict('ad.review_own_ad') : new Forbidden();
 }

@@ -26,6 +26,9 @@ export interface MarketTables {
     expires_at: string | null;
     active: Generated<number>;
     owner_user_id: string | null;
+    /** The staff member who created it and who last edited it (migration 0038); null: the system (a welcome code), or never edited. */
+    created_by: string | null;
+    updated_by: string | null;
     created_at: string;
     updated_at: string;
   };

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
+import { lastOwnerOfAdSql } from '../reports/reports.repository.ts';
 
 export interface AuditFilter {
   action?: string;
@@ -44,14 +45,18 @@ export async function listAudit(db: Executor, f: AuditFilter) {
   return { rows, total: Number(total.n) };
 }
 
-/** Whose ad each report names (the ad live, or a copy kept under a legal hold), in one query; null when no ad or none left. */
+/**
+ * Whose ad each report names, in one query: the ad live, a copy kept under a legal hold, else (the
+ * ad deleted) the owner its last stored version names, as the reports list reads it; null when no
+ * ad or nothing of it is left.
+ */
 export async function reportAdOwners(db: Executor, reportIds: readonly string[]): Promise<Map<string, string | null>> {
   if (!reportIds.length) return new Map();
   const rows = await db
     .selectFrom('reports')
     .leftJoin('ads', 'ads.id', 'reports.ad_id')
     .leftJoin('held_ads', 'held_ads.id', 'reports.ad_id')
-    .select(['reports.id', (eb) => eb.fn.coalesce('ads.owner_id', 'held_ads.owner_id').as('owner_id')])
+    .select(['reports.id', (eb) => eb.fn.coalesce('ads.owner_id', 'held_ads.owner_id', lastOwnerOfAdSql(eb.ref('reports.ad_id'))).as('owner_id')])
     .where('reports.id', 'in', [...reportIds])
     .execute();
   return new Map(rows.map((r) => [r.id, r.owner_id]));

@@ -31,14 +31,13 @@ import { evidenceFiles, type EvidenceSubject } from './moderation.export.ts';
 import { buildZip } from './moderation.zip.ts';
 import { computeTransparency, transparencyVersion } from './moderation.transparency.ts';
 import { isHoldAction, toAuditEntry } from '../audit/audit.service.ts';
+import { cleanLine } from '../../../contract/rules.ts';
 import * as repo from './moderation.repository.ts';
 import { userListTotals } from './moderation.counts.ts';
 
 /** The user page's lists stop here, each with its total (the evidence export has everything). */
 const LIST_LIMIT = 200;
 const MAX_FLAG_IDS = 100;
-
-const clean = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 export function toModAd(r: repo.ModAdRow): ModAd {
   const photos = photosOf(r.photos_json);
@@ -226,7 +225,9 @@ export class ModerationService {
 
   /** Places a legal hold (audited in the same transaction). Several holds may cover one subject (one per legal request). */
   async placeHold(actor: SessionUser, input: { targetType: HoldTarget; targetId: string; reason: string }): Promise<LegalHold> {
-    const reason = clean(input.reason);
+    // Stored as one line without control, format and bidi characters, as public text is: an RLO or
+    // a backspace would make the hold and its audit row read as something else.
+    const reason = cleanLine(input.reason);
     if (reason.length < HOLD_REASON_MIN || reason.length > HOLD_REASON_MAX) {
       throw new Invalid('reason', 'moderation.hold_reason_length', { min: HOLD_REASON_MIN, max: HOLD_REASON_MAX });
     }
@@ -252,7 +253,7 @@ export class ModerationService {
    * it was held are completed now, for whatever no other hold still covers.
    */
   async releaseHold(actor: SessionUser, input: { targetType: HoldTarget; targetId: string; note: string }): Promise<{ released: number }> {
-    const note = clean(input.note);
+    const note = cleanLine(input.note); // as a hold's reason is
     if (note.length < NOTE_MIN || note.length > NOTE_MAX) throw new Invalid('note', 'moderation.note_length', { min: NOTE_MIN, max: NOTE_MAX });
     const at = this.now();
     const { released, files, outbox } = await this.deps.db.transaction().execute(async (trx) => {

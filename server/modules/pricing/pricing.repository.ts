@@ -53,18 +53,26 @@ export function findPromoCodeByCode(db: Executor, code: string) {
 export async function updatePromoCode(
   db: Executor,
   id: string,
-  p: { code: string; amountCents: number; maxUses: number; expiresAt: string | null; active: boolean; at: string },
+  p: { code: string; amountCents: number; maxUses: number; expiresAt: string | null; active: boolean; by: string; at: string },
 ) {
   await db
     .updateTable('promo_codes')
-    .set({ code: p.code, amount_cents: p.amountCents, max_uses: p.maxUses, expires_at: p.expiresAt, active: p.active ? 1 : 0, updated_at: p.at })
+    .set({
+      code: p.code,
+      amount_cents: p.amountCents,
+      max_uses: p.maxUses,
+      expires_at: p.expiresAt,
+      active: p.active ? 1 : 0,
+      updated_by: p.by,
+      updated_at: p.at,
+    })
     .where('id', '=', id)
     .execute();
 }
 
 export async function insertPromoCode(
   db: Executor,
-  p: { id: string; code: string; amountCents: number; maxUses: number; expiresAt: string | null; active: boolean; at: string },
+  p: { id: string; code: string; amountCents: number; maxUses: number; expiresAt: string | null; active: boolean; by: string; at: string },
 ) {
   await db
     .insertInto('promo_codes')
@@ -76,6 +84,7 @@ export async function insertPromoCode(
       expires_at: p.expiresAt,
       active: p.active ? 1 : 0,
       owner_user_id: null,
+      created_by: p.by,
       created_at: p.at,
       updated_at: p.at,
     })

@@ -197,6 +197,7 @@ export class PricingService {
           maxUses: input.maxUses,
           expiresAt: expiresAt ?? null,
           active: input.active,
+          by: actor.id, // its author may not redeem it (wallets.policy.ts)
           at: now,
         });
         const row = (await repo.findPromoCodeById(trx, id))!;
@@ -213,6 +214,7 @@ export class PricingService {
         maxUses: input.maxUses,
         expiresAt: expiresAt === undefined ? before.expires_at : expiresAt,
         active: input.active,
+        by: actor.id, // nor may its last editor (a personal code's too: its owner editing it as staff)
         at: now,
       });
       const row = (await repo.findPromoCodeById(trx, before.id))!;

@@ -192,6 +192,8 @@ export async function eraseUser(db: Executor, id: string, placeholderHash: strin
   await db.deleteFrom('held_identity').where('user_id', '=', id).execute();
   await db.deleteFrom('user_roles').where('user_id', '=', id).execute();
   await db.deleteFrom('email_changes').where('user_id', '=', id).execute();
+  // The answers kept for its retried requests (core/idempotency.ts) hold its ads' texts.
+  await db.deleteFrom('request_keys').where('user_id', '=', id).execute();
   // The numbers the account verified or tried: its phone codes go; the SMS log keeps its delivery
   // rows for staff (the quota spent) with the number cut to its last two digits and no account.
   await db.deleteFrom('phone_codes').where('user_id', '=', id).execute();
@@ -207,19 +209,9 @@ export async function eraseUser(db: Executor, id: string, placeholderHash: strin
     .execute();
   await closeEditsOfDeletedAds(db, id, now);
   await eraseFromAudit(db, id);
-  // A staff member's address goes from what they did: the audit rows and the legal holds they
-  // placed or released keep their id and show the placeholder. (Released holds written before
-  // migration 0033 name the releaser by e-mail alone: matched by the address the account has.)
+  // What a staff member did as staff keeps who did it (core/audit.ts eraseActor): the audit rows,
+  // and the legal holds they placed or released, as the holds' audit rows name them anyway.
   await eraseActor(db, id, placeholder);
-  const email = named[0];
-  await db.updateTable('legal_holds').set({ placed_by_email: placeholder }).where('placed_by', '=', id).execute();
-  await db
-    .updateTable('legal_holds')
-    .set({ released_by: placeholder, released_by_id: id })
-    .where((eb) =>
-      eb.or([eb('released_by_id', '=', id), eb.and([eb('released_by_id', 'is', null), eb(eb.fn('lower', ['released_by']), '=', email.toLowerCase())])]),
-    )
-    .execute();
   return named;
 }
 

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import type { Executor } from '../../core/db.ts';
 import type { ReportKind, ReportStatus } from './reports.tables.ts';
 
@@ -70,8 +70,16 @@ export async function listReports(db: Executor, f: ReportFilter): Promise<{ rows
   return { rows: rows as ReportRow[], total: Number(count.n) };
 }
 
-/** The owner the last stored version of an ad names (ad_versions outlive a deleted ad until its account is erased). */
+/**
+ * The owner the last stored version of an ad names (ad_versions outlive a deleted ad until its
+ * account is erased), as a subquery on an ad id (a value, or a column of an outer query: the audit
+ * log asks it of many reports at once).
+ */
+export const lastOwnerOfAdSql = (adId: Expression<string | null> | string) =>
+  sql<string | null>`(SELECT owner_id FROM ad_versions WHERE ad_id = ${adId} ORDER BY id DESC LIMIT 1)`;
+
+/** The owner the last stored version of an ad names (lastOwnerOfAdSql). */
 export async function lastOwnerOfAd(db: Executor, adId: string): Promise<string | null> {
-  const r = await sql<{ owner_id: string }>`SELECT owner_id FROM ad_versions WHERE ad_id = ${adId} ORDER BY id DESC LIMIT 1`.execute(db);
+  const r = await sql<{ owner_id: string | null }>`SELECT ${lastOwnerOfAdSql(adId)} AS owner_id`.execute(db);
   return r.rows[0]?.owner_id ?? null;
 }

@@ -8,7 +8,7 @@ import { newId } from '../../core/ids.ts';
 import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
-import { checkEmail } from '../../../contract/rules.ts';
+import { checkEmail, cleanLine, cleanText } from '../../../contract/rules.ts';
 import { can } from './reports.policy.ts';
 import * as repo from './reports.repository.ts';
 import { ownerOfAd } from '../moderation/moderation.repository.ts';
@@ -73,10 +73,11 @@ export interface NewReport {
 
 /** Checks and normalizes a report's fields; throws 400 naming the field. */
 export function checkReport(input: NewReport): { message: string; contact: string | null } {
-  const message = input.message.trim();
+  // Counted as stored: control, format and bidi characters out (40 zero-width spaces say nothing).
+  const message = cleanText(input.message);
   if (message.length < REPORT_MESSAGE_MIN) throw new Invalid('message', 'reports.message_too_short', { min: REPORT_MESSAGE_MIN });
   if (message.length > REPORT_MESSAGE_MAX) throw new Invalid('message', 'reports.message_too_long', { max: REPORT_MESSAGE_MAX });
-  const contact = input.contact?.trim() || null;
+  const contact = (input.contact != null && cleanLine(input.contact)) || null;
   if (contact && contact.length > REPORT_CONTACT_MAX) throw new Invalid('contact', 'reports.contact_too_long', { max: REPORT_CONTACT_MAX });
   // Contact and law-enforcement requests need an address to answer; trafficking tips may be anonymous.
   if (input.kind === 'contact' || input.kind === 'law_enforcement') {
@@ -235,7 +236,8 @@ export class ReportsService {
 
   /** Opens or closes a report, closing with an optional note; audited in the same transaction. */
   async setStatus(actor: SessionUser, id: string, status: ReportStatus, rawNote?: string): Promise<Report> {
-    const note = rawNote?.replace(/\s+/g, ' ').trim() || undefined;
+    // One line without control, format and bidi characters, as public text is (the note is audited).
+    const note = cleanLine(rawNote ?? '') || undefined;
     if (note !== undefined && (note.length < NOTE_MIN || note.length > NOTE_MAX))
       throw new Invalid('note', 'moderation.note_length', { min: NOTE_MIN, max: NOTE_MAX });
     const report = await transactionAs(this.deps.db, actor, async (trx, by) => {

@@ -72,6 +72,11 @@ describe('POST /api/reports', () => {
         { kind: 'trafficking', message: '    short msg      ' },
         { code: 'reports.message_too_short', params: { field: 'message', min: 10 } },
       ],
+      // Zero-width and other invisible characters say nothing: counted as stored, without them.
+      [
+        { kind: 'trafficking', message: '\u200b\u2060\u200d'.repeat(14) },
+        { code: 'reports.message_too_short', params: { field: 'message', min: 10 } },
+      ],
       [
         { kind: 'trafficking', message: 'x'.repeat(5001) },
         { code: 'reports.message_too_long', params: { field: 'message', max: 5000 } },

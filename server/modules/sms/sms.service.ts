@@ -187,7 +187,8 @@ export class SmsService {
       action: 'sms.test_send',
       targetType: 'sms_message',
       targetId: String(message.id),
-      after: { to, status: message.status },
+      // What was sent, not only to whom: the SMS log's copy is purged with its retention, this row stays.
+      after: { to, text, status: message.status },
       at: message.createdAt,
     });
     return message;

@@ -109,7 +109,7 @@ describe('test messages', () => {
     expect([audit.action, audit.target_id, JSON.parse(audit.after_json!)]).toEqual([
       'sms.test_send',
       String(res.json().message.id),
-      { to: '+12125550100', status: 'outbox' },
+      { to: '+12125550100', text: DEFAULT_TEST_MESSAGE, status: 'outbox' },
     ]);
   });
 

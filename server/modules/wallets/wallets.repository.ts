@@ -75,7 +75,18 @@ export async function unmarkWelcomeSent(db: Executor, userId: string): Promise<v
 
 export async function insertPromoCode(
   db: Executor,
-  p: { id: string; code: string; amountCents: number; maxUses: number; expiresAt: string | null; active: boolean; ownerUserId: string | null; at: string },
+  p: {
+    id: string;
+    code: string;
+    amountCents: number;
+    maxUses: number;
+    expiresAt: string | null;
+    active: boolean;
+    ownerUserId: string | null;
+    /** The staff member who made it (null: the system). */
+    createdBy: string | null;
+    at: string;
+  },
 ): Promise<void> {
   await db
     .insertInto('promo_codes')
@@ -87,6 +98,7 @@ export async function insertPromoCode(
       expires_at: p.expiresAt,
       active: p.active ? 1 : 0,
       owner_user_id: p.ownerUserId,
+      created_by: p.createdBy,
       created_at: p.at,
       updated_at: p.at,
     })

@@ -82,6 +82,8 @@ export class WalletsService {
       const promo = await repo.findPromoCode(trx, code);
       // Someone else's personal code is "not valid", exactly as an unknown one: it cannot be told apart.
       if (!promo || !can(by, 'redeem', { ownerId: promo.owner_user_id })) throw new Invalid('code', 'wallet.promo_code_not_valid');
+      // A code the redeemer wrote (created or last edited, as staff) is known to them: said plainly.
+      if (!can(by, 'redeem', { ownerId: promo.owner_user_id, authors: [promo.created_by, promo.updated_by] })) throw new Conflict('wallet.promo_code_own');
       if (!promo.active) throw new Invalid('code', 'wallet.promo_code_inactive');
       if (promo.expires_at !== null && promo.expires_at <= at) throw new Invalid('code', 'wallet.promo_code_expired');
       if (await repo.hasRedeemed(trx, promo.id, userId)) throw new Conflict('wallet.promo_code_already_used');
@@ -128,6 +130,7 @@ export class WalletsService {
         maxUses: 1,
         active: true,
         ownerUserId: user.id,
+        createdBy: null, // made by the system at its owner's request: no staff author
         expiresAt,
         at: at.toISOString(),
       });

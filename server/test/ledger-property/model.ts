@@ -163,6 +163,8 @@ export function step(w: World, op: Op): Prediction {
       if (recent.length >= REDEEM_LIMIT) return { status: 429, why: 'redeem limit' };
       w.limiter[key] = [...recent, w.now];
       if (op.code === null) return { status: 400, why: 'unknown code' };
+      // The staff member made every code: its author may not redeem it (wallets.policy.ts).
+      if (w.users[op.user].staff) return { status: 409, why: 'its author' };
       const c = w.codes[op.code];
       if (!c.active) return { status: 400, why: 'inactive' };
       if (c.expiresAt !== null && c.expiresAt <= w.now) return { status: 400, why: 'expired' };

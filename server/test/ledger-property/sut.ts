@@ -193,7 +193,8 @@ export class Sut {
       age: '27',
       stateId: this.place.stateId,
       cityId: this.place.cityId,
-      phone: '(212) 555-0142',
+      // A number of each user's own: a staff member's ad sharing a provider's phone would link them, and they could not review that provider's ads.
+      phone: `(212) 555-${String(100 + user).padStart(4, '0')}`,
     };
     for (const [k, v] of Object.entries(fields)) fd.append(k, v);
     fd.append('photos', new Blob([new Uint8Array(this.photo)], { type: 'image/jpeg' }), 'photo.jpg');

@@ -6,7 +6,8 @@ function adForm(c: RowContext): FormData {
     listingType: 'female_esc', // the fixture's ads' type: a paid ad keeps the type it was paid for
     title: 'Relaxing massage uptown',
     age: '30',
-    phone: '(212) 555-0143',
+    // Staff post with a number of their own: an ad sharing a provider's phone links them to that provider, whose ads they may then not review.
+    phone: c.me.actor === 'admin' || c.me.actor === 'master' ? '(212) 555-0144' : '(212) 555-0143',
     description: 'Calm, clean studio. Swedish and deep tissue, by appointment only, weekdays.',
     stateId: c.world.ny.stateId,
     cityId: c.world.ny.cityId,

@@ -70,10 +70,12 @@ export class Fixture {
     await f.account('suspendedProvider', await makeUser(ctx, { status: 'approved' })); // suspended once its ad is live
 
     const admin = f.accounts.get('admin')!;
+    // The code every actor redeems comes from a staff member who is none of them: its author may not redeem it.
+    const issuer = await asAdmin(ctx);
     const promo = await ctx.app.inject({
       method: 'POST',
       url: '/api/admin/set-promo-code-by-id',
-      headers: { cookie: admin.cookie },
+      headers: { cookie: issuer.cookie },
       payload: { code: 'MATRIX-CREDIT', amountCents: 500, maxUses: 1_000_000, active: true },
     });
     const staffPromo = await ctx.app.inject({

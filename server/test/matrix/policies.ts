@@ -64,9 +64,12 @@ export class PolicyObjects {
   }
 
   /** A promo code, by the code itself: whose it is (null: anyone's). */
-  code(code: string): { ownerId: string | null } | undefined {
-    const r = this.get<{ owner_user_id: string | null }>('SELECT owner_user_id FROM promo_codes WHERE code = ?', code);
-    return r && { ownerId: r.owner_user_id };
+  code(code: string): { ownerId: string | null; authors: (string | null)[] } | undefined {
+    const r = this.get<{ owner_user_id: string | null; created_by: string | null; updated_by: string | null }>(
+      'SELECT owner_user_id, created_by, updated_by FROM promo_codes WHERE code = ?',
+      code,
+    );
+    return r && { ownerId: r.owner_user_id, authors: [r.created_by, r.updated_by] };
   }
 
   /** A Bitcoin invoice, by BTCPay's id: whose it is (the matrix speaks from 127.0.0.1, the server's own machine). */
