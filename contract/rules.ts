@@ -94,7 +94,9 @@ export function checkNewEmail(v: string): RuleKey | null {
   return checkEmail(v) ?? (v.slice(v.lastIndexOf('@') + 1).toLowerCase() === ERASED_EMAIL_DOMAIN ? 'emailInvalid' : null);
 }
 
-export function checkPassword(v: string, email?: string): RuleKey | null {
+export function checkPassword(raw: string, email?: string): RuleKey | null {
+  // As the server hashes it (core/passwords.ts): NFC, so "é" typed as e + accent counts as typed the other way.
+  const v = raw.normalize('NFC');
   if (!v || v.length < PASSWORD_MIN) return 'passwordTooShort';
   if (v.length > PASSWORD_MAX) return 'passwordTooLong';
   // Half of a UTF-16 pair: the hash takes the password as UTF-8, where every such half becomes

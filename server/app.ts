@@ -103,6 +103,48 @@ function validatorsByPart(): { buildValidator: BuildCompilerFromPool } {
   };
 }
 
+/**
+ * Whether every charset parameter of a Content-Type names UTF-8 (or there is none). JSON is UTF-8
+ * (RFC 8259 §8.1); a body declared in another charset (`charset=iso-8859-1`) would otherwise be read
+ * as UTF-8 and its letters replaced by U+FFFD. Every charset parameter counts, so a repeated one
+ * (`charset=utf-8; charset=latin1`) cannot hide the other.
+ */
+export function declaresUtf8(contentType: string | undefined): boolean {
+  if (contentType === undefined || contentType.indexOf(';') < 0) return true;
+  for (const param of contentType.split(';').slice(1)) {
+    const eq = param.indexOf('=');
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    let value = param.slice(eq + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    if (value.toLowerCase() !== 'utf-8') return false;
+  }
+  return true;
+}
+
+/** Decodes strict UTF-8: a byte run that is not UTF-8 throws instead of becoming U+FFFD. A leading BOM is dropped. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Fastify's JSON parser, with the body's bytes checked first: a charset other than UTF-8 is
+ * refused (415 request.unsupported_media_type) and a body that is not valid UTF-8 is not JSON
+ * (400 request.invalid_json), where Fastify's own decoded both as UTF-8 with U+FFFD in place of
+ * what it could not read (a report's names stored destroyed, with no one told). The parse itself
+ * is Fastify's, with the same __proto__/constructor poisoning refusals; the body limit is the app's.
+ */
+function strictJsonBodies(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    if (!declaresUtf8(request.headers['content-type'])) return done(new AppError(415, 'request.unsupported_media_type'), undefined);
+    let text: string;
+    try {
+      text = strictUtf8.decode(body as Buffer);
+    } catch {
+      return done(new AppError(400, 'request.invalid_json'), undefined);
+    }
+    void parse(request, text, done); // calls done itself (Fastify's parser returns nothing)
+  });
+}
+
 /** Builds the whole application; never listens (tests call it, main.ts listens). */
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
@@ -191,6 +233,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     request.log.error({ err: error }, 'unhandled error');
     return sendError(reply, 500, 'server.error');
   });
+
+  strictJsonBodies(app);
 
   // Callback style, not async: an async hook costs a promise and a microtask turn on every request.
   app.addHook('onRequest', (request, reply, done) => {

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TypedApp } from './http.ts';
-import { AppError, Invalid } from './errors.ts';
+import { AppError, Invalid, TooLarge, ruleWords } from './errors.ts';
 
 /** PRODUCT §10–11: images ≤ 10 MB each, at most 10 per request. */
 export const MULTIPART_LIMITS = { fileSize: 10 * 1024 * 1024, files: 10, fields: 30, fieldSize: 64 * 1024, parts: 60 };
@@ -46,3 +46,30 @@ export async function readMultipart<T>(read: () => Promise<T>, refusals: FileLim
     throw new Invalid('body', 'request.malformed_upload');
   }
 }
+
+/** What the multipart plugin hands over for a text part: its value is parsed JSON when the part declared `application/json`. */
+export interface TextPart {
+  fieldname: string;
+  value: unknown;
+  valueTruncated: boolean;
+}
+
+/**
+ * The text of a form field, or the refusal naming it. Each of these was once stored or dropped
+ * without a word:
+ * - past MULTIPART_LIMITS.fieldSize the parser cuts the value short and only flags it: 413
+ *   request.too_large naming the field (an ad stored with the end of its description missing);
+ * - a part the client marked `Content-Type: application/json` arrives parsed (an object, a list):
+ *   400 naming the field, "must be text" (an edit without its keepPhotos dropped every photo);
+ * - bytes that are not UTF-8 in a part that declared no charset (or UTF-8) are decoded as U+FFFD:
+ *   400 naming the field. A part that declared another charset is decoded as declared. U+FFFD is
+ *   only ever the mark of text already mangled, so one typed as such is refused too.
+ */
+export function textField(part: TextPart): string {
+  if (part.valueTruncated) throw new TooLarge('request.too_large', { field: part.fieldname });
+  if (typeof part.value !== 'string') throw invalidText(part.fieldname, 'type_string');
+  if (part.value.includes('\uFFFD')) throw invalidText(part.fieldname, 'format');
+  return part.value;
+}
+
+const invalidText = (field: string, rule: 'type_string' | 'format') => new Invalid(field, 'validation.invalid', { reason: ruleWords({ rule }), rule });

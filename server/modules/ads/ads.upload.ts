@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { PHOTOS_TOTAL_MAX_MB } from '../../../contract/rules.ts';
 import { Invalid, TooLarge } from '../../core/errors.ts';
-import { MULTIPART_LIMITS, readMultipart, type FileLimitRefusals } from '../../core/multipart.ts';
+import { MULTIPART_LIMITS, readMultipart, textField, type FileLimitRefusals } from '../../core/multipart.ts';
 import { EDIT_AD_FIELDS, POST_AD_FIELDS } from '../../../contract/api/ads.ts';
 import { MAX_PHOTOS, type AdFieldsInput } from './ads.rules.ts';
 
@@ -23,7 +23,8 @@ export const EDIT_FIELDS: readonly string[] = EDIT_AD_FIELDS;
 
 /**
  * Reads the post-ad form (or the edit form, with `known` = EDIT_FIELDS): the known text fields and every file under `photos`. Unknown parts are
- * drained and ignored. The multipart body cannot be described by a JSON schema, so the fields
+ * drained and ignored. A known field cut at the field size limit, sent as JSON, or not UTF-8 is
+ * refused naming it (textField), never stored cut short, dropped, or with U+FFFD in its letters. The multipart body cannot be described by a JSON schema, so the fields
  * are checked by the service (checkAdFields), with the same field-named 400s. A body cut short
  * or without a boundary is a 400 (readMultipart), and so are more than 10 photos or one past 10 MB
  * (PHOTO_LIMITS); nothing has been stored at that point.
@@ -46,8 +47,8 @@ export function readAdForm(
         total += buf.length;
         if (total > MAX_UPLOAD_BYTES) throw new TooLarge('ad.photos_too_large', { mb: MAX_UPLOAD_BYTES / (1024 * 1024) });
         photos.push(buf);
-      } else if (known.includes(part.fieldname) && typeof part.value === 'string') {
-        fields[part.fieldname] = part.value;
+      } else if (known.includes(part.fieldname)) {
+        fields[part.fieldname] = textField(part);
       }
     }
     return { fields, photos };

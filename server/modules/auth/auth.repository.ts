@@ -129,6 +129,15 @@ export async function setPassword(db: Executor, userId: string, passwordHash: st
 }
 
 /**
+ * The same password's hash remade (core/passwords.ts verifyPassword: of its NFC form): no session
+ * ends and no link stops working, as the password did not change. Only over the hash that was
+ * checked: a password changed meanwhile is never put back.
+ */
+export async function rehashPassword(db: Executor, userId: string, checkedHash: string, passwordHash: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).where('password_hash', '=', checkedHash).execute();
+}
+
+/**
  * The account's password or e-mail changed: every link mailed before stops working. An unused
  * reset link (it may sit in a mailbox the owner just moved away from, or have been asked for by
  * whoever knew the old password) and an unconfirmed e-mail change (asked for with the old

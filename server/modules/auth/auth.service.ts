@@ -12,6 +12,7 @@ import { RULE_CODES, checkEmail, checkNewEmail, checkNickname, checkPassword, no
 import { can } from './auth.policy.ts';
 import * as repo from './auth.repository.ts';
 import { HOUR_MS } from '../../core/clock.ts';
+import { hashPassword, normalizePassword, verifyPassword } from '../../core/passwords.ts';
 
 /** Throws 400 naming the field when a value breaks a shared rule. */
 export function assertRule(field: string, key: RuleKey | null): void {
@@ -133,8 +134,8 @@ export class AuthService {
       .where('users.deleted_at', 'is', null)
       .executeTakeFirst();
     if (!pending) throw new Invalid('token', 'auth.reset_token_invalid');
-    assertRule('newPassword', checkPassword(input.newPassword, pending.email));
-    const hash = await this.deps.hasher.hash(input.newPassword);
+    assertRule('newPassword', checkPassword(normalizePassword(input.newPassword), pending.email));
+    const hash = await hashPassword(this.deps.hasher, input.newPassword);
     const userId = await this.deps.db.transaction().execute(async (trx) => {
       const id = await repo.takePasswordReset(trx, tokenHash, now);
       if (!id) return null; // used by a concurrent request meanwhile
@@ -183,10 +184,10 @@ export class AuthService {
   }): Promise<SessionUser> {
     const email = normalizeEmail(input.email);
     assertRule('email', checkNewEmail(email));
-    assertRule('password', checkPassword(input.password, email));
+    assertRule('password', checkPassword(normalizePassword(input.password), email));
     assertRule('nickname', checkNickname(input.nickname));
     const roles: StaffRole[] = ['PROVIDER_USER', ...(input.roles ?? []).filter((r) => r !== 'PROVIDER_USER')];
-    const passwordHash = await this.deps.hasher.hash(input.password);
+    const passwordHash = await hashPassword(this.deps.hasher, input.password);
     const id = newId();
     const now = this.deps.clock.now().toISOString();
     const status = input.status ?? 'pending';
@@ -229,12 +230,14 @@ export class AuthService {
     if (!row) {
       // Spend the same time as a real check, so response time does not tell which e-mails exist.
       this.dummyHash ??= this.deps.hasher.hash(randomBytes(16).toString('hex'));
-      await this.deps.hasher.verify(await this.dummyHash, input.password);
+      // verifyPassword, as for an account: a password not in NFC is tried twice there too.
+      await verifyPassword(this.deps.hasher, await this.dummyHash, input.password);
       throw new Unauthorized('auth.invalid_credentials');
     }
     // Refusals of an existing account are recorded too (staff see them on the user page).
     const attempt = { userId: row.id, ip, userAgent, at: this.deps.clock.now().toISOString() };
-    if (!(await this.deps.hasher.verify(row.password_hash, input.password))) {
+    const password = await verifyPassword(this.deps.hasher, row.password_hash, input.password);
+    if (!password.ok) {
       await repo.recordSignIn(this.deps.db, { ...attempt, failure: 'wrong_password' });
       throw new Unauthorized('auth.invalid_credentials');
     }
@@ -242,7 +245,14 @@ export class AuthService {
       await repo.recordSignIn(this.deps.db, { ...attempt, failure: 'suspended' });
       throw new Forbidden('auth.account_suspended');
     }
-    await repo.recordSignIn(this.deps.db, attempt);
+    // A hash made before passwords were normalized is remade of the NFC form with the sign-in's record.
+    const rehash = password.rehash;
+    if (rehash === null) await repo.recordSignIn(this.deps.db, attempt);
+    else
+      await this.deps.db.transaction().execute(async (trx) => {
+        await repo.rehashPassword(trx, row.id, row.password_hash, rehash);
+        await repo.recordSignIn(trx, attempt);
+      });
     return (await loadSessionUser(this.deps.db, row.id))!;
   }
 

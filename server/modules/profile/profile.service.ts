@@ -10,7 +10,8 @@ import { WindowLimiter } from '../../core/ratelimit.ts';
 import { toWebp } from '../../core/images.ts';
 import { checkNewEmail, checkNickname, checkPassword, normalizeEmail } from '../../../contract/rules.ts';
 import { assertRule } from '../auth/auth.service.ts';
-import { endPendingLinks } from '../auth/auth.repository.ts';
+import { endPendingLinks, rehashPassword } from '../auth/auth.repository.ts';
+import { hashPassword, normalizePassword, verifyPassword } from '../../core/passwords.ts';
 import { removeUpload, storeUpload, uploadUrl } from '../uploads/uploads.storage.ts';
 import { HOLD_REASON, withdraw } from '../uploads/uploads.withdrawn.ts';
 import type { Profile } from '../../../contract/api/profile.ts';
@@ -53,10 +54,16 @@ export class ProfileService {
     return row;
   }
 
-  /** Verifies the account password; a wrong one is a 400 naming the field (a 401 would sign the browser out). */
+  /**
+   * Verifies the account password; a wrong one is a 400 naming the field (a 401 would sign the
+   * browser out). A hash made before passwords were normalized is remade of the NFC form
+   * (core/passwords.ts verifyPassword), as sign-in does.
+   */
   private async verifyPassword(user: { id: string; password_hash: string }, password: string, field: string): Promise<void> {
     this.passwordLimiter.hit([`pw:${user.id}`], 'profile.too_many_password_attempts', { minutes: Math.ceil(this.deps.limits.authWindowMs / 60_000) });
-    if (!(await this.deps.hasher.verify(user.password_hash, password))) throw new Invalid(field, 'profile.wrong_password');
+    const checked = await verifyPassword(this.deps.hasher, user.password_hash, password);
+    if (!checked.ok) throw new Invalid(field, 'profile.wrong_password');
+    if (checked.rehash !== null) await rehashPassword(this.deps.db, user.id, user.password_hash, checked.rehash);
   }
 
   async profile(actor: SessionUser): Promise<ProfileView> {
@@ -90,9 +97,9 @@ export class ProfileService {
   async updatePassword(actor: SessionUser, input: { currentPassword: string; newPassword: string }): Promise<SessionUser> {
     const u = await this.ownAccount(actor);
     const userId = u.id;
-    assertRule('newPassword', checkPassword(input.newPassword, u.email));
+    assertRule('newPassword', checkPassword(normalizePassword(input.newPassword), u.email));
     await this.verifyPassword(u, input.currentPassword, 'currentPassword');
-    const hash = await this.deps.hasher.hash(input.newPassword);
+    const hash = await hashPassword(this.deps.hasher, input.newPassword);
     await this.deps.db.transaction().execute(async (trx) => {
       await repo.updateUser(trx, userId, { password_hash: hash, updated_at: this.now() }, true);
       await endPendingLinks(trx, userId);
