@@ -99,9 +99,3 @@ export async function once<T>(db: Executor, k: RequestKey | null, status: number
   await remember(db, k, status, out, now);
   return out;
 }
-
-/** Deletes every key past its day; how many (for a daily cleanup job: the writes above keep up alone). */
-export async function purgeRequestKeys(db: Executor, now: Date): Promise<number> {
-  const r = await db.deleteFrom('request_keys').where('created_at', '<=', cutoff(now)).executeTakeFirst();
-  return Number(r.numDeletedRows);
-}

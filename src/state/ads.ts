@@ -2,7 +2,7 @@ import { proxy } from 'valtio';
 import { createResource, onReset, sessionCheck } from './resource';
 import { adsApi, buildEditAdBody, buildPostAdBody, type MyAdsPage, type OwnAdsList, type OwnerAd, type PostAdFields, type Quote } from '../api/ads';
 import { atShownPrice } from './pricing';
-import { upsertWallet, walletsStore } from './wallets';
+import { rereadWalletsAfter, upsertWallet, walletsStore } from './wallets';
 import { addToCart, dropFromCart, payCartAd } from './cart';
 import { pageNeedsReading, readWithinPages } from './paging';
 import { ApiError } from '../api/client';
@@ -165,7 +165,15 @@ export async function moveAd(id: string, stateId: string, cityId: string): Promi
 /** Bumps an ad: the ad (new bump time) and the wallet that paid (new balance) come back together. */
 export async function bumpAd(id: string, walletId: string, priceCents?: number): Promise<void> {
   const unchanged = sessionCheck();
-  const { ad, wallet } = await keyed(`bump:${id}`, '', (key) => atShownPrice(() => adsApi.bump(id, walletId, priceCents, key)));
+  let done: Awaited<ReturnType<typeof adsApi.bump>>;
+  try {
+    done = await keyed(`bump:${id}`, '', (key) => atShownPrice(() => adsApi.bump(id, walletId, priceCents, key)));
+  } catch (e) {
+    // A lost answer, or "bumped a minute ago" (maybe by the lost one): the balance on screen may be stale.
+    rereadWalletsAfter(e, 'ad.bump_too_soon', unchanged);
+    throw e;
+  }
+  const { ad, wallet } = done;
   if (!unchanged()) return;
   replace(ad);
   upsertWallet(wallet);
@@ -174,7 +182,14 @@ export async function bumpAd(id: string, walletId: string, priceCents?: number):
 /** Renews an approved or expired ad for the ad price: the ad (new expiry) and the wallet that paid. */
 export async function renewAd(id: string, walletId: string, quote?: Quote): Promise<OwnerAd> {
   const unchanged = sessionCheck();
-  const { ad, wallet } = await keyed(`renew:${id}`, '', (key) => atShownPrice(() => adsApi.renew(id, walletId, quote, key)));
+  let done: Awaited<ReturnType<typeof adsApi.renew>>;
+  try {
+    done = await keyed(`renew:${id}`, '', (key) => atShownPrice(() => adsApi.renew(id, walletId, quote, key)));
+  } catch (e) {
+    rereadWalletsAfter(e, 'ad.renew_too_soon', unchanged);
+    throw e;
+  }
+  const { ad, wallet } = done;
   if (!unchanged()) return ad;
   replace(ad);
   upsertWallet(wallet);

@@ -2,6 +2,7 @@ import { proxy } from 'valtio';
 import { createResource, onReset, sessionCheck } from './resource';
 import { pageNeedsReading, readWithinPages } from './paging';
 import { adsApi, type OwnerAd, type Quote } from '../api/ads';
+import { ApiError } from '../api/client';
 import { atShownPrice } from './pricing';
 import { rereadWalletsAfter, upsertWallet } from './wallets';
 
@@ -74,8 +75,16 @@ export async function payCartAd(id: string, walletId: string, quote?: Quote) {
   return out.ad;
 }
 
+/**
+ * Deletes an unpaid ad from the cart. "Not found" for an ad the cart lists means it is gone
+ * already (a delete whose answer was lost, or another tab's): that is done, and it leaves the cart.
+ */
 export async function deleteCartAd(id: string): Promise<void> {
   const unchanged = sessionCheck();
-  await adsApi.deleteCartAd(id);
+  try {
+    await adsApi.deleteCartAd(id);
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 404 && e.code === 'ad.not_found')) throw e;
+  }
   if (unchanged()) dropFromCart(id);
 }

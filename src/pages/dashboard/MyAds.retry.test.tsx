@@ -145,3 +145,46 @@ describe('a bump or renewal whose answer was lost', () => {
     expect(keys[1]).toBe(keys[0]);
   });
 });
+
+describe('the balance after a bump or renewal whose answer was lost', () => {
+  // The lost request may have charged the wallet: the balance on screen is read again, not left
+  // at what it was before the press.
+  it.each([
+    ['bump', 'PUT /api/bump-ad/:id', '/api/bump-ad/:id', 'ad.bump_too_soon'],
+    ['renewal', 'PUT /api/renew-ad/:id', '/api/renew-ad/:id', 'ad.renew_too_soon'],
+  ] as const)('a %s: the wallets are read again after the lost answer and after "too soon"', async (_, route, path, tooSoon) => {
+    signIn();
+    const ad = makeOwnerAd({ status: 'approved', title: 'Evenings in the city' });
+    let charged = false;
+    let walletReads = 0;
+    listServer(() => [ad]);
+    server.use(
+      http.get('/api/all-wallets-by-user', () => {
+        walletReads++;
+        return apiJson('GET /api/all-wallets-by-user', { wallets: [usdWallet(charged ? 700 : 1000)] });
+      }),
+      http.put(path, () => {
+        if (charged) return apiError(route, 409, tooSoon);
+        charged = true; // done on the server
+        return HttpResponse.error(); // the answer is lost
+      }),
+    );
+    await walletsStore.load();
+    const user = userEvent.setup();
+    renderAt(<MyAds />, route.includes('renew') ? `/admin/dashboard/my-ads?renew=${ad.id}` : '/admin/dashboard/my-ads');
+    if (route.includes('bump')) {
+      await user.click(within(await screen.findByRole('listitem', { name: 'Evenings in the city' })).getByRole('button', { name: 'Bump to top' }));
+    }
+    const dialog = await screen.findByRole('dialog');
+    await waitFor(() => expect(within(dialog).getByRole('radio', { name: /USD wallet/ })).toBeTruthy());
+    const pay = within(dialog).getByRole('button', { name: route.includes('bump') ? 'Pay and bump' : 'Pay and renew' });
+    let reads = walletReads;
+    await user.click(pay);
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Something went wrong.');
+    await waitFor(() => expect(walletReads).toBeGreaterThan(reads));
+    await waitFor(() => expect(walletsStore.state.data?.[0]?.amountCents).toBe(700));
+    reads = walletReads;
+    await user.click(pay);
+    await waitFor(() => expect(walletReads).toBeGreaterThan(reads));
+  });
+});
