@@ -43,7 +43,7 @@ export const adsErrors = {
   'field.keepPhotos': 'photos to keep',
   // Staff review.
   'ad.rejection_reason_length': 'A rejection needs a reason of {{min}}–{{max}} characters.',
-  'ad.review_own_ad': 'You cannot review your own ad: another admin must.',
+  'ad.review_own_ad': 'You cannot review your own ad, or one of an account linked to yours (the same phone or photo): another admin must.',
   // Labels of the fields a user's own input can name in a message (screening, photo uploads).
   'field.title': 'title',
   'field.description': 'description',

@@ -298,7 +298,10 @@ describe('review', () => {
     for (const decision of ['approve', 'reject'] as const) {
       const res = await decide(ctx, admin, [theirs.id, mine.id], decision, 'Reason long enough');
       expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({ message: 'You cannot review your own ad: another admin must.', code: 'ad.review_own_ad' });
+      expect(res.json()).toEqual({
+        message: 'You cannot review your own ad, or one of an account linked to yours (the same phone or photo): another admin must.',
+        code: 'ad.review_own_ad',
+      });
     }
     // Nothing changed, not even the other ad of the batch; no refund, no audit row.
     expect(await adStatus(mine.id)).toBe('in_review');
