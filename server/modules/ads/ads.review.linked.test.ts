@@ -40,7 +40,6 @@ describe('reviewing an ad of an account linked to the reviewer', () => {
     const { body: page } = await getAs(ctx, master, `/api/admin/get-user/${second.id}`);
     expect((page.related as { id: string }[]).map((r) => r.id)).toContain(admin.id); // the product knows
     expect(refused(await decide(ctx, admin, [unrelated, linked], 'approve'))).toEqual({ status: 409, code: 'ad.review_own_ad' });
-    expect(refused(await decide(ctx, admin, [linked], 'reject', 'Blurry photos.'))).toEqual({ status: 409, code: 'ad.review_own_ad' });
     expect([await statusOf(unrelated), await statusOf(linked)]).toEqual(['in_review', 'in_review']);
     expect((await decide(ctx, await asAdmin(ctx), [unrelated, linked], 'approve')).json()).toEqual({ updated: 2 });
   });
@@ -67,13 +66,33 @@ describe('reviewing an ad of an account linked to the reviewer', () => {
     expect(refused(await decide(ctx, admin, [id], 'approve'))).toEqual({ status: 409, code: 'ad.review_own_ad' });
   });
 
-  it('refuses disabling or re-enabling a linked account’s live ad', async () => {
+  it('refuses re-enabling a linked account’s ad, and lets the reviewer take it down', async () => {
     await liveAd(ctx, admin, master, ny, { phone: '(212) 555-0177' });
     const second = await makeUser(ctx, { status: 'approved' });
     const ad = await liveAd(ctx, second, master, ny, { phone: '(212) 555-0177' });
-    expect(refused(await setStatus(admin, [ad.id], 'disabled'))).toEqual({ status: 409, code: 'ad.review_own_ad' });
-    expect((await setStatus(master, [ad.id], 'disabled')).json()).toEqual({ updated: 1 });
+    expect((await setStatus(admin, [ad.id], 'disabled')).json()).toEqual({ updated: 1 });
     expect(refused(await setStatus(admin, [ad.id], 'approved'))).toEqual({ status: 409, code: 'ad.review_own_ad' });
+    expect((await setStatus(master, [ad.id], 'approved')).json()).toEqual({ updated: 1 });
+  });
+
+  // A link its owner makes alone (cart ads, never paid, with the phones staff show on their own
+  // public ads) must not shield a live ad from take-down or its next ad from rejection: a link only
+  // stops what helps the owner (approving, enabling).
+  it('lets staff disable and reject the ads of a provider who copied their public phones into cart ads', async () => {
+    await liveAd(ctx, admin, master, ny, { phone: '(212) 555-0111' });
+    await liveAd(ctx, master, admin, ny, { phone: '(212) 555-0122' });
+    const provider = await makeUser(ctx, { status: 'approved' });
+    const live = await liveAd(ctx, provider, master, ny, { phone: '(212) 555-0133' });
+    await postAd(ctx, provider, ny, { phone: '(212) 555-0111', title: 'Shield one listing' });
+    await postAd(ctx, provider, ny, { phone: '(212) 555-0122', title: 'Shield two listing' });
+    expect({ admin: (await setStatus(admin, [live.id], 'disabled')).statusCode, master: (await setStatus(master, [live.id], 'disabled')).statusCode }).toEqual({
+      admin: 200,
+      master: 200,
+    });
+    expect(await statusOf(live.id)).toBe('disabled');
+    const pending = await inReview(provider, { phone: '(212) 555-0144' });
+    expect((await decide(ctx, admin, [pending], 'reject', 'Not what the photos show.')).json()).toEqual({ updated: 1 });
+    expect(refused(await setStatus(admin, [live.id], 'approved'))).toEqual({ status: 409, code: 'ad.review_own_ad' });
   });
 
   it('lets an admin approve the ad of an account that shares only a network with them', async () => {

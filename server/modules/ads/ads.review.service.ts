@@ -111,7 +111,7 @@ export class ReviewService {
           // An edit of a live ad, by the revision's id (the queue lists it with revisionOf).
           const rev = await revisionsRepo.findPendingRevision(trx, id);
           if (!rev) continue;
-          mayReview(by, 'review', { owner_id: rev.owner_id }, linked);
+          mayReview(by, 'review', { owner_id: rev.owner_id }, linked, input.decision === 'approve');
           // An edit whose ad is gone (deleted meanwhile) has nothing left to change: skipped like an ad no longer in review.
           const live = await repo.findAd(trx, rev.ad_id);
           if (!live) continue;
@@ -141,7 +141,7 @@ export class ReviewService {
           changed.push({ id: rev.ad_id, ownerId: rev.owner_id, status: live.status });
           continue;
         }
-        mayReview(by, 'review', ad, linked);
+        mayReview(by, 'review', ad, linked, input.decision === 'approve');
         if (ad.status !== 'in_review') continue;
         if (input.decision === 'approve') {
           if (seen.has(id) && seen.get(id) !== ad.updated_at) continue; // changed since the reviewer saw it
@@ -210,7 +210,7 @@ export class ReviewService {
       const linked = await accountsLinkedTo(trx, by.id); // once for the batch
       for (const id of unique(input.adIds)) {
         const before = await repo.findAd(trx, id);
-        if (before) mayReview(by, 'moderate', before, linked);
+        if (before) mayReview(by, 'moderate', before, linked, input.status === 'approved');
         if (!before || !(await repo.setStaffStatus(trx, id, input.status, at))) continue;
         await repo.refreshVisibility(trx, [id]);
         // A taken-down ad's photos stop answering the public too (their URLs are known); enabled, they answer again.
@@ -258,10 +258,13 @@ export class ReviewService {
 /**
  * Asks the policy; throwing inside the transaction rolls back whatever the batch already changed.
  * Staff get here (the /api/admin gate): a refusal is their own ad, or one of an account linked to
- * them (`linked`: accountsLinkedTo, asked once per batch), 409.
+ * them (`linked`: accountsLinkedTo, asked once per batch), 409. A link counts only for what helps
+ * the owner (`helps`: approving, enabling): its owner can make one alone (a cart ad with a staff
+ * member's public phone or photo), and must not thereby keep that staff member from rejecting or
+ * taking down their ads.
  */
-function mayReview(actor: SessionUser, action: 'review' | 'moderate', ad: { owner_id: string }, linked: ReadonlySet<string>): void {
-  const ownerLinkedToActor = linked.has(ad.owner_id);
+function mayReview(actor: SessionUser, action: 'review' | 'moderate', ad: { owner_id: string }, linked: ReadonlySet<string>, helps: boolean): void {
+  const ownerLinkedToActor = helps && linked.has(ad.owner_id);
   if (can(actor, action, { ...adObject(ad), ownerLinkedToActor })) return;
   throw isOwner(actor, ad.owner_id) || ownerLinkedToActor ? new Conflict('ad.review_own_ad') : new Forbidden();
 }
