@@ -83,7 +83,7 @@ describe('my ads’ dialogs after a language switch', () => {
   it('words a refused delete, and a refunded one, again in Spanish', async () => {
     signIn();
     const waiting = makeOwnerAd({ status: 'in_review', title: 'Paid, not reviewed', priceCents: 1500 });
-    let gone = true;
+    let busy = true;
     let pending = [waiting];
     listServer(
       () => [],
@@ -91,7 +91,7 @@ describe('my ads’ dialogs after a language switch', () => {
     );
     server.use(
       http.delete('/api/ads/:id', () => {
-        if (gone) return apiError('DELETE /api/ads/:id', 404, 'ad.not_found');
+        if (busy) return apiError('DELETE /api/ads/:id', 503, 'request.busy');
         pending = [];
         return apiJson('DELETE /api/ads/:id', { deleted: true, refundedCents: 1500 });
       }),
@@ -102,12 +102,12 @@ describe('my ads’ dialogs after a language switch', () => {
     await user.click(within(await screen.findByRole('listitem', { name: 'Paid, not reviewed' })).getByRole('button', { name: 'Delete' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete “Paid, not reviewed”?' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete ad' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe('Ad not found.');
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('The server is busy. Please try again in a minute.');
     await spanish();
-    await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe('No se encontró el anuncio.'));
+    await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe('El servidor está ocupado. Inténtalo de nuevo en un minuto.'));
     await english();
 
-    gone = false;
+    busy = false;
     await user.click(within(dialog).getByRole('button', { name: 'Delete ad' }));
     expect((await screen.findByRole('status')).textContent).toBe('“Paid, not reviewed” was deleted and $15.00 went back to your wallet.');
     await spanish();

@@ -22,7 +22,7 @@ describe('my cart: Delete while its deletion runs', () => {
       http.delete('/api/delete-cart-ad/:id', async () => {
         state.deletes++;
         await new Promise<void>((resolve) => (state.release = resolve));
-        return apiError('DELETE /api/delete-cart-ad/:id', 404, 'ad.not_found');
+        return apiError('DELETE /api/delete-cart-ad/:id', 503, 'request.busy');
       }),
     );
     const user = userEvent.setup();
@@ -44,7 +44,7 @@ describe('my cart: Delete while its deletion runs', () => {
     expect(state.deletes).toBe(1);
 
     state.release!();
-    expect((await within(item).findByRole('alert')).textContent).toBe('Ad not found.');
+    expect((await within(item).findByRole('alert')).textContent).toBe('The server is busy. Please try again in a minute.');
     await waitFor(() => expect(del.getAttribute('aria-disabled')).toBeNull());
     expect(document.activeElement).toBe(del);
   });
