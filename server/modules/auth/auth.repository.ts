@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../../core/db.ts';
 import { ipKey } from '../../core/ratelimit.ts';
-import type { StaffRole, UserStatus } from '../../core/schema.ts';
+import type { DB, StaffRole, UserStatus } from '../../core/schema.ts';
+import { addressDigest } from '../../core/mailer.ts';
 
 export function findUserByEmail(db: Executor, email: string) {
   return db
@@ -163,7 +164,37 @@ async function endLinks(db: Executor, table: 'password_resets' | 'email_changes'
   if (held) {
     await sql`UPDATE ${sql.table(table)} SET token_hash = ${ENDED} || token_hash
       WHERE user_id = ${userId} AND ${unused} IS NULL AND token_hash NOT LIKE ${`${ENDED}%`}`.execute(db);
+  } else if (table === 'email_changes') {
+    await forgetAskedAddresses(db, (q) => q.where('user_id', '=', userId));
   } else {
     await sql`DELETE FROM ${sql.table(table)} WHERE user_id = ${userId} AND ${unused} IS NULL`.execute(db);
   }
+}
+
+/**
+ * Ends unconfirmed e-mail changes (those `which` selects, of accounts under no hold) keeping
+ * nothing of the address they asked for but its digest: the confirmation mail sent to it may sit
+ * in DATA_DIR/outbox, which an erasure clears by every address the account was mailed at
+ * (profile.repository.ts namedInOutbox reads old_email_digest: mailer.ts addressDigest). The row
+ * stays, its link dead (ENDED) and new_email empty, until purge-email-changes deletes it with
+ * the outbox's retention, as a confirmed change's. Returns how many were ended.
+ */
+export async function forgetAskedAddresses(
+  db: Executor,
+  which: (q: SelectQueryBuilder<DB, 'email_changes', object>) => SelectQueryBuilder<DB, 'email_changes', object>,
+): Promise<number> {
+  const rows = await which(db.selectFrom('email_changes'))
+    .select(['token_hash', 'new_email'])
+    .where('confirmed_at', 'is', null)
+    .where('new_email', '!=', '')
+    .where('token_hash', 'not like', `${ENDED}%`)
+    .execute();
+  for (const r of rows) {
+    await db
+      .updateTable('email_changes')
+      .set({ token_hash: `${ENDED}${r.token_hash}`, new_email: '', old_email_digest: addressDigest(r.new_email) })
+      .where('token_hash', '=', r.token_hash)
+      .execute();
+  }
+  return rows.length;
 }

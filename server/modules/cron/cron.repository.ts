@@ -3,6 +3,7 @@ import type { Db, Executor } from '../../core/db.ts';
 import type { CronOutcome } from '../../../contract/api/cron.ts';
 import type { Said } from '../../../contract/api/common.ts';
 import { heldUserIds } from '../moderation/moderation.holds.ts';
+import { forgetAskedAddresses } from '../auth/auth.repository.ts';
 
 /**
  * Records the start of a run, unless another process is running that job (its run's heartbeat is
@@ -103,16 +104,20 @@ export async function purgeEmailChanges(
   db: Executor,
   o: { unconfirmedBefore: string; confirmedBefore: string },
 ): Promise<{ unconfirmed: number; confirmed: number }> {
-  const purge = (done: boolean, before: string) =>
-    db
-      .deleteFrom('email_changes')
-      .where('confirmed_at', done ? 'is not' : 'is', null)
-      .where(done ? 'confirmed_at' : 'created_at', '<', before)
-      .where('user_id', 'not in', heldUserIds(db))
-      .executeTakeFirst();
-  const unconfirmed = await purge(false, o.unconfirmedBefore);
-  const confirmed = await purge(true, o.confirmedBefore);
-  return { unconfirmed: Number(unconfirmed.numDeletedRows), confirmed: Number(confirmed.numDeletedRows) };
+  // Unconfirmed changes past their week keep only a digest of the address they asked for (its
+  // confirmation mail may sit in the outbox: forgetAskedAddresses), then go as confirmed ones do.
+  const unconfirmed = await forgetAskedAddresses(db, (q) => q.where('created_at', '<', o.unconfirmedBefore).where('user_id', 'not in', heldUserIds(db)));
+  const confirmed = await db
+    .deleteFrom('email_changes')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('confirmed_at', 'is not', null), eb('confirmed_at', '<', o.confirmedBefore)]),
+        eb.and([eb('confirmed_at', 'is', null), eb('new_email', '=', ''), eb('created_at', '<', o.confirmedBefore)]),
+      ]),
+    )
+    .where('user_id', 'not in', heldUserIds(db))
+    .executeTakeFirst();
+  return { unconfirmed, confirmed: Number(confirmed.numDeletedRows) };
 }
 
 /**

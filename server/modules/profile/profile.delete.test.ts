@@ -4,6 +4,8 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, asAdmin, asMaster, cookieOf, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { imageQueue } from '../../core/images.ts';
+import { runJob } from '../cron/cron.service.ts';
+import { findJob } from '../cron/cron.jobs.ts';
 import { multipart, png } from '../uploads/test-images.ts';
 import { adForm, decide, fundedUsd, goodFields, jpegWithGps, liveAd, pay, placeIn, postAd } from '../ads/ads.testkit.ts';
 
@@ -500,6 +502,32 @@ describe('DELETE /api/delete-my-profile and the outbox', () => {
     expect(mailTo(first).length).toBe(2);
     expect((await del(cookie, '?confirm=true', { password: u.password })).statusCode).toBe(200);
     expect({ second: mailTo(second), first: mailTo(first) }).toEqual({ second: [], first: [] });
+  });
+
+  // An e-mail change never confirmed: its confirmation mail went to the address asked for. A
+  // password change ends the link, the nightly purge ends one past its week; an erasure after
+  // either still removes that mail (the row keeps a digest of the address: forgetAskedAddresses).
+  it('removes the mail of an e-mail change never confirmed, ended by a password change or by the purge', async () => {
+    const ended = await makeUser(ctx);
+    const purged = await makeUser(ctx);
+    const ask = async (u: TestUser, to: string) => {
+      expect((await post('/api/email-reset', { newEmail: to, password: u.password }, u.cookie)).statusCode).toBe(200);
+      for (let i = 0; i < 50 && !mailTo(to).length; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(mailTo(to)).toHaveLength(1);
+    };
+    await ask(ended, 'never.confirmed@example.com');
+    await ask(purged, 'asked.once@example.com');
+    const newPassword = 'another long passphrase';
+    expect((await post('/api/password-update', { currentPassword: ended.password, newPassword }, ended.cookie)).statusCode).toBe(200);
+    const cookie = cookieOf(await post('/api/login', { email: ended.email, password: newPassword }));
+    ctx.clock.advance(8 * 24 * 60 * 60 * 1000);
+    expect((await runJob(ctx.app.deps, findJob('purge-email-changes')!)).outcome).toBe('ok');
+    const clear = await ctx.app.deps.db.selectFrom('email_changes').select('new_email').where('new_email', '!=', '').execute();
+    expect(clear).toEqual([]); // neither address is kept in the clear
+    const cookie2 = cookieOf(await post('/api/login', { email: purged.email, password: purged.password }));
+    expect((await del(cookie, '?confirm=true', { password: newPassword })).statusCode).toBe(200);
+    expect((await del(cookie2, '?confirm=true', { password: purged.password })).statusCode).toBe(200);
+    expect({ ended: mailTo('never.confirmed@example.com'), purged: mailTo('asked.once@example.com') }).toEqual({ ended: [], purged: [] });
   });
 
   it('removes the mail sent to an address with letters outside ASCII', async () => {

@@ -231,7 +231,8 @@ async function namedInOutbox(db: Executor, id: string): Promise<string[]> {
   return [
     ...new Set([
       user.email,
-      ...changes.flatMap((c) => (c.old_email_digest ? [c.new_email, c.old_email_digest] : [c.new_email])),
+      // new_email is empty once an unconfirmed change has ended (auth.repository.ts forgetAskedAddresses).
+      ...changes.flatMap((c) => [c.new_email, c.old_email_digest ?? '']).filter((a) => a !== ''),
       ...held.flatMap((h) => [h.old_value, h.new_value]),
       ...(user.phone ? [user.phone] : []),
       ...codes.map((c) => c.phone),
