@@ -187,12 +187,13 @@ export async function forgetAskedAddresses(
     .select(['token_hash', 'new_email'])
     .where('confirmed_at', 'is', null)
     .where('new_email', '!=', '')
-    .where('token_hash', 'not like', `${ENDED}%`)
     .execute();
   for (const r of rows) {
+    // One ended under a legal hold since released keeps its mark: its address goes the same way.
+    const ended = r.token_hash.startsWith(ENDED) ? r.token_hash : `${ENDED}${r.token_hash}`;
     await db
       .updateTable('email_changes')
-      .set({ token_hash: `${ENDED}${r.token_hash}`, new_email: '', old_email_digest: addressDigest(r.new_email) })
+      .set({ token_hash: ended, new_email: '', old_email_digest: addressDigest(r.new_email) })
       .where('token_hash', '=', r.token_hash)
       .execute();
   }

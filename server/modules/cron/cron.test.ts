@@ -200,6 +200,27 @@ describe('cron jobs', () => {
     expect(await ctx.app.deps.db.selectFrom('email_changes').select('new_email').where('user_id', '=', u.id).execute()).toEqual([
       { new_email: 'elsewhere@example.net' },
     ]);
+    // A password change under the hold ends the link and keeps the row as it was; once the hold is
+    // released, the purge keeps only a digest of the address, as for any account.
+    const changed = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/password-update',
+      headers: { cookie: u.cookie },
+      payload: { currentPassword: u.password, newPassword: 'another long passphrase' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    await ctx.app.deps.db.updateTable('legal_holds').set({ released_at: ctx.clock.now().toISOString() }).where('user_id', '=', u.id).execute();
+    await runJob(ctx.app.deps, findJob('purge-email-changes')!);
+    const [row] = await ctx.app.deps.db
+      .selectFrom('email_changes')
+      .select(['token_hash', 'new_email', 'old_email_digest'])
+      .where('user_id', '=', u.id)
+      .execute();
+    expect({ ended: /^ended:[^:]+$/.test(row.token_hash), new_email: row.new_email, digest: row.old_email_digest }).toEqual({
+      ended: true,
+      new_email: '',
+      digest: addressDigest('elsewhere@example.net'),
+    });
   });
 
   // A refused post stores its whole text (up to ~5 kB) for staff: kept a year, then deleted, unless
