@@ -2,10 +2,9 @@ import { proxy } from 'valtio';
 import { createResource, onReset, sessionCheck } from './resource';
 import { adsApi, buildEditAdBody, buildPostAdBody, type MyAdsPage, type OwnAdsList, type OwnerAd, type PostAdFields, type Quote } from '../api/ads';
 import { atShownPrice } from './pricing';
-import { rereadWalletsAfter, upsertWallet, walletsStore } from './wallets';
-import { addToCart, dropFromCart, payCartAd } from './cart';
+import { movingMoney, upsertWallet, walletsStore } from './wallets';
+import { addToCart, adGone, dropFromCart, payCartAd } from './cart';
 import { pageNeedsReading, readWithinPages } from './paging';
-import { ApiError } from '../api/client';
 
 export const MY_ADS_PAGE_SIZE = 20;
 
@@ -165,15 +164,10 @@ export async function moveAd(id: string, stateId: string, cityId: string): Promi
 /** Bumps an ad: the ad (new bump time) and the wallet that paid (new balance) come back together. */
 export async function bumpAd(id: string, walletId: string, priceCents?: number): Promise<void> {
   const unchanged = sessionCheck();
-  let done: Awaited<ReturnType<typeof adsApi.bump>>;
-  try {
-    done = await keyed(`bump:${id}`, '', (key) => atShownPrice(() => adsApi.bump(id, walletId, priceCents, key)));
-  } catch (e) {
-    // A lost answer, or "bumped a minute ago" (maybe by the lost one): the balance on screen may be stale.
-    rereadWalletsAfter(e, 'ad.bump_too_soon', unchanged);
-    throw e;
-  }
-  const { ad, wallet } = done;
+  // A lost answer, or "bumped a minute ago" (maybe by the lost one): the balance on screen may be stale.
+  const { ad, wallet } = await movingMoney('ad.bump_too_soon', unchanged, () =>
+    keyed(`bump:${id}`, '', (key) => atShownPrice(() => adsApi.bump(id, walletId, priceCents, key))),
+  );
   if (!unchanged()) return;
   replace(ad);
   upsertWallet(wallet);
@@ -182,14 +176,9 @@ export async function bumpAd(id: string, walletId: string, priceCents?: number):
 /** Renews an approved or expired ad for the ad price: the ad (new expiry) and the wallet that paid. */
 export async function renewAd(id: string, walletId: string, quote?: Quote): Promise<OwnerAd> {
   const unchanged = sessionCheck();
-  let done: Awaited<ReturnType<typeof adsApi.renew>>;
-  try {
-    done = await keyed(`renew:${id}`, '', (key) => atShownPrice(() => adsApi.renew(id, walletId, quote, key)));
-  } catch (e) {
-    rereadWalletsAfter(e, 'ad.renew_too_soon', unchanged);
-    throw e;
-  }
-  const { ad, wallet } = done;
+  const { ad, wallet } = await movingMoney('ad.renew_too_soon', unchanged, () =>
+    keyed(`renew:${id}`, '', (key) => atShownPrice(() => adsApi.renew(id, walletId, quote, key))),
+  );
   if (!unchanged()) return ad;
   replace(ad);
   upsertWallet(wallet);
@@ -216,7 +205,7 @@ export async function deleteAd(id: string): Promise<number> {
   try {
     ({ refundedCents } = await adsApi.remove(id));
   } catch (e) {
-    if (!(e instanceof ApiError && e.status === 404 && e.code === 'ad.not_found')) throw e;
+    if (!adGone(e)) throw e;
     if (!unchanged()) throw e;
     drop(id);
     if (walletsStore.state.data) void walletsStore.load();

@@ -4,7 +4,7 @@ import { pageNeedsReading, readWithinPages } from './paging';
 import { adsApi, type OwnerAd, type Quote } from '../api/ads';
 import { ApiError } from '../api/client';
 import { atShownPrice } from './pricing';
-import { rereadWalletsAfter, upsertWallet } from './wallets';
+import { movingMoney, upsertWallet } from './wallets';
 
 export const CART_PAGE_SIZE = 20;
 
@@ -62,18 +62,15 @@ export const AD_ALREADY_PAID = 'ad.already_paid';
  */
 export async function payCartAd(id: string, walletId: string, quote?: Quote) {
   const unchanged = sessionCheck();
-  let out;
-  try {
-    out = await atShownPrice(() => adsApi.payCartAd(id, walletId, quote));
-  } catch (e) {
-    rereadWalletsAfter(e, AD_ALREADY_PAID, unchanged);
-    throw e;
-  }
+  const out = await movingMoney(AD_ALREADY_PAID, unchanged, () => atShownPrice(() => adsApi.payCartAd(id, walletId, quote)));
   if (!unchanged()) return out.ad;
   dropFromCart(id);
   upsertWallet(out.wallet);
   return out.ad;
 }
+
+/** A delete refused as "not found" for an ad the page lists: it is gone already (a lost answer's delete, another tab's). */
+export const adGone = (e: unknown): boolean => e instanceof ApiError && e.status === 404 && e.code === 'ad.not_found';
 
 /**
  * Deletes an unpaid ad from the cart. "Not found" for an ad the cart lists means it is gone
@@ -84,7 +81,7 @@ export async function deleteCartAd(id: string): Promise<void> {
   try {
     await adsApi.deleteCartAd(id);
   } catch (e) {
-    if (!(e instanceof ApiError && e.status === 404 && e.code === 'ad.not_found')) throw e;
+    if (!adGone(e)) throw e;
   }
   if (unchanged()) dropFromCart(id);
 }

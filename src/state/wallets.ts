@@ -39,11 +39,17 @@ export function mayHaveMoved(e: unknown, doneBefore: string): boolean {
 }
 
 /**
- * After a money action's failure that may hide money moved (mayHaveMoved): the wallets are read
- * again, so the balances on screen are the server's, not the ones from before the action.
+ * Sends a money action. A failure that may hide money moved (mayHaveMoved) reads the wallets
+ * again, so the balances on screen are the server's, not the ones from before the action (unless
+ * the session changed meanwhile: `unchanged`); the failure is then thrown on.
  */
-export function rereadWalletsAfter(e: unknown, doneBefore: string, unchanged: () => boolean): void {
-  if (mayHaveMoved(e, doneBefore) && unchanged()) void walletsStore.load();
+export async function movingMoney<T>(doneBefore: string, unchanged: () => boolean, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (e) {
+    if (mayHaveMoved(e, doneBefore) && unchanged()) void walletsStore.load();
+    throw e;
+  }
 }
 
 export const promoWalletOf = (list: readonly Wallet[] | null) => list?.find((w) => w.walletType === PROMO_WALLET) ?? null;
@@ -66,7 +72,7 @@ export const PROMO_ALREADY_USED = 'wallet.promo_code_already_used';
  */
 export async function addPromoCode(code: string): Promise<Wallet> {
   const unchanged = sessionCheck();
-  try {
+  return movingMoney(PROMO_ALREADY_USED, unchanged, async () => {
     if (!promoWalletOf(walletsStore.state.data)) {
       const created = await createPromoWallet();
       if (!unchanged()) return created;
@@ -74,10 +80,7 @@ export async function addPromoCode(code: string): Promise<Wallet> {
     const { wallet } = await walletsApi.addPromoCode({ code });
     if (unchanged()) upsertWallet(wallet);
     return wallet;
-  } catch (e) {
-    rereadWalletsAfter(e, PROMO_ALREADY_USED, unchanged);
-    throw e;
-  }
+  });
 }
 
 /** E-mails the one-time welcome code; answers the address it went to. */

@@ -11,6 +11,7 @@ import { toStaffAd } from './ads.dto.ts';
 import type { AdStatus, RejectionCategory } from './ads.tables.ts';
 import { parseStaffQuery, staffReads } from '../moderation/moderation.match.ts';
 import { accountsLinkedTo } from '../moderation/moderation.repository.ts';
+import type { Executor } from '../../core/db.ts';
 import { adObject, can } from './ads.policy.ts';
 import * as repo from './ads.repository.ts';
 import * as revisionsRepo from './ads.revisions.ts';
@@ -104,14 +105,14 @@ export class ReviewService {
     const unusedPhotos: { adId: string; ownerId: string; photos: StoredPhoto[] }[] = [];
     await transactionAs(this.deps.db, actor, async (trx, by) => {
       // demoted or suspended since the request came in: refused
-      const linked = await accountsLinkedTo(trx, by.id); // once for the batch
+      const linked = await linksThatCount(trx, by.id, input.decision === 'approve');
       for (const id of unique(input.adIds)) {
         const ad = await repo.findAd(trx, id);
         if (!ad) {
           // An edit of a live ad, by the revision's id (the queue lists it with revisionOf).
           const rev = await revisionsRepo.findPendingRevision(trx, id);
           if (!rev) continue;
-          mayReview(by, 'review', { owner_id: rev.owner_id }, linked, input.decision === 'approve');
+          mayReview(by, 'review', { owner_id: rev.owner_id }, linked);
           // An edit whose ad is gone (deleted meanwhile) has nothing left to change: skipped like an ad no longer in review.
           const live = await repo.findAd(trx, rev.ad_id);
           if (!live) continue;
@@ -141,7 +142,7 @@ export class ReviewService {
           changed.push({ id: rev.ad_id, ownerId: rev.owner_id, status: live.status });
           continue;
         }
-        mayReview(by, 'review', ad, linked, input.decision === 'approve');
+        mayReview(by, 'review', ad, linked);
         if (ad.status !== 'in_review') continue;
         if (input.decision === 'approve') {
           if (seen.has(id) && seen.get(id) !== ad.updated_at) continue; // changed since the reviewer saw it
@@ -207,10 +208,10 @@ export class ReviewService {
     const at = this.deps.clock.now().toISOString();
     const changed: { ownerId: string; adId: string; status: AdStatus }[] = [];
     await transactionAs(this.deps.db, actor, async (trx, by) => {
-      const linked = await accountsLinkedTo(trx, by.id); // once for the batch
+      const linked = await linksThatCount(trx, by.id, input.status === 'approved');
       for (const id of unique(input.adIds)) {
         const before = await repo.findAd(trx, id);
-        if (before) mayReview(by, 'moderate', before, linked, input.status === 'approved');
+        if (before) mayReview(by, 'moderate', before, linked);
         if (!before || !(await repo.setStaffStatus(trx, id, input.status, at))) continue;
         await repo.refreshVisibility(trx, [id]);
         // A taken-down ad's photos stop answering the public too (their URLs are known); enabled, they answer again.
@@ -256,15 +257,22 @@ export class ReviewService {
 }
 
 /**
+ * The accounts linked to a reviewer (accountsLinkedTo), read once per batch, when the decision
+ * helps the ads' owners (approving, enabling): its owner can make a link alone (a cart ad with a
+ * staff member's public phone or photo), and must not thereby keep that staff member from
+ * rejecting or taking down their ads. Otherwise none.
+ */
+async function linksThatCount(trx: Executor, reviewerId: string, helpsOwner: boolean): Promise<ReadonlySet<string>> {
+  return helpsOwner ? accountsLinkedTo(trx, reviewerId) : new Set();
+}
+
+/**
  * Asks the policy; throwing inside the transaction rolls back whatever the batch already changed.
  * Staff get here (the /api/admin gate): a refusal is their own ad, or one of an account linked to
- * them (`linked`: accountsLinkedTo, asked once per batch), 409. A link counts only for what helps
- * the owner (`helps`: approving, enabling): its owner can make one alone (a cart ad with a staff
- * member's public phone or photo), and must not thereby keep that staff member from rejecting or
- * taking down their ads.
+ * them (`linked`: linksThatCount), 409.
  */
-function mayReview(actor: SessionUser, action: 'review' | 'moderate', ad: { owner_id: string }, linked: ReadonlySet<string>, helps: boolean): void {
-  const ownerLinkedToActor = helps && linked.has(ad.owner_id);
+function mayReview(actor: SessionUser, action: 'review' | 'moderate', ad: { owner_id: string }, linked: ReadonlySet<string>): void {
+  const ownerLinkedToActor = linked.has(ad.owner_id);
   if (can(actor, action, { ...adObject(ad), ownerLinkedToActor })) return;
   throw isOwner(actor, ad.owner_id) || ownerLinkedToActor ? new Conflict('ad.review_own_ad') : new Forbidden();
 }
