@@ -573,6 +573,11 @@ class World {
     a.lastBump = now;
   }
 
+  /** Its city and its state are both enabled. */
+  private placeOpen(i: number): boolean {
+    return this.m.cityEnabled[i] && this.m.stateEnabled.get(this.places[i].stateId) === true;
+  }
+
   private async signIn(u: TestUser): Promise<TestUser> {
     const res = await this.ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: u.password } });
     expect(res.statusCode, res.body).toBe(200);
@@ -663,6 +668,10 @@ class World {
         if (!withEdit.length) return null;
         const e = withEdit[op.ad % withEdit.length];
         const res = await this.inject(this.staff, 'POST', '/api/admin/approve-pending-ads', { adIds: [e.pending!.id], decision: 'approve' });
+        // An edit into a place closed since it was made is left pending (it would take the live ad off the site).
+        if (!this.placeOpen(e.pending!.place)) {
+          return check(`${e.id} edit left pending (its place closed)`, res, 200, () => expect(res.json()).toEqual({ updated: 0 }));
+        }
         return check(`${e.id} edit approved "${e.pending!.title}"`, res, 200, () => {
           expect(res.json()).toEqual({ updated: 1 });
           e.title = e.pending!.title;
@@ -790,6 +799,10 @@ class World {
         const n = waiting[op.ad % waiting.length];
         const approve = op.kind === 'approveNew';
         const res = await decide(this.ctx, this.staff, [n.id], approve ? 'approve' : 'reject', approve ? undefined : 'The photos do not match the text.');
+        // An ad whose city or state closed since it was posted stays in review (its term would run where it shows nowhere).
+        if (approve && !this.placeOpen(n.place)) {
+          return check(`${n.id} left in review (its place closed)`, res, 200, () => expect(res.json()).toEqual({ updated: 0 }));
+        }
         return check(`${n.id} ${approve ? 'approved' : 'rejected'} by staff`, res, 200, () => {
           expect(res.json()).toEqual({ updated: 1 });
           if (!approve) return void (n.status = 'rejected');
