@@ -87,10 +87,11 @@ export const listingsApi = {
   'GET /api/home': {
     response: { 200: HomeCountsSchema, ...Errors },
   },
-  // Anyone may report an ad (limited per IP, shared with the public report forms).
+  // Anyone may report an ad (limited per IP, shared with the public report forms). `urgent`: the
+  // person may be a minor or trafficked; filed as a trafficking tip about the ad, listed first for staff.
   'POST /api/report-ad/:id': {
     params: AdId,
-    body: Type.Object(reportTextFields, { additionalProperties: false }),
+    body: Type.Object({ ...reportTextFields, urgent: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
     response: { 201: ReportReceiptSchema, ...Errors },
   },
 } as const satisfies Record<string, RouteContract>;

@@ -289,7 +289,10 @@ describe('screening: wording that must be refused', () => {
 });
 
 describe('screening cost', () => {
-  it('screens a 5,000-character adversarial description in a few milliseconds', () => {
+  // A guard against a pattern that backtracks (seconds, growing with the text), not a benchmark: the
+  // worst of these takes ~10–40 ms on a busy 2-core machine since the CamelCase, stretched-letter
+  // and syllable readings (more copies of the text to match), so the bound leaves room for a loaded CI.
+  it('screens a 5,000-character adversarial description in well under a second', () => {
     const adversarial = [
       '1'.repeat(5000),
       '!'.repeat(5000),
@@ -317,7 +320,7 @@ describe('screening cost', () => {
       findScreenedTerm(text); // warm up
       const start = performance.now();
       findScreenedTerm(text);
-      expect(performance.now() - start, text.slice(0, 20)).toBeLessThan(50);
+      expect(performance.now() - start, text.slice(0, 20)).toBeLessThan(250);
     }
   });
 });

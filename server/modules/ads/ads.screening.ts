@@ -5,7 +5,9 @@
 // accents and invisible characters, reads look-alike letters of other scripts, small capitals and
 // stroked letters as Latin and a capital I as an l too ("IoIita"), reads other scripts' digits as ASCII ones, undoes common digit- and
 // symbol-for-letter swaps, splits digits glued to a word and ignores punctuation between words and
-// inside them; a phrase of several words is matched glued too, as in a hashtag). A word that is
+// inside them; a phrase of several words is matched glued too, as in a hashtag, and glued words are
+// cut where a capital starts one ("#SexyTeen"); a letter typed three times or more is read once and
+// twice ("teeeen"), and a word cut into syllables is joined ("lo li ta", see SYLLABLE_TERMS). A word that is
 // only screened in some wording ("forced to work", not "forced orgasms") goes in SCREENING_RULES
 // instead. Mentions a disclaimer refuses ("no minors", "no atiendo menores de edad") are not
 // matches (see NEGATED). Review false positives in the screening log before removing one.
@@ -19,11 +21,15 @@ const AGE_WORDS =
   'doce|trece|catorce|quince|dieci(?:seis|siete|ocho|nueve)|diez y (?:seis|siete|ocho|nueve)|veinte|' +
   'doze|treze|catorze|quatorze|quinze|dez[ea](?:sseis|ssete|nove)|dezoito|vinte(?! e (?:um|uma|dois|duas|tres|quatro|cinco|seis|sete|oito|nove)\\b)';
 const AGE = `(?:0?[1-9]|1\\d|20|${AGE_WORDS})`;
+/** Spanish and Portuguese 13 to 19 in words, refused alone (UNDER_21); not "doce" (12), also Portuguese for "sweet". */
+const SPELLED_ES_PT =
+  'trece|catorce|quince|dieci(?:seis|siete|ocho|nueve)|diez y (?:seis|siete|ocho|nueve)|treze|catorze|quatorze|quinze|dez[ea](?:sseis|ssete|nove)|dezoito';
 /** After the number: a distance, a time, a size, a price, a count or "and over", not an age ("I am 15 minutes away", "tengo 10 años de experiencia"). */
 const NOT_AN_AGE_WORDS =
   '(?:of|am|pm|h|hrs?|hours?|horas?|mins?|minutes?|minutos?|days?|dias?|nights?|noches|noites|weeks?|semanas?|' +
   'mi (?:from|away|out|off|to)|miles?|millas?|milhas?|km|kms|blocks?|cuadras?|quadras?|ft|feet|foot|pies|pes|inch|inches|cm|kg|lbs?|pounds?|' +
   'percent|por ciento|por cento|dollars?|dolares|usd|or (?:older|over|above)|and (?:up|over|older|above)|y mas|o mas|ou mais|e mais|' +
+  'stars?|out of|in an? (?:million|billion|thousand|hundred)|' + // a boast ("I'm 5 star rated", "I am 1 in a million", "10 out of 10")
   '(?:years?|yrs?) (?!of age\\b)(?:of|in|exp\\w*)|anos? (?!de (?:edad|idade)\\b)(?:de|en|no|na|em|trabajando|trabalhando))\\b';
 /** As NOT_AN_AGE_WORDS, and a number after the digits is not an age either ("10.00-22.00", "a 10/10"). */
 const NOT_AN_AGE = `(?!\\s*(?:\\d|${NOT_AN_AGE_WORDS}))`;
@@ -47,8 +53,9 @@ const UNDER_21: readonly RegExp[] = [
   new RegExp(
     `(?<!\\b(?:over|for|than|after|past|last|about|almost|nearly|with|plus|since) )\\b${AGE}\\s*yrs?\\b(?! (?:exp\\w*|in|of|on|at|as|with|doing|working|ago|now|professional|licensed)\\b)`,
   ),
-  // "Age: 17", "aged 17", "I am 17", "I'm 19", "edad: 18"; not "I'm 4 real" or "I'm 2 blocks away"
-  new RegExp(`\\b(?:age|aged|edad|idade|i am|im)\\s*(?![24] [a-z])${AGE}\\b${NOT_AN_AGE}`),
+  // "Age: 17", "aged 17", "I am 17", "I'm 19", "edad: 18"; not "I'm 4 real" or "I'm 2 blocks away",
+  // nor the clients' age ("minimum age 18", "gentlemen aged 18 to 80")
+  new RegExp(`(?<!\\b(?:minimum|min|clients?|men|gentlemen) )\\b(?:age|aged|edad|idade|i am|im)\\s*(?![24] [a-z])${AGE}\\b${NOT_AN_AGE}(?! to \\d)`),
   // "tengo 17", "tenho 17", "tengo diecisiete", "ella tiene 17", "ela tem 17"; not a count of
   // things ("tengo 2 amigas", "tengo 3 días", "tem 2 quartos")
   new RegExp(`\\b(?:tengo|tenho|tiene|tem)\\s*${AGE}\\b${NOT_AN_AGE}(?! (?!anos\\b|anitos\\b|aninhos\\b)[a-z]+s\\b)`),
@@ -59,6 +66,14 @@ const UNDER_21: readonly RegExp[] = [
   new RegExp(`\\b(?:shes|she is|hes|he is|girl|boy|chica|chico|nena|garota|garoto|menina)\\s*(?![24] [a-z])${AGE}\\b${NOT_AN_AGE}`),
   // "just turned 19", "barely 19", "fresh 18", "sweet 16"
   new RegExp(`\\b(?:just turned|barely|fresh|sweet)\\s*${AGE}\\b${NOT_AN_AGE}`),
+  // Spanish and Portuguese spelled out alone, as the English words are (SCREENING_RULES): "Ana,
+  // diecisiete, latina"; matched here, on the text as written, so that a disclaimer's "menores de
+  // dieciocho" stays the clients' age. Not "doce" (Portuguese "sweet"), "N años" (the rule above),
+  // an hour ("a las diecisiete") or an address ("calle catorce").
+  new RegExp(
+    `${NOT_OWN_YEARS}(?<!\\b(?:las|la|as|calle|rua|avenida|piso|andar|numero|quarto|habitacion|suite|room) )` +
+      `\\b(?:${SPELLED_ES_PT})\\b(?!\\s*anos?\\b)${NOT_AN_AGE}`,
+  ),
 ];
 
 // Screened only in some wording: each pattern is matched on the words of the text (lower case, one
@@ -91,17 +106,18 @@ export const SCREENING_RULES: readonly string[] = [
 // atiendo menores de edad", "proibido para menores de idade", "sin proxenetas ni menores", "minors
 // not allowed". Those mentions are blanked out before matching; the same words without a negation
 // right next to them ("no drama, kids welcome", "minors ok") are still refused. Only these few
-// words, only with nothing but spaces (and one verb or preposition) between them and the negation.
+// words, only with nothing but spaces or a hyphen ("no-minors"), and one verb or preposition,
+// between them and the negation.
 const NEGATION =
-  '(?:no|not|never|nor|dont|wont|ni|nem|sin|sem|nao|zero|prohibid[oa]s?|proibid[oa]s?)' +
+  '(?:no one|noone|nobody|no|not|never|nor|dont|wont|ni|nem|sin|sem|nao|zero|prohibid[oa]s?|proibid[oa]s?)' +
   '(?: (?:se )?(?:atiend[eo]n?|atendo|atendem?|atendemos|acept[oa]n?|aceptamos|aceit[oa]m?|aceitamos|recib[eo]n?|recebo|recebem|permit[eo]n?|permitimos|see|serve|accept|allow|meet|entertain))?' +
   '(?: (?:for|to|para|a))?';
 const NEGATED_AFTER =
   '(?:are |is )?(?:not (?:allowed|welcome|accepted|permitted)|prohibited|forbidden|no (?:permitidos|aceptados)|nao (?:permitidos|aceitos)|prohibidos|proibidos)';
 const NEGATABLE = '(?:minors?|underage|teens?|teenagers?|adolescentes?|kids?|child(?:ren)?|pimps?|menor(?:es)?|criancas?|proxenetas?|cafetao|cafetoes)';
 const NEGATABLES = `${NEGATABLE}(?: (?:or|nor|and|ni|nem|o|ou|y|e) ${NEGATABLE})*`;
-const NEGATED = new RegExp(`(?<![a-z0-9@$])(?:${NEGATION} ${NEGATABLES}|${NEGATABLES} ${NEGATED_AFTER})(?![a-z0-9@$])`, 'g');
-const NEGATABLE_RE = new RegExp(`(?<=^| )${NEGATABLE}(?= |$)`, 'g');
+const NEGATED = new RegExp(`(?<![a-z0-9@$])(?:${NEGATION}[ -]${NEGATABLES}|${NEGATABLES} ${NEGATED_AFTER})(?![a-z0-9@$])`, 'g');
+const NEGATABLE_RE = new RegExp(`(?<=^|[ -])${NEGATABLE}(?= |$)`, 'g');
 
 /** Digits and symbols posters type for letters. "!", "|" and "+" count only inside a word (see leetWords). */
 const LEET: Record<string, string> = {
@@ -207,6 +223,8 @@ const deLeet = (s: string) => s.replace(/[013456789@$!|+]/g, (c) => LEET[c] ?? c
 const oneAsL = (s: string) => deLeet(s.replace(/[1|]/g, 'l'));
 /** Spaced-out letters joined: "t e e n" → "teen". */
 const joinLetters = (s: string) => s.replace(/\b(\w) (?=\w\b)/g, '$1');
+/** A letter typed three times or more, once and twice: "teeeen" → "ten" and "teen", "lolitaaa" → "lolita". */
+const STRETCHED_RE = /([a-z])\1{2,}/g;
 /** Digits glued to the end of a word split off ("teen18", "kid2", "t33n18"); those inside it stay, to be read as letters. */
 const digitsOffEnd = (s: string) => s.replace(/(?<=[^\s\d])(\d+)(?= |$)/g, ' $1');
 /** Digits glued to the start of a word split off ("18teen", "18t33n"). */
@@ -239,6 +257,37 @@ const ageWords = (folded: string) =>
     .trim();
 
 /**
+ * The screened words that are one word, as posters cut them into syllables ("lo li ta", "un der
+ * age", "te en"): matched only whole, on a run of two or more fragments of one to three letters, and
+ * only against these (not the rules, nor words under four letters, nor "pedo": Portuguese "no pé do
+ * ouvido" says no such thing), so that "I am in LA at 5 on Fri" joins into nothing screened.
+ */
+const SYLLABLE_TERMS = new Map<string, string>();
+for (const term of SCREENING_TERMS) {
+  const glued = term.replace(/ /g, '');
+  if (glued.length >= 4 && term !== 'pedo' && !SYLLABLE_TERMS.has(glued)) SYLLABLE_TERMS.set(glued, term); // "underage" before "under age"
+}
+/** Every beginning of a SYLLABLE_TERMS word: a run stops growing as soon as it spells none. */
+const SYLLABLE_STARTS = new Set([...SYLLABLE_TERMS.keys()].flatMap((glued) => [...glued].map((_, n) => glued.slice(0, n + 1))));
+const SYLLABLE_RE = /^[a-z]{1,3}$/;
+/** The first screened word (SYLLABLE_TERMS) the text spells in fragments of up to three letters, the longest ("lolita", not "loli"), or null. */
+function syllableTerm(text: string): string | null {
+  const parts = text.split(' ');
+  for (let i = 0; i < parts.length; i++) {
+    let glued = parts[i]!;
+    if (!SYLLABLE_RE.test(glued) || !SYLLABLE_STARTS.has(glued)) continue;
+    let found: string | null = null;
+    for (let j = i + 1; j < parts.length && SYLLABLE_RE.test(parts[j]!); j++) {
+      glued += parts[j];
+      if (!SYLLABLE_STARTS.has(glued)) break;
+      found = SYLLABLE_TERMS.get(glued) ?? found;
+    }
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
  * Adds to `into` the copies of the text the terms are matched on, words only: digits stay digits in
  * the plain copy (so "18 yo" is an age), and turn to letters in the de-leeted ones (so "t33n" is
  * "teen"); spaced-out letters ("t e e n") are joined too. A "+" after a number ("18+") is not a letter.
@@ -251,7 +300,12 @@ function readings(unNegatedText: string, into: Set<string>): Set<string> {
   for (const v of [leet, squeezed]) {
     for (const w of [v, digitsOffEnd(v), digitsOffStart(v)]) into.add(deLeet(w)).add(oneAsL(w));
   }
-  return into.add(squeezed);
+  into.add(squeezed);
+  // stretched letters, in every copy: "teeeen", "t333n", "lolitaaa"
+  for (const v of [...into]) {
+    if (v.search(STRETCHED_RE) >= 0) into.add(v.replace(STRETCHED_RE, '$1')).add(v.replace(STRETCHED_RE, '$1$1'));
+  }
+  return into;
 }
 
 /** The first screened term found in the text, or null. */
@@ -268,11 +322,18 @@ export function findScreenedTerm(text: string): string | null {
   const variants = readings(said, new Set<string>());
   const asL = fold(text, true);
   if (asL !== folded) readings(capitalIAsL(said, asL), variants);
+  // Capitals mark where glued words begin ("#TeenGirl", "NewTeenInTown"): the text cut there too.
+  const camel = text.replace(/(\p{Ll})(?=\p{Lu})/gu, '$1 ');
+  if (camel !== text) readings(unNegated(fold(camel)), variants);
   for (const { term, re } of TERM_RES) {
     for (const v of variants) {
       const hit = re.exec(v);
       if (hit) return term ?? hit[0];
     }
+  }
+  for (const v of variants) {
+    const term = syllableTerm(v);
+    if (term) return term;
   }
   return null;
 }

@@ -58,8 +58,8 @@ export default defineRoutes((app, deps) => {
 
   // Anyone may report an ad (10 per hour per IP, shared with the other report forms).
   app.post('/api/report-ad/:id', { schema: listingsApi['POST /api/report-ad/:id'] }, async (request, reply) => {
-    const { message, contact } = request.body;
-    const report = await listings.reportAd(request.user, request.params.id, { message, contact }, request.ip);
+    const { message, contact, urgent } = request.body;
+    const report = await listings.reportAd(request.user, request.params.id, { message, contact, urgent }, request.ip);
     return reply.status(201).send({ id: report.id, createdAt: report.createdAt });
   });
 });

@@ -18,6 +18,7 @@ import { SearchMatches, packSeqs, toMatchExpression, type Seqs } from './listing
 import { CardCache } from './listings.cards.ts';
 import { refused, type Answer } from './listings.answers.ts';
 import { cacheBudgets, TaggedCache, type CacheBudget, type CacheUse } from './listings.cache.ts';
+import { findScreenedTerm } from '../ads/ads.screening.ts';
 import { COUNTS, PLACES, adTag, countsStateTag, countsTypeTag, scopeTag, searchTag } from './listings.tags.ts';
 
 /** Aggregates, the home counts and the states are kept at most this long (besides their tags). */
@@ -365,9 +366,15 @@ export class ListingsService {
     return this.value('states', () => ({ value: this.reads.enabledStates(), tags: [PLACES], until: this.nowMs() + DAY_MS }));
   }
 
-  /** Files a report about an ad (any existing ad: a hidden one may still need staff attention). */
-  async reportAd(reporter: Actor, adId: string, body: { message: string; contact?: string | null }, ip: string): Promise<Report> {
-    const input = { kind: 'ad' as const, adId, message: body.message, contact: body.contact ?? null };
+  /**
+   * Files a report about an ad (any existing ad: a hidden one may still need staff attention). One
+   * the sender marks urgent (the person may be a minor or trafficked), or whose text the ad screening
+   * would refuse ("she is 15", "they keep her passport"), is filed as a trafficking tip about the ad:
+   * listed first and flagged in the staff e-mail, as such tips are.
+   */
+  async reportAd(reporter: Actor, adId: string, body: { message: string; contact?: string | null; urgent?: boolean }, ip: string): Promise<Report> {
+    const urgent = body.urgent === true || findScreenedTerm(body.message) !== null;
+    const input = { kind: urgent ? ('trafficking' as const) : ('ad' as const), adId, message: body.message, contact: body.contact ?? null };
     checkReport(input); // bad input does not use up the sender's allowance
     const row = this.reads.adById(adId);
     if (!row || !can(reporter, 'report', this.listed(row))) throw new NotFound('listings.ad_not_found');

@@ -12,11 +12,15 @@ import styles from './market.module.css';
 export const REPORT_MIN = 10;
 export const REPORT_MAX = 5000; // the server's limits (reports.service.ts)
 
-/** Anyone may report an ad (no sign-in): a message and an optional way to reach them. */
+/**
+ * Anyone may report an ad (no sign-in): a message, an optional way to reach them, and a box for a
+ * person who may be a minor or trafficked (filed as a trafficking tip about the ad, urgent for staff).
+ */
 export function ReportDialog({ adId, onClose }: { adId: string; onClose: () => void }) {
   const { t } = useTranslation('market');
   const [message, setMessage] = useState('');
   const [contact, setContact] = useState('');
+  const [urgent, setUrgent] = useState(false);
   const [touched, setTouched] = useState(false);
   const [sent, setSent] = useState(false);
   const form = useFormAction();
@@ -28,7 +32,11 @@ export function ReportDialog({ adId, onClose }: { adId: string; onClose: () => v
     setTouched(true);
     if (messageError) return;
     const ok = await form.run(async () => {
-      await adsApi.report(adId, contact.trim() ? { message: message.trim(), contact: contact.trim() } : { message: message.trim() });
+      await adsApi.report(adId, {
+        message: message.trim(),
+        ...(contact.trim() ? { contact: contact.trim() } : {}),
+        ...(urgent ? { urgent: true } : {}),
+      });
       return true;
     });
     if (ok) setSent(true);
@@ -38,7 +46,8 @@ export function ReportDialog({ adId, onClose }: { adId: string; onClose: () => v
     <Dialog title={t('report.title')} onClose={onClose}>
       {sent ? (
         <>
-          <FormSuccess message={t('report.sent')} />
+          {/* Focus moves to the message: the Send button pressed is gone, and the dialog hears Escape only from within. */}
+          <FormSuccess message={t('report.sent')} focus />
           <div className={styles.actions}>
             <button type="button" className="btn btn-primary" onClick={onClose}>
               {t('close')}
@@ -59,6 +68,10 @@ export function ReportDialog({ adId, onClose }: { adId: string; onClose: () => v
             hintIsError={touched && !!messageError}
           />
           <TextField label={t('report.contact')} value={contact} onChange={setContact} maxLength={254} hint={t('report.contactHint')} />
+          <label className={styles.row}>
+            <input type="checkbox" checked={urgent} onChange={(e) => setUrgent(e.target.checked)} />
+            {t('report.urgent')}
+          </label>
           <FormError message={form.error} />
           <div className={styles.actions}>
             <button type="button" className="btn btn-white" onClick={onClose}>
