@@ -11,8 +11,11 @@ interface Text {
   paragraphs: string[];
   /** The button/link text, when the e-mail has one main link (params.link). */
   action?: string;
-  /** A paragraph whose placeholder is given as '' is left out (a staff report about no ad, with no contact). */
-  dropEmpty?: boolean;
+  /**
+   * A paragraph whose placeholder is given as '' is left out (a staff report about no ad, with no
+   * contact); a list: only a paragraph holding one of these (a refund line, when nothing was paid).
+   */
+  dropEmpty?: boolean | readonly string[];
   /**
    * Params holding what an outsider wrote (a public report's message), each with the label it is
    * quoted under: their paragraph (the placeholder alone) becomes the label and the text quoted,
@@ -109,30 +112,96 @@ export const TEMPLATES = {
       action: 'Ver seu anúncio',
     },
   },
+  // The refund line names the wallet the price went back to (USD or promo, one of the two given,
+  // the other ''); an ad that cost nothing has neither line.
   adRejected: {
     en: {
       subject: 'Your ad was not approved: {title}',
       paragraphs: [
         '“{title}” was not approved, for this reason: {reason}',
-        'What you paid for it is back in your wallet. Correct the ad and send it again from your cart.',
+        'What you paid for it is back in your USD wallet: {usdRefund}.',
+        'The promo credit you paid for it with is back in your promo wallet: {promoRefund}.',
+        'Correct the ad and send it again from your cart.',
       ],
       action: 'Edit the ad',
+      dropEmpty: ['usdRefund', 'promoRefund'],
     },
     es: {
       subject: 'Tu anuncio no fue aprobado: {title}',
       paragraphs: [
         '«{title}» no fue aprobado por este motivo: {reason}',
-        'Lo que pagaste volvió a tu billetera. Corrige el anuncio y envíalo de nuevo desde tu carrito.',
+        'Lo que pagaste por él volvió a tu billetera en USD: {usdRefund}.',
+        'El crédito promocional con el que lo pagaste volvió a tu billetera promocional: {promoRefund}.',
+        'Corrige el anuncio y envíalo de nuevo desde tu carrito.',
       ],
       action: 'Editar el anuncio',
+      dropEmpty: ['usdRefund', 'promoRefund'],
     },
     pt: {
       subject: 'Seu anúncio não foi aprovado: {title}',
       paragraphs: [
         '“{title}” não foi aprovado por este motivo: {reason}',
-        'O que você pagou voltou para sua carteira. Corrija o anúncio e envie de novo pelo carrinho.',
+        'O que você pagou por ele voltou para sua carteira em USD: {usdRefund}.',
+        'O crédito promocional com que você o pagou voltou para sua carteira promocional: {promoRefund}.',
+        'Corrija o anúncio e envie de novo pelo carrinho.',
       ],
       action: 'Editar o anúncio',
+      dropEmpty: ['usdRefund', 'promoRefund'],
+    },
+  },
+  // Staff took a live (or expired) ad down: it shows nowhere and cannot be renewed until they put it back.
+  adDisabled: {
+    en: {
+      subject: 'Your ad was taken off XG Marketplace: {title}',
+      paragraphs: [
+        'Our staff took “{title}” off XG Marketplace. It does not show, and it cannot be edited or renewed, until staff put it back.',
+        'To ask why, or if you think this is a mistake, write to us: {contact}',
+      ],
+      action: 'See your ads',
+    },
+    es: {
+      subject: 'Tu anuncio fue retirado de XG Marketplace: {title}',
+      paragraphs: [
+        'Nuestro equipo retiró «{title}» de XG Marketplace. No se muestra y no se puede editar ni renovar hasta que el equipo lo vuelva a publicar.',
+        'Para preguntar por qué, o si crees que es un error, escríbenos: {contact}',
+      ],
+      action: 'Ver tus anuncios',
+    },
+    pt: {
+      subject: 'Seu anúncio foi retirado do XG Marketplace: {title}',
+      paragraphs: [
+        'Nossa equipe retirou “{title}” do XG Marketplace. Ele não aparece e não pode ser editado nem renovado até que a equipe o coloque de volta.',
+        'Para perguntar por quê, ou se você acha que é um engano, escreva para nós: {contact}',
+      ],
+      action: 'Ver seus anúncios',
+    },
+  },
+  // Staff put a taken-down ad back. It shows again only if nothing else hides it (its term over,
+  // set offline, the account or the place not open): My ads says which.
+  adEnabled: {
+    en: {
+      subject: 'Your ad is back on XG Marketplace: {title}',
+      paragraphs: [
+        'Our staff put “{title}” back on XG Marketplace. It shows again while its paid term runs, unless something else keeps it hidden: My ads says what (a term that has ended can be renewed there).',
+        'Questions? Write to us: {contact}',
+      ],
+      action: 'See your ads',
+    },
+    es: {
+      subject: 'Tu anuncio volvió a XG Marketplace: {title}',
+      paragraphs: [
+        'Nuestro equipo volvió a publicar «{title}» en XG Marketplace. Se muestra de nuevo mientras dure su plazo pagado, salvo que otra cosa lo oculte: Mis anuncios dice qué (un plazo que terminó se puede renovar allí).',
+        '¿Preguntas? Escríbenos: {contact}',
+      ],
+      action: 'Ver tus anuncios',
+    },
+    pt: {
+      subject: 'Seu anúncio voltou ao XG Marketplace: {title}',
+      paragraphs: [
+        'Nossa equipe colocou “{title}” de volta no XG Marketplace. Ele aparece de novo enquanto durar o prazo pago, a menos que outra coisa o oculte: Meus anúncios diz o quê (um prazo que terminou pode ser renovado lá).',
+        'Dúvidas? Escreva para nós: {contact}',
+      ],
+      action: 'Ver seus anúncios',
     },
   },
   revisionApproved: {
@@ -555,7 +624,8 @@ export function composeMail(
   const t: Text = TEMPLATES[name][locale] ?? TEMPLATES[name].en;
   const all: Record<string, string> = { ...params, unsubscribe: opts.unsubscribeUrl ?? '' };
   for (const k of t.inline ?? []) if (k in all) all[k] = all[k].replace(/\s*[\r\n]+\s*/g, ' ');
-  const empty = (p: string) => [...p.matchAll(/\{(\w+)\}/g)].some(([, k]) => all[k] === '');
+  const droppable = (k: string) => t.dropEmpty === true || (Array.isArray(t.dropEmpty) && t.dropEmpty.includes(k));
+  const empty = (p: string) => [...p.matchAll(/\{(\w+)\}/g)].some(([, k]) => all[k] === '' && droppable(k));
   const quotedParam = (p: string) => /^\{(\w+)\}$/.exec(p)?.[1];
   const paragraphs: Paragraph[] = t.paragraphs
     .filter((p) => !(t.dropEmpty && empty(p)))

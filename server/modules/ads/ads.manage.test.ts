@@ -369,6 +369,7 @@ describe('an edit of an ad staff took down meanwhile', () => {
     expect((await decide(ctx, admin, [item.id], 'approve')).json()).toEqual({ updated: 1 });
     expect(ctx.mailer.sent.filter((m) => m.to === owner.email).map((m) => m.subject)).toEqual([
       'Your ad is approved: The approved original title',
+      'Your ad was taken off XG Marketplace: The approved original title',
       'Your changes were approved: The revised and better title',
     ]);
     expect((await row(ad.id))!.status).toBe('disabled');

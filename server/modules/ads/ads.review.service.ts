@@ -7,6 +7,7 @@ import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
 import { cleanLine } from '../../../contract/rules.ts';
 import { postToLedger } from '../wallets/ledger.service.ts';
+import { findWallet } from '../wallets/wallets.repository.ts';
 import { toStaffAd } from './ads.dto.ts';
 import type { AdStatus, RejectionCategory } from './ads.tables.ts';
 import { parseStaffQuery, staffReads } from '../moderation/moderation.match.ts';
@@ -169,6 +170,7 @@ export class ReviewService {
         } else {
           if (!(await repo.reject(trx, id, reason, category, at))) continue;
           let refundedCents = 0;
+          let refund: AdMail['refund'];
           if (ad.paid_wallet_id && ad.price_cents && ad.price_cents > 0) {
             await postToLedger(trx, {
               walletId: ad.paid_wallet_id,
@@ -179,6 +181,8 @@ export class ReviewService {
               at,
             });
             refundedCents = ad.price_cents;
+            const wallet = await findWallet(trx, ad.paid_wallet_id);
+            refund = { cents: refundedCents, wallet: wallet?.wallet_type === 'USD' ? 'USD' : 'promo' };
           }
           await writeAudit(trx, {
             actor: actorOf(actor),
@@ -190,7 +194,7 @@ export class ReviewService {
             at,
           });
           changed.push({ id, ownerId: ad.owner_id, status: 'rejected' });
-          mails.push({ ownerId: ad.owner_id, adId: id, template: 'adRejected', title: ad.title, reason });
+          mails.push({ ownerId: ad.owner_id, adId: id, template: 'adRejected', title: ad.title, reason, refund });
         }
       }
     });
@@ -203,10 +207,12 @@ export class ReviewService {
   /**
    * Disables approved or expired ads (an expired one too: its owner must not renew a taken-down ad
    * back into view), or enables disabled ones (an enabled ad whose time ran out becomes expired).
+   * Owners are told by e-mail, once per ad that changed.
    */
   async setStatus(actor: SessionUser, input: { adIds: string[]; status: 'approved' | 'disabled' }): Promise<{ updated: number }> {
     const at = this.deps.clock.now().toISOString();
     const changed: { ownerId: string; adId: string; status: AdStatus }[] = [];
+    const mails: AdMail[] = [];
     await transactionAs(this.deps.db, actor, async (trx, by) => {
       const linked = await linksThatCount(trx, by.id, input.status === 'approved');
       for (const id of unique(input.adIds)) {
@@ -228,10 +234,12 @@ export class ReviewService {
           at,
         });
         changed.push({ ownerId: after.owner_id, adId: id, status: after.status });
+        mails.push({ ownerId: after.owner_id, adId: id, template: input.status === 'disabled' ? 'adDisabled' : 'adEnabled', title: after.title });
       }
     });
     // After commit: an owner's open "my ads" shows the ad taken down (or back) at once.
     for (const c of changed) this.deps.hub.sendToUser(c.ownerId, 'adStatusUpdate', { adId: c.adId, status: c.status });
+    await mailOwners(this.deps, mails);
     return { updated: changed.length };
   }
 

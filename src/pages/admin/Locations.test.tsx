@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
 import i18n from 'i18next';
@@ -54,6 +54,9 @@ function locationsServer(opts: { refuseCities?: boolean } = {}) {
 }
 
 const switchOf = (name: string) => screen.getByRole('switch', { name: `${name} enabled` }) as HTMLInputElement;
+/** Presses the confirming button of the open dialog (Locations.confirm.test.tsx checks the dialog itself). */
+const confirmWith = async (user: ReturnType<typeof userEvent.setup>, name: string) =>
+  user.click(within(await screen.findByRole('dialog')).getByRole('button', { name }));
 
 describe('admin locations', () => {
   it('lists every state, disabled ones too, and enables or disables one', async () => {
@@ -69,6 +72,7 @@ describe('admin locations', () => {
     await waitFor(() => expect(switchOf('Texas').checked).toBe(true));
     expect(srv.changes).toEqual([{ stateId: 'tx', enabled: true }]);
     await user.click(switchOf('New York'));
+    await confirmWith(user, 'Disable New York');
     await waitFor(() => expect(switchOf('New York').checked).toBe(false));
     expect(srv.changes.at(-1)).toEqual({ stateId: 'ny', enabled: false });
   });
@@ -89,6 +93,7 @@ describe('admin locations', () => {
     expect(srv.changes).toEqual([{ stateId: 'ny', cityIds: ['5110629'], enabled: true }]);
 
     await user.click(screen.getByRole('button', { name: 'Disable all on this page' }));
+    await confirmWith(user, 'Disable the cities');
     await waitFor(() => expect(switchOf('New York City').checked).toBe(false));
     expect(switchOf('Buffalo').checked).toBe(false);
     expect(srv.changes.at(-1)).toEqual({ stateId: 'ny', cityIds: ['5128581', '5110629'], enabled: false });
@@ -114,6 +119,7 @@ describe('admin locations', () => {
     await waitFor(() => expect(status.textContent).toBe('2 cities enabled'));
     expect(switchOf('Buffalo').checked).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Disable all on this page' }));
+    await confirmWith(user, 'Disable the cities');
     await waitFor(() => expect(status.textContent).toBe('2 cities disabled'));
     await user.click(switchOf('Buffalo'));
     await waitFor(() => expect(switchOf('Buffalo').checked).toBe(true));

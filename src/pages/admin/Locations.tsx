@@ -7,9 +7,16 @@ import type { City, State } from '../../api/locations';
 import { Pagination } from '../../components/market/Pagination';
 import { LoadState } from '../../components/market/Status';
 import { BusyButton } from '../../components/forms/BusyButton';
+import { ConfirmDialog } from '../../components/market/ConfirmDialog';
 import styles from '../../components/market/market.module.css';
 
-/** Admin: enable or disable states, and per state search and toggle its cities. */
+/** A change that takes places off the site, waiting for the admin's confirmation: a whole state, or every city on the page. */
+type Confirming = { kind: 'state'; state: State } | { kind: 'page'; state: State; cityIds: string[] };
+
+/**
+ * Admin: enable or disable states, and per state search and toggle its cities. Disabling a state,
+ * or every city on the page, hides every ad there at once: it is confirmed first, naming the state.
+ */
 export default function Locations() {
   const { t } = useTranslation('admin');
   const states = useSnapshot(adminStatesStore.state);
@@ -21,6 +28,7 @@ export default function Locations() {
   const [error, setError] = useState<Error | null>(null);
   // What "Enable/Disable all on this page" did, worded at render in a status region that is always present.
   const [outcome, setOutcome] = useState<{ enabled: boolean; count: number } | null>(null);
+  const [confirming, setConfirming] = useState<Confirming | null>(null);
 
   useEffect(() => {
     void adminStatesStore.load();
@@ -49,6 +57,18 @@ export default function Locations() {
     } finally {
       setBusy(null);
     }
+  }
+
+  /** The confirmed change, run with the dialog open (its button busy), which closes when it is done. */
+  async function confirmed(c: Confirming) {
+    if (c.kind === 'state') await run(c.state.id, () => setStateEnabled(c.state.id, false));
+    else {
+      await run('page:off', async () => {
+        await setCitiesEnabled(c.state.id, c.cityIds, false);
+        setOutcome({ enabled: false, count: c.cityIds.length });
+      });
+    }
+    setConfirming(null);
   }
 
   const stateList = (states.data ?? []) as readonly State[];
@@ -89,7 +109,9 @@ export default function Locations() {
                       aria-disabled={busy === s.id || undefined}
                       aria-label={t('locations.enableState', { name: s.name })}
                       onChange={() => {
-                        if (busy !== s.id) void run(s.id, () => setStateEnabled(s.id, !s.enabled));
+                        if (busy === s.id) return;
+                        if (s.enabled) setConfirming({ kind: 'state', state: s });
+                        else void run(s.id, () => setStateEnabled(s.id, true));
                       }}
                     />
                   </td>
@@ -139,13 +161,8 @@ export default function Locations() {
                   className="btn btn-sm btn-white"
                   busy={busy === 'page:off'}
                   disabled={!cityList.length || !!busy}
-                  onClick={() =>
-                    void run('page:off', async () => {
-                      const ids = cityList.map((c) => c.id);
-                      await setCitiesEnabled(chosen.id, ids, false);
-                      setOutcome({ enabled: false, count: ids.length });
-                    })
-                  }
+                  aria-haspopup="dialog"
+                  onClick={() => setConfirming({ kind: 'page', state: chosen, cityIds: cityList.map((c) => c.id) })}
                 >
                   {t('locations.disablePage')}
                 </BusyButton>
@@ -183,6 +200,22 @@ export default function Locations() {
           )}
         </div>
       </div>
+      {confirming && (
+        <ConfirmDialog
+          danger
+          busy={busy !== null}
+          title={
+            confirming.kind === 'state'
+              ? t('locations.confirmStateTitle', { name: confirming.state.name })
+              : t('locations.confirmPageTitle', { count: confirming.cityIds.length, name: confirming.state.name })
+          }
+          confirmLabel={confirming.kind === 'state' ? t('locations.confirmStateConfirm', { name: confirming.state.name }) : t('locations.confirmPageConfirm')}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => void confirmed(confirming)}
+        >
+          <p>{confirming.kind === 'state' ? t('locations.confirmStateBody', { name: confirming.state.name }) : t('locations.confirmPageBody')}</p>
+        </ConfirmDialog>
+      )}
     </section>
   );
 }
