@@ -62,8 +62,11 @@ for (const exists of finals) {
   }
 }
 
+/** Set once this run has made its .partial file: before that, a .partial is another run's. */
+let made = false;
 /** Removes what this run wrote and has not renamed yet (the copy's journal too). */
 function removePartials() {
+  if (!made) return;
   for (const f of [outPartial, `${outPartial}-journal`, `${outPartial}-wal`, `${outPartial}-shm`, secretsPartial]) fs.rmSync(f, { force: true });
   fs.rmSync(uploadsPartial, { recursive: true, force: true });
 }
@@ -77,18 +80,21 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   });
 }
 
-const db = new Database(source, { fileMustExist: true });
-db.pragma('busy_timeout = 5000'); // the server may hold a write lock for a moment
-// The copy holds password hashes, e-mail addresses, phones, sign-in addresses and the Textbelt
-// key: readable by the owner alone, like the secrets beside it. The default folder is the owner's
-// alone too (one made open by an older version is closed); the file is made empty, 0600, before
-// SQLite writes into it (an empty file is an empty database), so no other user can ever open it.
-if (args.out === undefined) privateDir(backups);
-else fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.closeSync(fs.openSync(outPartial, 'wx', 0o600));
 const renamed: string[] = [];
 const moveTo = (from: string, to: string) => (fs.renameSync(from, to), to);
+let db: Database.Database | undefined;
+// Everything from here fails in one line (an --out under a file, a folder this user may not write).
 try {
+  db = new Database(source, { fileMustExist: true });
+  db.pragma('busy_timeout = 5000'); // the server may hold a write lock for a moment
+  // The copy holds password hashes, e-mail addresses, phones, sign-in addresses and the Textbelt
+  // key: readable by the owner alone, like the secrets beside it. The default folder is the owner's
+  // alone too (one made open by an older version is closed); the file is made empty, 0600, before
+  // SQLite writes into it (an empty file is an empty database), so no other user can ever open it.
+  if (args.out === undefined) privateDir(backups);
+  else fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.closeSync(fs.openSync(outPartial, 'wx', 0o600));
+  made = true;
   const files = nothingPlaced();
   if (withUploads) {
     fs.mkdirSync(uploadsPartial, { mode: 0o700 });
@@ -135,5 +141,5 @@ try {
   console.error(`Backup failed: ${(e as Error).message}`);
   process.exitCode = 1;
 } finally {
-  db.close();
+  db?.close();
 }

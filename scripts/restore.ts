@@ -5,6 +5,7 @@ import { commandArgs, usageError } from './cli.ts';
 import { GENERATED_KEYS_FILE } from '../server/core/secrets.ts';
 import { loadDotEnv } from '../server/core/dotenv.ts';
 import { readMigrations } from '../server/core/migrate.ts';
+import { checkDataDir } from '../server/core/config.ts';
 import { nothingPlaced, placeUploads } from './uploads-files.ts';
 
 const HELP = `Usage: npm run restore -- --from <backup.sqlite> [--force]
@@ -38,6 +39,8 @@ if (!args.from) usageError(HELP, '--from <backup.sqlite> is required.');
 
 loadDotEnv(); // the same DATA_DIR as the server
 const dataDir = path.resolve(process.env.DATA_DIR?.trim() || './data');
+const dataDirProblem = checkDataDir(dataDir); // as the server refuses it: one line, not mkdir's stack
+if (dataDirProblem) fail(dataDirProblem);
 const target = path.join(dataDir, 'xg.sqlite');
 const from = path.resolve(args.from);
 const base = from.replace(/\.sqlite$/, '');

@@ -4,6 +4,7 @@ import { NewerDatabaseError, migrate } from '../server/core/migrate.ts';
 import { seedLocations } from '../server/modules/locations/locations.seed.ts';
 import { loadDotEnv } from '../server/core/dotenv.ts';
 import { privateDir } from '../server/core/private-dir.ts';
+import { checkDataDir } from '../server/core/config.ts';
 
 const HELP = `Usage: npm run seed-locations [-- --help]
 
@@ -24,6 +25,11 @@ if (unknown.length) {
 
 loadDotEnv(); // the same DATA_DIR as the server
 const dataDir = path.resolve(process.env.DATA_DIR?.trim() || './data');
+const dataDirProblem = checkDataDir(dataDir); // as the server refuses it: one line, not mkdir's stack
+if (dataDirProblem) {
+  console.error(dataDirProblem);
+  process.exit(1);
+}
 privateDir(dataDir); // 0700, as the server makes it
 const file = path.join(dataDir, 'xg.sqlite');
 const database = openDatabase(file);

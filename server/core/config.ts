@@ -96,11 +96,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   const port = int('PORT', 3000, 0, 65535);
   const host = str('HOST') ?? '0.0.0.0';
   const dataDir = path.resolve(str('DATA_DIR') ?? './data');
-  const publicUrl = url('PUBLIC_URL') ?? `http://localhost:${port}`;
-  // Every link is `${publicUrl}${path}`: a query or fragment would land in the middle of each one,
-  // and credentials would be mailed to every user. The value is not echoed: it may hold a password.
-  if (/[?#]/.test(publicUrl) || /^[a-z]+:\/\/[^/]*@/i.test(publicUrl)) {
-    problems.push('PUBLIC_URL must be the bare address visitors use, without a query, fragment or credentials (e.g. https://example.com)');
+  const givenPublicUrl = url('PUBLIC_URL');
+  let publicUrl = `http://localhost:${port}`;
+  if (givenPublicUrl !== null) {
+    const u = new URL(givenPublicUrl);
+    // Every link is `${publicUrl}${path}`: a query or fragment would land in the middle of each one,
+    // and credentials would be mailed to every user. The value is not echoed: it may hold a password.
+    if (/[?#]/.test(givenPublicUrl) || /^[a-z]+:\/\/[^/]*@/i.test(givenPublicUrl)) {
+      problems.push('PUBLIC_URL must be the bare address visitors use, without a query, fragment or credentials (e.g. https://example.com)');
+    } else if (u.pathname !== '/') {
+      // The app is served at / (the build's /assets/…, every page route, the BTCPay webhook): links
+      // under a path would reach pages it does not answer.
+      problems.push(`PUBLIC_URL must be the address of the site's root, without a path: the app is served at / (got "${givenPublicUrl}")`);
+    }
+    // As the URL reads it (lower-case scheme and host, no default port): every https test is
+    // publicUrl.startsWith('https:'), so HTTPS://… would otherwise lose HSTS and Secure cookies.
+    publicUrl = u.origin;
   }
   // Every link in an e-mail, every canonical URL and the BTCPay webhook's address start with it.
   if (isProduction && str('PUBLIC_URL') === null) problems.push('PUBLIC_URL is required in production (the address visitors use, e.g. https://example.com)');
@@ -116,8 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   // Checked here: pino would refuse it only inside buildApp, with a stack trace that names no setting.
   const levels = [...Object.keys(pino.levels.values), 'silent'];
   if (!levels.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${levels.join(', ')} (got "${logLevel}")`);
-  const dataDirProblem = unusableFolder(dataDir);
-  if (dataDirProblem) problems.push(`DATA_DIR must be a folder the server can write to: ${dataDirProblem}`);
+  const dataDirProblem = checkDataDir(dataDir);
+  if (dataDirProblem) problems.push(dataDirProblem);
 
   let jwtSecret = str('JWT_SECRET');
   if (jwtSecret === null) {
@@ -140,6 +151,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     if (!str('BTCPAY_WEBHOOK_SECRET')) problems.push('BTCPAY_WEBHOOK_SECRET is required when BTCPAY_URL is set');
   } else if (isProduction) {
     problems.push('BTCPAY_URL, BTCPAY_STORE_ID, BTCPAY_API_KEY and BTCPAY_WEBHOOK_SECRET are required in production (the sandbox payment provider is refused)');
+  } else if (btcpay.storeId || btcpay.apiKey) {
+    // A store and key without the server's address would silently run the sandbox, where staff may
+    // simulate payments. BTCPAY_WEBHOOK_SECRET alone is fine: the sandbox's own webhooks use it.
+    problems.push('BTCPAY_URL is required when BTCPAY_STORE_ID or BTCPAY_API_KEY is set (without it the sandbox payment provider would be used)');
   }
 
   // The accounts' own rules (contract/rules.ts), checked here: a bad one would pass this and only
@@ -155,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     return normal;
   };
   const masterEmail = email('MASTER_EMAIL');
+  const mailFrom = sender(str('MAIL_FROM'), rule);
   const masterPassword = str('MASTER_PASSWORD');
   const staffEmail = email('STAFF_EMAIL');
   if ((masterEmail === null) !== (masterPassword === null)) problems.push('MASTER_EMAIL and MASTER_PASSWORD go together');
@@ -192,7 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     smtpUrl,
     // On the site's own domain: a sender (and Message-ID, which nodemailer takes from it) at localhost
     // cannot pass SPF, DKIM or DMARC, so reset links and codes would land in spam or be refused.
-    mailFrom: str('MAIL_FROM') ?? `XG Marketplace <no-reply@${mailDomain(new URL(publicUrl).hostname)}>`,
+    mailFrom: mailFrom ?? `XG Marketplace <no-reply@${mailDomain(new URL(publicUrl).hostname)}>`,
     btcpay: Object.freeze(btcpay),
     textbeltUrl,
     trustProxy,
@@ -207,6 +223,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     secretsFile,
     secretsCreated,
   });
+}
+
+/**
+ * MAIL_FROM, kept as written: `addr` or `Name <addr>`, its address under the accounts' rules (as
+ * MASTER_EMAIL's). A name alone or an address without a domain would send every reset link and
+ * code without a sender, or have the relay refuse them, for as long as the server runs.
+ */
+function sender(v: string | null, rule: (name: string, key: RuleKey | null, shown?: string) => void): string | null {
+  if (v === null) return null;
+  const m = /^[^<>]*<([^<>]*)>$/.exec(v) ?? /^([^<>]*)$/.exec(v);
+  rule('MAIL_FROM', m ? checkEmail(normalizeEmail(m[1])) : 'emailInvalid', v);
+  return v;
+}
+
+/** What is wrong with DATA_DIR, as the start names it, or null; the scripts that read DATA_DIR themselves (seed-locations, restore) ask it too. */
+export function checkDataDir(dir: string): string | null {
+  const why = unusableFolder(dir);
+  return why && `DATA_DIR must be a folder the server can write to: ${why}`;
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Cron } from 'croner';
 import type { AppDeps } from '../../core/deps.ts';
 import { currentActor, type SessionUser } from '../../core/auth.ts';
-import { Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
+import { AppError, Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
 import type { Executor } from '../../core/db.ts';
 import { isStaff } from '../../core/policy.ts';
 import { writeAudit } from '../../core/audit.ts';
@@ -82,6 +82,13 @@ export function tryRunJob(deps: AppDeps, job: CronJob, mayStart?: (trx: Executor
   return run;
 }
 
+/**
+ * The job that is there to see the database fail runs even when its run cannot be recorded (another
+ * process holds the write lock, a full disk, a read-only file): the health service keeps its results
+ * in memory and /api/health answers from them. Other jobs wait for a database that can record them.
+ */
+const RUNS_UNRECORDED = new Set(['health-checks']);
+
 async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () => void, mayStart?: (trx: Executor) => Promise<void>): Promise<CronRunDto> {
   let id: number | null;
   const startedAt = deps.clock.now().toISOString();
@@ -99,7 +106,15 @@ async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () 
       mayStart,
     );
   } catch (err) {
-    release();
+    // A refusal (mayStart's) starts nothing; a database that cannot record the run stops every job but one.
+    if (!RUNS_UNRECORDED.has(job.name) || err instanceof AppError) {
+      release();
+      throw err;
+    }
+    deps.log.error({ err, job: job.name }, 'cron run could not be recorded: the job runs all the same');
+    const work = perform(deps, job, s);
+    await work.result; // its failure is logged there
+    whenStopped(deps, job, s, work, release);
     throw err;
   }
   if (id === null) {
@@ -112,6 +127,44 @@ async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () 
     repo.beat(deps.db, runId, new Date().toISOString()).catch((err: unknown) => deps.log.warn({ err, job: job.name }, 'cron heartbeat not recorded'));
   }, HEARTBEAT_MS);
   heartbeat.unref();
+  const work = perform(deps, job, s);
+  const result = await work.result;
+  const finished = {
+    outcome: result.outcome,
+    message: result.message === null ? null : clip(result.message),
+    says: result.says && clipSaid(result.says),
+    at: deps.clock.now().toISOString(),
+  };
+  const record = async () => {
+    clearInterval(heartbeat);
+    await repo.finishRun(deps.db, runId, finished);
+  };
+  if (work.settled() || s.shutdown.signal.aborted) {
+    release();
+    await record();
+  } else {
+    // Both locks stay until the work has really stopped, so a late job never overlaps its next run:
+    // this process's, and the run's row, still running and beating, which other processes respect.
+    whenStopped(deps, job, s, work, () => {
+      release();
+      record().catch((err: unknown) => deps.log.error({ err, job: job.name }, 'cron run not recorded'));
+    });
+  }
+  const row = await repo.findRun(deps.db, runId);
+  // What the run came to, as its caller is told now (the row may still say running: see above; it
+  // is gone only if it was deleted by hand, before deleting a running one was refused).
+  const known = { id: runId, name: job.name, startedAt, finishedAt: finished.at, outcome: finished.outcome, message: finished.message, says: finished.says };
+  return row && row.outcome !== 'running' ? toDto(row) : known;
+}
+
+/** A job's work under way: what it came to (its report, its error, its time limit or the shutdown), and whether the work itself has ended. */
+interface Performing {
+  result: Promise<Outcome>;
+  settled: () => boolean;
+  workDone: Promise<unknown>;
+}
+
+function perform(deps: AppDeps, job: CronJob, s: RunnerState): Performing {
   const limit = job.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const stop = new AbortController();
   let settled = false;
@@ -122,7 +175,7 @@ async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () 
   );
   let timer: NodeJS.Timeout | undefined;
   let onShutdown: (() => void) | undefined;
-  const result = await new Promise<Outcome>((resolve) => {
+  const result = new Promise<Outcome>((resolve) => {
     work.then(
       (report) => resolve({ outcome: 'ok', message: report.message || null, says: report.says }),
       (err) => {
@@ -141,48 +194,37 @@ async function execute(deps: AppDeps, job: CronJob, s: RunnerState, release: () 
       resolve(failed('stopped: the server shut down during this run', { code: 'cron.shutdown' }));
     };
     s.shutdown.signal.addEventListener('abort', onShutdown, { once: true });
+  }).finally(() => {
+    clearTimeout(timer);
+    s.shutdown.signal.removeEventListener('abort', onShutdown!);
   });
-  clearTimeout(timer);
-  s.shutdown.signal.removeEventListener('abort', onShutdown!);
-  const finished = {
-    outcome: result.outcome,
-    message: result.message === null ? null : clip(result.message),
-    says: result.says && clipSaid(result.says),
-    at: deps.clock.now().toISOString(),
-  };
-  const record = async () => {
-    clearInterval(heartbeat);
-    await repo.finishRun(deps.db, runId, finished);
-  };
-  if (settled || s.shutdown.signal.aborted) {
-    release();
-    await record();
-  } else {
-    // Both locks stay until the work has really stopped, so a late job never overlaps its next run:
-    // this process's, and the run's row, still running and beating, which other processes respect.
-    // Work that ignores its signal is given up one more time limit later.
-    let over = false;
-    const done = () => {
-      if (over) return;
-      over = true;
-      release();
-      record().catch((err: unknown) => deps.log.error({ err, job: job.name }, 'cron run not recorded'));
-    };
-    const giveUp = setTimeout(() => {
-      deps.log.error({ job: job.name }, 'cron job still running long past its time limit: its lock is released');
-      done();
-    }, limit);
-    giveUp.unref();
-    void workDone.then(() => {
-      clearTimeout(giveUp);
-      done();
-    });
+  return { result, settled: () => settled, workDone };
+}
+
+/**
+ * Calls `done` once the work has really stopped (at once if it has, or the server is shutting
+ * down). Work that ignores its signal is given up one more time limit later.
+ */
+function whenStopped(deps: AppDeps, job: CronJob, s: RunnerState, work: Performing, done: () => void): void {
+  if (work.settled() || s.shutdown.signal.aborted) {
+    done();
+    return;
   }
-  const row = await repo.findRun(deps.db, runId);
-  // What the run came to, as its caller is told now (the row may still say running: see above; it
-  // is gone only if it was deleted by hand, before deleting a running one was refused).
-  const known = { id: runId, name: job.name, startedAt, finishedAt: finished.at, outcome: finished.outcome, message: finished.message, says: finished.says };
-  return row && row.outcome !== 'running' ? toDto(row) : known;
+  let over = false;
+  const once = () => {
+    if (over) return;
+    over = true;
+    done();
+  };
+  const giveUp = setTimeout(() => {
+    deps.log.error({ job: job.name }, 'cron job still running long past its time limit: its lock is released');
+    once();
+  }, job.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  giveUp.unref();
+  void work.workDone.then(() => {
+    clearTimeout(giveUp);
+    once();
+  });
 }
 
 /** Runs one job now and records the run. 409 (Conflict) when that job is already running. */

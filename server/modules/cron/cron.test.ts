@@ -12,6 +12,8 @@ import { CRON_JOBS, findJob, type CronJob } from './cron.jobs.ts';
 import { ERRORS } from '../../../contract/errors/index.ts';
 import { addressDigest } from '../../core/mailer.ts';
 import { failLeftoverRuns, nextRunAt, runJob, startScheduler, tryRunJob } from './cron.service.ts';
+import { Forbidden } from '../../core/errors.ts';
+import Database from 'better-sqlite3';
 
 let ctx: TestContext;
 let admin: TestUser;
@@ -554,6 +556,33 @@ describe('the runner', () => {
     expect(again).not.toBeNull();
     expect(await again).toMatchObject({ outcome: 'ok', message: 'after the give-up' });
   });
+
+  // The health checks are there to see a database that cannot be written: they run even when their
+  // run's row cannot be (operator-config.test.ts: /api/health turns 503). Every other job waits, and
+  // a refusal (mayStart's: the actor no longer staff) starts nothing.
+  it('runs only the health-checks job when its run cannot be recorded, and never past a refusal', async () => {
+    const ran: string[] = [];
+    const marking = (name: string) =>
+      job(name, async () => {
+        ran.push(name);
+        return 'done';
+      });
+    const other = new Database(path.join(ctx.dataDir, 'xg.sqlite'));
+    other.exec('BEGIN IMMEDIATE'); // another process holds the write lock
+    try {
+      await expect(runJob(ctx.app.deps, marking('expire-ads'))).rejects.toThrow(/locked/);
+      await expect(runJob(ctx.app.deps, marking('health-checks'))).rejects.toThrow(/locked/);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect(ran).toEqual(['health-checks']);
+    const refuse = () => Promise.reject(new Forbidden());
+    await expect(runJob(ctx.app.deps, marking('health-checks'), refuse)).rejects.toBeInstanceOf(Forbidden);
+    expect(await runJob(ctx.app.deps, marking('health-checks'))).toMatchObject({ outcome: 'ok', message: 'done' }); // not left locked
+    expect(ran).toEqual(['health-checks', 'health-checks']);
+    expect((await runs()).map((r) => [r.name, r.outcome])).toEqual([['health-checks', 'ok']]);
+  }, 30_000);
 
   it('records runs a previous process left running as interrupted', async () => {
     const at = ctx.clock.now().toISOString();

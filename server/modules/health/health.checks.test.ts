@@ -254,13 +254,22 @@ describe('sms check', () => {
 describe('smtp check', () => {
   const mailerFor = (smtpUrl: string | null) => createMailer({ smtpUrl, mailFrom: 'XG <no-reply@xg.test>', dataDir: tempDir() }, log);
 
-  it('is ok when a real SMTP server greets us, naming the host and never the password', async () => {
-    const port = await realSmtp();
-    const url = `smtp://127.0.0.1:${port}`;
-    expect(await checkSmtp(mailerFor(url), `smtp://ann:s3cret@127.0.0.1:${port}`)).toMatchObject({
-      status: 'ok',
-      message: `127.0.0.1:${port} accepted the connection and login`,
-    });
+  it('is ok when a real SMTP server greets us and takes the login, naming the host and never the password', async () => {
+    const port = await authSmtp();
+    const url = `smtp://ann:s3cret@127.0.0.1:${port}`;
+    const said = await checkSmtp(mailerFor(url), url);
+    expect(said).toMatchObject({ status: 'ok', message: `127.0.0.1:${port} accepted the connection and login`, says: { code: 'smtp.ok' } });
+    expect(JSON.stringify(said)).not.toContain('s3cret');
+  });
+
+  // The check logs in itself when SMTP_URL names a user: a server that offers AUTH and refuses it fails.
+  it('throws (failing) when the server offers AUTH and refuses the login SMTP_URL names', async () => {
+    const realPort = await realSmtp(); // offers AUTH, implements none
+    const realUrl = `smtp://ann:s3cret@127.0.0.1:${realPort}`;
+    await expect(checkSmtp(mailerFor(realUrl), realUrl)).rejects.toThrow(/Invalid login: 535/);
+    const authPort = await authSmtp();
+    const wrongUrl = `smtp://ann:wrong@127.0.0.1:${authPort}`;
+    await expect(checkSmtp(mailerFor(wrongUrl), wrongUrl)).rejects.toThrow(/Invalid login/);
   });
 
   it('claims no login when SMTP_URL names no user, and degrades once a message is refused', async () => {

@@ -169,7 +169,22 @@ export function smsOutcome(s: SmsStatus): CheckOutcome {
  * our sender greets verify() all the same.
  */
 export async function checkSmtp(mailer: Mailer, smtpUrl: string | null): Promise<CheckOutcome> {
-  await mailer.verify();
+  let host = 'the SMTP server';
+  let user = false;
+  try {
+    if (smtpUrl) {
+      const url = new URL(smtpUrl);
+      host = url.host; // never the credentials
+      user = url.username !== ''; // nodemailer logs in only with a user: without one, verify() greets and stops
+    }
+  } catch {
+    // keep the generic words
+  }
+  // With a user, the check logs in itself: verify() skips the login without a word when the server
+  // offers no AUTH, and would be claimed as one.
+  let offersLogin = true;
+  if (mailer.kind === 'smtp' && user && smtpUrl) offersLogin = await greetAndLogIn(smtpUrl);
+  else await mailer.verify();
   const last = mailer.lastSend?.();
   if (mailer.kind === 'outbox') {
     if (last && !last.ok) {
@@ -178,23 +193,53 @@ export async function checkSmtp(mailer: Mailer, smtpUrl: string | null): Promise
     }
     return outcome('ok', 'SMTP_URL is not set: mail is written to the outbox folder, which is writable', 'smtp.outbox');
   }
-  let host = 'the SMTP server';
-  let login = false;
-  try {
-    if (smtpUrl) {
-      const url = new URL(smtpUrl);
-      host = url.host; // never the credentials
-      login = url.username !== ''; // nodemailer logs in only with a user: without one, verify() greets and stops
-    }
-  } catch {
-    // keep the generic words
-  }
   if (last && !last.ok) {
     const words = `${host} accepted the connection, but the last message could not be sent`;
     return outcome('degraded', last.error ? `${words}: ${last.error}` : words, 'smtp.last_send_failed', { host }, last.error ?? undefined);
   }
-  if (!login) return outcome('ok', `${host} accepted the connection (SMTP_URL names no user, so no login was tried)`, 'smtp.ok_no_login', { host });
+  if (!user) return outcome('ok', `${host} accepted the connection (SMTP_URL names no user, so no login was tried)`, 'smtp.ok_no_login', { host });
+  if (!offersLogin) {
+    // Port 25 of a relay instead of its submission port, or AUTH offered only after TLS it lacks:
+    // mail goes out unauthenticated, refused as relaying or accepted only for local domains.
+    return outcome(
+      'degraded',
+      `${host} accepted the connection but offers no login (AUTH): SMTP_URL names a user, yet mail is sent without logging in`,
+      'smtp.no_auth',
+      { host },
+    );
+  }
   return outcome('ok', `${host} accepted the connection and login`, 'smtp.ok', { host });
+}
+
+/**
+ * Greets the SMTP server of `smtpUrl` (STARTTLS when offered, as the mailer does) and logs in as
+ * its user: false when the server offers no AUTH. A refused login or connection throws (failing).
+ */
+async function greetAndLogIn(smtpUrl: string): Promise<boolean> {
+  const [{ default: SMTPConnection }, { parseConnectionUrl }] = await Promise.all([import('nodemailer/lib/smtp-connection'), import('nodemailer/lib/shared')]);
+  const { auth, ...options } = parseConnectionUrl(smtpUrl);
+  // The mailer's limits (core/mailer.ts): the check's own time limit answers first anyway.
+  const connection = new SMTPConnection({ ...options, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 });
+  // An error or a hang-up, whenever it comes, ends the step under way (and never goes unhandled).
+  let fail: (err: Error) => void = () => undefined;
+  connection.on('error', (err: Error) => fail(err));
+  connection.on('end', () => fail(new Error('Connection closed')));
+  const step = (start: (done: (err?: Error | null) => void) => void) =>
+    new Promise<void>((resolve, reject) => {
+      fail = reject;
+      start((err) => (err ? reject(err) : resolve()));
+    });
+  let said = false;
+  try {
+    await step((done) => connection.connect(done));
+    if (connection.allowsAuth) await step((done) => connection.login(auth, done));
+    said = true;
+    return connection.allowsAuth;
+  } finally {
+    // QUIT after a whole conversation, as verify() leaves; else the socket is dropped.
+    if (said) connection.quit();
+    else connection.close();
+  }
 }
 
 /** A failing outcome from whatever a check threw, in plain words. */
