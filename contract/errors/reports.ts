@@ -9,4 +9,5 @@ export const reportsErrors = {
   'reports.own_ad': 'This report is about your own ad: another admin must handle it.',
   'field.message': 'message',
   'field.contact': 'contact',
+  'field.urgent': 'may be a minor or trafficked',
 } as const;
