@@ -163,6 +163,16 @@ const ownerFields = {
   /** Page views of the ad in the last 7 and 30 days (my ads lists). */
   views7: Type.Optional(Type.Integer()),
   views30: Type.Optional(Type.Integer()),
+  /**
+   * The truth about an ad the owner cannot see as the public does: whether the public sees it now
+   * (`shown`), whether staff closed its city or state (`placeClosed`: it shows nowhere until they
+   * open it again or the owner moves it), and whether its paid term is held (`termHeld`: approved
+   * while the account was not, or while its place was closed; its days start when both are, and
+   * `expiresAt` is a nominal end until then). Every answer built from the ads row carries them.
+   */
+  shown: Type.Optional(Type.Boolean()),
+  placeClosed: Type.Optional(Type.Boolean()),
+  termHeld: Type.Optional(Type.Boolean()),
 };
 
 /** An ad as anyone may see it (listings, search, the ad's page). */
@@ -332,8 +342,9 @@ export const adsApi = {
     },
   },
   /**
-   * The dashboard's view of the user's ads: how many are in each status, how many show online now
-   * (approved, online, not past their expiry), and the latest decisions on them (at most 5, newest first).
+   * The dashboard's view of the user's ads: how many are in each status, how many the public sees
+   * now (approved, online, not past their expiry, the account approved, the place open), and the
+   * latest decisions on them (at most 5, newest first).
    */
   'GET /api/my-ads-overview': {
     response: { 200: Type.Object({ counts: AdCountsSchema, online: Type.Integer(), recent: Type.Array(AdActivitySchema) }), ...Errors },
@@ -352,14 +363,20 @@ export const adsApi = {
    * unpaid; an approved or expired one gets a revision, reviewed before the public sees it.
    */
   'PUT /api/ads/:id': { params: IdParams, consumes: ['multipart/form-data'], response: { 200: OneAd, ...Errors } },
-  /** Renews an approved or expired ad for the ad price: expiresAt = max(now, expiresAt) + the duration (402 when short). */
+  /**
+   * Renews an approved or expired ad for the ad price: expiresAt = max(now, expiresAt) + the duration,
+   * or expiresAt + the duration for a held term (laid end to end, they start together); 402 when short.
+   */
   'PUT /api/renew-ad/:id': { params: IdParams, body: PayBody, response: { 200: AdAndWallet, ...Errors } },
   /** Deletes an own ad: one in review is refunded in full to the wallet that paid it; an approved one is removed without refund. */
   'DELETE /api/ads/:id': {
     params: IdParams,
     response: { 200: Type.Object({ deleted: Type.Literal(true), refundedCents: Type.Integer() }), ...Errors },
   },
-  /** Another enabled city of an enabled state; not for a rejected or expired ad. */
+  /**
+   * Another enabled city of an enabled state; not for a rejected or disabled ad. An expired one may
+   * move, to be renewed there; a held term starts there when the account is approved.
+   */
   'PUT /api/update-ad-location/:id': {
     params: IdParams,
     body: Type.Object({ stateId: Id, cityId: Id }),

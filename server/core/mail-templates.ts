@@ -381,7 +381,7 @@ export const TEMPLATES = {
       action: 'Fale conosco',
     },
   },
-  // A master approved the account: ads show from now on, and those staff approved meanwhile start.
+  // A master approved the account: ads show from now on, and those staff approved meanwhile start (those set offline told apart).
   accountApproved: {
     en: {
       subject: 'Your XG Marketplace account is approved',
@@ -389,6 +389,7 @@ export const TEMPLATES = {
         'Hello {nickname},',
         'Your account on XG Marketplace is approved: your ads show as soon as staff approve them.',
         'Showing from today, for their whole paid term: {titles}.',
+        'Their paid term starts today, but they do not show because you set them offline (set them online in My ads to show them): {offlineTitles}.',
       ],
       action: 'See your ads',
       dropEmpty: true,
@@ -399,6 +400,7 @@ export const TEMPLATES = {
         'Hola, {nickname}:',
         'Tu cuenta en XG Marketplace fue aprobada: tus anuncios se muestran en cuanto el equipo los aprueba.',
         'Se muestran desde hoy, durante todo su plazo pagado: {titles}.',
+        'Su plazo pagado empieza hoy, pero no se muestran porque los pusiste fuera de línea (ponlos en línea en Mis anuncios para mostrarlos): {offlineTitles}.',
       ],
       action: 'Ver tus anuncios',
       dropEmpty: true,
@@ -409,6 +411,7 @@ export const TEMPLATES = {
         'Olá, {nickname},',
         'Sua conta no XG Marketplace foi aprovada: seus anúncios aparecem assim que a equipe os aprova.',
         'Aparecem a partir de hoje, durante todo o prazo pago: {titles}.',
+        'O prazo pago começa hoje, mas não aparecem porque você os deixou offline (coloque-os online em Meus anúncios para mostrá-los): {offlineTitles}.',
       ],
       action: 'Ver seus anúncios',
       dropEmpty: true,

@@ -94,6 +94,9 @@ export function toOwnerAd(r: AdRow): OwnerAdDto {
     priceCents: r.price_cents,
     paidWalletId: r.paid_wallet_id,
     createdAt: r.created_at,
+    shown: r.visible === 1,
+    placeClosed: r.place_open !== 1,
+    termHeld: r.term_held === 1,
   };
 }
 

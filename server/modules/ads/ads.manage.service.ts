@@ -257,7 +257,7 @@ export class AdManageService {
 
   /**
    * The dashboard's view of the user's ads, counted here whatever their number: by status as my
-   * ads shows them (an approved ad past its expiry is expired), those online now, and the latest
+   * ads shows them (an approved ad past its expiry is expired, unless its term is held), those the public sees now, and the latest
    * decisions on them and on their edits.
    */
   async overview(userId: string): Promise<{ counts: AdCounts; online: number; recent: AdActivity[] }> {
@@ -270,7 +270,7 @@ export class AdManageService {
     for (const c of byStatus) counts[c.status] = c.n;
     return {
       counts,
-      // The account's approval is left out, as my ads' "online" switch shows it: the dashboard says so above the counts.
+      // Those the public sees now (ads.visible): an ad online in a closed place, or of an account not approved yet, is not.
       online: byStatus.find((c) => c.status === 'approved')?.online ?? 0,
       recent: latest.map((r) => ({
         adId: r.id,

@@ -1,5 +1,6 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../../core/db.ts';
+import type { DB } from '../../core/schema.ts';
 import type { AdStatus, ListingType, RejectionCategory } from './ads.tables.ts';
 import { staffMatchAd, type StaffQuery } from '../moderation/moderation.match.ts';
 
@@ -8,14 +9,18 @@ import { staffMatchAd, type StaffQuery } from '../moderation/moderation.match.ts
  * every ad JSON needs): one join on the owner's row, no query per ad.
  */
 export function selectAds(db: Executor) {
-  return db
-    .selectFrom('ads')
-    .innerJoin('states', 'states.id', 'ads.state_id')
-    .innerJoin('cities', 'cities.id', 'ads.city_id')
-    .innerJoin('users as ad_owner', 'ad_owner.id', 'ads.owner_id')
-    .selectAll('ads')
-    .select(['states.name as state_name', 'states.slug as state_slug', 'cities.name as city_name', 'cities.slug as city_slug'])
-    .select(sql<number>`(ad_owner.phone_verified_at IS NOT NULL AND ad_owner.phone IS ads.phone)`.as('phone_verified'));
+  return (
+    db
+      .selectFrom('ads')
+      .innerJoin('states', 'states.id', 'ads.state_id')
+      .innerJoin('cities', 'cities.id', 'ads.city_id')
+      .innerJoin('users as ad_owner', 'ad_owner.id', 'ads.owner_id')
+      .selectAll('ads')
+      .select(['states.name as state_name', 'states.slug as state_slug', 'cities.name as city_name', 'cities.slug as city_slug'])
+      .select(sql<number>`(ad_owner.phone_verified_at IS NOT NULL AND ad_owner.phone IS ads.phone)`.as('phone_verified'))
+      // Whether the ad's city and state are both enabled: staff close places (my ads says so).
+      .select(sql<number>`(cities.enabled = 1 AND states.enabled = 1)`.as('place_open'))
+  );
 }
 export type AdRow = Awaited<ReturnType<ReturnType<typeof selectAds>['executeTakeFirstOrThrow']>>;
 
@@ -48,15 +53,17 @@ export async function pageOwnAds(db: Executor, ownerId: string, o: { statuses: r
 
 /**
  * An ad's status as its owner sees it at `now`: an approved ad past its expiry is expired already
- * (the hourly expiry job may not have run yet). ISO times compare as text.
+ * (the hourly expiry job may not have run yet), unless its term is held: it has not started, so
+ * it cannot have run out (startHeldTerms). ISO times compare as text.
  */
-const ownerStatus = (now: string) => sql<AdStatus>`CASE WHEN ads.status = 'approved' AND ads.expires_at <= ${now} THEN 'expired' ELSE ads.status END`;
+const ownerStatus = (now: string) =>
+  sql<AdStatus>`CASE WHEN ads.status = 'approved' AND ads.term_held = 0 AND ads.expires_at <= ${now} THEN 'expired' ELSE ads.status END`;
 
-/** How many of the user's ads are in each status as the owner sees it (ownerStatus), and how many of the approved ones are online. */
+/** How many of the user's ads are in each status as the owner sees it (ownerStatus), and how many of them the public sees now (`visible`). */
 export async function countOwnAds(db: Executor, ownerId: string, now: string): Promise<{ status: AdStatus; n: number; online: number }[]> {
   const rows = await db
     .selectFrom('ads')
-    .select([ownerStatus(now).as('s'), sql<number>`count(*)`.as('n'), sql<number>`sum(ads.online = 1)`.as('online')])
+    .select([ownerStatus(now).as('s'), sql<number>`count(*)`.as('n'), sql<number>`sum(ads.visible = 1)`.as('online')])
     .where('ads.owner_id', '=', ownerId)
     .groupBy('s')
     .execute();
@@ -245,17 +252,56 @@ export async function approve(db: Executor, id: string, at: string, expiresAt: s
  * the top of its listings, as if approved now; one that ran out while hidden comes back. Each keeps
  * the span it was paid for (renewals meanwhile are laid end to end: AdManageService.renew). Only
  * held terms start: an owner set back to pending and approved again does not revive ads that ran.
- * Returns the ads started that show (not those staff disabled meanwhile).
+ * A term never starts where the ad shows nowhere: one whose city or state is disabled stays held
+ * until its place is enabled again (startHeldTermsIn) or it moves to an open one (startHeldTermsOf).
  */
-export async function startHeldTerms(db: Executor, ownerId: string, at: string): Promise<string[]> {
-  const held = await db
-    .selectFrom('ads')
+export async function startHeldTerms(db: Executor, ownerId: string, at: string): Promise<StartedTerms> {
+  const started = await startHeld(db, db.selectFrom('ads').where('owner_id', '=', ownerId), at);
+  // The rest held (never published, nothing paid for) holds nothing more; those in a closed place wait for it.
+  await db.updateTable('ads').set({ term_held: 0 }).where('owner_id', '=', ownerId).where('term_held', '=', 1).where(placeOpen).execute();
+  return started;
+}
+
+/** The held terms of these ads start, when their owner is approved and their place open (an ad moved: AdService.move). */
+export function startHeldTermsOf(db: Executor, ids: readonly string[], at: string): Promise<StartedTerms> {
+  if (!ids.length) return Promise.resolve({ showing: [], offline: [] });
+  return startHeld(db, db.selectFrom('ads').where('id', 'in', ids).where(ownerApproved), at);
+}
+
+/**
+ * The held terms of approved owners' ads in a state (or in some of its cities) start, those whose
+ * place is now open: staff enabled it again (LocationsService.setStatus). Read by the partial
+ * indexes of approved ads by city and state, and by ads_status for the few disabled ones; an ad
+ * held is never stored as expired (expireDue).
+ */
+export async function startHeldTermsIn(db: Executor, stateId: string, cityIds: readonly string[] | undefined, at: string): Promise<StartedTerms> {
+  const inPlace = (status: AdStatus) => {
+    let q = db.selectFrom('ads').where('status', '=', status).where('state_id', '=', stateId);
+    if (cityIds) q = q.where('city_id', 'in', cityIds);
+    return q.where(ownerApproved);
+  };
+  const a = await startHeld(db, inPlace('approved'), at);
+  const b = await startHeld(db, inPlace('disabled'), at);
+  return { showing: [...a.showing, ...b.showing], offline: [...a.offline, ...b.offline] };
+}
+
+/** Which started terms show now (visible), and which do not because their owner set them offline. Staff-disabled ones are in neither. */
+export interface StartedTerms {
+  showing: string[];
+  offline: string[];
+}
+
+const placeOpen = sql<boolean>`EXISTS (SELECT 1 FROM cities c JOIN states s ON s.id = c.state_id WHERE c.id = ads.city_id AND c.enabled = 1 AND s.enabled = 1)`;
+const ownerApproved = sql<boolean>`EXISTS (SELECT 1 FROM users u WHERE u.id = ads.owner_id AND u.status = 'approved' AND u.deleted_at IS NULL)`;
+
+async function startHeld(db: Executor, from: SelectQueryBuilder<DB, 'ads', object>, at: string): Promise<StartedTerms> {
+  const held = await from
     .select(['id', 'status', 'published_at', 'expires_at'])
-    .where('owner_id', '=', ownerId)
     .where('term_held', '=', 1)
     .where('status', 'in', ['approved', 'expired', 'disabled'])
     .where('published_at', 'is not', null)
     .where('expires_at', 'is not', null)
+    .where(placeOpen)
     .execute();
   const started: string[] = [];
   for (const ad of held) {
@@ -280,9 +326,10 @@ export async function startHeldTerms(db: Executor, ownerId: string, at: string):
       .execute();
     if (!disabled) started.push(ad.id);
   }
-  await db.updateTable('ads').set({ term_held: 0 }).where('owner_id', '=', ownerId).where('term_held', '=', 1).execute();
   await refreshVisibility(db, started);
-  return started;
+  const shown = started.length ? await db.selectFrom('ads').select(['id', 'visible']).where('id', 'in', started).execute() : [];
+  const visible = new Set(shown.filter((r) => r.visible === 1).map((r) => r.id));
+  return { showing: started.filter((id) => visible.has(id)), offline: started.filter((id) => !visible.has(id)) };
 }
 
 export async function reject(db: Executor, id: string, reason: string, category: RejectionCategory, at: string): Promise<boolean> {
@@ -334,11 +381,26 @@ export async function setStaffStatus(db: Executor, id: string, status: 'approved
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** approved ads whose time ran out → expired; returns their ids and owners. */
+/**
+ * approved ads whose time ran out → expired; returns their ids and owners. A held term has not
+ * started (startHeldTerms): it cannot run out, whatever its nominal end.
+ */
 export async function expireDue(db: Executor, at: string): Promise<{ id: string; owner_id: string }[]> {
-  const due = await db.selectFrom('ads').select(['id', 'owner_id']).where('status', '=', 'approved').where('expires_at', '<=', at).execute();
+  const due = await db
+    .selectFrom('ads')
+    .select(['id', 'owner_id'])
+    .where('status', '=', 'approved')
+    .where('expires_at', '<=', at)
+    .where('term_held', '=', 0)
+    .execute();
   if (due.length) {
-    await db.updateTable('ads').set({ status: 'expired', updated_at: at }).where('status', '=', 'approved').where('expires_at', '<=', at).execute();
+    await db
+      .updateTable('ads')
+      .set({ status: 'expired', updated_at: at })
+      .where('status', '=', 'approved')
+      .where('expires_at', '<=', at)
+      .where('term_held', '=', 0)
+      .execute();
     await refreshVisibility(
       db,
       due.map((d) => d.id),
@@ -355,6 +417,7 @@ export async function expireRanOut(db: Executor, id: string, at: string): Promis
     .where('id', '=', id)
     .where('status', '=', 'approved')
     .where('expires_at', '<=', at)
+    .where('term_held', '=', 0)
     .executeTakeFirst();
   if (Number(r.numUpdatedRows)) await refreshVisibility(db, [id]);
 }

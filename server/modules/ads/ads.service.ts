@@ -269,8 +269,8 @@ export class AdsService {
 
   /**
    * Moves an ad to another city (not a rejected or disabled one; an expired one too, to be renewed
-   * there); it keeps its status and time left, and its pending edit follows it. The move is kept as a
-   * version (ad_versions), as every change of the ad is.
+   * there); it keeps its status and time left (a term held starts there: startHeldTermsOf), and its
+   * pending edit follows it. The move is kept as a version (ad_versions), as every change of the ad is.
    */
   async move(actor: SessionUser, id: string, stateId: string, cityId: string): Promise<OwnerAdDto> {
     return transactionAs(this.deps.db, actor, async (trx, by) => {
@@ -286,6 +286,8 @@ export class AdsService {
       await recordVersion(trx, id, 'moved', at); // where it was in between is evidence too
       await moveRevision(trx, id, stateId, cityId);
       await repo.refreshVisibility(trx, [id]);
+      // Held where its place was closed, its paid term starts here, the account approved (else at its approval).
+      if (ad.term_held) await repo.startHeldTermsOf(trx, [id], at);
       return toOwnerAd((await repo.findAd(trx, id))!);
     });
   }

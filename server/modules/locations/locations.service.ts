@@ -5,6 +5,7 @@ import { writeAudit } from '../../core/audit.ts';
 import { Forbidden, NotFound, Unauthorized } from '../../core/errors.ts';
 import { paging } from '../../core/http.ts';
 import * as repo from './locations.repository.ts';
+import { startHeldTermsIn } from '../ads/ads.repository.ts';
 import type { CityDto, StateDto } from './locations.repository.ts';
 
 /** Disabled locations are for staff eyes only; asking for them is refused, not quietly ignored. */
@@ -103,7 +104,8 @@ export class LocationsService {
   /**
    * Without cityIds, enables or disables the state itself; with cityIds, those cities of that
    * state (every id must belong to it, or nothing changes). Audited in the same transaction.
-   * Returns how many rows now carry the requested status.
+   * Enabled, the held paid terms of approved owners' ads there start, as they would have at the
+   * owner's approval had the place been open (startHeldTerms). Returns how many rows now carry the requested status.
    */
   async setStatus(actor: SessionUser, input: { stateId: string; cityIds?: string[]; enabled: boolean }): Promise<{ updated: number }> {
     if (!can(actor, 'setStatus')) throw new Forbidden('locations.staff_only');
@@ -116,6 +118,7 @@ export class LocationsService {
       if (!state) throw new NotFound('locations.state_not_found');
       if (input.cityIds === undefined) {
         await repo.setStateEnabled(trx, state.id, input.enabled);
+        if (input.enabled) await startHeldTermsIn(trx, state.id, undefined, at);
         await writeAudit(trx, {
           actor: who,
           action: 'state.status',
@@ -135,6 +138,7 @@ export class LocationsService {
         throw new NotFound('locations.cities_not_in_state', { state: state.name, cities: `${missing.slice(0, 5).join(', ')}${missing.length > 5 ? '…' : ''}` });
       }
       await repo.setCitiesEnabled(trx, state.id, ids, input.enabled);
+      if (input.enabled) await startHeldTermsIn(trx, state.id, ids, at);
       for (const c of found) {
         await writeAudit(trx, {
           actor: who,

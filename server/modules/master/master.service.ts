@@ -93,7 +93,7 @@ export class MasterService {
    */
   async updateStatus(actor: SessionUser, userId: string, status: UserStatus, from?: UserStatus): Promise<UserView> {
     const now = this.deps.clock.now().toISOString();
-    let welcome: string | null = null; // approved at last: the e-mail that says so, with the ads that start
+    let welcome: { titles: string; offlineTitles: string } | null = null; // approved at last: the e-mail that says so, with the ads that start
     const after = await transactionAs(this.deps.db, actor, async (trx, by) => {
       const before = await this.load(trx, userId);
       const change: AccountChange = { user: before, status, activeMasters: await countActiveMasters(trx) };
@@ -111,11 +111,15 @@ export class MasterService {
         await endPendingLinks(trx, userId);
       } else if (before.status === 'suspended') await restore(trx, userReason(userId));
       // Approved (at last, or again): the ads staff approved while it was not start their paid term now.
-      const started = status === 'approved' ? await startHeldTerms(trx, userId, now) : [];
+      // Not where its city or state is closed: that one starts when staff open it, or the owner moves it.
+      const terms = status === 'approved' ? await startHeldTerms(trx, userId, now) : { showing: [], offline: [] };
+      const started = [...terms.showing, ...terms.offline];
       // Approved for the first time (also after a suspension while pending), or held paid terms start.
       if (status === 'approved' && (!everApproved || started.length > 0)) {
-        const titles = started.length ? await trx.selectFrom('ads').select('title').where('id', 'in', started).execute() : [];
-        welcome = titles.map((t) => `“${t.title}”`).join(', ');
+        // Those that show, and those whose term starts but that the owner set offline: the e-mail tells them apart.
+        const titlesOf = async (ids: string[]) =>
+          ids.length ? (await trx.selectFrom('ads').select('title').where('id', 'in', ids).execute()).map((t) => `“${t.title}”`).join(', ') : '';
+        welcome = { titles: await titlesOf(terms.showing), offlineTitles: await titlesOf(terms.offline) };
       }
       await writeAudit(trx, {
         actor,
@@ -134,13 +138,13 @@ export class MasterService {
     return after;
   }
 
-  /** Tells a user their account is approved, in the language they last used, with the ads that start showing. Best effort. */
-  private async mailApproved(userId: string, titles: string): Promise<void> {
+  /** Tells a user their account is approved, in the language they last used, with the ads that start showing (and those offline). Best effort. */
+  private async mailApproved(userId: string, titles: { titles: string; offlineTitles: string }): Promise<void> {
     const u = await this.deps.db.selectFrom('users').select(['email', 'nickname', 'locale']).where('id', '=', userId).executeTakeFirst();
     if (!u) return;
     try {
       const link = pageLink(this.deps.config.publicUrl, u.locale, '/admin/dashboard/my-ads');
-      await this.deps.mailer.send(composeMail('accountApproved', u.locale, u.email, { nickname: u.nickname, titles, link }));
+      await this.deps.mailer.send(composeMail('accountApproved', u.locale, u.email, { nickname: u.nickname, ...titles, link }));
     } catch (err) {
       this.deps.log.error({ err, userId }, 'could not e-mail a user that their account is approved');
     }

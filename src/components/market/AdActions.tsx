@@ -97,7 +97,11 @@ function WalletPayDialog(props: {
   );
 }
 
-/** Renew dialog: the ad price adds its duration to max(now, expiry); shows the new expiry before paying. */
+/**
+ * Renew dialog: the ad price adds its duration to max(now, expiry); shows the new expiry before
+ * paying. A held term (not started yet) gets its duration added to its end, as the server does
+ * (AdManageService.renew): it shows how many days the term then has, counted from when it starts.
+ */
 export function RenewDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () => void; onDone: (msg: DoneMessage) => void }) {
   const { t, i18n } = useTranslation('market');
   const pricing = useSnapshot(pricingStore.state);
@@ -108,7 +112,9 @@ export function RenewDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () 
   const days = price?.durationDays ?? 30;
   const expires = ad.expiresAt ? Date.parse(ad.expiresAt) : 0;
   const [now] = useState(() => Date.now());
-  const until = new Date(Math.max(now, expires) + days * DAY_MS).toISOString();
+  const held = !!ad.termHeld && expires > 0;
+  const until = new Date((held ? expires : Math.max(now, expires)) + days * DAY_MS).toISOString();
+  const heldDays = held && ad.publishedAt ? Math.round((Date.parse(until) - Date.parse(ad.publishedAt)) / DAY_MS) : null;
   const lng = i18n.language;
   return (
     <WalletPayDialog
@@ -122,10 +128,14 @@ export function RenewDialog({ ad, onClose, onDone }: { ad: OwnerAd; onClose: () 
       onClose={onClose}
       onDone={onDone}
     >
-      <p>
-        {ad.expiresAt ? t(expires > now ? 'myAds.renewNow' : 'myAds.renewWasExpired', { date: dateLabel(ad.expiresAt, lng) }) : null}{' '}
-        {t('myAds.renewAfter', { count: days, date: dateLabel(until, lng) })}
-      </p>
+      {heldDays !== null ? (
+        <p>{t('myAds.renewHeld', { count: days, total: heldDays })}</p>
+      ) : (
+        <p>
+          {ad.expiresAt ? t(expires > now ? 'myAds.renewNow' : 'myAds.renewWasExpired', { date: dateLabel(ad.expiresAt, lng) }) : null}{' '}
+          {t('myAds.renewAfter', { count: days, date: dateLabel(until, lng) })}
+        </p>
+      )}
     </WalletPayDialog>
   );
 }

@@ -171,7 +171,7 @@ describe('my ads', () => {
     const e = card('Ran out of time');
     expect(within(e.item).getByText('Expired')).toBeTruthy();
     expect(within(e.item).getByText('Approved, but hidden: it expired on Jan 1, 2025. Renew it to show it again.')).toBeTruthy();
-    expect(e.controls).toEqual(['Renew', 'Delete']);
+    expect(e.controls).toEqual(['Renew', 'Move to another city', 'Delete']); // moved, it may be renewed where its city is open
     expect(e.edit).not.toBeNull();
 
     const d = card('Disabled by staff');

@@ -25,6 +25,7 @@ const tone: Record<AdState, string> = {
   offline: '',
   hidden_account: styles.badgeWarn,
   expired: '',
+  place_closed: styles.badgeWarn,
   rejected: styles.badgeBad,
   disabled: styles.badgeBad,
 };
@@ -133,6 +134,8 @@ export default function MyAds() {
       case 'in_review':
         return t('myAds.inReview');
       case 'expired':
+        // Renewing is refused where the ad would show nowhere: it moves first.
+        if (ad.placeClosed) return t('myAds.stateText.expiredPlaceClosed');
         return ad.expiresAt ? t('myAds.stateText.expiredOn', { date: dateLabel(ad.expiresAt, lng) }) : t('myAds.stateText.expired');
       default:
         return t(`myAds.stateText.${state}`);
@@ -193,7 +196,9 @@ export default function MyAds() {
                   </h2>
                   <p className={styles.meta}>
                     {typeLabel(t, ad.listingType)} · {ad.city.name}, {ad.state.name} · {t('ageShort', { age: ageLabel(t, ad.age) })}
-                    {ad.expiresAt && state !== 'expired' && ` · ${t('myAds.expires', { date: dateLabel(ad.expiresAt, lng) })}`}
+                    {ad.termHeld
+                      ? ` · ${t(accountApproved ? 'myAds.termHeldPlace' : 'myAds.termHeldAccount')}`
+                      : ad.expiresAt && state !== 'expired' && ` · ${t('myAds.expires', { date: dateLabel(ad.expiresAt, lng) })}`}
                   </p>
                   <p className={state === 'rejected' ? 'alert alert-error' : styles.stateText}>{stateText(ad, state)}</p>
                   {rev && (
