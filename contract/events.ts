@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { AdStatusSchema } from './api/ads.ts';
+import { UserStatusSchema } from './api/auth.ts';
 import { PUBLIC_MESSAGE_MAX, publicMessageText } from './api/realtime.ts';
 
 /**
@@ -28,6 +29,12 @@ export const serverEvents = {
   invoiceStatusUpdate: Type.Object({ type: Type.String(), invoiceId: Type.String(), status: Type.String() }),
   /** One of the user's ads changed status (paid, approved, rejected, expired, disabled or enabled by staff). */
   adStatusUpdate: Type.Object({ adId: Type.String(), status: AdStatusSchema }),
+  /**
+   * A master changed the user's account status (approved, or back to pending): the session and the
+   * ads' areas are read again (an approval starts held paid terms and shows the ads). A suspension
+   * closes the sockets instead.
+   */
+  accountStatusUpdate: Type.Object({ status: UserStatusSchema }),
 } as const;
 
 /** Client → server. */

@@ -408,6 +408,31 @@ describe('socket store', () => {
     expect(myDashboardStore.state.data).toBeNull();
   });
 
+  // A pending provider with "my ads" open when a master approves the account: the session says
+  // approved and "my ads" is read again (its ads show now), without a reload.
+  it('reads the session and the open ads areas again when a master changes the account', async () => {
+    const reads: string[] = [];
+    const pending: Session = { ...member, userStatus: 'pending' };
+    server.use(
+      http.get('/api/session', () => {
+        reads.push('session');
+        return apiJson('GET /api/session', member);
+      }),
+      http.get('/api/cart-ads-by-user', () => {
+        reads.push('cart');
+        return apiJson('GET /api/cart-ads-by-user', { pendingAds: [], total: 0, page: 1, pageSize: 20 });
+      }),
+    );
+    cartStore.state.data = []; // an ads area is open
+    sessionStore.session = pending;
+    stop = startSocket();
+    const ws = last();
+    ws.accept();
+    ws.push('accountStatusUpdate', { status: 'approved' });
+    await vi.waitFor(() => expect(reads.toSorted()).toEqual(['cart', 'session']));
+    expect(sessionStore.session?.userStatus).toBe('approved');
+  });
+
   it('reads the open dashboard again when an ad changes status: its counts and its recent activity, decisions and money alike', async () => {
     const reads: string[] = [];
     const approved = { adId: 'a1', title: 'Evenings in the city', event: 'approved' as const, at: '2025-01-05T12:00:00.000Z', reason: null };

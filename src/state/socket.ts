@@ -161,11 +161,20 @@ async function refreshAdAreas(): Promise<void> {
   ]);
 }
 
-onSocketEvent('adStatusUpdate', () => {
+function refreshAdAreasSoon(): void {
   adsRefresh ??= setTimeout(() => {
     adsRefresh = null;
     void refreshAdAreas();
   }, ADS_REFRESH_DELAY_MS);
+}
+
+onSocketEvent('adStatusUpdate', refreshAdAreasSoon);
+
+// A master approved the account (its ads show, held paid terms start) or set it back to pending:
+// the session (role, status) and the ads' areas are read again, without a reload.
+onSocketEvent('accountStatusUpdate', () => {
+  void loadSession();
+  refreshAdAreasSoon();
 });
 
 /**

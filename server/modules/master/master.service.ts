@@ -93,6 +93,7 @@ export class MasterService {
    */
   async updateStatus(actor: SessionUser, userId: string, status: UserStatus, from?: UserStatus): Promise<UserView> {
     const now = this.deps.clock.now().toISOString();
+    let changed = false;
     let welcome: { titles: string; offlineTitles: string } | null = null; // approved at last: the e-mail that says so, with the ads that start
     const after = await transactionAs(this.deps.db, actor, async (trx, by) => {
       const before = await this.load(trx, userId);
@@ -100,6 +101,7 @@ export class MasterService {
       if (!can(by, 'setStatus', change)) throw refusal(by, 'setStatus', userId);
       if (from && before.status !== from) throw new Conflict('master.user_changed');
       if (before.status === status) return before; // nothing changes: nothing to audit
+      changed = true;
       // Read before the change: whether staff ever approved the account (the welcome goes once).
       const everApproved = status === 'approved' && (await repo.approvedAt(trx, userId)) !== null;
       await repo.setStatus(trx, userId, status, now);
@@ -134,6 +136,7 @@ export class MasterService {
     });
     // After commit: the auth hook already refuses their cookie; this also ends their open sockets.
     if (status === 'suspended') this.deps.hub.disconnectUser(userId, 4003, 'account suspended');
+    else if (changed) this.deps.hub.sendToUser(userId, 'accountStatusUpdate', { status }); // their open pages follow
     if (welcome !== null) await this.mailApproved(userId, welcome);
     return after;
   }

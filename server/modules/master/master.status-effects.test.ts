@@ -5,6 +5,7 @@ import { asMaster, makeUser, type TestContext, type TestUser } from '../../test/
 import { DAY_MS } from '../../core/clock.ts';
 import { decide, expiredAd, fundedUsd, liveAd, ownerAdminNy, pay, postAd } from '../ads/ads.testkit.ts';
 import { expireAds } from '../ads/ads.expiry.ts';
+import { connector, until } from '../realtime/realtime.testkit.ts';
 
 // What a change of an account's status does besides the status: the paid terms of ads approved
 // while the account was not (PRODUCT §2: shown nowhere until it is), the e-mail that says it is
@@ -187,5 +188,29 @@ describe('links mailed before a suspension', () => {
     expect(confirm.json().code).toBe('profile.confirmation_link_invalid');
     const row = await ctx.app.deps.db.selectFrom('users').select('email').where('id', '=', x.id).executeTakeFirstOrThrow();
     expect(row.email).toBe(x.email);
+  });
+});
+
+describe('an open page follows a change of its account', () => {
+  // A pending provider watching "my ads" when a master approves them: their ads show from now, so
+  // the page must say so without a reload (the event makes it read the session and the ads again).
+  it('tells the user over the socket when a master approves the account, once, and nothing when nothing changes', async () => {
+    const w = await ownerAdminNy();
+    ctx = w.ctx;
+    const m = await asMaster(ctx);
+    const pending = await makeUser(ctx, { status: 'pending' });
+    const base = await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    const sockets = connector(() => base);
+    try {
+      const conn = await sockets.connect({ cookie: pending.cookie });
+      await until(() => ctx.app.deps.hub.connectionCount === 1);
+      expect((await setStatus(m, pending.id, 'approved')).statusCode).toBe(200);
+      expect(await conn.next()).toEqual({ event: 'accountStatusUpdate', data: { status: 'approved' } });
+      expect((await setStatus(m, pending.id, 'approved')).statusCode).toBe(200); // already approved: no event
+      expect((await setStatus(m, pending.id, 'pending')).statusCode).toBe(200);
+      expect(await conn.next()).toEqual({ event: 'accountStatusUpdate', data: { status: 'pending' } });
+    } finally {
+      sockets.closeAll();
+    }
   });
 });
