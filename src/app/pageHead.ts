@@ -1,5 +1,6 @@
 import type { PublicAd } from '../../contract/api/ads.ts';
 import type { CityData, Loaded, StateData } from './loaders';
+import { localizedPath, seoHead, type SeoHead, type SeoLocale, type Translate } from '../../contract/seo.ts';
 
 /**
  * What a page's data adds to its head (contract/seo.ts gives the rest from its path): an ad's own
@@ -60,4 +61,15 @@ export function pageHead(page: string, result: Loaded<unknown>): PageHead {
     default:
       return {};
   }
+}
+
+/**
+ * The head of a 404 or 410 page, the same from the server (site.head.ts) and after client-side
+ * navigation (seo.tsx): the "not found" texts, noindex, its own path as canonical (it has no other
+ * home; without the query, as the server writes it) and no hreflang alternates: a missing page
+ * has no versions in other languages.
+ */
+export function missingHead(path: string, locale: SeoLocale, origin: string, tr: Translate): SeoHead {
+  const head = seoHead(localizedPath('/__not-found__', locale), origin, tr);
+  return { ...head, canonical: origin + path, alternates: [], noindex: true };
 }

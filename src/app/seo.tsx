@@ -1,9 +1,11 @@
 import { useEffect } from 'react';
 import i18n from 'i18next';
-import { useSearch } from 'wouter';
-import { matchSeoRoute, seoHead, splitSeoLocale, type SeoHead } from '../../contract/seo';
+import { matchRoute, useRouter, useSearch, type Parser } from 'wouter';
+import { seoHead, splitSeoLocale, type SeoHead } from '../../contract/seo';
 import { useLoadedData } from './routeData';
-import { pageHead } from './pageHead';
+import { missingHead, pageHead } from './pageHead';
+import { LOADERS, type LoaderName } from './loaders';
+import { routes } from './routes';
 
 // Keeps the head in step with the route on client-side navigation: title, description,
 // canonical, hreflang alternates, Open Graph and robots. The server writes the same tags into the
@@ -48,44 +50,68 @@ export function applyHead(h: SeoHead): void {
   for (const a of h.alternates) setLink(`link[rel="alternate"][hreflang="${a.hreflang}"]`, { rel: 'alternate', hreflang: a.hreflang, href: a.href });
 }
 
-/** The loader key of the pages whose head comes from their data (an ad's title and description). */
-function dataKey(pathname: string): string | null {
-  const { rest } = splitSeoLocale(pathname);
-  return matchSeoRoute(rest).key === 'ad' ? `ad:${rest.split('/')[2]}` : null;
+/** The loader route a path (without its locale) is, matched as the router matches it, with its data's key. */
+function loaderOf(rest: string, search: string, parser: Parser): { name: LoaderName; key: string } | null {
+  for (const name of Object.keys(LOADERS) as LoaderName[]) {
+    const [hit, params] = matchRoute(parser, routes[name], rest);
+    if (hit) return { name, key: LOADERS[name].key(params, search) };
+  }
+  return null;
+}
+
+/** Whether the head already says what `h` says (the server wrote it, or an earlier pass). */
+function shows(h: SeoHead): boolean {
+  return (
+    document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href === h.canonical &&
+    document.title === h.title &&
+    (document.head.querySelector('meta[name="description"]')?.getAttribute('content') ?? null) === h.description &&
+    !!document.head.querySelector('meta[name="robots"]') === h.noindex &&
+    document.head.querySelectorAll('link[rel="alternate"][hreflang]').length === h.alternates.length
+  );
 }
 
 /**
  * Sets the head for the current path (full path, locale prefix included) and query (page 2 of a
- * list is its own canonical: contract/seo.ts seoQuery), and from the page's data once it is here.
+ * list is its own canonical: contract/seo.ts seoQuery), and from the page's data once it is here:
+ * the real names of its state and city, an ad's texts, noindex for an empty list, and the server's
+ * 404 head (missingHead) for a page whose data says it does not exist.
  */
 export function useSeo(pathname: string, search = ''): void {
-  const key = dataKey(pathname);
-  const loaded = useLoadedData(key);
+  const { locale, rest } = splitSeoLocale(pathname);
+  const route = loaderOf(rest, search, useRouter().parser);
+  const loaded = useLoadedData(route?.key ?? null);
+  const name = route?.name ?? null;
   useEffect(() => {
     let cancelled = false;
-    const { locale } = splitSeoLocale(pathname);
     // The page's language may not be the active one yet (the app switches it in its own effect),
     // so load that language's 'public' texts explicitly.
     const ready = i18n.hasResourceBundle(locale, 'public') ? Promise.resolve() : i18n.reloadResources([locale], ['public']);
     void ready.then(() => {
       if (cancelled) return;
       const t = i18n.getFixedT(locale, 'public');
-      // The state and city names are made from the URL's slugs.
-      const extra = loaded && pageHead('ad', loaded);
-      const head = seoHead(pathname, window.location.origin, (k, params) => t(k, params ?? {}), extra?.names, search);
-      if (extra?.title) head.title = `${extra.title} | ${t('seo.siteName')}`;
-      if (extra?.description) head.description = extra.description;
-      if (extra?.noindex) head.noindex = true;
+      const tr = (k: string, params?: Record<string, string>) => t(k, params ?? {});
+      const origin = window.location.origin;
+      let head: SeoHead;
+      if (loaded && loaded.status !== 200) head = missingHead(pathname, locale, origin, tr);
+      else {
+        // Until the data is here, the state and city names are made from the URL's slugs.
+        const extra = loaded && name ? pageHead(name, loaded) : null;
+        head = seoHead(pathname, origin, tr, extra?.names, search);
+        if (extra?.title) head.title = `${extra.title} | ${t('seo.siteName')}`;
+        if (extra?.description) head.description = extra.description;
+        if (extra?.noindex) head.noindex = true;
+      }
       // Tags already for this page are kept: on the first page the server wrote them, with the
-      // exact names and texts from the database.
+      // exact names and texts from the database. A page with data is kept only when the head
+      // says all its data says (a link's page starts with its slugs' names).
       const current = document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href;
-      if (current === head.canonical && (!loaded || loaded.status !== 200 || document.title === head.title)) return;
+      if (current === head.canonical && (!loaded || shows(head))) return;
       applyHead(head);
     });
     return () => {
       cancelled = true;
     };
-  }, [pathname, search, loaded]);
+  }, [pathname, locale, search, loaded, name]);
 }
 
 /** The lazy-loaded form used by RouteEffects: head updates are not needed for first paint. */

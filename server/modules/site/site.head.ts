@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { SEO_LOCALES, localizedPath, seoHead, translateFrom, type SeoHead, type SeoLocale, type Translate } from '../../../contract/seo.ts';
+import { missingHead as missingPageHead } from '../../../src/app/pageHead.ts';
+import { SEO_LOCALES, seoHead, translateFrom, type SeoHead, type SeoLocale, type Translate } from '../../../contract/seo.ts';
 
 const LOCALES_DIR = path.resolve(import.meta.dirname, '../../../src/i18n/locales');
 const OG_LOCALE: Record<SeoLocale, string> = { en: 'en_US', es: 'es_CO', pt: 'pt_BR' };
@@ -32,13 +33,9 @@ export function headFor(pathname: string, origin: string, all: Record<SeoLocale,
   return seoHead(pathname, origin, translator(all, locale), names, search);
 }
 
-/**
- * The head of a 404 or 410 page: the "not found" texts, noindex, its own URL as canonical (it has
- * no other home), and no hreflang alternates: a missing page has no versions in other languages.
- */
+/** The head of a 404 or 410 page (pageHead.ts missingHead: the browser applies the same one). */
 export function missingHead(rawPath: string, locale: SeoLocale, origin: string, all: Record<SeoLocale, unknown>): SeoHead {
-  const head = seoHead(localizedPath('/__not-found__', locale), origin, translator(all, locale));
-  return { ...head, canonical: origin + rawPath, alternates: [], noindex: true };
+  return missingPageHead(rawPath, locale, origin, translator(all, locale));
 }
 
 function splitLocaleOnly(pathname: string): { locale: SeoLocale } {
