@@ -80,7 +80,7 @@ describe('image decoding cost', () => {
     const res = await postAdRaw(c, user, goodFields(ny), [bomb]);
     const seconds = (performance.now() - t0) / 1000;
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'upload.too_many_scans', params: { field: 'photos', max: MAX_JPEG_SCANS } });
+    expect(res.json()).toMatchObject({ code: 'upload.file_too_many_scans', params: { field: 'photos', max: MAX_JPEG_SCANS, position: 1 } });
     expect(seconds).toBeLessThan(3);
     expect(imageQueue(c.app.deps).started).toBe(before); // refused before it took a place in the queue
   }, 60_000);
@@ -116,7 +116,7 @@ describe('image decoding memory', () => {
     const res = await postAdRaw(c, user, goodFields(ny), [bomb]);
     clearInterval(timer);
     expect(res.statusCode, res.body).toBe(413);
-    expect(res.json()).toMatchObject({ code: 'upload.too_heavy', params: { field: 'photos', width: 6500, height: 6000, mb: 312, max: 40 } });
+    expect(res.json()).toMatchObject({ code: 'upload.file_too_heavy', params: { field: 'photos', width: 6500, height: 6000, mb: 312, max: 40, position: 1 } });
     const grewMb = Math.round((peak - base) / 1e6);
     expect(grewMb, `RSS grew by ${grewMb} MB for a ${Math.round(bomb.length / 1024)} KB photo`).toBeLessThan(200);
   }, 60_000);

@@ -1,4 +1,5 @@
 import type { Metadata, default as Sharp } from 'sharp';
+import type { ErrorCode, ErrorParams } from '../../contract/errors/index.ts';
 import type { Limits } from './deps.ts';
 import { Invalid, TooLarge } from './errors.ts';
 import { WorkQueue } from './work-queue.ts';
@@ -32,6 +33,33 @@ export interface ImageInfo {
   format: ImageFormat;
   width: number;
   height: number;
+}
+
+/** One of several files sent under one field (an ad's photos): its name as sent, cleaned, and its place among them, from 1. */
+export interface SentFile {
+  /** '' when the request gave none. */
+  name: string;
+  position: number;
+}
+
+/** Each refusal of a picture, and its wording that names the file (which of the photos to remove). */
+const NAMING_FILE = {
+  'upload.not_an_image': 'upload.file_not_an_image',
+  'upload.damaged': 'upload.file_damaged',
+  'upload.too_many_pixels': 'upload.file_too_many_pixels',
+  'upload.too_many_scans': 'upload.file_too_many_scans',
+  'upload.too_heavy': 'upload.file_too_heavy',
+  'upload.too_slow': 'upload.file_too_slow',
+} as const satisfies Partial<Record<ErrorCode, ErrorCode>>;
+
+/**
+ * A refusal's code and params, with the file's name and position when it is one of several: the
+ * message then names it. A file sent without a name keeps the plain wording (its position is in
+ * the params all the same), as a lone picture such as the avatar does.
+ */
+function refusal(code: keyof typeof NAMING_FILE, params: ErrorParams, file: SentFile | undefined): [ErrorCode, ErrorParams] {
+  if (!file) return [code, params];
+  return [file.name ? NAMING_FILE[code] : code, { ...params, name: file.name, position: file.position }];
 }
 
 /**
@@ -78,22 +106,23 @@ function jpegSize(b: Buffer): ImageInfo | null {
 
 /**
  * Format, pixel count and decoding cost from the header alone, in JavaScript: 400 naming `field`
- * for anything but JPEG/PNG/WebP or for a JPEG of absurdly many scans, 413 naming it over 40 MP or
- * for a PNG too heavy to decode (see assertPngWeight).
+ * (and `file`, one of several sent) for anything but JPEG/PNG/WebP or for a JPEG of absurdly many
+ * scans, 413 naming them over 40 MP or for a PNG too heavy to decode (see assertPngWeight).
  */
-export function assertImageHeader(input: Buffer, field = 'image'): ImageInfo {
+export function assertImageHeader(input: Buffer, field = 'image', file?: SentFile): ImageInfo {
   const info = readImageHeader(input);
-  if (!info || info.width === 0 || info.height === 0) throw new Invalid(field, 'upload.not_an_image');
-  assertPixels(info.width, info.height, field);
-  if (info.format === 'jpeg' && jpegScansOver(input, MAX_JPEG_SCANS)) throw new Invalid(field, 'upload.too_many_scans', { max: MAX_JPEG_SCANS });
-  if (info.format === 'png') assertPngWeight(input, info, field);
+  if (!info || info.width === 0 || info.height === 0) throw new Invalid(field, ...refusal('upload.not_an_image', {}, file));
+  assertPixels(info.width, info.height, field, file);
+  if (info.format === 'jpeg' && jpegScansOver(input, MAX_JPEG_SCANS))
+    throw new Invalid(field, ...refusal('upload.too_many_scans', { max: MAX_JPEG_SCANS }, file));
+  if (info.format === 'png') assertPngWeight(input, info, field, file);
   return info;
 }
 
-function assertPixels(width: number, height: number, field: string): void {
+function assertPixels(width: number, height: number, field: string, file: SentFile | undefined): void {
   if (width * height > MAX_INPUT_PIXELS) {
     const mp = Math.round((width * height) / 1e5) / 10;
-    throw new TooLarge('upload.too_many_pixels', { field, width, height, megapixels: mp, max: MAX_INPUT_PIXELS / 1e6 });
+    throw new TooLarge(...refusal('upload.too_many_pixels', { field, width, height, megapixels: mp, max: MAX_INPUT_PIXELS / 1e6 }, file));
   }
 }
 
@@ -140,35 +169,37 @@ export const MAX_DECODED_BYTES = 160_000_000;
 export const MAX_INTERLACED_DECODED_BYTES = 40_000_000;
 
 /** Decoded size from IHDR: samples a pixel by colour type (a palette expands to RGBA), 2 bytes a sample at 16 bits. */
-function assertPngWeight(b: Buffer, info: ImageInfo, field: string): void {
+function assertPngWeight(b: Buffer, info: ImageInfo, field: string, file: SentFile | undefined): void {
   if (b.length < 29) return; // libvips refuses the truncated header
   const bitDepth = b[24];
   const channels = ({ 0: 1, 2: 3, 3: 4, 4: 2, 6: 4 } as Record<number, number>)[b[25]] ?? 4;
   const interlaced = b[28] === 1;
   const bytes = info.width * info.height * channels * (bitDepth === 16 ? 2 : 1);
   const max = interlaced ? MAX_INTERLACED_DECODED_BYTES : MAX_DECODED_BYTES;
-  if (bytes > max) throw new TooLarge('upload.too_heavy', { field, width: info.width, height: info.height, mb: Math.ceil(bytes / 1e6), max: max / 1e6 });
+  if (bytes > max) {
+    throw new TooLarge(...refusal('upload.too_heavy', { field, width: info.width, height: info.height, mb: Math.ceil(bytes / 1e6), max: max / 1e6 }, file));
+  }
 }
 
 /**
- * Reads the real format from the bytes; throws 400 naming `field` for anything but JPEG, PNG or
- * WebP, 413 naming it when the header declares more than 40 MP. The header is checked in
- * JavaScript first, then by libvips (which reads headers only, never pixels, for metadata()).
+ * Reads the real format from the bytes; throws 400 naming `field` (and `file`) for anything but
+ * JPEG, PNG or WebP, 413 naming them when the header declares more than 40 MP. The header is
+ * checked in JavaScript first, then by libvips (which reads headers only, never pixels, for metadata()).
  */
-export async function assertImage(input: Buffer, field = 'image'): Promise<ImageInfo> {
-  assertImageHeader(input, field);
+export async function assertImage(input: Buffer, field = 'image', file?: SentFile): Promise<ImageInfo> {
+  assertImageHeader(input, field, file);
   const sharp = await loadSharp();
   let meta: Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
   } catch {
-    throw new Invalid(field, 'upload.not_an_image');
+    throw new Invalid(field, ...refusal('upload.not_an_image', {}, file));
   }
   const format = meta.format as string | undefined;
   if (!format || !(ACCEPTED_FORMATS as readonly string[]).includes(format) || !meta.width || !meta.height) {
-    throw new Invalid(field, 'upload.not_an_image');
+    throw new Invalid(field, ...refusal('upload.not_an_image', {}, file));
   }
-  assertPixels(meta.width, meta.height, field);
+  assertPixels(meta.width, meta.height, field, file);
   return { format: format as ImageFormat, width: meta.width, height: meta.height };
 }
 
@@ -204,6 +235,8 @@ export interface WebpOptions {
   quality?: number;
   /** Field named in the 400 (not an accepted image) and 413 (over 40 MP) messages. */
   field?: string;
+  /** The file named in them, when it is one of several sent under `field`. */
+  file?: SentFile;
 }
 
 export interface WebpResult {
@@ -221,7 +254,7 @@ export const DECODE_TIMEOUT_SECONDS = 10;
 
 /** Validates, orients, resizes and re-encodes one image as metadata-free WebP. */
 export async function toWebp(input: Buffer, opts: WebpOptions): Promise<WebpResult> {
-  await assertImage(input, opts.field);
+  await assertImage(input, opts.field, opts.file);
   const sharp = await loadSharp();
   try {
     const { data, info } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' })
@@ -239,9 +272,10 @@ export async function toWebp(input: Buffer, opts: WebpOptions): Promise<WebpResu
     return { buffer: data, width: info.width, height: info.height };
   } catch (e) {
     const field = opts.field ?? 'image';
-    if (e instanceof Error && e.message.startsWith('timeout')) throw new Invalid(field, 'upload.too_slow', { seconds: DECODE_TIMEOUT_SECONDS });
+    if (e instanceof Error && e.message.startsWith('timeout'))
+      throw new Invalid(field, ...refusal('upload.too_slow', { seconds: DECODE_TIMEOUT_SECONDS }, opts.file));
     // The header parsed but the pixels did not (truncated or corrupt file).
-    throw new Invalid(field, 'upload.damaged');
+    throw new Invalid(field, ...refusal('upload.damaged', {}, opts.file));
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { centsToInput, formatCents, formatUsd, parseDollars } from './money';
+import { centsToInput, decimalPointText, formatCents, formatUsd, parseDollars, usdSign } from './money';
 
 describe('money', () => {
   it('formats integer cents with exactly two decimals', () => {
@@ -31,8 +31,29 @@ describe('money', () => {
   });
 
   it('refuses what it cannot read exactly instead of rounding', () => {
-    for (const bad of ['', ' ', '.', 'abc', '12.345', '-1', '1e3', '12,34', '1,00', '12.3.4', '$', 'NaN', 'Infinity'])
-      expect(parseDollars(bad), bad).toBeNull();
+    for (const bad of ['', ' ', '.', 'abc', '12.345', '-1', '1e3', '12.3.4', '$', 'NaN', 'Infinity', ',5', '12,3,4']) expect(parseDollars(bad), bad).toBeNull();
+  });
+
+  // Spanish and Portuguese keyboards and habits write "150,00": the decimal comma is read as the
+  // point, in every money field (the wallet's top-up reads amounts through the same helper). A
+  // grouped amount written their way ("1.000,00") could be a thousand or a typo: refused, not guessed.
+  it('reads a decimal comma, and refuses grouping written the Spanish and Portuguese way', () => {
+    expect(parseDollars('150,00')).toBe(15000);
+    expect(parseDollars('12,34')).toBe(1234);
+    expect(parseDollars('1,00')).toBe(100);
+    expect(parseDollars('12,5')).toBe(1250);
+    expect(parseDollars(' $ 25,50 ')).toBe(2550);
+    expect(parseDollars('1,000')).toBe(100000); // three digits after a comma: the English thousands separator, as before
+    for (const bad of ['1.000,00', '1.000', '10.000,5', '1,000,00']) expect(parseDollars(bad), bad).toBeNull();
+    expect(decimalPointText(' $ 20,50 ')).toBe('20.50');
+    expect(decimalPointText('1.000,00')).toBe('1.000,00');
+    expect(decimalPointText('1,000')).toBe('1,000');
+  });
+
+  it('gives the dollar sign as the page’s language writes it, and on which side', () => {
+    expect(usdSign('en')).toEqual({ sign: '$', after: false });
+    expect(usdSign('pt')).toEqual({ sign: 'US$', after: false });
+    expect(usdSign('es')).toEqual({ sign: 'US$', after: true });
   });
 
   it('round-trips every cent value through text', () => {

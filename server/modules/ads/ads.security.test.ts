@@ -102,8 +102,12 @@ describe('image bombs', () => {
       for (const photos of [[bomb], [jpeg, bomb]]) {
         const res = await postAdRaw(ctx, user, goodFields(ny), photos);
         expect(res.statusCode, res.body).toBe(413);
-        expect(res.json()).toMatchObject({ code: 'upload.too_many_pixels', params: { field: 'photos', max: 40 } });
-        expect(res.json().message).toMatch(/photos is too large: \d+×\d+ is [\d.]+ megapixels, and at most 40/);
+        const position = photos.length; // the bomb is the last photo sent
+        expect(res.json()).toMatchObject({
+          code: 'upload.file_too_many_pixels',
+          params: { field: 'photos', max: 40, name: `photo-${position - 1}.jpg`, position },
+        });
+        expect(res.json().message).toMatch(/photos, no\. \d\) is too large: \d+×\d+ is [\d.]+ megapixels, and at most 40/);
       }
     }
     await expectNothingStored();

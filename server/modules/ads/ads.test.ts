@@ -111,7 +111,7 @@ describe('post-ad', () => {
       payload: adForm(goodFields(ny), [Buffer.from('%PDF-1.4 not an image at all')]),
     });
     expect(notImage.statusCode).toBe(400);
-    expect(notImage.json()).toMatchObject({ code: 'upload.not_an_image', params: { field: 'photos' } });
+    expect(notImage.json()).toMatchObject({ code: 'upload.file_not_an_image', params: { field: 'photos', name: 'photo-0.jpg', position: 1 } });
     const eleven = await postAdRaw(ctx, user, goodFields(ny), Array(11).fill(jpeg));
     expect(eleven.statusCode).toBe(400);
     expect(eleven.json()).toEqual({ message: 'Add 1 to 10 photos.', code: 'ad.photos_count', params: { field: 'photos', min: 1, max: 10 } });

@@ -18,6 +18,28 @@ const PHOTO_LIMITS: FileLimitRefusals = {
   FST_REQ_FILE_TOO_LARGE: () => new Invalid('photos', 'ad.photo_too_large', { mb: MULTIPART_LIMITS.fileSize / (1024 * 1024) }),
 };
 
+/** A photo as sent: its bytes, and its file name as the multipart part gave it, cleaned (sentFileName), for the refusals to name it. */
+export type PhotoUpload = Buffer & { readonly fileName?: string };
+
+/** How long a file name the refusals quote may be, in characters. */
+const SENT_NAME_MAX = 80;
+
+/**
+ * A file's name as its sender's device gave it, safe to quote in a message: the base name only (no
+ * folders), without control, format or bidi characters (a U+202E before "gpj.exe" shows it
+ * as "exe.jpg"), spaces collapsed, and cut to SENT_NAME_MAX characters ('…' at the cut).
+ * '' when nothing is left.
+ */
+export function sentFileName(raw: string | undefined): string {
+  const base = (raw ?? '').split(/[\\/]/).at(-1) ?? '';
+  const clean = base
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const chars = Array.from(clean);
+  return chars.length > SENT_NAME_MAX ? `${chars.slice(0, SENT_NAME_MAX - 1).join('')}…` : clean;
+}
+
 /** The edit form's fields: post-ad's and keepPhotos. */
 export const EDIT_FIELDS: readonly string[] = EDIT_AD_FIELDS;
 
@@ -32,10 +54,10 @@ export const EDIT_FIELDS: readonly string[] = EDIT_AD_FIELDS;
 export function readAdForm(
   request: FastifyRequest,
   known: readonly string[] = POST_AD_FIELDS,
-): Promise<{ fields: AdFieldsInput & { keepPhotos?: string }; photos: Buffer[] }> {
+): Promise<{ fields: AdFieldsInput & { keepPhotos?: string }; photos: PhotoUpload[] }> {
   return readMultipart(async () => {
     const fields: Record<string, string> = {};
-    const photos: Buffer[] = [];
+    const photos: PhotoUpload[] = [];
     let total = 0;
     for await (const part of request.parts()) {
       if (part.type === 'file') {
@@ -46,7 +68,7 @@ export function readAdForm(
         const buf = await part.toBuffer();
         total += buf.length;
         if (total > MAX_UPLOAD_BYTES) throw new TooLarge('ad.photos_too_large', { mb: MAX_UPLOAD_BYTES / (1024 * 1024) });
-        photos.push(buf);
+        photos.push(Object.assign(buf, { fileName: sentFileName(part.filename) }));
       } else if (known.includes(part.fieldname)) {
         fields[part.fieldname] = textField(part);
       }

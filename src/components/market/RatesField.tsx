@@ -4,6 +4,7 @@ import { RATE_LINES_MAX } from '../../../contract/ad-extras';
 import { RATE_DURATIONS, RULES, rateRowProblem, type RateRow } from './adForm';
 import { durationLabel } from './labels';
 import { useFocusAfterRemoval } from '../../lib/focus-after-removal';
+import { usdSign } from '../../lib/money';
 import styles from './market.module.css';
 
 interface Props {
@@ -17,8 +18,11 @@ interface Props {
 
 /** Up to five lines of a duration and its price; each line can be removed. Optional. */
 export function RatesField({ rows, onChange, error, showLineErrors }: Props) {
-  const { t } = useTranslation('market');
+  const { t, i18n } = useTranslation('market');
   const id = useId();
+  // The dollar sign where the page's language writes it: '$ 150' in English, 'US$ 150' in Portuguese, '150 US$' in Spanish.
+  const usd = usdSign(i18n.language);
+  const sign = <span aria-hidden="true">{usd.sign}</span>;
   const set = (i: number, patch: Partial<RateRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   const used = new Set(rows.map((r) => r.minutes));
   const next = RATE_DURATIONS.find((m) => !used.has(String(m)));
@@ -58,7 +62,7 @@ export function RatesField({ rows, onChange, error, showLineErrors }: Props) {
                   ))}
                 </select>
                 <span className={styles.money}>
-                  <span aria-hidden="true">$</span>
+                  {!usd.after && sign}
                   <input
                     type="text"
                     inputMode="decimal"
@@ -68,6 +72,7 @@ export function RatesField({ rows, onChange, error, showLineErrors }: Props) {
                     aria-invalid={bad || undefined}
                     size={9}
                   />
+                  {usd.after && sign}
                 </span>
                 <button type="button" className="btn btn-sm btn-white" aria-label={t('form.removeRate', { n })} data-remove onClick={() => remove(i)}>
                   {t('form.remove')}

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import i18n from 'i18next';
 import { checkAdFields } from '../../../server/modules/ads/ads.rules.ts';
 import { MAX_UPLOAD_BYTES } from '../../../server/modules/ads/ads.upload.ts';
-import { EMPTY_AD_FORM, validateAdForm, type AdFormValues } from './adForm';
+import { EMPTY_AD_FORM, adFieldsOf, rateRowProblem, validateAdForm, type AdFormValues } from './adForm';
 
 // The form's rules before submit are the server's: what the form lets through, the server takes.
 
@@ -75,5 +76,32 @@ describe('the post-ad form’s lengths', () => {
       const server = serverSays(v);
       expect(server ? [server] : [], name).toEqual(refused);
     }
+  });
+});
+
+describe('the post-ad form’s rates', () => {
+  // A Spanish or Portuguese provider writes "150,00" for a hundred and fifty dollars, as the
+  // wallet's top-up field takes it; the server gets cents as from "150.00".
+  it('read a price typed with a decimal comma, and refuse one grouped the Spanish and Portuguese way', () => {
+    const withRate = (price: string): AdFormValues => ({ ...good, rates: [{ minutes: '60', price }] });
+    const sentRates = (price: string): unknown => JSON.parse(adFieldsOf(withRate(price)).rates ?? 'null');
+    for (const price of ['150,00', '150,0', '150.00', '$150']) {
+      expect(validateAdForm(withRate(price)).rates, price).toBeUndefined();
+      expect(sentRates(price), price).toEqual([{ minutes: 60, priceCents: 15000 }]);
+    }
+    expect(sentRates('99,5')).toEqual([{ minutes: 60, priceCents: 9950 }]);
+    for (const price of ['1.000,00', '1.500', '0,50', '10000,01']) expect(validateAdForm(withRate(price)).rates?.key, price).toBe('rules.ratePrice');
+  });
+
+  // The limits are worded when the message is, in its language: "1,00 US$" to a Spanish reader, not "$1.00".
+  it('word the price limits as each language writes dollars', () => {
+    const problem = rateRowProblem([{ minutes: '60', price: '0' }], 0)!;
+    const say = (lng: string) => i18n.getFixedT(lng, 'market')(problem.key, problem.values);
+    const usd = (lng: string, n: number) => new Intl.NumberFormat(lng, { style: 'currency', currency: 'USD' }).format(n);
+    expect(say('en')).toBe('Each rate needs a duration and a price from $1.00 to $10,000.00.');
+    expect(say('es')).toBe(`Cada tarifa necesita una duración y un precio de ${usd('es', 1)} a ${usd('es', 10000)}.`);
+    expect(say('es')).toContain('10.000,00');
+    expect(say('pt')).toBe(`Cada valor precisa de uma duração e de um preço de ${usd('pt', 1)} a ${usd('pt', 10000)}.`);
+    expect(say('pt')).not.toContain('$1');
   });
 });

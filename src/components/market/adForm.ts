@@ -129,12 +129,17 @@ export function availabilityOf(rows: HoursRows): Availability | null {
   return parseAvailability(out);
 }
 
-/** Why a rate line is refused (empty duration, price out of range, a duration listed twice), or null. */
+/**
+ * Why a rate line is refused (empty duration, price out of range, a duration listed twice), or null.
+ * The price limits go as dollars to the message's `currency(USD)` format: i18next writes them with
+ * the same Intl formatter as formatUsd, in the language of the `t` that words the error at render
+ * (so a language switch re-words them). Whole dollars: no binary fraction on the way.
+ */
 export function rateRowProblem(rows: readonly RateRow[], i: number): FieldError | null {
   const r = rows[i];
   const cents = parseDollars(r.price);
   if (!r.minutes || cents === null || cents < RATE_PRICE_MIN_CENTS || cents > RATE_PRICE_MAX_CENTS) {
-    return { key: 'rules.ratePrice', values: { min: formatCents(RATE_PRICE_MIN_CENTS), max: formatCents(RATE_PRICE_MAX_CENTS, { grouping: true }) } };
+    return { key: 'rules.ratePrice', values: { min: RATE_PRICE_MIN_CENTS / 100, max: RATE_PRICE_MAX_CENTS / 100 } };
   }
   if (rows.findIndex((x) => x.minutes === r.minutes) !== i) return { key: 'rules.rateTwice' };
   return null;
