@@ -68,6 +68,17 @@ export const TransactionSchema = Type.Object({
   /** What it was for: an ad id, an invoice id, a promo code id. */
   reference: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String(),
+  /**
+   * An ad's payment, refund, bump or renewal: the ad's title (its last stored one once the ad is
+   * deleted; null when that is no longer stored either). Null for other kinds.
+   */
+  adTitle: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** An ad's payment, refund, bump or renewal: whether the ad was deleted since. Null for other kinds. */
+  adDeleted: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  /** A promo credit: the code as it was redeemed. Null for other kinds. */
+  promoCode: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** A Bitcoin top-up: BTCPay's invoice id. Null for other kinds. */
+  invoiceId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type Transaction = Static<typeof TransactionSchema>;
 

@@ -2,6 +2,7 @@ import { proxy } from 'valtio';
 import { createResource, onReset, sessionCheck } from './resource';
 import { setCurrentInvoice, setInvoiceRefresher, type InvoiceStatusUpdate } from './socket';
 import { paymentsApi, type AdminInvoicesQuery, type CreatedInvoice, type Invoice, type PageQuery } from '../api/payments';
+import { decimalPointText } from '../lib/money';
 
 // The payments data areas: the user's Bitcoin invoices and wallet history (wallet screen), the
 // invoice the wallet screen watches, the payment provider's mode, and the staff's payment-server
@@ -36,7 +37,12 @@ export const currentInvoice = proxy({
   checkoutLink: null as string | null,
   /** Created by this page a moment ago: it is new, even before the list is read again. */
   fresh: false,
+  /** `invoice` was asked for after the last socket update about it arrived: it knows at least as much, and wins over it. */
+  recordIsNewer: false,
 });
+
+/** How many socket updates about the watched invoice arrived: a read asked for before the last one knows less than it. */
+let updatesSeen = 0;
 
 const STORAGE_KEY = 'xg.currentInvoice';
 
@@ -59,7 +65,7 @@ function recalled(): string | null {
 
 /** Follows `id` (or nothing): the socket keeps its updates, and the id survives a reload. */
 export function watchInvoice(id: string | null, checkoutLink: string | null = null, fresh = false): void {
-  Object.assign(currentInvoice, { id, invoice: null, checkoutLink, fresh });
+  Object.assign(currentInvoice, { id, invoice: null, checkoutLink, fresh, recordIsNewer: false });
   setCurrentInvoice(id);
   remember(id);
 }
@@ -71,13 +77,11 @@ export function followInvoice(invoice: Readonly<Invoice>): void {
 }
 
 /**
- * The amount as typed, in the form the shared rule reads: a leading "$" and spaces dropped, and a
- * decimal comma (what Spanish and Portuguese keyboards give: "20,50") read as the point. A comma
- * before three digits is a thousands separator ("1,000"): left alone, and refused by the rule.
+ * The amount as typed, in the form the shared rule reads (decimalPointText: "$20,50" → "20.50"). A
+ * comma before three digits is a thousands separator ("1,000"): left alone, and refused by the rule.
  */
 export function amountText(typed: string): string {
-  const t = typed.trim().replace(/^\$\s*/, '');
-  return /^\d+,\d{1,2}$/.test(t) ? t.replace(',', '.') : t;
+  return decimalPointText(typed);
 }
 
 /** On opening the wallet: follow the invoice remembered from before (this tab or another). */
@@ -87,14 +91,19 @@ export function restoreCurrentInvoice(): void {
   else setCurrentInvoice(currentInvoice.id);
 }
 
-/** Takes the watched invoice's record from a page of the user's invoices; `newest` when it is the first page. */
-function adoptCurrent(watched: string, invoices: readonly Invoice[], newest: boolean): void {
+/**
+ * Takes the watched invoice's record from a page of the user's invoices; `newest` when it is the
+ * first page; `seen`: updatesSeen when the page was asked for.
+ */
+function adoptCurrent(watched: string, invoices: readonly Invoice[], newest: boolean, seen: number): void {
   if (currentInvoice.id !== watched) return; // another invoice is watched since this was asked
   const found = invoices.find((i) => i.invoiceId === watched);
   if (found) {
     currentInvoice.invoice = found;
     currentInvoice.checkoutLink = found.checkoutLink;
     currentInvoice.fresh = false;
+    // The server announces a change after committing it: a record asked for after the update knows it.
+    currentInvoice.recordIsNewer = seen === updatesSeen;
   } else if (newest && !currentInvoice.invoice && !currentInvoice.fresh) {
     watchInvoice(null); // remembered from another account, or long gone: not this user's to show
   }
@@ -103,8 +112,9 @@ function adoptCurrent(watched: string, invoices: readonly Invoice[], newest: boo
 export async function loadInvoices(change: Partial<PageQuery> = {}) {
   Object.assign(invoicesQuery, change);
   const watched = currentInvoice.id;
+  const seen = updatesSeen;
   const data = await myInvoicesStore.load({ ...invoicesQuery });
-  if (data && watched) adoptCurrent(watched, data.invoices, data.page === 1);
+  if (data && watched) adoptCurrent(watched, data.invoices, data.page === 1, seen);
   return data;
 }
 
@@ -117,9 +127,10 @@ export function loadTransactions(change: Partial<PageQuery> = {}) {
 async function refreshCurrentFromFirstPage(): Promise<void> {
   const watched = currentInvoice.id;
   if (!watched || invoicesQuery.page === 1) return;
+  const seen = updatesSeen;
   try {
     const page = await paymentsApi.myInvoices(firstPage(INVOICES_PAGE_SIZE));
-    adoptCurrent(watched, page.invoices, true);
+    adoptCurrent(watched, page.invoices, true, seen);
   } catch {
     // the list shows its own error; the panel keeps what it knew
   }
@@ -146,7 +157,11 @@ export async function createTopUp(amount: string): Promise<CreatedInvoice> {
 let refreshTimer: ReturnType<typeof setTimeout> | null = null;
 
 // Every invoice event re-reads the areas the wallet screen shows, once they were opened.
-setInvoiceRefresher(() => {
+setInvoiceRefresher((u) => {
+  if (u.invoiceId && u.invoiceId === currentInvoice.id) {
+    updatesSeen++;
+    currentInvoice.recordIsNewer = false;
+  }
   if (myInvoicesStore.state.data === null && transactionsStore.state.data === null && !currentInvoice.id) return;
   if (refreshTimer) clearTimeout(refreshTimer);
   refreshTimer = setTimeout(() => {
@@ -157,10 +172,15 @@ setInvoiceRefresher(() => {
 
 /**
  * How far an invoice got, in the words the wallet shows: created (waiting for payment), partial
- * (part paid, still open), received (paid, waiting for confirmation), then one of the ends.
+ * (part paid, still open), received (paid, waiting for confirmation), then one of the ends;
+ * paidLate: paid after it expired (BTCPay keeps the money, staff decide: not credited by itself).
  */
-export type InvoicePhase = 'created' | 'partial' | 'received' | 'settled' | 'expired' | 'expiredPartial' | 'invalid';
-const RANK: Record<InvoicePhase, number> = { created: 0, partial: 1, received: 2, settled: 3, expired: 3, expiredPartial: 3, invalid: 3 };
+export type InvoicePhase = 'created' | 'partial' | 'received' | 'settled' | 'expired' | 'expiredPartial' | 'paidLate' | 'invalid';
+/**
+ * How far each phase is along, to tell which of a record and an update is the newer when it is not
+ * known: a late payment comes after the expiry; staff's Settled or Invalid mark after either.
+ */
+const RANK: Record<InvoicePhase, number> = { created: 0, partial: 1, received: 2, expired: 3, expiredPartial: 3, paidLate: 4, settled: 5, invalid: 5 };
 
 /** The phase of an invoice record (BTCPay's status and additional status). */
 export function phaseOfStatus(status: string, additionalStatus = ''): InvoicePhase {
@@ -171,7 +191,7 @@ export function phaseOfStatus(status: string, additionalStatus = ''): InvoicePha
     case 'Processing':
       return 'received';
     case 'Expired':
-      return partial ? 'expiredPartial' : 'expired';
+      return additionalStatus === 'PaidLate' ? 'paidLate' : partial ? 'expiredPartial' : 'expired';
     case 'Invalid':
       return 'invalid';
     default:
@@ -179,42 +199,65 @@ export function phaseOfStatus(status: string, additionalStatus = ''): InvoicePha
   }
 }
 
-/** The phase an `invoiceStatusUpdate` announces: the invoice's status first, else its event type. */
+/**
+ * The phase an `invoiceStatusUpdate` announces. Its status is the server's re-read of the invoice
+ * and comes first: the type only says which webhook led to it (an InvoiceProcessing delivery can
+ * arrive after the invoice fell back to New: payable again). The type tells apart what the status
+ * alone cannot (money on a New invoice: a partial payment; on an Expired one: a late payment), and
+ * stands alone when there is no status.
+ */
 export function phaseOfUpdate(u: Pick<InvoiceStatusUpdate, 'type' | 'status'>): InvoicePhase {
-  const byStatus = phaseOfStatus(u.status);
-  if (byStatus !== 'created') return byStatus;
-  switch (u.type.toUpperCase()) {
+  const type = u.type.toUpperCase();
+  const money = type === 'INVOICERECEIVEDPAYMENT' || type === 'INVOICEPAYMENTSETTLED';
+  switch (u.status) {
+    case 'New':
+      // Money arrived but the invoice is still New: it was not enough.
+      return money ? 'partial' : 'created';
+    case 'Expired':
+      if (money || type === 'INVOICEPAIDAFTEREXPIRATION') return 'paidLate';
+      return type === 'INVOICEEXPIREDPAIDPARTIAL' ? 'expiredPartial' : 'expired';
+    case 'Processing':
+    case 'Settled':
+    case 'Invalid':
+      return phaseOfStatus(u.status);
+  }
+  switch (type) {
     case 'INVOICESETTLED':
       return 'settled';
     case 'INVOICEPROCESSING':
+    case 'INVOICERECEIVEDPAYMENT':
+    case 'INVOICEPAYMENTSETTLED':
       return 'received';
     case 'INVOICEEXPIRED':
       return 'expired';
+    case 'INVOICEEXPIREDPAIDPARTIAL':
+      return 'expiredPartial';
+    case 'INVOICEPAIDAFTEREXPIRATION':
+      return 'paidLate';
     case 'INVOICEINVALID':
       return 'invalid';
-    case 'INVOICERECEIVEDPAYMENT':
-    case 'INVOICEPAYMENTSETTLED':
-      // Money arrived but the invoice is still New: it was not enough.
-      return u.status === 'New' ? 'partial' : 'received';
     default:
       return 'created';
   }
 }
 
 /**
- * The watched invoice's phase from its record and the last socket update about it: an invoice
- * only moves forward, so the further of the two is the newer (the record wins a tie: it knows the
- * additional status). Null when nothing is known yet.
+ * The watched invoice's phase from its record and the last socket update about it. A record asked
+ * for after the update (`recordIsNewer`) wins: the server announces a change once committed, so
+ * that record knows it, and more (an invoice can fall back from Processing to New). Otherwise the
+ * further of the two is taken as the newer (the record wins a tie: it knows the additional
+ * status). Null when nothing is known yet.
  */
 export function currentPhase(
   record: Pick<Invoice, 'status' | 'additionalStatus'> | null,
   update: Pick<InvoiceStatusUpdate, 'type' | 'status'> | null,
   fresh = false,
+  recordIsNewer = false,
 ): InvoicePhase | null {
   const a = record ? phaseOfStatus(record.status, record.additionalStatus) : fresh ? 'created' : null;
   const b = update ? phaseOfUpdate(update) : null;
   if (!a) return b;
-  if (!b) return a;
+  if (!b || recordIsNewer) return a;
   return RANK[b] > RANK[a] ? b : a;
 }
 
@@ -236,7 +279,7 @@ export function loadAdminInvoices(change: Partial<AdminInvoicesQuery> = {}) {
 onReset(() => {
   if (refreshTimer) clearTimeout(refreshTimer);
   refreshTimer = null;
-  Object.assign(currentInvoice, { id: null, invoice: null, checkoutLink: null, fresh: false });
+  Object.assign(currentInvoice, { id: null, invoice: null, checkoutLink: null, fresh: false, recordIsNewer: false });
   remember(null);
   Object.assign(invoicesQuery, firstPage(INVOICES_PAGE_SIZE));
   Object.assign(transactionsQuery, firstPage(TRANSACTIONS_PAGE_SIZE));

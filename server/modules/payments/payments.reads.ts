@@ -40,6 +40,10 @@ export async function transactions(deps: AppDeps, actor: SessionUser, q: { page?
     balanceAfterCents: r.balance_after,
     reference: r.reference,
     createdAt: r.created_at,
+    adTitle: r.ad_title,
+    adDeleted: r.ad_exists === null ? null : !r.ad_exists,
+    promoCode: r.promo_code,
+    invoiceId: r.kind === 'invoice_credit' ? r.reference : null,
   }));
   return { transactions, total, page, pageSize };
 }

@@ -1,8 +1,8 @@
 import type { AppDeps } from '../../core/deps.ts';
 import { jobReport, type JobReport } from '../../core/report.ts';
 import { decimalToCents } from '../../../contract/amount.ts';
-import { secondsToIso, type GreenfieldInvoice, type PaymentProvider } from './provider.ts';
-import { applyInvoice } from './payments.apply.ts';
+import { GreenfieldError, secondsToIso, type GreenfieldInvoice, type PaymentProvider } from './provider.ts';
+import { applyInvoice, readInvoice, ReadFailure } from './payments.apply.ts';
 import * as repo from './payments.repository.ts';
 
 // The reconcile-invoices and expire-invoices jobs: invoices are read again from BTCPay, so a lost
@@ -30,6 +30,7 @@ export async function reconcileInvoices(
   provider: PaymentProvider,
   opts: { expired: boolean },
   resumePending: () => Promise<number>,
+  background: (task: Promise<void>) => void,
 ): Promise<JobReport> {
   const nowMs = deps.clock.now().getTime();
   const pending = opts.expired ? 0 : await resumePending();
@@ -46,27 +47,35 @@ export async function reconcileInvoices(
   });
   const counts: Record<string, number> = {};
   let unreachable = 0;
+  let unreachableInARow = 0;
   for (const inv of rows) {
-    let gf: GreenfieldInvoice | null;
+    const read = () => readInvoice(provider, inv.btcpay_id!);
     try {
-      gf = await provider.getInvoice(inv.btcpay_id!);
+      const gf = await read();
+      unreachableInARow = 0;
+      if (!gf && opts.expired && inv.status !== 'Expired' && inv.status !== 'Invalid') {
+        // BTCPay forgot it (a wiped store) long after it expired: close it here. One closed
+        // already keeps its status (apply() only records the check).
+        await repo.setStatus(deps.db, inv.id, { status: 'Expired', additionalStatus: inv.additional_status, at: deps.clock.now().toISOString() });
+        counts.closed = (counts.closed ?? 0) + 1;
+        continue;
+      }
+      const outcome = await applyInvoice(deps, inv, gf, { reconcile: true }, { reread: read, background });
+      counts[outcome] = (counts[outcome] ?? 0) + 1;
     } catch (err) {
+      if (!(err instanceof ReadFailure)) throw err;
       unreachable++;
-      deps.log.warn({ err, invoiceId: inv.btcpay_id }, 'payments: reconciliation could not read an invoice');
-      if (unreachable >= 3) break; // BTCPay is down: try again next minute
-      continue;
+      deps.log.warn({ err: err.cause, invoiceId: inv.btcpay_id }, 'payments: reconciliation could not read an invoice');
+      // Checked all the same: an invoice BTCPay fails on (a 500 for it alone) goes to the back of
+      // the least-recently-checked order instead of being first again every run.
+      await repo.noteChecked(deps.db, inv.id, deps.clock.now().toISOString());
+      // BTCPay down (no connection, no answer), three times in a row: try again next minute. An
+      // error it answered about one invoice says nothing of the others.
+      if (answered(err.cause)) unreachableInARow = 0;
+      else if (++unreachableInARow >= 3) break;
     }
-    if (!gf && opts.expired && inv.status !== 'Expired' && inv.status !== 'Invalid') {
-      // BTCPay forgot it (a wiped store) long after it expired: close it here. One closed
-      // already keeps its status (apply() only records the check).
-      await repo.setStatus(deps.db, inv.id, { status: 'Expired', additionalStatus: inv.additional_status, at: deps.clock.now().toISOString() });
-      counts.closed = (counts.closed ?? 0) + 1;
-      continue;
-    }
-    const outcome = await applyInvoice(deps, inv, gf, { reconcile: true });
-    counts[outcome] = (counts[outcome] ?? 0) + 1;
   }
-  const adopted = opts.expired ? 0 : await recoverCreating(deps, provider, nowMs);
+  const adopted = opts.expired ? 0 : await recoverCreating(deps, provider, nowMs, background);
   const parts = [`${rows.length} invoice(s) checked`, ...Object.entries(counts).map(([k, n]) => `${n} ${k}`)];
   const said = Object.entries(counts).map(([k, n]) => ({ code: `cron.invoices.${k}`, params: { count: n } }));
   if (pending) parts.push(`${pending} stored delivery(ies) processed`);
@@ -78,8 +87,11 @@ export async function reconcileInvoices(
   return jobReport(parts.join(', '), 'cron.invoices_checked', { count: rows.length }, said);
 }
 
+/** Whether BTCPay answered the failed read (an error status about that invoice), rather than not at all (no connection, a timeout). */
+const answered = (err: unknown) => err instanceof GreenfieldError && err.status !== null;
+
 /** Intents left 'Creating' by a crash: BTCPay is asked for invoices carrying the order id; found → kept, not found after ten minutes → dropped. */
-async function recoverCreating(deps: AppDeps, provider: PaymentProvider, nowMs: number): Promise<number> {
+async function recoverCreating(deps: AppDeps, provider: PaymentProvider, nowMs: number, background: (task: Promise<void>) => void): Promise<number> {
   let adopted = 0;
   for (const inv of await repo.staleCreating(deps.db, new Date(nowMs - CREATING_GRACE_MS).toISOString())) {
     let found: GreenfieldInvoice[];
@@ -98,7 +110,7 @@ async function recoverCreating(deps: AppDeps, provider: PaymentProvider, nowMs: 
         expiresAt: secondsToIso(gf.expirationTime),
         at: deps.clock.now().toISOString(),
       });
-      await applyInvoice(deps, (await repo.findInvoice(deps.db, inv.id))!, gf, { reconcile: true });
+      await applyInvoice(deps, (await repo.findInvoice(deps.db, inv.id))!, gf, { reconcile: true }, { background });
       adopted++;
     } else if (!gf && Date.parse(inv.created_at) <= nowMs - CREATING_GIVE_UP_MS) {
       await repo.deleteCreating(deps.db, inv.id);

@@ -278,7 +278,12 @@ export function eventsOf(db: Executor, invoiceIds: string[]) {
     .execute();
 }
 
-/** The user's ledger entries, newest first, each with its wallet's balance right after it. */
+/**
+ * The user's ledger entries, newest first, each with its wallet's balance right after it and what it
+ * was for, read for the page's rows only: an ad's title (the ad's own, else its last stored version's
+ * once it is deleted; only an ad of this user), a promo code as it was when redeemed (a later rename
+ * by staff is in the audit log's first edit after it: the new code is not the user's to see).
+ */
 export async function transactions(db: Executor, v: { userId: string; walletId?: string; offset: number; limit: number }) {
   const walletFilter = v.walletId ? sql`AND w.id = ${v.walletId}` : sql``;
   const rows = await sql<{
@@ -290,12 +295,30 @@ export async function transactions(db: Executor, v: { userId: string; walletId?:
     balance_after: number;
     reference: string | null;
     created_at: string;
+    ad_exists: 0 | 1 | null;
+    ad_title: string | null;
+    promo_code: string | null;
   }>`
-    SELECT e.id, e.wallet_id, w.wallet_type, e.kind, e.amount_cents, e.reference, e.created_at,
-           sum(e.amount_cents) OVER (PARTITION BY e.wallet_id ORDER BY e.id) AS balance_after
-    FROM ledger_entries e JOIN wallets w ON w.id = e.wallet_id
-    WHERE w.user_id = ${v.userId} ${walletFilter}
-    ORDER BY e.id DESC LIMIT ${v.limit} OFFSET ${v.offset}`.execute(db);
+    SELECT t.*,
+           CASE WHEN t.kind IN ('ad_payment', 'ad_refund', 'bump_payment') THEN a.id IS NOT NULL END AS ad_exists,
+           CASE WHEN t.kind IN ('ad_payment', 'ad_refund', 'bump_payment') THEN coalesce(a.title,
+             (SELECT json_extract(v.fields_json, '$.title') FROM ad_versions v
+              WHERE v.ad_id = t.reference AND v.owner_id = t.user_id ORDER BY v.id DESC LIMIT 1)) END AS ad_title,
+           CASE WHEN t.kind = 'promo_credit' THEN coalesce(
+             (SELECT json_extract(l.before_json, '$.code') FROM audit_log l
+              WHERE l.target_type = 'promo_code' AND l.target_id = t.reference AND l.action = 'promo_code.update'
+                AND l.at > t.created_at ORDER BY l.at, l.id LIMIT 1), p.code) END AS promo_code
+    FROM (
+      SELECT e.id, e.wallet_id, w.wallet_type, w.user_id, e.kind, e.amount_cents, e.reference, e.created_at,
+             sum(e.amount_cents) OVER (PARTITION BY e.wallet_id ORDER BY e.id) AS balance_after
+      FROM ledger_entries e JOIN wallets w ON w.id = e.wallet_id
+      WHERE w.user_id = ${v.userId} ${walletFilter}
+      ORDER BY e.id DESC LIMIT ${v.limit} OFFSET ${v.offset}
+    ) t
+    LEFT JOIN ads a ON a.id = t.reference AND a.owner_id = t.user_id
+    LEFT JOIN promo_redemptions r ON r.code_id = t.reference AND r.user_id = t.user_id
+    LEFT JOIN promo_codes p ON p.id = r.code_id
+    ORDER BY t.id DESC`.execute(db);
   const total = await sql<{ n: number }>`
     SELECT count(*) AS n FROM ledger_entries e JOIN wallets w ON w.id = e.wallet_id
     WHERE w.user_id = ${v.userId} ${walletFilter}`.execute(db);

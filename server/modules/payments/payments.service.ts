@@ -17,7 +17,7 @@ import { pageLink, type MailLocale } from '../../core/mail-templates.ts';
 import { can } from './payments.policy.ts';
 import * as repo from './payments.repository.ts';
 import { recoverUnknownInvoice } from './payments.recover.ts';
-import { applyInvoice, type Outcome } from './payments.apply.ts';
+import { applyInvoice, readInvoice, ReadFailure, type Outcome } from './payments.apply.ts';
 import { reconcileInvoices } from './payments.reconcile.ts';
 import * as reads from './payments.reads.ts';
 import { paymentServerHealth } from './payments.health.ts';
@@ -46,6 +46,8 @@ export class PaymentsService {
   /** The sandbox, when BTCPay is not configured. */
   readonly sandbox: SandboxProvider | null;
   private chain: Promise<void> = Promise.resolve();
+  /** Receipts being sent (not awaited by the delivery queue). */
+  private readonly receipts = new Set<Promise<void>>();
   private readonly createLimiter: WindowLimiter;
 
   constructor(deps: AppDeps) {
@@ -232,12 +234,31 @@ export class PaymentsService {
       .catch((err: unknown) => this.deps.log.error({ err, originalDeliveryId }, 'payments: processing a webhook delivery failed'));
   }
 
-  /** Resolves once every queued delivery has been processed (tests; shutdown). */
-  async drain(): Promise<void> {
+  /** Resolves once every queued delivery has been processed. */
+  private async drainQueue(): Promise<void> {
     for (;;) {
       const c = this.chain;
       await c;
       if (c === this.chain) return;
+    }
+  }
+
+  /**
+   * Receipts go out after the commit, beside the queue: a mail relay that hangs (up to its socket
+   * timeout) must not hold every other provider's credit behind one courtesy e-mail.
+   */
+  private readonly background = (task: Promise<void>): void => {
+    this.receipts.add(task);
+    void task.finally(() => this.receipts.delete(task));
+  };
+
+  /** Resolves once every queued delivery has been processed and every receipt sent or given up (tests; shutdown). */
+  async drain(): Promise<void> {
+    for (;;) {
+      const c = this.chain;
+      await this.drainQueue();
+      await Promise.all([...this.receipts]);
+      if (c === this.chain && this.receipts.size === 0) return;
     }
   }
 
@@ -247,15 +268,21 @@ export class PaymentsService {
     if (!d || d.processed_at) return null;
     const invoice = await repo.findInvoice(this.deps.db, d.invoice_id);
     if (!invoice?.btcpay_id) return null;
-    let gf: GreenfieldInvoice | null;
+    const read = () => readInvoice(this.provider, invoice.btcpay_id!);
     try {
-      gf = await this.provider.getInvoice(invoice.btcpay_id);
+      return await applyInvoice(
+        this.deps,
+        invoice,
+        await read(),
+        { deliveryId: originalDeliveryId, type: d.type },
+        { reread: read, background: this.background },
+      );
     } catch (err) {
-      await repo.failDelivery(this.deps.db, originalDeliveryId, err instanceof Error ? err.message : String(err));
-      this.deps.log.warn({ err, originalDeliveryId }, 'payments: could not re-read the invoice; the delivery waits for reconciliation');
+      if (!(err instanceof ReadFailure)) throw err;
+      await repo.failDelivery(this.deps.db, originalDeliveryId, err.message);
+      this.deps.log.warn({ err: err.cause, originalDeliveryId }, 'payments: could not re-read the invoice; the delivery waits for reconciliation');
       return null;
     }
-    return applyInvoice(this.deps, invoice, gf, { deliveryId: originalDeliveryId, type: d.type });
   }
 
   // ---- the jobs ----
@@ -264,13 +291,13 @@ export class PaymentsService {
   async resumePending(): Promise<number> {
     const ids = await repo.pendingDeliveries(this.deps.db, 200);
     for (const id of ids) this.enqueue(id);
-    await this.drain();
+    await this.drainQueue();
     return ids.length;
   }
 
   /** The reconcile-invoices job (open invoices), or with `expired` the expire-invoices one (payments.reconcile.ts). */
   reconcile(opts: { expired: boolean } = { expired: false }): Promise<JobReport> {
-    return reconcileInvoices(this.deps, this.provider, opts, () => this.resumePending());
+    return reconcileInvoices(this.deps, this.provider, opts, () => this.resumePending(), this.background);
   }
 
   // ---- reads (payments.reads.ts) ----

@@ -140,7 +140,14 @@ describe('my dashboard', () => {
       { adId: 'ad-3', title: 'Taken down', event: 'disabled', at: '2025-01-02T12:00:00.000Z', reason: null },
       { adId: 'ad-4', title: 'Ran out of time', event: 'expired', at: '2025-01-01T09:00:00.000Z', reason: null },
     ];
-    const tx = (id: number, kind: string, amountCents: number, createdAt: string, walletType: Transaction['walletType'] = 'USD'): Transaction => ({
+    const tx = (
+      id: number,
+      kind: string,
+      amountCents: number,
+      createdAt: string,
+      walletType: Transaction['walletType'] = 'USD',
+      about: Partial<Transaction> = {},
+    ): Transaction => ({
       id,
       walletId: walletType === 'USD' ? 'w-usd' : 'w-promo',
       walletType,
@@ -149,11 +156,14 @@ describe('my dashboard', () => {
       balanceAfterCents: 5000,
       reference: null,
       createdAt,
+      ...about,
     });
+    // Each names what it was for: the ad (by title; a deleted one whose title is no longer stored),
+    // the promo code; never the internal reference.
     const transactions = [
-      tx(3, 'ad_refund', 1500, '2025-01-04T12:00:01.000Z'),
-      tx(2, 'promo_credit', 2000, '2025-01-03T08:00:00.000Z', 'XG-PROMO-WALLET'),
-      tx(1, 'ad_payment', -1500, '2025-01-01T08:00:00.000Z'),
+      tx(3, 'ad_refund', 1500, '2025-01-04T12:00:01.000Z', 'USD', { reference: 'ad-2', adTitle: 'Turned down', adDeleted: false }),
+      tx(2, 'promo_credit', 2000, '2025-01-03T08:00:00.000Z', 'XG-PROMO-WALLET', { reference: 'code-id-1', promoCode: 'SPRING-2026' }),
+      tx(1, 'ad_payment', -1500, '2025-01-01T08:00:00.000Z', 'USD', { reference: 'ad-9', adTitle: null, adDeleted: true }),
     ];
 
     it('lists decisions on my ads and money moving in my wallets, newest first, each linking to its screen', async () => {
@@ -166,12 +176,12 @@ describe('my dashboard', () => {
       const items = await within(section).findAllByRole('listitem');
       expect(items.map((li) => li.textContent)).toEqual([
         `${dateTimeLabel('2025-01-05T12:00:00.000Z', 'en')} “Evenings in the city” was approved.`,
-        `${dateTimeLabel('2025-01-04T12:00:01.000Z', 'en')} Ad refund: +$15.00, USD wallet`,
+        `${dateTimeLabel('2025-01-04T12:00:01.000Z', 'en')} Ad refund (“Turned down”): +$15.00, USD wallet`,
         `${dateTimeLabel('2025-01-04T12:00:00.000Z', 'en')} “Turned down” was rejected: Photos do not match`,
-        `${dateTimeLabel('2025-01-03T08:00:00.000Z', 'en')} Promo code: +$20.00, Promo wallet`,
+        `${dateTimeLabel('2025-01-03T08:00:00.000Z', 'en')} Promo code (SPRING-2026): +$20.00, Promo wallet`,
         `${dateTimeLabel('2025-01-02T12:00:00.000Z', 'en')} “Taken down” was disabled by staff.`,
         `${dateTimeLabel('2025-01-01T09:00:00.000Z', 'en')} “Ran out of time” expired.`,
-        `${dateTimeLabel('2025-01-01T08:00:00.000Z', 'en')} Ad payment: -$15.00, USD wallet`,
+        `${dateTimeLabel('2025-01-01T08:00:00.000Z', 'en')} Ad payment (deleted ad): -$15.00, USD wallet`,
       ]);
       expect(items.map((li) => within(li).getByRole('link').getAttribute('href'))).toEqual([
         '/admin/dashboard/my-ads',
@@ -199,7 +209,7 @@ describe('my dashboard', () => {
       expect(items.map((li) => li.textContent)).toEqual([
         `${dateTimeLabel('2025-01-04T12:00:00.000Z', 'pt')} “Turned down” foi recusado: Photos do not match`,
         // amounts as Portuguese writes dollars ("US$ 20,00"), like the dates
-        `${dateTimeLabel('2025-01-03T08:00:00.000Z', 'pt')} Código promocional: +${new Intl.NumberFormat('pt', { style: 'currency', currency: 'USD' }).format(20)}, Carteira promocional`,
+        `${dateTimeLabel('2025-01-03T08:00:00.000Z', 'pt')} Código promocional (SPRING-2026): +${new Intl.NumberFormat('pt', { style: 'currency', currency: 'USD' }).format(20)}, Carteira promocional`,
       ]);
     });
 

@@ -135,7 +135,19 @@ function activityText(t: (key: string, o?: Record<string, unknown>) => string, i
     return t(`dash.activity.${item.event}`, { title: item.title, reason });
   }
   const amount = item.amountCents > 0 ? `+${formatUsd(item.amountCents, lng)}` : formatUsd(item.amountCents, lng);
-  return t('dash.activity.money', { what: t(`payments:kinds.${item.kind}`, { defaultValue: item.kind }), amount, wallet: walletLabel(t, item) });
+  const kind = t(`payments:kinds.${item.kind}`, { defaultValue: item.kind });
+  const about = moneyFor(t, item);
+  const what = about ? t('payments:about.line', { kind, about }) : kind;
+  return t('dash.activity.money', { what, amount, wallet: walletLabel(t, item) });
+}
+
+/** What money moving was for, as the wallet's history says it: the ad's title, the promo code, the invoice. */
+function moneyFor(t: (key: string, o?: Record<string, unknown>) => string, item: ActivityItem & { source: 'money' }): string | null {
+  if (item.adDeleted != null) {
+    if (!item.adTitle) return t('payments:about.deletedAd');
+    return t(item.adDeleted ? 'payments:about.deletedAdTitled' : 'payments:about.ad', { title: item.adTitle });
+  }
+  return item.promoCode ?? item.invoiceId ?? null;
 }
 
 /** The latest decisions on the user's ads and money moving in their wallets, newest first, dated in the page's language. */

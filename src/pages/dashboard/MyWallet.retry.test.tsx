@@ -23,8 +23,9 @@ const CREDIT: Transaction = {
   kind: 'promo_credit',
   amountCents: 2000,
   balanceAfterCents: 2000,
-  reference: 'SPRING-20',
+  reference: 'code-id-1', // the promo code's row id, which the page never shows
   createdAt: '2026-01-15T13:00:00.000Z',
+  promoCode: 'SPRING-20',
 };
 
 /** The wallet's routes over a promo wallet at $0.00; `redeem` answers the promo code (and may credit it). */

@@ -51,6 +51,7 @@ function makeTransaction(id: number, over: Partial<Transaction> = {}): Transacti
     balanceAfterCents: 2000,
     reference: `inv-${id}`,
     createdAt: new Date(Date.UTC(2026, 0, 15, 13, id)).toISOString(),
+    invoiceId: `inv-${id}`,
     ...over,
   };
 }
@@ -256,6 +257,30 @@ describe('my wallet', () => {
     }
   });
 
+  it('writes the quick amounts, and what each history row was for, the way the page’s language does', async () => {
+    const srv = walletServer({ mode: 'sandbox' });
+    srv.db.transactions = [
+      makeTransaction(2, { kind: 'ad_payment', amountCents: -1500, reference: 'ad-id-1', adTitle: 'Tardes tranquilas', adDeleted: true, invoiceId: null }),
+      makeTransaction(1, { kind: 'promo_credit', reference: 'code-id-1', promoCode: 'SPRING-2026', invoiceId: null }),
+    ];
+    const money = (lng: string, n: number) => new Intl.NumberFormat(lng, { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(n);
+    try {
+      await i18n.changeLanguage('es');
+      const page = renderAt(<MyWallet />, `/es${WALLET_PAGE}`);
+      const presets = within(await screen.findByRole('group', { name: 'Montos rápidos' }));
+      expect(presets.getAllByRole('button').map((b) => b.textContent)).toEqual([money('es', 20), money('es', 50), money('es', 100)]);
+      expect(money('es', 20)).not.toMatch(/^\$/);
+      await waitFor(() => expect(tableRows('Historial de movimientos').map((r) => r[5])).toEqual(['«Tardes tranquilas», eliminado', 'SPRING-2026']));
+      page.unmount();
+      await i18n.changeLanguage('pt');
+      renderAt(<MyWallet />, `/pt${WALLET_PAGE}`);
+      const pt = within(await screen.findByRole('group', { name: 'Valores rápidos' }));
+      expect(pt.getAllByRole('button').map((b) => b.textContent)).toEqual([money('pt', 20), money('pt', 50), money('pt', 100)]);
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+
   it('refuses amounts outside 10.00–1,000.00 or with more than two decimals before sending; presets fill the field', async () => {
     const srv = walletServer({ mode: 'sandbox' });
     const open = vi.spyOn(window, 'open');
@@ -346,8 +371,9 @@ describe('my wallet', () => {
     expect(panelStatus().textContent).toBe('Waiting for your payment. Pay in the checkout tab; this page updates by itself.');
     expect(walletReads()).toBe(before);
 
-    // Paid in full, waiting for confirmations. The panel moves on the event alone: the list, read
-    // again after it, still says New here (a record behind the event does not move the panel back).
+    // Paid in full, waiting for confirmations: the server records it, then announces it. The
+    // panel moves on the event, and the list read again after it says the same.
+    srv.db.invoices[0] = { ...srv.db.invoices[0], status: 'Processing' };
     ws.push({ type: 'INVOICERECEIVEDPAYMENT', invoiceId: 'inv-1', status: 'Processing' });
     await waitFor(() => expect(panelStatus().textContent).toBe('Payment received. Waiting for the network to confirm it.'));
     await waitFor(() => expect(walletReads()).toBe(before + 1));
@@ -356,8 +382,7 @@ describe('my wallet', () => {
     await waitFor(() => expect(invoiceReadsNow()).toBe(reads + 1)); // the list was read again
     await new Promise((r) => setTimeout(r, 50));
     expect(panelStatus().textContent).toBe('Payment received. Waiting for the network to confirm it.');
-    expect(tableRows('My Bitcoin invoices')[0][2]).toBe('Waiting for payment');
-    srv.db.invoices[0] = { ...srv.db.invoices[0], status: 'Processing' };
+    await waitFor(() => expect(tableRows('My Bitcoin invoices')[0][2]).toBe('Payment received'));
 
     // Settled: the wallet is credited and the ledger has the entry.
     srv.db.invoices[0] = { ...srv.db.invoices[0], status: 'Settled', creditedAt: '2026-01-15T12:20:00.000Z' };
@@ -419,6 +444,74 @@ describe('my wallet', () => {
     ws.push({ type: 'INVOICESTATUSCHANGED', invoiceId: 'inv-4', status: 'New' });
     await waitFor(() => expect(panelStatus().textContent).toBe('Part of the amount was received. Pay the rest in the checkout before the invoice expires.'));
     expect(within(panel).getByRole('link', { name: 'Open checkout' })).toBeTruthy();
+  });
+
+  it('a list read asked before an update does not move the panel back; one asked after it wins (a fall back to New whose event was lost)', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
+    stopSocket = startSocket();
+    const ws = FakeWebSocket.instances[0];
+    ws.accept();
+    const srv = walletServer();
+    srv.db.invoices = [makeInvoice(5)];
+    localStorage.setItem('xg.currentInvoice', 'inv-5');
+    renderAt(<MyWallet />, WALLET_PAGE);
+    await waitFor(() => expect(panelStatus().textContent).toBe('Waiting for your payment. Pay in the checkout tab; this page updates by itself.'));
+    const panel = screen.getByRole('region', { name: 'Current invoice' });
+    const reRead = () => document.dispatchEvent(new Event('visibilitychange')); // back from the checkout tab
+
+    // A read of the list is on its way (answered as the invoice was when asked) when the payment is announced.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let held = true;
+    server.use(
+      http.get('/api/my-invoices', async () => {
+        if (!held) return undefined; // the fake's own answer
+        held = false;
+        const asked = srv.db.invoices.map((i) => ({ ...i }));
+        await gate;
+        return apiJson('GET /api/my-invoices', { invoices: asked, total: asked.length, page: 1, pageSize: 10 });
+      }),
+    );
+    reRead();
+    await waitFor(() => expect(held).toBe(false));
+    srv.db.invoices[0] = { ...srv.db.invoices[0], status: 'Processing' };
+    ws.push({ type: 'INVOICEPROCESSING', invoiceId: 'inv-5', status: 'Processing' });
+    await waitFor(() => expect(panelStatus().textContent).toBe('Payment received. Waiting for the network to confirm it.'));
+    release();
+    await waitFor(() => expect(tableRows('My Bitcoin invoices')[0][2]).toBe('Payment received'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(panelStatus().textContent).toBe('Payment received. Waiting for the network to confirm it.');
+    expect(within(panel).queryByRole('link', { name: 'Open checkout' })).toBeNull();
+
+    // The payment stops counting: BTCPay puts the invoice back to New, and that event is lost. The
+    // record read after the last update knows it: payable again, its checkout link back.
+    srv.db.invoices[0] = { ...srv.db.invoices[0], status: 'New' };
+    reRead();
+    await waitFor(() => expect(panelStatus().textContent).toBe('Waiting for your payment. Pay in the checkout tab; this page updates by itself.'));
+    expect(within(panel).getByRole('link', { name: 'Open checkout' })).toBeTruthy();
+  });
+
+  it('says a payment that arrived after the invoice expired was received late, and to contact us', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
+    stopSocket = startSocket();
+    const ws = FakeWebSocket.instances[0];
+    ws.accept();
+    const srv = walletServer();
+    srv.db.invoices = [makeInvoice(6, { status: 'Expired' })];
+    localStorage.setItem('xg.currentInvoice', 'inv-6');
+    renderAt(<MyWallet />, WALLET_PAGE);
+    await waitFor(() => expect(panelStatus().textContent).toBe('Expired: no payment arrived in time. Nothing was charged; create a new invoice to top up.'));
+    const late =
+      'A payment arrived after the invoice expired, so it was not added to your wallet. Do not pay again: contact us with the invoice number and we will credit or refund it.';
+    // The event alone says so, before the list is read again.
+    ws.push({ type: 'INVOICERECEIVEDPAYMENT', invoiceId: 'inv-6', status: 'Expired' });
+    await waitFor(() => expect(panelStatus().textContent).toBe(late));
+    srv.db.invoices[0] = { ...srv.db.invoices[0], additionalStatus: 'PaidLate' };
+    ws.push({ type: 'INVOICEPAYMENTSETTLED', invoiceId: 'inv-6', status: 'Expired' });
+    await waitFor(() => expect(tableRows('My Bitcoin invoices')[0][2]).toBe('Expired, paid late'));
+    expect(panelStatus().textContent).toBe(late);
+    expect(panelStatus().className).toContain('alert-error');
+    expect(within(screen.getByRole('region', { name: 'Current invoice' })).queryByRole('link', { name: 'Open checkout' })).toBeNull();
   });
 
   it('shows the remembered invoice after a reload (from GET /api/my-invoices), and forgets one the server does not know', async () => {
@@ -510,15 +603,22 @@ describe('my wallet', () => {
         kind: i % 2 ? 'ad_payment' : 'promo_credit',
         amountCents: i % 2 ? -1500 : 2000,
         balanceAfterCents: 100 * (12 - i),
-        reference: i % 2 ? `ad${i}` : null,
+        reference: i % 2 ? `ad${i}` : `code-id-${i}`,
+        // what each was for: an ad (by title; deleted, with or without its last title), a promo code
+        adTitle: i % 2 ? (i === 5 ? null : `Ad ${i}`) : null,
+        adDeleted: i % 2 ? i >= 3 : null,
+        promoCode: i % 2 ? null : `CODE-${i}`,
+        invoiceId: null,
       }),
     );
     srv.db.invoices = Array.from({ length: 11 }, (_, i) => makeInvoice(11 - i, { status: 'Expired' }));
     const user = userEvent.setup();
     renderAt(<MyWallet />, WALLET_PAGE);
     await waitFor(() => expect(tableRows('Transaction history')).toHaveLength(10));
-    expect(tableRows('Transaction history')[0]).toEqual([when(srv.db.transactions[0].createdAt), 'Promo code', 'USD wallet', '+$20.00', '$12.00', '—']);
-    expect(tableRows('Transaction history')[1]).toEqual([when(srv.db.transactions[1].createdAt), 'Ad payment', 'USD wallet', '-$15.00', '$11.00', 'ad1']);
+    expect(tableRows('Transaction history')[0]).toEqual([when(srv.db.transactions[0].createdAt), 'Promo code', 'USD wallet', '+$20.00', '$12.00', 'CODE-0']);
+    expect(tableRows('Transaction history')[1]).toEqual([when(srv.db.transactions[1].createdAt), 'Ad payment', 'USD wallet', '-$15.00', '$11.00', '“Ad 1”']);
+    expect(tableRows('Transaction history')[3][5]).toBe('“Ad 3”, deleted');
+    expect(tableRows('Transaction history')[5][5]).toBe('deleted ad');
 
     const pages = screen.getByRole('navigation', { name: 'Transaction history pages' });
     expect(within(pages).getByText('Page 1 of 2 (12 in all)')).toBeTruthy();

@@ -23,6 +23,7 @@ import {
   watchInvoice,
 } from '../../state/payments';
 import { socketStore } from '../../state/socket';
+import type { Transaction } from '../../api/payments';
 import { checkPromoCode } from '../../../contract/rules';
 import { TOP_UP_MAX_CENTS, TOP_UP_MIN_CENTS, TOP_UP_PRESETS, centsToDecimal, topUpCents } from '../../../contract/amount';
 import { formatUsd } from '../../lib/money';
@@ -241,7 +242,7 @@ function BitcoinTopUp() {
             const text = centsToDecimal(p * 100);
             return (
               <button key={p} type="button" className="btn btn-sm btn-white" aria-pressed={cents === p * 100} onClick={() => setAmount(text)}>
-                ${p}
+                {wholeUsd(p, i18n.language)}
               </button>
             );
           })}
@@ -285,9 +286,14 @@ function CurrentInvoice() {
 
   if (!cur.id) return null;
   const update = invoiceUpdate && invoiceUpdate.invoiceId === cur.id ? invoiceUpdate : null;
-  const phase = currentPhase(cur.invoice, update, cur.fresh);
+  const phase = currentPhase(cur.invoice, update, cur.fresh, cur.recordIsNewer);
   const link = cur.checkoutLink ?? cur.invoice?.checkoutLink ?? null;
-  const tone = phase === 'settled' ? 'alert-success' : phase === 'expired' || phase === 'expiredPartial' || phase === 'invalid' ? 'alert-error' : 'alert-info';
+  const tone =
+    phase === 'settled'
+      ? 'alert-success'
+      : phase === 'expired' || phase === 'expiredPartial' || phase === 'paidLate' || phase === 'invalid'
+        ? 'alert-error'
+        : 'alert-info';
 
   return (
     <section aria-labelledby="current-invoice-h" style={{ marginTop: 16 }}>
@@ -404,7 +410,26 @@ function Invoices() {
   );
 }
 
-/** Every ledger entry of the user's wallets: date, kind, amount, balance after; paginated. */
+/**
+ * A whole number of dollars as the page's language writes it, without cents ("$20", "20 US$",
+ * "US$ 20"): formatUsd's form, for the quick amounts, which are never fractional.
+ */
+const wholeUsd = (dollars: number, lng: string) => new Intl.NumberFormat(lng, { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(dollars);
+
+/**
+ * What a ledger entry was for, in words: the ad's title (a deleted ad's last one, or only that it was
+ * deleted), the promo code, the invoice. Never an internal id the user cannot match to anything.
+ */
+function whatFor(t: (key: string, o?: Record<string, unknown>) => string, tx: Transaction) {
+  if (tx.adDeleted != null) {
+    if (!tx.adTitle) return t('about.deletedAd');
+    return t(tx.adDeleted ? 'about.deletedAdTitled' : 'about.ad', { title: tx.adTitle });
+  }
+  const code = tx.promoCode ?? tx.invoiceId;
+  return code ? <code>{code}</code> : '—';
+}
+
+/** Every ledger entry of the user's wallets: date, kind, amount, balance after, what it was for; paginated. */
 function History() {
   const { t, i18n } = useTranslation(['payments', 'market']);
   const { data, loading, error } = useSnapshot(transactionsStore.state);
@@ -440,7 +465,7 @@ function History() {
                   <td>{walletLabel((k) => t(`market:${k}`), tx)}</td>
                   <td style={cellNoWrap}>{tx.amountCents > 0 ? `+${formatUsd(tx.amountCents, i18n.language)}` : formatUsd(tx.amountCents, i18n.language)}</td>
                   <td style={cellNoWrap}>{formatUsd(tx.balanceAfterCents, i18n.language)}</td>
-                  <td style={{ overflowWrap: 'anywhere' }}>{tx.reference ? <code>{tx.reference}</code> : '—'}</td>
+                  <td style={{ overflowWrap: 'anywhere' }}>{whatFor(t, tx)}</td>
                 </tr>
               ))}
             </tbody>
