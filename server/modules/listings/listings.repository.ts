@@ -211,8 +211,14 @@ export class PublicReads {
    * Full-text matches in bump order, bounded: ads_fts holds visible ads only and its rowid is minus
    * the ad's bump_seq (migration 0014), so FTS5 walks its index forwards, newest bump first, with no
    * ranking, and stops after SEARCH_COUNT_CAP matches whatever the word. Returns their bump_seqs.
+   * A longer `limit` (to read past ads whose time ran out, see ListingsService.search) is its own
+   * statement: the common read keeps its constant LIMIT.
    */
-  searchSeqs(match: string): number[] {
+  searchSeqs(match: string, limit = SEARCH_COUNT_CAP): number[] {
+    if (limit !== SEARCH_COUNT_CAP)
+      return this.stmt('search-longer', () => `SELECT -rowid FROM ads_fts WHERE ads_fts MATCH ? ORDER BY rowid LIMIT ${INT}`)
+        .pluck()
+        .all(match, limit) as number[];
     return this.stmt('search', () => `SELECT -rowid FROM ads_fts WHERE ads_fts MATCH ? ORDER BY rowid LIMIT ${SEARCH_COUNT_CAP}`)
       .pluck()
       .all(match) as number[];

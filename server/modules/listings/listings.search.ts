@@ -27,9 +27,22 @@ export interface SearchFilters {
   stateId?: string;
 }
 
+/**
+ * Letters unicode61 folds (Unicode's case folding) that toLowerCase leaves as they are: the micro
+ * sign, the long s (and "ẛ", which NFD makes "ſ" and a dot), the final sigma and Greek symbol forms.
+ * With them, every letter and digit up to U+2FFFF that the index takes as one term folds to the same
+ * as every other letter of that term (search.edges.test.ts checks it on a set of them).
+ */
+const CASE_FOLDS: Record<string, string> = { µ: 'μ', ſ: 's', ς: 'σ', ϐ: 'β', ϑ: 'θ', ϕ: 'φ', ϖ: 'π', ϰ: 'κ', ϱ: 'ρ', ϵ: 'ε' };
+const CASE_FOLDED = /[µſςϐϑϕϖϰϱϵ]/g;
+
 /** Lower case, accents off: how both sides are compared (ads_fts: unicode61 remove_diacritics 2). */
-function fold(s: string): string {
-  return s.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
+export function fold(s: string): string {
+  return s
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(CASE_FOLDED, (c) => CASE_FOLDS[c]);
 }
 
 /**
@@ -49,9 +62,10 @@ interface Entry {
   /** Newest bump first (descending). */
   seqs: Seqs;
   /**
-   * Its first and last numbers (-1 and +Infinity when empty) and whether it is full: most changes
-   * are told apart from these alone, without reading the list's own memory (a change is checked
-   * against every list kept, ~11,000 of them).
+   * Its first and last numbers (-1 and +Infinity when empty) and whether it is full (its read
+   * stopped at its limit: every match newer than its last is in it, older ones may not be): most
+   * changes are told apart from these alone, without reading the list's own memory (a change is
+   * checked against every list kept, ~11,000 of them).
    */
   newest: number;
   oldest: number;
@@ -82,9 +96,10 @@ function holds(e: Entry, seq: number | null): boolean {
 function alters(e: Entry, r: ChangeRow, textOf: (id: string) => string | null): boolean {
   if (holds(e, r.old_seq) || holds(e, r.new_seq)) return true;
   if (r.new_seq === null) return false;
-  // A full list is the newest SEARCH_COUNT_CAP matches (its total says "200+"): an ad older than its
-  // last one stays out of it whatever its words. (Ads coming back online are mostly older than the
-  // newest 200 matches of a common word.)
+  // A full list is the newest matches, SEARCH_COUNT_CAP of them or more (its total says "200+"): an
+  // ad older than its last one stays out of it whatever its words. (Ads coming back online are mostly
+  // older than the newest 200 matches of a common word.) Once ads of it run out and fewer than
+  // SEARCH_COUNT_CAP of it are live, the search reads its matches again rather than use it.
   if (e.full && r.new_seq < e.oldest) return false;
   if (e.filters.listingType && e.filters.listingType !== r.new_type) return false;
   if (e.filters.stateId && e.filters.stateId !== r.new_state) return false;
@@ -133,6 +148,11 @@ export class SearchMatches {
     return this.entries.has(match);
   }
 
+  /** Whether a kept list is full (its read stopped at its limit), without counting or moving it. */
+  isFull(match: string): boolean {
+    return this.entries.get(match)?.full === true;
+  }
+
   get(match: string): Seqs | undefined {
     const e = this.entries.get(match);
     this.sketch?.add(e ? e.hash : this.sketch.hashOf(match), this.entries.size);
@@ -149,9 +169,10 @@ export class SearchMatches {
   /**
    * Keeps a list; returns the ones it pushed out (the answers built on them must go too: nothing
    * else would drop them) and the list itself when it is not kept: alone over the budget, or
-   * asked for less often than the next list to go.
+   * asked for less often than the next list to go. `full`: its read stopped at its limit (by
+   * default, when it holds SEARCH_COUNT_CAP matches or more).
    */
-  set(match: string, seqs: Seqs, words: readonly string[], filters: SearchFilters): string[] {
+  set(match: string, seqs: Seqs, words: readonly string[], filters: SearchFilters, full = seqs.length >= SEARCH_COUNT_CAP): string[] {
     const had = this.entries.has(match);
     this.remove(match);
     const folded = words.map(fold);
@@ -180,7 +201,7 @@ export class SearchMatches {
       seqs,
       newest: n ? seqs[0] : -1,
       oldest: n ? seqs[n - 1] : Infinity,
-      full: n >= SEARCH_COUNT_CAP,
+      full,
       words: folded,
       filters,
       bytes,

@@ -200,17 +200,32 @@ export class ListingsService {
     let seqs = consistent ? this.matches.get(match) : undefined;
     // An answer is kept only while its list is: a change drops the answers of the lists it alters.
     let kept = seqs !== undefined;
+    // The matches read now (null: none, or FTS5 refused the expression) and that read's limit (0: none).
+    let limit = 0;
+    let found: Seqs | null = null;
     if (!seqs) {
-      const found = this.searchSeqs(match);
+      limit = SEARCH_COUNT_CAP;
+      found = this.searchSeqs(match, limit);
       seqs = found ?? packSeqs([]);
-      if (found && consistent) {
-        const out = this.matches.set(match, seqs, words, filters);
-        kept = !out.includes(match);
-        for (const m of out) for (const c of this.caches.values()) c.drop(searchTag(m));
-      }
     }
-    const { overdue, next } = this.expiry.forSeqs(seqs);
-    const live = overdue.size ? seqs.filter((s) => !overdue.has(s)) : seqs;
+    let { overdue, next } = this.expiry.forSeqs(seqs);
+    // Ads whose time ran out (before expire-ads hid them) take places among the matches read: while
+    // fewer than SEARCH_COUNT_CAP are live and the read stopped at its limit, read that many more
+    // (rare: the common search reads once).
+    while (overdue.size && seqs.length - overdue.size < SEARCH_COUNT_CAP && (limit ? seqs.length >= limit : this.matches.isFull(match))) {
+      limit = SEARCH_COUNT_CAP + overdue.size;
+      found = this.searchSeqs(match, limit);
+      seqs = found ?? packSeqs([]);
+      if (!found) kept = false;
+      ({ overdue, next } = this.expiry.forSeqs(seqs));
+    }
+    if (found && consistent) {
+      const out = this.matches.set(match, found, words, filters, found.length >= limit);
+      kept = !out.includes(match);
+      for (const m of out) for (const c of this.caches.values()) c.drop(searchTag(m));
+    }
+    let live = overdue.size ? seqs.filter((s) => !overdue.has(s)) : seqs;
+    if (live.length > SEARCH_COUNT_CAP) live = live.subarray(0, SEARCH_COUNT_CAP);
     const shown = live.slice(offset, offset + pageSize);
     if (page > 1 && !shown.length) throw refused(new NotFound('listings.page_not_found'), [searchTag(match)], kept ? Number.POSITIVE_INFINITY : 0);
     const json = this.cards.join(shown, this.nowMs(), consistent, (missing) => this.reads.cardsBySeqs(missing, this.nowIso()));
@@ -226,9 +241,9 @@ export class ListingsService {
    * so this should not happen, but a visitor's text must never answer 500: such a search answers
    * no ads, kept nowhere, and the warning says which expression to look into.
    */
-  private searchSeqs(match: string): Seqs | null {
+  private searchSeqs(match: string, limit: number): Seqs | null {
     try {
-      return packSeqs(this.reads.searchSeqs(match));
+      return packSeqs(this.reads.searchSeqs(match, limit));
     } catch (err) {
       // FTS5's own refusals of the expression only: any other error is the server's (a 500).
       if (!(err instanceof Error && err.name === 'SqliteError' && err.message.startsWith('fts5:'))) throw err;
