@@ -97,12 +97,12 @@ export const SCREENING_TERMS: readonly string[] = [
   'drugged',
   // coercion and trafficking, Spanish and Portuguese. Not "obrigada" (Portuguese for "thank you"),
   // nor "sin opción" ("sin opción a regateo"), nor "no puedo salir" (an ad that takes no outcalls);
-  // "obligada" is a rule ("parada obligada", a must-see stop, passes).
+  // "obligada" and "forçada" are rules ("parada obligada", a must-see stop, passes; so do "no estoy
+  // obligada" and "não sou forçada").
   'traficada',
   'traficadas',
   'traficado',
   'forzada',
-  'forcada',
   'no tengo opcion',
   'no tengo otra opcion',
   'sin otra opcion',

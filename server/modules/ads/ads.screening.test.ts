@@ -184,6 +184,58 @@ describe('screening: honest wording that must pass', () => {
     for (const bad of ['tengo 17', "I'm 19, sweet", 'I am 17 and new']) expect(findScreenedTerm(bad), bad).not.toBeNull();
   });
 
+  it('does not read a rank, "1 on 1" or a small count after "I\'m" or "girl" as an age', () => {
+    passes([
+      "I'm #1 in town, I'm 1 call away, I'm 1 on 1 only.",
+      'Girl #1 in town, girl 1 on 1 time.',
+      "I'm 3 exits from downtown and I'm 3 years into this business.",
+      "I'm #1 on every list, ask for Girl #2.",
+    ]);
+    for (const bad of [
+      "I'm 15",
+      "I'm 16 yo",
+      'girl 15',
+      'I am 17 years old',
+      'im 14 and new',
+      "I'm 9 yo",
+      'girl 9 years old',
+      "I'm 17 #1 in town",
+      '#17yo cutie',
+    ])
+      expect(findScreenedTerm(bad), bad).not.toBeNull();
+  });
+
+  it('lets through a Spanish or Portuguese disclaimer that the poster is not forced, and refuses the plight itself', () => {
+    for (const ok of [
+      'Independiente, nadie me obliga a nada.',
+      'No estoy obligada a nada, trabajo por mi cuenta.',
+      'Nunca me obligaron a nada.',
+      'Não sou forçada, sou independente.',
+      'Nunca fui forçada a nada.',
+      'Parada obligada en tu visita a Miami.',
+    ])
+      expect(findScreenedTerm(ok), ok).toBeNull();
+    for (const [bad, term] of [
+      ['Estoy obligada a trabajar', 'obligada'],
+      ['Me obligan a trabajar', 'me obligan'],
+      ['Nadie sabe, me obligaron a venir', 'me obligaron'],
+      ['Estou forçada a trabalhar', 'forcada'],
+      ['Sou forçada', 'forcada'],
+    ] as const)
+      expect(findScreenedTerm(bad), bad).toBe(term);
+  });
+
+  it('lets through a disclaimer that the poster is not forced', () => {
+    passes([
+      '100% independent, nobody forced me into this.',
+      'Independent and not forced to do anything.',
+      "No one forced me, I wasn't forced to do anything, I have never been forced.",
+      'Nobody has forced me into this, nor forced me to stay.',
+    ]);
+    for (const bad of ['I was forced to work', 'they forced me', 'nobody knows, I was forced to work', 'Not my choice: forced to work'])
+      expect(findScreenedTerm(bad), bad).toBe('forced');
+  });
+
   it('reads spelled-out numbers like digits, not as bare terms', () => {
     passes(['Only fifteen minutes from downtown.', 'You must be eighteen or older to book.', 'Twelve hour overnight special $2000.']);
   });

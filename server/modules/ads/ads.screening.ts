@@ -30,9 +30,15 @@ const NOT_AN_AGE_WORDS =
   'mi (?:from|away|out|off|to)|miles?|millas?|milhas?|km|kms|blocks?|cuadras?|quadras?|ft|feet|foot|pies|pes|inch|inches|cm|kg|lbs?|pounds?|' +
   'percent|por ciento|por cento|dollars?|dolares|usd|or (?:older|over|above)|and (?:up|over|older|above)|y mas|o mas|ou mais|e mais|' +
   'stars?|out of|in an? (?:million|billion|thousand|hundred)|' + // a boast ("I'm 5 star rated", "I am 1 in a million", "10 out of 10")
-  '(?:years?|yrs?) (?!of age\\b)(?:of|in|exp\\w*)|anos? (?!de (?:edad|idade)\\b)(?:de|en|no|na|em|trabajando|trabalhando))\\b';
+  '(?:years?|yrs?) (?!of age\\b)(?:of|in|into|exp\\w*)|anos? (?!de (?:edad|idade)\\b)(?:de|en|no|na|em|trabajando|trabalhando))\\b';
 /** As NOT_AN_AGE_WORDS, and a number after the digits is not an age either ("10.00-22.00", "a 10/10"). */
 const NOT_AN_AGE = `(?!\\s*(?:\\d|${NOT_AN_AGE_WORDS}))`;
+/**
+ * After "I'm" or "girl": a single digit followed by a word that is not an age word says no age ("I'm 4
+ * real", "I'm 1 call away", "girl 2 girl", "I'm 1 on 1 only"); "I'm 9 yo" stays one. A rank ("I'm #1 in
+ * town") never reaches AGE: ageWords keeps the "#" before its number.
+ */
+const SMALL_NUMBER_NOT_AN_AGE = '(?!\\d (?!(?:yo|y o|years?|yrs?|old|young|anos?|anitos|aninhos)\\b)[a-z])';
 /** Before "N años": what makes it the clients' age or a length of time ("mayores de 18 años", "hace 5 años", "experiencia de 5 años"). */
 const NOT_OWN_YEARS =
   '(?<!\\b(?:mayores|maiores|menores|mayor|maior|menor|mas|mais|menos|hace|ha|faz|por|durante|partir|tras|apos|despues|depois|' +
@@ -53,17 +59,19 @@ const UNDER_21: readonly RegExp[] = [
   new RegExp(
     `(?<!\\b(?:over|for|than|after|past|last|about|almost|nearly|with|plus|since) )\\b${AGE}\\s*yrs?\\b(?! (?:exp\\w*|in|of|on|at|as|with|doing|working|ago|now|professional|licensed)\\b)`,
   ),
-  // "Age: 17", "aged 17", "I am 17", "I'm 19", "edad: 18"; not "I'm 4 real" or "I'm 2 blocks away",
+  // "Age: 17", "aged 17", "I am 17", "I'm 19", "edad: 18"; not "I'm 4 real", "I'm #1" or "I'm 2 blocks away",
   // nor the clients' age ("minimum age 18", "gentlemen aged 18 to 80")
-  new RegExp(`(?<!\\b(?:minimum|min|clients?|men|gentlemen) )\\b(?:age|aged|edad|idade|i am|im)\\s*(?![24] [a-z])${AGE}\\b${NOT_AN_AGE}(?! to \\d)`),
+  new RegExp(
+    `(?<!\\b(?:minimum|min|clients?|men|gentlemen) )\\b(?:age|aged|edad|idade|i am|im)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_AGE}(?! to \\d)`,
+  ),
   // "tengo 17", "tenho 17", "tengo diecisiete", "ella tiene 17", "ela tem 17"; not a count of
   // things ("tengo 2 amigas", "tengo 3 días", "tem 2 quartos")
   new RegExp(`\\b(?:tengo|tenho|tiene|tem)\\s*${AGE}\\b${NOT_AN_AGE}(?! (?!anos\\b|anitos\\b|aninhos\\b)[a-z]+s\\b)`),
   // "17 años", "chica de 17 años", "tengo 17años", "tiene 16 años", "diecisiete años"; not the
   // clients' age ("mayores de 18 años", "a partir de 18 años", "18 años o más") or a career
   new RegExp(`${NOT_OWN_YEARS}\\b${AGE}\\s*anos?\\b${YEARS_NOT_AN_AGE}`),
-  // "she's 17", "he is 19", "girl 17", "chica 16", "garota 17"; not "girl 2 girl", "she is 5 minutes away", "girls 18+"
-  new RegExp(`\\b(?:shes|she is|hes|he is|girl|boy|chica|chico|nena|garota|garoto|menina)\\s*(?![24] [a-z])${AGE}\\b${NOT_AN_AGE}`),
+  // "she's 17", "he is 19", "girl 17", "chica 16", "garota 17"; not "girl 2 girl", "girl #1", "she is 5 minutes away", "girls 18+"
+  new RegExp(`\\b(?:shes|she is|hes|he is|girl|boy|chica|chico|nena|garota|garoto|menina)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_AGE}`),
   // "just turned 19", "barely 19", "fresh 18", "sweet 16"
   new RegExp(`\\b(?:just turned|barely|fresh|sweet)\\s*${AGE}\\b${NOT_AN_AGE}`),
   // Spanish and Portuguese spelled out alone, as the English words are (SCREENING_RULES): "Ana,
@@ -81,6 +89,13 @@ const UNDER_21: readonly RegExp[] = [
 // poster's own plight, not as what a client is promised ("you'll have no choice but to come back",
 // "forced orgasms", "you must obey").
 const NOT_TO_THE_CLIENT = '(?<!\\b(?:you|u|yall|youll|youd|youve|youre|ur)(?: will| would| ll| are| re)?(?: be| get| have| had| got)? )';
+/** Before "forced": a negation, directly or through one auxiliary ("not forced", "nobody forced me", "never been forced", "no one has forced me"). */
+const NOT_NEGATED =
+  '(?<!\\b(?:not|never|nobody|no one|noone|nor|isnt|wasnt|arent|werent|aint)(?: (?:be|been|being|get|getting|got|gets|has|have|had|is|was|are|were|am|ever))? )';
+/** Before the Spanish rule: "no estoy obligada", "nadie me obliga", "nunca fui obligada", "tampoco estoy obligada". */
+const NOT_NEGATED_ES = '(?<!\\b(?:no|nunca|nadie|jamas|tampoco|ni)(?: (?:estoy|soy|fui|he sido|me siento|estamos|somos))? )';
+/** Before "forcada": "não sou forçada", "nunca fui forçada", "ninguém me forçou" (the last is not a screened word). */
+const NOT_NEGATED_PT = '(?<!\\b(?:nao|nunca|ninguem|jamais|nem)(?: (?:sou|estou|fui|sera|seja|esta|e|me sinto))? )';
 export const SCREENING_RULES: readonly string[] = [
   // spelled out, read like the digits: "sixteen", "seventeen 36-24-36"; not "fifteen minutes",
   // "eighteen or older", "twelve hour"
@@ -91,15 +106,19 @@ export const SCREENING_RULES: readonly string[] = [
   // "gatinha de menor" (Brazilian slang); not "de menor a mayor", "de menor precio"
   'de menor(?! (?:a|al|precio|precios|preco|precos|valor|costo|custo|tamano|tamanho|duracion|duracao|importancia|calidad|qualidade|' +
     'cantidad|quantidade|grado|grau|nivel|riesgo|risco|peso|altura|estatura|distancia|consumo|impacto|tiempo|tempo|numero|rango|porte)\\b)',
-  // "I'm forced", "forced to work", "forced into this"; not "forced orgasms, forced feminization"
-  `${NOT_TO_THE_CLIENT}(?:(?<=\\b(?:im|i am|am|was|were|are|is|be|been|being|get|got|gets|getting) )forced|forced(?= (?:to|into|me|us|her|them|by|from)\\b))`,
+  // "I'm forced", "forced to work", "forced into this"; not "forced orgasms, forced feminization", nor
+  // a disclaimer ("nobody forced me into this", "not forced to do anything", "never been forced")
+  `${NOT_TO_THE_CLIENT}${NOT_NEGATED}(?:(?<=\\b(?:im|i am|am|was|were|are|is|be|been|being|get|got|gets|getting) )forced|forced(?= (?:to|into|me|us|her|them|by|from)\\b))`,
   `${NOT_TO_THE_CLIENT}no choice`,
   `${NOT_TO_THE_CLIENT}(?:cant|cannot|can not) leave`,
   `(?<!\\b(?:you|u|yall|slave|slaves|sub|subs|pet)(?: will)? )must obey`,
   // "I'm owned by", "owned by him"; not "newly owned by a licensed therapist" (a business)
   '(?<=\\b(?:im|i am|i was|we are|were|being|girls are|she is|shes) )owned by|owned by(?= (?:my|him|her|them|his|their|daddy|master|a man|a pimp|someone|me)\\b)',
-  // "estoy obligada", "obligada a trabajar", "me obligan"; not "parada obligada" (a must-see stop)
-  '(?<=\\b(?:estoy|soy|me siento|sigo|estamos|somos) )obligadas?|obligadas?(?= (?:a|por)\\b)|me obligan?',
+  // "estoy obligada", "obligada a trabajar", "me obligan"; not "parada obligada" (a must-see stop),
+  // nor a disclaimer ("no estoy obligada", "nadie me obliga", "nunca me obligaron a nada")
+  `${NOT_NEGATED_ES}(?:(?<=\\b(?:estoy|soy|me siento|sigo|estamos|somos) )obligadas?|obligadas?(?= (?:a|por)\\b)|me obliga(?:n|ron|ba|ban)?)`,
+  // Portuguese "forçada" (folded "forcada"), as "forced" is: not "não sou forçada", "ninguém me forçou"
+  `${NOT_NEGATED_PT}forcadas?`,
 ];
 
 // A disclaimer names what it refuses: "no minors", "no kids, no drama", "no pimp, no agency", "no
@@ -246,13 +265,13 @@ const unNegated = (folded: string) => folded.replace(NEGATED, (said) => said.rep
  * so that "no chiIdren" passes as "no children" does.
  */
 const capitalIAsL = (said: string, asL: string) => unNegated(said.replace(/i/g, (i, at: number) => (asL.charAt(at) === 'l' ? 'l' : i)));
-/** The text as the age patterns read it: words, commas between them, "18+" and "+18" as "18 and over". */
+/** The text as the age patterns read it: words, commas between them, "18+" and "+18" as "18 and over", a "#" kept before a number (a rank, "#1"). */
 const ageWords = (folded: string) =>
   folded
     .replace(/(\d) ?\+/g, '$1 and over ')
     .replace(/\+ ?(\d+)/g, '$1 and over ')
     .replace(/;/g, ',')
-    .replace(/[^a-z0-9@$,]+/g, ' ')
+    .replace(/(?:[^a-z0-9@$,#]|#(?!\d))+/g, ' ')
     .replace(/ ?,[ ,]*/g, ' , ')
     .trim();
 

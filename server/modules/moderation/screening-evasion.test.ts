@@ -161,3 +161,34 @@ describe('ad reports about a minor or a trafficked person: urgent for staff', ()
     expect((await queue()).find((r) => r.id === plain.json().id)).toMatchObject({ kind: 'ad', urgent: false });
   });
 });
+
+describe('the screening of an honest ad', () => {
+  // Everyday advertising phrases are taken (PRODUCT §5: screening refuses terms that suggest minors
+  // or coercion). "I'm #1 in town", "I'm 1 call away", "I'm 1 on 1 only" state no age; the age rule
+  // (ads.screening.ts UNDER_21, "I am"/"I'm" + a number) read each as "I am 1 (year old)".
+  it('takes "I\'m #1 in town", "I\'m 1 call away" and "I\'m 1 on 1 only"', async () => {
+    const answers: Record<string, unknown> = {};
+    for (const phrase of ["I'm #1 in town", "I'm 1 call away", "I'm 1 on 1 only"]) {
+      const description = `${phrase}. Friendly, discreet and punctual. Dinner dates and travel, by appointment.`;
+      const res = await postAdRaw(ctx, owner, goodFields(ny, { description }), [photo]);
+      answers[phrase] = res.statusCode === 201 ? 'posted' : res.json();
+    }
+    expect(answers).toEqual({ "I'm #1 in town": 'posted', "I'm 1 call away": 'posted', "I'm 1 on 1 only": 'posted' });
+  });
+
+  // A provider saying no one forces her is taken, as "no pimp" and "no minors" are: "Nobody forced me
+  // into this" and "not forced to do anything" are the opposite of coercion, yet the coercion rule
+  // ("forced" before to/into/me…) refused them as coercion.
+  it('takes a disclaimer that the provider is not forced', async () => {
+    const answers: Record<string, unknown> = {};
+    for (const phrase of ['100% independent, nobody forced me into this', 'Independent and not forced to do anything']) {
+      const description = `${phrase}. Friendly, discreet and punctual. Dinner dates and travel, by appointment.`;
+      const res = await postAdRaw(ctx, owner, goodFields(ny, { description }), [photo]);
+      answers[phrase] = res.statusCode === 201 ? 'posted' : res.json();
+    }
+    expect(answers).toEqual({ '100% independent, nobody forced me into this': 'posted', 'Independent and not forced to do anything': 'posted' });
+    expect(await post({ description: 'I was forced to work, they forced me.' })).toBe(
+      'I was forced to work, they forced me.: 400 ad.screened_wording "forced"',
+    );
+  });
+});

@@ -82,7 +82,9 @@ export default function AdDetail() {
         </Link>
       </p>
       {/* The ad's own text, in its writer's direction (Hebrew, Arabic…) whatever the page's. */}
-      <h1 dir="auto">{ad.title}</h1>
+      <h1 dir="auto" className={styles.adText}>
+        {ad.title}
+      </h1>
       {ad.status !== 'approved' && (
         <p>
           <StatusBadge status={ad.status} />
@@ -122,7 +124,7 @@ export default function AdDetail() {
             )}
           </dl>
           <ContactButtons phone={ad.phone} />
-          <p dir="auto" style={{ whiteSpace: 'pre-wrap' }}>
+          <p dir="auto" className={styles.adText} style={{ whiteSpace: 'pre-wrap' }}>
             {ad.description}
           </p>
           <AdDetailsView details={ad.details} city={ad.city.name} />
