@@ -1,6 +1,7 @@
 import type { Metadata, default as Sharp } from 'sharp';
 import type { ErrorCode, ErrorParams } from '../../contract/errors/index.ts';
 import type { Limits } from './deps.ts';
+import { ACCEPTED_FORMATS, MAX_INPUT_PIXELS, megapixelsOf, readImageHeader, type ImageFormat, type ImageInfo } from '../../contract/image-header.ts';
 import { Invalid, TooLarge } from './errors.ts';
 import { WorkQueue } from './work-queue.ts';
 
@@ -9,14 +10,10 @@ import { WorkQueue } from './work-queue.ts';
 // re-encoded as WebP. sharp writes no metadata unless withMetadata/withExif is called, and this
 // file never calls them: EXIF (GPS position, camera serial), XMP and ICC comments are all dropped.
 
-export const ACCEPTED_FORMATS = ['jpeg', 'png', 'webp'] as const;
-export type ImageFormat = (typeof ACCEPTED_FORMATS)[number];
-
-/**
- * Refuses decompression bombs: a small file can declare billions of pixels, and decoding 100 MP
- * costs ~0.5 s of CPU and ~50 MB of memory per picture. 40 MP covers any phone's full-size photo.
- */
-export const MAX_INPUT_PIXELS = 40_000_000;
+// The header reader and the 40 MP limit are shared with the photo picker, which refuses the same
+// photos when they are picked (contract/image-header.ts).
+export { ACCEPTED_FORMATS, MAX_INPUT_PIXELS, readImageHeader } from '../../contract/image-header.ts';
+export type { ImageFormat, ImageInfo } from '../../contract/image-header.ts';
 
 let sharpModule: Promise<typeof Sharp> | undefined;
 /**
@@ -27,12 +24,6 @@ let sharpModule: Promise<typeof Sharp> | undefined;
 export function loadSharp(): Promise<typeof Sharp> {
   sharpModule ??= import('sharp').then((m) => m.default);
   return sharpModule;
-}
-
-export interface ImageInfo {
-  format: ImageFormat;
-  width: number;
-  height: number;
 }
 
 /** One of several files sent under one field (an ad's photos): its name as sent, cleaned, and its place among them, from 1. */
@@ -63,48 +54,6 @@ function refusal(code: keyof typeof NAMING_FILE, params: ErrorParams, file: Sent
 }
 
 /**
- * The format and size a JPEG, PNG or WebP file declares, read from its first bytes without
- * decoding anything (pure JavaScript, no thread-pool trip); null for anything else.
- */
-export function readImageHeader(b: Buffer): ImageInfo | null {
-  const size = (format: ImageFormat, width: number, height: number): ImageInfo | null => (width > 0 && height > 0 ? { format, width, height } : null);
-  if (b.length >= 24 && b.readUInt32BE(0) === 0x89504e47 && b.readUInt32BE(4) === 0x0d0a1a0a && b.toString('latin1', 12, 16) === 'IHDR') {
-    return size('png', b.readUInt32BE(16), b.readUInt32BE(20));
-  }
-  if (b.length >= 16 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') {
-    const chunk = b.toString('latin1', 12, 16);
-    if (chunk === 'VP8 ' && b.length >= 30 && b[23] === 0x9d && b[24] === 0x01 && b[25] === 0x2a) {
-      return size('webp', b.readUInt16LE(26) & 0x3fff, b.readUInt16LE(28) & 0x3fff);
-    }
-    if (chunk === 'VP8L' && b.length >= 25 && b[20] === 0x2f) {
-      const bits = b.readUInt32LE(21);
-      return size('webp', (bits & 0x3fff) + 1, ((bits >>> 14) & 0x3fff) + 1);
-    }
-    if (chunk === 'VP8X' && b.length >= 30) return size('webp', b.readUIntLE(24, 3) + 1, b.readUIntLE(27, 3) + 1);
-    return null;
-  }
-  if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) return jpegSize(b);
-  return null;
-}
-
-/** Walks the JPEG markers to the first frame header (SOFn), the way libjpeg does; null when a scan or the end comes first. */
-function jpegSize(b: Buffer): ImageInfo | null {
-  let i = 2;
-  while (i < b.length) {
-    while (i < b.length && b[i] !== 0xff) i++; // libjpeg skips stray bytes between segments
-    while (i < b.length && b[i] === 0xff) i++; // fill bytes
-    if (i >= b.length) return null;
-    const marker = b[i++];
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) continue; // markers without a length
-    if (marker === 0xd9 || marker === 0xda || i + 2 > b.length) return null;
-    const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-    if (isFrame) return i + 7 <= b.length ? { format: 'jpeg', width: b.readUInt16BE(i + 5), height: b.readUInt16BE(i + 3) } : null;
-    i += b.readUInt16BE(i);
-  }
-  return null;
-}
-
-/**
  * Format, pixel count and decoding cost from the header alone, in JavaScript: 400 naming `field`
  * (and `file`, one of several sent) for anything but JPEG/PNG/WebP or for a JPEG of absurdly many
  * scans, 413 naming them over 40 MP or for a PNG too heavy to decode (see assertPngWeight).
@@ -121,8 +70,9 @@ export function assertImageHeader(input: Buffer, field = 'image', file?: SentFil
 
 function assertPixels(width: number, height: number, field: string, file: SentFile | undefined): void {
   if (width * height > MAX_INPUT_PIXELS) {
-    const mp = Math.round((width * height) / 1e5) / 10;
-    throw new TooLarge(...refusal('upload.too_many_pixels', { field, width, height, megapixels: mp, max: MAX_INPUT_PIXELS / 1e6 }, file));
+    throw new TooLarge(
+      ...refusal('upload.too_many_pixels', { field, width, height, megapixels: megapixelsOf(width, height), max: MAX_INPUT_PIXELS / 1e6 }, file),
+    );
   }
 }
 

@@ -64,7 +64,10 @@ export function readAdDraft(userId: string, base: AdFormValues, of: AdDraftOf = 
   const hours = values.availability as Record<string, { on?: unknown; from?: unknown; to?: unknown }> | undefined;
   for (const day of Object.keys(availability) as (keyof typeof availability)[]) {
     const h = hours?.[day];
-    if (h && typeof h.on === 'boolean' && isText(h.from) && isText(h.to)) availability[day] = { on: h.on, from: h.from, to: h.to };
+    // The ad's own hours (`saved`, e.g. an end at 24:00 no time field shows) stay with the row: an
+    // untouched row sends them back as they were.
+    const saved = base.availability[day].saved;
+    if (h && typeof h.on === 'boolean' && isText(h.from) && isText(h.to)) availability[day] = { on: h.on, from: h.from, to: h.to, ...(saved ? { saved } : {}) };
   }
   const draft: Draft = {
     listingType: text('listingType'),

@@ -1,7 +1,7 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FilePreview } from '../forms/FilePreview';
-import { PHOTO_TYPES, PHOTOS_MAX, RULES, photoProblem } from './adForm';
+import { PHOTO_TYPES, PHOTOS_MAX, RULES, photoHeaderProblem, photoProblem } from './adForm';
 import { useFocusAfterRemoval } from '../../lib/focus-after-removal';
 import styles from './market.module.css';
 
@@ -20,6 +20,11 @@ export function PhotoPicker({ files, onChange, error, max = PHOTOS_MAX, label }:
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [refused, setRefused] = useState<string[]>([]);
+  // The files as last rendered: a pick is added once its headers are read, after any picked meanwhile.
+  const current = useRef(files);
+  useEffect(() => {
+    current.current = files;
+  }, [files]);
   // A photo's Remove button leaves with it: focus goes to the next or previous photo's Remove, else to the file input.
   const { list: previews, removed } = useFocusAfterRemoval<HTMLUListElement>(files, input);
   const remove = (i: number) => {
@@ -27,19 +32,22 @@ export function PhotoPicker({ files, onChange, error, max = PHOTOS_MAX, label }:
     onChange(files.filter((_, j) => j !== i));
   };
 
-  function add(list: FileList | null) {
+  async function add(list: FileList | null) {
     if (!list) return;
+    const picked = Array.from(list);
+    if (input.current) input.current.value = ''; // the same file may be picked again after removal
+    // The header says what the server would refuse after the whole upload (over 40 MP, not an image).
+    const problems = await Promise.all(picked.map(async (f) => photoProblem(f) ?? (await photoHeaderProblem(f))));
     const ok: File[] = [];
     const no: string[] = [];
-    for (const f of Array.from(list)) {
-      const p = photoProblem(f);
+    picked.forEach((f, i) => {
+      const p = problems[i];
       if (p) no.push(t(p.key, p.values));
-      else if (files.length + ok.length >= max) no.push(t('rules.tooManyPhotos', { name: f.name, max: PHOTOS_MAX }));
+      else if (current.current.length + ok.length >= max) no.push(t('rules.tooManyPhotos', { name: f.name, max: PHOTOS_MAX }));
       else ok.push(f);
-    }
+    });
     setRefused(no);
-    if (ok.length) onChange([...files, ...ok]);
-    if (input.current) input.current.value = ''; // the same file may be picked again after removal
+    if (ok.length) onChange([...current.current, ...ok]);
   }
 
   return (
@@ -51,7 +59,7 @@ export function PhotoPicker({ files, onChange, error, max = PHOTOS_MAX, label }:
         type="file"
         multiple
         accept={PHOTO_TYPES.join(',')}
-        onChange={(e) => add(e.target.files)}
+        onChange={(e) => void add(e.target.files)}
         aria-describedby={`${id}-hint${error ? ` ${id}-e` : ''}`}
         aria-invalid={error ? true : undefined}
       />

@@ -21,6 +21,7 @@ import {
   type Weekday,
 } from '../../../contract/ad-extras';
 import type { AdContent, PostAdFields } from '../../../contract/api/ads';
+import { MAX_INPUT_PIXELS, megapixelsOf, readImageStart } from '../../../contract/image-header';
 import { formatCents, parseDollars } from '../../lib/money';
 import { AGES, LISTING_TYPE_CODES } from './labels';
 
@@ -44,6 +45,11 @@ export interface HoursRow {
   on: boolean;
   from: string;
   to: string;
+  /**
+   * The day's hours as the ad holds them, when a time field cannot show them (an end at 24:00):
+   * sent back as they are while `from` and `to` are still what the fields were given for them.
+   */
+  saved?: { from: string; to: string };
 }
 export type HoursRows = Record<Weekday, HoursRow>;
 
@@ -94,8 +100,7 @@ export function formValuesOf(
   const availability = emptyHours();
   for (const day of WEEKDAYS) {
     const h = d?.availability[day];
-    // A time field cannot show 24:00: an end at midnight is 00:00 (an end before the start runs past midnight), or 23:59 for a whole day.
-    if (h) availability[day] = { on: true, from: h.from, to: h.to === '24:00' ? (h.from === '00:00' ? '23:59' : '00:00') : h.to };
+    if (h) availability[day] = { on: true, ...shownHours(h), ...(h.to === '24:00' ? { saved: { from: h.from, to: h.to } } : {}) };
   }
   return {
     listingType: c.listingType,
@@ -122,10 +127,25 @@ export function ratesOf(rows: readonly RateRow[]): RateLine[] | null {
   return parseRates(lines);
 }
 
+/**
+ * A day's hours as the time fields show them. A time field cannot show 24:00 (a browser empties a
+ * field given it): an end at midnight shows as 00:00 (an end before the start runs past midnight),
+ * or as 23:59 for a whole day.
+ */
+function shownHours(h: { from: string; to: string }): { from: string; to: string } {
+  return { from: h.from, to: h.to === '24:00' ? (h.from === '00:00' ? '23:59' : '00:00') : h.to };
+}
+
 /** The hours as the server takes them (ticked days only), or null when a day breaks a rule. */
 export function availabilityOf(rows: HoursRows): Availability | null {
   const out: Record<string, { from: string; to: string }> = {};
-  for (const day of WEEKDAYS) if (rows[day].on) out[day] = { from: rows[day].from, to: rows[day].to };
+  for (const day of WEEKDAYS) {
+    const { on, from, to, saved } = rows[day];
+    if (!on) continue;
+    // A day left as it was shown keeps the ad's own hours (an end at 24:00 is not rewritten to 23:59).
+    const shown = saved && shownHours(saved);
+    out[day] = saved && shown!.from === from && shown!.to === to ? saved : { from, to };
+  }
   return parseAvailability(out);
 }
 
@@ -177,15 +197,83 @@ export function photoProblem(f: File): FieldError | null {
   return null;
 }
 
+/** How much of a photo is read for its header: a JPEG's frame header may follow EXIF and XMP of any size, read in two steps. */
+export const PHOTO_HEADER_READS = [64 * 1024, 256 * 1024];
+
+/** Formats a photo's bytes may turn out to be whatever its name says (an iPhone's HEIC renamed .jpg, a GIF, a PDF): their first bytes. */
+const OTHER_FORMATS: [offset: number, signature: string][] = [
+  [0, 'GIF8'],
+  [0, '%PDF'],
+  [4, 'ftyp'], // HEIC, HEIF, AVIF, MP4, MOV
+  [0, 'II*\0'], // TIFF
+  [0, 'MM\0*'],
+  [0, 'PK\u0003\u0004'], // ZIP (an .docx, a folder)
+  [0, 'BM'],
+];
+const holds = (b: Uint8Array, at: number, signature: string) => [...signature].every((c, i) => b[at + i] === c.charCodeAt(0));
+const isOtherFormat = (b: Uint8Array) => OTHER_FORMATS.some(([at, signature]) => holds(b, at, signature));
+/** Bytes that start as a JPEG, PNG or WebP does: a header unreadable after that is a damaged file. */
+const isAcceptedStart = (b: Uint8Array) => holds(b, 0, '\xff\xd8') || holds(b, 0, '\x89PNG') || (holds(b, 0, 'RIFF') && holds(b, 8, 'WEBP'));
+
+/**
+ * Why the server would refuse a photo from its header (server/core/images.ts, the same reader):
+ * over 40 megapixels (phones' 48 and 50 MP modes), a JPEG, PNG or WebP whose header is damaged, or
+ * bytes of another format whatever the name says. Null when fine, and when the bytes are of no
+ * format named here or the frame header lies past the bytes read: the server decides those.
+ */
+export async function photoHeaderProblem(f: File): Promise<FieldError | null> {
+  for (const n of PHOTO_HEADER_READS) {
+    const bytes = new Uint8Array(await f.slice(0, n).arrayBuffer());
+    const info = readImageStart(bytes);
+    if (info === 'more' && bytes.length < f.size) continue;
+    if (info === null && !isAcceptedStart(bytes) && !isOtherFormat(bytes)) return null;
+    if (!info || info === 'more') return { key: 'rules.photoType', values: { name: f.name } };
+    if (info.width * info.height <= MAX_INPUT_PIXELS) return null;
+    const { width, height } = info;
+    return { key: 'rules.photoPixels', values: { name: f.name, width, height, megapixels: megapixelsOf(width, height), max: MAX_INPUT_PIXELS / 1e6 } };
+  }
+  return null;
+}
+
+/**
+ * Where a text holds a U+FFFD ("�": a character lost to a wrong encoding, "I�m") or half of a
+ * UTF-16 pair (which becomes one when sent): the server refuses the field (core/multipart.ts
+ * textField). The words either side, the lost one shown as "�", so the provider finds it; null when none.
+ */
+export function lostCharacterNear(v: string): string | null {
+  const m = /\uFFFD|\p{Cs}/u.exec(v);
+  if (!m) return null;
+  const words = (s: string) =>
+    s
+      .replace(/\p{Cs}/gu, '\uFFFD')
+      .replace(/\s+/g, ' ')
+      .split(' ');
+  const before = Array.from(words(v.slice(0, m.index)).slice(-2).join(' '))
+    .slice(-20)
+    .join('');
+  const after = Array.from(
+    words(v.slice(m.index + 1))
+      .slice(0, 2)
+      .join(' '),
+  )
+    .slice(0, 20)
+    .join('');
+  return `${before}\uFFFD${after}`.trim();
+}
+
 /** The form's errors; `kept` counts the current photos the edit screen keeps (they count toward 1–10). */
 export function validateAdForm(v: AdFormValues, kept = 0): AdFormErrors {
   const e: AdFormErrors = {};
   if (!LISTING_TYPE_CODES.includes(v.listingType as never)) e.listingType = { key: 'rules.listingType' };
   // Counted as the server stores and counts them (runs of spaces as one, control characters out, an emoji one character).
   const title = charCount(cleanLine(v.title));
-  if (title < TITLE_MIN || title > TITLE_MAX) e.title = RULES.title;
+  const lostInTitle = lostCharacterNear(v.title);
+  if (lostInTitle) e.title = { key: 'rules.lostCharacter', values: { near: lostInTitle } };
+  else if (title < TITLE_MIN || title > TITLE_MAX) e.title = RULES.title;
   const desc = charCount(cleanText(v.description));
-  if (desc < DESCRIPTION_MIN || desc > DESCRIPTION_MAX) e.description = RULES.description;
+  const lostInDescription = lostCharacterNear(v.description);
+  if (lostInDescription) e.description = { key: 'rules.lostCharacter', values: { near: lostInDescription } };
+  else if (desc < DESCRIPTION_MIN || desc > DESCRIPTION_MAX) e.description = RULES.description;
   if (!AGES.includes(v.age)) e.age = { key: 'rules.age' };
   if (!v.stateId) e.stateId = { key: 'rules.state' };
   if (!v.cityId) e.cityId = { key: 'rules.city' };

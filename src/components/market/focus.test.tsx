@@ -30,7 +30,9 @@ function Photos() {
   return <PhotoPicker files={files} onChange={setFiles} />;
 }
 
-const jpeg = (name: string) => new File([new Uint8Array([0xff, 0xd8, 0xff, 0xd9])], name, { type: 'image/jpeg' });
+/** The start of a 640×480 JPEG (SOI, then the frame header the picker reads its size from). */
+const jpeg = (name: string) =>
+  new File([new Uint8Array([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, 480 >> 8, 480 & 255, 640 >> 8, 640 & 255, 0x03])], name, { type: 'image/jpeg' });
 
 describe('focus after a removal', () => {
   it("removing a rate line moves focus to the next line's Remove, else the previous one's, else to Add a rate", async () => {
