@@ -85,6 +85,37 @@ describe('admin approved ads', () => {
     await waitFor(() => expect(calls).toEqual([{ adIds: [ads[0].id], status: 'disabled' }]));
   });
 
+  // Disabling the selection hides many live, paid ads and e-mails every owner: it asks first, and
+  // nothing is sent until confirmed.
+  it('asks before disabling the selected ads, saying their owners are e-mailed', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    const ads = [
+      makeStaffAd({ status: 'approved', title: 'A provider’s live ad', ownerId: 'u2' }),
+      makeStaffAd({ status: 'approved', title: 'Another live ad', ownerId: 'u3' }),
+    ];
+    const calls = approvedServer(ads);
+    const user = userEvent.setup();
+    renderAt(<ApprovedAds />, '/admin/dashboard/admin/approved-ads');
+    await screen.findByRole('link', { name: 'A provider’s live ad' });
+    await user.click(screen.getByRole('checkbox', { name: 'Select all on this page' }));
+    const bulk = screen.getByRole('button', { name: 'Disable selected (2)' });
+
+    await user.click(bulk);
+    const dialog = screen.getByRole('dialog', { name: 'Disable 2 selected ads?' });
+    expect(within(dialog).getByText(/every owner is e-mailed that their ad was disabled/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(calls).toEqual([]);
+    expect(document.activeElement).toBe(bulk);
+
+    await user.click(bulk);
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Disable 2 ads' }));
+    expect(await screen.findByText('2 ads disabled.')).toBeTruthy();
+    expect(calls).toEqual([{ adIds: [ads[0].id, ads[1].id], status: 'disabled' }]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('status'));
+  });
+
   it('forgets the selection on another page: “Disable selected” never acts on ads that are not shown', async () => {
     sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
     const ads = Array.from({ length: 21 }, (_, i) => makeStaffAd({ status: 'approved', title: `Live ad number ${i + 1}`, ownerId: 'u2' }));

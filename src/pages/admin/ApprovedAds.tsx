@@ -15,10 +15,15 @@ import styles from '../../components/market/market.module.css';
 import { SearchBox } from '../../components/forms/SearchBox';
 import { BusyButton } from '../../components/forms/BusyButton';
 import { UserLink } from '../../components/moderation/ModBadges';
+import { ConfirmDialog } from '../../components/market/ConfirmDialog';
 
 const FILTERS = ['', 'approved', 'disabled', 'expired'] as const;
 
-/** Admin: published ads with a status filter and a search box; disable (approved or expired ones) or re-enable them, one or many. */
+/**
+ * Admin: published ads with a status filter and a search box; disable (approved or expired ones) or
+ * re-enable them, one or many. Disabling the selected ads asks first: it hides many live, paid ads
+ * at once and e-mails every owner.
+ */
 export default function ApprovedAds() {
   const { t, i18n } = useTranslation(['admin', 'market', 'moderation']);
   const snap = useSnapshot(adminApprovedAdsStore.state);
@@ -32,6 +37,7 @@ export default function ApprovedAds() {
   const [error, setError] = useState<Error | null>(null);
   const [note, setNote] = useState<{ key: 'approvedAds.enabled' | 'approvedAds.disabled'; count: number; focus: boolean } | null>(null);
   const noteRef = useRef<HTMLDivElement>(null);
+  const [confirmDisable, setConfirmDisable] = useState(false);
 
   useEffect(() => {
     void adminApprovedAdsStore.load();
@@ -98,13 +104,28 @@ export default function ApprovedAds() {
           </select>
         </div>
         {/* Refused (aria-disabled) rather than `disabled` with nothing selected too: the pressed one keeps focus as its selection clears. */}
-        <BusyButton className="btn btn-sm btn-danger" busy={busy} disabled={!sel.ids.length} onClick={() => void setStatus(sel.ids, 'disabled')}>
+        <BusyButton className="btn btn-sm btn-danger" aria-haspopup="dialog" busy={busy} disabled={!sel.ids.length} onClick={() => setConfirmDisable(true)}>
           {t('approvedAds.disableSelected', { count: sel.ids.length })}
         </BusyButton>
         <BusyButton className="btn btn-sm btn-success" busy={busy} disabled={!sel.ids.length} onClick={() => void setStatus(sel.ids, 'approved')}>
           {t('approvedAds.enableSelected', { count: sel.ids.length })}
         </BusyButton>
       </div>
+      {confirmDisable && (
+        <ConfirmDialog
+          title={t('approvedAds.disableSelectedTitle', { count: sel.ids.length })}
+          confirmLabel={t('approvedAds.disableSelectedConfirm', { count: sel.ids.length })}
+          danger
+          onCancel={() => setConfirmDisable(false)}
+          onConfirm={() => {
+            // Closed first: focus goes back to the button, then to the outcome (setStatus), not to a dialog about to leave.
+            setConfirmDisable(false);
+            void setStatus(sel.ids, 'disabled');
+          }}
+        >
+          <p>{t('approvedAds.disableSelectedEffect', { count: sel.ids.length })}</p>
+        </ConfirmDialog>
+      )}
       {note && (
         <div ref={noteRef} role="status" tabIndex={-1} className="alert alert-success">
           {t(note.key, { count: note.count })}

@@ -144,6 +144,40 @@ describe('admin reports screen', () => {
     await waitFor(() => expect(srv.queries.at(-1)).toBe('?page=1&pageSize=20&status=open&kind=law_enforcement'));
   });
 
+  // An expired ad's owner may renew it straight back into view: a report about it offers Disable,
+  // as the approved-ads list does.
+  it('offers to disable an expired ad a report names, as a live one', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'a1', email: 'admin@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    server.use(
+      http.get('/api/admin/get-reports', () =>
+        apiJson('GET /api/admin/get-reports', { reports: [{ ...adReport, ad: { ...adReport.ad!, status: 'expired' } }], total: 1, page: 1, pageSize: 20 }),
+      ),
+    );
+    renderAt(<Reports />, '/admin/dashboard/admin/reports');
+    const row = (await screen.findByText('This advert looks wrong.')).closest('tr')!;
+    expect(within(row).getByText('Expired')).toBeTruthy();
+    expect(within(row).getByRole('button', { name: 'Disable ad' })).toBeTruthy();
+  });
+
+  // As every other staff list: opening a reported ad's owner and coming back finds the same filters and page.
+  it('keeps its filters when the screen is left and opened again', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'a1', email: 'admin@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    const srv = reportsServer();
+    const user = userEvent.setup();
+    const first = renderAt(<Reports />, '/admin/dashboard/admin/reports');
+    await screen.findByText('This advert looks wrong.');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Kind' }), 'ad');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), '');
+    await waitFor(() => expect(srv.queries.at(-1)).toBe('?page=1&pageSize=20&kind=ad'));
+    first.unmount();
+
+    renderAt(<Reports />, '/admin/dashboard/admin/reports');
+    await screen.findByText('This advert looks wrong.');
+    expect(screen.getByRole<HTMLSelectElement>('combobox', { name: 'Kind' }).value).toBe('ad');
+    expect(screen.getByRole<HTMLSelectElement>('combobox', { name: 'Status' }).value).toBe('');
+    await waitFor(() => expect(srv.queries.at(-1)).toBe('?page=1&pageSize=20&kind=ad'));
+  });
+
   it('offers no action on the admin’s own ad, and says another admin handles its report', async () => {
     sessionStore.session = { isAuthenticated: true, id: 'u7', email: 'owner@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
     reportsServer();

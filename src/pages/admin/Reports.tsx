@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useSnapshot } from 'valtio';
-import { adminReportsStore, closeReport, setReportStatus } from '../../state/reports';
+import { REPORTS_PAGE_SIZE, adminReportsStore, closeReport, loadReports, reloadReports, reportsQuery, setReportStatus } from '../../state/reports';
 import { placeHold } from '../../state/moderation';
 import { adminAdsApi } from '../../api/admin-ads';
 import { asError, errorMessage, shownError } from '../../api/client';
@@ -15,7 +15,6 @@ import { HeldBadge, ModStatus, SearchLink, UserLink } from '../../components/mod
 import styles from '../../components/market/market.module.css';
 import { lastPageOf } from '../../state/paging';
 
-const PAGE_SIZE = 20;
 const KINDS: ReportKind[] = ['trafficking', 'ad', 'law_enforcement', 'contact'];
 
 type Action = { kind: 'disable' | 'hold' | 'close'; report: Report } | null;
@@ -32,9 +31,8 @@ export default function Reports() {
   const { t, i18n } = useTranslation(['pages', 'moderation']);
   const snap = useSnapshot(adminReportsStore.state);
   const me = useSnapshot(sessionStore).session.id;
-  const [status, setStatus] = useState<ReportStatus | ''>('open');
-  const [kind, setKind] = useState<ReportKind | ''>('');
-  const [page, setPage] = useState(1);
+  // The filters live in the store (reportsQuery): coming back from a reported ad's owner finds them.
+  const { status, kind, page } = useSnapshot(reportsQuery);
   // Kept unworded (what was done, as a function of the page's t; a failure as the error) and
   // worded at render: a language switch re-words it.
   const [notice, setNotice] = useState<{ word: Said } | Error | null>(null);
@@ -43,23 +41,16 @@ export default function Reports() {
   const [actionError, setActionError] = useState<Error | null>(null);
   const statusRef = useRef<HTMLParagraphElement>(null);
 
-  const query = () => ({ page, pageSize: PAGE_SIZE, status: status || undefined, kind: kind || undefined });
   useEffect(() => {
-    void adminReportsStore.load({ page, pageSize: PAGE_SIZE, status: status || undefined, kind: kind || undefined });
+    void loadReports();
   }, [page, status, kind]);
 
   const total = snap.data?.total ?? 0;
-  const pages = lastPageOf(total, PAGE_SIZE);
+  const pages = lastPageOf(total, REPORTS_PAGE_SIZE);
   const fmt = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
   /** Reads the list again after a change: the ad's status, the hold, the order change, and a report whose status changed leaves a list filtered by status. */
-  const reload = async () => {
-    const out = await adminReportsStore.load(query());
-    // Closing the last report of the last page empties it: show the last page that still has
-    // reports (the effect loads it), not one that says no report matches while others wait.
-    const lastPage = out ? lastPageOf(out.total, PAGE_SIZE) : page;
-    if (page > lastPage) setPage(lastPage);
-  };
+  const reload = () => reloadReports();
 
   const reopen = async (id: string) => {
     setBusy(id);
@@ -115,8 +106,7 @@ export default function Reports() {
             id="rep-status"
             value={status}
             onChange={(e) => {
-              setPage(1);
-              setStatus(e.target.value as ReportStatus | '');
+              Object.assign(reportsQuery, { page: 1, status: e.target.value as ReportStatus | '' });
             }}
           >
             <option value="">{t('adminReports.any')}</option>
@@ -130,8 +120,7 @@ export default function Reports() {
             id="rep-kind"
             value={kind}
             onChange={(e) => {
-              setPage(1);
-              setKind(e.target.value as ReportKind | '');
+              Object.assign(reportsQuery, { page: 1, kind: e.target.value as ReportKind | '' });
             }}
           >
             <option value="">{t('adminReports.any')}</option>
@@ -222,7 +211,8 @@ export default function Reports() {
                   <td>{t(`adminReports.statuses.${r.status}`)}</td>
                   <td>
                     <div style={{ display: 'flex', flexDirection: 'column', gap: 6, alignItems: 'flex-start' }}>
-                      {r.ad && r.ad.status === 'approved' && r.ad.ownerId !== me && (
+                      {/* An expired ad too, as the approved-ads list: its owner could otherwise renew a reported ad straight back into view. */}
+                      {r.ad && (r.ad.status === 'approved' || r.ad.status === 'expired') && r.ad.ownerId !== me && (
                         <BusyButton
                           className="btn btn-sm btn-danger"
                           aria-haspopup="dialog"
@@ -268,11 +258,25 @@ export default function Reports() {
       {pages > 1 && (
         <nav aria-label={t('adminReports.pageOf', { page, pages })} style={{ display: 'flex', gap: 10, alignItems: 'center', marginTop: 12 }}>
           {/* At either end refused, not `disabled`: pressing Next onto the last page leaves focus on it. */}
-          <BusyButton className="btn btn-sm btn-white" busy={false} disabled={page <= 1} onClick={() => setPage(page - 1)}>
+          <BusyButton
+            className="btn btn-sm btn-white"
+            busy={false}
+            disabled={page <= 1}
+            onClick={() => {
+              reportsQuery.page = page - 1;
+            }}
+          >
             {t('adminReports.prev')}
           </BusyButton>
           <span>{t('adminReports.pageOf', { page, pages })}</span>
-          <BusyButton className="btn btn-sm btn-white" busy={false} disabled={page >= pages} onClick={() => setPage(page + 1)}>
+          <BusyButton
+            className="btn btn-sm btn-white"
+            busy={false}
+            disabled={page >= pages}
+            onClick={() => {
+              reportsQuery.page = page + 1;
+            }}
+          >
             {t('adminReports.next')}
           </BusyButton>
         </nav>

@@ -263,9 +263,8 @@ export default function UserDetail() {
                 <tr key={l.id}>
                   <td>{dateTimeLabel(l.createdAt, lng)}</td>
                   <td>{t(`wallet.${l.walletType === 'USD' ? 'usd' : 'promo'}`)}</td>
-                  <td>
-                    <code>{l.kind}</code>
-                  </td>
+                  {/* Named as the owner's wallet names it; the stored kind stays at hand for staff (its title). */}
+                  <td title={l.kind}>{t(`payments:kinds.${l.kind}`, { defaultValue: l.kind })}</td>
                   <td style={{ textAlign: 'right' }}>
                     <Money cents={l.amountCents} />
                   </td>

@@ -66,8 +66,10 @@ describe('approved ads while a status change runs', () => {
     renderAt(<ApprovedAds />, '/admin/dashboard/admin/approved-ads');
     await user.click(await screen.findByRole('checkbox', { name: 'Select “A live ad to take down”' }));
     const bulk = screen.getByRole<HTMLButtonElement>('button', { name: 'Disable selected (1)' });
+    const confirm = () => user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Disable 1 ad' })); // asked first
     bulk.focus();
     await user.keyboard('{Enter}');
+    await confirm();
     await waitFor(() => expect(g.open).not.toBeNull());
     expectFocusKept(bulk);
     await user.keyboard('{Enter}');
@@ -81,6 +83,7 @@ describe('approved ads while a status change runs', () => {
 
     g.open = null;
     await user.keyboard('{Enter}');
+    await confirm();
     await waitFor(() => expect(g.open).not.toBeNull());
     g.open!();
     const status = await screen.findByRole('status');

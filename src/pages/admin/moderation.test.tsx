@@ -230,7 +230,7 @@ describe('user screen', () => {
     expect(within(region('Reports about their ads (1)')).getByText('Looks wrong to me.')).toBeTruthy();
     const money = region('Money (3)');
     expect(within(money).getByText('$25.00')).toBeTruthy();
-    expect(within(money).getByText('ad_payment')).toBeTruthy();
+    expect(within(money).getByText('Ad payment').getAttribute('title')).toBe('ad_payment'); // named as the owner's wallet names it
     expect(within(money).getByText('BTC123')).toBeTruthy();
     const signIns = region('Sign-ins (2)');
     expect(within(signIns).getByText('203.0.113.7')).toBeTruthy();
@@ -268,6 +268,33 @@ describe('user screen', () => {
     await act(() => i18n.changeLanguage('es'));
     try {
       expect(await screen.findByRole('region', { name: 'Anuncios (últimos 1 de 250)' })).toBeTruthy();
+    } finally {
+      await act(() => i18n.changeLanguage('en'));
+    }
+  });
+
+  // A ledger row's kind is named in the page's language, as the owner's wallet names it, not
+  // shown as the stored word ('ad_payment'); that word stays at hand as the cell's title.
+  it('names ledger entries in the page’s language', async () => {
+    asAdmin();
+    userServer({
+      ...detail(),
+      ledger: [
+        { id: 4, walletId: 'w2', walletType: 'PROMO', amountCents: 5000, kind: 'promo_credit', reference: 'P9', createdAt: '2026-01-09T12:00:00.000Z' },
+        { id: 3, walletId: 'w1', walletType: 'USD', amountCents: -1500, kind: 'ad_payment', reference: 'ad1', createdAt: '2026-01-10T12:00:00.000Z' },
+      ],
+      ledgerTotal: 2,
+    });
+    await act(() => i18n.changeLanguage('es'));
+    try {
+      renderUser();
+      const ledger = await screen.findByRole('table', { name: /^Movimientos/ });
+      const kinds = within(ledger)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => r.querySelectorAll('td')[2]);
+      expect(kinds.map((c) => c.textContent)).toEqual(['Código promocional', 'Pago de anuncio']);
+      expect(kinds.map((c) => c.getAttribute('title'))).toEqual(['promo_credit', 'ad_payment']);
     } finally {
       await act(() => i18n.changeLanguage('en'));
     }
