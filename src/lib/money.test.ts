@@ -12,7 +12,15 @@ describe('money', () => {
     expect(formatCents(123456789, { grouping: true })).toBe('1,234,567.89');
     expect(formatUsd(100000, 'en')).toBe('$1,000.00');
     expect(formatUsd(-250, 'en')).toBe('-$2.50');
-    expect(centsToInput(1999)).toBe('19.99');
+    expect(centsToInput(1999, 'en')).toBe('19.99');
+  });
+
+  it('writes an amount to edit with the page’s decimal mark, read back exactly', () => {
+    expect(centsToInput(1500, 'es')).toBe('15,00');
+    expect(centsToInput(5, 'pt')).toBe('0,05');
+    expect(centsToInput(123456789, 'es')).toBe('1234567,89'); // never grouped: '1.234.567,89' would be refused
+    expect(centsToInput(123456789, 'en-US')).toBe('1234567.89');
+    for (const lng of ['en', 'es', 'pt']) expect(parseDollars(centsToInput(100050, lng))).toBe(100050);
   });
 
   it('parses dollars typed by a person into exact cents', () => {

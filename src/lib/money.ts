@@ -55,7 +55,12 @@ export function usdSign(lng: string): { sign: string; after: boolean } {
   return { sign, after: !zero.startsWith(sign) };
 }
 
-/** Cents to the plain text an input shows for editing: 2000 → '20.00'. */
-export function centsToInput(cents: number): string {
-  return formatCents(cents);
+/**
+ * Cents to the plain text an input shows for editing, with the page's decimal mark and no grouping
+ * (what parseDollars reads back): 2000 → '20.00' in English, '20,00' in Spanish and Portuguese.
+ */
+export function centsToInput(cents: number, lng: string): string {
+  const text = formatCents(cents);
+  const mark = new Intl.NumberFormat(lng).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+  return mark === ',' ? text.replace('.', ',') : text;
 }

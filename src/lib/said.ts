@@ -12,6 +12,31 @@ export interface SaidView {
 const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
 
 /**
+ * The params a check's codes send as numbers, by the code's check: sizes in bytes (a disk's in GB
+ * from 1 GB, a cache's in MB) and shares as fractions (0.053), written here the reader's way
+ * ('74,6 GB', '5,3 %'); a count with its digits grouped. A record stored before they were numbers
+ * holds the server's English text, shown as it came.
+ */
+type Measure = 'disk' | 'memory' | 'share' | 'count';
+const MEASURES: Record<string, Record<string, Measure>> = {
+  disk: { free: 'disk', total: 'disk', percent: 'share', limit: 'share' },
+  memory: { rss: 'memory', heap: 'memory', used: 'memory', max: 'memory', hit: 'share', limit: 'share', lookups: 'count' },
+};
+const GB = 1024 ** 3;
+const MB = 1024 ** 2;
+const fixed = (digits: number) => ({ minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+function measured(kind: Measure, n: number, lang: string): string {
+  if (kind === 'count') return new Intl.NumberFormat(lang).format(n);
+  if (kind === 'share') return new Intl.NumberFormat(lang, { style: 'percent', ...fixed(n < 0.1 ? 1 : 0) }).format(n);
+  const unit = (value: number, name: 'gigabyte' | 'megabyte', digits: number) =>
+    new Intl.NumberFormat(lang, { style: 'unit', unit: name, unitDisplay: 'short', ...fixed(digits) }).format(value);
+  if (kind === 'disk' && n >= GB) return unit(n / GB, 'gigabyte', 1);
+  if (kind === 'disk') return unit(Math.round(n / MB), 'megabyte', 0);
+  return unit(n / MB, 'megabyte', n < 10 * MB ? 1 : 0);
+}
+
+/**
  * An operator diagnostic (a health check's outcome, a payment server problem, a cron run's report) in the page's
  * language: its code's sentence (admin locale, says.<code>) with its params, then its parts (a
  * cache each), then the text another server sent, as it came. A code this client does not know
@@ -20,6 +45,11 @@ const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
 export function sayIt(t: TFunction, said: SaidView, english: string, lang: string): string {
   const word = (code: string, params: Params = {}) => {
     const values: Record<string, string | number> = { ...params };
+    const measures = MEASURES[code.split('.')[0]] ?? {};
+    for (const [name, kind] of Object.entries(measures)) {
+      const n = values[name];
+      if (typeof n === 'number') values[name] = measured(kind, n, lang);
+    }
     if (typeof values.cache === 'string') values.cache = t(`admin:says.caches.${values.cache}`, { defaultValue: values.cache });
     // A health check named in a cron run's report, and how it went, as the health page words them.
     if (typeof values.check === 'string') values.check = t(`admin:healthCheck.names.${values.check}`, { defaultValue: values.check });

@@ -4,7 +4,7 @@ import { moderationApi, type DuplicateFlag, type HoldTarget, type SearchStatus }
 
 export const SEARCH_PAGE_SIZE = 20;
 
-/** The search screen's data area and its query (the URL's ?query= fills it on arrival). */
+/** The search screen's data area and its query (filled from the address's ?query=&status=&page=). */
 export const searchQuery = proxy<{ query: string; status: '' | SearchStatus; page: number }>({ query: '', status: '', page: 1 });
 export const adSearchStore = createResource(() =>
   moderationApi.search({ query: searchQuery.query || undefined, status: searchQuery.status || undefined, page: searchQuery.page, pageSize: SEARCH_PAGE_SIZE }),

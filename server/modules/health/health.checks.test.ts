@@ -171,10 +171,11 @@ describe('memory check', () => {
         'search lists full and hitting under 50 % of lookups; a larger CACHE_MB (now 57) would answer more from memory',
     );
     expect(turned.says.parts).toEqual([
-      { code: 'memory.cache_refusing', params: { cache: 'api', used: '24 MB', max: '24 MB', hit: '73 %', lookups: 10_000, count: 1_234 } },
-      { code: 'memory.cache', params: { cache: 'pages', used: '2.0 MB', max: '24 MB', hit: '90 %', lookups: 1_000 } },
-      { code: 'memory.cache_short_refusing', params: { cache: 'searches', used: '12 MB', max: '12 MB', hit: '5.0 %', lookups: 1_000, count: 1 } },
+      { code: 'memory.cache_refusing', params: { cache: 'api', used: 24 * MB, max: 24 * MB, hit: 0.73, lookups: 10_000, count: 1_234 } },
+      { code: 'memory.cache', params: { cache: 'pages', used: 2 * MB, max: 24 * MB, hit: 0.9, lookups: 1_000 } },
+      { code: 'memory.cache_short_refusing', params: { cache: 'searches', used: 12 * MB, max: 12 * MB, hit: 0.05, lookups: 1_000, count: 1 } },
     ]);
+    expect(turned.says).toMatchObject({ code: 'memory.caches_short', params: { rss: 312.4 * MB, heap: 8.26 * MB, limit: CACHE_LOW_HITS, cacheMb: 57 } });
   });
 });
 
@@ -351,9 +352,10 @@ describe('withTimeout', () => {
 describe('what each outcome says as a code (the health page words it in its language)', () => {
   it('disk, sms and the payment server: a code per case, with the numbers as params', () => {
     const t = { degradedBelow: 0.1, failingBelow: 0.02 };
-    expect(diskOutcome(50 * GB, 100 * GB, t).says).toEqual({ code: 'disk.ok', params: { free: '50.0 GB', total: '100.0 GB', percent: '50 %' } });
-    expect(diskOutcome(9 * GB, 100 * GB, t).says).toEqual({ code: 'disk.low', params: { free: '9.0 GB', total: '100.0 GB', percent: '9.0 %', limit: '10 %' } });
-    expect(diskOutcome(1.5 * GB, 100 * GB, t).says.code).toBe('disk.failing');
+    // Sizes in bytes and shares as fractions: the reader's language writes them ('9,0 GB'), not the server's.
+    expect(diskOutcome(50 * GB, 100 * GB, t).says).toEqual({ code: 'disk.ok', params: { free: 50 * GB, total: 100 * GB, percent: 0.5 } });
+    expect(diskOutcome(9 * GB, 100 * GB, t).says).toEqual({ code: 'disk.low', params: { free: 9 * GB, total: 100 * GB, percent: 0.09, limit: 0.1 } });
+    expect(diskOutcome(1.5 * GB, 100 * GB, t).says).toEqual({ code: 'disk.failing', params: { free: 1.5 * GB, total: 100 * GB, percent: 0.015, limit: 0.02 } });
     expect(smsOutcome({ configured: false, quotaRemaining: null, error: null }).says).toEqual({ code: 'sms.outbox' });
     expect(smsOutcome({ configured: true, quotaRemaining: 49, error: null }).says).toEqual({ code: 'sms.low', params: { count: 49, limit: 50 } });
     expect(smsOutcome({ configured: true, quotaRemaining: 0, error: 'Invalid API key' }).says).toEqual({ code: 'sms.error', detail: 'Invalid API key' });

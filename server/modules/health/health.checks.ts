@@ -37,14 +37,16 @@ const GB = 1024 ** 3;
 const size = (bytes: number) => (bytes >= GB ? `${(bytes / GB).toFixed(1)} GB` : `${Math.round(bytes / 1024 ** 2)} MB`);
 const percent = (f: number) => `${(f * 100).toFixed(f < 0.1 ? 1 : 0)} %`;
 
+// The codes' params are numbers (sizes in bytes, shares as fractions), written the reader's way
+// by whoever words them (src/lib/said.ts: the page, the alert e-mail); the English words are the logs'.
 export function diskOutcome(freeBytes: number, totalBytes: number, t: DiskThresholds): CheckOutcome {
   const free = totalBytes > 0 ? freeBytes / totalBytes : 0;
-  const p = { free: size(freeBytes), total: size(totalBytes), percent: percent(free) };
-  const words = `${p.free} free of ${p.total} (${p.percent})`;
+  const p = { free: freeBytes, total: totalBytes, percent: free };
+  const words = `${size(freeBytes)} free of ${size(totalBytes)} (${percent(free)})`;
   if (free < t.failingBelow) {
-    return outcome('failing', `${words}: under ${percent(t.failingBelow)}, writes will soon fail`, 'disk.failing', { ...p, limit: percent(t.failingBelow) });
+    return outcome('failing', `${words}: under ${percent(t.failingBelow)}, writes will soon fail`, 'disk.failing', { ...p, limit: t.failingBelow });
   }
-  if (free < t.degradedBelow) return outcome('degraded', `${words}: under ${percent(t.degradedBelow)}`, 'disk.low', { ...p, limit: percent(t.degradedBelow) });
+  if (free < t.degradedBelow) return outcome('degraded', `${words}: under ${percent(t.degradedBelow)}`, 'disk.low', { ...p, limit: t.degradedBelow });
   return outcome('ok', words, 'disk.ok', p);
 }
 
@@ -90,24 +92,24 @@ export function memoryOutcome(m: { rssBytes: number; heapUsedBytes: number; cach
     const away = c.refused ? `, ${c.refused.toLocaleString('en-US')} new entr${c.refused === 1 ? 'y' : 'ies'} turned away` : '';
     return `${label(c)} ${served}${away}, ${mb(c.bytes)} of ${mb(c.maxBytes)}`;
   });
-  // Each cache as a coded sentence (its name is worded by the page too).
+  // Each cache as a coded sentence (its name is worded by the page too); sizes in bytes, shares as fractions.
   const said = caches.map((x) => {
-    const params = { cache: x.c.name, used: mb(x.c.bytes), max: mb(x.c.maxBytes) };
+    const params = { cache: x.c.name, used: x.c.bytes, max: x.c.maxBytes };
     if (!x.lookups) return { code: 'memory.cache_idle', params };
-    const served = { ...params, hit: percent(x.c.hits / x.lookups), lookups: x.lookups };
+    const served = { ...params, hit: x.c.hits / x.lookups, lookups: x.lookups };
     const code = isShort(x) ? 'memory.cache_short' : 'memory.cache';
     // Turned away by admission: kept out because what is kept was asked for more often (listings.frequency.ts).
     return x.c.refused ? { code: `${code}_refusing`, params: { ...served, count: x.c.refused } } : { code, params: served };
   });
-  const p = { rss: mb(m.rssBytes), heap: mb(m.heapUsedBytes) };
-  const words = `RSS ${p.rss}, JavaScript heap ${p.heap}; caches since the last check: ${parts.join('; ')}`;
+  const p = { rss: m.rssBytes, heap: m.heapUsedBytes };
+  const words = `RSS ${mb(m.rssBytes)}, JavaScript heap ${mb(m.heapUsedBytes)}; caches since the last check: ${parts.join('; ')}`;
   const short = caches.filter(isShort);
   if (!short.length) return { status: 'ok', message: words, says: { code: 'memory.ok', params: p, parts: said } };
   const which = short.map(({ c }) => label(c)).join(' and ');
   return {
     status: 'degraded',
     message: `${words}: ${which} full and hitting under ${percent(CACHE_LOW_HITS)} of lookups; a larger CACHE_MB (now ${m.cacheMb}) would answer more from memory`,
-    says: { code: 'memory.caches_short', params: { ...p, limit: percent(CACHE_LOW_HITS), cacheMb: m.cacheMb }, parts: said },
+    says: { code: 'memory.caches_short', params: { ...p, limit: CACHE_LOW_HITS, cacheMb: m.cacheMb }, parts: said },
   };
 }
 

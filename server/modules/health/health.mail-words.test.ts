@@ -26,5 +26,7 @@ describe('the failing-check e-mail to a Portuguese-speaking admin', () => {
     const line = mail.text.split('\n').find((l) => l.startsWith(`- ${name}: `))!;
     expect(line).toMatch(/as gravações logo vão falhar/);
     expect(line).not.toMatch(/free of|writes will soon fail/);
+    // The sizes written the Portuguese way too (a decimal comma: '74,6 GB livres de 252,0 GB'), not as the server's English.
+    expect(line).toMatch(/ livres de (\d{1,3}\.)*\d+,\d GB \(/);
   });
 });

@@ -29,7 +29,7 @@ const shownFields = (c: PromoCode) => ({ code: c.code, amountCents: c.amountCent
 export function PromoCodeForm({ editing, onDone }: { editing: PromoCode | null; onDone: (msg: string, refused?: ApiError) => void }) {
   const { t, i18n } = useTranslation(['admin', 'validation']);
   const [code, setCode] = useState(editing?.code ?? '');
-  const [amount, setAmount] = useState(centsToInput(editing?.amountCents ?? DEFAULT_PROMO_CENTS));
+  const [amount, setAmount] = useState(() => centsToInput(editing?.amountCents ?? DEFAULT_PROMO_CENTS, i18n.language));
   const [maxUses, setMaxUses] = useState(String(editing?.maxUses ?? 100));
   const [expires, setExpires] = useState(expiryToDate(editing?.expiresAt ?? null));
   const [active, setActive] = useState(editing?.active ?? true);

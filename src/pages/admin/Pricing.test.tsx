@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import i18n from 'i18next';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
@@ -87,6 +88,19 @@ describe('admin pricing', () => {
       { id: 'p-ad', priceCents: 2500, durationDays: 14, from: { priceCents: 1500, durationDays: 30 } },
       { id: 'p-bump', priceCents: 450, from: { priceCents: 300, durationDays: null } },
     ]);
+  });
+
+  it('writes a price with the page’s decimal mark in Spanish, and saves it unchanged as it shows it', async () => {
+    const srv = pricingServer();
+    await i18n.changeLanguage('es');
+    const user = userEvent.setup();
+    renderAt(<Pricing />, '/es/admin/dashboard/admin/pricing');
+    const adPrice = await screen.findByRole('textbox', { name: 'Precio de Anuncio – Escorts mujeres' });
+    expect((adPrice as HTMLInputElement).value).toBe('15,00');
+    expect((screen.getByRole('textbox', { name: 'Precio de Destacado – Escorts mujeres' }) as HTMLInputElement).value).toBe('3,00');
+    await user.click(screen.getByRole('button', { name: 'Guardar Anuncio – Escorts mujeres' }));
+    expect((await screen.findByRole('status')).textContent).toBe('Guardado: 15,00\u00a0US$.');
+    expect(srv.bodies).toEqual([{ id: 'p-ad', priceCents: 1500, durationDays: 30, from: { priceCents: 1500, durationDays: 30 } }]);
   });
 
   it('shows the server’s refusal on the row', async () => {

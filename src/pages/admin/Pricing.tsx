@@ -14,7 +14,7 @@ export const DURATION_MAX = 365;
 /** One price row: dollars (and days for ads) edited in place and saved on their own. */
 function PriceRow({ row }: { row: Price }) {
   const { t, i18n } = useTranslation(['admin', 'market']);
-  const [price, setPriceText] = useState(centsToInput(row.priceCents));
+  const [price, setPriceText] = useState(() => centsToInput(row.priceCents, i18n.language));
   const [days, setDays] = useState(row.durationDays != null ? String(row.durationDays) : '');
   // The list read again (after another admin's change refused a save here): the inputs show the
   // price as it is now, the one the next save names as `from`.
@@ -22,7 +22,7 @@ function PriceRow({ row }: { row: Price }) {
   const [shownBefore, setShownBefore] = useState(shown);
   if (shown !== shownBefore) {
     setShownBefore(shown);
-    setPriceText(centsToInput(row.priceCents));
+    setPriceText(centsToInput(row.priceCents, i18n.language));
     setDays(row.durationDays != null ? String(row.durationDays) : '');
   }
   const [busy, setBusy] = useState(false);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import i18n from 'i18next';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http } from 'msw';
@@ -113,6 +114,21 @@ describe('admin promo codes', () => {
     await user.click(screen.getByRole('button', { name: 'Create promo code' }));
     expect((await screen.findByRole('alert')).textContent).toBe('A promo code with this code already exists.');
     expect(rowTexts()).toHaveLength(2);
+  });
+
+  it('writes amounts with the page’s decimal mark in Portuguese: the new code’s default, an edited code’s amount, the hint', async () => {
+    const srv = promoServer();
+    await i18n.changeLanguage('pt');
+    const user = userEvent.setup();
+    renderAt(<PromoCodes />, '/pt/admin/dashboard/admin/promo-codes');
+    const amount = await screen.findByLabelText<HTMLInputElement>('Valor (USD)');
+    expect(amount.value).toBe('20,00');
+    expect(screen.getByText('Em dólares, por exemplo 20 ou 12,50.')).toBeTruthy();
+    await user.click(await screen.findByRole('button', { name: 'Editar SPRING-20' }));
+    expect(screen.getByLabelText<HTMLInputElement>('Valor (USD)').value).toBe('20,00');
+    await user.click(screen.getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(srv.saved).toHaveLength(1));
+    expect(srv.saved[0]).toMatchObject({ id: 'pc1', amountCents: 2000 });
   });
 
   it('edits a code in place', async () => {

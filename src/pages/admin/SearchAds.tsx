@@ -1,26 +1,50 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { useSearch } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { SEARCH_STATUSES, evidenceUrl, type SearchStatus } from '../../api/moderation';
 import { activeHoldsStore, adSearchStore, loadSearch, SEARCH_PAGE_SIZE, searchQuery } from '../../state/moderation';
 import { sessionStore } from '../../state/session';
+import { routes } from '../../app/routes';
 import { FormError } from '../../components/forms/FormError';
 import { Pager } from '../../components/forms/Pager';
 import { Loading } from '../../components/Loading';
 import { HeldBadge, ModStatus, SearchLink, UserLink } from '../../components/moderation/ModBadges';
 import { dateLabel, dateTimeLabel } from '../../components/market/labels';
 
-/** The query and status of a search; submitting loads the first page. */
-function SearchForm({ initial }: { initial: string }) {
+type Search = { query: string; status: '' | SearchStatus; page: number };
+
+/** The search the address names (?query=&status=&page=): Back, a reload and a shared link all show that one. */
+function searchFromUrl(search: string): Search {
+  const p = new URLSearchParams(search);
+  const status = p.get('status') ?? '';
+  const page = Number(p.get('page'));
+  return {
+    query: p.get('query') ?? '',
+    status: (SEARCH_STATUSES as string[]).includes(status) ? (status as SearchStatus) : '',
+    page: Number.isInteger(page) && page > 1 ? page : 1,
+  };
+}
+
+function searchHref(s: Search): string {
+  const p = new URLSearchParams();
+  if (s.query) p.set('query', s.query);
+  if (s.status) p.set('status', s.status);
+  if (s.page > 1) p.set('page', String(s.page));
+  const qs = p.toString();
+  return qs ? `${routes.adminSearchAds}?${qs}` : routes.adminSearchAds;
+}
+
+/** The query and status of a search, as the address names them; submitting asks for its first page. */
+function SearchForm({ initial, onSearch }: { initial: Search; onSearch: (s: Search) => void }) {
   const { t } = useTranslation('moderation');
-  const [text, setText] = useState(initial);
-  const [status, setStatus] = useState<'' | SearchStatus>('');
+  const [text, setText] = useState(initial.query);
+  const [status, setStatus] = useState<'' | SearchStatus>(initial.status);
   const queryId = useId();
   const statusId = useId();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void loadSearch({ query: text.trim(), status, page: 1 });
+    onSearch({ query: text.trim(), status, page: 1 });
   };
   return (
     <form role="search" onSubmit={submit} style={{ display: 'flex', gap: 10, alignItems: 'flex-end', flexWrap: 'wrap', marginBottom: 12 }}>
@@ -57,20 +81,30 @@ export default function SearchAds() {
   const holds = useSnapshot(activeHoldsStore.state);
   const q = useSnapshot(searchQuery);
   const me = useSnapshot(sessionStore).session.id;
-  const fromUrl = new URLSearchParams(useSearch()).get('query') ?? '';
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const url = searchFromUrl(search);
 
   useEffect(() => {
-    void loadSearch({ query: fromUrl, status: '', page: 1 });
+    void loadSearch({ query: url.query, status: url.status, page: url.page });
+  }, [url.query, url.status, url.page]);
+  useEffect(() => {
     void activeHoldsStore.load();
-  }, [fromUrl]);
+  }, []);
+  // A search or page goes in the address (a step Back returns to); the same one again is read again.
+  const show = (s: Search) => {
+    const href = searchHref(s);
+    if (href === searchHref(url)) void loadSearch(s);
+    else navigate(href);
+  };
 
   const ads = data?.ads ?? [];
   return (
     <section aria-labelledby="search-ads-title">
       <h1 id="search-ads-title">{t('search.title')}</h1>
       <p>{t('search.intro')}</p>
-      {/* Keyed by the URL's query: a link to another search starts the form afresh. */}
-      <SearchForm key={fromUrl} initial={fromUrl} />
+      {/* Keyed by the address's search: Back or a link to another search puts its words and status back in the form. */}
+      <SearchForm key={`${url.status}:${url.query}`} initial={url} onSearch={show} />
       <FormError message={error} />
       {loading && !data && <Loading />}
       {data && <p aria-live="polite">{t('search.found', { count: data.total })}</p>}
@@ -134,7 +168,7 @@ export default function SearchAds() {
         pageSize={SEARCH_PAGE_SIZE}
         total={data?.total ?? 0}
         disabled={loading}
-        onPage={(page) => void loadSearch({ page })}
+        onPage={(page) => show({ ...url, page })}
       />
 
       <h2 style={{ marginTop: 32 }}>{t('holds.title')}</h2>

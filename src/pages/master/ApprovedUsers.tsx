@@ -35,8 +35,9 @@ export default function ApprovedUsers() {
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
   const [confirming, setConfirming] = useState<ManagedUser | null>(null);
 
+  // The stored search and page, as the search box shows them (kept across a visit to a user and Back).
   useEffect(() => {
-    void loadApprovedUsers({ page: 1, query: '' });
+    void loadApprovedUsers();
   }, []);
 
   const users = (data?.approvedUsers ?? []) as readonly ManagedUser[];

@@ -19,8 +19,9 @@ export default function PendingUsers() {
   const row = useRowAction();
   const [confirming, setConfirming] = useState<{ user: ManagedUser; to: 'approved' | 'suspended' } | null>(null);
 
+  // The stored search and page, as the search box shows them (kept across a visit to a user and Back).
   useEffect(() => {
-    void loadPendingUsers({ page: 1, query: '' });
+    void loadPendingUsers();
   }, []);
 
   const users = (data?.pendingUsers ?? []) as readonly ManagedUser[];
