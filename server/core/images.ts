@@ -12,8 +12,8 @@ import { WorkQueue } from './work-queue.ts';
 
 // The header reader and the 40 MP limit are shared with the photo picker, which refuses the same
 // photos when they are picked (contract/image-header.ts).
-export { ACCEPTED_FORMATS, MAX_INPUT_PIXELS, readImageHeader } from '../../contract/image-header.ts';
-export type { ImageFormat, ImageInfo } from '../../contract/image-header.ts';
+export { MAX_INPUT_PIXELS, readImageHeader } from '../../contract/image-header.ts';
+export type { ImageInfo } from '../../contract/image-header.ts';
 
 let sharpModule: Promise<typeof Sharp> | undefined;
 /**
