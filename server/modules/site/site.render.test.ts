@@ -8,6 +8,9 @@ import { DAY_MS } from '../../core/clock.ts';
 import { decide, fundedUsd, goodFields, jpegWithGps, liveAd, pay, placeIn, postAdRaw, type Place } from '../ads/ads.testkit.ts';
 import { ServerSource } from './site.source.ts';
 import { renderedSiteEach, walkSitemap } from './site.testkit.ts';
+
+/** The hashed class the ad's title and description wrap with (CSS modules name it per build). */
+const adTextClass = (root: string) => /<h1 dir="auto" class="([^"]*adText[^"]*)"/.exec(root)?.[1] ?? 'no adText class';
 import { splitPreloads, type SsrModule } from './site.ssr.ts';
 
 // Public pages rendered on the server from the real build (dist/.ssr/entry-server.js): what a
@@ -64,7 +67,7 @@ describe('an ad page', () => {
     expect(html).not.toContain('noindex');
     // the content itself, as the browser will show it
     const root = rootOf(html);
-    expect(root).toContain(`<h1 dir="auto">${TITLE}</h1>`);
+    expect(root).toContain(`<h1 dir="auto" class="${adTextClass(root)}">${TITLE}</h1>`);
     expect(root).toContain('Quiet dinners, long walks along the lake');
     expect(root).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(root).not.toContain('<script>alert(1)');
@@ -347,7 +350,7 @@ describe('the document', () => {
       expect(Buffer.from(bytes.toString('utf8')).equals(bytes)).toBe(true);
       expect(bytes.toString()).not.toContain('\ufffd');
       expect(title(first.body)).toBe(`${words} by the lake | XG Marketplace`);
-      expect(rootOf(first.body)).toContain(`<h1 dir="auto">${words} by the lake</h1>`);
+      expect(rootOf(first.body)).toContain(`<h1 dir="auto" class="${adTextClass(rootOf(first.body))}">${words} by the lake</h1>`);
       expect(first.body).toContain('©');
       expect(first.body.trimEnd().endsWith('</html>')).toBe(true);
       expect(JSON.stringify(boot(first.body))).toContain(`${words} by the lake`);
