@@ -109,7 +109,7 @@ it('a moderator finds an ad by phone, opens its owner, disables the ad from a re
       await staff.getByRole('region', { name: 'Ads (1)' }).getByRole('link', { name: TITLE }).waitFor();
       await staff
         .getByRole('region', { name: /^Money/ })
-        .getByText('ad_payment')
+        .getByText('Ad payment', { exact: true })
         .waitFor();
       await staff
         .getByRole('region', { name: /^Sign-ins/ })
