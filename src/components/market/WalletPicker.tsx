@@ -17,6 +17,24 @@ const NOT_ENOUGH_RED = '#c62828';
 
 export const walletLabel = (t: (k: string) => string, w: Pick<Wallet, 'walletType'>) => (w.walletType === 'USD' ? t('wallet.usd') : t('wallet.promo'));
 
+/**
+ * What a ledger entry was for, in words: the ad's title (a deleted ad's last one, or only that it
+ * was deleted), else the promo code or the invoice (`code`: shown as typed), never an internal id
+ * the user cannot match to anything; null when none. The wallet's history and the dashboard's
+ * money lines both say it so.
+ */
+export function ledgerAbout(
+  t: (key: string, o?: Record<string, unknown>) => string,
+  e: { adTitle?: string | null; adDeleted?: boolean | null; promoCode?: string | null; invoiceId?: string | null },
+): { text: string; code: boolean } | null {
+  if (e.adDeleted != null) {
+    if (!e.adTitle) return { text: t('payments:about.deletedAd'), code: false };
+    return { text: t(e.adDeleted ? 'payments:about.deletedAdTitled' : 'payments:about.ad', { title: e.adTitle }), code: false };
+  }
+  const code = e.promoCode ?? e.invoiceId;
+  return code ? { text: code, code: true } : null;
+}
+
 /** Radio choice of the wallet to pay from, each with its balance. */
 export function WalletPicker({ wallets, value, onChange, needCents, label }: Props) {
   const { t, i18n } = useTranslation('market');

@@ -10,7 +10,7 @@ import { sendPublicMessage } from '../../state/socket';
 import { PUBLIC_MESSAGE_MAX } from '../../api/socket';
 import { formatUsd } from '../../lib/money';
 import { routes } from '../../app/routes';
-import { walletLabel } from '../../components/market/WalletPicker';
+import { ledgerAbout, walletLabel } from '../../components/market/WalletPicker';
 import { LoadState } from '../../components/market/Status';
 import { ConfirmDialog } from '../../components/market/ConfirmDialog';
 import { TextAreaField } from '../../components/forms/TextAreaField';
@@ -136,18 +136,9 @@ function activityText(t: (key: string, o?: Record<string, unknown>) => string, i
   }
   const amount = item.amountCents > 0 ? `+${formatUsd(item.amountCents, lng)}` : formatUsd(item.amountCents, lng);
   const kind = t(`payments:kinds.${item.kind}`, { defaultValue: item.kind });
-  const about = moneyFor(t, item);
+  const about = ledgerAbout(t, item)?.text;
   const what = about ? t('payments:about.line', { kind, about }) : kind;
   return t('dash.activity.money', { what, amount, wallet: walletLabel(t, item) });
-}
-
-/** What money moving was for, as the wallet's history says it: the ad's title, the promo code, the invoice. */
-function moneyFor(t: (key: string, o?: Record<string, unknown>) => string, item: ActivityItem & { source: 'money' }): string | null {
-  if (item.adDeleted != null) {
-    if (!item.adTitle) return t('payments:about.deletedAd');
-    return t(item.adDeleted ? 'payments:about.deletedAdTitled' : 'payments:about.ad', { title: item.adTitle });
-  }
-  return item.promoCode ?? item.invoiceId ?? null;
 }
 
 /** The latest decisions on the user's ads and money moving in their wallets, newest first, dated in the page's language. */

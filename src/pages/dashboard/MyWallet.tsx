@@ -33,7 +33,7 @@ import { BusyButton } from '../../components/forms/BusyButton';
 import { FormError, FormSuccess } from '../../components/forms/FormError';
 import { useFormAction } from '../../components/forms/useFormAction';
 import { Pager } from '../../components/forms/Pager';
-import { walletLabel } from '../../components/market/WalletPicker';
+import { ledgerAbout, walletLabel } from '../../components/market/WalletPicker';
 import { dateTimeLabel } from '../../components/market/labels';
 import { LoadState } from '../../components/market/Status';
 import styles from '../../components/market/market.module.css';
@@ -416,17 +416,11 @@ function Invoices() {
  */
 const wholeUsd = (dollars: number, lng: string) => new Intl.NumberFormat(lng, { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(dollars);
 
-/**
- * What a ledger entry was for, in words: the ad's title (a deleted ad's last one, or only that it was
- * deleted), the promo code, the invoice. Never an internal id the user cannot match to anything.
- */
+/** What a ledger entry was for (ledgerAbout), a code as typed, else a dash. */
 function whatFor(t: (key: string, o?: Record<string, unknown>) => string, tx: Transaction) {
-  if (tx.adDeleted != null) {
-    if (!tx.adTitle) return t('about.deletedAd');
-    return t(tx.adDeleted ? 'about.deletedAdTitled' : 'about.ad', { title: tx.adTitle });
-  }
-  const code = tx.promoCode ?? tx.invoiceId;
-  return code ? <code>{code}</code> : '—';
+  const about = ledgerAbout(t, tx);
+  if (!about) return '—';
+  return about.code ? <code>{about.text}</code> : about.text;
 }
 
 /** Every ledger entry of the user's wallets: date, kind, amount, balance after, what it was for; paginated. */
