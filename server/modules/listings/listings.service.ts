@@ -388,12 +388,14 @@ export class ListingsService {
    * listed first and flagged in the staff e-mail, as such tips are.
    */
   async reportAd(reporter: Actor, adId: string, body: { message: string; contact?: string | null; urgent?: boolean }, ip: string): Promise<Report> {
-    const urgent = body.urgent === true || findScreenedTerm(body.message) !== null;
-    const input = { kind: urgent ? ('trafficking' as const) : ('ad' as const), adId, message: body.message, contact: body.contact ?? null };
-    checkReport(input); // bad input does not use up the sender's allowance
+    const input = { kind: 'ad' as 'ad' | 'trafficking', adId, message: body.message, contact: body.contact ?? null };
+    checkReport(input); // bad input does not use up the sender's allowance (the two kinds' rules are the same)
     const row = this.reads.adById(adId);
     if (!row || !can(reporter, 'report', this.listed(row))) throw new NotFound('listings.ad_not_found');
     countReport(this.deps, ip);
+    // Screened once the text passed its checks and the sender's allowance counted it: a screening
+    // reads the whole text, work no refused or over-the-limit request should get for free.
+    if (body.urgent === true || findScreenedTerm(body.message) !== null) input.kind = 'trafficking';
     return fileReport(this.deps, input, ip); // a repeat of an open report is answered with it, not filed again
   }
 }
