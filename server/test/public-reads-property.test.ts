@@ -66,6 +66,13 @@ interface MAd {
   /** Order in the lists: the newest publication or bump is the highest. */
   seq: number;
   expiresAt: number;
+  /** When its term began (approval, or a held term's start): the paid span is expiresAt − publishedAt. */
+  publishedAt: number;
+  /**
+   * Its paid term waits (approved while its owner was not, or its place closed when that owner was
+   * approved again): it shows nowhere, cannot run out, and starts whole when owner and place allow.
+   */
+  held: boolean;
   lastBump: number;
   lastRenew: number | null;
 }
@@ -88,6 +95,7 @@ function isPublic(m: Model, places: PlaceInfo[], a: MAd, now: number): boolean {
   const p = places[a.place];
   return (
     !a.deleted &&
+    !a.held &&
     a.status === 'approved' &&
     a.online &&
     a.expiresAt > now &&
@@ -321,10 +329,14 @@ function reads(places: PlaceInfo[], m: Model): Read[] {
   return out;
 }
 
-/** The ad detail (JSON and page) of one ad: 200 while public, 410 once its time ran out or it was deleted, 404 while hidden. */
+/**
+ * The ad detail (JSON and page) of one ad: 200 while public, 410 once its time ran out or it was
+ * deleted, 404 while hidden (a held term has not run: 404 whatever its nominal end).
+ */
 function adStatus(m: Model, places: PlaceInfo[], a: MAd, now: number): Expected {
   if (a.deleted) return { status: a.published ? 410 : 404 };
   if (isPublic(m, places, a, now)) return { status: 200, body: { title: a.title, city: places[a.place].citySlug } };
+  if (a.held) return { status: 404 };
   const ranOut = a.status === 'expired' || (a.status === 'approved' && a.expiresAt <= now);
   return { status: ranOut ? 410 : 404 };
 }
@@ -492,6 +504,17 @@ const EVERY_CHANGE: [AdSpec[], Op[], number | null] = (() => {
       op('days', { amount: 15 }),
       op('expireJob'),
       op('renew', { ad: 2 }),
+      // A held term: approved while its owner is suspended, past its nominal end, its city closed
+      // when the owner comes back; it starts whole when the city opens.
+      op('post', { to: 0, ad: 0, word: 3 }),
+      op('suspendOwner', { to: 0 }),
+      op('approveNew'),
+      op('days', { amount: 20 }),
+      op('days', { amount: 15 }),
+      op('expireJob'),
+      op('closeCity', { to: 0 }),
+      op('reinstateOwner', { to: 0 }),
+      op('openCity', { to: 0 }),
       op('delete', { ad: 3 }),
       op('deleteAccount', { to: 1 }),
     ],
@@ -557,6 +580,8 @@ class World {
       deleted: false,
       seq: 0,
       expiresAt: 0,
+      publishedAt: 0,
+      held: false,
       lastBump: 0,
       lastRenew: null,
     };
@@ -564,13 +589,31 @@ class World {
     return a;
   }
 
-  /** Staff approved a new ad: public from now, newest in its lists, for one term. */
+  /** Staff approved a new ad: public from now, newest in its lists, for one term (held while its owner is not approved). */
   private approved(a: MAd, now: number): void {
     a.status = 'approved';
     a.published = true;
     a.seq = ++this.m.nextSeq;
     a.expiresAt = now + this.m.termMs;
+    a.publishedAt = now;
+    a.held = !this.m.ownersApproved[a.owner];
     a.lastBump = now;
+  }
+
+  /**
+   * The held terms among these ads start where their owner is approved and their place open: each
+   * whole from now, at the top of its lists (in the order they had), a disabled one staying disabled.
+   */
+  private startHeld(ads: MAd[], now: number, statuses: readonly MAd['status'][] = ['approved', 'expired', 'disabled']): void {
+    const due = ads.filter((x) => x.held && !x.deleted && statuses.includes(x.status) && this.m.ownersApproved[x.owner] && this.placeOpen(x.place));
+    for (const x of due.sort((p, q) => p.seq - q.seq)) {
+      x.expiresAt = now + (x.expiresAt - x.publishedAt);
+      x.publishedAt = now;
+      x.lastBump = now;
+      x.seq = ++this.m.nextSeq;
+      x.held = false;
+      if (x.status !== 'disabled') x.status = 'approved';
+    }
   }
 
   /** Its city and its state are both enabled. */
@@ -641,6 +684,7 @@ class World {
         return check(`${a.id} move to ${p.citySlug}`, res, 200, () => {
           a.place = to;
           if (a.pending) a.pending.place = to; // a pending edit follows the ad
+          this.startHeld([a], now);
         });
       }
       case 'edit': {
@@ -692,7 +736,8 @@ class World {
         if (op.kind === 'enable' && a.status === 'disabled') updated = 1;
         return check(`${a.id} ${op.kind} by staff`, res, 200, () => {
           expect(res.json(), `${a.id} ${op.kind}`).toEqual({ updated });
-          if (updated) a.status = op.kind === 'disable' ? 'disabled' : a.expiresAt <= now ? 'expired' : 'approved';
+          // A held term cannot have run out: enabled, its ad is approved (and waits as before).
+          if (updated) a.status = op.kind === 'disable' ? 'disabled' : a.expiresAt <= now && !a.held ? 'expired' : 'approved';
         });
       }
       case 'suspendOwner':
@@ -701,7 +746,14 @@ class World {
         if (m.ownersGone[i]) return null;
         const status = op.kind === 'suspendOwner' ? 'suspended' : 'approved';
         const res = await this.inject(this.staff, 'POST', '/api/master/update-user-status', { userId: this.owners[i].id, status });
-        await check(`owner ${i} ${status}`, res, 200, () => (m.ownersApproved[i] = status === 'approved'));
+        await check(`owner ${i} ${status}`, res, 200, () => {
+          m.ownersApproved[i] = status === 'approved';
+          if (status === 'approved')
+            this.startHeld(
+              ads.filter((x) => x.owner === i),
+              now,
+            );
+        });
         if (status === 'approved') this.owners[i] = await this.signIn(this.owners[i]); // a suspension ended their sessions
         return `owner ${i} ${status}`;
       }
@@ -711,14 +763,30 @@ class World {
         const p = this.places[i];
         const enabled = op.kind === 'openCity';
         const res = await this.inject(this.staff, 'POST', '/api/admin/set-status-state-cities', { stateId: p.stateId, cityIds: [p.cityId], enabled });
-        return check(`${p.citySlug} ${enabled ? 'opened' : 'closed'}`, res, 200, () => (m.cityEnabled[i] = enabled));
+        return check(`${p.citySlug} ${enabled ? 'opened' : 'closed'}`, res, 200, () => {
+          m.cityEnabled[i] = enabled;
+          if (enabled)
+            this.startHeld(
+              ads.filter((x) => x.place === i),
+              now,
+              ['approved', 'disabled'],
+            );
+        });
       }
       case 'closeState':
       case 'openState': {
         const p = this.places[op.to % this.places.length];
         const enabled = op.kind === 'openState';
         const res = await this.inject(this.staff, 'POST', '/api/admin/set-status-state-cities', { stateId: p.stateId, enabled });
-        return check(`${p.stateSlug} ${enabled ? 'opened' : 'closed'}`, res, 200, () => m.stateEnabled.set(p.stateId, enabled));
+        return check(`${p.stateSlug} ${enabled ? 'opened' : 'closed'}`, res, 200, () => {
+          m.stateEnabled.set(p.stateId, enabled);
+          if (enabled)
+            this.startHeld(
+              ads.filter((x) => this.places[x.place].stateId === p.stateId),
+              now,
+              ['approved', 'disabled'],
+            );
+        });
       }
       case 'minutes':
         this.ctx.clock.advance(op.amount * 61_000);
@@ -733,7 +801,7 @@ class World {
       case 'expireJob': {
         const job = findJob('expire-ads')!;
         await runJob(this.ctx.app.deps, job);
-        for (const x of m.ads) if (!x.deleted && x.status === 'approved' && x.expiresAt <= now) x.status = 'expired';
+        for (const x of m.ads) if (!x.deleted && !x.held && x.status === 'approved' && x.expiresAt <= now) x.status = 'expired';
         return 'expire-ads runs';
       }
       case 'renew': {

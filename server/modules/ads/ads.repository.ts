@@ -302,6 +302,7 @@ async function startHeld(db: Executor, from: SelectQueryBuilder<DB, 'ads', objec
     .where('published_at', 'is not', null)
     .where('expires_at', 'is not', null)
     .where(placeOpen)
+    .orderBy('bump_seq') // they start in the order they had, the newest on top
     .execute();
   const started: string[] = [];
   for (const ad of held) {
@@ -362,7 +363,10 @@ export async function setLocation(db: Executor, id: string, stateId: string, cit
   await db.updateTable('ads').set({ state_id: stateId, city_id: cityId, updated_at: at }).where('id', '=', id).execute();
 }
 
-/** Staff disable (approved or expired → disabled) or enable (disabled → approved, or expired when its time ran out). */
+/**
+ * Staff disable (approved or expired → disabled) or enable (disabled → approved, or expired when its
+ * time ran out; a held term has not run, whatever its nominal end: approved, still held).
+ */
 export async function setStaffStatus(db: Executor, id: string, status: 'approved' | 'disabled', at: string): Promise<boolean> {
   const r =
     status === 'disabled'
@@ -374,7 +378,7 @@ export async function setStaffStatus(db: Executor, id: string, status: 'approved
           .executeTakeFirst()
       : await db
           .updateTable('ads')
-          .set({ status: sql<AdStatus>`CASE WHEN expires_at <= ${at} THEN 'expired' ELSE 'approved' END`, updated_at: at })
+          .set({ status: sql<AdStatus>`CASE WHEN expires_at <= ${at} AND term_held = 0 THEN 'expired' ELSE 'approved' END`, updated_at: at })
           .where('id', '=', id)
           .where('status', '=', 'disabled')
           .executeTakeFirst();

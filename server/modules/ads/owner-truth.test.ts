@@ -130,6 +130,34 @@ describe('a held paid term', () => {
     expect((await approveAccount(pending)).statusCode).toBe(200);
     expect(await myAd(pending, ad.id)).toMatchObject({ status: 'approved', termHeld: false, shown: true, expiresAt: inDays(30) });
   });
+
+  it('answers the public 404, not 410, past its nominal end: the ad is not gone, it comes back whole', async () => {
+    const pending = await makeUser(ctx, { status: 'pending' });
+    const ad = await liveAd(ctx, pending, admin, ny);
+    expect((await get(`/api/ads/${ad.id}`)).statusCode).toBe(404);
+    ctx.clock.advance(31 * DAY_MS);
+    await expireAds(ctx.app.deps);
+    expect((await get(`/api/ads/${ad.id}`)).statusCode).toBe(404); // the ad page's status is this read's (site.source.ts)
+
+    expect((await approveAccount(pending)).statusCode).toBe(200);
+    expect((await get(`/api/ads/${ad.id}`)).statusCode).toBe(200); // the kept 404 went with the term's start
+    ctx.clock.advance(31 * DAY_MS);
+    expect((await get(`/api/ads/${ad.id}`)).statusCode).toBe(410); // a started term runs out as any other
+  });
+
+  it('is enabled again by staff past its nominal end as approved, still held, and starts whole with its owner', async () => {
+    const pending = await makeUser(ctx, { status: 'pending' });
+    const ad = await liveAd(ctx, pending, admin, ny);
+    const staffStatus = (status: string) => post('/api/admin/set-status-approved-ads', admin.cookie, { adIds: [ad.id], status });
+    expect((await staffStatus('disabled')).json()).toEqual({ updated: 1 });
+    ctx.clock.advance(31 * DAY_MS);
+    expect((await staffStatus('approved')).json()).toEqual({ updated: 1 });
+    expect(await myAd(pending, ad.id)).toMatchObject({ status: 'approved', termHeld: true });
+
+    expect((await approveAccount(pending)).statusCode).toBe(200);
+    expect(await myAd(pending, ad.id)).toMatchObject({ status: 'approved', termHeld: false, shown: true, expiresAt: inDays(30) });
+    expect((await get(`/api/ads/${ad.id}`)).statusCode).toBe(200);
+  });
 });
 
 describe('the account-approved e-mail', () => {

@@ -44,6 +44,8 @@ export const SEARCH_COUNT_CAP = SEARCH_TOTAL_CAP;
 export interface DetailRow extends AdCoreRow {
   owner_id: string;
   visible: number;
+  /** 1 while its paid term waits for its owner's approval or its place to open (ads.repository startHeldTerms). */
+  term_held: number;
 }
 
 /** Which public ads a list holds: one city, one state or all, of one listing type or all. */
@@ -157,7 +159,7 @@ export class PublicReads {
   }
 
   adById(id: string): DetailRow | undefined {
-    const r = this.stmt('detail', () => `SELECT ${AD_COLS}, a.owner_id, a.visible FROM ads a WHERE a.id = ${TEXT}`).get(id) as
+    const r = this.stmt('detail', () => `SELECT ${AD_COLS}, a.owner_id, a.visible, a.term_held FROM ads a WHERE a.id = ${TEXT}`).get(id) as
       (AdRowNoPlace & { owner_id: string; visible: number }) | undefined;
     return r && this.withPlace(r);
   }

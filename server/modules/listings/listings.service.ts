@@ -255,7 +255,7 @@ export class ListingsService {
   /**
    * A publicly visible ad; its owner and staff also see it while it is not (preview, review).
    * Anyone else: 410 for an ad that ran out or was deleted after it was published, 404 otherwise
-   * (never published, or hidden for now: offline, disabled, its owner or place suspended).
+   * (never published, or hidden for now: offline, disabled, its owner or place suspended, its term held).
    */
   ad(id: string, viewer: Actor): Answer<{ ad: PublicAd }> {
     this.sync();
@@ -265,13 +265,14 @@ export class ListingsService {
     if (!row) throw refused(this.reads.isGone(id) ? new AppError(410, 'listings.ad_gone') : new NotFound('listings.ad_not_found'), tags);
     const listed = this.listed(row);
     if (!can(viewer, 'view', listed)) {
-      const ranOut = row.status === 'expired' || (row.status === 'approved' && row.expires_at !== null && row.expires_at <= this.nowIso());
+      // A held term has not run (its owner awaits approval, or its place is closed): the ad comes back whole, so 404, never 410.
+      const ranOut = !row.term_held && (row.status === 'expired' || (row.status === 'approved' && row.expires_at !== null && row.expires_at <= this.nowIso()));
       if (ranOut) throw refused(new AppError(410, 'listings.ad_gone'), tags);
       // Hidden (offline, disabled, its owner or place suspended): 404 until its time runs out, then 410, with no write to say so.
       throw refused(
         new NotFound('listings.ad_not_found'),
         tags,
-        row.status === 'approved' && row.expires_at ? Date.parse(row.expires_at) : Number.POSITIVE_INFINITY,
+        row.status === 'approved' && row.expires_at && !row.term_held ? Date.parse(row.expires_at) : Number.POSITIVE_INFINITY,
       );
     }
     // Only the public view is kept; an owner's or staff's preview of a hidden ad holds for no time.
