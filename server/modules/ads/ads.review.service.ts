@@ -104,6 +104,8 @@ export class ReviewService {
     const changed: { id: string; ownerId: string; status: AdStatus }[] = [];
     const mails: AdMail[] = [];
     const unusedPhotos: { adId: string; ownerId: string; photos: StoredPhoto[] }[] = [];
+    /** Held terms an approved edit started (the audit row says so), by ad, with their new end. */
+    const termStarted = new Map<string, string | null>();
     await transactionAs(this.deps.db, actor, async (trx, by) => {
       // demoted or suspended since the request came in: refused
       const linked = await linksThatCount(trx, by.id, input.decision === 'approve');
@@ -123,9 +125,14 @@ export class ReviewService {
           if (input.decision === 'approve') {
             unusedPhotos.push({ adId: rev.ad_id, ownerId: rev.owner_id, photos: await revisionsRepo.applyRevision(trx, rev, actor.id, at) });
             await approveUploads(trx, rev.ad_id, rev.photos_json); // the edit's new photos are public from now
+            // An edit that takes a held ad out of a closed place starts its paid term there, as a move
+            // does: it never shows with its term still held (which a later move would start again, unpaid).
+            if (live.term_held) await repo.startHeldTermsOf(trx, [rev.ad_id], at);
+            const after = await trx.selectFrom('ads').select(['visible', 'term_held', 'expires_at']).where('id', '=', rev.ad_id).executeTakeFirst();
+            if (live.term_held && after?.term_held === 0) termStarted.set(rev.ad_id, after.expires_at);
             // "Your changes are live" only of an ad that shows (not one offline, taken down, of a pending
             // owner, past its term or in a disabled place): the others are told it is their version now.
-            const shown = (await trx.selectFrom('ads').select('visible').where('id', '=', rev.ad_id).executeTakeFirst())?.visible === 1;
+            const shown = after?.visible === 1;
             mails.push({ ownerId: rev.owner_id, adId: rev.ad_id, template: shown ? 'revisionApproved' : 'revisionApprovedHidden', title: rev.title });
           } else {
             unusedPhotos.push({ adId: rev.ad_id, ownerId: rev.owner_id, photos: await revisionsRepo.rejectRevision(trx, rev, reason, actor.id, at) });
@@ -137,7 +144,10 @@ export class ReviewService {
             targetType: 'ad',
             targetId: rev.ad_id,
             before: { title: live.title, revision: rev.id },
-            after: input.decision === 'approve' ? { title: rev.title, revision: rev.id } : { revision: rev.id, reason, category },
+            after:
+              input.decision === 'approve'
+                ? { title: rev.title, revision: rev.id, ...(termStarted.has(rev.ad_id) ? { termStarted: true, expiresAt: termStarted.get(rev.ad_id) } : {}) }
+                : { revision: rev.id, reason, category },
             at,
           });
           changed.push({ id: rev.ad_id, ownerId: rev.owner_id, status: live.status });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asMaster, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { expireAds } from './ads.expiry.ts';
-import { decide, fundedUsd, liveAd, ownerAdminNy, pay, placeIn, postAd, type Place } from './ads.testkit.ts';
+import { adForm, decide, fundedUsd, goodFields, liveAd, ownerAdminNy, pay, placeIn, postAd, type Place } from './ads.testkit.ts';
 
 // What "my ads", the dashboard and the approval e-mail tell an owner about ads whose place staff
 // closed or whose paid term is held (PRODUCT §2, §5): the truth, as the public sees it.
@@ -143,6 +143,36 @@ describe('a held paid term', () => {
     expect((await get(`/api/ads/${ad.id}`)).statusCode).toBe(200); // the kept 404 went with the term's start
     ctx.clock.advance(31 * DAY_MS);
     expect((await get(`/api/ads/${ad.id}`)).statusCode).toBe(410); // a started term runs out as any other
+  });
+
+  // An approved edit that takes a held ad out of its closed city shows it: its paid term starts then,
+  // as a move's does. It used to show with its term still held, and a free move after its 30 days
+  // started the whole term again: a second term for one payment.
+  it('starts when staff approve an edit that takes the ad to an open city, and a later move starts nothing more', async () => {
+    const pending = await makeUser(ctx, { status: 'pending' });
+    const ad = await liveAd(ctx, pending, admin, ny);
+    const [ny2, ny3] = [await placeIn(ctx, 'ny', 1), await placeIn(ctx, 'ny', 2)];
+    expect((await setCity(ny, false)).statusCode).toBe(200);
+    expect((await approveAccount(pending)).statusCode).toBe(200);
+    const photos = ((await get(`/api/ads/${ad.id}`, pending.cookie)).json().ad.photos as { url: string }[]).map((p) => p.url);
+    const edited = await ctx.app.inject({
+      method: 'PUT',
+      url: `/api/ads/${ad.id}`,
+      headers: { cookie: pending.cookie },
+      payload: adForm({ ...goodFields(ny2, { title: 'Elegant companion uptown' }), keepPhotos: JSON.stringify(photos) }, []),
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    ctx.clock.advance(DAY_MS);
+    expect((await decide(ctx, admin, [edited.json().ad.revision.id], 'approve')).json()).toEqual({ updated: 1 });
+    expect(await myAd(pending, ad.id)).toMatchObject({ status: 'approved', termHeld: false, shown: true, expiresAt: inDays(30) });
+    const audit = await ctx.app.deps.db.selectFrom('audit_log').select('after_json').where('action', '=', 'ad.revision_approve').executeTakeFirstOrThrow();
+    expect(JSON.parse(audit.after_json!)).toMatchObject({ termStarted: true, expiresAt: inDays(30) });
+
+    ctx.clock.advance(31 * DAY_MS);
+    await expireAds(ctx.app.deps);
+    expect((await put(`/api/update-ad-location/${ad.id}`, pending.cookie, { stateId: ny3.stateId, cityId: ny3.cityId })).statusCode).toBe(200);
+    expect(await myAd(pending, ad.id)).toMatchObject({ status: 'expired', shown: false });
+    expect((await get(`/api/ads/${ad.id}`)).statusCode).toBe(410);
   });
 
   it('is enabled again by staff past its nominal end as approved, still held, and starts whole with its owner', async () => {
