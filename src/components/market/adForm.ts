@@ -22,7 +22,7 @@ import {
 } from '../../../contract/ad-extras';
 import type { AdContent, PostAdFields } from '../../../contract/api/ads';
 import { MAX_INPUT_PIXELS, megapixelsOf, readImageStart } from '../../../contract/image-header';
-import { formatCents, parseDollars } from '../../lib/money';
+import { centsToInput, parseDollars } from '../../lib/money';
 import { AGES, LISTING_TYPE_CODES } from './labels';
 
 // The post-ad form's rules, the same ones the server enforces (PRODUCT §10), checked before
@@ -92,9 +92,13 @@ export const EMPTY_AD_FORM: AdFormValues = {
   availability: emptyHours(),
 };
 
-/** The form's values for an ad's current content (the edit screen); no new photos yet. */
+/**
+ * The form's values for an ad's current content (the edit screen); no new photos yet. Prices are
+ * written as the page's language types them ('150,00' in Spanish and Portuguese: parseDollars reads both).
+ */
 export function formValuesOf(
   c: Pick<AdContent, 'listingType' | 'title' | 'description' | 'age' | 'state' | 'city' | 'phone'> & { details?: AdContent['details'] },
+  lng = 'en',
 ): AdFormValues {
   const d = c.details;
   const availability = emptyHours();
@@ -111,7 +115,7 @@ export function formValuesOf(
     cityId: c.city.id,
     phone: c.phone,
     photos: [],
-    rates: (d?.rates ?? []).map((r) => ({ minutes: String(r.minutes), price: formatCents(r.priceCents) })),
+    rates: (d?.rates ?? []).map((r) => ({ minutes: String(r.minutes), price: centsToInput(r.priceCents, lng) })),
     incall: d?.incall ?? false,
     outcall: d?.outcall ?? false,
     availability,

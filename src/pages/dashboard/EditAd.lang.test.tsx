@@ -86,3 +86,27 @@ describe('edit an ad, then switch language', () => {
     expect(sent).toHaveLength(0);
   });
 });
+
+describe('edit an ad in Spanish', () => {
+  // The rates' prices open as the page's language types them (the other money fields do too):
+  // "150,00", not the stored "150.00", which a Spanish reader takes for a hundred and fifty thousand.
+  it('shows a rate’s price with the Spanish decimal mark, and sends it back in cents unchanged', async () => {
+    await act(() => i18n.changeLanguage('es'));
+    const ad = makeOwnerAd({ status: 'in_review', details: { rates: [{ minutes: 60, priceCents: 15000 }], incall: true, outcall: false, availability: {} } });
+    let body: FormData | null = null;
+    editServer(ad, (a) => a);
+    server.use(
+      http.put('/api/ads/:id', async ({ request }) => {
+        body = await request.formData();
+        return apiJson('PUT /api/ads/:id', { ad });
+      }),
+    );
+    const user = userEvent.setup();
+    renderEdit(ad.id);
+    const price = await screen.findByLabelText<HTMLInputElement>('Precio de la tarifa 1 en dólares');
+    expect(price.value).toBe('150,00');
+    await user.click(screen.getByRole('button', { name: 'Guardar cambios' }));
+    await waitFor(() => expect(body).not.toBeNull());
+    expect(JSON.parse(String(body!.get('rates')))).toEqual([{ minutes: 60, priceCents: 15000 }]);
+  });
+});

@@ -78,7 +78,7 @@ function basisOf(ad: OwnerAd, source: Pick<AdContent, 'photos'>, values: AdFormV
 }
 
 function EditForm({ ad }: { ad: OwnerAd }) {
-  const { t } = useTranslation('market');
+  const { t, i18n } = useTranslation('market');
   const [, navigate] = useLocation();
   const me = useSnapshot(sessionStore).session.id ?? '';
   const pending = ad.revision?.status === 'pending' ? ad.revision.content : null;
@@ -87,7 +87,7 @@ function EditForm({ ad }: { ad: OwnerAd }) {
   const willPay = ad.status === 'unpaid' || ad.status === 'rejected';
   // The ad as the form opened on it: the draft is kept against these values (the same ones: no draft).
   const [start] = useState(() => {
-    const base = formValuesOf(source);
+    const base = formValuesOf(source, i18n.language);
     return { base, basis: basisOf(ad, source, base) };
   });
   const [restored, setRestored] = useState(() => readAdDraft(me, start.base, { adId: ad.id }));
