@@ -7,6 +7,20 @@ const MB = 1024 ** 2;
 // Intl keeps a number with its sign or unit (a no-break space: '5,3\u00a0%'); compared here as a plain space.
 const say = (lang: string, said: SaidView) => sayIt(i18n.getFixedT(lang), said, 'the server’s English', lang).replace(/[\u00a0\u202f]/g, ' ');
 
+describe('a check’s durations, written the reader’s way', () => {
+  // The server sends milliseconds (it sent English text: '1.5 s', which a Spanish reader reads as 1,5 thousand).
+  it('in ms under a second and in seconds from one, with the page’s decimal mark', () => {
+    expect(say('es', { code: 'database.slow_write', params: { took: 1520, limit: 500 } })).toBe(
+      'Integridad correcta; una escritura tardó 1,5 s (más de 500 ms).',
+    );
+    expect(say('en', { code: 'database.ok', params: { took: 4 } })).toBe('Integrity ok; a write took 4 ms.');
+    expect(say('pt', { code: 'cron.timed_out', params: { limit: 120_000 } })).toMatch(/ 120 s\.$/);
+    expect(say('pt', { code: 'smtp.ok', params: { host: 'mail.example.com:587', slow: 3400 } })).toMatch(/ 3,4 s\.$/);
+    // A record stored when the server sent text shows it as it came.
+    expect(say('es', { code: 'database.ok', params: { took: '4 ms' } })).toBe('Integridad correcta; una escritura tardó 4 ms.');
+  });
+});
+
 describe('a check’s sizes and shares, written the reader’s way', () => {
   it('the disk: a decimal comma in Spanish and Portuguese, a point in English', () => {
     const disk = { code: 'disk.low', params: { free: 74.6 * GB, total: 252 * GB, percent: 0.053, limit: 0.1 } };

@@ -14,13 +14,16 @@ const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
 /**
  * The params a check's codes send as numbers, by the code's check: sizes in bytes (a disk's in GB
  * from 1 GB, a cache's in MB) and shares as fractions (0.053), written here the reader's way
- * ('74,6 GB', '5,3 %'); a count with its digits grouped. A record stored before they were numbers
- * holds the server's English text, shown as it came.
+ * ('74,6 GB', '5,3 %'); a count with its digits grouped; durations in milliseconds, written in ms
+ * under a second and in seconds from one ('1,5 s'). A record stored before they were numbers holds
+ * the server's English text, shown as it came.
  */
-type Measure = 'disk' | 'memory' | 'share' | 'count';
+type Measure = 'disk' | 'memory' | 'share' | 'count' | 'duration';
 const MEASURES: Record<string, Record<string, Measure>> = {
   disk: { free: 'disk', total: 'disk', percent: 'share', limit: 'share' },
   memory: { rss: 'memory', heap: 'memory', used: 'memory', max: 'memory', hit: 'share', limit: 'share', lookups: 'count' },
+  database: { took: 'duration', limit: 'duration' },
+  cron: { limit: 'duration' },
 };
 const GB = 1024 ** 3;
 const MB = 1024 ** 2;
@@ -28,6 +31,10 @@ const fixed = (digits: number) => ({ minimumFractionDigits: digits, maximumFract
 
 function measured(kind: Measure, n: number, lang: string): string {
   if (kind === 'count') return new Intl.NumberFormat(lang).format(n);
+  // The server's formatMs, with the reader's decimal mark: '12 ms', '1.5 s' / '1,5 s' (SI symbols in every language).
+  if (kind === 'duration') {
+    return n < 1000 ? `${new Intl.NumberFormat(lang).format(Math.round(n))} ms` : `${new Intl.NumberFormat(lang, fixed(n % 1000 ? 1 : 0)).format(n / 1000)} s`;
+  }
   if (kind === 'share') return new Intl.NumberFormat(lang, { style: 'percent', ...fixed(n < 0.1 ? 1 : 0) }).format(n);
   const unit = (value: number, name: 'gigabyte' | 'megabyte', digits: number) =>
     new Intl.NumberFormat(lang, { style: 'unit', unit: name, unitDisplay: 'short', ...fixed(digits) }).format(value);
@@ -69,7 +76,7 @@ export function sayIt(t: TFunction, said: SaidView, english: string, lang: strin
     out.push(parts.every((p) => p.endsWith('.')) ? parts.join(' ') : sentence(parts.join('; ')));
   }
   if (typeof p.lastWebhookAt === 'string') out.push(t('admin:says.lastWebhook', { at: new Date(p.lastWebhookAt).toLocaleString(lang) }));
-  if (p.slow !== undefined) out.push(t('admin:says.slow', { slow: p.slow }));
+  if (p.slow !== undefined) out.push(t('admin:says.slow', { slow: typeof p.slow === 'number' ? measured('duration', p.slow, lang) : p.slow }));
   if (said.detail) out.push(t('admin:says.detail', { detail: said.detail }));
   return out.join(' ');
 }

@@ -187,7 +187,7 @@ function perform(deps: AppDeps, job: CronJob, s: RunnerState): Performing {
     timer = setTimeout(() => {
       deps.log.error({ job: job.name, limit }, 'cron job timed out');
       stop.abort(new Error(`timed out after ${formatMs(limit)}`));
-      resolve(failed(`timed out after ${formatMs(limit)}`, { code: 'cron.timed_out', params: { limit: formatMs(limit) } }));
+      resolve(failed(`timed out after ${formatMs(limit)}`, { code: 'cron.timed_out', params: { limit } }));
     }, limit);
     onShutdown = () => {
       stop.abort(new Error('the server is shutting down'));

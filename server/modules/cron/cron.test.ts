@@ -515,7 +515,7 @@ describe('the runner', () => {
     expect(await runJob(ctx.app.deps, polite)).toMatchObject({
       outcome: 'failed',
       message: 'timed out after 40 ms',
-      says: { code: 'cron.timed_out', params: { limit: '40 ms' } },
+      says: { code: 'cron.timed_out', params: { limit: 40 } },
       finishedAt: expect.any(String),
     });
     expect(performance.now() - t0).toBeLessThan(1000);

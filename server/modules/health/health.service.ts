@@ -123,7 +123,11 @@ export class HealthService {
         const ms = Math.round(performance.now() - started);
         if (outcome.status === 'ok' && ms > options.slowMs) {
           const slow = formatMs(ms);
-          outcome = { status: 'degraded', message: `${outcome.message} (slow: ${slow})`, says: { ...outcome.says, params: { ...outcome.says.params, slow } } };
+          outcome = {
+            status: 'degraded',
+            message: `${outcome.message} (slow: ${slow})`,
+            says: { ...outcome.says, params: { ...outcome.says.params, slow: ms } },
+          };
         }
         const says = { ...outcome.says, ...(outcome.says.detail ? { detail: outcome.says.detail.slice(0, 1000) } : {}) };
         return { name, status: outcome.status, message: outcome.message.slice(0, 1000), says_json: JSON.stringify(says), duration_ms: ms, checked_at: at };
