@@ -340,6 +340,65 @@ describe('screening: wording that must be refused', () => {
   });
 });
 
+// Regressions of 8a88fca, found by a probe: its exceptions for the clients' minimum age, boasts
+// and Spanish and Portuguese numbers spelled out reached too far, or not far enough.
+describe('screening: the exceptions of 8a88fca, kept to their wording', () => {
+  it("refuses the poster's own age after a greeting to gentlemen, men or clients, and keeps the clients' minimum age and range", () => {
+    for (const bad of [
+      "Hello gentlemen! I'm 17 and new in town. Discreet and friendly, call or text for an appointment.",
+      'Hi gentlemen. I am 16, petite and sweet.',
+      "Welcome men! I'm 17, discreet and friendly.",
+      'Gentlemen aged 17, new in town',
+      'Attention clients! I am 17',
+      'Hey men. Age 17',
+      "I'm 17. 5'2, petite", // the end of a sentence, not "17 5 2"
+    ])
+      expect(findScreenedTerm(bad), bad).not.toBeNull();
+    for (const ok of [
+      'Clients: minimum age 18, ID may be asked.',
+      'Min. age 18, ID may be asked.',
+      'I see gentlemen aged 18 to 80, all welcome.',
+      'Gentlemen aged 18+ only. Men aged 18 and up welcome!',
+      'Hours: 10.00-22.00. I am 25.',
+    ])
+      expect(findScreenedTerm(ok), ok).toBeNull();
+  });
+
+  it('reads sentence punctuation after a negation as a break: "No, me obligan" is the plight, not a disclaimer', () => {
+    for (const [bad, term] of [
+      ['No, me obligan a trabajar', 'me obligan'],
+      ['Nunca. Me obligaron a venir', 'me obligaron'],
+      ['No! Forced to work', 'forced'],
+    ] as const)
+      expect(findScreenedTerm(bad), bad).toBe(term);
+    expect(findScreenedTerm('No estoy obligada, trabajo sola.')).toBeNull();
+  });
+
+  it('refuses an age followed by "out of <place>", and lets "10 out of 10" through', () => {
+    for (const bad of [
+      "Hi, I'm 16 out of Miami, visiting Dallas this week.",
+      'Sweet girl 17 out of Queens, discreet and friendly.',
+      'Age: 17 out of NYC. New in town.',
+    ])
+      expect(findScreenedTerm(bad), bad).not.toBeNull();
+    for (const ok of ['I am 10 out of 10 in person.', "I'm 10 out of ten, ask my regulars."]) expect(findScreenedTerm(ok), ok).toBeNull();
+  });
+
+  it('lets Spanish and Portuguese dates, ranges and streets spelled out through, and still refuses an age', () => {
+    for (const ok of [
+      'De visita en Dallas del catorce al dieciocho de junio. Cita previa, discreción total.',
+      'Disponible desde el quince de agosto en Houston.',
+      'Estarei em Boston do dia quinze ao dia dezoito. Atendo com hora marcada.',
+      'Citas de diez a quince, caballeros.',
+      'Atendo na Av. Quinze de Novembro, centro.',
+      'Llegué el trece de mayo, llámame.',
+    ])
+      expect(findScreenedTerm(ok), ok).toBeNull();
+    for (const bad of ['Tengo quince años', 'Tenho dezessete anos', 'Chica de diecisiete, nueva', 'Diecisiete', 'Ana, diecisiete y una amiga'])
+      expect(findScreenedTerm(bad), bad).not.toBeNull();
+  });
+});
+
 describe('screening cost', () => {
   // A guard against a pattern that backtracks (seconds, growing with the text), not a benchmark: the
   // worst of these takes ~10–40 ms on a busy 2-core machine since the CamelCase, stretched-letter

@@ -29,7 +29,8 @@ const NOT_AN_AGE_WORDS =
   '(?:of|am|pm|h|hrs?|hours?|horas?|mins?|minutes?|minutos?|days?|dias?|nights?|noches|noites|weeks?|semanas?|' +
   'mi (?:from|away|out|off|to)|miles?|millas?|milhas?|km|kms|blocks?|cuadras?|quadras?|ft|feet|foot|pies|pes|inch|inches|cm|kg|lbs?|pounds?|' +
   'percent|por ciento|por cento|dollars?|dolares|usd|or (?:older|over|above)|and (?:up|over|older|above)|y mas|o mas|ou mais|e mais|' +
-  'stars?|out of|in an? (?:million|billion|thousand|hundred)|' + // a boast ("I'm 5 star rated", "I am 1 in a million", "10 out of 10")
+  // a boast ("I'm 5 star rated", "I am 1 in a million", "10 out of 10"); not "16 out of Miami", where she lives
+  'stars?|out of (?:\\d+|ten|five|a hundred)|in an? (?:million|billion|thousand|hundred)|' +
   '(?:years?|yrs?) (?!of age\\b)(?:of|in|into|exp\\w*)|anos? (?!de (?:edad|idade)\\b)(?:de|en|no|na|em|trabajando|trabalhando))\\b';
 /** As NOT_AN_AGE_WORDS, and a number after the digits is not an age either ("10.00-22.00", "a 10/10"). */
 const NOT_AN_AGE = `(?!\\s*(?:\\d|${NOT_AN_AGE_WORDS}))`;
@@ -39,6 +40,14 @@ const NOT_AN_AGE = `(?!\\s*(?:\\d|${NOT_AN_AGE_WORDS}))`;
  * town") never reaches AGE: ageWords keeps the "#" before its number.
  */
 const SMALL_NUMBER_NOT_AN_AGE = '(?!\\d (?!(?:yo|y o|years?|yrs?|old|young|anos?|anitos|aninhos)\\b)[a-z])';
+/** Spanish and Portuguese months, after "de": "el quince de agosto", "Av. Quinze de Novembro" are dates, not ages. */
+const MONTHS =
+  'enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|' +
+  'janeiro|fevereiro|marco|maio|junho|julho|setembro|outubro|novembro|dezembro';
+/** A number in digits or Spanish or Portuguese words, the other end of a range of days or hours ("del catorce al dieciocho"); not "un"/"uma" ("y una amiga"). */
+const ES_PT_NUMBER =
+  '(?:\\d+|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|veinte|veinti[a-z]+|treinta|treinta y [a-z]+|' +
+  `duas|quatro|sete|oito|nove|dez|onze|doze|vinte|vinte e [a-z]+|trinta|trinta e [a-z]+|${SPELLED_ES_PT})`;
 /** Before "N años": what makes it the clients' age or a length of time ("mayores de 18 años", "hace 5 años", "experiencia de 5 años"). */
 const NOT_OWN_YEARS =
   '(?<!\\b(?:mayores|maiores|menores|mayor|maior|menor|mas|mais|menos|hace|ha|faz|por|durante|partir|tras|apos|despues|depois|' +
@@ -47,8 +56,9 @@ const NOT_OWN_YEARS =
 const YEARS_NOT_AN_AGE =
   '(?! (?:(?:de|en|no|na|em)(?! (?:edad|idade)\\b)|trabajando|trabalhando|atendiendo|atendendo|haciendo|fazendo|como|' +
   'o mas|ou mais|y mas|e mais|para arriba|pra cima|en adelante|em diante|o superior)\\b)';
-// Matched on a copy of the text in which commas and semicolons still stand between words ("Somos
-// 2, yo y mi amiga" has no "2 yo" in it) and "18+" and "+18" read "18 and over".
+// Matched on a copy of the text in which commas, semicolons and the end of a sentence still stand
+// between words ("Somos 2, yo y mi amiga" has no "2 yo" in it, "Hello gentlemen! I'm 17" no
+// "gentlemen im") and "18+" and "+18" read "18 and over".
 const UNDER_21: readonly RegExp[] = [
   // "17 yo", "20 years old", "19 years young", "16 y/o", "17 añitos"; not a time before Spanish
   // "yo" ("desde las 10 yo te espero"), nor "and/or" between two lengths ("1 y/o 2 horas")
@@ -59,11 +69,11 @@ const UNDER_21: readonly RegExp[] = [
   new RegExp(
     `(?<!\\b(?:over|for|than|after|past|last|about|almost|nearly|with|plus|since) )\\b${AGE}\\s*yrs?\\b(?! (?:exp\\w*|in|of|on|at|as|with|doing|working|ago|now|professional|licensed)\\b)`,
   ),
-  // "Age: 17", "aged 17", "I am 17", "I'm 19", "edad: 18"; not "I'm 4 real", "I'm #1" or "I'm 2 blocks away",
-  // nor the clients' age ("minimum age 18", "gentlemen aged 18 to 80")
-  new RegExp(
-    `(?<!\\b(?:minimum|min|clients?|men|gentlemen) )\\b(?:age|aged|edad|idade|i am|im)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_AGE}(?! to \\d)`,
-  ),
+  // "I am 17", "I'm 19", "edad: 18"; not "I'm 4 real", "I'm #1" or "I'm 2 blocks away"
+  new RegExp(`\\b(?:edad|idade|i am|im)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_AGE}`),
+  // "Age: 17", "aged 17", "Gentlemen aged 17"; not the clients' age: a minimum ("minimum age 18", "Min.
+  // age 18") or a range ("gentlemen aged 18 to 80"; "18+" and "18 and up" are NOT_AN_AGE)
+  new RegExp(`(?<!\\b(?:minimum|min)(?: ,)? )\\b(?:age|aged)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_AGE}(?! (?:to|thru|through|till|until) \\d)`),
   // "tengo 17", "tenho 17", "tengo diecisiete", "ella tiene 17", "ela tem 17"; not a count of
   // things ("tengo 2 amigas", "tengo 3 días", "tem 2 quartos")
   new RegExp(`\\b(?:tengo|tenho|tiene|tem)\\s*${AGE}\\b${NOT_AN_AGE}(?! (?!anos\\b|anitos\\b|aninhos\\b)[a-z]+s\\b)`),
@@ -77,10 +87,13 @@ const UNDER_21: readonly RegExp[] = [
   // Spanish and Portuguese spelled out alone, as the English words are (SCREENING_RULES): "Ana,
   // diecisiete, latina"; matched here, on the text as written, so that a disclaimer's "menores de
   // dieciocho" stays the clients' age. Not "doce" (Portuguese "sweet"), "N años" (the rule above),
-  // an hour ("a las diecisiete") or an address ("calle catorce").
+  // an hour ("a las diecisiete"), an address ("calle catorce", "Av. Quinze de Novembro") or a date
+  // or a range of them ("el trece de mayo", "del catorce al dieciocho", "do dia quinze", "de diez a quince").
   new RegExp(
-    `${NOT_OWN_YEARS}(?<!\\b(?:las|la|as|calle|rua|avenida|piso|andar|numero|quarto|habitacion|suite|room) )` +
-      `\\b(?:${SPELLED_ES_PT})\\b(?!\\s*anos?\\b)${NOT_AN_AGE}`,
+    `${NOT_OWN_YEARS}(?<!\\b(?:las|la|as|calle|rua|avenida|praca|(?:av|pca)(?: ,)?|piso|andar|numero|quarto|habitacion|suite|room|` +
+      `el|del|dia|do|desde|hasta|ate|${ES_PT_NUMBER} (?:al|ao|a|y|e|hasta|ate)(?: (?:el|dia|o))?) )` +
+      `\\b(?:${SPELLED_ES_PT})\\b(?!\\s*anos?\\b)${NOT_AN_AGE}` +
+      `(?! (?:de|del) (?:${MONTHS})\\b| (?:al|ao|a|y|e|hasta|ate)(?: (?:el|dia|o))? ${ES_PT_NUMBER}\\b)`,
   ),
 ];
 
@@ -240,6 +253,12 @@ const squeeze = (folded: string) => words(folded.replace(/([a-z0-9@$])[^a-z0-9@$
 const deLeet = (s: string) => s.replace(/[013456789@$!|+]/g, (c) => LEET[c] ?? c);
 /** 1 and | stand for l as often as for i ("gir1", "1egal", "|o|ita"). */
 const oneAsL = (s: string) => deLeet(s.replace(/[1|]/g, 'l'));
+/** As words(), with a "," standing where a clause or sentence ends: a negation does not reach across it ("No, me obligan a trabajar"). */
+const clauses = (folded: string) =>
+  folded
+    .replace(/[,;:!?]|\.(?!\d)/g, ' , ')
+    .replace(/[^a-z0-9@$,]+/g, ' ')
+    .trim();
 /** Spaced-out letters joined: "t e e n" → "teen". */
 const joinLetters = (s: string) => s.replace(/\b(\w) (?=\w\b)/g, '$1');
 /** A letter typed three times or more, once and twice: "teeeen" → "ten" and "teen", "lolitaaa" → "lolita". */
@@ -265,12 +284,16 @@ const unNegated = (folded: string) => folded.replace(NEGATED, (said) => said.rep
  * so that "no chiIdren" passes as "no children" does.
  */
 const capitalIAsL = (said: string, asL: string) => unNegated(said.replace(/i/g, (i, at: number) => (asL.charAt(at) === 'l' ? 'l' : i)));
-/** The text as the age patterns read it: words, commas between them, "18+" and "+18" as "18 and over", a "#" kept before a number (a rank, "#1"). */
+/**
+ * The text as the age patterns read it: words, a comma where a clause or sentence ends (not the
+ * point of "10.00", nor the colon of "Age: 17"), "18+" and "+18" as "18 and over", a "#" kept before
+ * a number (a rank, "#1").
+ */
 const ageWords = (folded: string) =>
   folded
     .replace(/(\d) ?\+/g, '$1 and over ')
     .replace(/\+ ?(\d+)/g, '$1 and over ')
-    .replace(/;/g, ',')
+    .replace(/[;!?]|\.(?!\d)/g, ',')
     .replace(/(?:[^a-z0-9@$,#]|#(?!\d))+/g, ' ')
     .replace(/ ?,[ ,]*/g, ' , ')
     .trim();
@@ -309,13 +332,17 @@ function syllableTerm(text: string): string | null {
 /**
  * Adds to `into` the copies of the text the terms are matched on, words only: digits stay digits in
  * the plain copy (so "18 yo" is an age), and turn to letters in the de-leeted ones (so "t33n" is
- * "teen"); spaced-out letters ("t e e n") are joined too. A "+" after a number ("18+") is not a letter.
+ * "teen"); spaced-out letters ("t e e n") are joined too, and one copy keeps where clauses end (see
+ * clauses). A "+" after a number ("18+") is not a letter.
  */
 function readings(unNegatedText: string, into: Set<string>): Set<string> {
   const said = unNegatedText.replace(/(\d) ?\+/g, '$1 ');
   const leet = leetWords(said);
   const squeezed = squeeze(said);
-  into.add(words(said)).add(joinLetters(deLeet(leet)));
+  into
+    .add(words(said))
+    .add(clauses(said))
+    .add(joinLetters(deLeet(leet)));
   for (const v of [leet, squeezed]) {
     for (const w of [v, digitsOffEnd(v), digitsOffStart(v)]) into.add(deLeet(w)).add(oneAsL(w));
   }
