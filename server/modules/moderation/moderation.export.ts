@@ -171,7 +171,7 @@ async function readEvidence(db: Executor, subject: EvidenceSubject) {
     invoices: invoices.map((i) => ({ ...i, deliveries: deliveries.filter((d) => d.invoice_id === i.id) })),
     signIns: (await repo.signInsOf(db, subject.userId, 1_000_000)).reverse(),
     reports: (await repo.reportsAbout(db, reportAds, 100_000)).reverse(),
-    audit: (await repo.auditAbout(db, subject.userId, allAdIds, 1_000_000)).reverse(),
+    audit: (await repo.auditAbout(db, subject.userId, 1_000_000)).reverse(),
     holds: await repo.holdsOfUser(db, subject.userId),
     screening: await repo.screeningLogOf(db, subject.userId),
     flags: await repo.flagsAbout(db, adIds),

@@ -189,8 +189,23 @@ export async function reportsAbout(db: Executor, adIds: readonly string[], limit
     .execute();
 }
 
-/** Staff actions on the account, on its ads and on its invoices, newest first. */
-export async function auditAbout(db: Executor, userId: string, adIds: readonly string[], limit: number) {
+/**
+ * The ids of every ad the account ever had: live, kept, and deleted ones, known by their edits and
+ * stored versions (no foreign key: kept when the ad is deleted, as eraseFromAudit reads them); a
+ * subquery, each part read through its owner index, however many ads the account had.
+ */
+function everAdIdsOf(userId: string) {
+  return sql<string>`(SELECT id FROM ads WHERE owner_id = ${userId}
+    UNION SELECT id FROM held_ads WHERE owner_id = ${userId}
+    UNION SELECT ad_id FROM ad_revisions WHERE owner_id = ${userId}
+    UNION SELECT ad_id FROM ad_versions WHERE owner_id = ${userId})`;
+}
+
+/**
+ * Staff actions on the account, on its ads and on its invoices, newest first. An ad its owner
+ * deleted counts: a takedown stays part of the account's history (a repeat offender's).
+ */
+export async function auditAbout(db: Executor, userId: string, limit: number) {
   return db
     .selectFrom('audit_log')
     .selectAll()
@@ -207,28 +222,31 @@ export async function auditAbout(db: Executor, userId: string, adIds: readonly s
             eb.selectFrom('invoices').select('invoices.btcpay_id').where('invoices.user_id', '=', userId).where('invoices.btcpay_id', 'is not', null),
           ),
         ]),
-        ...(adIds.length ? [eb.and([eb('target_type', '=', 'ad'), eb('target_id', 'in', [...adIds])])] : []),
+        eb.and([eb('target_type', '=', 'ad'), eb('target_id', 'in', everAdIdsOf(userId))]),
         // How staff handled the reports about those ads (a closing note is kept only here).
-        ...(adIds.length
-          ? [
-              eb.and([
-                eb('target_type', '=', 'report'),
-                eb(
-                  'target_id',
-                  'in',
-                  eb
-                    .selectFrom('reports')
-                    .select('reports.id')
-                    .where('reports.ad_id', 'in', [...adIds]),
-                ),
-              ]),
-            ]
-          : []),
+        eb.and([
+          eb('target_type', '=', 'report'),
+          eb('target_id', 'in', eb.selectFrom('reports').select('reports.id').where('reports.ad_id', 'in', everAdIdsOf(userId))),
+        ]),
       ]),
     )
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
+}
+
+/** The note of a report's latest recorded decision (its report.status audit row), if it had one. */
+export async function lastReportNote(db: Executor, reportId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('audit_log')
+    .select(sql<string | null>`json_extract(after_json, '$.note')`.as('note'))
+    .where('target_type', '=', 'report')
+    .where('target_id', '=', reportId)
+    .where('action', '=', 'report.status')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.note ?? undefined;
 }
 
 export function screeningOf(db: Executor, userId: string, limit: number) {

@@ -145,7 +145,7 @@ export class ModerationService {
         await repo.holdsOfUser(trx, id),
         await repo.relatedAccounts(trx, id, 50),
         await repo.screeningOf(trx, id, 50),
-        await repo.auditAbout(trx, id, adIds, 100),
+        await repo.auditAbout(trx, id, 100),
       ];
       const totals = await userListTotals(trx, id, adIds);
       const order = ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'] as const;

@@ -11,7 +11,7 @@ import { paging } from '../../core/http.ts';
 import { checkEmail, cleanLine, cleanText } from '../../../contract/rules.ts';
 import { can } from './reports.policy.ts';
 import * as repo from './reports.repository.ts';
-import { ownerOfAd } from '../moderation/moderation.repository.ts';
+import { lastReportNote, ownerOfAd } from '../moderation/moderation.repository.ts';
 import { NOTE_MAX, NOTE_MIN } from '../../../contract/api/moderation.ts';
 import { reportAds } from '../moderation/moderation.service.ts';
 import { staffAddress, staffEmails } from '../health/health.repository.ts';
@@ -246,7 +246,9 @@ export class ReportsService {
       if (!before) throw new NotFound('reports.not_found');
       const adOwnerId = before.ad_id ? await ownerOfReportedAd(trx, before.ad_id) : null;
       if (!can(by, 'setStatus', { id, adOwnerId })) throw isStaff(by) ? new Conflict('reports.own_ad') : new Forbidden();
-      if (before.status !== status || note) {
+      // The same close with the same note again (a double click, a retry) changes nothing: no second
+      // decision row. Another note on a closed report is still recorded.
+      if (before.status !== status || (note !== undefined && note !== (await lastReportNote(trx, id)))) {
         await repo.updateReportStatus(trx, id, status);
         await writeAudit(trx, {
           actor: { id: actor.id, email: actor.email },
