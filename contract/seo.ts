@@ -170,6 +170,43 @@ export function seoQuery(key: SeoKey, search: string): { query: string; page?: n
   return { query: '' };
 }
 
+/** The query parameters any page reads (the server compares a URL's own with pageQuery's). */
+export const PAGE_PARAMS = ['query', 'state', 'type', 'page', 'letter'] as const;
+
+/**
+ * The query a page reads, each value as its loader reads it (src/app/loaders.ts) and in the order
+ * the app's own links write them: the server renders this and keeps the page under it, so the
+ * spellings of one page (?page=1, ?page=01, ?page=abc, a parameter the page does not read) share
+ * one cached page and answer with its URL. A value that makes the page not exist (an unknown type
+ * on a browse page, a letter no city starts with, a page past the end) is kept: it still answers 404.
+ */
+export function pageQuery(key: SeoKey, search: string): string {
+  const q = new URLSearchParams(search.replace(/^\?/, ''));
+  const out = new URLSearchParams();
+  const keep = (name: string, value: string | null | undefined) => {
+    if (value !== null && value !== undefined) out.set(name, value);
+  };
+  // ?type= names a listing type by its slug on the browse pages (by its code in search); absent or empty is every type.
+  const type = (raw: string | null) => SEO_LISTING_TYPES.find((t) => t.slug === raw || t.code === raw);
+  const page = () => {
+    const n = Number(q.get('page'));
+    if (Number.isInteger(n) && n > 1) out.set('page', String(n));
+  };
+  if (key === 'listingsUs' || key === 'listingsState') {
+    const raw = q.get('type');
+    if (raw) keep('type', type(raw)?.slug ?? raw);
+    // The state page reads the letter trimmed, in upper case; its links write it in lower case (seoQuery).
+    if (key === 'listingsState') keep('letter', q.get('letter')?.trim().toUpperCase().toLowerCase());
+  } else if (key === 'listingsCity') page();
+  else if (key === 'search') {
+    keep('query', q.get('query'));
+    keep('state', q.get('state') || null);
+    keep('type', type(q.get('type'))?.code);
+    page();
+  }
+  return out.toString();
+}
+
 /**
  * The head of a page. `tr` reads the 'public' namespace's `seo.*` keys in the page's locale;
  * `names` are the real state and city names when the caller could look them up; `search` is the

@@ -160,7 +160,7 @@ export class PublicReads {
 
   adById(id: string): DetailRow | undefined {
     const r = this.stmt('detail', () => `SELECT ${AD_COLS}, a.owner_id, a.visible, a.term_held FROM ads a WHERE a.id = ${TEXT}`).get(id) as
-      (AdRowNoPlace & { owner_id: string; visible: number }) | undefined;
+      (AdRowNoPlace & { owner_id: string; visible: number; term_held: number }) | undefined;
     return r && this.withPlace(r);
   }
 
@@ -312,17 +312,21 @@ export class PublicReads {
 
   /**
    * One slice of a state's public ads in bump order, oldest bump first, for the sitemap: the id and
-   * when it was last bumped. The offset walks the state's part of a small index (bump numbers
-   * only), never the cards: the deepest slice of the largest state (California, 140,000 ads of a
-   * million) takes ~10 ms warm, ~50 ms cold.
+   * when its page last changed: its last bump, or a later change of the ad (an approved edit, a
+   * move; ads.updated_at, which a bump moves too), read from `ads` by primary key for the slice's
+   * rows only. The offset walks the state's part of a small index (bump numbers only), never the
+   * cards: the deepest slice of the largest state (California, 140,000 ads of a million) takes
+   * ~10 ms warm, ~50 ms cold.
    */
   stateAdsSlice(stateId: string, nowIso: string, limit: number, offset: number): { id: string; at: string | null }[] {
     return this.stmt(
       'state-ads-slice',
       () =>
-        `SELECT card ->> 'id' AS id, card ->> 'bumpedAt' AS at FROM ads_cards
-         WHERE bump_seq IN (SELECT bump_seq FROM ads_cards INDEXED BY ads_cards_state WHERE state_id = ${TEXT} ORDER BY bump_seq LIMIT ${INT} OFFSET ${INT})
-           AND expires_at > ${TEXT} ORDER BY bump_seq`,
+        `SELECT x.id, nullif(max(coalesce(x.bumped, ''), coalesce(a.updated_at, '')), '') AS at FROM (
+           SELECT card ->> 'id' AS id, card ->> 'bumpedAt' AS bumped, bump_seq FROM ads_cards
+           WHERE bump_seq IN (SELECT bump_seq FROM ads_cards INDEXED BY ads_cards_state WHERE state_id = ${TEXT} ORDER BY bump_seq LIMIT ${INT} OFFSET ${INT})
+             AND expires_at > ${TEXT}
+         ) x LEFT JOIN ads a ON a.id = x.id ORDER BY x.bump_seq`,
     ).all(stateId, limit, offset, nowIso) as { id: string; at: string | null }[];
   }
 }

@@ -68,6 +68,8 @@ export default defineRoutes(async (app, deps) => {
       throw new NotFound(); // as an unknown route by any other method is answered
     }
     const page = await site.page(indexHtml, request.url);
+    // Another spelling of a page's URL (/es/, ?page=1): one URL per page, for crawlers and caches.
+    if (page.location) return reply.status(301).header('location', page.location).header('cache-control', 'public, max-age=3600').send();
     const encoding = site.encodingOf(page, request.headers['accept-encoding']);
     const etag = site.etagOf(page, encoding);
     reply.status(page.status).header('cache-control', 'no-cache').header('etag', etag).header('vary', 'accept-encoding').type('text/html; charset=utf-8');

@@ -75,7 +75,10 @@ describe('SEO of the server-rendered pages', () => {
     expect(canonicalOf(top.body)).toEqual([`https://xg.example${state}`]);
     const letter = /\?letter=([a-z0-9])"/.exec(top.body)?.[1];
     expect(letter, 'a letter link on the state page').toBeDefined();
-    const res = await get(`${state}?letter=${letter!.toUpperCase()}`);
+    // the letter in upper case is the same page: sent to its URL, in lower case as the page links it
+    const upper = await get(`${state}?letter=${letter!.toUpperCase()}`);
+    expect([upper.statusCode, upper.headers.location]).toEqual([301, `${state}?letter=${letter}`]);
+    const res = await get(`${state}?letter=${letter}`);
     expect(res.statusCode).toBe(200);
     expect(canonicalOf(res.body)).toEqual([`https://xg.example${state}?letter=${letter}`]);
     expect(alternatesOf(res.body).es).toBe(`https://xg.example/es${state}?letter=${letter}`);

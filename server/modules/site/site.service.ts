@@ -1,7 +1,17 @@
 import { createHash, hash } from 'node:crypto';
 import { brotliCompressSync, brotliDecompressSync, constants, gzipSync } from 'node:zlib';
 import type { AppDeps } from '../../core/deps.ts';
-import { SEO_LISTING_TYPES, SEO_LOCALES, SITEMAP_STATIC_PATHS, localizedPath, matchSeoRoute, splitSeoLocale, type SeoLocale } from '../../../contract/seo.ts';
+import {
+  PAGE_PARAMS,
+  SEO_LISTING_TYPES,
+  SEO_LOCALES,
+  SITEMAP_STATIC_PATHS,
+  localizedPath,
+  matchSeoRoute,
+  pageQuery,
+  splitSeoLocale,
+  type SeoLocale,
+} from '../../../contract/seo.ts';
 import { escapeHtml, headFor, injectHead, loadSeoTranslations, missingHead, renderHead, translator, type HeadExtras } from './site.head.ts';
 import * as repo from './site.repository.ts';
 import { splitPreloads, type Rendered, type SsrBuild } from './site.ssr.ts';
@@ -18,8 +28,6 @@ import { cacheBudgets, TaggedCache, own } from '../listings/listings.cache.ts';
 const SITEMAP_PATHS_PER_FILE = 5_000;
 const SITEMAP_ADS_PER_FILE = 2_500;
 
-/** The query parameters a rendered page reads; the others (utm_…) neither change it nor split its cache entry. */
-const PAGE_PARAMS = ['query', 'state', 'type', 'page', 'letter'];
 /** A page that depends on no data (FAQ, terms) is rendered again after this long at most. */
 const PAGE_TTL_MS = 3_600_000;
 
@@ -40,6 +48,8 @@ export interface PageAnswer {
   length: number;
   /** What a cached page weighs. */
   bytes: number;
+  /** Where a 301 sends the browser (the page's one URL); the page is elsewhere. */
+  location?: string;
 }
 
 /** What a page of one kind in one language has in common with every other: its template and CSS, as bytes. */
@@ -56,18 +66,30 @@ interface PageFrame {
   hash: Buffer;
 }
 
-/** The path and the page's own query parameters, in a fixed order (the cache key and what is rendered). */
-export function pageUrl(url: string): { path: string; search: string } {
+/**
+ * The page a URL asks for: its path and its own query (contract/seo.ts pageQuery), the cache key
+ * and what is rendered; the others (utm_…) neither change it nor split its cache entry. `moved` is
+ * the page's one URL when the URL spells it otherwise (a public page's path with a trailing slash,
+ * /es/ or /faq/; a query the page does not read or reads otherwise: ?page=1, ?page=abc, /faq?page=7),
+ * the other parameters kept: answered with a redirect there when the page exists.
+ */
+export function pageUrl(url: string): { path: string; search: string; moved: string | null } {
   const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
-  if (q < 0) return { path, search: '' };
-  const all = new URLSearchParams(url.slice(q + 1));
-  const kept = new URLSearchParams();
-  for (const k of PAGE_PARAMS) {
-    const v = all.get(k);
-    if (v !== null) kept.set(k, v);
+  const raw = q < 0 ? url : url.slice(0, q);
+  const all = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+  // Only a path a route names loses its slash: any other may not redirect (//evil.example/ to //evil.example).
+  const bare = raw.length > 1 && raw.endsWith('/') ? raw.replace(/\/+$/, '') || '/' : raw;
+  const path = bare !== raw && !matchSeoRoute(splitSeoLocale(bare).rest).notFound ? bare : raw;
+  const route = matchSeoRoute(splitSeoLocale(safeDecode(path)).rest);
+  const search = pageQuery(route.key, all.toString());
+  const own = new URLSearchParams();
+  const others = new URLSearchParams(search);
+  for (const [k, v] of all) {
+    if ((PAGE_PARAMS as readonly string[]).includes(k)) own.append(k, v);
+    else others.append(k, v);
   }
-  return { path, search: kept.toString() };
+  const moved = path !== raw || own.toString() !== search ? path + (others.size ? `?${others}` : '') : null;
+  return { path, search, moved };
 }
 
 export class SiteService {
@@ -111,10 +133,13 @@ export class SiteService {
    * A page URL: server-rendered with its data for the public pages (cached until a change touches
    * what it shows, as the API's answers are), or index.html with the page's head tags for the
    * others; 404 for pages that do not exist (unknown routes, states, cities, ads, pages past the
-   * end), 410 for an ad that is gone for good, so crawlers do not index soft errors.
+   * end), 410 for an ad that is gone for good, so crawlers do not index soft errors. A rendered
+   * page asked for by another spelling of its URL answers 301 to its own (pageUrl `moved`).
    */
   async page(template: string, url: string): Promise<PageAnswer> {
-    const { path, search } = pageUrl(url);
+    const { path, search, moved } = pageUrl(url);
+    // Only rendered pages: the browser's own pages (the dashboard's search) read their query themselves.
+    const found = (a: PageAnswer) => (moved && a.status === 200 ? this.moved(moved) : a);
     if (!this.ssr) return this.answer(await this.shell(template, url));
     const key = search ? `${path}?${search}` : path;
     const listings = this.deps.services.listings;
@@ -122,7 +147,7 @@ export class SiteService {
     const now = this.deps.clock.now().getTime();
     // Only rendered pages are kept: a kept one needs no routing.
     const hit = consistent ? (this.pages.get(key, now) ?? this.missing.get(key, now)) : undefined;
-    if (hit) return hit.value;
+    if (hit) return found(hit.value);
     // The browser's router decides which page a path is (the renderer follows it: what is sent is
     // what hydrates); the pages it renders itself (sign-in, the dashboard) get index.html.
     if (this.ssr.module.classify(splitSeoLocale(path).rest) === 'client') return this.answer(await this.shell(template, url));
@@ -167,7 +192,12 @@ export class SiteService {
       }
       if (keep) (r.status === 200 ? this.pages : this.missing).set(key, { value, until, tags: [...source.tags] });
     }
-    return answer;
+    return found(answer);
+  }
+
+  /** A permanent redirect to `location` (a path on this site, with its query). */
+  private moved(location: string): PageAnswer {
+    return { ...this.answer({ status: 301, html: '' }), location };
   }
 
   private answer(p: { status: number; html: string }): PageAnswer {
@@ -360,9 +390,9 @@ export class SiteService {
 
   /**
    * One file of the sitemap by its name: pages-N (1-based) lists static pages, states and city
-   * pages; ads-STATE-N a state's public ads, oldest bump first, each with its last bump. Undefined
-   * for any other name or past the last file (pages-1 always exists; an ads file may come out
-   * short, even empty, when ads ran out since the index was read).
+   * pages; ads-STATE-N a state's public ads, oldest bump first, each with its last change (a bump,
+   * an approved edit…). Undefined for any other name or past the last file (pages-1 always exists;
+   * an ads file may come out short, even empty, when ads ran out since the index was read).
    */
   async sitemapFile(name: string): Promise<string | undefined> {
     const m = /^(?:pages|ads-([a-z0-9]+(?:-[a-z0-9]+)*))-([1-9][0-9]{0,6})\.xml$/.exec(name);
@@ -387,7 +417,10 @@ export class SiteService {
     ];
     for (const { path, lastmod } of entries) {
       const locs = SEO_LOCALES.map((l) => escapeHtml(base + localizedPath(path, l)));
-      const alternates = SEO_LOCALES.map((l, i) => `<xhtml:link rel="alternate" hreflang="${l}" href="${locs[i]}"/>`).join('');
+      // The same set as the page's own head (contract/seo.ts seoHead): each language, and x-default, the English one.
+      const alternates =
+        SEO_LOCALES.map((l, i) => `<xhtml:link rel="alternate" hreflang="${l}" href="${locs[i]}"/>`).join('') +
+        `<xhtml:link rel="alternate" hreflang="x-default" href="${escapeHtml(base + path)}"/>`;
       const mod = lastmod ? `<lastmod>${escapeHtml(lastmod)}</lastmod>` : '';
       for (const loc of locs) lines.push(`<url><loc>${loc}</loc>${mod}${alternates}</url>`);
     }

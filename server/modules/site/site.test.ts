@@ -186,7 +186,8 @@ describe('sitemap.xml and robots.txt', () => {
     // 2,501 public ads in New York, bumped in an order unlike their ids: the files follow bump order
     const ids = Array.from({ length: 2501 }, (_, i) => `pub${String(i).padStart(5, '0')}`);
     const seq = (i: number) => 10 + ((i * 7919) % 2501);
-    const bumpedAt = (i: number) => new Date(Date.UTC(2026, 0, 1) + seq(i) * 1000).toISOString();
+    // bumped after their last change (insertAd: 2026-01-15): each one's lastmod is its bump
+    const bumpedAt = (i: number) => new Date(Date.UTC(2026, 0, 16) + seq(i) * 1000).toISOString();
     ctx.app.deps.database.sqlite.exec('BEGIN');
     for (const [i, id] of ids.entries()) await insertAd(id, { bump_seq: seq(i), bumped_at: bumpedAt(i) });
     ctx.app.deps.database.sqlite.exec('COMMIT');
