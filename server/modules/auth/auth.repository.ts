@@ -13,6 +13,11 @@ export function findUserByEmail(db: Executor, email: string) {
     .executeTakeFirst();
 }
 
+/** The live account as a sign-in checked it: read again where the sign-in is recorded (AuthService.login). */
+export function findLiveUserById(db: Executor, id: string) {
+  return db.selectFrom('users').select(['password_hash', 'token_version', 'status']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
 export async function insertUser(
   db: Executor,
   u: { id: string; email: string; passwordHash: string; nickname: string; status: UserStatus; roles: StaffRole[]; now: string },

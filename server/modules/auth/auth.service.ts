@@ -245,15 +245,33 @@ export class AuthService {
       await repo.recordSignIn(this.deps.db, { ...attempt, failure: 'suspended' });
       throw new Forbidden('auth.account_suspended');
     }
-    // A hash made before passwords were normalized is remade of the NFC form with the sign-in's record.
+    // The session is issued from the account as it was checked. Read again where the sign-in is
+    // recorded: a reset, password change, suspension or sign-out everywhere committed while argon2
+    // ran would otherwise give this sign-in a token of the version that change made (a leaked
+    // password's session surviving the reset meant to end it; one that works again when the
+    // suspension is lifted). A password replaced meanwhile is a wrong one; any other change refuses
+    // the sign-in the same way (it is tried again), a suspension as a suspension.
     const rehash = password.rehash;
-    if (rehash === null) await repo.recordSignIn(this.deps.db, attempt);
-    else
-      await this.deps.db.transaction().execute(async (trx) => {
-        await repo.rehashPassword(trx, row.id, row.password_hash, rehash);
-        await repo.recordSignIn(trx, attempt);
-      });
-    return (await loadSessionUser(this.deps.db, row.id))!;
+    const session = await this.deps.db.transaction().execute(async (trx) => {
+      const now = await repo.findLiveUserById(trx, row.id);
+      if (!now) return 'ended' as const; // erased meanwhile: nothing of it is recorded
+      if (now.password_hash !== row.password_hash) {
+        await repo.recordSignIn(trx, { ...attempt, failure: 'wrong_password' });
+        return 'ended' as const;
+      }
+      if (!can(null, 'signIn', now)) {
+        await repo.recordSignIn(trx, { ...attempt, failure: 'suspended' });
+        return 'suspended' as const;
+      }
+      if (now.token_version !== row.token_version) return 'ended' as const;
+      // A hash made before passwords were normalized is remade of the NFC form with the sign-in's record.
+      if (rehash !== null) await repo.rehashPassword(trx, row.id, row.password_hash, rehash);
+      await repo.recordSignIn(trx, attempt);
+      return (await loadSessionUser(trx, row.id))!;
+    });
+    if (session === 'suspended') throw new Forbidden('auth.account_suspended');
+    if (session === 'ended') throw new Unauthorized('auth.invalid_credentials');
+    return session;
   }
 
   /** Ends every session of the user: older tokens no longer match the token version. */

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
 import { currentActor, loadSessionUser, transactionAs, type SessionUser } from '../../core/auth.ts';
-import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
+import { Conflict, Invalid, NotFound, Unauthorized } from '../../core/errors.ts';
 import { randomToken } from '../../core/ids.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { composeMail, pageLink } from '../../core/mail-templates.ts';
-import type { Executor } from '../../core/db.ts';
+import type { Executor, Trx } from '../../core/db.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
 import { toWebp } from '../../core/images.ts';
 import { checkNewEmail, checkNickname, checkPassword, normalizeEmail } from '../../../contract/rules.ts';
@@ -57,13 +57,30 @@ export class ProfileService {
   /**
    * Verifies the account password; a wrong one is a 400 naming the field (a 401 would sign the
    * browser out). A hash made before passwords were normalized is remade of the NFC form
-   * (core/passwords.ts verifyPassword), as sign-in does.
+   * (core/passwords.ts verifyPassword), as sign-in does. Returns the hash the account has once
+   * checked, for the write to hold to (asChecked).
    */
-  private async verifyPassword(user: { id: string; password_hash: string }, password: string, field: string): Promise<void> {
+  private async verifyPassword(user: { id: string; password_hash: string }, password: string, field: string): Promise<string> {
     this.passwordLimiter.hit([`pw:${user.id}`], 'profile.too_many_password_attempts', { minutes: Math.ceil(this.deps.limits.authWindowMs / 60_000) });
     const checked = await verifyPassword(this.deps.hasher, user.password_hash, password);
     if (!checked.ok) throw new Invalid(field, 'profile.wrong_password');
-    if (checked.rehash !== null) await rehashPassword(this.deps.db, user.id, user.password_hash, checked.rehash);
+    if (checked.rehash === null) return user.password_hash;
+    await rehashPassword(this.deps.db, user.id, user.password_hash, checked.rehash);
+    return checked.rehash;
+  }
+
+  /**
+   * What a password check allowed, written as the account is now (transactionAs): a reset,
+   * password change, suspension or sign-out committed while argon2 ran ended the session the check
+   * was made on, and the password checked may be the one a reset replaced. Either way the write is
+   * refused as any ended session is (401), so that it cannot undo the reset (a password put back,
+   * a change of e-mail asked for after the reset ended those pending).
+   */
+  private asChecked<T>(actor: SessionUser, checkedHash: string, work: (trx: Trx, by: SessionUser) => Promise<T>): Promise<T> {
+    return transactionAs(this.deps.db, actor, async (trx, by) => {
+      if ((await repo.findLiveUser(trx, actor.id))?.password_hash !== checkedHash) throw new Unauthorized();
+      return work(trx, by);
+    });
   }
 
   async profile(actor: SessionUser): Promise<ProfileView> {
@@ -98,17 +115,20 @@ export class ProfileService {
     const u = await this.ownAccount(actor);
     const userId = u.id;
     assertRule('newPassword', checkPassword(normalizePassword(input.newPassword), u.email));
-    await this.verifyPassword(u, input.currentPassword, 'currentPassword');
+    const checkedHash = await this.verifyPassword(u, input.currentPassword, 'currentPassword');
     const hash = await hashPassword(this.deps.hasher, input.newPassword);
-    await this.deps.db.transaction().execute(async (trx) => {
+    // The new cookie's session is read where the password is written: read after commit, it would
+    // carry the token version of a reset committed in between, and outlive it.
+    const session = await this.asChecked(actor, checkedHash, async (trx) => {
       await repo.updateUser(trx, userId, { password_hash: hash, updated_at: this.now() }, true);
       await endPendingLinks(trx, userId);
+      return (await loadSessionUser(trx, userId))!;
     });
     this.deps.hub.disconnectUser(userId);
     // Not awaited: the answer (with this browser's new cookie) must not wait for the mail server
     // while the user's sockets are being closed (the page would re-read its session too early).
     void this.deps.services.auth.notifyPasswordChanged(userId);
-    return (await loadSessionUser(this.deps.db, userId))!;
+    return session;
   }
 
   /**
@@ -122,11 +142,18 @@ export class ProfileService {
     const u = await this.ownAccount(actor);
     const userId = u.id;
     if (newEmail === u.email.toLowerCase()) throw new Invalid('newEmail', 'profile.email_unchanged');
-    await this.verifyPassword(u, input.password, 'password');
+    const checkedHash = await this.verifyPassword(u, input.password, 'password');
     // Before looking the address up: a taken address uses up the hourly sends like a free one, so
     // a 429 tells nothing either, and the holder gets no more notices than a free address links.
     this.mailLimiter.hit([`mail:${userId}`], 'profile.too_many_email_changes');
-    const holder = await repo.findEmailHolder(this.deps.db, newEmail, userId);
+    const token = randomToken();
+    // Stored only while the session and password checked still hold: a reset committed meanwhile
+    // ended the pending changes, and one stored after it would hand the account to that address.
+    const holder = await this.asChecked(actor, checkedHash, async (trx) => {
+      const taken = await repo.findEmailHolder(trx, newEmail, userId);
+      if (!taken) await repo.insertEmailChange(trx, { tokenHash: sha256(token), userId, newEmail, now: this.now() });
+      return taken;
+    });
     if (holder) {
       // An erased account keeps a placeholder address nobody reads: nothing to tell.
       if (!holder.deleted_at) {
@@ -137,8 +164,6 @@ export class ProfileService {
       }
       return { pendingEmail: newEmail };
     }
-    const token = randomToken();
-    await repo.insertEmailChange(this.deps.db, { tokenHash: sha256(token), userId, newEmail, now: this.now() });
     const link = pageLink(this.deps.config.publicUrl, u.locale, `/auth/confirm-email?token=${encodeURIComponent(token)}`);
     // The address is not proven yet (anyone's): the requester's nickname stays out, as in emailInUse.
     await this.deps.mailer.send(composeMail('emailChangeConfirm', u.locale, newEmail, { days: String(EMAIL_LINK_DAYS), link }));
@@ -163,7 +188,10 @@ export class ProfileService {
       await repo.confirmEmailChange(trx, tokenHash, now.toISOString(), user.email);
       // The other changes asked for die with this one, and a reset link mailed to the old address too.
       await endPendingLinks(trx, user.id);
-      return { userId: user.id, oldEmail: user.email, newEmail: change.new_email, nickname: user.nickname, locale: user.locale };
+      // The confirming browser's session is read here: read after the notice below, it would carry
+      // the token version of a reset committed while the mail server answered, and outlive it.
+      const session = (await loadSessionUser(trx, user.id))!;
+      return { userId: user.id, oldEmail: user.email, newEmail: change.new_email, nickname: user.nickname, locale: user.locale, session };
     });
     this.deps.hub.disconnectUser(result.userId);
     // Tell the old address, so a hijacked session changing the e-mail does not go unnoticed.
@@ -176,7 +204,7 @@ export class ProfileService {
         }),
       )
       .catch((err) => this.deps.log.warn({ err }, 'could not notify the old e-mail address'));
-    return (await loadSessionUser(this.deps.db, result.userId))!;
+    return result.session;
   }
 
   async updateAvatar(actor: SessionUser, upload: Buffer): Promise<ProfileView> {
