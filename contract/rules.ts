@@ -77,7 +77,7 @@ export type RuleKey = keyof typeof RULE_CODES;
  * An e-mail as accounts store and find it (sign-up, sign-in, reset, e-mail change, MASTER_EMAIL).
  * NFKC first: "josé" typed precomposed or as e + a combining accent, and "ｋｉｍ" in fullwidth
  * letters, are the same address to a reader (and to most mail servers), so they must be one
- * account, not two that look alike to staff.
+ * account, not two that look alike to staff. The forms check this form, not the text as typed.
  */
 export function normalizeEmail(email: string): string {
   return email.normalize('NFKC').trim().toLowerCase();
@@ -89,9 +89,23 @@ export function checkEmail(v: string): RuleKey | null {
   return null;
 }
 
-/** An address an account may newly take (sign-up, e-mail change): checkEmail's rules, and not an erased account's placeholder. */
+/**
+ * An address an account may newly take (sign-up, e-mail change): checkEmail's rules, and not an
+ * erased account's placeholder. Its domain must also be written one way only, or one mailbox gets
+ * two accounts: no empty label ("ann@example.com." has the root's dot, which SMTP refuses, RFC 5321
+ * §4.1.2, and DNS reads as example.com), and no label in its xn-- form ("bo@xn--bcher-kva.de" is
+ * bo@bücher.de as DNS and nodemailer send it). These are refused rather than rewritten: accounts
+ * are found by the address as stored, so reading xn-- labels as Unicode would lock out an account
+ * that signed up with them before. Sign-in and reset (checkEmail) still take both, so such an
+ * account keeps working.
+ */
 export function checkNewEmail(v: string): RuleKey | null {
-  return checkEmail(v) ?? (v.slice(v.lastIndexOf('@') + 1).toLowerCase() === ERASED_EMAIL_DOMAIN ? 'emailInvalid' : null);
+  const bad = checkEmail(v);
+  if (bad) return bad;
+  const domain = v.slice(v.indexOf('@') + 1).toLowerCase();
+  const labels = domain.split('.');
+  if (labels.includes('') || domain === ERASED_EMAIL_DOMAIN) return 'emailInvalid';
+  return labels.some((l) => l.startsWith('xn--')) ? 'emailEncodedDomain' : null;
 }
 
 export function checkPassword(raw: string, email?: string): RuleKey | null {
@@ -183,6 +197,7 @@ export function checkSearchQuery(v: string, words?: readonly string[]): RuleKey 
 export const RULE_CODES = {
   emailRequired: 'validation.email_required',
   emailInvalid: 'validation.email_invalid',
+  emailEncodedDomain: 'validation.email_encoded_domain',
   passwordTooShort: 'validation.password_too_short',
   passwordTooLong: 'validation.password_too_long',
   passwordInvalid: 'validation.password_invalid',

@@ -33,6 +33,7 @@ export const commonErrors = {
   // The shared field rules (contract/rules.ts RULE_CODES).
   'validation.email_required': 'E-mail is required.',
   'validation.email_invalid': 'Enter a valid e-mail address (at most 254 characters).',
+  'validation.email_encoded_domain': "Write your e-mail's domain as it is spelled (e.g. bücher.de), not in its xn-- form.",
   'validation.password_too_short': 'Password must be at least 10 characters.',
   'validation.password_too_long': 'Password must be at most 200 characters.',
   'validation.password_invalid': 'Password holds a character that cannot be kept (half of an emoji or another symbol). Please type it again.',

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { checkEmail } from '../../../contract/rules';
+import { checkEmail, normalizeEmail } from '../../../contract/rules';
 import { sessionApi } from '../../api/session';
 import { routes } from '../../app/routes';
 import { TextField } from '../../components/forms/TextField';
@@ -17,7 +17,9 @@ export default function ForgotPassword() {
   const [tried, setTried] = useState(false);
   const [sent, setSent] = useState(false);
   const action = useFormAction();
-  const rule = checkEmail(email.trim());
+  // The address as the server reads it (NFKC: fullwidth letters from an IME are plain ones).
+  const address = normalizeEmail(email);
+  const rule = checkEmail(address);
 
   async function onSubmit(ev: FormEvent) {
     ev.preventDefault();
@@ -26,7 +28,7 @@ export default function ForgotPassword() {
       document.getElementById('forgot-email')?.focus();
       return;
     }
-    const ok = await action.run(async () => (await sessionApi.requestPasswordReset({ email: email.trim() }), true));
+    const ok = await action.run(async () => (await sessionApi.requestPasswordReset({ email: address }), true));
     if (ok) setSent(true);
   }
 
@@ -34,7 +36,7 @@ export default function ForgotPassword() {
     <AuthCard title={t('forgot.title')}>
       {sent ? (
         // Takes focus: the pressed button is gone with the form, and a screen reader reads the outcome.
-        <FormSuccess message={t('forgot.sent', { email: email.trim() })} focus />
+        <FormSuccess message={t('forgot.sent', { email: address })} focus />
       ) : (
         <form noValidate onSubmit={onSubmit}>
           <p>{t('forgot.intro')}</p>

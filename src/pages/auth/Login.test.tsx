@@ -86,4 +86,25 @@ describe('Login page', () => {
     expect(view.currentPath()).toBe('/auth/login');
     expect(sessionStore.session.isAuthenticated).toBe(false);
   });
+
+  // The server reads addresses in NFKC form (contract/rules.ts normalizeEmail), so the address
+  // typed by an IME in fullwidth mode is kim@example.com: the page checks that form, not the raw
+  // text, where the fullwidth ＠ and ． are no "@" and "." (PRODUCT §10: the client shows the
+  // server's rules, no stricter).
+  it('signs in with an address typed in fullwidth letters, as the server does', async () => {
+    let sent: unknown;
+    server.use(
+      http.post('/api/login', async ({ request }) => {
+        sent = await request.json();
+        return apiJson('POST /api/login', { ...session, email: 'kim@example.com' });
+      }),
+    );
+    const user = userEvent.setup();
+    const view = renderAt(<Login />, '/auth/login');
+    await fill(user, '\uff4b\uff49\uff4d\uff20\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45\uff0e\uff43\uff4f\uff4d', 'correct horse battery');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(screen.queryByText('Enter a valid e-mail address (at most 254 characters).')).toBeNull();
+    await waitFor(() => expect(view.currentPath()).toBe('/admin/dashboard'));
+    expect(sent).toEqual({ email: 'kim@example.com', password: 'correct horse battery' });
+  });
 });

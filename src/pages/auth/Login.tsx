@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { checkEmail, checkPassword } from '../../../contract/rules';
+import { checkEmail, checkPassword, normalizeEmail } from '../../../contract/rules';
 import { login } from '../../state/session';
 import { routes } from '../../app/routes';
 import { TextField } from '../../components/forms/TextField';
@@ -26,7 +26,8 @@ export default function Login() {
   const action = useFormAction();
 
   const validate = (e = email, p = password): Errors => {
-    const emailKey = checkEmail(e.trim());
+    // As the server reads it: "ｋｉｍ＠ｅｘａｍｐｌｅ．ｃｏｍ" (an IME in fullwidth mode) is kim@example.com.
+    const emailKey = checkEmail(normalizeEmail(e));
     const passwordKey = checkPassword(p);
     return { email: emailKey && t(`validation:${emailKey}`), password: passwordKey && t(`validation:${passwordKey}`) };
   };
@@ -40,7 +41,7 @@ export default function Login() {
       document.getElementById(found.email ? 'login-email' : 'login-password')?.focus();
       return;
     }
-    const session = await action.run(() => login(email.trim(), password));
+    const session = await action.run(() => login(normalizeEmail(email), password));
     // The redirect holds the full path (locale prefix included), so it is followed from the root.
     if (session) navigate(redirect ? `~${redirect}` : routes.dashboard, { replace: true });
   }

@@ -34,6 +34,22 @@ describe('Forgot password', () => {
     expect(sent).toEqual({ email: 'ann@example.com' });
   });
 
+  it('sends an address typed in fullwidth letters in the form the server reads', async () => {
+    let sent: unknown = null;
+    server.use(
+      http.post('/api/password-reset-request', async ({ request }) => {
+        sent = await request.json();
+        return apiJson('POST /api/password-reset-request', { accepted: true }, 202);
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<ForgotPassword />, '/auth/forgot-password');
+    await user.type(screen.getByLabelText('E-mail'), '\uff4b\uff49\uff4d\uff20\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45\uff0e\uff43\uff4f\uff4d');
+    await user.click(screen.getByRole('button', { name: 'Send the link' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toContain('If kim@example.com belongs to an account'));
+    expect(sent).toEqual({ email: 'kim@example.com' });
+  });
+
   it('shows a 429 in the page language', async () => {
     server.use(
       http.post('/api/password-reset-request', () =>

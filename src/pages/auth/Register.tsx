@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { Trans, useTranslation } from 'react-i18next';
-import { checkNewEmail, checkNickname, checkPassword } from '../../../contract/rules';
+import { checkNewEmail, checkNickname, checkPassword, normalizeEmail } from '../../../contract/rules';
 import { register } from '../../state/session';
 import { routes } from '../../app/routes';
 import { TextField } from '../../components/forms/TextField';
@@ -28,9 +28,10 @@ export default function Register() {
   const validate = (f: Fields): Errors => {
     const v = (key: string | null) => key && t(`validation:${key}`);
     return {
-      email: v(checkNewEmail(f.email.trim())),
+      // The address as the server reads and stores it (NFKC, lower case), not the text as typed.
+      email: v(checkNewEmail(normalizeEmail(f.email))),
       nickname: v(checkNickname(f.nickname.trim())),
-      password: v(checkPassword(f.password, f.email)),
+      password: v(checkPassword(f.password, normalizeEmail(f.email))),
       confirm: f.confirm !== f.password ? t('passwordsDiffer') : null,
     };
   };
@@ -50,7 +51,7 @@ export default function Register() {
       document.getElementById(`register-${bad}`)?.focus();
       return;
     }
-    const session = await action.run(() => register(fields.email.trim(), fields.password, fields.nickname.trim()));
+    const session = await action.run(() => register(normalizeEmail(fields.email), fields.password, fields.nickname.trim()));
     if (session) navigate(redirect ? `~${redirect}` : routes.dashboard, { replace: true });
   }
 
