@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { routes } from '../../app/routes';
 import { LanguageLinks } from './LanguageSwitcher';
+import { useHomeHref } from './homeHref';
 import { useFocusTrap } from './useFocusTrap';
 import { CloseIcon } from './CloseIcon';
 import o from './overlay.module.css';
@@ -16,6 +17,7 @@ export const DRAWER_CLOSE_DELAY_MS = 100;
 /** The small-screen slide-out menu: links, the profile entries and the languages. */
 export default function Drawer({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation('public');
+  const home = useHomeHref();
   const panel = useRef<HTMLDivElement>(null);
   useFocusTrap(panel, true, onClose);
   const closing = useRef(false);
@@ -40,7 +42,7 @@ export default function Drawer({ onClose }: { onClose: () => void }) {
         </div>
         <nav aria-label={t('nav.label')}>
           <ul>
-            <li><Link href={routes.home}>{t('footer.home')}</Link></li>
+            <li><Link href={home}>{t('footer.home')}</Link></li>
             <li><Link href={routes.listingsUs}>{t('nav.browse')}</Link></li>
             <li><Link href={routes.createAds}>{t('nav.postAd')}</Link></li>
           </ul>

@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { routes } from '../../app/routes';
 import { Badges } from './Badges';
+import { useHomeHref } from './homeHref';
 import s from './layout.module.css';
 
 /** A build-time setting's value, or undefined when it is unset or blank. */
@@ -44,6 +45,7 @@ export const FOOTER_GROUPS: ReadonlyArray<{ title: string; links: ReadonlyArray<
 
 export default function Footer() {
   const { t } = useTranslation('public');
+  const home = useHomeHref();
   const blog = blogUrl();
   const social = socialLinks();
   return (
@@ -56,7 +58,7 @@ export default function Footer() {
               <ul>
                 {g.links.map((l) => (
                   <li key={l.key}>
-                    <Link href={l.href}>{t(`footer.${l.key}`)}</Link>
+                    <Link href={l.href === routes.home ? home : l.href}>{t(`footer.${l.key}`)}</Link>
                   </li>
                 ))}
                 {g.title === 'explore' && blog && (

@@ -7,7 +7,7 @@ import { apiJson } from '../../test/contract';
 import { App } from '../../app/App';
 import { setAgeConfirmed } from './ageConfirmation';
 
-// The bar's logo links a language's home by its one URL (/es, as its canonical says; /es/ answers
+// The bar's logo (and the footer's and the menu's home) links a language's home by its one URL (/es, as its canonical says; /es/ answers
 // a redirect there), and the browser's router still shows the home page when it is followed.
 
 beforeEach(() => {
@@ -32,6 +32,15 @@ describe('top bar', () => {
     expect(window.location.pathname).toBe('/es');
     expect(await screen.findByRole('heading', { level: 1, name: 'Anuncios de compañía para adultos, estado por estado' })).toBeTruthy();
     expect(document.documentElement.lang).toBe('es');
+  });
+
+  it("links the footer's home as /pt too", async () => {
+    window.history.replaceState(null, '', '/pt/faq');
+    render(<App />);
+    await screen.findByRole('heading', { level: 1, name: 'Perguntas frequentes' });
+    const footer = screen.getByRole('contentinfo');
+    const homes = within(footer).getAllByRole('link').filter((a) => a.getAttribute('href')?.replace(/\/$/, '') === '/pt');
+    expect(homes.map((a) => a.getAttribute('href'))).toEqual(['/pt']);
   });
 
   it('links the logo to / in English', async () => {

@@ -1,8 +1,9 @@
 import type { RefObject } from 'react';
-import { Link, useRouter } from 'wouter';
+import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { routes } from '../../app/routes';
 import { ProfileMenu } from './ProfileMenu';
+import { useHomeHref } from './homeHref';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { MenuIcon, SearchIcon } from './icons';
 import s from './layout.module.css';
@@ -22,15 +23,14 @@ interface Props {
  */
 export function TopBar({ onSearch, onMenu, searchButton, menuButton, drawerOpen, searchOpen }: Props) {
   const { t } = useTranslation('public');
-  // A language's home is /es, not /es/ (its canonical URL): named whole ('~'), outside the router's base.
-  const { base } = useRouter();
+  const home = useHomeHref();
   return (
     <header className={s.topbar}>
       <div className={`container ${s.bar}`}>
         <button ref={menuButton} type="button" className={`${s.iconButton} ${s.menuButton}`} aria-label={t('nav.menu')} aria-expanded={drawerOpen} onClick={onMenu}>
           <MenuIcon />
         </button>
-        <Link href={base ? `~${base}` : routes.home} className={s.brand}>
+        <Link href={home} className={s.brand}>
           <span className={s.logo}>XG</span>
           <span>Marketplace</span>
         </Link>
