@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { checkNewEmail } from '../../../../contract/rules';
+import { checkNewEmail, normalizeEmail } from '../../../../contract/rules';
 import { requestEmailChange } from '../../../state/profile';
 import { TextField } from '../../../components/forms/TextField';
 import { PasswordField } from '../../../components/forms/PasswordField';
@@ -18,9 +18,10 @@ export function EmailForm({ current }: { current: string }) {
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    const email = newEmail.trim();
+    // As the server reads it: "ａｎｎ＠ｅｘａｍｐｌｅ．ｎｅｔ" (an IME in fullwidth mode) is ann@example.net.
+    const email = normalizeEmail(newEmail);
     const key = checkNewEmail(email);
-    const same = !key && email.toLowerCase() === current.toLowerCase();
+    const same = !key && email === normalizeEmail(current);
     const found = {
       email: key ? t(`validation:${key}`) : same ? t('email.same') : null,
       password: password ? null : t('email.passwordRequired'),
