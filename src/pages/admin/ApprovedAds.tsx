@@ -148,13 +148,16 @@ export default function ApprovedAds() {
             <thead>
               <tr>
                 <th>
-                  <input
-                    type="checkbox"
-                    aria-label={t('selectAll')}
-                    checked={pageIds.length > 0 && pageIds.every(sel.has)}
-                    disabled={!pageIds.length}
-                    onChange={(e) => sel.setAll(pageIds, e.target.checked)}
-                  />
+                  {/* The label is the finger's target (24 × 24 px); the checkbox keeps its own name. */}
+                  <label className={styles.pick}>
+                    <input
+                      type="checkbox"
+                      aria-label={t('selectAll')}
+                      checked={pageIds.length > 0 && pageIds.every(sel.has)}
+                      disabled={!pageIds.length}
+                      onChange={(e) => sel.setAll(pageIds, e.target.checked)}
+                    />
+                  </label>
                 </th>
                 <th>{t('approvedAds.ad')}</th>
                 <th>{t('approvedAds.place')}</th>
@@ -168,13 +171,15 @@ export default function ApprovedAds() {
               {ads.map((ad) => (
                 <tr key={ad.id}>
                   <td>
-                    <input
-                      type="checkbox"
-                      checked={sel.has(ad.id)}
-                      disabled={isMine(ad)}
-                      onChange={() => sel.toggle(ad.id)}
-                      aria-label={t('selectAd', { title: ad.title })}
-                    />
+                    <label className={styles.pick}>
+                      <input
+                        type="checkbox"
+                        checked={sel.has(ad.id)}
+                        disabled={isMine(ad)}
+                        onChange={() => sel.toggle(ad.id)}
+                        aria-label={t('selectAd', { title: ad.title })}
+                      />
+                    </label>
                   </td>
                   <td>
                     <Link href={pathFor(routes.ad, { id: ad.id })} dir="auto">

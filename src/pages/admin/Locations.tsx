@@ -83,57 +83,60 @@ export default function Locations() {
           {errorMessage(error)}
         </div>
       )}
-      <div style={{ display: 'grid', gap: 24, gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))' }}>
-        <div>
+      {/* Two columns where they fit, one on a phone: a column is never wider than the screen, its tables scroll in their own box. */}
+      <div style={{ display: 'grid', gap: 24, gridTemplateColumns: 'repeat(auto-fit, minmax(min(300px, 100%), 1fr))' }}>
+        <div style={{ minWidth: 0 }}>
           <h2 id="locations-states-h">{t('locations.states')}</h2>
           <LoadState loading={states.loading && !states.data} error={states.error} />
-          <table className="data" aria-labelledby="locations-states-h">
-            <thead>
-              <tr>
-                <th>{t('locations.state')}</th>
-                <th>{t('locations.enabled')}</th>
-                <th>{t('locations.cities')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {stateList.map((s) => (
-                <tr key={s.id} aria-current={s.id === q.stateId || undefined}>
-                  <th scope="row">
-                    {s.name} <span className={styles.meta}>{s.code}</span>
-                  </th>
-                  <td>
-                    <input
-                      type="checkbox"
-                      role="switch"
-                      checked={s.enabled}
-                      aria-disabled={busy === s.id || undefined}
-                      aria-label={t('locations.enableState', { name: s.name })}
-                      onChange={() => {
-                        if (busy === s.id) return;
-                        if (s.enabled) setConfirming({ kind: 'state', state: s });
-                        else void run(s.id, () => setStateEnabled(s.id, true));
-                      }}
-                    />
-                  </td>
-                  <td>
-                    <button
-                      type="button"
-                      className="btn btn-sm btn-white"
-                      aria-pressed={s.id === q.stateId}
-                      onClick={() => {
-                        Object.assign(cityQuery, { stateId: s.id, query: '', page: 1 });
-                        setSearch('');
-                      }}
-                    >
-                      {t('locations.showCities', { name: s.name })}
-                    </button>
-                  </td>
+          <div style={{ overflowX: 'auto' }}>
+            <table className="data" aria-labelledby="locations-states-h">
+              <thead>
+                <tr>
+                  <th>{t('locations.state')}</th>
+                  <th>{t('locations.enabled')}</th>
+                  <th>{t('locations.cities')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {stateList.map((s) => (
+                  <tr key={s.id} aria-current={s.id === q.stateId || undefined}>
+                    <th scope="row">
+                      {s.name} <span className={styles.meta}>{s.code}</span>
+                    </th>
+                    <td>
+                      <input
+                        type="checkbox"
+                        role="switch"
+                        checked={s.enabled}
+                        aria-disabled={busy === s.id || undefined}
+                        aria-label={t('locations.enableState', { name: s.name })}
+                        onChange={() => {
+                          if (busy === s.id) return;
+                          if (s.enabled) setConfirming({ kind: 'state', state: s });
+                          else void run(s.id, () => setStateEnabled(s.id, true));
+                        }}
+                      />
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-white"
+                        aria-pressed={s.id === q.stateId}
+                        onClick={() => {
+                          Object.assign(cityQuery, { stateId: s.id, query: '', page: 1 });
+                          setSearch('');
+                        }}
+                      >
+                        {t('locations.showCities', { name: s.name })}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </div>
-        <div>
+        <div style={{ minWidth: 0 }}>
           <h2 id="locations-cities-h">{chosen ? t('locations.citiesOf', { name: chosen.name }) : t('locations.cities')}</h2>
           {!chosen && <p>{t('locations.pickState')}</p>}
           {chosen && (
@@ -172,29 +175,31 @@ export default function Locations() {
               </p>
               <LoadState loading={cities.loading} error={cities.error} />
               {cities.data && !cityList.length && <p>{t('locations.noCities')}</p>}
-              <table className="data" aria-labelledby="locations-cities-h">
-                <tbody>
-                  {cityList.map((c) => (
-                    <tr key={c.id}>
-                      <th scope="row">
-                        {c.name} <span className={styles.meta}>{t('locations.population', { count: c.population })}</span>
-                      </th>
-                      <td>
-                        <input
-                          type="checkbox"
-                          role="switch"
-                          checked={c.enabled}
-                          aria-disabled={busy === c.id || undefined}
-                          aria-label={t('locations.enableCity', { name: c.name })}
-                          onChange={() => {
-                            if (busy !== c.id) void run(c.id, () => setCitiesEnabled(chosen.id, [c.id], !c.enabled));
-                          }}
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <div style={{ overflowX: 'auto' }}>
+                <table className="data" aria-labelledby="locations-cities-h">
+                  <tbody>
+                    {cityList.map((c) => (
+                      <tr key={c.id}>
+                        <th scope="row">
+                          {c.name} <span className={styles.meta}>{t('locations.population', { count: c.population })}</span>
+                        </th>
+                        <td>
+                          <input
+                            type="checkbox"
+                            role="switch"
+                            checked={c.enabled}
+                            aria-disabled={busy === c.id || undefined}
+                            aria-label={t('locations.enableCity', { name: c.name })}
+                            onChange={() => {
+                              if (busy !== c.id) void run(c.id, () => setCitiesEnabled(chosen.id, [c.id], !c.enabled));
+                            }}
+                          />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
               {cities.data && <Pagination page={q.page} pageSize={CITY_PAGE_SIZE} total={cities.data.total} onPage={(p) => (cityQuery.page = p)} />}
             </>
           )}

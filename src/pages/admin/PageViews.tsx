@@ -94,79 +94,86 @@ export default function PageViews() {
           <DayChart days={days} label={t('views.chart', { days: data.days, count: data.total })} />
           <details>
             <summary id="views-days">{t('views.asTable')}</summary>
-            <table className="data" aria-labelledby="views-days">
-              <thead>
-                <tr>
-                  <th scope="col">{t('views.day')}</th>
-                  <th scope="col">{t('views.views')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {days.map((d) => (
-                  <tr key={d.day}>
-                    <td>{dateLabel(d.day, i18n.language, true)}</td>
-                    <td>{d.count}</td>
+            <div style={{ overflowX: 'auto' }}>
+              <table className="data" aria-labelledby="views-days">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('views.day')}</th>
+                    <th scope="col">{t('views.views')}</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {days.map((d) => (
+                    <tr key={d.day}>
+                      <td>{dateLabel(d.day, i18n.language, true)}</td>
+                      <td>{d.count}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           </details>
-          <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(280px, 1fr))', gap: 24, marginTop: 16 }}>
-            <section aria-labelledby="top-pages">
+          {/* One column on a phone, never wider than the screen; each table scrolls in its own box. */}
+          <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(280px, 100%), 1fr))', gap: 24, marginTop: 16 }}>
+            <section aria-labelledby="top-pages" style={{ minWidth: 0 }}>
               <h2 id="top-pages" style={{ fontSize: 18 }}>
                 {t('views.topPages')}
               </h2>
               {data.topPaths.length === 0 ? (
                 <p>{t('views.none')}</p>
               ) : (
-                <table className="data" aria-labelledby="top-pages">
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('views.page')}</th>
-                      <th scope="col">{t('views.views')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.topPaths.map((p) => (
-                      <tr key={p.path}>
-                        <td style={{ overflowWrap: 'anywhere' }}>
-                          <code>{p.path}</code>
-                        </td>
-                        <td>{p.count}</td>
+                <div style={{ overflowX: 'auto' }}>
+                  <table className="data" aria-labelledby="top-pages">
+                    <thead>
+                      <tr>
+                        <th scope="col">{t('views.page')}</th>
+                        <th scope="col">{t('views.views')}</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {data.topPaths.map((p) => (
+                        <tr key={p.path}>
+                          <td style={{ overflowWrap: 'anywhere' }}>
+                            <code>{p.path}</code>
+                          </td>
+                          <td>{p.count}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
               )}
             </section>
-            <section aria-labelledby="top-ads">
+            <section aria-labelledby="top-ads" style={{ minWidth: 0 }}>
               <h2 id="top-ads" style={{ fontSize: 18 }}>
                 {t('views.topAds')}
               </h2>
               {data.topAds.length === 0 ? (
                 <p>{t('views.none')}</p>
               ) : (
-                <table className="data" aria-labelledby="top-ads">
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('views.ad')}</th>
-                      <th scope="col">{t('views.views')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.topAds.map((a) => (
-                      <tr key={a.adId}>
-                        <td>
-                          <SearchLink query={a.adId}>{a.title ?? t('views.adGone', { id: a.adId })}</SearchLink>
-                        </td>
-                        <td>{a.count}</td>
+                <div style={{ overflowX: 'auto' }}>
+                  <table className="data" aria-labelledby="top-ads">
+                    <thead>
+                      <tr>
+                        <th scope="col">{t('views.ad')}</th>
+                        <th scope="col">{t('views.views')}</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {data.topAds.map((a) => (
+                        <tr key={a.adId}>
+                          <td style={{ overflowWrap: 'anywhere' }}>
+                            <SearchLink query={a.adId}>{a.title ?? t('views.adGone', { id: a.adId })}</SearchLink>
+                          </td>
+                          <td>{a.count}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
               )}
             </section>
-            <section aria-labelledby="by-language">
+            <section aria-labelledby="by-language" style={{ minWidth: 0 }}>
               <h2 id="by-language" style={{ fontSize: 18 }}>
                 {t('views.byLanguage')}
               </h2>

@@ -141,9 +141,10 @@ function Invoices() {
             onChange={(e) => setText(e.target.value)}
           />
         </div>
-        <div className="field" style={{ margin: 0 }}>
+        {/* A native select is as wide as its longest option (pt "Aguardando pagamento …"): on a 320 px phone it shrinks to the line. */}
+        <div className="field" style={{ margin: 0, minWidth: 0, maxWidth: '100%' }}>
           <label htmlFor="invoice-status">{t('server.statusFilter')}</label>
-          <select id="invoice-status" value={status} onChange={(e) => setStatus(e.target.value as InvoiceStatus | '')}>
+          <select id="invoice-status" style={{ maxWidth: '100%' }} value={status} onChange={(e) => setStatus(e.target.value as InvoiceStatus | '')}>
             <option value="">{t('server.anyStatus')}</option>
             {STATUSES.map((s) => (
               <option key={s} value={s}>

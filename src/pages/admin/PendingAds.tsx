@@ -151,13 +151,16 @@ export default function PendingAds() {
       <ul className={styles.list}>
         {ads.map((ad) => (
           <li key={ad.id} className={styles.item} aria-label={ad.title}>
-            <input
-              type="checkbox"
-              checked={sel.has(ad.id)}
-              disabled={!decidable(ad)}
-              onChange={() => sel.toggle(ad.id)}
-              aria-label={t('selectAd', { title: ad.title })}
-            />
+            {/* The label is the finger's target (24 × 24 px); the checkbox keeps its own name. */}
+            <label className={styles.pick}>
+              <input
+                type="checkbox"
+                checked={sel.has(ad.id)}
+                disabled={!decidable(ad)}
+                onChange={() => sel.toggle(ad.id)}
+                aria-label={t('selectAd', { title: ad.title })}
+              />
+            </label>
             <div className={styles.itemBody}>
               <h2 style={{ fontSize: 17, margin: '0 0 4px' }}>
                 <span dir="auto">{ad.title}</span> <StatusBadge status={ad.status} />

@@ -133,21 +133,23 @@ export default function Pricing() {
       <p>{t('pricing.intro')}</p>
       <LoadState loading={snap.loading && !snap.data} error={snap.error} />
       {rows.length > 0 && (
-        <table className="data" aria-labelledby="pricing-h">
-          <thead>
-            <tr>
-              <th>{t('pricing.item')}</th>
-              <th>{t('pricing.price')}</th>
-              <th>{t('pricing.days')}</th>
-              <th>{t('actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <PriceRow key={r.id} row={r} />
-            ))}
-          </tbody>
-        </table>
+        <div style={{ overflowX: 'auto' }}>
+          <table className="data" aria-labelledby="pricing-h">
+            <thead>
+              <tr>
+                <th>{t('pricing.item')}</th>
+                <th>{t('pricing.price')}</th>
+                <th>{t('pricing.days')}</th>
+                <th>{t('actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <PriceRow key={r.id} row={r} />
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -53,7 +53,7 @@ export default function EditAd() {
   if (ad.status === 'disabled')
     return (
       <section>
-        <h1>{t('edit.titleOf', { title: ad.title })}</h1>
+        <h1 style={{ overflowWrap: 'anywhere' }}>{t('edit.titleOf', { title: ad.title })}</h1>
         <p role="alert" className="alert alert-error">
           {t('edit.disabled')}
         </p>
@@ -149,7 +149,7 @@ function EditForm({ ad }: { ad: OwnerAd }) {
 
   return (
     <section>
-      <h1>{t('edit.titleOf', { title: ad.title })}</h1>
+      <h1 style={{ overflowWrap: 'anywhere' }}>{t('edit.titleOf', { title: ad.title })}</h1>
       <div className="alert alert-info" id="edit-outcome">
         <p style={{ margin: 0 }}>
           {live

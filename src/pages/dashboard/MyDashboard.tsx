@@ -151,7 +151,8 @@ function RecentActivity({ items }: { items: readonly ActivityItem[] | null }) {
       <h2 id="activity-title">{t('dash.activity.title')}</h2>
       {items && !items.length && <p>{t('dash.activity.empty')}</p>}
       {!!items?.length && (
-        <ul>
+        // An ad's title can hold a word longer than a phone is wide (a pasted link): it breaks, the page keeps its width.
+        <ul style={{ overflowWrap: 'anywhere' }}>
           {items.map((item) => (
             // An ad can show more than once (its decision, and those on its edits).
             <li key={item.source === 'ad' ? `ad-${item.adId}-${item.event}-${item.at}` : `money-${item.id}`}>
