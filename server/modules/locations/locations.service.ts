@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../core/deps.ts';
+import type { Executor } from '../../core/db.ts';
 import { currentActor, type SessionUser } from '../../core/auth.ts';
 import { can } from './locations.policy.ts';
 import { writeAudit } from '../../core/audit.ts';
@@ -105,7 +106,9 @@ export class LocationsService {
    * Without cityIds, enables or disables the state itself; with cityIds, those cities of that
    * state (every id must belong to it, or nothing changes). Audited in the same transaction.
    * Enabled, the held paid terms of approved owners' ads there start, as they would have at the
-   * owner's approval had the place been open (startHeldTerms). Returns how many rows now carry the requested status.
+   * owner's approval had the place been open (startHeldTerms); the audit row names those ads
+   * (`adTermsStarted`), as the owner's approval does. A place that already has the requested
+   * status is left alone, unaudited (a double click, a retry). Returns how many places it changed.
    */
   async setStatus(actor: SessionUser, input: { stateId: string; cityIds?: string[]; enabled: boolean }): Promise<{ updated: number }> {
     if (!can(actor, 'setStatus')) throw new Forbidden('locations.staff_only');
@@ -117,15 +120,16 @@ export class LocationsService {
       const state = await repo.findState(trx, input.stateId);
       if (!state) throw new NotFound('locations.state_not_found');
       if (input.cityIds === undefined) {
+        if (state.enabled === input.enabled) return { updated: 0 };
         await repo.setStateEnabled(trx, state.id, input.enabled);
-        if (input.enabled) await startHeldTermsIn(trx, state.id, undefined, at);
+        const started = input.enabled ? await startedIds(trx, state.id, undefined, at) : [];
         await writeAudit(trx, {
           actor: who,
           action: 'state.status',
           targetType: 'state',
           targetId: state.id,
           before: { enabled: state.enabled },
-          after: { enabled: input.enabled },
+          after: started.length ? { enabled: input.enabled, adTermsStarted: started } : { enabled: input.enabled },
           at,
         });
         return { updated: 1 };
@@ -137,22 +141,44 @@ export class LocationsService {
         const missing = ids.filter((id) => !known.has(id));
         throw new NotFound('locations.cities_not_in_state', { state: state.name, cities: `${missing.slice(0, 5).join(', ')}${missing.length > 5 ? '…' : ''}` });
       }
-      await repo.setCitiesEnabled(trx, state.id, ids, input.enabled);
-      if (input.enabled) await startHeldTermsIn(trx, state.id, ids, at);
-      for (const c of found) {
+      const changed = found.filter((c) => c.enabled !== input.enabled);
+      if (!changed.length) return { updated: 0 };
+      const changedIds = changed.map((c) => c.id);
+      await repo.setCitiesEnabled(trx, state.id, changedIds, input.enabled);
+      // Started terms by city, so each city's row names the ads its opening started.
+      const started = new Map<string, string[]>();
+      if (input.enabled) {
+        const ads = await startedIds(trx, state.id, changedIds, at);
+        if (ads.length) {
+          const rows = await trx.selectFrom('ads').select(['id', 'city_id']).where('id', 'in', ads).execute();
+          const cityOf = new Map(rows.map((r) => [r.id, r.city_id]));
+          for (const id of ads) {
+            const city = cityOf.get(id)!;
+            started.set(city, [...(started.get(city) ?? []), id]);
+          }
+        }
+      }
+      for (const c of changed) {
+        const adTermsStarted = started.get(c.id);
         await writeAudit(trx, {
           actor: who,
           action: 'city.status',
           targetType: 'city',
           targetId: c.id,
           before: { enabled: c.enabled, stateId: state.id },
-          after: { enabled: input.enabled, stateId: state.id },
+          after: adTermsStarted ? { enabled: input.enabled, stateId: state.id, adTermsStarted } : { enabled: input.enabled, stateId: state.id },
           at,
         });
       }
-      return { updated: ids.length };
+      return { updated: changed.length };
     });
     this.invalidate();
     return result;
   }
+}
+
+/** The ads whose held terms opening these places started: those that show and those their owners set offline. */
+async function startedIds(trx: Executor, stateId: string, cityIds: readonly string[] | undefined, at: string): Promise<string[]> {
+  const terms = await startHeldTermsIn(trx, stateId, cityIds, at);
+  return [...terms.showing, ...terms.offline];
 }

@@ -139,6 +139,8 @@ export class PricingService {
         }
         durationDays = input.durationDays;
       }
+      // The same price saved again (the form re-submitted, a retry): nothing changes, nothing to audit.
+      if (input.priceCents === before.price_cents && durationDays === before.duration_days) return toPricingDto(before);
       const at = this.deps.clock.now().toISOString();
       await repo.updatePricing(trx, before.id, { priceCents: input.priceCents, durationDays, at });
       const after = { ...before, price_cents: input.priceCents, duration_days: durationDays, updated_at: at };
@@ -208,12 +210,18 @@ export class PricingService {
       if (!before) throw new NotFound('pricing.promo_code_not_found');
       if (input.from && !sameAsSeen(before, input.from)) throw new Conflict('pricing.promo_code_changed_meanwhile');
       if (input.maxUses < before.uses) throw new Invalid('maxUses', 'pricing.promo_max_uses_below_uses', { uses: before.uses });
-      await repo.updatePromoCode(trx, before.id, {
+      const edited = {
         code,
         amountCents: input.amountCents,
         maxUses: input.maxUses,
         expiresAt: expiresAt === undefined ? before.expires_at : expiresAt,
         active: input.active,
+      };
+      // Saved unchanged: nothing to write or audit, and its last editor stays who really edited it
+      // (an editor may not redeem it: the saving admin must not become one by a no-op).
+      if (sameAsSeen(before, edited)) return { promoCode: toPromoDto(before), created: false };
+      await repo.updatePromoCode(trx, before.id, {
+        ...edited,
         by: actor.id, // nor may its last editor (a personal code's too: its owner editing it as staff)
         at: now,
       });
@@ -232,7 +240,7 @@ export class PricingService {
   }
 }
 
-/** Whether a stored promo code still has the edited fields the form showed (the code compared as it would be stored). */
+/** Whether a stored promo code has these edited fields, as the form showed them or as saved (the code compared as it would be stored). */
 function sameAsSeen(row: PromoRow, seen: PromoCodeSeen): boolean {
   return (
     row.code === normalizePromoCode(seen.code) &&

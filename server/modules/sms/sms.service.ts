@@ -146,6 +146,8 @@ export class SmsService {
       await stillStaff(trx, actor);
       const row = await repo.findToken(trx, id);
       if (!row) throw new NotFound('sms.token_not_found');
+      // The same key saved again: nothing changes, nothing to audit.
+      if ((token || null) === row.token) return { id, token: maskToken(row.token) };
       await repo.setToken(trx, id, { token: token || null, at, by: actor.id });
       await writeAudit(trx, {
         actor: { id: actor.id, email: actor.email },
