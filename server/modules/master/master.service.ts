@@ -10,7 +10,7 @@ import type { ManagedUser } from '../../../contract/api/master.ts';
 import { countActiveMasters } from '../profile/profile.repository.ts';
 import { can, type AccountChange, type MasterAction } from './master.policy.ts';
 import * as repo from './master.repository.ts';
-import { photosOfAds, restore, userReason, withdraw } from '../uploads/uploads.withdrawn.ts';
+import { photosOfAds, restore, unapprovedOwnerReason, userReason, withdraw } from '../uploads/uploads.withdrawn.ts';
 import { startHeldTerms } from '../ads/ads.repository.ts';
 import { endPendingLinks } from '../auth/auth.repository.ts';
 import { composeMail, pageLink } from '../../core/mail-templates.ts';
@@ -112,6 +112,9 @@ export class MasterService {
         // away from the address staff know it by, and free that address for a new sign-up.
         await endPendingLinks(trx, userId);
       } else if (before.status === 'suspended') await restore(trx, userReason(userId));
+      // Not approved (pending again): its ads show nowhere, nor their photos but to it and staff; approved, they show.
+      if (status === 'pending') await withdraw(trx, await photosOfAds(trx, { ownerId: userId }), unapprovedOwnerReason(userId));
+      else if (status === 'approved') await restore(trx, unapprovedOwnerReason(userId));
       // Approved (at last, or again): the ads staff approved while it was not start their paid term now.
       // Not where its city or state is closed: that one starts when staff open it, or the owner moves it.
       const terms = status === 'approved' ? await startHeldTerms(trx, userId, now) : { showing: [], offline: [] };

@@ -6,7 +6,7 @@ import { Errors } from '../../../contract/api/common.ts';
 import { resolveUpload, uploadsRoot } from './uploads.storage.ts';
 import { sessionOf, type SessionUser } from '../../core/auth.ts';
 import { isStaff } from '../../core/policy.ts';
-import { ownerFetchableAd } from './uploads.withdrawn.ts';
+import { ownerFetchableAd, ownerFetchableUser } from './uploads.withdrawn.ts';
 import { noneMatch } from '../../core/encoding.ts';
 
 const TYPES: Record<string, string> = { webp: 'image/webp', jpg: 'image/jpeg', png: 'image/png' };
@@ -39,11 +39,13 @@ export default defineRoutes((app, deps) => {
   const ownerOfAd = deps.database.reader.prepare<[string], string>('SELECT owner_id FROM ads WHERE id = ?').pluck();
   /**
    * Staff fetch any withdrawn file; an ad's owner, the photos of their ad that staff disabled or
-   * have not approved yet (nothing else withdraws them: not a suspension, not a hold).
+   * have not approved yet, or that wait for their account's approval (nothing else withdraws them:
+   * not a suspension, not a hold).
    */
   const mayFetchWithdrawn = (user: SessionUser | null, reasons: string[]) => {
     if (user === null) return false;
     const ownsEvery = reasons.every((r) => {
+      if (ownerFetchableUser(r) === user.id) return true;
       const adId = ownerFetchableAd(r);
       return adId !== null && ownerOfAd.get(adId) === user.id;
     });

@@ -9,6 +9,12 @@ import { photoPaths } from '../moderation/moderation.holds.ts';
 /** Why a file is withdrawn: staff disabled its ad, suspended its owner, or only a hold keeps it. */
 export const adReason = (adId: string) => `ad:${adId}`;
 export const userReason = (userId: string) => `user:${userId}`;
+/**
+ * The owner's account is not approved (pending, or suspended when staff approved an ad or an edit):
+ * its ads show nowhere (PRODUCT §2), so neither do their photos, but to the owner and staff. Lifted
+ * when the account is approved.
+ */
+export const unapprovedOwnerReason = (userId: string) => `unapproved-owner:${userId}`;
 export const HOLD_REASON = 'hold';
 /**
  * A photo stored for this ad (posted, or an edit) that no approved version of it has shown yet:
@@ -21,6 +27,12 @@ export const unreviewedReason = (adId: string) => `unreviewed:${adId}`;
 /** The ad whose owner may still fetch a file withdrawn for this reason (its own ad disabled, or not yet approved); else null. */
 export function ownerFetchableAd(reason: string): string | null {
   const m = /^(?:ad|unreviewed):(.+)$/.exec(reason);
+  return m ? m[1] : null;
+}
+
+/** The user who may still fetch a file withdrawn for this reason (their own account not approved yet); else null. */
+export function ownerFetchableUser(reason: string): string | null {
+  const m = /^unapproved-owner:(.+)$/.exec(reason);
   return m ? m[1] : null;
 }
 
@@ -38,10 +50,21 @@ export async function restore(db: Executor, reason: string): Promise<void> {
   await db.deleteFrom('withdrawn_uploads').where('reason', '=', reason).execute();
 }
 
-/** Staff approved the version of the ad whose photos record this is: its files are no longer withheld as unreviewed (other reasons stay). */
+/**
+ * Staff approved the version of the ad whose photos record this is: its files are no longer withheld
+ * as unreviewed (other reasons stay); while its owner's account is not approved, they are withheld
+ * for that instead, until it is (MasterService.updateStatus).
+ */
 export async function approveUploads(db: Executor, adId: string, photosJson: string): Promise<void> {
   const paths = photoPaths(photosJson);
   if (!paths.length) return;
+  const owner = await db
+    .selectFrom('ads')
+    .innerJoin('users', 'users.id', 'ads.owner_id')
+    .select(['users.id', 'users.status'])
+    .where('ads.id', '=', adId)
+    .executeTakeFirst();
+  if (owner && owner.status !== 'approved') await withdraw(db, paths, unapprovedOwnerReason(owner.id));
   await db.deleteFrom('withdrawn_uploads').where('reason', '=', unreviewedReason(adId)).where('path', 'in', paths).execute();
 }
 
