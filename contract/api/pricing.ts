@@ -18,6 +18,9 @@ export type PricingKind = Static<typeof PricingKindSchema>;
 export type ListingType = Static<typeof ListingTypeSchema>;
 
 /** A promo code as staff see it; `personal` codes belong to one user (the e-mailed welcome codes). */
+/** A new promo code's worth when none is given (PRODUCT §4: "amountCents (default 2000, the '20' of the seed)"). */
+export const DEFAULT_PROMO_CENTS = 2000;
+
 export const PromoCodeSchema = Type.Object({
   id: Type.String(),
   code: Type.String(),
@@ -75,7 +78,8 @@ export const pricingApi = {
     body: Type.Object({
       id: Type.Optional(Type.String({ maxLength: 40 })),
       code: Type.String({ maxLength: 64 }),
-      amountCents: Type.Integer(),
+      /** Left out: 2000 for a new code (DEFAULT_PROMO_CENTS); an update keeps the amount it has. */
+      amountCents: Type.Optional(Type.Integer()),
       maxUses: Type.Integer(),
       /** A day or a moment (ISO 8601); null or "" for none; left out of an update, the code keeps the expiry it has. */
       expiresAt: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Null()])),

@@ -7,9 +7,12 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /**
  * A request from the server's own machine: a loopback peer, and no proxy in between (a reverse
- * proxy on the same host would make every visitor look local; it says so in these headers).
+ * proxy on the same host would make every visitor look local; it says so in these headers). With
+ * TRUST_PROXY set the operator has said a proxy relays visitors, and one may add none of those
+ * headers (nginx's plain proxy_pass): no request counts as local then (staff still simulate).
  */
-export function fromLoopback(request: FastifyRequest): boolean {
+export function fromLoopback(request: FastifyRequest, trustProxy: string | false): boolean {
+  if (trustProxy !== false) return false;
   const h = request.headers;
   if (h['x-forwarded-for'] !== undefined || h.forwarded !== undefined || h['x-real-ip'] !== undefined) return false;
   return LOOPBACK.has(request.raw.socket?.remoteAddress ?? '');
@@ -48,11 +51,11 @@ export default defineRoutes((app, deps) => {
 
   app.get('/api/sandbox/invoices/:invoiceId', { schema: paymentsApi['GET /api/sandbox/invoices/:invoiceId'] }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return { invoice: await payments.sandboxInvoice(requireUser(request), request.params.invoiceId, fromLoopback(request)) };
+    return { invoice: await payments.sandboxInvoice(requireUser(request), request.params.invoiceId, fromLoopback(request, deps.config.trustProxy)) };
   });
 
   app.post('/api/sandbox/invoices/:invoiceId/simulate', { schema: paymentsApi['POST /api/sandbox/invoices/:invoiceId/simulate'] }, async (request) => ({
-    invoice: await payments.simulate(requireUser(request), request.params.invoiceId, request.body.action, fromLoopback(request)),
+    invoice: await payments.simulate(requireUser(request), request.params.invoiceId, request.body.action, fromLoopback(request, deps.config.trustProxy)),
   }));
 
   app.get('/api/admin/get-btcpayserver-health', { schema: paymentsApi['GET /api/admin/get-btcpayserver-health'] }, async (_request, reply) => {

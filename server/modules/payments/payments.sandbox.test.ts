@@ -80,6 +80,23 @@ describe('the sandbox payment provider', () => {
     expect(await usdBalance(ctx, user.id)).toBe(1234);
   });
 
+  // PRODUCT §6: the simulation buttons "work only for staff or from a loopback address (so a public
+  // install cannot mint money)". With TRUST_PROXY set, a loopback peer is the operator's proxy
+  // relaying visitors, and nginx's plain proxy_pass adds no X-Forwarded-For: no request is local then.
+  it('with TRUST_PROXY=1, a provider relayed by a local proxy that adds no header gets 403 and no money; staff still may', async () => {
+    await ctx.close();
+    ctx = await createTestApp({ env: { TRUST_PROXY: '1' } });
+    user = await makeUser(ctx, { status: 'approved' });
+    const { invoiceId } = await create(user, 10);
+    const res = await simulate(user, invoiceId, 'pay'); // app.inject comes from 127.0.0.1, no forwarding header
+    expect([res.statusCode, res.json().code]).toEqual([403, 'payment.sandbox_forbidden']);
+    expect((await view(user, invoiceId)).json().invoice.canSimulate).toBe(false);
+    await settle();
+    expect(await usdBalance(ctx, user.id)).toBe(0);
+    const admin = await asAdmin(ctx);
+    expect((await simulate(admin, invoiceId, 'pay')).statusCode).toBe(200);
+  });
+
   it('lets nobody from the internet mint money: a provider from a public address (or through a proxy) gets 403; staff may', async () => {
     const { invoiceId } = await create(user);
     const attempts: { remoteAddress?: string; headers?: Record<string, string> }[] = [

@@ -6,7 +6,7 @@ import { newId } from '../../core/ids.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { paging } from '../../core/http.ts';
 import { PRICE_MAX_CENTS, PROMO_MAX_CENTS, RULE_CODES, checkPromoCode } from '../../../contract/rules.ts';
-import type { Pricing, PromoCode } from '../../../contract/api/pricing.ts';
+import { DEFAULT_PROMO_CENTS, type Pricing, type PromoCode } from '../../../contract/api/pricing.ts';
 import { normalizePromoCode } from '../wallets/wallets.service.ts';
 import type { ListingType, PricingKind } from '../ads/ads.tables.ts';
 import { can } from './pricing.policy.ts';
@@ -171,12 +171,12 @@ export class PricingService {
    */
   async setPromoCode(
     actor: SessionUser,
-    input: { id?: string; code: string; amountCents: number; maxUses: number; expiresAt?: string | null; active: boolean; from?: PromoCodeSeen },
+    input: { id?: string; code: string; amountCents?: number; maxUses: number; expiresAt?: string | null; active: boolean; from?: PromoCodeSeen },
   ): Promise<{ promoCode: PromoCodeDto; created: boolean }> {
     if (!can(actor, 'setPromoCode', input.id === undefined ? undefined : { id: input.id })) throw new Forbidden();
     const code = normalizePromoCode(input.code);
     if (checkPromoCode(code)) throw new Invalid('code', RULE_CODES.promoCodeInvalid);
-    if (!Number.isInteger(input.amountCents) || input.amountCents < 1 || input.amountCents > MAX_PROMO_CENTS) {
+    if (input.amountCents !== undefined && (!Number.isInteger(input.amountCents) || input.amountCents < 1 || input.amountCents > MAX_PROMO_CENTS)) {
       throw new Invalid('amountCents', 'pricing.promo_amount_out_of_range', { max: MAX_PROMO_CENTS });
     }
     if (!Number.isInteger(input.maxUses) || input.maxUses < 1 || input.maxUses > 1_000_000) {
@@ -195,7 +195,7 @@ export class PricingService {
         await repo.insertPromoCode(trx, {
           id,
           code,
-          amountCents: input.amountCents,
+          amountCents: input.amountCents ?? DEFAULT_PROMO_CENTS,
           maxUses: input.maxUses,
           expiresAt: expiresAt ?? null,
           active: input.active,
@@ -212,7 +212,7 @@ export class PricingService {
       if (input.maxUses < before.uses) throw new Invalid('maxUses', 'pricing.promo_max_uses_below_uses', { uses: before.uses });
       const edited = {
         code,
-        amountCents: input.amountCents,
+        amountCents: input.amountCents ?? before.amount_cents,
         maxUses: input.maxUses,
         expiresAt: expiresAt === undefined ? before.expires_at : expiresAt,
         active: input.active,

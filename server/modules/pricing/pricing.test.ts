@@ -106,6 +106,19 @@ describe('promo codes (admin)', () => {
     expect((await audit()).map((a) => a.action)).toEqual(['promo_code.create', 'promo_code.create', 'promo_code.update']);
   });
 
+  // PRODUCT §4: "amountCents (default 2000, the '20' of the seed)": a new code saved without an
+  // amount is worth $20.00; an update without one keeps the amount the code has.
+  it('gives a new code without an amount the default $20.00, and an update without one keeps its amount', async () => {
+    const created = await save({ code: 'DEFAULT-AMT', maxUses: 5, expiresAt: null, active: true });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().promoCode.amountCents).toBe(2000);
+    const id = created.json().promoCode.id as string;
+    expect((await save({ id, code: 'DEFAULT-AMT', amountCents: 500, maxUses: 5, active: true })).json().promoCode.amountCents).toBe(500);
+    const kept = await save({ id, code: 'DEFAULT-AMT', maxUses: 7, active: true });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json().promoCode).toMatchObject({ amountCents: 500, maxUses: 7 });
+  });
+
   it("reads a time without a zone as UTC, whatever the server's zone", async () => {
     const zone = process.env.TZ;
     process.env.TZ = 'America/New_York';

@@ -11,7 +11,7 @@ import { SubmitButton } from '../forms/SubmitButton';
 import { FormError } from '../forms/FormError';
 import { useFormAction } from '../forms/useFormAction';
 
-export const DEFAULT_PROMO_CENTS = 2000; // the seed's "20"
+import { DEFAULT_PROMO_CENTS } from '../../../contract/api/pricing';
 
 /** A date input's 'YYYY-MM-DD' as the end of that day (UTC), so a code works through its last day. */
 export const dateToExpiry = (d: string) => (d ? new Date(`${d}T23:59:59.999Z`).toISOString() : null);
