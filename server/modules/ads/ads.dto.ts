@@ -86,15 +86,22 @@ export function toPublicAd(r: AdCoreRow): AdDto {
   };
 }
 
-export function toOwnerAd(r: AdRow): OwnerAdDto {
+/**
+ * An ad as its owner sees it. With `now`, as of then: one whose term ran out is expired and not
+ * shown, as the public and the dashboard's counts have it, before the expire-ads job stores it so
+ * (a held term has not run: it stays approved).
+ */
+export function toOwnerAd(r: AdRow, now?: string): OwnerAdDto {
+  const ranOut = now !== undefined && r.expires_at !== null && r.expires_at <= now && !r.term_held;
+  const row = ranOut && r.status === 'approved' ? { ...r, status: 'expired' as const } : r;
   return {
-    ...toPublicAd(r),
+    ...toPublicAd(row),
     ownerId: r.owner_id,
     rejectionReason: r.rejection_reason,
     priceCents: r.price_cents,
     paidWalletId: r.paid_wallet_id,
     createdAt: r.created_at,
-    shown: r.visible === 1,
+    shown: r.visible === 1 && !ranOut,
     placeClosed: r.place_open !== 1,
     termHeld: r.term_held === 1,
   };

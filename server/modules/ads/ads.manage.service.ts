@@ -145,7 +145,7 @@ export class AdManageService {
     const after = await repo.findAd(this.deps.db, id);
     if (!after) throw new NotFound('ad.not_found'); // deleted since the commit
     if (after.status !== ad.status) this.deps.hub.sendToUser(ad.owner_id, 'adStatusUpdate', { adId: id, status: after.status });
-    return { ...toOwnerAd(after), revision: (await this.revisions([id])).get(id) ?? null };
+    return { ...toOwnerAd(after, this.deps.clock.now().toISOString()), revision: (await this.revisions([id])).get(id) ?? null };
   }
 
   /**
@@ -188,7 +188,7 @@ export class AdManageService {
         }
         if (!(await repo.renew(trx, id, expiresAt, at))) throw new Conflict('ad.renew_not_allowed');
         await repo.refreshVisibility(trx, [id]);
-        return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, by, walletId)) };
+        return { ad: toOwnerAd((await repo.findAd(trx, id))!, at), wallet: toWalletDto(await usableWallet(trx, by, walletId)) };
       }),
     );
     this.deps.hub.sendToUser(actor.id, 'adStatusUpdate', { adId: id, status: result.ad.status });
@@ -242,7 +242,11 @@ export class AdManageService {
     // a rolling 168 hours showed an ad's owner another "last 7 days" than staff saw for the same ad.
     const now = this.deps.clock.now();
     const [revisions, views] = await Promise.all([this.revisions(ids), repo.viewsOf(this.deps.db, ids, sinceUtcDays(now, 7), sinceUtcDays(now, 30))]);
-    const ads: OwnerAdDto[] = rows.map((r) => ({ ...toOwnerAd(r), revision: revisions.get(r.id) ?? null, ...(views.get(r.id) ?? { views7: 0, views30: 0 }) }));
+    const ads: OwnerAdDto[] = rows.map((r) => ({
+      ...toOwnerAd(r, this.deps.clock.now().toISOString()),
+      revision: revisions.get(r.id) ?? null,
+      ...(views.get(r.id) ?? { views7: 0, views30: 0 }),
+    }));
     const inList = (list: OwnAdsList) => (a: { status: AdStatus }) => OWN_LISTS[list].includes(a.status);
     const sizeOf = (list: OwnAdsList) => counts.filter(inList(list)).reduce((n, c) => n + c.n, 0);
     return {

@@ -122,7 +122,7 @@ export class AdsService {
     }
     const posted = await repo.findAd(this.deps.db, id);
     if (!posted) throw new NotFound('ad.not_found'); // its account was deleted since the commit
-    return toOwnerAd(posted);
+    return toOwnerAd(posted, this.now());
   }
 
   /**
@@ -159,7 +159,7 @@ export class AdsService {
         await withdraw(trx, photoFiles(stored), unreviewedReason(id));
         await recordVersion(trx, id, 'posted', at);
         await recordFingerprint(trx, fingerprint, at);
-        if (rk) await remember(trx, rk, 201, toOwnerAd((await repo.findAd(trx, id))!), this.deps.clock.now());
+        if (rk) await remember(trx, rk, 201, toOwnerAd((await repo.findAd(trx, id))!, this.now()), this.deps.clock.now());
       });
     } catch (e) {
       removeAdPhotos(this.deps.config.dataDir, stored);
@@ -173,7 +173,7 @@ export class AdsService {
   async cart(userId: string, q: { page?: number; pageSize?: number }): Promise<{ pendingAds: OwnerAdDto[]; total: number; page: number; pageSize: number }> {
     const { page, pageSize, offset } = paging(q);
     const { rows, total } = await repo.pageOwnAds(this.deps.db, userId, { statuses: ['unpaid'], offset, limit: pageSize });
-    return { pendingAds: rows.map(toOwnerAd), total, page, pageSize };
+    return { pendingAds: rows.map((r) => toOwnerAd(r, this.now())), total, page, pageSize };
   }
 
   /**
@@ -216,7 +216,7 @@ export class AdsService {
           at,
         });
       }
-      return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, by, walletId)) };
+      return { ad: toOwnerAd((await repo.findAd(trx, id))!, this.now()), wallet: toWalletDto(await usableWallet(trx, by, walletId)) };
     });
     this.notify(actor.id, id, result.ad.status);
     return result;
@@ -237,7 +237,10 @@ export class AdsService {
         const ad = await adFor(trx, by, 'bump', id);
         // On a list: approved, running, and shown (online, its owner and place not suspended).
         if (ad.status !== 'approved' || (ad.expires_at !== null && ad.expires_at <= at) || !ad.visible) throw new Conflict('ad.bump_not_running');
-        if (ad.bumped_at && now.getTime() - Date.parse(ad.bumped_at) < BUMP_COOLDOWN_MS) throw new Conflict('ad.bump_too_soon');
+        // A bump dated after now (the wall clock stepped back since) is not "too soon", as a renewal's is
+        // not (AdManageService.renew); the ledger key (the bump it replaces) still charges a bump once.
+        const sinceBump = ad.bumped_at ? now.getTime() - Date.parse(ad.bumped_at) : Infinity;
+        if (sinceBump >= 0 && sinceBump < BUMP_COOLDOWN_MS) throw new Conflict('ad.bump_too_soon');
         await usableWallet(trx, by, walletId);
         const price = await quotedPrice(trx, 'bump', ad.listing_type, quote);
         if (price.priceCents > 0) {
@@ -253,7 +256,7 @@ export class AdsService {
           });
         }
         await repo.bump(trx, id, at);
-        return { ad: toOwnerAd((await repo.findAd(trx, id))!), wallet: toWalletDto(await usableWallet(trx, by, walletId)) };
+        return { ad: toOwnerAd((await repo.findAd(trx, id))!, this.now()), wallet: toWalletDto(await usableWallet(trx, by, walletId)) };
       }),
     );
   }
@@ -263,7 +266,7 @@ export class AdsService {
       await adFor(trx, by, 'setOnline', id);
       await repo.setOnline(trx, id, online);
       await repo.refreshVisibility(trx, [id]);
-      return toOwnerAd((await repo.findAd(trx, id))!);
+      return toOwnerAd((await repo.findAd(trx, id))!, this.now());
     });
   }
 
@@ -288,7 +291,7 @@ export class AdsService {
       await repo.refreshVisibility(trx, [id]);
       // Held where its place was closed, its paid term starts here, the account approved (else at its approval).
       if (ad.term_held) await repo.startHeldTermsOf(trx, [id], at);
-      return toOwnerAd((await repo.findAd(trx, id))!);
+      return toOwnerAd((await repo.findAd(trx, id))!, this.now());
     });
   }
 }
