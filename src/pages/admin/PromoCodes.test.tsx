@@ -63,6 +63,7 @@ function promoServer(initial: PromoCode[] = [SPRING]) {
       }
       const created: PromoCode = {
         ...body,
+        amountCents: body.amountCents ?? 2000,
         id: `pc${codes.length + 1}`,
         expiresAt: body.expiresAt ?? null,
         uses: 0,
