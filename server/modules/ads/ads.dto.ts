@@ -107,9 +107,10 @@ export function toOwnerAd(r: AdRow, now?: string): OwnerAdDto {
   };
 }
 
-export function toStaffAd(r: StaffAdRow): StaffAdDto {
+/** An ad as staff see it; with `now`, as of then (toOwnerAd). */
+export function toStaffAd(r: StaffAdRow, now?: string): StaffAdDto {
   return {
-    ...toOwnerAd(r),
+    ...toOwnerAd(r, now),
     owner: { id: r.owner_id, email: r.owner_email, nickname: r.owner_nickname, status: r.owner_status },
     updatedAt: r.updated_at,
   };

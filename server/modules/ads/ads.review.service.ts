@@ -72,11 +72,10 @@ export class ReviewService {
     const query = parseStaffQuery(q.query);
     const { rows, total } = await repo.listForStaff(staffReads(this.deps, query), { statuses, order: 'published', offset, limit: pageSize, query });
     // An ad whose term ran out is expired already, as its owner and the public see it, though the
-    // expire-ads job (every 5 minutes) has not stored it yet; the status filter reads the stored one.
+    // expire-ads job (every 5 minutes) has not stored it yet (a held term has not run: approved);
+    // the status filter reads the stored one.
     const now = this.deps.clock.now().toISOString();
-    const asOfNow = (r: (typeof rows)[number]) =>
-      r.status === 'approved' && r.expires_at !== null && r.expires_at <= now ? { ...r, status: 'expired' as const } : r;
-    return { approvedAds: rows.map((r) => toStaffAd(asOfNow(r))), total, page, pageSize };
+    return { approvedAds: rows.map((r) => toStaffAd(r, now)), total, page, pageSize };
   }
 
   /**

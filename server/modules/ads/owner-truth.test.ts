@@ -126,6 +126,9 @@ describe('a held paid term', () => {
     expect(row).toEqual({ status: 'approved', term_held: 1 });
     expect(await myAd(pending, ad.id)).toMatchObject({ status: 'approved', termHeld: true });
     expect(await overview(pending)).toMatchObject({ counts: { approved: 1, expired: 0 } });
+    // Staff's list tells it the same way (it says "expired" as of now only of terms that ran)
+    const staff = (await get('/api/admin/get-approved-ads', admin.cookie)).json().approvedAds as OwnerAd[];
+    expect(staff.find((a) => a.id === ad.id)).toMatchObject({ status: 'approved', termHeld: true });
 
     expect((await approveAccount(pending)).statusCode).toBe(200);
     expect(await myAd(pending, ad.id)).toMatchObject({ status: 'approved', termHeld: false, shown: true, expiresAt: inDays(30) });
