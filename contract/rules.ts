@@ -97,12 +97,15 @@ export function checkEmail(v: string): RuleKey | null {
  * bo@bücher.de as DNS and nodemailer send it). These are refused rather than rewritten: accounts
  * are found by the address as stored, so reading xn-- labels as Unicode would lock out an account
  * that signed up with them before. Sign-in and reset (checkEmail) still take both, so such an
- * account keeps working.
+ * account keeps working. The local part is a dot-atom (RFC 5322 §3.4.1): no dot first, last or
+ * next to another (".ann", "ann.", "a..nn"), which relays refuse unquoted, so no mail would reach it.
  */
 export function checkNewEmail(v: string): RuleKey | null {
   const bad = checkEmail(v);
   if (bad) return bad;
-  const domain = v.slice(v.indexOf('@') + 1).toLowerCase();
+  const at = v.indexOf('@');
+  if (v.slice(0, at).split('.').includes('')) return 'emailInvalid';
+  const domain = v.slice(at + 1).toLowerCase();
   const labels = domain.split('.');
   if (labels.includes('') || domain === ERASED_EMAIL_DOMAIN) return 'emailInvalid';
   return labels.some((l) => l.startsWith('xn--')) ? 'emailEncodedDomain' : null;
@@ -111,13 +114,23 @@ export function checkNewEmail(v: string): RuleKey | null {
 export function checkPassword(raw: string, email?: string): RuleKey | null {
   // As the server hashes it (core/passwords.ts): NFC, so "é" typed as e + accent counts as typed the other way.
   const v = raw.normalize('NFC');
-  if (!v || v.length < PASSWORD_MIN) return 'passwordTooShort';
-  if (v.length > PASSWORD_MAX) return 'passwordTooLong';
+  // In characters as the ad rules count them (charCount): five emoji are five, not ten.
+  const chars = charCount(v);
+  if (chars < PASSWORD_MIN) return 'passwordTooShort';
+  if (chars > PASSWORD_MAX) return 'passwordTooLong';
   // Half of a UTF-16 pair: the hash takes the password as UTF-8, where every such half becomes
   // U+FFFD, so passwords differing only there (and U+FFFD itself) would all be the same password.
   if (/\p{Cs}/u.test(v)) return 'passwordInvalid';
-  if (email && v.trim().toLowerCase() === email.trim().toLowerCase()) return 'passwordIsEmail';
+  if (email && passwordIsEmail(v, email)) return 'passwordIsEmail';
   return null;
+}
+
+/**
+ * Whether a password reads as the address (checkPassword's last rule alone). An e-mail change asks
+ * only this of the current password: the length rules may have changed since it was chosen.
+ */
+export function passwordIsEmail(raw: string, email: string): boolean {
+  return raw.normalize('NFC').trim().toLowerCase() === email.trim().toLowerCase();
 }
 
 export function checkNickname(v: string): RuleKey | null {
@@ -189,7 +202,10 @@ export function checkSearchQuery(v: string, words?: readonly string[]): RuleKey 
   const q = v.trim();
   if (!q) return 'searchRequired';
   if (q.length > SEARCH_QUERY_MAX) return 'searchTooLong';
-  if ((words ?? searchWords(q)).length > SEARCH_WORDS_MAX) return 'searchTooManyWords';
+  const n = (words ?? searchWords(q)).length;
+  // Punctuation or symbols alone ("!!!", "😀") hold no word to search: the server refuses them as empty.
+  if (n === 0) return 'searchRequired';
+  if (n > SEARCH_WORDS_MAX) return 'searchTooManyWords';
   return null;
 }
 

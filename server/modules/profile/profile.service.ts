@@ -8,7 +8,7 @@ import { composeMail, pageLink } from '../../core/mail-templates.ts';
 import type { Executor, Trx } from '../../core/db.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
 import { toWebp } from '../../core/images.ts';
-import { checkNewEmail, checkNickname, checkPassword, normalizeEmail } from '../../../contract/rules.ts';
+import { RULE_CODES, checkNewEmail, checkNickname, checkPassword, normalizeEmail, passwordIsEmail } from '../../../contract/rules.ts';
 import { assertRule } from '../auth/auth.service.ts';
 import { endPendingLinks, rehashPassword } from '../auth/auth.repository.ts';
 import { hashPassword, normalizePassword, verifyPassword } from '../../core/passwords.ts';
@@ -143,6 +143,9 @@ export class ProfileService {
     const userId = u.id;
     if (newEmail === u.email.toLowerCase()) throw new Invalid('newEmail', 'profile.email_unchanged');
     const checkedHash = await this.verifyPassword(u, input.password, 'password');
+    // PRODUCT §10: the password is never the e-mail, so the new address may not be the password
+    // either. Asked once the password is proven (else it would tell a guesser theirs is the address).
+    if (passwordIsEmail(input.password, newEmail)) throw new Invalid('newEmail', RULE_CODES.passwordIsEmail);
     // Before looking the address up: a taken address uses up the hourly sends like a free one, so
     // a 429 tells nothing either, and the holder gets no more notices than a free address links.
     this.mailLimiter.hit([`mail:${userId}`], 'profile.too_many_email_changes');

@@ -90,6 +90,26 @@ describe('search overlay', () => {
     expect(r.currentPath()).toBe('/faq');
   });
 
+  // PRODUCT §10: the client shows the server's rules. Punctuation or symbols alone hold no word,
+  // and the server answers them validation.search_required: the overlay says so and does not search.
+  it('refuses a query without any word, as the server does', async () => {
+    statesApi(['states']);
+    const user = userEvent.setup();
+    const r = renderAt(<SearchOverlay onClose={vi.fn()} />, '/faq');
+    const input = screen.getByRole('searchbox', { name: 'What are you looking for?' });
+    const submit = screen.getByRole('button', { name: 'Search' }) as HTMLButtonElement;
+    for (const query of ['!!!', '😀', '- -']) {
+      await user.clear(input);
+      await user.type(input, query);
+      expect(screen.getByRole('alert').textContent, query).toBe('You must enter search criteria');
+      expect(submit.disabled, query).toBe(true);
+      await user.type(input, '{Enter}');
+      expect(r.currentPath()).toBe('/faq');
+    }
+    await user.type(input, ' x');
+    expect(submit.disabled).toBe(false);
+  });
+
   it('closes 1000 ms after the close button (or Escape)', async () => {
     statesApi(['states']);
     const user = useFakeClock();

@@ -40,6 +40,22 @@ describe('Login page', () => {
     expect(screen.getByText('Password must be at least 10 characters.')).toBeTruthy();
   });
 
+  // A password of five emoji was ten characters when they were counted in UTF-16 units: it must still sign in.
+  it('sends a password that new ones could not be (five emoji), as accounts may hold one', async () => {
+    let sent: unknown;
+    server.use(
+      http.post('/api/login', async ({ request }) => {
+        sent = await request.json();
+        return apiJson('POST /api/login', session);
+      }),
+    );
+    const user = userEvent.setup();
+    renderAt(<Login />, '/auth/login');
+    await fill(user, 'ann@example.com', '😀😀😀😀😀');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(sent).toEqual({ email: 'ann@example.com', password: '😀😀😀😀😀' }));
+  });
+
   it('signs in, then follows a same-site redirect', async () => {
     let sent: unknown;
     server.use(

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
-import { checkEmail, checkPassword, normalizeEmail } from '../../../contract/rules';
+import { PASSWORD_MIN, checkEmail, normalizeEmail } from '../../../contract/rules';
 import { login } from '../../state/session';
 import { routes } from '../../app/routes';
 import { TextField } from '../../components/forms/TextField';
@@ -28,7 +28,9 @@ export default function Login() {
   const validate = (e = email, p = password): Errors => {
     // As the server reads it: "ｋｉｍ＠ｅｘａｍｐｌｅ．ｃｏｍ" (an IME in fullwidth mode) is kim@example.com.
     const emailKey = checkEmail(normalizeEmail(e));
-    const passwordKey = checkPassword(p);
+    // Not the rules of a new password: a password chosen when they counted otherwise (five emoji were
+    // ten UTF-16 units) must still sign in. Shorter than every password ever accepted is a typo.
+    const passwordKey = p.length < PASSWORD_MIN ? 'passwordTooShort' : null;
     return { email: emailKey && t(`validation:${emailKey}`), password: passwordKey && t(`validation:${passwordKey}`) };
   };
 
