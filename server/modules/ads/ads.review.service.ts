@@ -62,7 +62,7 @@ export class ReviewService {
       limit: pageSize - revs.length,
       query,
     });
-    return { pendingAds: [...revs, ...(revs.length < pageSize ? rows.map(toStaffAd) : [])], total: total + revisions, page, pageSize };
+    return { pendingAds: [...revs, ...(revs.length < pageSize ? rows.map((r) => toStaffAd(r)) : [])], total: total + revisions, page, pageSize };
   }
 
   /** The approved list (approved, disabled, expired ads); `query` searches it as the review queue's does. */
