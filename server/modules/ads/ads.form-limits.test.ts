@@ -1,6 +1,7 @@
 // The ad form's limits as a provider meets them: the multipart plugin's files and file-size limits
-// answer the photo rules naming photos (PRODUCT §7/§10), and the text lengths count characters,
-// an emoji being one (PRODUCT §10: title 10–100, description 50–5,000).
+// answer the photo rules naming photos (PRODUCT §7/§10: 400 for too many, 413 "too large" for a photo
+// past 10 MB), and the text lengths count characters, an emoji being one (PRODUCT §10: title 10–100,
+// description 50–5,000).
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
@@ -45,7 +46,7 @@ describe('the ad form’s photo limits', () => {
 
   it('answers one photo past 10 MB with the per-photo size refusal naming photos and the limit', async () => {
     const res = await postAdRaw(ctx, owner, goodFields(ny), [await jpeg(), overTenMb()]);
-    expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 400, body: PHOTO_TOO_LARGE });
+    expect({ status: res.statusCode, body: res.json() }).toEqual({ status: 413, body: PHOTO_TOO_LARGE });
     expect(await countAds()).toBe(0);
   });
 
@@ -61,7 +62,7 @@ describe('the ad form’s photo limits', () => {
     const eleven = await edit(Array(11).fill(await jpeg()));
     expect({ status: eleven.statusCode, body: eleven.json() }).toEqual({ status: 400, body: PHOTOS_COUNT });
     const big = await edit([overTenMb()]);
-    expect({ status: big.statusCode, body: big.json() }).toEqual({ status: 400, body: PHOTO_TOO_LARGE });
+    expect({ status: big.statusCode, body: big.json() }).toEqual({ status: 413, body: PHOTO_TOO_LARGE });
   });
 
   it('keeps the generic 413 for the limits a form cannot reach by its photos (too many fields)', async () => {

@@ -11,11 +11,12 @@ export const MAX_UPLOAD_BYTES = PHOTOS_TOTAL_MAX_MB * 1024 * 1024;
 /**
  * PRODUCT §7/§10: the plugin's files and file-size limits are the form's photo rules, so a user
  * past them gets the refusal naming photos (as the service's own count check words it), not the
- * generic "request too large". Nothing has been stored when they are hit.
+ * generic "request too large": 400 for too many, 413 for a photo too large (as the avatar's).
+ * Nothing has been stored when they are hit.
  */
 const PHOTO_LIMITS: FileLimitRefusals = {
   FST_FILES_LIMIT: () => new Invalid('photos', 'ad.photos_count', { min: 1, max: MAX_PHOTOS }),
-  FST_REQ_FILE_TOO_LARGE: () => new Invalid('photos', 'ad.photo_too_large', { mb: MULTIPART_LIMITS.fileSize / (1024 * 1024) }),
+  FST_REQ_FILE_TOO_LARGE: () => new TooLarge('ad.photo_too_large', { field: 'photos', mb: MULTIPART_LIMITS.fileSize / (1024 * 1024) }),
 };
 
 /** A photo as sent: its bytes, and its file name as the multipart part gave it, cleaned (sentFileName), for the refusals to name it. */
@@ -48,8 +49,8 @@ export const EDIT_FIELDS: readonly string[] = EDIT_AD_FIELDS;
  * drained and ignored. A known field cut at the field size limit, sent as JSON, or not UTF-8 is
  * refused naming it (textField), never stored cut short, dropped, or with U+FFFD in its letters. The multipart body cannot be described by a JSON schema, so the fields
  * are checked by the service (checkAdFields), with the same field-named 400s. A body cut short
- * or without a boundary is a 400 (readMultipart), and so are more than 10 photos or one past 10 MB
- * (PHOTO_LIMITS); nothing has been stored at that point.
+ * or without a boundary is a 400 (readMultipart), and so are more than 10 photos; one past 10 MB
+ * is a 413 (PHOTO_LIMITS); nothing has been stored at that point.
  */
 export function readAdForm(
   request: FastifyRequest,
