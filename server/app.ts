@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type preValidationHookHandler } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import AjvCompiler, { type BuildCompilerFromPool } from '@fastify/ajv-compiler';
 import swagger from '@fastify/swagger';
@@ -145,6 +145,23 @@ function strictJsonBodies(app: FastifyInstance): void {
   });
 }
 
+/** An object schema with no properties: a body that carries nothing (`Type.Object({})`). */
+function namesNoField(schema: unknown): boolean {
+  const s = schema as { type?: unknown; properties?: object; patternProperties?: unknown; additionalProperties?: unknown } | undefined;
+  return (
+    s?.type === 'object' &&
+    Object.keys(s.properties ?? {}).length === 0 &&
+    s.patternProperties === undefined &&
+    (s.additionalProperties === undefined || s.additionalProperties === false)
+  );
+}
+
+/** A missing body, as an empty object (preValidation of the routes whose body names nothing). */
+const emptyBodyAsObject: preValidationHookHandler = (request, _reply, done) => {
+  if (request.body === undefined) request.body = {};
+  done();
+};
+
 /** Builds the whole application; never listens (tests call it, main.ts listens). */
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
@@ -257,6 +274,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     const schema = route.schema as { body?: unknown; querystring?: unknown; params?: unknown } | undefined;
     for (const method of [route.method].flat()) routeSchemas.set(`${method} ${route.url}`, schema);
     if (schema?.body) refuseUnknownProperties(schema.body);
+    // A route whose body names nothing (create-promo-wallet, run-health-check …) takes a POST
+    // without a body as `{}`, as PRODUCT §7 lists them: `curl -X POST`, fetch(url, {method: 'POST'}).
+    // A body sent is still parsed and validated (unknown fields, non-JSON refused).
+    if (namesNoField(schema?.body)) route.preValidation = [emptyBodyAsObject, ...[route.preValidation ?? []].flat()];
     if (schema?.querystring) refuseUnknownProperties(schema.querystring);
     requireFiniteNumbers(schema?.querystring);
     requireFiniteNumbers(schema?.params);

@@ -51,7 +51,19 @@ export const HomeCountsSchema = Type.Object({
 /** A state's number of public ads of one listing type. */
 export const StateCountSchema = Type.Object({ stateId: Type.String(), stateSlug: Type.String(), count: Type.Integer() });
 
+/**
+ * An ad as `GET /api/ads/:id` answers it: the public view, to which its owner's and staff's
+ * answers add `ownerId` and `rejectionReason` (PRODUCT §7). A guest's answer carries neither.
+ */
+export const ViewedAdSchema = Type.Object({
+  ...PublicAdSchema.properties,
+  ownerId: Type.Optional(Type.String()),
+  /** Set when staff rejected the ad; null otherwise. */
+  rejectionReason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+
 export type AdPage = Static<typeof AdPageSchema>;
+export type ViewedAd = Static<typeof ViewedAdSchema>;
 export type AggregateLocation = Static<typeof AggregateLocationSchema>;
 export type HomeCounts = Static<typeof HomeCountsSchema>;
 export type StateCount = Static<typeof StateCountSchema>;
@@ -71,7 +83,7 @@ export const listingsApi = {
   },
   'GET /api/ads/:id': {
     params: AdId,
-    response: { 200: Type.Object({ ad: PublicAdSchema }), ...Errors },
+    response: { 200: Type.Object({ ad: ViewedAdSchema }), ...Errors },
   },
   'GET /api/users-ads-aggregate/us/:listingType': {
     params: Type.Object({ listingType: Slug }),

@@ -26,8 +26,11 @@ export const CitySchema = Type.Object({
 });
 export type City = Static<typeof CitySchema>;
 
-/** isAll: disabled places too (staff only: 401 for guests, 403 for providers). */
-const IsAll = Type.Object({ isAll: Type.Optional(Type.Boolean()) });
+/**
+ * isAll: disabled places too (staff only: 401 for guests, 403 for providers). Only `true` asks for
+ * them: an empty value (`?isAll=`, `?isAll`, as PRODUCT §7 writes the URL) is read as false.
+ */
+const IsAll = Type.Object({ isAll: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('')])) });
 /** A state's id ('ny'), USPS code ('NY') or slug ('new-york'). */
 const StateKey = Type.String({ minLength: 1, maxLength: 64 });
 

@@ -35,8 +35,16 @@ export default defineRoutes((app, deps) => {
     answers.send(reply, request.url, () => listings.search(request.query));
   });
 
+  // A guest's answer is the public view, kept. A signed-in viewer may be the ad's owner or staff,
+  // whose view adds ownerId and rejectionReason (PRODUCT §7): their answer is read each time, never
+  // taken from the kept public one nor kept (whose the ad is shows only once its row is read).
   app.get('/api/ads/:id', { schema: listingsApi['GET /api/ads/:id'] }, (request, reply) => {
-    answers.send(reply, `ad:${request.params.id}`, () => listings.ad(request.params.id, request.user));
+    const { id } = request.params;
+    if (!request.user) {
+      answers.send(reply, `ad:${id}`, () => listings.ad(id, null));
+      return;
+    }
+    reply.send(listings.ad(id, request.user).value); // no-store, as every answer to a signed-in user (core/auth.ts)
   });
 
   app.get('/api/users-ads-aggregate/us/:listingType', { schema: listingsApi['GET /api/users-ads-aggregate/us/:listingType'] }, (request, reply) => {

@@ -1,9 +1,9 @@
+import type Database from 'better-sqlite3';
 import type { AppDeps } from '../../core/deps.ts';
 import { AppError, Invalid, NotFound } from '../../core/errors.ts';
 import { RULE_CODES, checkSearchQuery, searchWords } from '../../../contract/rules.ts';
-import type { AggregateLocation, HomeCounts, StateCount } from '../../../contract/api/listings.ts';
+import type { AggregateLocation, HomeCounts, StateCount, ViewedAd } from '../../../contract/api/listings.ts';
 import { DEFAULT_PAGE_SIZE } from '../../../contract/api/paging.ts';
-import type { PublicAd } from '../../../contract/api/ads.ts';
 import { LISTING_TYPES, parseListingType } from '../ads/ads.rules.ts';
 import { toPublicAd } from '../ads/ads.dto.ts';
 import type { ListingType } from '../ads/ads.tables.ts';
@@ -11,6 +11,7 @@ import { checkReport, countReport, fileReport } from '../reports/reports.service
 import type { Report } from '../../../contract/api/reports.ts';
 import type { Actor } from '../../core/policy.ts';
 import { can, type ListedAd } from './listings.policy.ts';
+import { can as adsCan } from '../ads/ads.policy.ts';
 import { LISTING_COUNT_CAP, PublicReads, SEARCH_COUNT_CAP, type ListingScope, type Place } from './listings.repository.ts';
 import { PublicChanges } from './listings.changes.ts';
 import { ExpiryWindow } from './listings.expiry.ts';
@@ -55,6 +56,8 @@ export class ListingsService {
   private readonly slugs = new Map<string, { id: string; name: string; enabled: number }>();
   /** Every cache of answers built on these reads, by name ('values', 'api', 'pages'): tests read their hits and misses. */
   readonly caches = new Map<string, TaggedCache<unknown>>();
+  /** The owner's and staff's one extra column of an ad (rejectionReason()), prepared on first use. */
+  private rejectionStmt: Database.Statement | undefined;
 
   constructor(deps: AppDeps) {
     this.deps = deps;
@@ -253,11 +256,12 @@ export class ListingsService {
   }
 
   /**
-   * A publicly visible ad; its owner and staff also see it while it is not (preview, review).
-   * Anyone else: 410 for an ad that ran out or was deleted after it was published, 404 otherwise
-   * (never published, or hidden for now: offline, disabled, its owner or place suspended, its term held).
+   * A publicly visible ad; its owner and staff also see it while it is not (preview, review), with
+   * `ownerId` and `rejectionReason` added (PRODUCT §7). Anyone else: 410 for an ad that ran out or
+   * was deleted after it was published, 404 otherwise (never published, or hidden for now: offline,
+   * disabled, its owner or place suspended, its term held).
    */
-  ad(id: string, viewer: Actor): Answer<{ ad: PublicAd }> {
+  ad(id: string, viewer: Actor): Answer<{ ad: ViewedAd }> & { value: { ad: ViewedAd } } {
     this.sync();
     const row = this.reads.adById(id);
     // A refusal depends on the ad as its answer would (a change of it drops a kept 404 page).
@@ -275,8 +279,21 @@ export class ListingsService {
         row.status === 'approved' && row.expires_at && !row.term_held ? Date.parse(row.expires_at) : Number.POSITIVE_INFINITY,
       );
     }
-    // Only the public view is kept; an owner's or staff's preview of a hidden ad holds for no time.
-    return { value: { ad: toPublicAd(row) }, tags, until: listed.isPublic ? Date.parse(row.expires_at!) : 0 };
+    // Only the public view is kept; an owner's or staff's view (of a public ad too) holds for no time.
+    if (adsCan(viewer, 'preview', listed)) {
+      const ad = { ...toPublicAd(row), ownerId: row.owner_id, rejectionReason: this.rejectionReason(id) };
+      return { value: { ad }, tags, until: 0 };
+    }
+    return { value: { ad: toPublicAd(row) }, tags, until: Date.parse(row.expires_at!) };
+  }
+
+  /**
+   * Why staff rejected an ad (null when they did not): for its owner's and staff's view only, so
+   * the public read's statement (listings.repository.ts adById, the hot path) stays as it is.
+   */
+  private rejectionReason(id: string): string | null {
+    this.rejectionStmt ??= this.reads.sqlite.prepare('SELECT rejection_reason FROM ads WHERE id = CAST(? AS TEXT)').pluck();
+    return (this.rejectionStmt.get(id) as string | null | undefined) ?? null;
   }
 
   /** An ad as the policy sees it: public now when visible (approved, online, owner and place fine) and not expired. */
