@@ -7,6 +7,7 @@ import { privateDir } from './core/private-dir.ts';
 import { loadDotEnv } from './core/dotenv.ts';
 import { buildApp } from './app.ts';
 import { seedLocations } from './modules/locations/locations.seed.ts';
+import { firstMasterProblem } from './core/first-master.ts';
 
 // Process entry only: config → open db → migrate → buildApp → listen → graceful close.
 // A .env file beside package.json is read when present (the environment wins over it).
@@ -72,7 +73,18 @@ if (config.seedLocations) {
   if (seeded.cities || seeded.states) app.log.info(seeded, 'locations seeded');
 }
 
-const master = await app.deps.services.auth.ensureMaster();
+let master: Awaited<ReturnType<typeof app.deps.services.auth.ensureMaster>>;
+try {
+  master = await app.deps.services.auth.ensureMaster();
+} catch (e) {
+  // A setting the first master cannot be made from is said as the other settings' problems are.
+  const problem = firstMasterProblem(e);
+  if (problem === null) throw e;
+  console.error(problem);
+  await app.close();
+  await database.close();
+  process.exit(1);
+}
 if (master?.generatedPassword) {
   // Printed once, on the start that creates the account; never stored in clear.
   console.log(
