@@ -4,7 +4,8 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from '../app/locale';
 
 // Translations live in locales/{lng}/{namespace}.json; each file is its own lazy chunk, so a
 // page loads only the namespaces it uses. Loading retries up to 5 times, waiting 350 ms and
-// doubling, with at most 10 reads at once (seed §9).
+// doubling, with at most 10 reads at once (seed §9): a failed read answers (error, true), the
+// "retry" flag without which i18next gives the namespace up at once.
 
 const loaders = import.meta.glob('./locales/*/*.json');
 
@@ -18,7 +19,7 @@ const lazyBackend: BackendModule = {
         .then((m) => m.loadErrorMessages(lng))
         .then(
           (m) => callback(null, m),
-          (e: Error) => callback(e, null),
+          (e: Error) => callback(e, true),
         );
       return;
     }
@@ -26,7 +27,7 @@ const lazyBackend: BackendModule = {
     if (!load) return callback(null, {});
     load().then(
       (m) => callback(null, (m as { default: Record<string, unknown> }).default),
-      (e: Error) => callback(e, null),
+      (e: Error) => callback(e, true),
     );
   },
 };
