@@ -137,10 +137,17 @@ export async function setPassword(db: Executor, userId: string, passwordHash: st
 /**
  * The same password's hash remade (core/passwords.ts verifyPassword: of its NFC form): no session
  * ends and no link stops working, as the password did not change. Only over the hash that was
- * checked: a password changed meanwhile is never put back.
+ * checked: a password changed meanwhile is never put back. Whether it was stored (not when another
+ * request changed the hash first).
  */
-export async function rehashPassword(db: Executor, userId: string, checkedHash: string, passwordHash: string): Promise<void> {
-  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).where('password_hash', '=', checkedHash).execute();
+export async function rehashPassword(db: Executor, userId: string, checkedHash: string, passwordHash: string): Promise<boolean> {
+  const r = await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash })
+    .where('id', '=', userId)
+    .where('password_hash', '=', checkedHash)
+    .executeTakeFirst();
+  return r.numUpdatedRows > 0n;
 }
 
 /**

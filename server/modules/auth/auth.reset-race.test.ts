@@ -263,3 +263,95 @@ describe('an e-mail confirmation whose notice straddles a password reset', () =>
     expect({ status: res.statusCode, signedInAfterReset: await signedIn(res) }).toEqual({ status: 200, signedInAfterReset: false });
   });
 });
+
+describe('a password check that straddles a rehash of the same password (a hash that predates normalization)', () => {
+  /** As a decomposing keyboard sends it ("é" as "e" + U+0301). */
+  const TYPED = 'cafe\u0301 au lait, please';
+
+  /** An account whose hash is of the text as typed, made before passwords were normalized. */
+  async function legacyAccount() {
+    const user = await makeUser(ctx, { status: 'approved', password: TYPED });
+    const legacy = await ctx.app.deps.hasher.hash(TYPED);
+    await ctx.app.deps.db.updateTable('users').set({ password_hash: legacy }).where('id', '=', user.id).execute();
+    return user;
+  }
+
+  const failuresOf = async (userId: string) =>
+    (await ctx.app.deps.db.selectFrom('sign_ins').select('failure').where('user_id', '=', userId).where('failure', 'is not', null).execute()).length;
+
+  it('signs in two tabs at once, and records no wrong password', async () => {
+    const owner = await legacyAccount();
+    const hold = holdPasswordCheck(TYPED);
+    const secondTab = login(owner.email, TYPED);
+    await hold.checked;
+    const firstTab = await login(owner.email, TYPED); // rehashes the password to its NFC form
+    hold.release();
+    const second = await secondTab;
+    expect({
+      first: firstTab.statusCode,
+      second: second.statusCode,
+      secondSignedIn: await signedIn(second),
+      failures: await failuresOf(owner.id),
+    }).toEqual({ first: 200, second: 200, secondSignedIn: true, failures: 0 });
+  });
+
+  it('changes the password in the profile while another device signs in, and the new password works', async () => {
+    const owner = await legacyAccount();
+    const hold = holdPasswordCheck(TYPED);
+    const change = ctx.app.inject({
+      method: 'POST',
+      url: '/api/password-update',
+      headers: { cookie: owner.cookie },
+      payload: { currentPassword: TYPED, newPassword: NEW_PASSWORD },
+    });
+    await hold.checked;
+    const phone = await login(owner.email, TYPED);
+    hold.release();
+    const changed = await change;
+    expect({ phone: phone.statusCode, change: changed.statusCode, code: changed.json().code ?? null, signedIn: await signedIn(changed) }).toEqual({
+      phone: 200,
+      change: 200,
+      code: null,
+      signedIn: true,
+    });
+    expect((await login(owner.email, NEW_PASSWORD)).statusCode).toBe(200);
+    expect((await login(owner.email, TYPED)).statusCode).toBe(401);
+  });
+
+  it('asks for an e-mail change while another device signs in, and mails the link', async () => {
+    const owner = await legacyAccount();
+    const hold = holdPasswordCheck(TYPED);
+    const asking = ctx.app.inject({
+      method: 'POST',
+      url: '/api/email-reset',
+      headers: { cookie: owner.cookie },
+      payload: { newEmail: 'moved@example.com', password: TYPED },
+    });
+    await hold.checked;
+    const phone = await login(owner.email, TYPED);
+    hold.release();
+    const asked = await asking;
+    expect({
+      phone: phone.statusCode,
+      asked: asked.statusCode,
+      code: asked.json().code ?? null,
+      mailed: ctx.mailer.sent.filter((m) => m.to === 'moved@example.com').length,
+    }).toEqual({ phone: 200, asked: 200, code: null, mailed: 1 });
+  });
+
+  it('still refuses the old password when a reset, not a rehash, stored the other hash', async () => {
+    const owner = await legacyAccount();
+    const hold = holdPasswordCheck(TYPED);
+    const attacker = login(owner.email, TYPED);
+    await hold.checked;
+    await ownerResets(owner.email);
+    hold.release();
+    const res = await attacker;
+    expect({ status: res.statusCode, code: res.json().code, signedIn: await signedIn(res), failures: await failuresOf(owner.id) }).toEqual({
+      status: 401,
+      code: 'auth.invalid_credentials',
+      signedIn: false,
+      failures: 1,
+    });
+  });
+});

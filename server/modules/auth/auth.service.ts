@@ -250,28 +250,37 @@ export class AuthService {
     // ran would otherwise give this sign-in a token of the version that change made (a leaked
     // password's session surviving the reset meant to end it; one that works again when the
     // suspension is lifted). A password replaced meanwhile is a wrong one; any other change refuses
-    // the sign-in the same way (it is tried again), a suspension as a suspension.
-    const rehash = password.rehash;
-    const session = await this.deps.db.transaction().execute(async (trx) => {
-      const now = await repo.findLiveUserById(trx, row.id);
-      if (!now) return 'ended' as const; // erased meanwhile: nothing of it is recorded
-      if (now.password_hash !== row.password_hash) {
-        await repo.recordSignIn(trx, { ...attempt, failure: 'wrong_password' });
-        return 'ended' as const;
-      }
-      if (!can(null, 'signIn', now)) {
-        await repo.recordSignIn(trx, { ...attempt, failure: 'suspended' });
-        return 'suspended' as const;
-      }
-      if (now.token_version !== row.token_version) return 'ended' as const;
-      // A hash made before passwords were normalized is remade of the NFC form with the sign-in's record.
-      if (rehash !== null) await repo.rehashPassword(trx, row.id, row.password_hash, rehash);
-      await repo.recordSignIn(trx, attempt);
-      return (await loadSessionUser(trx, row.id))!;
-    });
-    if (session === 'suspended') throw new Forbidden('auth.account_suspended');
-    if (session === 'ended') throw new Unauthorized('auth.invalid_credentials');
-    return session;
+    // the sign-in the same way (it is tried again), a suspension as a suspension. Another hash
+    // stored meanwhile is checked too: a rehash of the same password (another sign-in's, of an
+    // account whose hash predates normalization) is no change, a new password no longer matches.
+    let checked = { hash: row.password_hash, ok: true, rehash: password.rehash };
+    for (let round = 1; ; round++) {
+      const session = await this.deps.db.transaction().execute(async (trx) => {
+        const now = await repo.findLiveUserById(trx, row.id);
+        if (!now) return 'ended' as const; // erased meanwhile: nothing of it is recorded
+        if (now.password_hash !== checked.hash) return { storedMeanwhile: now.password_hash };
+        if (!checked.ok) {
+          await repo.recordSignIn(trx, { ...attempt, failure: 'wrong_password' });
+          return 'ended' as const;
+        }
+        if (!can(null, 'signIn', now)) {
+          await repo.recordSignIn(trx, { ...attempt, failure: 'suspended' });
+          return 'suspended' as const;
+        }
+        if (now.token_version !== row.token_version) return 'ended' as const;
+        // A hash made before passwords were normalized is remade of the NFC form with the sign-in's record.
+        if (checked.rehash !== null) await repo.rehashPassword(trx, row.id, checked.hash, checked.rehash);
+        await repo.recordSignIn(trx, attempt);
+        return (await loadSessionUser(trx, row.id))!;
+      });
+      if (session === 'suspended') throw new Forbidden('auth.account_suspended');
+      if (session === 'ended') throw new Unauthorized('auth.invalid_credentials');
+      if (!('storedMeanwhile' in session)) return session;
+      // A hash that changed again under each check: it is tried again, as after a sign-out everywhere.
+      if (round === 3) throw new Unauthorized('auth.invalid_credentials');
+      const again = await verifyPassword(this.deps.hasher, session.storedMeanwhile, input.password);
+      checked = { hash: session.storedMeanwhile, ...again };
+    }
   }
 
   /** Ends every session of the user: older tokens no longer match the token version. */

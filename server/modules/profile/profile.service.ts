@@ -23,6 +23,12 @@ import * as repo from './profile.repository.ts';
 /** What the profile routes answer (contract/api/profile.ts). */
 export type ProfileView = Profile;
 
+/** A password the user typed, and the account's hash it was checked against. */
+interface Checked {
+  hash: string;
+  password: string;
+}
+
 export const AVATAR_SIZE = 256;
 export const EMAIL_LINK_DAYS = 7;
 const EMAIL_SENDS_PER_HOUR = 5;
@@ -57,16 +63,17 @@ export class ProfileService {
   /**
    * Verifies the account password; a wrong one is a 400 naming the field (a 401 would sign the
    * browser out). A hash made before passwords were normalized is remade of the NFC form
-   * (core/passwords.ts verifyPassword), as sign-in does. Returns the hash the account has once
-   * checked, for the write to hold to (asChecked).
+   * (core/passwords.ts verifyPassword), as sign-in does. Returns what was checked (the hash the
+   * account has once checked, and the password), for the write to hold to (asChecked).
    */
-  private async verifyPassword(user: { id: string; password_hash: string }, password: string, field: string): Promise<string> {
+  private async verifyPassword(user: { id: string; password_hash: string }, password: string, field: string): Promise<Checked> {
     this.passwordLimiter.hit([`pw:${user.id}`], 'profile.too_many_password_attempts', { minutes: Math.ceil(this.deps.limits.authWindowMs / 60_000) });
     const checked = await verifyPassword(this.deps.hasher, user.password_hash, password);
     if (!checked.ok) throw new Invalid(field, 'profile.wrong_password');
-    if (checked.rehash === null) return user.password_hash;
-    await rehashPassword(this.deps.db, user.id, user.password_hash, checked.rehash);
-    return checked.rehash;
+    // The rehash is the hash checked only once stored: not when another request changed the hash first.
+    const { rehash } = checked;
+    if (rehash !== null && (await rehashPassword(this.deps.db, user.id, user.password_hash, rehash))) return { hash: rehash, password };
+    return { hash: user.password_hash, password };
   }
 
   /**
@@ -74,13 +81,22 @@ export class ProfileService {
    * password change, suspension or sign-out committed while argon2 ran ended the session the check
    * was made on, and the password checked may be the one a reset replaced. Either way the write is
    * refused as any ended session is (401), so that it cannot undo the reset (a password put back,
-   * a change of e-mail asked for after the reset ended those pending).
+   * a change of e-mail asked for after the reset ended those pending). Another hash stored
+   * meanwhile refuses it only when the password no longer matches it: a rehash of the same
+   * password (a sign-in's, of an account whose hash predates normalization) is no change.
    */
-  private asChecked<T>(actor: SessionUser, checkedHash: string, work: (trx: Trx, by: SessionUser) => Promise<T>): Promise<T> {
-    return transactionAs(this.deps.db, actor, async (trx, by) => {
-      if ((await repo.findLiveUser(trx, actor.id))?.password_hash !== checkedHash) throw new Unauthorized();
-      return work(trx, by);
-    });
+  private async asChecked<T>(actor: SessionUser, checked: Checked, work: (trx: Trx, by: SessionUser) => Promise<T>): Promise<T> {
+    let hash = checked.hash;
+    for (let round = 1; ; round++) {
+      const done = await transactionAs(this.deps.db, actor, async (trx, by): Promise<{ result: T } | { stored: string | null }> => {
+        const stored = (await repo.findLiveUser(trx, actor.id))?.password_hash ?? null;
+        return stored === hash ? { result: await work(trx, by) } : { stored };
+      });
+      if ('result' in done) return done.result;
+      // A hash that changed again under each check ends it as a change would.
+      if (done.stored === null || round === 3 || !(await verifyPassword(this.deps.hasher, done.stored, checked.password)).ok) throw new Unauthorized();
+      hash = done.stored;
+    }
   }
 
   async profile(actor: SessionUser): Promise<ProfileView> {
@@ -115,11 +131,11 @@ export class ProfileService {
     const u = await this.ownAccount(actor);
     const userId = u.id;
     assertRule('newPassword', checkPassword(normalizePassword(input.newPassword), u.email));
-    const checkedHash = await this.verifyPassword(u, input.currentPassword, 'currentPassword');
+    const checked = await this.verifyPassword(u, input.currentPassword, 'currentPassword');
     const hash = await hashPassword(this.deps.hasher, input.newPassword);
     // The new cookie's session is read where the password is written: read after commit, it would
     // carry the token version of a reset committed in between, and outlive it.
-    const session = await this.asChecked(actor, checkedHash, async (trx) => {
+    const session = await this.asChecked(actor, checked, async (trx) => {
       await repo.updateUser(trx, userId, { password_hash: hash, updated_at: this.now() }, true);
       await endPendingLinks(trx, userId);
       return (await loadSessionUser(trx, userId))!;
@@ -142,7 +158,7 @@ export class ProfileService {
     const u = await this.ownAccount(actor);
     const userId = u.id;
     if (newEmail === u.email.toLowerCase()) throw new Invalid('newEmail', 'profile.email_unchanged');
-    const checkedHash = await this.verifyPassword(u, input.password, 'password');
+    const checked = await this.verifyPassword(u, input.password, 'password');
     // PRODUCT §10: the password is never the e-mail, so the new address may not be the password
     // either. Asked once the password is proven (else it would tell a guesser theirs is the address).
     if (passwordIsEmail(input.password, newEmail)) throw new Invalid('newEmail', RULE_CODES.passwordIsEmail);
@@ -152,7 +168,7 @@ export class ProfileService {
     const token = randomToken();
     // Stored only while the session and password checked still hold: a reset committed meanwhile
     // ended the pending changes, and one stored after it would hand the account to that address.
-    const holder = await this.asChecked(actor, checkedHash, async (trx) => {
+    const holder = await this.asChecked(actor, checked, async (trx) => {
       const taken = await repo.findEmailHolder(trx, newEmail, userId);
       if (!taken) await repo.insertEmailChange(trx, { tokenHash: sha256(token), userId, newEmail, now: this.now() });
       return taken;
