@@ -48,14 +48,22 @@ const MONTHS =
 const ES_PT_NUMBER =
   '(?:\\d+|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|veinte|veinti[a-z]+|treinta|treinta y [a-z]+|' +
   `duas|quatro|sete|oito|nove|dez|onze|doze|vinte|vinte e [a-z]+|trinta|trinta e [a-z]+|${SPELLED_ES_PT})`;
-/** Before "N años": what makes it the clients' age or a length of time ("mayores de 18 años", "hace 5 años", "experiencia de 5 años"). */
+/** Before "N años": what makes it the clients' age or a length of time ("mayores de 18 años", "edad mínima 18 años", "hace 5 años", "experiencia de 5 años"). */
 const NOT_OWN_YEARS =
   '(?<!\\b(?:mayores|maiores|menores|mayor|maior|menor|mas|mais|menos|hace|ha|faz|por|durante|partir|tras|apos|despues|depois|' +
-  'cada|hasta|ate|ultimos|ultimas|estos|estes|esses|casi|quase|cerca|experiencia) (?:(?:de|del|con|com|a|al|los|las|dos|os|ya|ja|unos|uns) ){0,2})';
+  'cada|hasta|ate|ultimos|ultimas|estos|estes|esses|casi|quase|cerca|experiencia|minima|minimo) (?:(?:de|del|con|com|a|al|los|las|dos|os|ya|ja|unos|uns) ){0,2})';
 /** After "N años": a length of time or the clients' age ("5 años de experiencia", "18 años o más"); "17 años de edad" stays an age. */
 const YEARS_NOT_AN_AGE =
   '(?! (?:(?:de|en|no|na|em)(?! (?:edad|idade)\\b)|trabajando|trabalhando|atendiendo|atendendo|haciendo|fazendo|como|' +
-  'o mas|ou mais|y mas|e mais|para arriba|pra cima|en adelante|em diante|o superior)\\b)';
+  'o mas|ou mais|y mas|e mais|para arriba|pra cima|para cima|en adelante|em diante|o superior)\\b)';
+/**
+ * After "aged N" or "edad N": the clients' minimum age, "or more" and with years ("Gentlemen aged 18
+ * years and over", "Clients aged 18 or more", "Edad: 18 años o más"); "18+" and "18 and up" are
+ * NOT_AN_AGE. Only there: "I'm 17 or more" stays an age.
+ */
+const CLIENTS_MINIMUM =
+  '(?! (?:(?:years?|yrs?) )?(?:or (?:older|over|above|more)|and (?:up|over|older|above))\\b' +
+  '| (?:anos? )?(?:o mas|y mas|ou mais|e mais|o superior|para arriba|pra cima|para cima|en adelante|em diante)\\b)';
 // Matched on a copy of the text in which commas, semicolons and the end of a sentence still stand
 // between words ("Somos 2, yo y mi amiga" has no "2 yo" in it, "Hello gentlemen! I'm 17" no
 // "gentlemen im") and "18+" and "+18" read "18 and over".
@@ -65,15 +73,19 @@ const UNDER_21: readonly RegExp[] = [
   new RegExp(
     `(?<!\\b(?:las|la) )\\b${AGE}\\s*(?:yo|y o(?! \\d+ ?(?:h|hrs?|hours?|horas?|mins?|minutes?|minutos?|days?|dias?|nights?|noches)\\b)|(?:years?|yrs?) (?:old|young)|anitos|aninhos)\\b`,
   ),
-  // "19yrs", "17 yrs, new"; not a career ("10 yrs experience", "over 15 yrs in the business")
+  // "19yrs", "17 yrs, new"; not a career ("10 yrs experience", "over 15 yrs in the business") nor
+  // the clients' minimum age ("aged 18 yrs and over")
   new RegExp(
-    `(?<!\\b(?:over|for|than|after|past|last|about|almost|nearly|with|plus|since) )\\b${AGE}\\s*yrs?\\b(?! (?:exp\\w*|in|of|on|at|as|with|doing|working|ago|now|professional|licensed)\\b)`,
+    `(?<!\\b(?:over|for|than|after|past|last|about|almost|nearly|with|plus|since) )\\b${AGE}\\s*yrs?\\b` +
+      `(?! (?:exp\\w*|in|of|on|at|as|with|doing|working|ago|now|professional|licensed|or (?:older|over|above|more)|and (?:up|over|older|above))\\b)`,
   ),
-  // "I am 17", "I'm 19", "edad: 18"; not "I'm 4 real", "I'm #1" or "I'm 2 blocks away"
-  new RegExp(`\\b(?:edad|idade|i am|im)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_AGE}`),
-  // "Age: 17", "aged 17", "Gentlemen aged 17"; not the clients' age: a minimum ("minimum age 18", "Min.
-  // age 18") or a range ("gentlemen aged 18 to 80"; "18+" and "18 and up" are NOT_AN_AGE)
-  new RegExp(`(?<!\\b(?:minimum|min)(?: ,)? )\\b(?:age|aged)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_AGE}(?! (?:to|thru|through|till|until) \\d)`),
+  // "I am 17", "I'm 19"; not "I'm 4 real", "I'm #1" or "I'm 2 blocks away"
+  new RegExp(`\\b(?:i am|im)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_AGE}`),
+  // "Age: 17", "aged 17", "Gentlemen aged 17", "edad: 18", "idade 17"; not the clients' age: a
+  // minimum ("minimum age 18", "Min. age 18", CLIENTS_MINIMUM) or a range ("gentlemen aged 18 to 80")
+  new RegExp(
+    `(?<!\\b(?:minimum|min)(?: ,)? )\\b(?:age|aged|edad|idade)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_AGE}${CLIENTS_MINIMUM}(?! (?:to|thru|through|till|until) \\d)`,
+  ),
   // "tengo 17", "tenho 17", "tengo diecisiete", "ella tiene 17", "ela tem 17"; not a count of
   // things ("tengo 2 amigas", "tengo 3 días", "tem 2 quartos")
   new RegExp(`\\b(?:tengo|tenho|tiene|tem)\\s*${AGE}\\b${NOT_AN_AGE}(?! (?!anos\\b|anitos\\b|aninhos\\b)[a-z]+s\\b)`),
@@ -253,7 +265,12 @@ const squeeze = (folded: string) => words(folded.replace(/([a-z0-9@$])[^a-z0-9@$
 const deLeet = (s: string) => s.replace(/[013456789@$!|+]/g, (c) => LEET[c] ?? c);
 /** 1 and | stand for l as often as for i ("gir1", "1egal", "|o|ita"). */
 const oneAsL = (s: string) => deLeet(s.replace(/[1|]/g, 'l'));
-/** As words(), with a "," standing where a clause or sentence ends: a negation does not reach across it ("No, me obligan a trabajar"). */
+/**
+ * As words(), with a "," standing where a clause or sentence ends: a negation does not reach across
+ * it ("No, me obligan a trabajar"), nor across an ellipsis ("No... me obligan a trabajar"). This copy
+ * only adds refusals (words() has none of these commas), so a pause reads as a break here, unlike in
+ * ageWords.
+ */
 const clauses = (folded: string) =>
   folded
     .replace(/[,;:!?]|\.(?!\d)/g, ' , ')
@@ -285,14 +302,23 @@ const unNegated = (folded: string) => folded.replace(NEGATED, (said) => said.rep
  */
 const capitalIAsL = (said: string, asL: string) => unNegated(said.replace(/i/g, (i, at: number) => (asL.charAt(at) === 'l' ? 'l' : i)));
 /**
+ * A pause, not the end of a sentence: a run of two or more dots ("…" is three once folded), except
+ * after a number that its years do not follow ("I'm 17... 5'2", "Somos 2... yo y mi amiga" end a
+ * sentence there). ageWords reads it as a space, so that "I'm... 17", "Edad… 17" and "17... años"
+ * stay ages.
+ */
+const ELLIPSIS_RE = /(?<![\d.]\s*)\.(?:\s*\.)+|(?<=\d\s*)\.(?:\s*\.)+(?=\s*(?:years?|yrs?|anos?|anitos|aninhos)\b)/g;
+/**
  * The text as the age patterns read it: words, a comma where a clause or sentence ends (not the
- * point of "10.00", nor the colon of "Age: 17"), "18+" and "+18" as "18 and over", a "#" kept before
- * a number (a rank, "#1").
+ * point of "10.00", the colon of "Age: 17" nor most ellipses, see ELLIPSIS_RE), "18+" and "+18" as
+ * "18 and over", "&" as "and", a "#" kept before a number (a rank, "#1").
  */
 const ageWords = (folded: string) =>
   folded
     .replace(/(\d) ?\+/g, '$1 and over ')
     .replace(/\+ ?(\d+)/g, '$1 and over ')
+    .replace(/&/g, ' and ')
+    .replace(ELLIPSIS_RE, ' ')
     .replace(/[;!?]|\.(?!\d)/g, ',')
     .replace(/(?:[^a-z0-9@$,#]|#(?!\d))+/g, ' ')
     .replace(/ ?,[ ,]*/g, ' , ')
