@@ -454,6 +454,18 @@ describe("screening: an ellipsis and the clients' minimum age after 8c06df2", ()
   });
 });
 
+describe("screening: 'and up' after the poster's own age", () => {
+  // "and up" after "I'm 17" is what she is up for, not a minimum: refused; "18+" and an age of 21 or
+  // more with "and up" pass as before, and the clients' "ages 18 and up" is a minimum still.
+  it("refuses 'I'm 17 and up for anything', and takes 'I'm 18+ and discreet' and 'Clients aged 18 and up'", () => {
+    expect(findScreenedTerm("Hey! I'm 17 and up for anything tonight")).not.toBeNull();
+    expect(findScreenedTerm('I am 19 and up for fun, call me')).not.toBeNull();
+    expect(findScreenedTerm("Hi, I'm 25 and up for anything, call me")).toBeNull();
+    expect(findScreenedTerm("I'm 18+ and discreet, call me")).toBeNull();
+    expect(findScreenedTerm('Clients aged 18 and up welcome, call me')).toBeNull();
+  });
+});
+
 describe('screening: the post-ad form after 8c06df2', () => {
   let ctx: TestContext;
   let owner: TestUser;

@@ -35,6 +35,11 @@ const NOT_AN_AGE_WORDS =
 /** As NOT_AN_AGE_WORDS, and a number after the digits is not an age either ("10.00-22.00", "a 10/10"). */
 const NOT_AN_AGE = `(?!\\s*(?:\\d|${NOT_AN_AGE_WORDS}))`;
 /**
+ * As NOT_AN_AGE, after "I'm" and "tengo", the poster's own age: "and up" there is what she is up for
+ * ("I'm 17 and up for anything"), not a minimum; "18+" (read "18 and over") and "or older" stay.
+ */
+const NOT_AN_OWN_AGE = `(?!\\s*(?:\\d|${NOT_AN_AGE_WORDS.replace('and (?:up|over|older|above)', 'and (?:over|older|above)')}))`;
+/**
  * After "I'm" or "girl": a single digit followed by a word that is not an age word says no age ("I'm 4
  * real", "I'm 1 call away", "girl 2 girl", "I'm 1 on 1 only"); "I'm 9 yo" stays one. A rank ("I'm #1 in
  * town") never reaches AGE: ageWords keeps the "#" before its number.
@@ -80,7 +85,7 @@ const UNDER_21: readonly RegExp[] = [
       `(?! (?:exp\\w*|in|of|on|at|as|with|doing|working|ago|now|professional|licensed|or (?:older|over|above|more)|and (?:up|over|older|above))\\b)`,
   ),
   // "I am 17", "I'm 19"; not "I'm 4 real", "I'm #1" or "I'm 2 blocks away"
-  new RegExp(`\\b(?:i am|im)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_AGE}`),
+  new RegExp(`\\b(?:i am|im)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_OWN_AGE}`),
   // "Age: 17", "aged 17", "Gentlemen aged 17", "edad: 18", "idade 17"; not the clients' age: a
   // minimum ("minimum age 18", "Min. age 18", CLIENTS_MINIMUM) or a range ("gentlemen aged 18 to 80")
   new RegExp(
@@ -88,7 +93,7 @@ const UNDER_21: readonly RegExp[] = [
   ),
   // "tengo 17", "tenho 17", "tengo diecisiete", "ella tiene 17", "ela tem 17"; not a count of
   // things ("tengo 2 amigas", "tengo 3 días", "tem 2 quartos")
-  new RegExp(`\\b(?:tengo|tenho|tiene|tem)\\s*${AGE}\\b${NOT_AN_AGE}(?! (?!anos\\b|anitos\\b|aninhos\\b)[a-z]+s\\b)`),
+  new RegExp(`\\b(?:tengo|tenho|tiene|tem)\\s*${AGE}\\b${NOT_AN_OWN_AGE}(?! (?!anos\\b|anitos\\b|aninhos\\b)[a-z]+s\\b)`),
   // "17 años", "chica de 17 años", "tengo 17años", "tiene 16 años", "diecisiete años"; not the
   // clients' age ("mayores de 18 años", "a partir de 18 años", "18 años o más") or a career
   new RegExp(`${NOT_OWN_YEARS}\\b${AGE}\\s*anos?\\b${YEARS_NOT_AN_AGE}`),
