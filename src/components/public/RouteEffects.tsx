@@ -74,10 +74,12 @@ export function RouteEffects() {
     return () => document.removeEventListener('contextmenu', block);
   }, []);
 
+  // A page view on every change of page: of path, or of query alone (a new search, a list's next
+  // page), as opening that URL would report (seed §2); the query itself is not sent.
   useEffect(() => {
     const first = previous.current === null;
     const referrer = first ? document.referrer || null : window.location.origin + previous.current;
-    previous.current = path;
+    previous.current = search ? `${path}?${search}` : path;
     reportPageView({ path, locale: splitLocale(path).locale, referrer });
     if (first) return;
     // A lazy page that suspends keeps the bar running (PageLoading); otherwise it just flashes.
@@ -92,7 +94,7 @@ export function RouteEffects() {
       cancelAnimationFrame(frame);
       finish();
     };
-  }, [path]);
+  }, [path, search]);
 
   return (
     <>
