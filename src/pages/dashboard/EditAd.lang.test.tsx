@@ -107,6 +107,6 @@ describe('edit an ad in Spanish', () => {
     expect(price.value).toBe('150,00');
     await user.click(screen.getByRole('button', { name: 'Guardar cambios' }));
     await waitFor(() => expect(body).not.toBeNull());
-    expect(JSON.parse(String(body!.get('rates')))).toEqual([{ minutes: 60, priceCents: 15000 }]);
+    expect(JSON.parse(body!.get('rates') as string)).toEqual([{ minutes: 60, priceCents: 15000 }]);
   });
 });
