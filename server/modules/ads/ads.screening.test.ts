@@ -464,6 +464,14 @@ describe("screening: 'and up' after the poster's own age", () => {
     expect(findScreenedTerm("I'm 18+ and discreet, call me")).toBeNull();
     expect(findScreenedTerm('Clients aged 18 and up welcome, call me')).toBeNull();
   });
+
+  it("refuses it after the other words of the poster's own age too: she's, girl, just turned", () => {
+    expect(findScreenedTerm("She's 17 and up for anything")).not.toBeNull();
+    expect(findScreenedTerm('Latina girl 17 and up for fun')).not.toBeNull();
+    expect(findScreenedTerm('Just turned 19 and up for anything')).not.toBeNull();
+    expect(findScreenedTerm('Latina girl 24 and up for fun, call me')).toBeNull();
+    expect(findScreenedTerm('Sweet girl 18+ only adults, call me')).toBeNull();
+  });
 });
 
 describe('screening: the post-ad form after 8c06df2', () => {

@@ -35,7 +35,7 @@ const NOT_AN_AGE_WORDS =
 /** As NOT_AN_AGE_WORDS, and a number after the digits is not an age either ("10.00-22.00", "a 10/10"). */
 const NOT_AN_AGE = `(?!\\s*(?:\\d|${NOT_AN_AGE_WORDS}))`;
 /**
- * As NOT_AN_AGE, after "I'm" and "tengo", the poster's own age: "and up" there is what she is up for
+ * As NOT_AN_AGE, after the poster's own age ("I'm", "tengo", "she's", "girl", "just turned"): "and up" there is what she is up for
  * ("I'm 17 and up for anything"), not a minimum; "18+" (read "18 and over") and "or older" stay.
  */
 const NOT_AN_OWN_AGE = `(?!\\s*(?:\\d|${NOT_AN_AGE_WORDS.replace('and (?:up|over|older|above)', 'and (?:over|older|above)')}))`;
@@ -98,9 +98,9 @@ const UNDER_21: readonly RegExp[] = [
   // clients' age ("mayores de 18 años", "a partir de 18 años", "18 años o más") or a career
   new RegExp(`${NOT_OWN_YEARS}\\b${AGE}\\s*anos?\\b${YEARS_NOT_AN_AGE}`),
   // "she's 17", "he is 19", "girl 17", "chica 16", "garota 17"; not "girl 2 girl", "girl #1", "she is 5 minutes away", "girls 18+"
-  new RegExp(`\\b(?:shes|she is|hes|he is|girl|boy|chica|chico|nena|garota|garoto|menina)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_AGE}`),
+  new RegExp(`\\b(?:shes|she is|hes|he is|girl|boy|chica|chico|nena|garota|garoto|menina)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_OWN_AGE}`),
   // "just turned 19", "barely 19", "fresh 18", "sweet 16"
-  new RegExp(`\\b(?:just turned|barely|fresh|sweet)\\s*${AGE}\\b${NOT_AN_AGE}`),
+  new RegExp(`\\b(?:just turned|barely|fresh|sweet)\\s*${AGE}\\b${NOT_AN_OWN_AGE}`),
   // Spanish and Portuguese spelled out alone, as the English words are (SCREENING_RULES): "Ana,
   // diecisiete, latina"; matched here, on the text as written, so that a disclaimer's "menores de
   // dieciocho" stays the clients' age. Not "doce" (Portuguese "sweet"), "N años" (the rule above),

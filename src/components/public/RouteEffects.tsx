@@ -75,11 +75,12 @@ export function RouteEffects() {
   }, []);
 
   // A page view on every change of page: of path, or of query alone (a new search, a list's next
-  // page), as opening that URL would report (seed §2); the query itself is not sent.
+  // page), as opening that URL would report (seed §2); no query is sent, not even as the referrer
+  // (a reset link's token, a search's words).
   useEffect(() => {
     const first = previous.current === null;
     const referrer = first ? document.referrer || null : window.location.origin + previous.current;
-    previous.current = search ? `${path}?${search}` : path;
+    previous.current = path;
     reportPageView({ path, locale: splitLocale(path).locale, referrer });
     if (first) return;
     // A lazy page that suspends keeps the bar running (PageLoading); otherwise it just flashes.

@@ -45,9 +45,11 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, active: boolean
     };
     document.addEventListener('keydown', onKey, true);
     return () => {
+      // One closing under another (the drawer under the age gate) leaves the focus where the upper one keeps it.
+      const top = open[open.length - 1] === me;
       open.splice(open.indexOf(me), 1);
       document.removeEventListener('keydown', onKey, true);
-      if (before && document.contains(before)) before.focus();
+      if (top && before && document.contains(before)) before.focus();
     };
   }, [active, ref, initial]);
 }
