@@ -145,7 +145,7 @@ export class AdManageService {
     const after = await repo.findAd(this.deps.db, id);
     if (!after) throw new NotFound('ad.not_found'); // deleted since the commit
     if (after.status !== ad.status) this.deps.hub.sendToUser(ad.owner_id, 'adStatusUpdate', { adId: id, status: after.status });
-    return { ...toOwnerAd(after, this.deps.clock.now().toISOString()), revision: (await this.revisions([id])).get(id) ?? null };
+    return { ...toOwnerAd(after, this.now()), revision: (await this.revisions([id])).get(id) ?? null };
   }
 
   /**
@@ -243,7 +243,7 @@ export class AdManageService {
     const now = this.deps.clock.now();
     const [revisions, views] = await Promise.all([this.revisions(ids), repo.viewsOf(this.deps.db, ids, sinceUtcDays(now, 7), sinceUtcDays(now, 30))]);
     const ads: OwnerAdDto[] = rows.map((r) => ({
-      ...toOwnerAd(r, this.deps.clock.now().toISOString()),
+      ...toOwnerAd(r, now.toISOString()),
       revision: revisions.get(r.id) ?? null,
       ...(views.get(r.id) ?? { views7: 0, views30: 0 }),
     }));

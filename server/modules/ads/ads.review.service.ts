@@ -103,8 +103,6 @@ export class ReviewService {
     const changed: { id: string; ownerId: string; status: AdStatus }[] = [];
     const mails: AdMail[] = [];
     const unusedPhotos: { adId: string; ownerId: string; photos: StoredPhoto[] }[] = [];
-    /** Held terms an approved edit started (the audit row says so), by ad, with their new end. */
-    const termStarted = new Map<string, string | null>();
     await transactionAs(this.deps.db, actor, async (trx, by) => {
       // demoted or suspended since the request came in: refused
       const linked = await linksThatCount(trx, by.id, input.decision === 'approve');
@@ -118,6 +116,8 @@ export class ReviewService {
           // An edit whose ad is gone (deleted meanwhile) has nothing left to change: skipped like an ad no longer in review.
           const live = await repo.findAd(trx, rev.ad_id);
           if (!live) continue;
+          /** A held term this approval started (the audit row says so, with its new end). */
+          let termStarted: { termStarted?: true; expiresAt?: string | null } = {};
           // An edit into a place disabled since it was made would take the live ad off the site: left
           // pending (the owner can move the ad, and the edit with it).
           if (input.decision === 'approve' && !(await placeOpen(trx, rev.state_id, rev.city_id))) continue;
@@ -128,7 +128,7 @@ export class ReviewService {
             // does: it never shows with its term still held (which a later move would start again, unpaid).
             if (live.term_held) await repo.startHeldTermsOf(trx, [rev.ad_id], at);
             const after = await trx.selectFrom('ads').select(['visible', 'term_held', 'expires_at']).where('id', '=', rev.ad_id).executeTakeFirst();
-            if (live.term_held && after?.term_held === 0) termStarted.set(rev.ad_id, after.expires_at);
+            if (live.term_held && after?.term_held === 0) termStarted = { termStarted: true, expiresAt: after.expires_at };
             // "Your changes are live" only of an ad that shows (not one offline, taken down, of a pending
             // owner, past its term or in a disabled place): the others are told it is their version now.
             const shown = after?.visible === 1;
@@ -143,10 +143,7 @@ export class ReviewService {
             targetType: 'ad',
             targetId: rev.ad_id,
             before: { title: live.title, revision: rev.id },
-            after:
-              input.decision === 'approve'
-                ? { title: rev.title, revision: rev.id, ...(termStarted.has(rev.ad_id) ? { termStarted: true, expiresAt: termStarted.get(rev.ad_id) } : {}) }
-                : { revision: rev.id, reason, category },
+            after: input.decision === 'approve' ? { title: rev.title, revision: rev.id, ...termStarted } : { revision: rev.id, reason, category },
             at,
           });
           changed.push({ id: rev.ad_id, ownerId: rev.owner_id, status: live.status });

@@ -24,21 +24,22 @@ const AGE = `(?:0?[1-9]|1\\d|20|${AGE_WORDS})`;
 /** Spanish and Portuguese 13 to 19 in words, refused alone (UNDER_21); not "doce" (12), also Portuguese for "sweet". */
 const SPELLED_ES_PT =
   'trece|catorce|quince|dieci(?:seis|siete|ocho|nueve)|diez y (?:seis|siete|ocho|nueve)|treze|catorze|quatorze|quinze|dez[ea](?:sseis|ssete|nove)|dezoito';
-/** After the number: a distance, a time, a size, a price, a count or "and over", not an age ("I am 15 minutes away", "tengo 10 años de experiencia"). */
-const NOT_AN_AGE_WORDS =
+/**
+ * After the number: a distance, a time, a size, a price, a count or "and over", not an age ("I am 15
+ * minutes away", "tengo 10 años de experiencia"). `andUp`: "and up" too, a minimum ("aged 18 and
+ * up"); after the poster's own age it is what she is up for ("I'm 17 and up for anything").
+ */
+const notAnAgeWords = (andUp: boolean) =>
   '(?:of|am|pm|h|hrs?|hours?|horas?|mins?|minutes?|minutos?|days?|dias?|nights?|noches|noites|weeks?|semanas?|' +
   'mi (?:from|away|out|off|to)|miles?|millas?|milhas?|km|kms|blocks?|cuadras?|quadras?|ft|feet|foot|pies|pes|inch|inches|cm|kg|lbs?|pounds?|' +
-  'percent|por ciento|por cento|dollars?|dolares|usd|or (?:older|over|above)|and (?:up|over|older|above)|y mas|o mas|ou mais|e mais|' +
+  `percent|por ciento|por cento|dollars?|dolares|usd|or (?:older|over|above)|and (?:${andUp ? 'up|' : ''}over|older|above)|y mas|o mas|ou mais|e mais|` +
   // a boast ("I'm 5 star rated", "I am 1 in a million", "10 out of 10"); not "16 out of Miami", where she lives
   'stars?|out of (?:\\d+|ten|five|a hundred)|in an? (?:million|billion|thousand|hundred)|' +
   '(?:years?|yrs?) (?!of age\\b)(?:of|in|into|exp\\w*)|anos? (?!de (?:edad|idade)\\b)(?:de|en|no|na|em|trabajando|trabalhando))\\b';
-/** As NOT_AN_AGE_WORDS, and a number after the digits is not an age either ("10.00-22.00", "a 10/10"). */
-const NOT_AN_AGE = `(?!\\s*(?:\\d|${NOT_AN_AGE_WORDS}))`;
-/**
- * As NOT_AN_AGE, after the poster's own age ("I'm", "tengo", "she's", "girl", "just turned"): "and up" there is what she is up for
- * ("I'm 17 and up for anything"), not a minimum; "18+" (read "18 and over") and "or older" stay.
- */
-const NOT_AN_OWN_AGE = `(?!\\s*(?:\\d|${NOT_AN_AGE_WORDS.replace('and (?:up|over|older|above)', 'and (?:over|older|above)')}))`;
+/** As notAnAgeWords, and a number after the digits is not an age either ("10.00-22.00", "a 10/10"). */
+const NOT_AN_AGE = `(?!\\s*(?:\\d|${notAnAgeWords(true)}))`;
+/** As NOT_AN_AGE, after the poster's own age ("I'm", "tengo", "she's", "girl", "just turned"): "18+" (read "18 and over") and "or older" stay, "and up" not. */
+const NOT_AN_OWN_AGE = `(?!\\s*(?:\\d|${notAnAgeWords(false)}))`;
 /**
  * After "I'm" or "girl": a single digit followed by a word that is not an age word says no age ("I'm 4
  * real", "I'm 1 call away", "girl 2 girl", "I'm 1 on 1 only"); "I'm 9 yo" stays one. A rank ("I'm #1 in
@@ -129,7 +130,7 @@ const NOT_NEGATED_PT = '(?<!\\b(?:nao|nunca|ninguem|jamais|nem)(?: (?:sou|estou|
 export const SCREENING_RULES: readonly string[] = [
   // spelled out, read like the digits: "sixteen", "seventeen 36-24-36"; not "fifteen minutes",
   // "eighteen or older", "twelve hour"
-  `(?:twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)(?! ${NOT_AN_AGE_WORDS})`,
+  `(?:twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)(?! ${notAnAgeWords(true)})`,
   // not a minor fee, detail, change or issue, or a minor travel fee
   'minor(?! (?:(?:travel|booking|parking|service|schedule|scheduling|outcall|incall|extra) )?(?:fees?|details?|changes?|charges?|issues?|costs?|surcharges?|adjustments?|extras?|repairs?|problems?|delays?|inconvenience)\\b)',
   'high ?school(?! teachers?\\b)', // a former teacher's career
