@@ -165,6 +165,15 @@ export class PublicReads {
   }
 
   /** True for an ad that was published and has since been deleted (its page answers 410). */
+  /**
+   * Why staff rejected an ad (null when they did not): for its owner's and staff's view only, so
+   * the public read's statement (adById, the hot path) stays as it is.
+   */
+  rejectionReason(id: string): string | null {
+    const r = this.stmt('rejection', () => `SELECT rejection_reason AS reason FROM ads WHERE id = ${TEXT}`).get(id) as { reason: string | null } | undefined;
+    return r?.reason ?? null;
+  }
+
   isGone(id: string): boolean {
     return this.stmt('gone', () => `SELECT 1 FROM ads_gone WHERE id = ${TEXT}`).get(id) !== undefined;
   }

@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import type { AppDeps } from '../../core/deps.ts';
 import { AppError, Invalid, NotFound } from '../../core/errors.ts';
 import { RULE_CODES, checkSearchQuery, searchWords } from '../../../contract/rules.ts';
@@ -56,8 +55,6 @@ export class ListingsService {
   private readonly slugs = new Map<string, { id: string; name: string; enabled: number }>();
   /** Every cache of answers built on these reads, by name ('values', 'api', 'pages'): tests read their hits and misses. */
   readonly caches = new Map<string, TaggedCache<unknown>>();
-  /** The owner's and staff's one extra column of an ad (rejectionReason()), prepared on first use. */
-  private rejectionStmt: Database.Statement | undefined;
 
   constructor(deps: AppDeps) {
     this.deps = deps;
@@ -281,19 +278,10 @@ export class ListingsService {
     }
     // Only the public view is kept; an owner's or staff's view (of a public ad too) holds for no time.
     if (adsCan(viewer, 'preview', listed)) {
-      const ad = { ...toPublicAd(row), ownerId: row.owner_id, rejectionReason: this.rejectionReason(id) };
+      const ad = { ...toPublicAd(row), ownerId: row.owner_id, rejectionReason: this.reads.rejectionReason(id) };
       return { value: { ad }, tags, until: 0 };
     }
     return { value: { ad: toPublicAd(row) }, tags, until: Date.parse(row.expires_at!) };
-  }
-
-  /**
-   * Why staff rejected an ad (null when they did not): for its owner's and staff's view only, so
-   * the public read's statement (listings.repository.ts adById, the hot path) stays as it is.
-   */
-  private rejectionReason(id: string): string | null {
-    this.rejectionStmt ??= this.reads.sqlite.prepare('SELECT rejection_reason FROM ads WHERE id = CAST(? AS TEXT)').pluck();
-    return (this.rejectionStmt.get(id) as string | null | undefined) ?? null;
   }
 
   /** An ad as the policy sees it: public now when visible (approved, online, owner and place fine) and not expired. */

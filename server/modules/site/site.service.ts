@@ -71,9 +71,10 @@ interface PageFrame {
  * and what is rendered; the others (utm_…) neither change it nor split its cache entry. `moved` is
  * the page's one URL when the URL spells it otherwise (a public page's path with a trailing slash,
  * /es/ or /faq/; a query the page does not read or reads otherwise: ?page=1, ?page=abc, /faq?page=7),
- * the other parameters kept: answered with a redirect there when the page exists.
+ * the other parameters kept: answered with a redirect there when the page exists. `named`: a
+ * route of the site names the path (one the router reads but the site does not name is no page).
  */
-export function pageUrl(url: string): { path: string; search: string; moved: string | null } {
+export function pageUrl(url: string): { path: string; search: string; moved: string | null; named: boolean } {
   const q = url.indexOf('?');
   const raw = q < 0 ? url : url.slice(0, q);
   const all = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
@@ -89,7 +90,7 @@ export function pageUrl(url: string): { path: string; search: string; moved: str
     else others.append(k, v);
   }
   const moved = path !== raw || own.toString() !== search ? path + (others.size ? `?${others}` : '') : null;
-  return { path, search, moved };
+  return { path, search, moved, named: !route.notFound };
 }
 
 export class SiteService {
@@ -137,7 +138,7 @@ export class SiteService {
    * page asked for by another spelling of its URL answers 301 to its own (pageUrl `moved`).
    */
   async page(template: string, url: string): Promise<PageAnswer> {
-    const { path, search, moved } = pageUrl(url);
+    const { path, search, moved, named } = pageUrl(url);
     // Only rendered pages: the browser's own pages (the dashboard's search) read their query themselves.
     const found = (a: PageAnswer) => (moved && a.status === 200 ? this.moved(moved) : a);
     if (!this.ssr) return this.answer(await this.shell(template, url));
@@ -162,7 +163,7 @@ export class SiteService {
       return this.answer(await this.shell(template, url));
     }
     // A path the router reads but the site does not name (another case, a stray segment) is no page of ours.
-    if (matchSeoRoute(splitSeoLocale(safeDecode(path)).rest).notFound && r.status === 200) r.status = 404;
+    if (!named && r.status === 200) r.status = 404;
     const frame = this.pageFrame(r.locale as SeoLocale, r.page);
     const answer = this.document(path, search, r, frame);
     const until = Math.min(source.until, now + PAGE_TTL_MS);
