@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import type { APIRequestContext, Browser, Page } from 'playwright-core';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newContext, startServer, type RunningServer } from './harness.ts';
 
 // Public pages come rendered by the server (issue #15): Chromium hydrates each of them with no
@@ -86,6 +88,41 @@ async function visit(page: Page, url: string) {
   return { status: res?.status(), messages, dataCalls };
 }
 
+/**
+ * Records the page's layout shifts in `window.shifts`, each with what moved (element, rectangles
+ * before and after, and whether React had hydrated yet), so a failure says what to look at.
+ */
+async function recordShifts(ctx: BrowserContext) {
+  await ctx.addInitScript(() => {
+    type Rect = { x: number; y: number; width: number; height: number };
+    type Shift = { value: number; hadRecentInput: boolean; startTime: number; sources: Array<{ node: Node | null; previousRect: Rect; currentRect: Rect }> };
+    const w = window as unknown as { shifts: unknown[] };
+    w.shifts = [];
+    const name = (n: Node | null) =>
+      n instanceof Element
+        ? `${n.tagName.toLowerCase()}${n.id ? `#${n.id}` : ''}${n.className && typeof n.className === 'string' ? `.${n.className.split(' ').join('.')}` : ''} "${(n.textContent ?? '').slice(0, 40)}"`
+        : String(n?.nodeName);
+    const box = (r: Rect) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}`;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as unknown as Shift[]) {
+        if (e.hadRecentInput) continue;
+        w.shifts.push({
+          value: e.value,
+          at: Math.round(e.startTime),
+          hydrated: document.documentElement.dataset.hydrated === 'true',
+          moved: e.sources.map((m) => `${name(m.node)} ${box(m.previousRect)} -> ${box(m.currentRect)}`),
+        });
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+/** The sum of the page's layout shifts, with the details for a failure's message. */
+async function shiftsOf(page: Page) {
+  const shifts = await page.evaluate(() => (window as unknown as { shifts: Array<{ value: number }> }).shifts);
+  return { cls: shifts.reduce((sum, x) => sum + x.value, 0), shifts };
+}
+
 describe('server-rendered pages', () => {
   it('curl sees an ad page with its title, description and photos, a city page with its ads, and 404 for a missing ad', async () => {
     const ctx = await newContext(browser, server);
@@ -134,41 +171,61 @@ describe('server-rendered pages', () => {
 
   it('nothing moves while a listing or an ad page loads on a phone (CLS)', async () => {
     const ctx = await newContext(browser, server, { viewport: { width: 375, height: 740 } });
-    // Each shift is kept with what moved (element, rectangles before and after, and whether React
-    // had hydrated yet), so a failure says what to look at.
-    await ctx.addInitScript(() => {
-      type Rect = { x: number; y: number; width: number; height: number };
-      type Shift = { value: number; hadRecentInput: boolean; startTime: number; sources: Array<{ node: Node | null; previousRect: Rect; currentRect: Rect }> };
-      const w = window as unknown as { shifts: unknown[] };
-      w.shifts = [];
-      const name = (n: Node | null) =>
-        n instanceof Element
-          ? `${n.tagName.toLowerCase()}${n.id ? `#${n.id}` : ''}${n.className && typeof n.className === 'string' ? `.${n.className.split(' ').join('.')}` : ''} "${(n.textContent ?? '').slice(0, 40)}"`
-          : String(n?.nodeName);
-      const box = (r: Rect) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}x${Math.round(r.height)}`;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as unknown as Shift[]) {
-          if (e.hadRecentInput) continue;
-          w.shifts.push({
-            value: e.value,
-            at: Math.round(e.startTime),
-            hydrated: document.documentElement.dataset.hydrated === 'true',
-            moved: e.sources.map((m) => `${name(m.node)} ${box(m.previousRect)} -> ${box(m.currentRect)}`),
-          });
-        }
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await recordShifts(ctx);
     for (const url of ['/', '/listings/us/new-york/buffalo/female-escorts', `/ad/${adId}`, '/listings/us/new-york']) {
       const page = await ctx.newPage();
       const r = await visit(page, url);
       await page.waitForTimeout(300);
-      const shifts = await page.evaluate(() => (window as unknown as { shifts: Array<{ value: number }> }).shifts);
-      const cls = shifts.reduce((sum, x) => sum + x.value, 0);
+      const { cls, shifts } = await shiftsOf(page);
       expect(cls, `${url}: ${JSON.stringify({ shifts, messages: r.messages, dataCalls: r.dataCalls }, null, 1)}`).toBeLessThanOrEqual(0.05);
       expect(r.messages, url).toEqual([]);
       await page.close();
     }
     await ctx.close();
+  });
+
+  it('nothing moves either when the HTML of a page arrives in two pieces, cut inside its footer (a slow line)', async () => {
+    // A proxy in front of the server sends each HTML document in two pieces 600 ms apart, the
+    // first ending inside the footer: Chromium paints the half-parsed page, then the rest. (A
+    // footer anchored to the viewport's bottom grew upwards over the page here: CI saw 0.11.)
+    const proxy = http.createServer((req, res) => {
+      void (async () => {
+        const up = await fetch(server.url + (req.url ?? '/'), {
+          headers: { ...(req.headers as Record<string, string>), host: new URL(server.url).host, 'accept-encoding': 'identity' },
+          redirect: 'manual',
+        });
+        const body = Buffer.from(await up.arrayBuffer());
+        const headers: Record<string, string> = {};
+        up.headers.forEach((v, k) => {
+          if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)) headers[k] = v;
+        });
+        res.writeHead(up.status, headers);
+        const text = body.toString('utf8');
+        const footer = (up.headers.get('content-type') ?? '').startsWith('text/html') ? text.indexOf('<footer') : -1;
+        if (footer < 0) return void res.end(body);
+        const cut = Buffer.byteLength(text.slice(0, footer + 400));
+        res.write(body.subarray(0, cut));
+        setTimeout(() => res.end(body.subarray(cut)), 600);
+      })().catch((err: unknown) => res.destroy(err as Error));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const ctx = await newContext(browser, server, { viewport: { width: 375, height: 740 } });
+      await recordShifts(ctx);
+      for (const url of ['/listings/us/new-york', '/listings/us/new-york/buffalo/female-escorts', `/ad/${adId}`, '/', '/no-such-page']) {
+        const page = await ctx.newPage();
+        await page.goto(base + url);
+        await page.waitForLoadState('networkidle');
+        const { cls, shifts } = await shiftsOf(page);
+        expect(cls, `${url}: ${JSON.stringify(shifts, null, 1)}`).toBeLessThanOrEqual(0.05);
+        await page.close();
+      }
+      await ctx.close();
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('client-side navigation loads the next page through the API, with its own title', async () => {
