@@ -85,6 +85,32 @@ describe('staff actions on an ad its owner deleted stay in the account’s histo
   });
 });
 
+describe('reports about an ad its owner deleted stay in the account’s history', () => {
+  // Reports are what a reviewer weighs a repeat offender by: deleting the reported ad (not held,
+  // so its row is gone) must not wipe them from the user page, its count, or the evidence export.
+  it('get-user lists them and counts them; the evidence export holds them; another account gets none', async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const stranger = await makeUser(ctx, { status: 'approved' });
+    const ad = await liveAdOf(owner);
+    await liveAdOf(stranger);
+    const reportId = await reportAd(ad.id);
+    expect((await ctx.app.inject({ method: 'DELETE', url: `/api/ads/${ad.id}`, headers: { cookie: owner.cookie } })).statusCode).toBe(200);
+    expect(await ctx.app.deps.db.selectFrom('held_ads').select('id').where('id', '=', ad.id).executeTakeFirst()).toBeUndefined();
+
+    const page = async (id: string) => (await ctx.app.inject({ method: 'GET', url: `/api/admin/get-user/${id}`, headers: { cookie: admin.cookie } })).json();
+    const mine = await page(owner.id);
+    expect(mine.reports.map((r: { id: string; adId: string }) => [r.id, r.adId])).toEqual([[reportId, ad.id]]);
+    expect(mine.reportsTotal).toBe(1);
+    const theirs = await page(stranger.id);
+    expect([theirs.reports, theirs.reportsTotal]).toEqual([[], 0]);
+
+    const res = await ctx.app.inject({ method: 'GET', url: `/api/admin/export-evidence/${owner.id}`, headers: { cookie: admin.cookie } });
+    expect(res.statusCode).toBe(200);
+    const reports = JSON.parse(readZip(res.rawPayload).get('reports.json')!.toString('utf8')) as { id: string }[];
+    expect(reports.map((r) => r.id)).toEqual([reportId]);
+  });
+});
+
 describe('set-report-status: one row per real decision', () => {
   // A close with a note retried (a double click, a client's retry after a timeout) changes nothing:
   // no second "closed" row that reads as a second decision.

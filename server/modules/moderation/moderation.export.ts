@@ -142,7 +142,6 @@ export async function evidenceFiles(
 async function readEvidence(db: Executor, subject: EvidenceSubject) {
   const user = (await repo.findUser(db, subject.userId))!;
   const adIds = subject.type === 'ad' ? [subject.id] : await repo.adIdsOfUser(db, subject.userId);
-  const allAdIds = await repo.adIdsOfUser(db, subject.userId);
   const wallets = await repo.walletsOf(db, subject.userId);
   const invoices = await repo.invoicesOf(db, subject.userId, 100_000);
   const deliveries = invoices.length
@@ -157,7 +156,8 @@ async function readEvidence(db: Executor, subject: EvidenceSubject) {
         .orderBy('received_at')
         .execute()
     : [];
-  const reportAds = subject.type === 'ad' ? adIds : allAdIds;
+  // The reports about every ad the account ever had, deleted ones too (the user page lists them).
+  const reportAds = subject.type === 'ad' ? adIds : await repo.everAdIdsOfUser(db, subject.userId);
   return {
     user,
     roles: await repo.rolesOf(db, subject.userId),

@@ -201,6 +201,12 @@ function everAdIdsOf(userId: string) {
     UNION SELECT ad_id FROM ad_versions WHERE owner_id = ${userId})`;
 }
 
+/** The ids of every ad the account ever had (everAdIdsOf): the reports about them stay its history. */
+export async function everAdIdsOfUser(db: Executor, userId: string): Promise<string[]> {
+  const r = await sql<{ id: string }>`SELECT id FROM ${everAdIdsOf(userId)}`.execute(db);
+  return r.rows.map((x) => x.id);
+}
+
 /**
  * Staff actions on the account, on its ads and on its invoices, newest first. An ad its owner
  * deleted counts: a takedown stays part of the account's history (a repeat offender's).

@@ -134,10 +134,12 @@ export class ModerationService {
       if (!u) throw new NotFound('moderation.user_not_found');
       this.may(actor, 'viewUser', u.id);
       const adIds = await repo.adIdsOfUser(trx, id);
+      // Reports about an ad its owner deleted stay part of the account's history, as its takedowns do.
+      const everAdIds = await repo.everAdIdsOfUser(trx, id);
       const [roles, ads, reports, wallets, ledger, invoices, signIns, holds, related, screening, audit] = [
         await repo.rolesOf(trx, id),
         await repo.adsOfUser(trx, id, LIST_LIMIT),
-        await repo.reportsAbout(trx, adIds, LIST_LIMIT),
+        await repo.reportsAbout(trx, everAdIds, LIST_LIMIT),
         await repo.walletsOf(trx, id),
         await repo.ledgerOf(trx, id, LIST_LIMIT),
         await repo.invoicesOf(trx, id, LIST_LIMIT),
@@ -147,7 +149,7 @@ export class ModerationService {
         await repo.screeningOf(trx, id, 50),
         await repo.auditAbout(trx, id, 100),
       ];
-      const totals = await userListTotals(trx, id, adIds);
+      const totals = await userListTotals(trx, id, everAdIds);
       const order = ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'] as const;
       // Staff reading their own account read no report about their ads, nor how another admin
       // closed one (its note), as the reports list hides them (reports.policy.ts); nor the legal
