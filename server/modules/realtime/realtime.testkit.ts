@@ -64,8 +64,13 @@ export const statusOf = (p: Promise<unknown>) =>
     (e: { status?: number }) => e.status ?? -1,
   );
 
+/**
+ * Waits for `cond`, polling every 5 ms, for up to 5 s of wall time: a loaded machine (CI running
+ * test files side by side) delays timers and socket events far past the polls' own sum.
+ */
 export async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+  const deadline = Date.now() + 5_000;
+  while (!cond() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
   expect(cond()).toBe(true);
 }
 
