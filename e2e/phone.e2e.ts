@@ -200,6 +200,14 @@ it('360 en, staff: pending ads, pricing, page views and approved users stay at t
       : 'visible',
   );
   small.push(...(await smallFields(page)));
+  // A form field inside smaller type (a note, a table cell at 13 px): the stylesheet's floor holds there too.
+  await page.evaluate(() => {
+    const box = document.createElement('div');
+    box.style.fontSize = '12px';
+    box.innerHTML = '<div class="field"><label>Note <input type="text" /></label><select><option>a</option></select><textarea></textarea></div>';
+    document.querySelector('main')!.append(box);
+  });
+  small.push(...(await smallFields(page)));
   seen.smallFields = [...new Set(small)];
   const fits = { scrollWidth: 360, stickingOut: [] };
   const target = 'at least 24 × 24, checks on a tap';
