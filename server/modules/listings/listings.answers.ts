@@ -76,10 +76,24 @@ const quickBrotli = (body: Body) =>
 
 const acceptsBrotli = (reply: FastifyReply) => accepts(reply.request.headers['accept-encoding'], 'br');
 
+/**
+ * Adds to the answer's Vary (a route may have set one: the ad's, by who asks). An answer large
+ * enough to be sent compressed to a browser says Vary: accept-encoding whichever encoding it goes
+ * out in, or a shared cache would hand the uncompressed copy a client without brotli got first to
+ * every browser (RFC 9110 §12.5.5).
+ */
+function vary(reply: FastifyReply, on: string): void {
+  const set = reply.getHeader('vary');
+  reply.header('vary', set === undefined ? on : `${String(set)}, ${on}`);
+}
+
 function sendKept(reply: FastifyReply, k: Kept): FastifyReply {
   reply.type('application/json; charset=utf-8');
-  if (!k.br) return reply.send(k.raw);
-  reply.header('vary', 'accept-encoding');
+  if (!k.br) {
+    if (k.bytes >= COMPRESS_FROM) vary(reply, 'accept-encoding');
+    return reply.send(k.raw);
+  }
+  vary(reply, 'accept-encoding');
   if (acceptsBrotli(reply)) return reply.header('content-encoding', 'br').send(k.br);
   return reply.send(brotliDecompressSync(k.br)); // a client without brotli (curl, scripts): rare
 }
@@ -181,7 +195,8 @@ export class AnswerCache {
     // brotli would serve this one request only. Sent as it is (two alternating pairs of the
     // bench's JSON phases at 1M ads): the uncached listing pages +25–29 %, the mix with flips
     // +17–24 %, the server's CPU a request in that mix 46–47 µs against 55–59.
-    const large = typeof body !== 'string' && body.byteLength >= COMPRESS_FROM && acceptsBrotli(reply);
+    const compressible = typeof body !== 'string' && body.byteLength >= COMPRESS_FROM;
+    const large = compressible && acceptsBrotli(reply);
     // A large answer asks the full cache first whether it would be let in (admission by frequency):
     // refused, its brotli would be for this one request too. On the bench's city listings at 1M ads,
     // 71 % of the answers compressed to be kept were refused.
@@ -193,6 +208,7 @@ export class AnswerCache {
       return sendKept(reply, k);
     }
     if (kept) this.cache.set(key, { value: { br: null, raw: body, bytes: sizeOf(body) }, until, tags: a.tags });
+    if (compressible) vary(reply, 'accept-encoding');
     return reply.type('application/json; charset=utf-8').send(body);
   }
 }

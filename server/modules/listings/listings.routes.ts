@@ -38,8 +38,11 @@ export default defineRoutes((app, deps) => {
   // A guest's answer is the public view, kept. A signed-in viewer may be the ad's owner or staff,
   // whose view adds ownerId and rejectionReason (PRODUCT §7): their answer is read each time, never
   // taken from the kept public one nor kept (whose the ad is shows only once its row is read).
+  // Either answer says so to shared caches (Vary: Cookie): a CDN must not hand the guest's 404 for a
+  // pending ad to its owner, nor the guest's copy of an ad to staff.
   app.get('/api/ads/:id', { schema: listingsApi['GET /api/ads/:id'] }, (request, reply) => {
     const { id } = request.params;
+    reply.header('vary', 'cookie');
     if (!request.user) {
       answers.send(reply, `ad:${id}`, () => listings.ad(id, null));
       return;
