@@ -6,7 +6,7 @@ import { writeAudit } from '../../core/audit.ts';
 import { Forbidden, NotFound, Unauthorized } from '../../core/errors.ts';
 import { paging } from '../../core/http.ts';
 import * as repo from './locations.repository.ts';
-import { startHeldTermsIn } from '../ads/ads.repository.ts';
+import { startHeldTermsIn } from '../ads/ads.lifecycle.repository.ts';
 import type { CityDto, StateDto } from './locations.repository.ts';
 
 /** Disabled locations are for staff eyes only; asking for them is refused, not quietly ignored. */

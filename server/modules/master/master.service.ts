@@ -11,7 +11,7 @@ import { countActiveMasters } from '../profile/profile.repository.ts';
 import { can, type AccountChange, type MasterAction } from './master.policy.ts';
 import * as repo from './master.repository.ts';
 import { photosOfAds, restore, unapprovedOwnerReason, userReason, withdraw } from '../uploads/uploads.withdrawn.ts';
-import { startHeldTerms } from '../ads/ads.repository.ts';
+import { startHeldTerms } from '../ads/ads.lifecycle.repository.ts';
 import { endPendingLinks } from '../auth/auth.repository.ts';
 import { composeMail, pageLink } from '../../core/mail-templates.ts';
 
