@@ -139,35 +139,44 @@ describe('the approval e-mail, once', () => {
     expect(approvalMails(u)[0].text).toContain('“Held while under review”');
   });
 
-  // Accounts from before migration 0032: the migration tells from the audit who was ever approved.
-  it('migration 0032 records who was approved, so that only the never-approved are welcomed at reinstatement', async () => {
+  // Accounts from before migration 0032: the migrations tell from the audit who was ever approved,
+  // suspended or back under review (pending) at the upgrade.
+  it('migrations 0032 and 0039 record who was approved, so that only the never-approved are welcomed at reinstatement or approval', async () => {
     const w = await ownerAdminNy();
     ctx = w.ctx;
     const m = await asMaster(ctx);
     const neverApproved = await makeUser(ctx, { status: 'pending' });
     const approvedByMaster = await makeUser(ctx, { status: 'pending' });
     const approvedLongAgo = await makeUser(ctx, { status: 'approved' }); // no audit kept of it
+    const backUnderReview = await makeUser(ctx, { status: 'pending' }); // pending at the upgrade (0039)
+    const pendingNeverApproved = await makeUser(ctx, { status: 'pending' });
     for (const [u, steps] of [
       [neverApproved, ['suspended']],
       [approvedByMaster, ['approved', 'suspended']],
       [approvedLongAgo, ['suspended']],
+      [backUnderReview, ['approved', 'pending']],
     ] as const) {
       for (const s of steps) expect((await setStatus(m, u.id, s)).statusCode).toBe(200);
     }
     // As a database from before 0032 would be: nothing recorded; the migration's statements fill it.
     await ctx.app.deps.db.updateTable('users').set({ approved_at: null }).execute();
-    const sql = fs.readFileSync(path.join(import.meta.dirname, '../../../migrations/sqlite/0032_users_approved_at.sql'), 'utf8');
+    const migration = (file: string) => fs.readFileSync(path.join(import.meta.dirname, '../../../migrations/sqlite', file), 'utf8');
+    const sql = migration('0032_users_approved_at.sql');
     ctx.app.deps.database.sqlite.exec(sql.slice(sql.indexOf('-- Accounts approved now')));
+    ctx.app.deps.database.sqlite.exec(migration('0039_users_approved_before_review.sql'));
     const approvedAt = async (u: TestUser) =>
       (await ctx.app.deps.db.selectFrom('users').select('approved_at').where('id', '=', u.id).executeTakeFirstOrThrow()).approved_at;
     expect(await approvedAt(m)).not.toBeNull();
     expect(await approvedAt(neverApproved)).toBeNull();
     expect(await approvedAt(approvedByMaster)).not.toBeNull();
     expect(await approvedAt(approvedLongAgo)).not.toBeNull();
+    expect(await approvedAt(backUnderReview)).not.toBeNull();
+    expect(await approvedAt(pendingNeverApproved)).toBeNull();
     const sent = ctx.mailer.sent.length;
-    for (const u of [neverApproved, approvedByMaster, approvedLongAgo]) expect((await setStatus(m, u.id, 'approved')).statusCode).toBe(200);
+    for (const u of [neverApproved, approvedByMaster, approvedLongAgo, backUnderReview, pendingNeverApproved])
+      expect((await setStatus(m, u.id, 'approved')).statusCode).toBe(200);
     const welcomed = ctx.mailer.sent.slice(sent).filter((x) => x.subject === 'Your XG Marketplace account is approved');
-    expect(welcomed.map((x) => x.to)).toEqual([neverApproved.email]);
+    expect(welcomed.map((x) => x.to).sort()).toEqual([neverApproved.email, pendingNeverApproved.email].sort());
   });
 });
 
