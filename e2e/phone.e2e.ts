@@ -225,7 +225,7 @@ it('360 en, staff: pending ads, pricing, page views and approved users stay at t
   expect(await page.getByRole('combobox', { name: `Status of ${provider.email}` }).count()).toBe(1);
 });
 
-it('320 pt: locations and the payment server fit the screen; a terms contents link shows its heading below the sticky top bar', async () => {
+it('320 pt: locations, the payment server and a search for a long word fit the screen; a terms contents link shows its heading below the sticky top bar', async () => {
   const { page } = phone320;
   await signIn(phone320, server.master);
   const seen: Record<string, unknown> = {};
@@ -251,6 +251,10 @@ it('320 pt: locations and the payment server fit the screen; a terms contents li
     const barBottom = Math.round(document.querySelector('header')!.getBoundingClientRect().bottom);
     return top >= barBottom ? 'below the bar' : `under the bar: heading at ${top}, bar to ${barBottom}`;
   }, id);
+  // A search for one long word (a pasted link: 140 of the 200 characters a query may have) is echoed
+  // in the results' heading, which did not wrap it: the page was 1,187 px wide.
+  await open(page, `/pt/search?query=${encodeURIComponent(`https://example.com/${'q'.repeat(120)}`)}`, () => page.locator('main h2').first().waitFor());
+  seen.search = await overflow(page, 320);
   const fits = { scrollWidth: 320, stickingOut: [] };
-  expect(seen).toEqual({ locations: fits, paymentServer: fits, terms: 'below the bar' });
+  expect(seen).toEqual({ locations: fits, paymentServer: fits, terms: 'below the bar', search: fits });
 });

@@ -63,13 +63,17 @@ export interface TextPart {
  *   400 naming the field, "must be text" (an edit without its keepPhotos dropped every photo);
  * - bytes that are not UTF-8 in a part that declared no charset (or UTF-8) are decoded as U+FFFD:
  *   400 naming the field. A part that declared another charset is decoded as declared. U+FFFD is
- *   only ever the mark of text already mangled, so one typed as such is refused too.
+ *   only ever the mark of text already mangled, so one typed as such is refused too; so is half of
+ *   a UTF-16 pair (a JSON string's "\ud83d", a UTF-16 part), which would be stored as U+FFFD.
  */
 export function textField(part: TextPart): string {
   if (part.valueTruncated) throw new TooLarge('request.too_large', { field: part.fieldname });
   if (typeof part.value !== 'string') throw invalidText(part.fieldname, 'type_string');
-  if (part.value.includes('\uFFFD')) throw invalidText(part.fieldname, 'format');
+  if (part.value.includes('\uFFFD') || LONE_SURROGATE.test(part.value)) throw invalidText(part.fieldname, 'format');
   return part.value;
 }
+
+/** Half of a UTF-16 pair: in a well-formed string a pair is read as one code point, never matched here. */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 const invalidText = (field: string, rule: 'type_string' | 'format') => new Invalid(field, 'validation.invalid', { reason: ruleWords({ rule }), rule });

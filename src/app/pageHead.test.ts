@@ -24,4 +24,17 @@ describe('excerpt', () => {
       expect(out).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/); // no lone surrogate
     }
   });
+
+  // A grapheme may be a letter with dozens of combining marks (or a long joined emoji): 160 of them
+  // were 4,000 characters in the head. At most twice the count in UTF-16 units, still never split.
+  it('stays short in UTF-16 units too, cut between graphemes', () => {
+    const zalgo = `e${'\u0301\u0302\u0303\u0304\u0305'.repeat(5)}`; // one grapheme, 26 units
+    const out = excerpt(`Hi ${zalgo.repeat(200)}`, 160);
+    expect(out.length).toBeLessThanOrEqual(320);
+    expect(out.endsWith('…')).toBe(true);
+    const body = out.slice(3, -1);
+    expect(body).toBe(zalgo.repeat(body.length / zalgo.length));
+    const short = `Ok ${zalgo.repeat(8)}`; // 211 units in 11 graphemes, within both: whole
+    expect(excerpt(short, 160)).toBe(short);
+  });
 });

@@ -23,15 +23,19 @@ let graphemes: Intl.Segmenter | undefined;
 /**
  * A description for previews: one line of at most 160 characters, cut at a word when one ends in
  * its second half. Characters as people see them (grapheme clusters): a cut by UTF-16 units split
- * an emoji in two, and its half became "�" in the page's head and in every link preview.
+ * an emoji in two, and its half became "�" in the page's head and in every link preview. Yet no
+ * more than twice as many UTF-16 units: a letter with dozens of combining marks is one grapheme,
+ * and 160 of them made a 4,000-character description, written twice into every copy of the head.
  */
 export function excerpt(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;
+  const units = 2 * max;
   graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
   const chars = Array.from(graphemes.segment(flat), (g) => g.segment);
-  if (chars.length <= max) return flat;
-  const cut = chars.slice(0, max - 1).join('');
+  if (chars.length <= max && flat.length <= units) return flat;
+  let cut = '';
+  for (let i = 0; i < max - 1 && cut.length + chars[i].length < units; i++) cut += chars[i];
   const space = cut.lastIndexOf(' ');
   return `${(space >= cut.length / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }

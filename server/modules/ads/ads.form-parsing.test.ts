@@ -87,6 +87,24 @@ describe('a field sent as application/json', () => {
     expect(await countAds()).toBe(0);
   });
 
+  // JSON can write half of a UTF-16 pair ("\ud83d"), which UTF-8 cannot hold: SQLite stored it as
+  // U+FFFD, and the ad page, its <title> and the cards showed "�" where the provider wrote
+  // something else. Refused as U+FFFD itself is; so is one in a UTF-16 part.
+  it('is refused naming the field when its string holds a lone surrogate, and no ad is stored', async () => {
+    const json = await postForm({ title: { name: 'title', value: '"Lovely evenings \\ud83d in town"', headers: 'Content-Type: application/json\r\n' } });
+    expect(outcome(json)).toEqual(NOT_TEXT('title'));
+    const utf16 = await postForm({
+      title: { name: 'title', value: Buffer.from('Lovely evenings \ud83d in town', 'utf16le'), headers: 'Content-Type: text/plain; charset=utf-16le\r\n' },
+    });
+    expect(outcome(utf16)).toEqual(NOT_TEXT('title'));
+    expect(await countAds()).toBe(0);
+    const whole = await postForm({
+      title: { name: 'title', value: '"Lovely evenings \\ud83d\\udc8b in town"', headers: 'Content-Type: application/json\r\n' },
+    });
+    expect(whole.statusCode, whole.body).toBe(201);
+    expect(whole.json().ad.title).toBe('Lovely evenings 💋 in town');
+  });
+
   it('on an edit, a keepPhotos sent as JSON is refused, and the ad keeps its title and photos', async () => {
     const ad = (await postAd(ctx, owner, ny)) as unknown as { id: string; title: string; photos: { url: string }[] };
     const keepPhotos = JSON.stringify(ad.photos.map((p) => p.url));
