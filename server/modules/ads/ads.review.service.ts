@@ -11,7 +11,7 @@ import { findWallet } from '../wallets/wallets.repository.ts';
 import { toStaffAd } from './ads.dto.ts';
 import type { AdStatus, RejectionCategory } from './ads.tables.ts';
 import { parseStaffQuery, staffReads } from '../moderation/moderation.match.ts';
-import { accountsLinkedTo } from '../moderation/moderation.repository.ts';
+import { accountsLinkedTo } from '../moderation/moderation.linked.repository.ts';
 import type { Executor } from '../../core/db.ts';
 import { adObject, can } from './ads.policy.ts';
 import * as repo from './ads.repository.ts';

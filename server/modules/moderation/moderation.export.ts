@@ -4,7 +4,7 @@ import type { AppDeps } from '../../core/deps.ts';
 import type { Executor } from '../../core/db.ts';
 import { resolveUpload } from '../uploads/uploads.storage.ts';
 import { photoPaths, versionPhotos } from './moderation.holds.ts';
-import * as repo from './moderation.repository.ts';
+import * as repo from './moderation.account.repository.ts';
 import type { ZipEntry } from './moderation.zip.ts';
 
 /**

@@ -6,7 +6,9 @@ import type { HoldTarget } from './moderation.tables.ts';
 
 // The moderation module reads every module's tables (ads, users, reports, wallets, invoices,
 // sign-ins, audit) and writes only its own: legal_holds, held_ads, held_files, held_identity,
-// photo_hashes, duplicate_flags.
+// photo_hashes, duplicate_flags. This file: ads as staff read them, placing and releasing holds,
+// duplicate flags. An account's records are in moderation.account.repository.ts, the accounts
+// linked to one in moderation.linked.repository.ts.
 
 /** An ad as staff search and the user page read it: live (ads) or kept under a hold (held_ads). */
 export interface ModAdRow {
@@ -110,135 +112,12 @@ export async function adsById(db: Executor, ids: readonly string[]): Promise<Mod
   return (await sql<ModAdRow>`SELECT ${AD_COLUMNS} ${FROM_ADS} WHERE a.id IN (${sql.join([...ids])})`.execute(db)).rows;
 }
 
-/** The ids of every ad of an account, live or kept. */
-export async function adIdsOfUser(db: Executor, userId: string): Promise<string[]> {
-  const r = await sql<{ id: string }>`SELECT id FROM ads WHERE owner_id = ${userId} UNION SELECT id FROM held_ads WHERE owner_id = ${userId}`.execute(db);
-  return r.rows.map((x) => x.id);
-}
-
 /** The owner of an ad, live or kept. */
 export async function ownerOfAd(db: Executor, adId: string): Promise<string | undefined> {
   const r = await sql<{
     owner_id: string;
   }>`SELECT owner_id FROM ads WHERE id = ${adId} UNION ALL SELECT owner_id FROM held_ads WHERE id = ${adId} LIMIT 1`.execute(db);
   return r.rows[0]?.owner_id;
-}
-
-export function findUser(db: Executor, id: string) {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-export async function rolesOf(db: Executor, userId: string) {
-  return (await db.selectFrom('user_roles').select('role').where('user_id', '=', userId).execute()).map((r) => r.role);
-}
-
-export function walletsOf(db: Executor, userId: string) {
-  return db.selectFrom('wallets').select(['id', 'wallet_type', 'balance_cents', 'created_at']).where('user_id', '=', userId).orderBy('created_at').execute();
-}
-
-export function ledgerOf(db: Executor, userId: string, limit: number) {
-  return db
-    .selectFrom('ledger_entries')
-    .innerJoin('wallets', 'wallets.id', 'ledger_entries.wallet_id')
-    .select([
-      'ledger_entries.id',
-      'ledger_entries.wallet_id',
-      'wallets.wallet_type',
-      'ledger_entries.amount_cents',
-      'ledger_entries.kind',
-      'ledger_entries.reference',
-      'ledger_entries.idempotency_key',
-      'ledger_entries.created_at',
-    ])
-    .where('wallets.user_id', '=', userId)
-    .orderBy('ledger_entries.id', 'desc')
-    .limit(limit)
-    .execute();
-}
-
-export function invoicesOf(db: Executor, userId: string, limit: number) {
-  return db
-    .selectFrom('invoices')
-    .select(['id', 'btcpay_id', 'provider', 'wallet_id', 'amount_cents', 'status', 'additional_status', 'created_at', 'expires_at', 'credited_at'])
-    .where('user_id', '=', userId)
-    .orderBy('created_at', 'desc')
-    .limit(limit)
-    .execute();
-}
-
-export function signInsOf(db: Executor, userId: string, limit: number) {
-  return db
-    .selectFrom('sign_ins')
-    .select(['at', 'ip', 'user_agent', 'success', 'failure'])
-    .where('user_id', '=', userId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-}
-
-/** Reports about these ads, newest first. */
-export async function reportsAbout(db: Executor, adIds: readonly string[], limit: number) {
-  if (!adIds.length) return [];
-  return db
-    .selectFrom('reports')
-    .selectAll()
-    .where('ad_id', 'in', [...adIds])
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-}
-
-/**
- * The ids of every ad the account ever had: live, kept, and deleted ones, known by their edits and
- * stored versions (no foreign key: kept when the ad is deleted, as eraseFromAudit reads them); a
- * subquery, each part read through its owner index, however many ads the account had.
- */
-function everAdIdsOf(userId: string) {
-  return sql<string>`(SELECT id FROM ads WHERE owner_id = ${userId}
-    UNION SELECT id FROM held_ads WHERE owner_id = ${userId}
-    UNION SELECT ad_id FROM ad_revisions WHERE owner_id = ${userId}
-    UNION SELECT ad_id FROM ad_versions WHERE owner_id = ${userId})`;
-}
-
-/** The ids of every ad the account ever had (everAdIdsOf): the reports about them stay its history. */
-export async function everAdIdsOfUser(db: Executor, userId: string): Promise<string[]> {
-  const r = await sql<{ id: string }>`SELECT id FROM ${everAdIdsOf(userId)}`.execute(db);
-  return r.rows.map((x) => x.id);
-}
-
-/**
- * Staff actions on the account, on its ads and on its invoices, newest first. An ad its owner
- * deleted counts: a takedown stays part of the account's history (a repeat offender's).
- */
-export async function auditAbout(db: Executor, userId: string, limit: number) {
-  return db
-    .selectFrom('audit_log')
-    .selectAll()
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('target_type', '=', 'user'), eb('target_id', '=', userId)]),
-        // Simulated payments and credits that went back on: invoice rows name BTCPay's invoice id
-        // (the one staff see and webhooks carry), not our order id.
-        eb.and([
-          eb('target_type', '=', 'invoice'),
-          eb(
-            'target_id',
-            'in',
-            eb.selectFrom('invoices').select('invoices.btcpay_id').where('invoices.user_id', '=', userId).where('invoices.btcpay_id', 'is not', null),
-          ),
-        ]),
-        eb.and([eb('target_type', '=', 'ad'), eb('target_id', 'in', everAdIdsOf(userId))]),
-        // How staff handled the reports about those ads (a closing note is kept only here).
-        eb.and([
-          eb('target_type', '=', 'report'),
-          eb('target_id', 'in', eb.selectFrom('reports').select('reports.id').where('reports.ad_id', 'in', everAdIdsOf(userId))),
-        ]),
-      ]),
-    )
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
 }
 
 /** The note of a report's latest recorded decision (its report.status audit row), if it had one. */
@@ -255,75 +134,7 @@ export async function lastReportNote(db: Executor, reportId: string): Promise<st
   return row?.note ?? undefined;
 }
 
-export function screeningOf(db: Executor, userId: string, limit: number) {
-  return db
-    .selectFrom('screening_log')
-    .leftJoin('users', 'users.id', 'screening_log.user_id')
-    .selectAll('screening_log')
-    .select('users.email as user_email')
-    .where('screening_log.user_id', '=', userId)
-    .orderBy('screening_log.id', 'desc')
-    .limit(limit)
-    .execute();
-}
-
-/**
- * The accounts linked to this one, as (user_id, reason) rows of a `found` CTE: sharing a phone
- * (duplicate flags, a live ad with one of its ads' phones, or one of their ads with its verified
- * phone) or a near-identical photo (flags); with `ips`, also a network it signed in from
- * successfully: an IPv4 address, or an IPv6 /64 (sign_ins.ip_key), one subscriber's as for every
- * per-IP limit.
- */
-const linkedAccountsCte = (userId: string, ips: boolean) => sql`
-    WITH mine AS (SELECT id FROM ads WHERE owner_id = ${userId} UNION SELECT id FROM held_ads WHERE owner_id = ${userId}),
-    found AS (
-      SELECT other_owner_id AS user_id, kind AS reason FROM duplicate_flags WHERE ad_id IN (SELECT id FROM mine)
-      UNION SELECT owner_id, 'phone' FROM ads WHERE phone IN (SELECT phone FROM ads WHERE owner_id = ${userId}) AND owner_id != ${userId}
-      UNION SELECT owner_id, 'phone' FROM ads
-        WHERE phone = (SELECT phone FROM users WHERE id = ${userId} AND phone_verified_at IS NOT NULL) AND owner_id != ${userId}
-      ${
-        ips
-          ? sql`UNION SELECT s2.user_id, 'ip' FROM sign_ins s1 JOIN sign_ins s2 ON s2.ip_key = s1.ip_key AND s2.user_id != s1.user_id AND s2.success = 1
-        WHERE s1.user_id = ${userId} AND s1.success = 1`
-          : sql``
-      }
-    )`;
-
-/** Other accounts related to this one (the staff user page): linkedAccountsCte, networks included. */
-export async function relatedAccounts(db: Executor, userId: string, limit: number) {
-  const r = await sql<{ id: string; email: string; nickname: string; reason: 'phone' | 'photo' | 'ip' }>`
-    ${linkedAccountsCte(userId, true)}
-    SELECT u.id, u.email, u.nickname, f.reason FROM found f JOIN users u ON u.id = f.user_id WHERE u.id != ${userId}
-    ORDER BY u.email LIMIT ${limit * 3}`.execute(db);
-  const byUser = new Map<string, { id: string; email: string; nickname: string; reasons: ('phone' | 'photo' | 'ip')[] }>();
-  for (const row of r.rows) {
-    const u = byUser.get(row.id) ?? { id: row.id, email: row.email, nickname: row.nickname, reasons: [] };
-    if (!u.reasons.includes(row.reason)) u.reasons.push(row.reason);
-    byUser.set(row.id, u);
-  }
-  return [...byUser.values()].slice(0, limit).map((u) => ({ ...u, reasons: (['phone', 'photo', 'ip'] as const).filter((x) => u.reasons.includes(x)) }));
-}
-
-/**
- * The accounts the product links to this one by a phone or a photo (linkedAccountsCte), for the
- * conflict-of-interest rule: staff review no ad of such an account (ads.review.service.ts), as they
- * review none of their own. Not by network: staff share an office's or a VPN's address with
- * providers who have nothing to do with them, and that alone must not stop their work.
- */
-export async function accountsLinkedTo(db: Executor, userId: string): Promise<Set<string>> {
-  const r = await sql<{ user_id: string }>`
-    ${linkedAccountsCte(userId, false)}
-    SELECT DISTINCT user_id FROM found WHERE user_id != ${userId}`.execute(db);
-  return new Set(r.rows.map((x) => x.user_id));
-}
-
 // ---- legal holds ----------------------------------------------------------------------------
-
-export type HoldRow = Awaited<ReturnType<typeof holdsOfUser>>[number];
-
-export function holdsOfUser(db: Executor, userId: string) {
-  return db.selectFrom('legal_holds').selectAll().where('user_id', '=', userId).orderBy('placed_at', 'desc').orderBy('id').execute();
-}
 
 /** Holds, newest first; `exceptUserId` leaves out those on that account (or its ads). */
 export async function listHolds(db: Executor, o: { active?: boolean; exceptUserId?: string; offset: number; limit: number }) {
@@ -396,66 +207,5 @@ export function flagsOf(db: Executor, adIds: readonly string[]) {
     .orderBy('duplicate_flags.ad_id')
     .orderBy('duplicate_flags.kind')
     .orderBy('duplicate_flags.other_ad_id')
-    .execute();
-}
-
-// ---- evidence --------------------------------------------------------------------------------
-
-/** Every stored version (ad_versions) and every edit (ad_revisions, whatever became of it) of these ads, oldest first. */
-export async function adHistory(db: Executor, ids: readonly string[]) {
-  if (!ids.length) return { versions: [], revisions: [] };
-  const versions = await db
-    .selectFrom('ad_versions')
-    .selectAll()
-    .where('ad_id', 'in', [...ids])
-    .orderBy('id')
-    .execute();
-  const revisions = await db
-    .selectFrom('ad_revisions')
-    .selectAll()
-    .where('ad_id', 'in', [...ids])
-    .orderBy('created_at')
-    .orderBy(sql`rowid`) // made in the same millisecond: in the order they were made (ids are random)
-    .execute();
-  return { versions, revisions };
-}
-
-/** The rows of ads as they are (every column), live ones and kept copies, for the evidence file. */
-export async function adRecords(db: Executor, ids: readonly string[]) {
-  if (!ids.length) return { live: [], held: [] };
-  const live = await db
-    .selectFrom('ads')
-    .selectAll()
-    .where('id', 'in', [...ids])
-    .execute();
-  const held = await db
-    .selectFrom('held_ads')
-    .selectAll()
-    .where('id', 'in', [...ids])
-    .execute();
-  return { live, held };
-}
-
-/** A held account's changes of e-mail and nickname (held_identity), oldest first. */
-export function identityHistoryOf(db: Executor, userId: string) {
-  return db.selectFrom('held_identity').select(['field', 'old_value', 'new_value', 'changed_at']).where('user_id', '=', userId).orderBy('id').execute();
-}
-
-/** The files a hold kept for the account (held_files: its replaced pictures), oldest first. */
-export function heldFilesOf(db: Executor, userId: string) {
-  return db.selectFrom('held_files').select(['path', 'created_at']).where('user_id', '=', userId).orderBy('created_at').orderBy('path').execute();
-}
-
-export function screeningLogOf(db: Executor, userId: string) {
-  return db.selectFrom('screening_log').selectAll().where('user_id', '=', userId).orderBy('id').execute();
-}
-
-export function flagsAbout(db: Executor, adIds: readonly string[]) {
-  if (!adIds.length) return Promise.resolve([]);
-  return db
-    .selectFrom('duplicate_flags')
-    .selectAll()
-    .where('ad_id', 'in', [...adIds])
-    .orderBy('ad_id')
     .execute();
 }

@@ -4,12 +4,10 @@ import type { Executor } from '../../core/db.ts';
 import { currentActor, type SessionUser } from '../../core/auth.ts';
 import { writeAudit } from '../../core/audit.ts';
 import { forgetInOutbox } from '../../core/mailer.ts';
-import { Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
+import { Conflict, Invalid, NotFound } from '../../core/errors.ts';
 import { newId, randomToken } from '../../core/ids.ts';
 import { paging } from '../../core/http.ts';
-import { isOwner } from '../../core/policy.ts';
-import { photosOf } from '../ads/ads.dto.ts';
-import { removeUpload, uploadUrl } from '../uploads/uploads.storage.ts';
+import { removeUpload } from '../uploads/uploads.storage.ts';
 import type { SearchStatus } from '../../../contract/api/ads.ts';
 import type { ReportAd } from '../../../contract/api/reports.ts';
 import {
@@ -20,62 +18,22 @@ import {
   type DuplicateFlag,
   type HoldTarget,
   type LegalHold,
-  type ModAd,
   type Transparency,
   type UserDetail,
 } from '../../../contract/api/moderation.ts';
-import { can, type ModerationAction } from './moderation.policy.ts';
+import { may } from './moderation.access.ts';
+import { toHold, toModAd } from './moderation.dto.ts';
+import { userDetail } from './moderation.user.ts';
 import { parseStaffQuery, staffReads } from './moderation.match.ts';
 import { completeDeferredDeletions } from './moderation.holds.ts';
 import { evidenceFiles, type EvidenceSubject } from './moderation.export.ts';
 import { buildZip } from './moderation.zip.ts';
 import { computeTransparency, transparencyVersion } from './moderation.transparency.ts';
-import { isHoldAction, toAuditEntry } from '../audit/audit.service.ts';
 import { cleanLine } from '../../../contract/rules.ts';
 import * as repo from './moderation.repository.ts';
-import { userListTotals } from './moderation.counts.ts';
+import * as accountRepo from './moderation.account.repository.ts';
 
-/** The user page's lists stop here, each with its total (the evidence export has everything). */
-const LIST_LIMIT = 200;
 const MAX_FLAG_IDS = 100;
-
-export function toModAd(r: repo.ModAdRow): ModAd {
-  const photos = photosOf(r.photos_json);
-  return {
-    id: r.id,
-    title: r.title,
-    status: r.status,
-    listingType: r.listing_type as ModAd['listingType'],
-    phone: r.phone,
-    place: r.city_name && r.state_code ? `${r.city_name}, ${r.state_code}` : null,
-    thumbUrl: photos[0]?.thumbUrl ?? null,
-    photoCount: photos.length,
-    createdAt: r.created_at,
-    publishedAt: r.published_at,
-    expiresAt: r.expires_at,
-    rejectionReason: r.rejection_reason,
-    rejectionCategory: r.rejection_category as ModAd['rejectionCategory'],
-    deletedAt: r.deleted_at,
-    owner: { id: r.owner_id, email: r.owner_email, nickname: r.owner_nickname, status: r.owner_status, deleted: r.owner_deleted_at !== null },
-    held: r.held === 1,
-  };
-}
-
-export function toHold(h: repo.HoldRow): LegalHold {
-  return {
-    id: h.id,
-    targetType: h.target_type,
-    targetId: h.target_id,
-    userId: h.user_id,
-    reason: h.reason,
-    placedBy: h.placed_by_email,
-    placedAt: h.placed_at,
-    releasedAt: h.released_at,
-    releasedBy: h.released_by,
-    releaseNote: h.release_note,
-    active: h.released_at === null,
-  };
-}
 
 /** The ad a report names, as the reports screen shows it (reports.service.ts asks). */
 export async function reportAds(deps: Pick<AppDeps, 'db'>, adIds: readonly string[]): Promise<Map<string, ReportAd>> {
@@ -112,111 +70,23 @@ export class ModerationService {
     return this.deps.clock.now().toISOString();
   }
 
-  /** Asks the policy; a staff member acting about themselves gets 409 (a 403 would send the browser to sign-in). */
-  private may(actor: SessionUser, action: ModerationAction, userId?: string): void {
-    if (can(actor, action, userId === undefined ? undefined : { userId })) return;
-    if (userId !== undefined && isOwner(actor, userId)) throw new Conflict(action === 'export' ? 'moderation.own_record' : 'moderation.own_hold');
-    throw new Forbidden();
-  }
-
   async search(actor: SessionUser, q: { query?: string; status?: SearchStatus; page?: number; pageSize?: number }) {
-    this.may(actor, 'search');
+    may(actor, 'search');
     const { page, pageSize, offset } = paging(q);
     const query = parseStaffQuery(q.query);
     const { rows, total } = await repo.searchAds(staffReads(this.deps, query), { query, status: q.status, offset, limit: pageSize });
     return { ads: rows.map(toModAd), total, page, pageSize };
   }
 
-  /** One user, whole: in one read transaction, so every part describes the same moment. */
+  /** One user, whole (moderation.user.ts). */
   async user(actor: SessionUser, id: string): Promise<UserDetail> {
-    return this.deps.db.transaction().execute(async (trx) => {
-      const u = await repo.findUser(trx, id);
-      if (!u) throw new NotFound('moderation.user_not_found');
-      this.may(actor, 'viewUser', u.id);
-      const adIds = await repo.adIdsOfUser(trx, id);
-      // Reports about an ad its owner deleted stay part of the account's history, as its takedowns do.
-      const everAdIds = await repo.everAdIdsOfUser(trx, id);
-      const [roles, ads, reports, wallets, ledger, invoices, signIns, holds, related, screening, audit] = [
-        await repo.rolesOf(trx, id),
-        await repo.adsOfUser(trx, id, LIST_LIMIT),
-        await repo.reportsAbout(trx, everAdIds, LIST_LIMIT),
-        await repo.walletsOf(trx, id),
-        await repo.ledgerOf(trx, id, LIST_LIMIT),
-        await repo.invoicesOf(trx, id, LIST_LIMIT),
-        await repo.signInsOf(trx, id, LIST_LIMIT),
-        await repo.holdsOfUser(trx, id),
-        await repo.relatedAccounts(trx, id, 50),
-        await repo.screeningOf(trx, id, 50),
-        await repo.auditAbout(trx, id, 100),
-      ];
-      const totals = await userListTotals(trx, id, everAdIds);
-      const order = ['PROVIDER_USER', 'ADMIN_USER', 'MASTER_USER'] as const;
-      // Staff reading their own account read no report about their ads, nor how another admin
-      // closed one (its note), as the reports list hides them (reports.policy.ts); nor the legal
-      // holds on it, nor their log rows (the reason, the release note), as the holds list hides them.
-      const own = isOwner(actor, u.id);
-      return {
-        user: {
-          id: u.id,
-          email: u.email,
-          nickname: u.nickname,
-          status: u.status,
-          deleted: u.deleted_at !== null,
-          roles: order.filter((r) => roles.includes(r)),
-          phone: u.phone,
-          phoneVerified: u.phone !== null && u.phone_verified_at !== null,
-          avatarUrl: uploadUrl(u.avatar),
-          createdAt: u.created_at,
-          deletedAt: u.deleted_at,
-          held: holds.some((h) => h.released_at === null),
-        },
-        ads: ads.map(toModAd),
-        adsTotal: adIds.length,
-        reports: reports.map((r) => ({ id: r.id, kind: r.kind, adId: r.ad_id, message: own ? '' : r.message, status: r.status, createdAt: r.created_at })),
-        reportsTotal: totals.reportsTotal,
-        wallets: wallets.map((w) => ({ id: w.id, walletType: w.wallet_type, balanceCents: w.balance_cents })),
-        ledger: ledger.map((l) => ({
-          id: l.id,
-          walletId: l.wallet_id,
-          walletType: l.wallet_type,
-          amountCents: l.amount_cents,
-          kind: l.kind,
-          reference: l.reference,
-          createdAt: l.created_at,
-        })),
-        ledgerTotal: totals.ledgerTotal,
-        invoices: invoices.map((i) => ({
-          id: i.id,
-          invoiceId: i.btcpay_id,
-          amountCents: i.amount_cents,
-          status: i.status,
-          createdAt: i.created_at,
-          creditedAt: i.credited_at,
-        })),
-        invoicesTotal: totals.invoicesTotal,
-        signIns: signIns.map((s) => ({ at: s.at, ip: s.ip, userAgent: s.user_agent, success: s.success === 1, failure: s.failure })),
-        signInsTotal: totals.signInsTotal,
-        holds: own ? [] : holds.map(toHold),
-        related,
-        screening: screening.map((r) => ({
-          id: r.id,
-          userId: r.user_id,
-          userEmail: r.user_email,
-          field: r.field,
-          term: r.term,
-          title: r.title,
-          description: r.description,
-          createdAt: r.created_at,
-        })),
-        audit: audit.filter((r) => !own || (r.target_type !== 'report' && !isHoldAction(r.action))).map((r) => toAuditEntry(r)),
-      };
-    });
+    return userDetail(this.deps, actor, id);
   }
 
   /** The account a hold or an export is about: the user itself, or the ad's owner (live or kept). */
   private async subjectOf(db: AppDeps['db'], targetType: HoldTarget, targetId: string): Promise<string> {
     if (targetType === 'user') {
-      const u = await repo.findUser(db, targetId);
+      const u = await accountRepo.findUser(db, targetId);
       if (!u) throw new NotFound('moderation.user_not_found');
       return u.id;
     }
@@ -236,7 +106,7 @@ export class ModerationService {
     const at = this.now();
     return this.deps.db.transaction().execute(async (trx) => {
       const userId = await this.subjectOf(trx, input.targetType, input.targetId);
-      this.may(await currentActor(trx, actor), 'hold', userId);
+      may(await currentActor(trx, actor), 'hold', userId);
       const row = await repo.insertHold(trx, { id: newId(), targetType: input.targetType, targetId: input.targetId, userId, reason, by: actor, at });
       await writeAudit(trx, {
         actor: { id: actor.id, email: actor.email },
@@ -265,7 +135,7 @@ export class ModerationService {
         throw new Conflict('moderation.not_held');
       }
       const userId = holds[0].user_id;
-      this.may(await currentActor(trx, actor), 'release', userId);
+      may(await currentActor(trx, actor), 'release', userId);
       await repo.releaseHolds(
         trx,
         holds.map((h) => h.id),
@@ -297,14 +167,14 @@ export class ModerationService {
    * (moderation.policy.ts), reading its reason is never its subject's business.
    */
   async holds(actor: SessionUser, q: { active?: boolean; page?: number; pageSize?: number }) {
-    this.may(actor, 'search');
+    may(actor, 'search');
     const { page, pageSize, offset } = paging(q);
     const { rows, total } = await repo.listHolds(this.deps.db, { active: q.active, exceptUserId: actor.id, offset, limit: pageSize });
     return { holds: rows.map(toHold), total, page, pageSize };
   }
 
   async duplicateFlags(actor: SessionUser, adIdsCsv: string): Promise<{ flags: DuplicateFlag[] }> {
-    this.may(actor, 'search');
+    may(actor, 'search');
     const ids = [...new Set(adIdsCsv.split(',').map((s) => s.trim()))].filter(Boolean);
     if (ids.length > MAX_FLAG_IDS) throw new Invalid('adIds', 'moderation.too_many_ids', { max: MAX_FLAG_IDS });
     if (!ids.length) return { flags: [] };
@@ -330,16 +200,16 @@ export class ModerationService {
   async exportEvidence(actor: SessionUser, id: string): Promise<{ fileName: string; zip: Buffer }> {
     const db = this.deps.db;
     const adOwner = await repo.ownerOfAd(db, id);
-    const user = adOwner ? undefined : await repo.findUser(db, id);
+    const user = adOwner ? undefined : await accountRepo.findUser(db, id);
     if (!adOwner && !user) throw new NotFound('moderation.subject_not_found');
     const subject: EvidenceSubject = adOwner ? { type: 'ad', id, userId: adOwner } : { type: 'user', id, userId: user!.id };
-    this.may(actor, 'export', subject.userId);
+    may(actor, 'export', subject.userId);
     // Asked again as the actor is now, where the record is read and where its handing out is
     // audited: an admin demoted or suspended (or signed out) meanwhile gets no file (403/401), and
     // the log names only files that were handed out, by who could have them when they were.
     const exporter = async (trx: Executor) => {
       const by = await currentActor(trx, actor);
-      this.may(by, 'export', subject.userId);
+      may(by, 'export', subject.userId);
       return by;
     };
     const at = this.deps.clock.now();
