@@ -18,7 +18,7 @@ export type AdsAction = (typeof ACTIONS)[number];
 /** What the rules need to know about an ad. */
 export interface AdObject {
   ownerId: string;
-  /** The owner is an account the product links to the actor (moderation.repository.ts accountsLinkedTo); asked for review and moderate only. */
+  /** The owner is an account the product links to the actor (moderation.linked.repository.ts accountsLinkedTo); asked for review and moderate only. */
   ownerLinkedToActor?: boolean;
 }
 

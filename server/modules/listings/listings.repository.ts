@@ -44,7 +44,7 @@ export const SEARCH_COUNT_CAP = SEARCH_TOTAL_CAP;
 export interface DetailRow extends AdCoreRow {
   owner_id: string;
   visible: number;
-  /** 1 while its paid term waits for its owner's approval or its place to open (ads.repository startHeldTerms). */
+  /** 1 while its paid term waits for its owner's approval or its place to open (ads.lifecycle.repository.ts startHeldTerms). */
   term_held: number;
 }
 
