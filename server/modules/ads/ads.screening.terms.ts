@@ -50,6 +50,9 @@ export const SCREENING_TERMS: readonly string[] = [
   'sou menor',
   'sou de menor',
   'menorzinha',
+  'menorzinhas',
+  'menorcita',
+  'menorcitas',
   'adolescente',
   'adolescentes',
   'colegiala',
@@ -60,6 +63,18 @@ export const SCREENING_TERMS: readonly string[] = [
   'colegialinha',
   'colegialinhas',
   'escuela secundaria',
+  // high school in the poster's own wording ("estudiante de secundaria", "voy a la prepa"); not
+  // "secundaria" or "preparatoria" alone: a "salida secundaria" is a side exit, a "massagem
+  // preparatória" a warm-up
+  'de secundaria',
+  'la secundaria',
+  'en secundaria',
+  'de prepa',
+  'la prepa',
+  'en prepa',
+  'de preparatoria',
+  'la preparatoria',
+  'en preparatoria',
   'ensino medio',
   'ninfeta',
   'ninfetas',

@@ -14,16 +14,21 @@
 
 import { SCREENING_TERMS } from './ads.screening.terms.ts';
 
+/**
+ * Spanish and Portuguese 13 to 19 in words, refused alone (SPELLED_ALONE); not "doce" (12), also
+ * Portuguese for "sweet". With the everyday misspellings ("diesisiete", "dezesete", "dezeseis") and
+ * cut in two ("dieci siete").
+ */
+const SPELLED_ES_PT =
+  'trece|catorce|quince|die[csz]i ?(?:seis|siete|ocho|nueve)|diez y (?:seis|siete|ocho|nueve)|' +
+  'treze|catorze|quatorze|quinze|de[zs][ea] ?(?:s?[sc](?:eis|ete)|nove)|de[zs] ?oito';
 // Ages under 21, the youngest an ad may be (PRODUCT §5), as posters write them: in digits or in
 // words. Small numbers in words are left out ("I am one of a kind"), and so is "twenty one".
 const AGE_WORDS =
   'twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty(?! (?:one|two|three|four|five|six|seven|eight|nine)\\b)|' +
-  'doce|trece|catorce|quince|dieci(?:seis|siete|ocho|nueve)|diez y (?:seis|siete|ocho|nueve)|veinte|' +
-  'doze|treze|catorze|quatorze|quinze|dez[ea](?:sseis|ssete|nove)|dezoito|vinte(?! e (?:um|uma|dois|duas|tres|quatro|cinco|seis|sete|oito|nove)\\b)';
+  `doce|${SPELLED_ES_PT}|veinte|doze|` +
+  'vinte(?! e (?:um|uma|dois|duas|tres|quatro|cinco|seis|sete|oito|nove)\\b)';
 const AGE = `(?:0?[1-9]|1\\d|20|${AGE_WORDS})`;
-/** Spanish and Portuguese 13 to 19 in words, refused alone (UNDER_21); not "doce" (12), also Portuguese for "sweet". */
-const SPELLED_ES_PT =
-  'trece|catorce|quince|dieci(?:seis|siete|ocho|nueve)|diez y (?:seis|siete|ocho|nueve)|treze|catorze|quatorze|quinze|dez[ea](?:sseis|ssete|nove)|dezoito';
 /**
  * After the number: a distance, a time, a size, a price, a count or "and over", not an age ("I am 15
  * minutes away", "tengo 10 años de experiencia"). `andUp`: "and up" too, a minimum ("aged 18 and
@@ -33,8 +38,9 @@ const notAnAgeWords = (andUp: boolean) =>
   '(?:of|am|pm|h|hrs?|hours?|horas?|mins?|minutes?|minutos?|days?|dias?|nights?|noches|noites|weeks?|semanas?|' +
   'mi (?:from|away|out|off|to)|miles?|millas?|milhas?|km|kms|blocks?|cuadras?|quadras?|ft|feet|foot|pies|pes|inch|inches|cm|kg|lbs?|pounds?|' +
   `percent|por ciento|por cento|dollars?|dolares|usd|or (?:older|over|above)|and (?:${andUp ? 'up|' : ''}over|older|above)|y mas|o mas|ou mais|e mais|` +
-  // a boast ("I'm 5 star rated", "I am 1 in a million", "10 out of 10"); not "16 out of Miami", where she lives
-  'stars?|out of (?:\\d+|ten|five|a hundred)|in an? (?:million|billion|thousand|hundred)|' +
+  // a boast ("I'm 5 star rated", "I am 1 in a million", "10 out of 10", "chica 10 de 10", "garota 10
+  // em tudo"); not "16 out of Miami", where she lives
+  'stars?|out of (?:\\d+|ten|five|a hundred)|in an? (?:million|billion|thousand|hundred)|de (?:\\d+|diez)|em tudo|en todo|' +
   '(?:years?|yrs?) (?!of age\\b)(?:of|in|into|exp\\w*)|anos? (?!de (?:edad|idade)\\b)(?:de|en|no|na|em|trabajando|trabalhando))\\b';
 /** As notAnAgeWords, and a number after the digits is not an age either ("10.00-22.00", "a 10/10"). */
 const NOT_AN_AGE = `(?!\\s*(?:\\d|${notAnAgeWords(true)}))`;
@@ -45,7 +51,7 @@ const NOT_AN_OWN_AGE = `(?!\\s*(?:\\d|${notAnAgeWords(false)}))`;
  * real", "I'm 1 call away", "girl 2 girl", "I'm 1 on 1 only"); "I'm 9 yo" stays one. A rank ("I'm #1 in
  * town") never reaches AGE: ageWords keeps the "#" before its number.
  */
-const SMALL_NUMBER_NOT_AN_AGE = '(?!\\d (?!(?:yo|y o|years?|yrs?|old|young|anos?|anitos|aninhos)\\b)[a-z])';
+const SMALL_NUMBER_NOT_AN_AGE = '(?!\\d (?!(?:yo|y o|years?|yrs?|old|young|anos?|anitos|aninhos|primaveras)\\b)[a-z])';
 /** Spanish and Portuguese months, after "de": "el quince de agosto", "Av. Quinze de Novembro" are dates, not ages. */
 const MONTHS =
   'enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|' +
@@ -70,6 +76,24 @@ const YEARS_NOT_AN_AGE =
 const CLIENTS_MINIMUM =
   '(?! (?:(?:years?|yrs?) )?(?:or (?:older|over|above|more)|and (?:up|over|older|above))\\b' +
   '| (?:anos? )?(?:o mas|y mas|ou mais|e mais|o superior|para arriba|pra cima|para cima|en adelante|em diante)\\b)';
+/**
+ * After "tengo N" or "cumplí N": a plural noun is a count of things ("tengo 2 amigas", "tengo 2 más
+ * amigas", "tem 3 quartos"); years, springs and the adverbs and conjunctions that end in "s" are
+ * not ("tengo 17 nomás", "tenho 17 apenas", "tenho 16 mas…", "tengo 17 pues").
+ */
+const NOT_A_COUNT =
+  '(?! (?!(?:anos|anitos|aninhos|primaveras|mas|nomas|apenas|pues|pos|pois|despues|depois|tambem|ademas|entonces|todavias|jajas|kkks?)\\b)[a-z]+s\\b| (?:mas|mais) [a-z]{2,}s\\b)';
+/** Spanish and Portuguese words a poster describes herself (or himself) with before "de N" ("morena de 17"). */
+const ES_PT_PERSON =
+  'chica|chico|chiquita|nena|nene|muchacha|muchacho|chava|chavita|chamaca|morena|morenita|morocha|rubia|rubiecita|guera|guerita|' +
+  'triguena|pelirroja|flaca|flaquita|gordita|latina|latinita|colombiana|venezolana|mexicana|dominicana|cubana|boricua|' +
+  'puertorriquena|peruana|hondurena|salvadorena|guatemalteca|ecuatoriana|argentina|paisa|brasilena|brasileira|brasileirinha|' +
+  'senorita|mujer|mujercita|dama|nina|bebe|bebita|mami|mamacita|princesa|muneca|garota|garoto|menina|menino|moca|mocinha|' +
+  'loira|loirinha|ruiva|gata|gatinha|gatita|gostosa|mulher|mulata|mulatinha|negra|negrinha|novinha|safada|putita';
+/** Spanish and Portuguese for "just turned" (or "turn", "will turn"), before the age. */
+const JUST_TURNED_ES_PT =
+  'acabo de cumplir|acabo de hacer|recien cumplidos|recien cumplidas|ya cumpli|cumpli|cumplo|cumplire|voy a cumplir|' +
+  'acabei de fazer|acabei de completar|acabo de fazer|acabo de completar|recem completados|recem feitos|completei|vou fazer|vou completar|fiz';
 // Matched on a copy of the text in which commas, semicolons and the end of a sentence still stand
 // between words ("Somos 2, yo y mi amiga" has no "2 yo" in it, "Hello gentlemen! I'm 17" no
 // "gentlemen im") and "18+" and "+18" read "18 and over".
@@ -92,28 +116,43 @@ const UNDER_21: readonly RegExp[] = [
   new RegExp(
     `(?<!\\b(?:minimum|min)(?: ,)? )\\b(?:age|aged|edad|idade)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_AGE}${CLIENTS_MINIMUM}(?! (?:to|thru|through|till|until) \\d)`,
   ),
-  // "tengo 17", "tenho 17", "tengo diecisiete", "ella tiene 17", "ela tem 17"; not a count of
-  // things ("tengo 2 amigas", "tengo 3 días", "tem 2 quartos")
-  new RegExp(`\\b(?:tengo|tenho|tiene|tem)\\s*${AGE}\\b${NOT_AN_OWN_AGE}(?! (?!anos\\b|anitos\\b|aninhos\\b)[a-z]+s\\b)`),
-  // "17 años", "chica de 17 años", "tengo 17años", "tiene 16 años", "diecisiete años"; not the
-  // clients' age ("mayores de 18 años", "a partir de 18 años", "18 años o más") or a career
-  new RegExp(`${NOT_OWN_YEARS}\\b${AGE}\\s*anos?\\b${YEARS_NOT_AN_AGE}`),
+  // "tengo 17", "tenho 17", "tengo diecisiete", "ella tiene 17", "ela tem 17", "tengo 17 nomás",
+  // "tenho 16 mas…"; not a count of things ("tengo 2 amigas", "tengo 3 días", "tem 2 quartos")
+  new RegExp(`\\b(?:tengo|tenho|tiene|tem)\\s*${AGE}\\b${NOT_AN_OWN_AGE}${NOT_A_COUNT}`),
+  // "17 años", "chica de 17 años", "tengo 17años", "tiene 16 años", "diecisiete años", "16
+  // primaveras"; not the clients' age ("mayores de 18 años", "a partir de 18 años", "18 años o
+  // más") or a career
+  new RegExp(`${NOT_OWN_YEARS}\\b${AGE}\\s*(?:anos?|primaveras)\\b${YEARS_NOT_AN_AGE}`),
+  // "morena de 17", "chica de 16", "garota de 16": the poster described, then her age; not a range
+  // of hours or a date ("chica de 10 a 12", "de 15 de mayo"), nor the boast "chica de 10" (a
+  // perfect 10), so from 12 in digits (the words are SPELLED_ALONE)
+  new RegExp(
+    `\\b(?:${ES_PT_PERSON}) de (?:1[2-9]|20|veinte|vinte(?! e [a-z]))\\b${NOT_AN_OWN_AGE}${NOT_A_COUNT}` +
+      `(?! (?:de|del) (?:${MONTHS})\\b| (?:al|ao|a|y|e|hasta|ate)(?: (?:el|dia|o))? ${ES_PT_NUMBER}\\b)`,
+  ),
   // "she's 17", "he is 19", "girl 17", "chica 16", "garota 17"; not "girl 2 girl", "girl #1", "she is 5 minutes away", "girls 18+"
   new RegExp(`\\b(?:shes|she is|hes|he is|girl|boy|chica|chico|nena|garota|garoto|menina)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_OWN_AGE}`),
   // "just turned 19", "barely 19", "fresh 18", "sweet 16"
   new RegExp(`\\b(?:just turned|barely|fresh|sweet)\\s*${AGE}\\b${NOT_AN_OWN_AGE}`),
-  // Spanish and Portuguese spelled out alone, as the English words are (SCREENING_RULES): "Ana,
-  // diecisiete, latina"; matched here, on the text as written, so that a disclaimer's "menores de
-  // dieciocho" stays the clients' age. Not "doce" (Portuguese "sweet"), "N años" (the rule above),
-  // an hour ("a las diecisiete"), an address ("calle catorce", "Av. Quinze de Novembro") or a date
-  // or a range of them ("el trece de mayo", "del catorce al dieciocho", "do dia quinze", "de diez a quince").
-  new RegExp(
-    `${NOT_OWN_YEARS}(?<!\\b(?:las|la|as|calle|rua|avenida|praca|(?:av|pca)(?: ,)?|piso|andar|numero|quarto|habitacion|suite|room|` +
-      `el|del|dia|do|desde|hasta|ate|${ES_PT_NUMBER} (?:al|ao|a|y|e|hasta|ate)(?: (?:el|dia|o))?) )` +
-      `\\b(?:${SPELLED_ES_PT})\\b(?!\\s*anos?\\b)${NOT_AN_AGE}` +
-      `(?! (?:de|del) (?:${MONTHS})\\b| (?:al|ao|a|y|e|hasta|ate)(?: (?:el|dia|o))? ${ES_PT_NUMBER}\\b)`,
-  ),
+  // and in Spanish and Portuguese: "acabo de cumplir 17", "recién cumplidos los 17", "cumplí 16
+  // ayer", "acabei de fazer 17", "17 recién cumplidos"; not "cumplo 2 fantasías", "fiz 3 tatuagens"
+  new RegExp(`\\b(?:${JUST_TURNED_ES_PT})(?: (?:los|mis|os|meus))?\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_OWN_AGE}${NOT_A_COUNT}`),
+  new RegExp(`\\b${AGE} (?:recien|recem) (?:cumplidos|completados|feitos)\\b`),
 ];
+/**
+ * Spanish and Portuguese spelled out alone, as the English words are (SCREENING_RULES): "Ana,
+ * diecisiete, latina"; matched with UNDER_21, on the text as written (and its digits-for-letters and
+ * spaced-out readings, see spelledReadings), so that a disclaimer's "menores de dieciocho" stays the
+ * clients' age. Not "doce" (Portuguese "sweet"), "N años" (the rule above), an hour ("a las
+ * diecisiete"), an address ("calle catorce", "Av. Quinze de Novembro") or a date or a range of them
+ * ("el trece de mayo", "del catorce al dieciocho", "do dia quinze", "de diez a quince").
+ */
+const SPELLED_ALONE = new RegExp(
+  `${NOT_OWN_YEARS}(?<!\\b(?:las|la|as|calle|rua|avenida|praca|(?:av|pca)(?: ,)?|piso|andar|numero|quarto|habitacion|suite|room|` +
+    `el|del|dia|do|desde|hasta|ate|${ES_PT_NUMBER} (?:al|ao|a|y|e|hasta|ate)(?: (?:el|dia|o))?) )` +
+    `\\b(?:${SPELLED_ES_PT})\\b(?!\\s*(?:anos?|primaveras)\\b)${NOT_AN_AGE}` +
+    `(?! (?:de|del) (?:${MONTHS})\\b| (?:al|ao|a|y|e|hasta|ate)(?: (?:el|dia|o))? ${ES_PT_NUMBER}\\b)`,
+);
 
 // Screened only in some wording: each pattern is matched on the words of the text (lower case, one
 // space between words) and the words it matched are the screened term. Coercion is screened as the
@@ -313,14 +352,22 @@ const capitalIAsL = (said: string, asL: string) => unNegated(said.replace(/i/g, 
  * sentence there). ageWords reads it as a space, so that "I'm... 17", "Edad… 17" and "17... años"
  * stay ages.
  */
-const ELLIPSIS_RE = /(?<![\d.]\s*)\.(?:\s*\.)+|(?<=\d\s*)\.(?:\s*\.)+(?=\s*(?:years?|yrs?|anos?|anitos|aninhos)\b)/g;
+const ELLIPSIS_RE = /(?<![\d.]\s*)\.(?:\s*\.)+|(?<=\d\s*)\.(?:\s*\.)+(?=\s*(?:years?|yrs?|anos?|anitos|aninhos|primaveras)\b)/g;
+/**
+ * A decimal comma, as Spanish and Portuguese write a height or a size ("1,60 de estatura", "1,55 m",
+ * "20,5 cm"): after a single digit, or before a unit. Not after a two-digit number otherwise: "I'm
+ * 17,5'2" is an age and a height.
+ */
+const DECIMAL_COMMA_RE = /(?<=(?<!\d)\d),(?=\d)|(?<=\d),(?=\d+ ?(?:m|mts?|metros?|cm|kg|kgs|kilos?|lbs?)\b)/g;
 /**
  * The text as the age patterns read it: words, a comma where a clause or sentence ends (not the
- * point of "10.00", the colon of "Age: 17" nor most ellipses, see ELLIPSIS_RE), "18+" and "+18" as
- * "18 and over", "&" as "and", a "#" kept before a number (a rank, "#1").
+ * point of "10.00", a decimal comma, see DECIMAL_COMMA_RE, the colon of "Age: 17" nor most ellipses,
+ * see ELLIPSIS_RE), "18+" and "+18" as "18 and over", "&" as "and", a "#" kept before a number (a
+ * rank, "#1").
  */
 const ageWords = (folded: string) =>
   folded
+    .replace(DECIMAL_COMMA_RE, '.')
     .replace(/(\d) ?\+/g, '$1 and over ')
     .replace(/\+ ?(\d+)/g, '$1 and over ')
     .replace(/&/g, ' and ')
@@ -329,6 +376,25 @@ const ageWords = (folded: string) =>
     .replace(/(?:[^a-z0-9@$,#]|#(?!\d))+/g, ' ')
     .replace(/ ?,[ ,]*/g, ' , ')
     .trim();
+
+/** A word with digits or symbols for letters ("d1ec1s1ete", "d3z3ss3t3"), read as letters; numbers ("17", "18+") and a "!" or "|" that ends a word ("Hola!") stay. */
+const MIXED_WORD_RE = /[a-z0-9@$!|+]+/g;
+function deLeetMixed(word: string): string {
+  if (!/[a-z]/.test(word)) return word;
+  let end = word.length;
+  while (end > 0 && '!|+'.includes(word.charAt(end - 1))) end--;
+  const core = word.slice(0, end);
+  return /[0-9@$!|+]/.test(core) ? deLeet(core) + word.slice(end) : word;
+}
+/**
+ * The copies of the text SPELLED_ALONE reads, as the English words are read on the de-leeted and
+ * letter-joined copies (see readings): the age copy, and that copy with digits for letters read as
+ * letters and spaced-out letters joined ("d i e c i s i e t e").
+ */
+function spelledReadings(folded: string, ages: string): string[] {
+  const leet = ageWords(folded.replace(MIXED_WORD_RE, deLeetMixed));
+  return [ages, leet, joinLetters(leet)];
+}
 
 /**
  * The screened words that are one word, as posters cut them into syllables ("lo li ta", "un der
@@ -392,6 +458,10 @@ export function findScreenedTerm(text: string): string | null {
   const ages = ageWords(folded);
   for (const re of UNDER_21) {
     const age = re.exec(ages);
+    if (age) return age[0];
+  }
+  for (const v of spelledReadings(folded, ages)) {
+    const age = SPELLED_ALONE.exec(v);
     if (age) return age[0];
   }
   // The terms are matched on copies of the text as written and, if it has a capital I, of the text
