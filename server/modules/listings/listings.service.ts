@@ -2,11 +2,8 @@ import type { AppDeps } from '../../core/deps.ts';
 import { AppError, Invalid, NotFound } from '../../core/errors.ts';
 import { RULE_CODES, checkSearchQuery, searchWords } from '../../../contract/rules.ts';
 import type { AggregateLocation, HomeCounts, StateCount, ViewedAd } from '../../../contract/api/listings.ts';
-import { DEFAULT_PAGE_SIZE } from '../../../contract/api/paging.ts';
 import { LISTING_TYPES, parseListingType } from '../ads/ads.rules.ts';
 import { toPublicAd } from '../ads/ads.dto.ts';
-import type { ListingType } from '../ads/ads.tables.ts';
-import { checkReport, countReport, fileReport } from '../reports/reports.service.ts';
 import type { Report } from '../../../contract/api/reports.ts';
 import type { Actor } from '../../core/policy.ts';
 import { can, type ListedAd } from './listings.policy.ts';
@@ -17,21 +14,16 @@ import { ExpiryWindow } from './listings.expiry.ts';
 import { SearchMatches, packSeqs, toMatchExpression, type Seqs } from './listings.search.ts';
 import { CardCache } from './listings.cards.ts';
 import { refused, type Answer } from './listings.answers.ts';
-import { cacheBudgets, TaggedCache, type CacheBudget, type CacheUse } from './listings.cache.ts';
-import { findScreenedTerm } from '../ads/ads.screening.ts';
+import { cacheBudgets, TaggedCache, type CacheUse } from './listings.cache.ts';
 import { COUNTS, PLACES, adTag, countsStateTag, countsTypeTag, scopeTag, searchTag } from './listings.tags.ts';
+import { PlaceSlugs, listingTypeOf, pageArgs } from './listings.params.ts';
+import { reportAd } from './listings.reports.ts';
+import { cacheUse } from './listings.memory.ts';
+import { searchSeqs } from './listings.fulltext.ts';
 
 /** Aggregates, the home counts and the states are kept at most this long (besides their tags). */
 const VALUE_MS = 60_000;
 const DAY_MS = 86_400_000;
-
-function pageArgs(q: { page?: number; pageSize?: number }, maxOffset: number) {
-  const pageSize = Math.min(100, Math.max(1, Math.floor(q.pageSize ?? DEFAULT_PAGE_SIZE)));
-  const page = Math.max(1, Math.floor(q.page ?? 1));
-  const offset = (page - 1) * pageSize;
-  if (offset >= maxOffset) throw new Invalid('page', 'listings.page_too_far');
-  return { page, pageSize, offset };
-}
 
 const names = (p: { name: string; slug: string }) => ({ name: p.name, slug: p.slug });
 /** Strings in SQLite's BINARY order (by code point; the same for the places' names as by UTF-16 unit). */
@@ -51,8 +43,8 @@ export class ListingsService {
   /** The cards searches show, by bump_seq. */
   readonly cards: CardCache;
   private readonly values: TaggedCache<unknown>;
-  /** Places by slug (every request of a list names one; places are never renamed, only enabled or disabled). */
-  private readonly slugs = new Map<string, { id: string; name: string; enabled: number }>();
+  /** Places by slug (listings.params.ts). */
+  private readonly places: PlaceSlugs;
   /** Every cache of answers built on these reads, by name ('values', 'api', 'pages'): tests read their hits and misses. */
   readonly caches = new Map<string, TaggedCache<unknown>>();
 
@@ -61,6 +53,7 @@ export class ListingsService {
     const { values, searches, cards } = cacheBudgets(deps.config.cacheMb);
     this.values = new TaggedCache<unknown>(values.entries, values.bytes);
     this.reads = new PublicReads(deps.database.reader);
+    this.places = new PlaceSlugs(this.reads);
     this.changes = new PublicChanges(this.reads, deps.database.sqlite);
     this.expiry = new ExpiryWindow(this.reads, deps.clock);
     this.matches = new SearchMatches(this.reads, searches, { admission: true });
@@ -69,7 +62,7 @@ export class ListingsService {
       for (const tag of this.expiry.onChanges(c.rows, c.all)) c.tags.add(tag);
       for (const match of c.all ? this.matches.clear() : this.matches.onChanges(c.rows)) c.tags.add(searchTag(match));
       this.values.apply(c);
-      if (c.all) this.slugs.clear(); // a place enabled or disabled
+      if (c.all) this.places.slugs.clear(); // a place enabled or disabled
     });
     this.cards = new CardCache(cards);
     this.changes.subscribe((c) => this.cards.apply(c));
@@ -78,21 +71,7 @@ export class ListingsService {
 
   /** Every cache's lookups since the server started and what it holds, against its budget (the memory health check). */
   cacheUse(): CacheUse[] {
-    const caches: [string, { stats: { hits: number; misses: number; refused: number }; weight: number; size: number; budget: CacheBudget }][] = [
-      ...this.caches,
-      ['searches', this.matches],
-      ['cards', this.cards.cache],
-    ];
-    return caches.map(([name, c]) => ({
-      name,
-      hits: c.stats.hits,
-      misses: c.stats.misses,
-      refused: c.stats.refused,
-      bytes: c.weight,
-      maxBytes: c.budget.bytes,
-      entries: c.size,
-      maxEntries: c.budget.entries,
-    }));
+    return cacheUse(this);
   }
 
   /** A cache of answers built from these reads: changes are applied to it too (the last one of a name is listed). */
@@ -125,39 +104,6 @@ export class ListingsService {
     return { ...v, until };
   }
 
-  /** A place by slug, remembered once found (an unknown slug is asked again: the place may be added). */
-  private slug<T extends { id: string; name: string; enabled: number }>(key: string, read: () => T | undefined): T | undefined {
-    let p = this.slugs.get(key) as T | undefined;
-    if (!p && (p = read())) this.slugs.set(key, p);
-    return p;
-  }
-
-  /** 404 for an unknown or disabled state/city: their pages do not exist for the public. */
-  private resolvePlace(stateSlug?: string, citySlug?: string): { stateId?: string; cityId?: string; state?: Place; city?: Place } {
-    if (!stateSlug) {
-      if (citySlug) throw new Invalid('state', 'listings.city_needs_state');
-      return {};
-    }
-    const state = this.slug(`s/${stateSlug}`, () => this.reads.stateBySlug(stateSlug));
-    if (!state || !state.enabled) throw new NotFound('listings.unknown_state');
-    if (!citySlug) return { stateId: state.id, state: { id: state.id, name: state.name, slug: stateSlug } };
-    const city = this.slug(`c/${state.id}/${citySlug}`, () => this.reads.cityBySlug(state.id, citySlug));
-    if (!city || !city.enabled) throw new NotFound('listings.unknown_city');
-    return {
-      stateId: state.id,
-      cityId: city.id,
-      state: { id: state.id, name: state.name, slug: stateSlug },
-      city: { id: city.id, name: city.name, slug: citySlug },
-    };
-  }
-
-  private listingType(v: string | undefined): ListingType | undefined {
-    if (v === undefined || v === '') return undefined;
-    const t = parseListingType(v);
-    if (!t) throw new Invalid('type', 'listings.unknown_listing_type');
-    return t;
-  }
-
   /** Public ads of a list this scope holds, counted exactly: the counters less the ads whose time ran out. */
   private liveCount(scope: ListingScope): number {
     return Math.max(0, this.reads.count(scope) - this.expiry.overdue(scope));
@@ -170,8 +116,8 @@ export class ListingsService {
   listings(q: { state?: string; city?: string; type?: string; page?: number; pageSize?: number }): Answer {
     this.sync();
     const { page, pageSize, offset } = pageArgs(q, LISTING_COUNT_CAP);
-    const place = this.resolvePlace(q.state, q.city);
-    const scope: ListingScope = { stateId: place.stateId, cityId: place.cityId, listingType: this.listingType(q.type) };
+    const place = this.places.resolvePlace(q.state, q.city);
+    const scope: ListingScope = { stateId: place.stateId, cityId: place.cityId, listingType: listingTypeOf(q.type) };
     const { json, n } = this.reads.cards(scope, this.nowIso(), pageSize, offset);
     // Past the end until an ad enters the list (which drops its tag).
     if (page > 1 && n === 0) throw refused(new NotFound('listings.page_not_found'), [scopeTag(scope)]);
@@ -193,8 +139,8 @@ export class ListingsService {
     const rule = checkSearchQuery(query, words);
     if (rule) throw new Invalid('query', RULE_CODES[rule]);
     const { page, pageSize, offset } = pageArgs(q, SEARCH_COUNT_CAP);
-    const { stateId } = this.resolvePlace(q.state);
-    const filters = { listingType: this.listingType(q.type), stateId };
+    const { stateId } = this.places.resolvePlace(q.state);
+    const filters = { listingType: listingTypeOf(q.type), stateId };
     const match = toMatchExpression(words, filters);
     if (!match) throw new Invalid('query', RULE_CODES.searchRequired);
     let seqs = consistent ? this.matches.get(match) : undefined;
@@ -205,7 +151,7 @@ export class ListingsService {
     let found: Seqs | null = null;
     if (!seqs) {
       limit = SEARCH_COUNT_CAP;
-      found = this.searchSeqs(match, limit);
+      found = searchSeqs(this.reads, this.deps.log, match, limit);
       seqs = found ?? packSeqs([]);
     }
     let { overdue, next } = this.expiry.forSeqs(seqs);
@@ -214,7 +160,7 @@ export class ListingsService {
     // (rare: the common search reads once).
     while (overdue.size && seqs.length - overdue.size < SEARCH_COUNT_CAP && (limit ? seqs.length >= limit : this.matches.isFull(match))) {
       limit = SEARCH_COUNT_CAP + overdue.size;
-      found = this.searchSeqs(match, limit);
+      found = searchSeqs(this.reads, this.deps.log, match, limit);
       seqs = found ?? packSeqs([]);
       if (!found) kept = false;
       ({ overdue, next } = this.expiry.forSeqs(seqs));
@@ -234,22 +180,6 @@ export class ListingsService {
       tags: [searchTag(match)],
       until: kept ? next : 0,
     };
-  }
-
-  /**
-   * A search's matches; null when FTS5 refused the expression. searchWords() mirrors its tokenizer,
-   * so this should not happen, but a visitor's text must never answer 500: such a search answers
-   * no ads, kept nowhere, and the warning says which expression to look into.
-   */
-  private searchSeqs(match: string, limit: number): Seqs | null {
-    try {
-      return packSeqs(this.reads.searchSeqs(match, limit));
-    } catch (err) {
-      // FTS5's own refusals of the expression only: any other error is the server's (a 500).
-      if (!(err instanceof Error && err.name === 'SqliteError' && err.message.startsWith('fts5:'))) throw err;
-      this.deps.log.warn({ err, match }, 'search: full-text query refused');
-      return null;
-    }
   }
 
   /**
@@ -285,7 +215,7 @@ export class ListingsService {
   }
 
   /** An ad as the policy sees it: public now when visible (approved, online, owner and place fine) and not expired. */
-  private listed(row: { owner_id: string; visible: number; expires_at: string | null }): ListedAd {
+  listed(row: { owner_id: string; visible: number; expires_at: string | null }): ListedAd {
     return { ownerId: row.owner_id, isPublic: row.visible === 1 && row.expires_at !== null && row.expires_at > this.nowIso() };
   }
 
@@ -293,7 +223,7 @@ export class ListingsService {
   aggregate(typeParam: string, stateSlug?: string): Answer<{ locations: AggregateLocation[] }> {
     const listingType = parseListingType(typeParam);
     if (!listingType) throw new NotFound('listings.unknown_listing_type');
-    const stateId = stateSlug ? this.resolvePlace(stateSlug).stateId : undefined;
+    const stateId = stateSlug ? this.places.resolvePlace(stateSlug).stateId : undefined;
     return this.value(`aggregate:${listingType}:${stateId ?? ''}`, () => {
       const locations: AggregateLocation[] = [];
       let takenOff = false;
@@ -358,50 +288,13 @@ export class ListingsService {
     });
   }
 
-  /** Every (state, city, listing type) with public ads now, for the sitemap. */
-  placesWithAds(): { stateSlug: string; citySlug: string; listingType: ListingType }[] {
-    this.sync();
-    return this.reads
-      .placesWithAds()
-      .filter((p) => p.n > this.expiry.overdue({ cityId: p.cityId, listingType: p.listingType }))
-      .map(({ stateSlug, citySlug, listingType }) => ({ stateSlug, citySlug, listingType }));
-  }
-
-  /** Each state with public ads as counted (ads whose time ran out included until the expiry job hides them), by slug, for the sitemap. */
-  publicAdsByState(): { id: string; slug: string; n: number }[] {
-    this.sync();
-    return this.reads
-      .stateCounts()
-      .map(({ id, slug, n }) => ({ id, slug, n }))
-      .sort((x, y) => (x.slug < y.slug ? -1 : 1));
-  }
-
-  /** A slice of a state's public ads whose page answers 200 now, oldest bump first, for the sitemap. */
-  stateAdsSlice(stateId: string, limit: number, offset: number): { id: string; at: string | null }[] {
-    this.sync();
-    return this.reads.stateAdsSlice(stateId, this.nowIso(), limit, offset);
-  }
-
   /** The enabled states, by name. */
   states(): Answer<Place[]> {
     return this.value('states', () => ({ value: this.reads.enabledStates(), tags: [PLACES], until: this.nowMs() + DAY_MS }));
   }
 
-  /**
-   * Files a report about an ad (any existing ad: a hidden one may still need staff attention). One
-   * the sender marks urgent (the person may be a minor or trafficked), or whose text the ad screening
-   * would refuse ("she is 15", "they keep her passport"), is filed as a trafficking tip about the ad:
-   * listed first and flagged in the staff e-mail, as such tips are.
-   */
-  async reportAd(reporter: Actor, adId: string, body: { message: string; contact?: string | null; urgent?: boolean }, ip: string): Promise<Report> {
-    const input = { kind: 'ad' as 'ad' | 'trafficking', adId, message: body.message, contact: body.contact ?? null };
-    checkReport(input); // bad input does not use up the sender's allowance (the two kinds' rules are the same)
-    const row = this.reads.adById(adId);
-    if (!row || !can(reporter, 'report', this.listed(row))) throw new NotFound('listings.ad_not_found');
-    countReport(this.deps, ip);
-    // Screened once the text passed its checks and the sender's allowance counted it: a screening
-    // reads the whole text, work no refused or over-the-limit request should get for free.
-    if (body.urgent === true || findScreenedTerm(body.message) !== null) input.kind = 'trafficking';
-    return fileReport(this.deps, input, ip); // a repeat of an open report is answered with it, not filed again
+  /** Files a report about an ad (listings.reports.ts). */
+  reportAd(reporter: Actor, adId: string, body: { message: string; contact?: string | null; urgent?: boolean }, ip: string): Promise<Report> {
+    return reportAd(this.deps, this, reporter, adId, body, ip);
   }
 }

@@ -1,32 +1,18 @@
 import { createHash, hash } from 'node:crypto';
 import { brotliCompressSync, brotliDecompressSync, constants, gzipSync } from 'node:zlib';
 import type { AppDeps } from '../../core/deps.ts';
-import {
-  PAGE_PARAMS,
-  SEO_LISTING_TYPES,
-  SEO_LOCALES,
-  SITEMAP_STATIC_PATHS,
-  localizedPath,
-  matchSeoRoute,
-  pageQuery,
-  splitSeoLocale,
-  type SeoLocale,
-} from '../../../contract/seo.ts';
-import { escapeHtml, headFor, injectHead, loadSeoTranslations, missingHead, renderHead, translator, type HeadExtras } from './site.head.ts';
+import { matchSeoRoute, splitSeoLocale, type SeoLocale } from '../../../contract/seo.ts';
+import { headFor, injectHead, loadSeoTranslations, missingHead, renderHead, translator, type HeadExtras } from './site.head.ts';
 import * as repo from './site.repository.ts';
 import { splitPreloads, type Rendered, type SsrBuild } from './site.ssr.ts';
-import { brotliHeadOffThread, brotliTail, headText, joinBrotli, type BrotliHead } from './site.brotli.ts';
+import { brotliTail, joinBrotli, type BrotliHead } from './site.brotli.ts';
 import { ServerSource } from './site.source.ts';
+import { PageFrames, type PageFrame } from './site.frames.ts';
+import { Sitemap } from './site.sitemap.ts';
+import { pageUrl, safeDecode } from './site.urls.ts';
 import { Doorkeeper } from '../listings/listings.answers.ts';
 import { accepts } from '../../core/encoding.ts';
 import { cacheBudgets, TaggedCache, own } from '../listings/listings.cache.ts';
-
-// A sitemap file holds at most 50,000 URLs; every page is listed in its three languages, with its
-// alternates. Files stay small enough to build in tens of milliseconds at a million ads: 5,000
-// pages (about 7 MB of XML), or 2,500 ads of one state (about 3 MB, 117 kB gzipped; a million ads
-// make ~400 files).
-const SITEMAP_PATHS_PER_FILE = 5_000;
-const SITEMAP_ADS_PER_FILE = 2_500;
 
 /** A page that depends on no data (FAQ, terms) is rendered again after this long at most. */
 const PAGE_TTL_MS = 3_600_000;
@@ -52,47 +38,6 @@ export interface PageAnswer {
   location?: string;
 }
 
-/** What a page of one kind in one language has in common with every other: its template and CSS, as bytes. */
-interface PageFrame {
-  /** The template up to its head tags, then the page's CSS and the spaces site.brotli.ts joins with. */
-  head: Buffer;
-  /** `head` compressed (at the best quality), for the pages' brotli copies to follow; null until made (off the event loop). */
-  brHead: BrotliHead | null;
-  /** Settles once brHead is made (or failed: pages are then compressed whole). */
-  ready: Promise<void>;
-  beforeRoot: Buffer;
-  beforeData: Buffer;
-  end: Buffer;
-  hash: Buffer;
-}
-
-/**
- * The page a URL asks for: its path and its own query (contract/seo.ts pageQuery), the cache key
- * and what is rendered; the others (utm_…) neither change it nor split its cache entry. `moved` is
- * the page's one URL when the URL spells it otherwise (a public page's path with a trailing slash,
- * /es/ or /faq/; a query the page does not read or reads otherwise: ?page=1, ?page=abc, /faq?page=7),
- * the other parameters kept: answered with a redirect there when the page exists. `named`: a
- * route of the site names the path (one the router reads but the site does not name is no page).
- */
-export function pageUrl(url: string): { path: string; search: string; moved: string | null; named: boolean } {
-  const q = url.indexOf('?');
-  const raw = q < 0 ? url : url.slice(0, q);
-  const all = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
-  // Only a path a route names loses its slash: any other may not redirect (//evil.example/ to //evil.example).
-  const bare = raw.length > 1 && raw.endsWith('/') ? raw.replace(/\/+$/, '') || '/' : raw;
-  const path = bare !== raw && !matchSeoRoute(splitSeoLocale(bare).rest).notFound ? bare : raw;
-  const route = matchSeoRoute(splitSeoLocale(safeDecode(path)).rest);
-  const search = pageQuery(route.key, all.toString());
-  const own = new URLSearchParams();
-  const others = new URLSearchParams(search);
-  for (const [k, v] of all) {
-    if ((PAGE_PARAMS as readonly string[]).includes(k)) own.append(k, v);
-    else others.append(k, v);
-  }
-  const moved = path !== raw || own.toString() !== search ? path + (others.size ? `?${others}` : '') : null;
-  return { path, search, moved, named: !route.notFound };
-}
-
 export class SiteService {
   private readonly deps: AppDeps;
   private readonly translations: Record<SeoLocale, unknown>;
@@ -101,11 +46,14 @@ export class SiteService {
   readonly pages: TaggedCache<PageAnswer>;
   private readonly missing: TaggedCache<PageAnswer>;
   private readonly door = new Doorkeeper();
-  /** By language and kind of page, for this build. */
-  private readonly frames = new Map<string, PageFrame>();
+  /** The constant bytes of the pages, by language and kind of page, for this build. */
+  private readonly frames: PageFrames;
+  private readonly sitemap: Sitemap;
 
   constructor(deps: AppDeps) {
     this.deps = deps;
+    this.frames = new PageFrames(deps);
+    this.sitemap = new Sitemap(deps);
     const { pages, missing } = cacheBudgets(deps.config.cacheMb);
     this.pages = new TaggedCache<PageAnswer>(pages.entries, pages.bytes);
     this.missing = new TaggedCache<PageAnswer>(missing.entries, missing.bytes);
@@ -164,7 +112,7 @@ export class SiteService {
     }
     // A path the router reads but the site does not name (another case, a stray segment) is no page of ours.
     if (!named && r.status === 200) r.status = 404;
-    const frame = this.pageFrame(r.locale as SeoLocale, r.page);
+    const frame = this.frames.pageFrame(this.ssr, r.locale as SeoLocale, r.page);
     const answer = this.document(path, search, r, frame);
     const until = Math.min(source.until, now + PAGE_TTL_MS);
     // Rendering awaits: a change committed meanwhile could not drop this page, not cached yet. It
@@ -234,7 +182,7 @@ export class SiteService {
    * The whole document of a rendered page: inlined CSS, head tags, the app's HTML and its data,
    * written as UTF-8 bytes in one go. The parts that only depend on the language and the kind of
    * page (the template around the head and the root, the page's CSS: 17–20 kB of a 28 kB page)
-   * are bytes already, encoded, hashed and compressed once (pageFrame); the others are encoded
+   * are bytes already, encoded, hashed and compressed once (site.frames.ts); the others are encoded
    * here. Encoding the whole page as one string cost ~60 µs when it held one character past
    * Latin-1 ("…"): V8 then keeps the joined string two bytes a character. The ETag hashes the
    * bytes after the frame's head, with the frame's own hash. `search` is the page's own query
@@ -267,44 +215,7 @@ export class SiteService {
 
   /** Settles once every page head made so far is compressed (tests). */
   async framesReady(): Promise<void> {
-    await Promise.all([...this.frames.values()].map((f) => f.ready));
-  }
-
-  /** The constant bytes of a page of this kind in this language (see document). */
-  private pageFrame(locale: SeoLocale, page: string): PageFrame {
-    const key = `${locale} ${page}`;
-    let frame = this.frames.get(key);
-    if (!frame) {
-      const HEAD = '\u0000head\u0000';
-      const ROOT = '<div id="root"></div>';
-      const shell = injectHead(this.ssr!.template, HEAD, locale);
-      const [beforeHead, afterHead] = shell.split(HEAD) as [string, string];
-      const r = afterHead.indexOf(ROOT);
-      const css = this.ssr!.css(page);
-      // The CSS comes before the head tags (title, description, Open Graph): it is the same on every
-      // page of the kind, so it belongs to the part compressed once.
-      const head = `${beforeHead}<style>${css.inline}</style>${css.links}`;
-      const beforeRoot = `${afterHead.slice(0, r)}<div id="root">`;
-      const beforeData = '</div><script type="application/json" id="__DATA__">';
-      const end = `</script>${afterHead.slice(r + ROOT.length)}`;
-      const prefix = Buffer.from(head);
-      const text = headText(prefix);
-      const made: PageFrame = {
-        head: text,
-        brHead: null,
-        ready: brotliHeadOffThread(prefix).then(
-          (h) => void (made.brHead = h),
-          (err: unknown) => this.deps.log.error({ err, page }, 'compressing a page head failed: its pages are compressed whole'),
-        ),
-        beforeRoot: Buffer.from(beforeRoot),
-        beforeData: Buffer.from(beforeData),
-        end: Buffer.from(end),
-        hash: createHash('sha1').update(text).update([beforeRoot, beforeData, end].join('\0')).digest(),
-      };
-      frame = made;
-      this.frames.set(key, frame);
-    }
-    return frame;
+    await this.frames.framesReady();
   }
 
   /** index.html with the page's head tags (the pages the browser renders), 404 for unknown states and cities. */
@@ -333,118 +244,17 @@ export class SiteService {
     return { status: notFound ? 404 : 200, html: injectHead(template, renderHead(head, siteName), locale) };
   }
 
-  /**
-   * Every public page that answers 200 except ads, by path without language: the static pages, the
-   * enabled states, and each city page with public ads of its type.
-   */
-  private async sitemapPaths(): Promise<string[]> {
-    const db = this.deps.db;
-    const paths = [...SITEMAP_STATIC_PATHS];
-    if ((await repo.tableExists(db, 'states')) && (await repo.tableExists(db, 'ads_public_counts'))) {
-      try {
-        // A state's page and a city's page with ads: an empty one answers 200 but asks not to be
-        // indexed (noindex), which a sitemap must not submit.
-        const places = this.deps.services.listings.placesWithAds();
-        for (const slug of [...new Set(places.map((p) => p.stateSlug))].sort()) paths.push(`/listings/us/${slug}`);
-        for (const p of places) {
-          const type = SEO_LISTING_TYPES.find((t) => t.code === p.listingType);
-          if (type) paths.push(`/listings/us/${p.stateSlug}/${p.citySlug}/${type.slug}`);
-        }
-      } catch (err) {
-        // A marketplace schema this code does not know yet: list the other pages anyway.
-        this.deps.log.warn({ err }, 'sitemap: could not list places with ads');
-      }
-    }
-    return paths;
+  /** The sitemap index (site.sitemap.ts). */
+  sitemapIndex(): Promise<string> {
+    return this.sitemap.sitemapIndex();
   }
 
-  /** Each state with public ads and how many, by slug; none on a database without the marketplace's tables. */
-  private async sitemapStates(): Promise<{ id: string; slug: string; n: number }[]> {
-    if (!(await repo.tableExists(this.deps.db, 'ads_cards'))) return [];
-    try {
-      return this.deps.services.listings.publicAdsByState();
-    } catch (err) {
-      this.deps.log.warn({ err }, 'sitemap: could not count public ads');
-      return [];
-    }
-  }
-
-  /**
-   * The sitemap index: the pages' files (static pages, states, city pages), then each state's ads
-   * files, every file within the protocol's 50,000 URLs (a page is listed in its three languages).
-   */
-  async sitemapIndex(): Promise<string> {
-    const pageFiles = Math.max(1, Math.ceil((await this.sitemapPaths()).length / SITEMAP_PATHS_PER_FILE));
-    const locs: string[] = [];
-    for (let n = 1; n <= pageFiles; n++) locs.push(`${this.origin}/sitemaps/pages-${n}.xml`);
-    for (const st of await this.sitemapStates()) {
-      for (let n = 1; n <= Math.ceil(st.n / SITEMAP_ADS_PER_FILE); n++) locs.push(`${this.origin}/sitemaps/ads-${st.slug}-${n}.xml`);
-    }
-    return [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-      ...locs.map((loc) => `<sitemap><loc>${escapeHtml(loc)}</loc></sitemap>`),
-      '</sitemapindex>',
-      '',
-    ].join('\n');
-  }
-
-  /**
-   * One file of the sitemap by its name: pages-N (1-based) lists static pages, states and city
-   * pages; ads-STATE-N a state's public ads, oldest bump first, each with its last change (a bump,
-   * an approved edit…). Undefined for any other name or past the last file (pages-1 always exists;
-   * an ads file may come out short, even empty, when ads ran out since the index was read).
-   */
-  async sitemapFile(name: string): Promise<string | undefined> {
-    const m = /^(?:pages|ads-([a-z0-9]+(?:-[a-z0-9]+)*))-([1-9][0-9]{0,6})\.xml$/.exec(name);
-    if (!m) return undefined;
-    const n = Number(m[2]);
-    const entries: { path: string; lastmod?: string | null }[] = [];
-    if (m[1] === undefined) {
-      const paths = await this.sitemapPaths();
-      if (n > 1 && (n - 1) * SITEMAP_PATHS_PER_FILE >= paths.length) return undefined;
-      for (const path of paths.slice((n - 1) * SITEMAP_PATHS_PER_FILE, n * SITEMAP_PATHS_PER_FILE)) entries.push({ path });
-    } else {
-      const state = (await this.sitemapStates()).find((st) => st.slug === m[1]);
-      if (!state || (n - 1) * SITEMAP_ADS_PER_FILE >= state.n) return undefined;
-      for (const ad of this.deps.services.listings.stateAdsSlice(state.id, SITEMAP_ADS_PER_FILE, (n - 1) * SITEMAP_ADS_PER_FILE)) {
-        entries.push({ path: `/ad/${ad.id}`, lastmod: ad.at });
-      }
-    }
-    const base = this.origin;
-    const lines = [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
-    ];
-    for (const { path, lastmod } of entries) {
-      const locs = SEO_LOCALES.map((l) => escapeHtml(base + localizedPath(path, l)));
-      // The same set as the page's own head (contract/seo.ts seoHead): each language, and x-default, the English one.
-      const alternates =
-        SEO_LOCALES.map((l, i) => `<xhtml:link rel="alternate" hreflang="${l}" href="${locs[i]}"/>`).join('') +
-        `<xhtml:link rel="alternate" hreflang="x-default" href="${escapeHtml(base + path)}"/>`;
-      const mod = lastmod ? `<lastmod>${escapeHtml(lastmod)}</lastmod>` : '';
-      for (const loc of locs) lines.push(`<url><loc>${loc}</loc>${mod}${alternates}</url>`);
-    }
-    lines.push('</urlset>', '');
-    return lines.join('\n');
+  /** One file of the sitemap by its name; undefined for none (site.sitemap.ts). */
+  sitemapFile(name: string): Promise<string | undefined> {
+    return this.sitemap.sitemapFile(name);
   }
 
   robots(): string {
-    const lines = ['User-agent: *', 'Allow: /'];
-    // Private and endless pages: the dashboard, sign-in, the API, search results, the e-mailed
-    // unsubscribe links (each carries a signature) and the sandbox payment provider's checkout.
-    for (const prefix of ['', '/es', '/pt']) {
-      for (const path of ['/admin/', '/auth/', '/search', '/unsubscribe', '/sandbox/']) lines.push(`Disallow: ${prefix}${path}`);
-    }
-    lines.push('Disallow: /api/', '', `Sitemap: ${this.origin}/sitemap.xml`, '');
-    return lines.join('\n');
-  }
-}
-
-function safeDecode(p: string): string {
-  try {
-    return decodeURIComponent(p);
-  } catch {
-    return p;
+    return this.sitemap.robots();
   }
 }
