@@ -26,8 +26,10 @@ export interface PageAnswer {
   /** A cached page's brotli copy in two: its kind's shared head and its own rest (site.brotli.ts). */
   brHead?: BrotliHead;
   brTail?: Buffer;
-  /** Made on first demand (the rare browser without brotli). */
+  /** Made on first demand (the rare browser without brotli); kept, and counted, with a kept page. */
   gz?: Buffer;
+  /** The key a cached page is kept under (its cache's weight grows by its gzip copy). */
+  key?: string;
   /** Sent as it is, whatever the browser accepts (a first visit while the event loop is saturated). */
   plain?: true;
   /** The page's own size (`html`'s, also once only its brotli copy is kept). */
@@ -139,7 +141,10 @@ export class SiteService {
         answer.br = mine(brotliCompressSync(answer.html!, { params: { [constants.BROTLI_PARAM_QUALITY]: 0 } }));
         value = { ...answer, html: null, bytes: answer.br.length };
       }
-      if (keep) (r.status === 200 ? this.pages : this.missing).set(key, { value, until, tags: [...source.tags] });
+      if (keep) {
+        value.key = key;
+        (r.status === 200 ? this.pages : this.missing).set(key, { value, until, tags: [...source.tags] });
+      }
     }
     return found(answer);
   }
@@ -175,7 +180,15 @@ export class SiteService {
     const br = p.br ?? (p.brTail && joinBrotli(p.brHead!, p.brTail));
     if (encoding === 'br') return br!;
     const html = p.html ?? brotliDecompressSync(br!);
-    return encoding === 'gzip' ? (p.gz ??= own(gzipSync(html, { level: 6 }))) : html;
+    if (encoding !== 'gzip') return html;
+    if (p.gz) return p.gz;
+    const gz = gzipSync(html, { level: 6 });
+    if (p.key === undefined) return gz; // a page not kept: sent once
+    // Kept with the page and counted against its cache's share of CACHE_MB: a gzip-only crawl made
+    // each kept page weigh three times what the budget saw.
+    p.gz = own(gz);
+    (p.status === 200 ? this.pages : this.missing).grew(p.key, gz.length);
+    return p.gz;
   }
 
   /**
