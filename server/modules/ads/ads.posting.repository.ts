@@ -10,12 +10,18 @@ import type { ListingType } from './ads.tables.ts';
  * statement, so the count and the insert cannot be split by another writer, even in another
  * process. Rows older than the window are pruned first: the log only ever holds one day per user.
  */
-export async function logPostWithinLimit(db: Executor, p: { userId: string; adId: string; at: string; since: string; max: number }): Promise<boolean> {
+export async function logPostWithinLimit(
+  db: Executor,
+  p: { userId: string; adId: string; at: string; since: string; max: number; requestKey: string | null },
+): Promise<boolean> {
   await db.deleteFrom('ad_post_log').where('user_id', '=', p.userId).where('posted_at', '<=', p.since).execute();
+  // Tries of one request (its key) count once, and a try of a request that holds a place already
+  // shares it: the one that stores the ad keeps its row, the others give theirs back (unlogPost).
   const r = await sql`
-    INSERT INTO ad_post_log (user_id, ad_id, posted_at)
-    SELECT ${p.userId}, ${p.adId}, ${p.at}
-    WHERE (SELECT count(*) FROM ad_post_log WHERE user_id = ${p.userId} AND posted_at > ${p.since}) < ${p.max}`.execute(db);
+    INSERT INTO ad_post_log (user_id, ad_id, posted_at, request_key)
+    SELECT ${p.userId}, ${p.adId}, ${p.at}, ${p.requestKey}
+    WHERE (SELECT count(DISTINCT coalesce(request_key, ad_id)) FROM ad_post_log WHERE user_id = ${p.userId} AND posted_at > ${p.since}) < ${p.max}
+       OR EXISTS (SELECT 1 FROM ad_post_log WHERE user_id = ${p.userId} AND posted_at > ${p.since} AND request_key = ${p.requestKey})`.execute(db);
   return Number(r.numAffectedRows) === 1;
 }
 

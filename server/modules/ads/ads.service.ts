@@ -104,7 +104,7 @@ export class AdsService {
     const max = this.deps.limits.adsPerDay;
     const id = newId();
     const since = new Date(this.deps.clock.now().getTime() - DAY_MS).toISOString();
-    if (!(await repo.logPostWithinLimit(this.deps.db, { userId: user.id, adId: id, at: this.now(), since, max }))) {
+    if (!(await repo.logPostWithinLimit(this.deps.db, { userId: user.id, adId: id, at: this.now(), since, max, requestKey: key ?? null }))) {
       throw new TooManyRequests('ad.daily_post_limit', { max });
     }
     await screenOrRefuse(this.deps, { userId: user.id, adId: null, title: f.title, description: f.description, ip });

@@ -128,6 +128,8 @@ export interface MarketTables {
     user_id: string;
     ad_id: string;
     posted_at: string;
+    /** The request key it was sent with (migration 0040): tries of one request count once. */
+    request_key: string | null;
   };
   ads_public_counts: { city_id: string; listing_type: ListingType; state_id: string; n: number };
 }

@@ -63,15 +63,22 @@ export class AuthService {
     this.resetPerIp.hit([`ip:${ipKey(ip)}`], 'auth.too_many_reset_requests');
     this.resetPerAddress.hit([`mail:${email}`], 'auth.too_many_reset_requests');
     const token = randomToken(32);
-    const user = await repo.findUserByEmail(this.deps.db, email);
-    if (!user || user.status === 'suspended') return;
     const now = this.deps.clock.now();
-    await repo.insertPasswordReset(this.deps.db, {
-      tokenHash: sha256(token),
-      userId: user.id,
-      at: now.toISOString(),
-      expiresAt: new Date(now.getTime() + RESET_TOKEN_MS).toISOString(),
+    // The account read and its link stored in one transaction: an e-mail change confirmed, a
+    // suspension or a deletion committed in between (each ends the account's links) would leave a
+    // live link mailed to an address the account left, or to a suspended account.
+    const user = await this.deps.db.transaction().execute(async (trx) => {
+      const found = await repo.findUserByEmail(trx, email);
+      if (!found || found.status === 'suspended') return null;
+      await repo.insertPasswordReset(trx, {
+        tokenHash: sha256(token),
+        userId: found.id,
+        at: now.toISOString(),
+        expiresAt: new Date(now.getTime() + RESET_TOKEN_MS).toISOString(),
+      });
+      return found;
     });
+    if (!user) return;
     const lang: MailLocale = locale ?? user.locale;
     // Sent after the answer, not awaited: waiting for the mail server would answer a known address
     // as late as the server is slow and an unknown one at once (the timing would tell which
