@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { Fragment, useEffect, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { sessionStore, isAdmin, isMaster, isProvider, loadSession } from '../state/session';
@@ -46,5 +46,8 @@ export function RequireRole({ need, children }: { need: 'user' | 'admin' | 'mast
         <p>{t('forbiddenText')}</p>
       </main>
     );
-  return <>{children}</>;
+  // Keyed by the user: a tab whose session becomes another user's (the first one's ended, the next
+  // signed in elsewhere on this computer) mounts the page afresh, so no form or dialog state
+  // typed by the first is shown to (or sent by) the next.
+  return <Fragment key={s.id}>{children}</Fragment>;
 }

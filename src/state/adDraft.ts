@@ -1,14 +1,19 @@
 import type { AdFormValues } from '../components/market/adForm';
+import { ownerOf } from './typedText';
 
 // An ad form as typed so far, kept in this tab (sessionStorage) for the signed-in user: a reload, a
 // sign-out in another tab, a suspension lifted, a session that ended (a 401 sends the tab to sign
 // in, and back) must not throw away a description being written. One draft per form: the post-ad
 // form's, and each ad's edit form's (several may be open in one tab's history). Photos are files
 // the browser cannot keep: they are chosen again. A draft goes when its form is saved or left
-// through its cancel, all of them on logout, and with the tab.
+// through its cancel, all of them on sign-out in this tab, another user's when someone signs in,
+// and with the tab. A session that ends by itself or elsewhere leaves them: its user gets them back.
+// The post-ad form's request key (state/ads.ts) is kept beside its draft: a post whose answer was
+// lost, posted again after a reload, is the same post.
 // (No code of the form is imported: logout clears the drafts, and the session store stays small.)
 
 const NEW_AD_KEY = 'xg.post-ad-draft';
+const POST_KEY = 'xg.post-ad-key';
 const EDIT_PREFIX = 'xg.ad-draft:';
 
 /**
@@ -107,14 +112,53 @@ export function discardAdDraft(of: AdDraftOf): void {
   }
 }
 
-/** Forgets every draft in this tab: the post-ad form's and every edit's (logout). */
-export function clearAdDraft(): void {
+/**
+ * Forgets the drafts in this tab (the post-ad form's, with its request key, and every edit's) of
+ * every user but `keepFor` (someone signed in), or all of them (sign-out).
+ */
+export function clearAdDraft(keepFor?: string): void {
   try {
     for (let i = sessionStorage.length - 1; i >= 0; i--) {
       const key = sessionStorage.key(i);
-      if (key === NEW_AD_KEY || key?.startsWith(EDIT_PREFIX)) sessionStorage.removeItem(key);
+      if (key !== NEW_AD_KEY && key !== POST_KEY && !key?.startsWith(EDIT_PREFIX)) continue;
+      if (keepFor === undefined || ownerOf(sessionStorage.getItem(key)) !== keepFor) sessionStorage.removeItem(key);
     }
   } catch {
     // storage refused: nothing was kept
+  }
+}
+
+/** A post's request key and the content it was sent with (state/ads.ts). */
+export interface PostKey {
+  content: string;
+  key: string;
+}
+
+/** The request key of `userId`'s last post from this tab that did not succeed, or null. */
+export function readPostKey(userId: string): PostKey | null {
+  try {
+    const raw = JSON.parse(sessionStorage.getItem(POST_KEY) ?? 'null') as { user?: unknown; content?: unknown; key?: unknown } | null;
+    if (!raw || raw.user !== userId || !isText(raw.content) || !isText(raw.key)) return null;
+    return { content: raw.content, key: raw.key };
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps a post's request key for `userId` until the post succeeds. */
+export function keepPostKey(userId: string, kept: PostKey): void {
+  try {
+    sessionStorage.setItem(POST_KEY, JSON.stringify({ user: userId, ...kept }));
+  } catch {
+    // storage full or refused: the key lives in memory only (state/ads.ts)
+  }
+}
+
+/** Drops the request key `key` (its post succeeded); a newer one stays. */
+export function dropPostKey(key: string): void {
+  try {
+    if (JSON.parse(sessionStorage.getItem(POST_KEY) ?? 'null')?.key === key) sessionStorage.removeItem(POST_KEY);
+  } catch {
+    // storage refused or unreadable: nothing to drop
   }
 }

@@ -5,6 +5,8 @@ import { atShownPrice } from './pricing';
 import { movingMoney, upsertWallet, walletsStore } from './wallets';
 import { addToCart, adGone, dropFromCart, payCartAd } from './cart';
 import { pageNeedsReading, readWithinPages } from './paging';
+import { dropPostKey, keepPostKey, readPostKey } from './adDraft';
+import { sessionStore } from './session';
 
 export const MY_ADS_PAGE_SIZE = 20;
 
@@ -96,10 +98,49 @@ function drop(id: string) {
  * post, the same form) and dropped once it succeeds. An answer lost on a flaky network ("Something
  * went wrong.") and the user pressing again then sends the same key, and the server answers what it
  * did instead of doing it twice. One key per slot (a post, a bump or a renewal of one ad): another
- * content in the slot (the form changed) gets a new key. Kept in memory: a reload starts afresh.
+ * content in the slot (the form changed) gets a new key. A post's key is also kept with the form's
+ * draft in the tab (state/adDraft): a provider who reloads after the error gets the form back, and
+ * its post is still the same post. The others are kept in memory: a reload starts afresh.
  */
-const actionKeys = new Map<string, { content: string; key: string }>();
+const actionKeys = new Map<string, Kept>();
 onReset(() => actionKeys.clear());
+
+interface Kept {
+  content: string;
+  key: string;
+}
+
+/** Where a slot's key is kept between tries. */
+interface KeyShelf {
+  get(): Kept | undefined;
+  set(kept: Kept): void;
+  /** Drops `kept` (it succeeded), unless another key took its place meanwhile. */
+  drop(kept: Kept): void;
+}
+
+const inMemory = (slot: string): KeyShelf => ({
+  get: () => actionKeys.get(slot),
+  set: (kept) => void actionKeys.set(slot, kept),
+  drop: (kept) => {
+    if (actionKeys.get(slot)?.key === kept.key) actionKeys.delete(slot);
+  },
+});
+
+/** The post's key: with the draft in the tab (for `userId`), and in memory where the tab keeps nothing. */
+const withDraft = (userId: string): KeyShelf => {
+  const memory = inMemory('post');
+  return {
+    get: () => readPostKey(userId) ?? memory.get(),
+    set: (kept) => {
+      keepPostKey(userId, kept);
+      memory.set(kept);
+    },
+    drop: (kept) => {
+      dropPostKey(kept.key);
+      memory.drop(kept);
+    },
+  };
+};
 
 /** 128 random bits, URL-safe (crypto.randomUUID needs a secure context: a plain-HTTP install has none). */
 function newKey(): string {
@@ -108,14 +149,14 @@ function newKey(): string {
 }
 
 /** Sends the slot's action with its key (a new one unless the same content is being retried); drops the key when it succeeded. */
-async function keyed<T>(slot: string, content: string, send: (key: string) => Promise<T>): Promise<T> {
-  let kept = actionKeys.get(slot);
+async function keyed<T>(shelf: KeyShelf, content: string, send: (key: string) => Promise<T>): Promise<T> {
+  let kept = shelf.get();
   if (!kept || kept.content !== content) {
     kept = { content, key: newKey() };
-    actionKeys.set(slot, kept);
+    shelf.set(kept);
   }
   const out = await send(kept.key);
-  if (actionKeys.get(slot) === kept) actionKeys.delete(slot);
+  shelf.drop(kept);
   return out;
 }
 
@@ -130,7 +171,8 @@ function formContent(fields: PostAdFields, photos: readonly File[]): string {
 /** Posts a new ad (multipart); it lands in the cart, unpaid. Sent again after a lost answer, the server gives back the same ad. */
 export async function postAd(fields: PostAdFields, photos: File[]): Promise<OwnerAd> {
   const unchanged = sessionCheck();
-  const { ad } = await keyed('post', formContent(fields, photos), (key) => adsApi.post(buildPostAdBody(fields, photos), key));
+  const shelf = withDraft(sessionStore.session.id ?? '');
+  const { ad } = await keyed(shelf, formContent(fields, photos), (key) => adsApi.post(buildPostAdBody(fields, photos), key));
   if (unchanged()) addToCart(ad);
   return ad;
 }
@@ -166,7 +208,7 @@ export async function bumpAd(id: string, walletId: string, priceCents?: number):
   const unchanged = sessionCheck();
   // A lost answer, or "bumped a minute ago" (maybe by the lost one): the balance on screen may be stale.
   const { ad, wallet } = await movingMoney('ad.bump_too_soon', unchanged, () =>
-    keyed(`bump:${id}`, '', (key) => atShownPrice(() => adsApi.bump(id, walletId, priceCents, key))),
+    keyed(inMemory(`bump:${id}`), '', (key) => atShownPrice(() => adsApi.bump(id, walletId, priceCents, key))),
   );
   if (!unchanged()) return;
   replace(ad);
@@ -177,7 +219,7 @@ export async function bumpAd(id: string, walletId: string, priceCents?: number):
 export async function renewAd(id: string, walletId: string, quote?: Quote): Promise<OwnerAd> {
   const unchanged = sessionCheck();
   const { ad, wallet } = await movingMoney('ad.renew_too_soon', unchanged, () =>
-    keyed(`renew:${id}`, '', (key) => atShownPrice(() => adsApi.renew(id, walletId, quote, key))),
+    keyed(inMemory(`renew:${id}`), '', (key) => atShownPrice(() => adsApi.renew(id, walletId, quote, key))),
   );
   if (!unchanged()) return ad;
   replace(ad);

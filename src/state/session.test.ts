@@ -6,6 +6,9 @@ import { createResource } from './resource';
 import { SESSION_RECHECK_MS, hasRole, isAdmin, isMaster, isProvider, loadSession, login, logout, register, sessionStore, watchSession } from './session';
 import { GUEST, type Session } from '../api/session';
 import { errorMessage } from '../api/client';
+import { EMPTY_AD_FORM } from '../components/market/adForm';
+import { readAdDraft, readPostKey, keepPostKey, saveAdDraft } from './adDraft';
+import { keepTyped, readTyped } from './typedText';
 
 const member: Session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
 
@@ -227,5 +230,72 @@ describe('watchSession: a tab follows sign-outs made elsewhere', () => {
     } finally {
       otherTab.close();
     }
+  });
+});
+
+// A provider's ad draft, its post's request key and a moderator's rejection reason are kept in the
+// tab for their user. A session that ends by itself or elsewhere (the tab reads a visitor's) and a
+// sign-in as the same user keep them: that user goes on. A sign-in by someone else forgets the
+// previous user's; a sign-out in this tab (the shared computer) forgets all.
+describe('typed work across session changes', () => {
+  const bob: Session = { ...member, id: 'u2', email: 'bob@example.com' };
+  const draft = { ...EMPTY_AD_FORM, title: 'Evenings downtown', description: 'Calm company for dinners and walks.' };
+
+  function annTyped() {
+    saveAdDraft('u1', draft, EMPTY_AD_FORM);
+    saveAdDraft('u1', { ...draft, title: 'An edit of a live ad' }, EMPTY_AD_FORM, { adId: 'ad-1', basis: 'v1' });
+    keepPostKey('u1', { content: 'the form', key: 'k-ann' });
+    keepTyped('u1', 'reject:ad-9', { reason: 'The photos show someone else.', category: 'other' });
+  }
+  const annWork = () => ({
+    draft: readAdDraft('u1', EMPTY_AD_FORM)?.values.title ?? null,
+    edit: readAdDraft('u1', EMPTY_AD_FORM, { adId: 'ad-1' })?.values.title ?? null,
+    postKey: readPostKey('u1')?.key ?? null,
+    reason: readTyped('u1', 'reject:ad-9')?.reason ?? null,
+  });
+  const ALL = { draft: 'Evenings downtown', edit: 'An edit of a live ad', postKey: 'k-ann', reason: 'The photos show someone else.' };
+  const NONE = { draft: null, edit: null, postKey: null, reason: null };
+
+  it('stay when the session ends elsewhere and the same user signs in again', async () => {
+    let answer: Session = member;
+    server.use(
+      http.get('/api/session', () => apiJson('GET /api/session', answer)),
+      http.post('/api/login', () => apiJson('POST /api/login', member)),
+    );
+    await loadSession();
+    annTyped();
+    answer = GUEST; // signed out in another tab: the socket closes, the tab reads a visitor's session
+    await loadSession();
+    expect(sessionStore.session.isAuthenticated).toBe(false);
+    expect(annWork()).toEqual(ALL);
+    await login('ann@example.com', 'correct horse battery');
+    expect(annWork()).toEqual(ALL);
+  });
+
+  it('go when another user signs in, or is found signed in; and all of them on a sign-out here', async () => {
+    let answer: Session = member;
+    server.use(
+      http.get('/api/session', () => apiJson('GET /api/session', answer)),
+      http.post('/api/login', () => apiJson('POST /api/login', bob)),
+      http.post('/api/logout', () => apiJson('POST /api/logout', GUEST)),
+    );
+    await loadSession();
+    annTyped();
+    answer = GUEST;
+    await loadSession();
+    await login('bob@example.com', 'correct horse battery');
+    expect(annWork()).toEqual(NONE);
+
+    // Bob signed in in another tab while this one showed Ann: Bob's own stays.
+    sessionStore.session = member;
+    annTyped();
+    keepTyped('u2', 'close:r-1', { text: 'Checked: not a duplicate.' });
+    answer = bob;
+    await loadSession();
+    expect(annWork()).toEqual(NONE);
+    expect(readTyped('u2', 'close:r-1')).toEqual({ text: 'Checked: not a duplicate.' });
+
+    await logout();
+    expect(readTyped('u2', 'close:r-1')).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import { GUEST, sessionApi, type Role, type Session } from '../api/session';
 import { resetAllStores } from './resource';
 import { asError } from '../api/client';
 import { clearAdDraft } from './adDraft';
+import { clearTyped } from './typedText';
 import { clearRouteData } from '../app/routeStore';
 
 /** The session, read from GET /api/session (the cookie is HttpOnly: script cannot read it). */
@@ -39,7 +40,7 @@ let lastRead = -Infinity;
  * session stays as it was (unknown until a first read succeeds) and the failure is kept, so the
  * dashboard guard offers a retry instead of taking a signed-in user for a visitor. A read that
  * finds another user than the tab's (or a visitor) forgets the previous user's data first, as a
- * sign-in does; one overtaken by a newer read, sign-in or sign-out is dropped.
+ * sign-in does (but a visitor's read keeps the typed work, forgetTypedWork); one overtaken by a newer read, sign-in or sign-out is dropped.
  */
 export async function loadSession(): Promise<Session> {
   const mine = ++version;
@@ -48,7 +49,11 @@ export async function loadSession(): Promise<Session> {
   try {
     const s = await sessionApi.get();
     if (mine !== version) return sessionStore.session;
-    if (sessionStore.loaded && userOf(s) !== userOf(sessionStore.session)) forgetUserData();
+    if (sessionStore.loaded && userOf(s) !== userOf(sessionStore.session)) {
+      forgetUserData();
+      // Another user: theirs only stays. A visitor (the session ended by itself or elsewhere): all of it waits for its user.
+      if (s.isAuthenticated) forgetTypedWork(s.id ?? '');
+    }
     sessionStore.session = s;
     sessionStore.error = null;
     sessionStore.loaded = true;
@@ -63,13 +68,23 @@ export async function loadSession(): Promise<Session> {
 }
 
 /**
- * Forgets everything of a previous user in this tab: the data areas, the ad drafts and the pages'
- * data (routeStore: a public page's cache also holds the owner's preview of a hidden ad).
+ * Forgets everything of a previous user in this tab: the data areas and the pages' data
+ * (routeStore: a public page's cache also holds the owner's preview of a hidden ad).
  */
 function forgetUserData(): void {
   resetAllStores();
-  clearAdDraft(); // an ad being written is not left in the tab for whoever uses it next
   clearRouteData();
+}
+
+/**
+ * Forgets the typed work in this tab (ad drafts, moderators' dialog texts) of every user but
+ * `keepFor` (who signed in: their work is given back to them only), or all of it (a sign-out
+ * here: whoever uses the computer next finds none of it). A session that ended by itself or
+ * elsewhere forgets none: its user may sign in again and go on.
+ */
+function forgetTypedWork(keepFor?: string): void {
+  clearAdDraft(keepFor);
+  clearTyped(keepFor);
 }
 
 /** The session changed here: a read under way answers for before, and the other tabs read theirs again. */
@@ -81,6 +96,7 @@ function changedHere(): void {
 
 function signedIn(s: Session): Session {
   forgetUserData(); // nothing of a previous user (or of this one as a visitor) may linger
+  forgetTypedWork(s.id ?? ''); // but this user's typed work (from before the session ended) stays
   sessionStore.session = s;
   sessionStore.loaded = true;
   sessionStore.error = null;
@@ -114,6 +130,7 @@ export async function logout(): Promise<void> {
     throw e;
   } finally {
     forgetUserData();
+    forgetTypedWork();
   }
 }
 

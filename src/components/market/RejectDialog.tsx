@@ -6,30 +6,46 @@ import { TextAreaField } from '../forms/TextAreaField';
 import { SubmitButton } from '../forms/SubmitButton';
 import { REJECTION_CATEGORIES } from '../../api/moderation';
 import type { RejectionCategory } from '../../api/admin-ads';
+import { useKeptFields } from '../moderation/useKeptFields';
 import styles from './market.module.css';
 
 export const REASON_MIN = 3;
 export const REASON_MAX = 500;
 
-/** Asks for the reason the owner will see when ads are rejected, and its category (counted by the transparency report). */
+const EMPTY = { reason: '', category: 'other' };
+const typed = (f: typeof EMPTY) => f.reason.trim() !== '';
+const isCategory = (c: string): c is RejectionCategory => (REJECTION_CATEGORIES as readonly string[]).includes(c);
+
+/**
+ * Asks for the reason the owner will see when ads are rejected, and its category (counted by the
+ * transparency report). Given the ads (`adIds`), what is typed is kept in the tab until it is sent
+ * or the dialog is left through Cancel (useKeptFields): Escape, a click beside the dialog or a
+ * session that ends on the way do not lose it. A reason pasted over the limit stays whole, and
+ * says it is too long.
+ */
 export function RejectDialog({
   count,
+  adIds,
   busy,
   error,
   onConfirm,
   onCancel,
 }: {
   count: number;
+  /** The ads being rejected: the reason typed for them is kept until sent. */
+  adIds?: readonly string[];
   busy: boolean;
   error: string | null;
   onConfirm: (reason: string, category: RejectionCategory) => void;
   onCancel: () => void;
 }) {
   const { t } = useTranslation(['admin', 'moderation']);
-  const [reason, setReason] = useState('');
-  const [category, setCategory] = useState<RejectionCategory>('other');
+  const kept = useKeptFields(adIds?.length ? `reject:${[...adIds].sort().join(',')}` : undefined, EMPTY, typed, { busy, error });
+  const { reason } = kept.fields;
+  const category = isCategory(kept.fields.category) ? kept.fields.category : 'other';
   const [tried, setTried] = useState(false);
-  const bad = reason.trim().length < REASON_MIN || reason.trim().length > REASON_MAX;
+  const tooLong = reason.trim().length > REASON_MAX;
+  const bad = reason.trim().length < REASON_MIN || tooLong;
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -37,7 +53,15 @@ export function RejectDialog({
     // takes focus: a screen reader hears it there.
     flushSync(() => setTried(true));
     if (bad) document.getElementById('reject-reason')?.focus();
-    else onConfirm(reason.trim(), category);
+    else {
+      kept.confirmed();
+      onConfirm(reason.trim(), category);
+    }
+  }
+
+  function cancel() {
+    kept.cancelled();
+    onCancel();
   }
 
   return (
@@ -45,7 +69,7 @@ export function RejectDialog({
       <form onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="reject-category">{t('moderation:reject.category')}</label>
-          <select id="reject-category" value={category} onChange={(e) => setCategory(e.target.value as RejectionCategory)}>
+          <select id="reject-category" value={category} onChange={(e) => kept.set({ category: e.target.value })}>
             {REJECTION_CATEGORIES.map((c) => (
               <option key={c} value={c}>
                 {t(`moderation:categories.${c}`)}
@@ -58,10 +82,11 @@ export function RejectDialog({
           label={t('pending.reason')}
           rows={4}
           value={reason}
-          maxLength={REASON_MAX}
-          onChange={setReason}
+          // Room over the limit (as the ad title's field): a longer paste is kept whole, and the rule says it is too long.
+          maxLength={2 * REASON_MAX}
+          onChange={(x) => kept.set({ reason: x })}
           hint={t('pending.reasonRule', { min: REASON_MIN, max: REASON_MAX })}
-          hintIsError={tried && bad}
+          hintIsError={(tried && bad) || tooLong}
         />
         {error && (
           <div role="alert" className="alert alert-error">
@@ -69,7 +94,7 @@ export function RejectDialog({
           </div>
         )}
         <div className={styles.actions}>
-          <button type="button" className="btn btn-white" onClick={onCancel}>
+          <button type="button" className="btn btn-white" onClick={cancel}>
             {t('cancel')}
           </button>
           <SubmitButton busy={busy} variant="danger">

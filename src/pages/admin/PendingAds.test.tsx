@@ -85,6 +85,28 @@ describe('admin pending ads', () => {
     expect(screen.getByText('No ads are waiting for review.')).toBeTruthy();
   });
 
+  // A reason half written is not thrown away by a stray Escape or click beside the dialog (nor by a
+  // session that ends on the way: state/typedText.ts); the dialog's Cancel button drops it.
+  it('keeps the rejection reason typed for these ads when the dialog is closed without Cancel', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'mod-1', email: 'mod@example.com', userStatus: 'approved', userRoles: ['ADMIN_USER'] };
+    const a = makeStaffAd({ status: 'in_review', title: 'First ad in review' });
+    pendingServer([a]);
+    const user = userEvent.setup();
+    renderAt(<PendingAds />, '/admin/dashboard/admin/pending-ads');
+    const item = await screen.findByRole('listitem', { name: 'First ad in review' });
+    const reject = () => user.click(within(item).getByRole('button', { name: 'Reject' }));
+    const reason = () => within(screen.getByRole('dialog')).getByLabelText('Reason (the owner sees it)') as HTMLTextAreaElement;
+    await reject();
+    await user.type(reason(), 'The photos show another person');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await reject();
+    expect(reason().value).toBe('The photos show another person');
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    await reject();
+    expect(reason().value).toBe('');
+  });
+
   it('keeps keyboard focus on the page when an approved ad leaves the list with its Approve button: the outcome takes it', async () => {
     const [a, b] = [makeStaffAd({ status: 'in_review', title: 'First ad in review' }), makeStaffAd({ status: 'in_review', title: 'Second ad in review' })];
     pendingServer([a, b]);

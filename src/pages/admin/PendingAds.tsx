@@ -238,6 +238,7 @@ export default function PendingAds() {
       {rejecting && (
         <RejectDialog
           count={rejecting.length}
+          adIds={rejecting}
           busy={busy}
           error={error && errorMessage(error)}
           onConfirm={(reason, category) => decide(rejecting, 'reject', reason, category)}

@@ -307,6 +307,7 @@ export default function Reports() {
       )}
       {action?.kind === 'hold' && action.report.ad && (
         <NoteDialog
+          keepAs={`hold:ad:${action.report.ad.id}`}
           title={t('moderation:holds.placeAdTitle', { title: action.report.ad.title })}
           label={t('moderation:holds.reasonLabel')}
           confirmLabel={t('moderation:holds.placeConfirm')}
@@ -326,6 +327,7 @@ export default function Reports() {
       )}
       {action?.kind === 'close' && (
         <NoteDialog
+          keepAs={`close:${action.report.id}`}
           title={t('moderation:report.closeTitle', {
             kind: t(`adminReports.kinds.${action.report.kind}`),
             date: fmt.format(new Date(action.report.createdAt)),

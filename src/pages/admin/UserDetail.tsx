@@ -471,6 +471,7 @@ export default function UserDetail() {
       )}
       {dialog?.kind === 'hold' && (
         <NoteDialog
+          keepAs={`hold:user:${u.id}`}
           title={t('holds.placeTitle', { name })}
           label={t('holds.reasonLabel')}
           confirmLabel={t('holds.placeConfirm')}
@@ -489,6 +490,7 @@ export default function UserDetail() {
       )}
       {dialog?.kind === 'release' && (
         <NoteDialog
+          keepAs={`release:${dialog.targetType}:${dialog.targetId}`}
           title={dialog.targetType === 'user' ? t('holds.releaseTitle', { name }) : t('holds.releaseAdTitle', { id: dialog.targetId })}
           label={t('holds.noteLabel')}
           confirmLabel={t('holds.releaseConfirm')}

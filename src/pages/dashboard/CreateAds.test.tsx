@@ -9,7 +9,8 @@ import { apiJson } from '../../test/contract';
 import { AD_PRICING, BUMP_PRICING, CITIES_NY, STATES, apiError, makeOwnerAd } from '../../components/market/testing';
 import CreateAds from './CreateAds';
 import { navigation } from '../../api/client';
-import { logout, sessionStore } from '../../state/session';
+import { loadSession, login, logout, sessionStore } from '../../state/session';
+import { GUEST, type Session } from '../../api/session';
 
 function baseHandlers() {
   server.use(
@@ -248,6 +249,32 @@ describe('post-ad form', () => {
     } finally {
       assign.mockRestore();
     }
+  });
+
+  // Signed out in another tab or device: the tab reads a visitor's session (the socket tells it)
+  // while the form is still on screen, then goes to sign in. Signed in again as the same user, the
+  // form gives back what was typed.
+  it('keeps what was typed when the session ends elsewhere while the form is open, for the same user signing in again', async () => {
+    baseHandlers();
+    const ann: Session = { isAuthenticated: true, id: 'u1', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
+    let answer = ann;
+    server.use(
+      http.get('/api/session', () => apiJson('GET /api/session', answer)),
+      http.post('/api/login', () => apiJson('POST /api/login', ann)),
+    );
+    await loadSession();
+    const user = userEvent.setup();
+    renderAt(<CreateAds />, '/admin/dashboard/create-ads');
+    await user.type(screen.getByLabelText('Title'), 'Warm and friendly company');
+    await user.type(screen.getByLabelText('Description'), 'Relaxed evenings, good conversation and a warm welcome every time.');
+    answer = GUEST;
+    await act(() => loadSession());
+    cleanup(); // the tab goes to sign in
+    await login('ann@example.com', 'correct horse battery');
+    renderAt(<CreateAds />, '/admin/dashboard/create-ads');
+    expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('Warm and friendly company');
+    expect(screen.getByLabelText<HTMLTextAreaElement>('Description').value).toBe('Relaxed evenings, good conversation and a warm welcome every time.');
+    expect(screen.getByRole('status').textContent).toContain('We kept what you wrote here');
   });
 
   it('forgets the draft once the ad is posted', async () => {

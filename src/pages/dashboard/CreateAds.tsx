@@ -24,7 +24,10 @@ export default function CreateAds() {
   const { t } = useTranslation('market');
   const [, navigate] = useLocation();
   const me = useSnapshot(sessionStore).session.id ?? '';
-  const [restored] = useState(() => readAdDraft(me, EMPTY_AD_FORM)?.values ?? null);
+  // The user the form is written for: while another session shows (it ended: a visitor's), the
+  // draft stays theirs, untouched, for when they sign in again.
+  const [writer] = useState(me);
+  const [restored] = useState(() => readAdDraft(writer, EMPTY_AD_FORM)?.values ?? null);
   const [v, setV] = useState<AdFormValues>(() => (restored ? { ...restored, photos: [] } : EMPTY_AD_FORM));
   const [tried, setTried] = useState(false);
   const form = useFormAction('market');
@@ -33,7 +36,9 @@ export default function CreateAds() {
   useEffect(() => {
     if (!pricingStore.state.data) void pricingStore.load();
   }, []);
-  useEffect(() => saveAdDraft(me, v, EMPTY_AD_FORM), [me, v]);
+  useEffect(() => {
+    if (me === writer) saveAdDraft(writer, v, EMPTY_AD_FORM);
+  }, [me, writer, v]);
 
   const errors = validateAdForm(v);
   const err = (k: keyof AdFormValues) => {

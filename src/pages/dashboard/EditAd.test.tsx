@@ -8,7 +8,8 @@ import { renderAt } from '../../test/render';
 import { apiJson } from '../../test/contract';
 import { AD_PRICING, BUMP_PRICING, CITIES_NY, STATES, apiError, makeOwnerAd, makeRevision } from '../../components/market/testing';
 import type { OwnerAd } from '../../api/ads';
-import { logout, sessionStore } from '../../state/session';
+import { loadSession, login, logout, sessionStore } from '../../state/session';
+import { GUEST, type Session } from '../../api/session';
 import { loadMyAds, myAdsStore } from '../../state/ads';
 import { resetAllStores } from '../../state/resource';
 import { navigation } from '../../api/client';
@@ -313,6 +314,28 @@ describe('the edit kept in the tab (a draft)', () => {
     } finally {
       assign.mockRestore();
     }
+  });
+
+  // Signed out elsewhere while the form is open: the tab reads a visitor's session (the socket
+  // tells it), then goes to sign in. The same user signing in again finds the changes.
+  it('keeps the changes when the session ends elsewhere while the form is open, for the same user signing in again', async () => {
+    const ad = makeOwnerAd({ status: 'approved', title: 'Evenings in the city', photos: twoPhotos('live') });
+    editServer([ad], (a) => a);
+    const ann: Session = { isAuthenticated: true, id: 'u1', email: 'u1@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER'] };
+    server.use(
+      http.get('/api/session', () => apiJson('GET /api/session', GUEST)),
+      http.post('/api/login', () => apiJson('POST /api/login', ann)),
+    );
+    const user = userEvent.setup();
+    await openEdit(ad.id, 'Evenings in the city');
+    await user.clear(screen.getByLabelText('Title'));
+    await user.type(screen.getByLabelText('Title'), 'Evenings and weekends in the city');
+    await act(() => loadSession());
+    expect(sessionStore.session.isAuthenticated).toBe(false);
+    leave();
+    await login('u1@example.com', 'correct horse battery');
+    await openEdit(ad.id, 'Evenings in the city');
+    expect(screen.getByLabelText<HTMLInputElement>('Title').value).toBe('Evenings and weekends in the city');
   });
 
   it('keeps one draft per ad, and forgets an ad’s once it is saved', async () => {
