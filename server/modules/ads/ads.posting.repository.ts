@@ -25,6 +25,14 @@ export async function logPostWithinLimit(
   return Number(r.numAffectedRows) === 1;
 }
 
+/**
+ * A post the screening refused keeps its row (refusals count, PRODUCT §11) but shares it with no
+ * later try of its key: each try is new text for screening_log, so each takes a place of its own.
+ */
+export async function unsharePost(db: Executor, userId: string, adId: string): Promise<void> {
+  await db.updateTable('ad_post_log').set({ request_key: null }).where('user_id', '=', userId).where('ad_id', '=', adId).execute();
+}
+
 /** Gives back the post-log row of a post that failed after taking it (logPostWithinLimit): only stored ads count. */
 export async function unlogPost(db: Executor, userId: string, adId: string): Promise<void> {
   await db.deleteFrom('ad_post_log').where('user_id', '=', userId).where('ad_id', '=', adId).execute();

@@ -4,7 +4,7 @@ import { createTestApp, makeUser, type TestContext } from '../../test/harness.ts
 import type { Limits } from '../../core/deps.ts';
 import { imageQueue } from '../../core/images.ts';
 import { png } from '../uploads/test-images.ts';
-import { goodFields, placeIn, postAdRaw } from './ads.testkit.ts';
+import { adForm, goodFields, placeIn, postAdRaw } from './ads.testkit.ts';
 
 // The daily post limit (PRODUCT §11: 20 a day) bounds the photo work an account makes the server
 // do: a post takes its place in the limit before its photos are encoded, and gives it back when it
@@ -81,5 +81,30 @@ describe('the daily post limit and the screening', () => {
     expect(codes).toEqual(['ad.screened_wording', 'ad.screened_wording', 'ad.daily_post_limit', 'ad.daily_post_limit', 'ad.daily_post_limit']);
     const logged = await c.app.deps.db.selectFrom('screening_log').select('id').where('user_id', '=', user.id).execute();
     expect(logged).toHaveLength(2);
+  });
+
+  // Tries of one request (one Idempotency-Key) share one place (migration 0040), but a refused try
+  // shares it with nobody: one key reused with new text each time got refusals without end, each a
+  // full row in screening_log.
+  it('refusals sent with one reused Idempotency-Key still use up the day, one place each', async () => {
+    const c = await app({ adsPerDay: 3 });
+    const user = await makeUser(c);
+    const ny = await placeIn(c, 'ny');
+    const codes: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const fields = goodFields(ny, { title: `Sweet teen new in town ${i}`, description: `${'x'.repeat(4000)} discreet and punctual, try ${i}.` });
+      const res = await c.app.inject({
+        method: 'POST',
+        url: '/api/post-ad',
+        headers: { cookie: user.cookie, 'idempotency-key': 'one-key-for-every-try' },
+        payload: adForm(fields, [Buffer.from('not even a photo')]),
+      });
+      codes.push(res.json().code);
+    }
+    const logged = await c.app.deps.db.selectFrom('screening_log').select('id').where('user_id', '=', user.id).execute();
+    expect({ codes, logged: logged.length }).toEqual({
+      codes: [...Array(3).fill('ad.screened_wording'), ...Array(5).fill('ad.daily_post_limit')],
+      logged: 3,
+    });
   });
 });

@@ -107,7 +107,12 @@ export class AdsService {
     if (!(await repo.logPostWithinLimit(this.deps.db, { userId: user.id, adId: id, at: this.now(), since, max, requestKey: key ?? null }))) {
       throw new TooManyRequests('ad.daily_post_limit', { max });
     }
-    await screenOrRefuse(this.deps, { userId: user.id, adId: null, title: f.title, description: f.description, ip });
+    try {
+      await screenOrRefuse(this.deps, { userId: user.id, adId: null, title: f.title, description: f.description, ip });
+    } catch (e) {
+      await repo.unsharePost(this.deps.db, user.id, id);
+      throw e;
+    }
     try {
       await assertPlace(this.deps.db, f.stateId, f.cityId); // early, for a quick answer; again in the transaction
       const replayed = await this.store(user, id, f, details, photos, rk);
