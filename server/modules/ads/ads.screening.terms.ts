@@ -24,13 +24,11 @@ export const SCREENING_TERMS: readonly string[] = [
   'lolita',
   'loli',
   'schoolgirl',
-  'school girl',
   'schoolgirls',
-  'middle school',
-  'junior high',
+  // "school girl", "middle school", "junior high", "kid" and "pedo" are rules (SCREENING_RULES): "old
+  // school girl", "middle school teacher", "I kid you not", "no hay pedo" pass
   'child',
   'children',
-  'kid',
   'kids',
   'little girl',
   'young girl',
@@ -38,7 +36,6 @@ export const SCREENING_TERMS: readonly string[] = [
   'barely legal',
   'daddys little girl',
   // "sixteen" and the rest are ages: see SPELLED_AGE and UNDER_21
-  'pedo',
   'cp',
   // minors, Spanish and Portuguese. Not "menor" alone ("menor precio", "mi hermana menor"), nor
   // "niña" alone: it folds to "nina", a name; "de menor" is a rule ("de menor a mayor" passes).
@@ -86,8 +83,10 @@ export const SCREENING_TERMS: readonly string[] = [
   'jovencitas',
   'garotinha',
   'menininha',
+  // not "ninas" alone: "Nina's" folds to it (see the rule for "niñas")
   'una nina',
-  'ninas',
+  'las ninas',
+  'unas ninas',
   'ninita',
   'ninitas',
   'crianca',

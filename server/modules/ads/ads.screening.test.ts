@@ -634,6 +634,189 @@ describe('screening: the post-ad and edit forms after probe 10', () => {
   });
 });
 
+describe("screening: honest adverts and minors' wordings after probe 10 (e5)", () => {
+  // Honest providers wrongly refused lose the ad and are logged to staff as suspects: each of these
+  // was refused. Next to each, the wording it must not open (still refused).
+  /** The texts the screening refuses, each with the term it reported. */
+  const refusedOf = (texts: string[]) =>
+    texts.flatMap((text) => {
+      const term = findScreenedTerm(text);
+      return term === null ? [] : [`${text} => ${term}`];
+    });
+  /** The texts the screening lets through. */
+  const passedOf = (texts: string[]) => texts.filter((text) => findScreenedTerm(text) === null);
+
+  it('does not read years in the trade written "N yrs" as an age, and still refuses "Brenda, 19 yrs"', () => {
+    expect(
+      refusedOf([
+        'Experience: 10 yrs. Licensed LMT, deep tissue and Swedish.',
+        'Licensed massage therapist - 8 yrs.',
+        'Been in the business 8 yrs, I know how to treat a gentleman.',
+        'Serving Houston 10 yrs, discreet and reliable.',
+        'Licensed LMT 12 yrs, deep tissue.',
+      ]),
+    ).toEqual([]);
+    expect(passedOf(['Brenda, 19 yrs, new in town', 'Petite latina 17 yrs', 'Serving you, 17 yrs'])).toEqual([]);
+  });
+
+  it('lets through disclaimers that turn minors away in everyday wording, and still refuses an offer', () => {
+    expect(
+      refusedOf([
+        'Do not contact me if you are a minor.',
+        'If you are a minor leave this page now.',
+        'Minors are strictly prohibited.',
+        'Minors will be reported to police.',
+        'I refuse to see minors.',
+        'I ID everyone, minors will be turned away.',
+        "Underage? Don't even try.",
+        'Not into teens, just mature gents.',
+      ]),
+    ).toEqual([]);
+    expect(
+      passedOf(['If you are a teen call me', "Underage? Don't be shy", "Teen? Don't even try to resist", 'Minors will be spoiled', 'Teens welcome']),
+    ).toEqual([]);
+  });
+
+  it('lets through statements that the poster has no pimp, and still refuses a teen offered that way', () => {
+    expect(
+      refusedOf(["Independent, I don't have a pimp.", 'I do not work with a pimp or agency.', 'Never had a pimp, never will.', 'Pimp-free, 100% independent.']),
+    ).toEqual([]);
+    expect(passedOf(['Never had a teen? Call me', 'I have a pimp', 'Working for my pimp'])).toEqual([]);
+  });
+
+  it("lets through a teacher's day job at a high school, middle school or junior high, and still refuses a pupil", () => {
+    expect(
+      refusedOf(["I'm a high school English teacher by day.", 'Middle school teacher by day, naughty by night.', 'Junior high math teacher, 38, wild side.']),
+    ).toEqual([]);
+    expect(
+      passedOf([
+        'High school student teaching you tricks',
+        'Middle school girl',
+        'Junior high cutie',
+        '#middleschool',
+        '#juniorhigh',
+        'high school senior coach',
+      ]),
+    ).toEqual([]);
+  });
+
+  it('lets through a college minor, and still refuses a minor in town', () => {
+    expect(refusedOf(['College student majoring in nursing with a minor in Spanish.', 'Minor in psychology, major in fun.'])).toEqual([]);
+    expect(passedOf(['Minor in town, call me', 'Sweet minor in your area'])).toEqual([]);
+  });
+
+  it('lets through an "old-school girl", "I kid you not" and a kid in a candy store, and still refuses a school girl and a kid', () => {
+    expect(
+      refusedOf([
+        "I'm an old school girl, I like romance and manners.",
+        'Old-school girl with class.',
+        'I kid you not, best GFE in town.',
+        "You'll feel like a kid in a candy store.",
+      ]),
+    ).toEqual([]);
+    expect(passedOf(['Naughty school girl here', 'Cute kid next door', 'K1d friendly', 'Sweet schoolgirl'])).toEqual([]);
+  });
+
+  it('does not read text-speak after "sweet" or "fresh", or months, as an age, and still refuses "sweet 16" and "barely 17"', () => {
+    expect(
+      refusedOf([
+        'Always fresh 4 you.',
+        'Sweet 4 u, call me.',
+        'Sweet 2 meet u, 25.',
+        'Fresh 2 town, 24 yo.',
+        'Barely 10 months in the States, 29.',
+        "I'm 11 months sober and loving life, 34.",
+        'Llevo 10 meses en Miami, 27 años.',
+      ]),
+    ).toEqual([]);
+    expect(passedOf(['Sweet 16', 'Fresh 18 and new', 'Barely 17', "I'm 17 months? no, I'm 17", 'Sweet 9 yo'])).toEqual([]);
+  });
+
+  it('does not read Spanglish "yo" after a range of hours or "24/7" as years old, and still refuses "17 yo"', () => {
+    expect(refusedOf(['Disponible 24/7 yo te espero papi.', 'Mañana de 10 a 12 yo estoy libre.', 'Dime a que hora, de 9 a 5 yo te atiendo.'])).toEqual([]);
+    expect(passedOf(['Ana 17 yo te espero', 'Chica de 16 a 17yo', 'Disponible 24/7, 17 yo', 'de 10 a 12 yo, 19 yo'])).toEqual([]);
+  });
+
+  it('does not read "tengo 1 amiga" or Portuguese "garota doce" (a sweet girl) as an age, and refuses "tengo apenas 17"', () => {
+    expect(refusedOf(['Tengo 1 amiga for duos.', 'Tengo 1 cuarto privado, incall.', 'Garota doce e carinhosa, 25.', 'Menina doce e safada, 30 anos.'])).toEqual(
+      [],
+    );
+    expect(
+      passedOf(['Tengo apenas 17, nueva', 'Tengo solo 17 y soy nueva', 'Tenho só 17, nova na cidade', 'Tengo ya 16', 'Tengo 9 añitos', 'Garota 17 e doce']),
+    ).toEqual([]);
+  });
+
+  it('lets through "no hay pedo" and a refusal of schoolgirl roleplay, and still refuses "pedo" and schoolgirl roleplay', () => {
+    expect(
+      refusedOf([
+        'No hay pedo, te atiendo rapido.',
+        'Ni pedo, así es.',
+        "Schoolgirl outfit NOT available, please don't ask.",
+        'No schoolgirl roleplay, sorry.',
+      ]),
+    ).toEqual([]);
+    expect(passedOf(['Pedo friendly', 'Soy pedo', 'Schoolgirl outfit available', 'Schoolgirl roleplay, ask me'])).toEqual([]);
+  });
+
+  it('lets through "Nina\'s", and still refuses "niñas" written with its tilde or beside Spanish words', () => {
+    expect(refusedOf(["Book Nina's VIP package tonight.", 'Ninas place, incall'])).toEqual([]);
+    expect(passedOf(['Sweet niñas here', 'Tenemos NIÑAS', 'Las ninas de Miami', 'unas ninas lindas'])).toEqual([]);
+  });
+
+  it('lets through Spanish and Portuguese "twenty-something" and a range of hours with its unit', () => {
+    expect(
+      refusedOf([
+        'Mulher de 20 e poucos anos, carinhosa',
+        'Morena de 20 e tantos anos',
+        'Mujer de 20 y tantos años, cariñosa',
+        'Latina de 12 a 8pm, llámame',
+        'Chica de 19 a 23h, discreta',
+        'Chica de 19 a 23 hs',
+      ]),
+    ).toEqual([]);
+    expect(passedOf(['Mujer de 20, nueva', 'Chica de 19 y soy nueva', 'Latina de 17 a tu servicio'])).toEqual([]);
+  });
+
+  it('refuses "<descriptor> de N" with the common adjectives ("linda de 16", "bonita de 17", "hermosa de 17")', () => {
+    expect(
+      passedOf([
+        'Linda de 16, nueva en la ciudad',
+        'Bonita de 17, nueva',
+        'Hermosa de 17 para ti',
+        'Preciosa de 18',
+        'Bella de 19',
+        'Guapa de 16',
+        'Jovencita de 17',
+        'Sexy de 18',
+      ]),
+    ).toEqual([]);
+    expect(refusedOf(['Linda de 10 a 12, llámame', 'Bonita de 25', 'Hermosa de 15 de mayo en adelante'])).toEqual([]);
+  });
+});
+
+describe('screening: the post-ad form after probe 10 (e5)', () => {
+  let ctx: TestContext;
+  let owner: TestUser;
+  let ny: Place;
+  beforeEach(async () => {
+    ({ ctx, owner, ny } = await ownerAdminNy());
+  });
+  afterEach(async () => ctx.close());
+
+  it('posts an ad by a provider called Nina ("Nina\'s VIP package"), and refuses "Linda de 16"', async () => {
+    const photo = await jpegWithGps();
+    const answers = [];
+    for (const [title, description] of [
+      ["Nina's VIP companionship", "Book Nina's VIP package tonight. Upscale, discreet, 29, real photos, incall in Midtown."],
+      ['Linda de 16, nueva en la ciudad', 'Latina cariñosa, incall en Midtown, fotos reales, discreta.'],
+    ] as const) {
+      const res = await postAdRaw(ctx, owner, goodFields(ny, { title, description }), [photo]);
+      answers.push(`${title}: ${res.statusCode} ${res.statusCode === 201 ? '' : res.json().code}`);
+    }
+    expect(answers).toEqual(["Nina's VIP companionship: 201 ", 'Linda de 16, nueva en la ciudad: 400 ad.screened_wording']);
+  });
+});
+
 describe('screening cost', () => {
   // A guard against a pattern that backtracks (seconds, growing with the text), not a benchmark: the
   // worst of these takes ~10–40 ms on a busy 2-core machine since the CamelCase, stretched-letter
@@ -670,6 +853,16 @@ describe('screening cost', () => {
       '1,'.repeat(2500),
       'tengo 17 mas '.repeat(384),
       'd i e c i '.repeat(500),
+      'if you are a '.repeat(384),
+      'minors '.repeat(714),
+      'minors? '.repeat(625),
+      'never had a '.repeat(416),
+      '10 a '.repeat(1000),
+      '24/7 yo '.repeat(625),
+      'high school '.repeat(416),
+      'serving houston '.repeat(312),
+      'linda de '.repeat(555),
+      'tengo apenas '.repeat(384),
     ];
     for (const text of adversarial) {
       findScreenedTerm(text); // warm up

@@ -35,7 +35,7 @@ const AGE = `(?:0?[1-9]|1\\d|20|${AGE_WORDS})`;
  * up"); after the poster's own age it is what she is up for ("I'm 17 and up for anything").
  */
 const notAnAgeWords = (andUp: boolean) =>
-  '(?:of|am|pm|h|hrs?|hours?|horas?|mins?|minutes?|minutos?|days?|dias?|nights?|noches|noites|weeks?|semanas?|' +
+  '(?:of|am|pm|h|hrs?|hours?|horas?|mins?|minutes?|minutos?|days?|dias?|nights?|noches|noites|weeks?|semanas?|months?|mos|mes|meses|' +
   'mi (?:from|away|out|off|to)|miles?|millas?|milhas?|km|kms|blocks?|cuadras?|quadras?|ft|feet|foot|pies|pes|inch|inches|cm|kg|lbs?|pounds?|' +
   `percent|por ciento|por cento|dollars?|dolares|usd|or (?:older|over|above)|and (?:${andUp ? 'up|' : ''}over|older|above)|y mas|o mas|ou mais|e mais|` +
   // a boast ("I'm 5 star rated", "I am 1 in a million", "10 out of 10", "chica 10 de 10", "garota 10
@@ -83,13 +83,19 @@ const CLIENTS_MINIMUM =
  */
 const NOT_A_COUNT =
   '(?! (?!(?:anos|anitos|aninhos|primaveras|mas|nomas|apenas|pues|pos|pois|despues|depois|tambem|ademas|entonces|todavias|jajas|kkks?)\\b)[a-z]+s\\b| (?:mas|mais) [a-z]{2,}s\\b)';
+/** After a number: "20 y tantos", "20 e poucos" (in her twenties, past 20), not an age under 21. */
+const TWENTY_SOMETHING = '(?! (?:y|e) (?:tantos|tantas|pico|poucos|poucas|pocos|pocas|algo|algos)\\b)';
+/** After the second number of a range of hours: its unit, glued or not ("de 19 a 23h", "de 12 a 8pm"). */
+const HOUR_UNIT = '(?: ?(?:h|hs|hrs?|am|pm))?';
 /** Spanish and Portuguese words a poster describes herself (or himself) with before "de N" ("morena de 17"). */
 const ES_PT_PERSON =
   'chica|chico|chiquita|nena|nene|muchacha|muchacho|chava|chavita|chamaca|morena|morenita|morocha|rubia|rubiecita|guera|guerita|' +
   'triguena|pelirroja|flaca|flaquita|gordita|latina|latinita|colombiana|venezolana|mexicana|dominicana|cubana|boricua|' +
   'puertorriquena|peruana|hondurena|salvadorena|guatemalteca|ecuatoriana|argentina|paisa|brasilena|brasileira|brasileirinha|' +
   'senorita|mujer|mujercita|dama|nina|bebe|bebita|mami|mamacita|princesa|muneca|garota|garoto|menina|menino|moca|mocinha|' +
-  'loira|loirinha|ruiva|gata|gatinha|gatita|gostosa|mulher|mulata|mulatinha|negra|negrinha|novinha|safada|putita';
+  'loira|loirinha|ruiva|gata|gatinha|gatita|gostosa|mulher|mulata|mulatinha|negra|negrinha|novinha|safada|putita|' +
+  'linda|lindita|lindinha|bonita|bonitinha|hermosa|hermosura|preciosa|preciosura|bella|guapa|guapita|jovencita|joven|sexy|' +
+  'gostosinha|caliente|traviesa|nueva|novata|nova';
 /** Spanish and Portuguese for "just turned" (or "turn", "will turn"), before the age. */
 const JUST_TURNED_ES_PT =
   'acabo de cumplir|acabo de hacer|recien cumplidos|recien cumplidas|ya cumpli|cumpli|cumplo|cumplire|voy a cumplir|' +
@@ -99,14 +105,17 @@ const JUST_TURNED_ES_PT =
 // "gentlemen im") and "18+" and "+18" read "18 and over".
 const UNDER_21: readonly RegExp[] = [
   // "17 yo", "20 years old", "19 years young", "16 y/o", "17 añitos"; not a time before Spanish
-  // "yo" ("desde las 10 yo te espero"), nor "and/or" between two lengths ("1 y/o 2 horas")
+  // "yo" ("desde las 10 yo te espero", "de 10 a 12 yo estoy libre", "24/7 yo te espero"), nor
+  // "and/or" between two lengths ("1 y/o 2 horas")
   new RegExp(
-    `(?<!\\b(?:las|la) )\\b${AGE}\\s*(?:yo|y o(?! \\d+ ?(?:h|hrs?|hours?|horas?|mins?|minutes?|minutos?|days?|dias?|nights?|noches)\\b)|(?:years?|yrs?) (?:old|young)|anitos|aninhos)\\b`,
+    `(?<!\\b(?:las|la) )(?!(?<=\\b\\d+ (?:a|al|hasta) )\\d+ yo (?!old\\b)[a-z]|(?<=\\b24 )7 yo (?!old\\b)[a-z])\\b${AGE}\\s*(?:yo|y o(?! \\d+ ?(?:h|hrs?|hours?|horas?|mins?|minutes?|minutos?|days?|dias?|nights?|noches)\\b)|(?:years?|yrs?) (?:old|young)|anitos|aninhos)\\b`,
   ),
-  // "19yrs", "17 yrs, new"; not a career ("10 yrs experience", "over 15 yrs in the business") nor
-  // the clients' minimum age ("aged 18 yrs and over")
+  // "19yrs", "17 yrs, new"; not a career ("10 yrs experience", "over 15 yrs in the business",
+  // "Experience: 10 yrs", "Licensed LMT 12 yrs", "Serving Houston 10 yrs") nor the clients' minimum
+  // age ("aged 18 yrs and over")
   new RegExp(
-    `(?<!\\b(?:over|for|than|after|past|last|about|almost|nearly|with|plus|since) )\\b${AGE}\\s*yrs?\\b` +
+    `(?<!\\b(?:over|for|than|after|past|last|about|almost|nearly|with|plus|since|experience|exp|experienced|business|industry|biz|` +
+      `career|trade|hobby|profession|therapist|masseuse|masseur|lmt|lmp|cmt|practice|practicing|serving(?: [a-z]+){1,2}) )\\b${AGE}\\s*yrs?\\b` +
       `(?! (?:exp\\w*|in|of|on|at|as|with|doing|working|ago|now|professional|licensed|or (?:older|over|above|more)|and (?:up|over|older|above))\\b)`,
   ),
   // "I am 17", "I'm 19"; not "I'm 4 real", "I'm #1" or "I'm 2 blocks away"
@@ -117,8 +126,11 @@ const UNDER_21: readonly RegExp[] = [
     `(?<!\\b(?:minimum|min)(?: ,)? )\\b(?:age|aged|edad|idade)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_AGE}${CLIENTS_MINIMUM}(?! (?:to|thru|through|till|until) \\d)`,
   ),
   // "tengo 17", "tenho 17", "tengo diecisiete", "ella tiene 17", "ela tem 17", "tengo 17 nomás",
-  // "tenho 16 mas…"; not a count of things ("tengo 2 amigas", "tengo 3 días", "tem 2 quartos")
-  new RegExp(`\\b(?:tengo|tenho|tiene|tem)\\s*${AGE}\\b${NOT_AN_OWN_AGE}${NOT_A_COUNT}`),
+  // "tenho 16 mas…", "tengo apenas 17", "tenho só 17"; not a count of things ("tengo 2 amigas",
+  // "tengo 3 días", "tem 2 quartos", "tengo 1 amiga")
+  new RegExp(
+    `\\b(?:tengo|tenho|tiene|tem)(?: (?:apenas|solo|so|nomas|recien|recem|ya|ja))?\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_OWN_AGE}${NOT_A_COUNT}`,
+  ),
   // "17 años", "chica de 17 años", "tengo 17años", "tiene 16 años", "diecisiete años", "16
   // primaveras"; not the clients' age ("mayores de 18 años", "a partir de 18 años", "18 años o
   // más") or a career
@@ -127,13 +139,14 @@ const UNDER_21: readonly RegExp[] = [
   // of hours or a date ("chica de 10 a 12", "de 15 de mayo"), nor the boast "chica de 10" (a
   // perfect 10), so from 12 in digits (the words are SPELLED_ALONE)
   new RegExp(
-    `\\b(?:${ES_PT_PERSON}) de (?:1[2-9]|20|veinte|vinte(?! e [a-z]))\\b${NOT_AN_OWN_AGE}${NOT_A_COUNT}` +
-      `(?! (?:de|del) (?:${MONTHS})\\b| (?:al|ao|a|y|e|hasta|ate)(?: (?:el|dia|o))? ${ES_PT_NUMBER}\\b)`,
+    `\\b(?:${ES_PT_PERSON}) de (?:1[2-9]|20|veinte|vinte(?! e [a-z]))\\b${NOT_AN_OWN_AGE}${NOT_A_COUNT}${TWENTY_SOMETHING}` +
+      `(?! (?:de|del) (?:${MONTHS})\\b| (?:al|ao|a|y|e|hasta|ate)(?: (?:el|dia|o))? ${ES_PT_NUMBER}${HOUR_UNIT}\\b)`,
   ),
-  // "she's 17", "he is 19", "girl 17", "chica 16", "garota 17"; not "girl 2 girl", "girl #1", "she is 5 minutes away", "girls 18+"
-  new RegExp(`\\b(?:shes|she is|hes|he is|girl|boy|chica|chico|nena|garota|garoto|menina)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_OWN_AGE}`),
-  // "just turned 19", "barely 19", "fresh 18", "sweet 16"
-  new RegExp(`\\b(?:just turned|barely|fresh|sweet)\\s*${AGE}\\b${NOT_AN_OWN_AGE}`),
+  // "she's 17", "he is 19", "girl 17", "chica 16", "garota 17"; not "girl 2 girl", "girl #1", "she is
+  // 5 minutes away", "girls 18+", nor Portuguese "garota doce" (a sweet girl)
+  new RegExp(`\\b(?:shes|she is|hes|he is|girl|boy|chica|chico|nena|garota|garoto|menina)\\s*${SMALL_NUMBER_NOT_AN_AGE}(?!doce\\b)${AGE}\\b${NOT_AN_OWN_AGE}`),
+  // "just turned 19", "barely 19", "fresh 18", "sweet 16"; not text-speak ("sweet 4 u", "fresh 2 town")
+  new RegExp(`\\b(?:just turned|barely|fresh|sweet)\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_OWN_AGE}`),
   // and in Spanish and Portuguese: "acabo de cumplir 17", "recién cumplidos los 17", "cumplí 16
   // ayer", "acabei de fazer 17", "17 recién cumplidos"; not "cumplo 2 fantasías", "fiz 3 tatuagens"
   new RegExp(`\\b(?:${JUST_TURNED_ES_PT})(?: (?:los|mis|os|meus))?\\s*${SMALL_NUMBER_NOT_AN_AGE}${AGE}\\b${NOT_AN_OWN_AGE}${NOT_A_COUNT}`),
@@ -151,7 +164,7 @@ const SPELLED_ALONE = new RegExp(
   `${NOT_OWN_YEARS}(?<!\\b(?:las|la|as|calle|rua|avenida|praca|(?:av|pca)(?: ,)?|piso|andar|numero|quarto|habitacion|suite|room|` +
     `el|del|dia|do|desde|hasta|ate|${ES_PT_NUMBER} (?:al|ao|a|y|e|hasta|ate)(?: (?:el|dia|o))?) )` +
     `\\b(?:${SPELLED_ES_PT})\\b(?!\\s*(?:anos?|primaveras)\\b)${NOT_AN_AGE}` +
-    `(?! (?:de|del) (?:${MONTHS})\\b| (?:al|ao|a|y|e|hasta|ate)(?: (?:el|dia|o))? ${ES_PT_NUMBER}\\b)`,
+    `(?! (?:de|del) (?:${MONTHS})\\b| (?:al|ao|a|y|e|hasta|ate)(?: (?:el|dia|o))? ${ES_PT_NUMBER}${HOUR_UNIT}\\b)`,
 );
 
 // Screened only in some wording: each pattern is matched on the words of the text (lower case, one
@@ -166,13 +179,34 @@ const NOT_NEGATED =
 const NOT_NEGATED_ES = '(?<!\\b(?:no|nunca|nadie|jamas|tampoco|ni)(?: (?:estoy|soy|fui|he sido|me siento|estamos|somos))? )';
 /** Before "forcada": "não sou forçada", "nunca fui forçada", "ninguém me forçou" (the last is not a screened word). */
 const NOT_NEGATED_PT = '(?<!\\b(?:nao|nunca|ninguem|jamais|nem)(?: (?:sou|estou|fui|sera|seja|esta|e|me sinto))? )';
+/** A college minor's subject ("a minor in Spanish"), as opposed to a place ("minor in town"). */
+const COLLEGE_SUBJECTS =
+  'spanish|english|french|italian|german|portuguese|chinese|japanese|languages?|linguistics|literature|writing|journalism|' +
+  'psychology|sociology|philosophy|anthropology|history|economics|business|finance|accounting|marketing|management|' +
+  'communications?|education|nursing|biology|chemistry|physics|math|maths|mathematics|statistics|computer science|' +
+  'political science|criminal justice|art|arts|art history|music|dance|theater|theatre|film|photography|design|fashion|' +
+  'religion|religious studies|gender studies|womens studies';
+/** Between "high school" and "teacher": who is taught, not who teaches ("high school student teaching you"). */
+const SCHOOL_PUPIL =
+  '(?:student|students|girl|girls|boy|boys|senior|seniors|junior|juniors|freshman|sophomore|grad|graduate|kid|kids|pupil|pupils|cheerleader|cheerleaders)';
 export const SCREENING_RULES: readonly string[] = [
   // spelled out, read like the digits: "sixteen", "seventeen 36-24-36"; not "fifteen minutes",
   // "eighteen or older", "twelve hour"
   `(?:twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)(?! ${notAnAgeWords(true)})`,
-  // not a minor fee, detail, change or issue, or a minor travel fee
-  'minor(?! (?:(?:travel|booking|parking|service|schedule|scheduling|outcall|incall|extra) )?(?:fees?|details?|changes?|charges?|issues?|costs?|surcharges?|adjustments?|extras?|repairs?|problems?|delays?|inconvenience)\\b)',
-  'high ?school(?! teachers?\\b)', // a former teacher's career
+  // not a minor fee, detail, change or issue, or a minor travel fee, nor a college minor ("a minor in
+  // Spanish"; not "minor in town")
+  'minor(?! (?:(?:travel|booking|parking|service|schedule|scheduling|outcall|incall|extra) )?(?:fees?|details?|changes?|charges?|issues?|costs?|surcharges?|adjustments?|extras?|repairs?|problems?|delays?|inconvenience)\\b)' +
+    `(?! in (?:${COLLEGE_SUBJECTS})\\b)`,
+  // not a teacher's or coach's career, the subject between ("high school English teacher", "middle
+  // school teacher", "junior high math teacher"); still "high school student teaching you"
+  `(?:high|middle) ?school(?! (?:(?!${SCHOOL_PUPIL}\\b)[a-z]+ ){0,2}(?:teachers?|teaching|coach|coaches|coaching)\\b)`,
+  `junior ?high(?! (?:(?!${SCHOOL_PUPIL}\\b)[a-z]+ ){0,2}(?:teachers?|teaching|coach|coaches|coaching)\\b)`,
+  // not "old school girl" (old-fashioned manners); "schoolgirl" is a term
+  '(?<!\\bold )school girl',
+  // not "I kid you not", "like a kid in a candy store"
+  'kid(?! (?:you not|in a candy (?:store|shop))\\b)',
+  // not Mexican Spanish "no hay pedo" (no problem), "qué pedo", "ni pedo"
+  '(?<!\\b(?:hay|que|ni) )pedo',
   // "gatinha de menor" (Brazilian slang); not "de menor a mayor", "de menor precio"
   'de menor(?! (?:a|al|precio|precios|preco|precos|valor|costo|custo|tamano|tamanho|duracion|duracao|importancia|calidad|qualidade|' +
     'cantidad|quantidade|grado|grau|nivel|riesgo|risco|peso|altura|estatura|distancia|consumo|impacto|tiempo|tempo|numero|rango|porte)\\b)',
@@ -193,20 +227,38 @@ export const SCREENING_RULES: readonly string[] = [
 
 // A disclaimer names what it refuses: "no minors", "no kids, no drama", "no pimp, no agency", "no
 // atiendo menores de edad", "proibido para menores de idade", "sin proxenetas ni menores", "minors
-// not allowed". Those mentions are blanked out before matching; the same words without a negation
+// not allowed", "I refuse to see minors", "I don't have a pimp", "pimp-free", "minors will be
+// reported", "do not contact me if you are a minor", "Underage? Don't even try", "schoolgirl outfit
+// not available". Those mentions are blanked out before matching; the same words without a negation
 // right next to them ("no drama, kids welcome", "minors ok") are still refused. Only these few
 // words, only with nothing but spaces or a hyphen ("no-minors"), and one verb or preposition,
 // between them and the negation.
 const NEGATION =
-  '(?:no one|noone|nobody|no|not|never|nor|dont|wont|ni|nem|sin|sem|nao|zero|prohibid[oa]s?|proibid[oa]s?)' +
-  '(?: (?:se )?(?:atiend[eo]n?|atendo|atendem?|atendemos|acept[oa]n?|aceptamos|aceit[oa]m?|aceitamos|recib[eo]n?|recebo|recebem|permit[eo]n?|permitimos|see|serve|accept|allow|meet|entertain))?' +
+  '(?:no one|noone|nobody|no|not|never|nor|dont|wont|ni|nem|sin|sem|nao|zero|prohibid[oa]s?|proibid[oa]s?|refuses? to|decline to)' +
+  '(?: (?:se )?(?:atiend[eo]n?|atendo|atendem?|atendemos|acept[oa]n?|aceptamos|aceit[oa]m?|aceitamos|recib[eo]n?|recebo|recebem|permit[eo]n?|permitimos|' +
+  'see|serve|accept|allow|meet|entertain|into))?' +
   '(?: (?:for|to|para|a))?';
+/** A pimp the poster does not have: "I don't have a pimp", "never had a pimp", "without a pimp"; only a pimp ("never had a teen" is an offer). */
+const NO_PIMP =
+  '(?:no one|nobody|no|not|never|dont|doesnt|didnt|without)(?: (?:have|had|need|use|work with|worked with|work for|worked for))? (?:a |an |any )?' +
+  '(?:pimps?|proxenetas?|cafetao|cafetoes)';
 const NEGATED_AFTER =
-  '(?:are |is )?(?:not (?:allowed|welcome|accepted|permitted)|prohibited|forbidden|no (?:permitidos|aceptados)|nao (?:permitidos|aceitos)|prohibidos|proibidos)';
-const NEGATABLE = '(?:minors?|underage|teens?|teenagers?|adolescentes?|kids?|child(?:ren)?|pimps?|menor(?:es)?|criancas?|proxenetas?|cafetao|cafetoes)';
+  '(?:are |is )?(?:strictly |absolutely |totally )?(?:not (?:allowed|welcome|accepted|permitted)|prohibited|forbidden|no (?:permitidos|aceptados)|nao (?:permitidos|aceitos)|prohibidos|proibidos' +
+  '|will be (?:reported|turned away|refused|turned down|rejected|blocked|banned|prosecuted))';
+/** "if you are a minor", as a disclaimer words it: after "do not contact me", or before "leave". */
+const IF_YOU_ARE = '(?:you are|youre|ur|u r|u are|you r) (?:a |an )?';
+const NEGATABLE =
+  '(?:minors?|underage|teens?|teenagers?|adolescentes?|kids?|child(?:ren)?|pimps?|menor(?:es)?|criancas?|proxenetas?|cafetao|cafetoes|schoolgirls?)';
 const NEGATABLES = `${NEGATABLE}(?: (?:or|nor|and|ni|nem|o|ou|y|e) ${NEGATABLE})*`;
-const NEGATED = new RegExp(`(?<![a-z0-9@$])(?:${NEGATION}[ -]${NEGATABLES}|${NEGATABLES} ${NEGATED_AFTER})(?![a-z0-9@$])`, 'g');
-const NEGATABLE_RE = new RegExp(`(?<=^|[ -])${NEGATABLE}(?= |$)`, 'g');
+const NEGATED = new RegExp(
+  `(?<![a-z0-9@$])(?:${NEGATION}[ -]${NEGATABLES}|${NO_PIMP}|${NEGATABLES} ${NEGATED_AFTER}|${NEGATABLES}[ -]free` +
+    `|${NEGATABLES} (?:outfits?|roleplay|role play|costumes?|uniforms?|fantasy|fantasies) (?:is |are )?not (?:available|offered|provided)` +
+    `|${NEGATABLES}[?!.]* (?:dont|do not) (?:even )?(?:try|bother)(?! to\\b)` +
+    `|(?:dont|do not|never) (?:call|text|contact|message|email|book|see|visit)(?: me)? if ${IF_YOU_ARE}${NEGATABLES}` +
+    `|if ${IF_YOU_ARE}${NEGATABLES},? (?:leave|go away|exit|close|turn back|dont|do not|please (?:leave|go|exit)))(?![a-z0-9@$])`,
+  'g',
+);
+const NEGATABLE_RE = new RegExp(`(?<=^|[ -])${NEGATABLE}(?=[- ?!.,]|$)`, 'g');
 
 /** Digits and symbols posters type for letters. "!", "|" and "+" count only inside a word (see leetWords). */
 const LEET: Record<string, string> = {
@@ -399,13 +451,13 @@ function spelledReadings(folded: string, ages: string): string[] {
 /**
  * The screened words that are one word, as posters cut them into syllables ("lo li ta", "un der
  * age", "te en"): matched only whole, on a run of two or more fragments of one to three letters, and
- * only against these (not the rules, nor words under four letters, nor "pedo": Portuguese "no pé do
- * ouvido" says no such thing), so that "I am in LA at 5 on Fri" joins into nothing screened.
+ * only against these (not the rules, "pedo" among them: Portuguese "no pé do ouvido" says no such
+ * thing; nor words under four letters), so that "I am in LA at 5 on Fri" joins into nothing screened.
  */
 const SYLLABLE_TERMS = new Map<string, string>();
 for (const term of SCREENING_TERMS) {
   const glued = term.replace(/ /g, '');
-  if (glued.length >= 4 && term !== 'pedo' && !SYLLABLE_TERMS.has(glued)) SYLLABLE_TERMS.set(glued, term); // "underage" before "under age"
+  if (glued.length >= 4 && !SYLLABLE_TERMS.has(glued)) SYLLABLE_TERMS.set(glued, term); // "underage" before "under age"
 }
 /** Every beginning of a SYLLABLE_TERMS word: a run stops growing as soon as it spells none. */
 const SYLLABLE_STARTS = new Set([...SYLLABLE_TERMS.keys()].flatMap((glued) => [...glued].map((_, n) => glued.slice(0, n + 1))));
@@ -452,6 +504,9 @@ function readings(unNegatedText: string, into: Set<string>): Set<string> {
   return into;
 }
 
+/** Spanish "niñas" (girls) written with its tilde: folded, it is "ninas", as "Nina's" is (the terms have "las ninas", "unas ninas"). */
+const NINAS_RE = /(?<![\p{L}\p{N}])niñas(?![\p{L}\p{N}])/iu;
+
 /** The first screened term found in the text, or null. */
 export function findScreenedTerm(text: string): string | null {
   const folded = fold(text);
@@ -466,6 +521,7 @@ export function findScreenedTerm(text: string): string | null {
   }
   // The terms are matched on copies of the text as written and, if it has a capital I, of the text
   // with capital I read as l (only for the terms: the ages are read on the text as written).
+  if (NINAS_RE.test(text.normalize('NFC'))) return 'ninas';
   const said = unNegated(folded);
   const variants = readings(said, new Set<string>());
   const asL = fold(text, true);
