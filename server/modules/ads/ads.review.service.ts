@@ -228,7 +228,7 @@ export class ReviewService {
         await repo.refreshVisibility(trx, [id]);
         // A taken-down ad's photos stop answering the public too (their URLs are known); enabled, they answer again.
         if (input.status === 'disabled') await withdraw(trx, await photosOfAds(trx, { adId: id }), adReason(id));
-        else await restore(trx, adReason(id));
+        else await restore(trx, adReason(id)); // in a closed place, its closed-place rows stay (withdrawClosedPlace)
         const after = (await repo.findAd(trx, id))!;
         await writeAudit(trx, {
           actor: actorOf(actor),

@@ -20,7 +20,7 @@ import { deleteFromCart } from './ads.cart-purge.ts';
 import { moveRevision } from './ads.revisions.ts';
 import { fingerprintAd, recordFingerprint } from '../moderation/moderation.duplicates.ts';
 import { photoFiles } from '../moderation/moderation.holds.ts';
-import { unreviewedReason, withdraw } from '../uploads/uploads.withdrawn.ts';
+import { closedPlaceReason, restore, unreviewedReason, withdraw } from '../uploads/uploads.withdrawn.ts';
 import { answered, once, remember, requestTarget, type RequestKey } from '../../core/idempotency.ts';
 
 /** A bump within this time of the last one is refused: a double click must not pay twice. */
@@ -291,6 +291,7 @@ export class AdsService {
       await assertPlace(trx, stateId, cityId);
       const at = this.now();
       await repo.setLocation(trx, id, stateId, cityId, at);
+      await restore(trx, closedPlaceReason(id)); // out of a closed place (assertPlace: into an open one), its photos answer again
       await recordVersion(trx, id, 'moved', at); // where it was in between is evidence too
       await moveRevision(trx, id, stateId, cityId);
       await repo.refreshVisibility(trx, [id]);

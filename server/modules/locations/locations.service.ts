@@ -7,6 +7,7 @@ import { Forbidden, NotFound, Unauthorized } from '../../core/errors.ts';
 import { paging } from '../../core/http.ts';
 import * as repo from './locations.repository.ts';
 import { startHeldTermsIn } from '../ads/ads.lifecycle.repository.ts';
+import { restoreOpenPlaces, withdrawClosedPlace } from '../uploads/uploads.withdrawn.ts';
 import type { CityDto, StateDto } from './locations.repository.ts';
 
 /** Disabled locations are for staff eyes only; asking for them is refused, not quietly ignored. */
@@ -122,6 +123,7 @@ export class LocationsService {
       if (input.cityIds === undefined) {
         if (state.enabled === input.enabled) return { updated: 0 };
         await repo.setStateEnabled(trx, state.id, input.enabled);
+        await placePhotos(trx, state.id, undefined, input.enabled);
         const started = input.enabled ? await startedIds(trx, state.id, undefined, at) : [];
         await writeAudit(trx, {
           actor: who,
@@ -145,6 +147,7 @@ export class LocationsService {
       if (!changed.length) return { updated: 0 };
       const changedIds = changed.map((c) => c.id);
       await repo.setCitiesEnabled(trx, state.id, changedIds, input.enabled);
+      await placePhotos(trx, state.id, changedIds, input.enabled);
       // Started terms by city, so each city's row names the ads its opening started.
       const started = new Map<string, string[]>();
       if (input.enabled) {
@@ -181,4 +184,10 @@ export class LocationsService {
 async function startedIds(trx: Executor, stateId: string, cityIds: readonly string[] | undefined, at: string): Promise<string[]> {
   const terms = await startHeldTermsIn(trx, stateId, cityIds, at);
   return [...terms.showing, ...terms.offline];
+}
+
+/** Closed, the places' ads' photos stop answering the public; opened, those of ads now in an open place answer again. */
+async function placePhotos(trx: Executor, stateId: string, cityIds: readonly string[] | undefined, enabled: boolean): Promise<void> {
+  if (enabled) await restoreOpenPlaces(trx);
+  else await withdrawClosedPlace(trx, stateId, cityIds);
 }

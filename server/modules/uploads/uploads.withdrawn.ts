@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
 import { photoPaths } from '../moderation/moderation.holds.ts';
 
@@ -17,6 +18,11 @@ export const userReason = (userId: string) => `user:${userId}`;
 export const unapprovedOwnerReason = (userId: string) => `unapproved-owner:${userId}`;
 export const HOLD_REASON = 'hold';
 /**
+ * Staff closed the ad's city or state (migration 0041): the ad shows nowhere, so neither do its
+ * photos, but to the owner and staff. Lifted when its place is open again (reopened, or the ad moved).
+ */
+export const closedPlaceReason = (adId: string) => `closed:${adId}`;
+/**
  * A photo stored for this ad (posted, or an edit) that no approved version of it has shown yet:
  * withdrawn as it is stored, in the same transaction as the row naming it, and lifted in the
  * transaction of the approval that shows it (approveUploads). Otherwise anyone could host images
@@ -24,9 +30,9 @@ export const HOLD_REASON = 'hold';
  */
 export const unreviewedReason = (adId: string) => `unreviewed:${adId}`;
 
-/** The ad whose owner may still fetch a file withdrawn for this reason (its own ad disabled, or not yet approved); else null. */
+/** The ad whose owner may still fetch a file withdrawn for this reason (its own ad disabled, not yet approved, or in a closed place); else null. */
 export function ownerFetchableAd(reason: string): string | null {
-  const m = /^(?:ad|unreviewed):(.+)$/.exec(reason);
+  const m = /^(?:ad|unreviewed|closed):(.+)$/.exec(reason);
   return m ? m[1] : null;
 }
 
@@ -78,4 +84,35 @@ export async function photosOfAds(db: Executor, where: { adId: string } | { owne
       : [ads.where('owner_id', '=', where.ownerId).execute(), edits.where('owner_id', '=', where.ownerId).execute()],
   );
   return [...a, ...r].flatMap((row) => photoPaths(row.photos_json));
+}
+
+/** Each photo file (and thumbnail) of the ads `ads` selects (a subquery of ids), with its closed-place reason. */
+const closedPhotos = (ads: ReturnType<typeof sql>) => sql`
+  INSERT OR IGNORE INTO withdrawn_uploads (path, reason)
+  SELECT f.value, 'closed:' || a.id
+  FROM ads a, json_each(a.photos_json) p, json_each(json_array(json_extract(p.value, '$.path'), json_extract(p.value, '$.thumbPath'))) f
+  WHERE a.id IN (${ads}) AND f.value IS NOT NULL`;
+
+/**
+ * Staff closed these cities of the state (or the whole state): the photos of its ads that could
+ * show, approved ones and those staff took down (enabled again, they would show their photos), stop
+ * answering the public. Ads in review or unpaid are not public yet (unreviewed), and none is
+ * approved in a closed place; an edit's photos are not approved there either.
+ */
+export async function withdrawClosedPlace(db: Executor, stateId: string, cityIds: readonly string[] | undefined): Promise<void> {
+  const where = cityIds ? sql`city_id IN (${sql.join([...cityIds])})` : sql`state_id = ${stateId}`;
+  await closedPhotos(
+    sql`SELECT id FROM ads WHERE status = 'approved' AND ${where} UNION ALL SELECT id FROM ads WHERE status = 'disabled' AND ${where}`,
+  ).execute(db);
+}
+
+/**
+ * Places were opened again: the photos of every ad whose city and state are both open now (or that
+ * is gone) answer again; an ad whose city stays closed in a reopened state (or the reverse) keeps
+ * them withdrawn. Reads only the closed-place rows (by the reason index), whatever the ads' number.
+ */
+export async function restoreOpenPlaces(db: Executor): Promise<void> {
+  await sql`DELETE FROM withdrawn_uploads WHERE reason >= 'closed:' AND reason < 'closed;' AND NOT EXISTS (
+    SELECT 1 FROM ads a JOIN cities c ON c.id = a.city_id JOIN states s ON s.id = a.state_id
+    WHERE a.id = substr(withdrawn_uploads.reason, 8) AND (c.enabled = 0 OR s.enabled = 0))`.execute(db);
 }
