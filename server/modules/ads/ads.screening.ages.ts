@@ -71,11 +71,15 @@ const CLIENTS_MINIMUM =
  */
 const NOT_A_COUNT =
   '(?! (?!(?:anos|anitos|aninhos|primaveras|mas|nomas|apenas|pues|pos|pois|despues|depois|tambem|ademas|entonces|todavias|jajas|kkks?)\\b)[a-z]+s\\b| (?:mas|mais) [a-z]{2,}s\\b)';
-/** After a number: "20 y tantos", "20 e poucos" (in her twenties, past 20), not an age under 21. */
+/** After 20 (only: "17 y pico" is seventeen-something): "20 y tantos", "20 e poucos" (in her twenties, past 20), not an age under 21. */
 const TWENTY_SOMETHING = '(?! (?:y|e) (?:tantos|tantas|pico|poucos|poucas|pocos|pocas|algo|algos)\\b)';
 /** After the second number of a range of hours: its unit, glued or not ("de 19 a 23h", "de 12 a 8pm"). */
 const HOUR_UNIT = '(?: ?(?:h|hs|hrs?|am|pm))?';
-/** Spanish and Portuguese words a poster describes herself (or himself) with before "de N" ("morena de 17"). */
+/**
+ * Spanish and Portuguese words a poster describes herself (or himself) or a companion with before "de
+ * N" ("morena de 17", "tengo 1 amiga de 16"), also in the plural ("dos chicas de 17", "mujeres") and
+ * with one word between ("garota doce de 16").
+ */
 const ES_PT_PERSON =
   'chica|chico|chiquita|nena|nene|muchacha|muchacho|chava|chavita|chamaca|morena|morenita|morocha|rubia|rubiecita|guera|guerita|' +
   'triguena|pelirroja|flaca|flaquita|gordita|latina|latinita|colombiana|venezolana|mexicana|dominicana|cubana|boricua|' +
@@ -83,7 +87,10 @@ const ES_PT_PERSON =
   'senorita|mujer|mujercita|dama|nina|bebe|bebita|mami|mamacita|princesa|muneca|garota|garoto|menina|menino|moca|mocinha|' +
   'loira|loirinha|ruiva|gata|gatinha|gatita|gostosa|mulher|mulata|mulatinha|negra|negrinha|novinha|safada|putita|' +
   'linda|lindita|lindinha|bonita|bonitinha|hermosa|hermosura|preciosa|preciosura|bella|guapa|guapita|jovencita|joven|sexy|' +
-  'gostosinha|caliente|traviesa|nueva|novata|nova';
+  'gostosinha|caliente|traviesa|nueva|novata|nova|' +
+  // a companion she offers ("tengo 1 amiga de 16", "mi prima de 17")
+  'amiga|amiguita|amiguinha|hermana|hermanita|prima|primita|sobrina|hija|hijita|irma|irmazinha|filha|filhinha|sobrinha|' +
+  'companera|companheira|colega';
 /** Spanish and Portuguese for "just turned" (or "turn", "will turn"), before the age. */
 const JUST_TURNED_ES_PT =
   'acabo de cumplir|acabo de hacer|recien cumplidos|recien cumplidas|ya cumpli|cumpli|cumplo|cumplire|voy a cumplir|' +
@@ -93,17 +100,20 @@ const JUST_TURNED_ES_PT =
 // "gentlemen im") and "18+" and "+18" read "18 and over".
 export const UNDER_21: readonly RegExp[] = [
   // "17 yo", "20 years old", "19 years young", "16 y/o", "17 añitos"; not a time before Spanish
-  // "yo" ("desde las 10 yo te espero", "de 10 a 12 yo estoy libre", "24/7 yo te espero"), nor
-  // "and/or" between two lengths ("1 y/o 2 horas")
+  // "yo" ("desde las 10 yo te espero", "de 10 a 12 yo estoy libre", "24/7 yo te espero"; a range
+  // from "de"/"desde" only: "Room 5 a 16 yo girl" is an age), nor "and/or" between two lengths ("1
+  // y/o 2 horas")
   new RegExp(
-    `(?<!\\b(?:las|la) )(?!(?<=\\b\\d+ (?:a|al|hasta) )\\d+ yo (?!old\\b)[a-z]|(?<=\\b24 )7 yo (?!old\\b)[a-z])\\b${AGE}\\s*(?:yo|y o(?! \\d+ ?(?:h|hrs?|hours?|horas?|mins?|minutes?|minutos?|days?|dias?|nights?|noches)\\b)|(?:years?|yrs?) (?:old|young)|anitos|aninhos)\\b`,
+    `(?<!\\b(?:las|la) )(?!(?<=\\b(?:de|desde|from) \\d+ (?:a|al|hasta) )\\d+ yo (?!old\\b)[a-z]|(?<=\\b24 )7 yo (?!old\\b)[a-z])\\b${AGE}\\s*(?:yo|y o(?! \\d+ ?(?:h|hrs?|hours?|horas?|mins?|minutes?|minutos?|days?|dias?|nights?|noches)\\b)|(?:years?|yrs?) (?:old|young)|anitos|aninhos)\\b`,
   ),
   // "19yrs", "17 yrs, new"; not a career ("10 yrs experience", "over 15 yrs in the business",
   // "Experience: 10 yrs", "Licensed LMT 12 yrs", "Serving Houston 10 yrs") nor the clients' minimum
-  // age ("aged 18 yrs and over")
+  // age ("aged 18 yrs and over"). A career word before the number says so only where the sentence
+  // ends after it: "New masseuse 19 yrs petite", "serving Miami 19 yrs petite" are ages.
   new RegExp(
-    `(?<!\\b(?:over|for|than|after|past|last|about|almost|nearly|with|plus|since|experience|exp|experienced|business|industry|biz|` +
-      `career|trade|hobby|profession|therapist|masseuse|masseur|lmt|lmp|cmt|practice|practicing|serving(?: [a-z]+){1,2}) )\\b${AGE}\\s*yrs?\\b` +
+    `(?<!\\b(?:over|for|than|after|past|last|about|almost|nearly|with|plus|since) )` +
+      `(?!(?<=\\b(?:experience|exp|experienced|business|industry|biz|career|trade|hobby|profession|therapist|masseuse|masseur|` +
+      `lmt|lmp|cmt|practice|practicing|serving(?: [a-z]+){1,2}) )${AGE}\\s*yrs?(?: ,|$))\\b${AGE}\\s*yrs?\\b` +
       `(?! (?:exp\\w*|in|of|on|at|as|with|doing|working|ago|now|professional|licensed|or (?:older|over|above|more)|and (?:up|over|older|above))\\b)`,
   ),
   // "I am 17", "I'm 19"; not "I'm 4 real", "I'm #1" or "I'm 2 blocks away"
@@ -123,12 +133,14 @@ export const UNDER_21: readonly RegExp[] = [
   // primaveras"; not the clients' age ("mayores de 18 años", "a partir de 18 años", "18 años o
   // más") or a career
   new RegExp(`${NOT_OWN_YEARS}\\b${AGE}\\s*(?:anos?|primaveras)\\b${YEARS_NOT_AN_AGE}`),
-  // "morena de 17", "chica de 16", "garota de 16": the poster described, then her age; not a range
-  // of hours or a date ("chica de 10 a 12", "de 15 de mayo"), nor the boast "chica de 10" (a
-  // perfect 10), so from 12 in digits (the words are SPELLED_ALONE)
+  // "morena de 17", "chica de 16", "garota de 16", "amiga de 16", "dos chicas de 17", "garota doce
+  // de 16": the poster or her companion described, then the age; not a range of hours, an hour or a
+  // date ("chica de 10 a 12", "disponible de 12 en adelante", "de 15 de mayo"), nor the boast "chica
+  // de 10" (a perfect 10), so from 12 in digits (the words are SPELLED_ALONE)
   new RegExp(
-    `\\b(?:${ES_PT_PERSON}) de (?:1[2-9]|20|veinte|vinte(?! e [a-z]))\\b${NOT_AN_OWN_AGE}${NOT_A_COUNT}${TWENTY_SOMETHING}` +
-      `(?! (?:de|del) (?:${MONTHS})\\b| (?:al|ao|a|y|e|hasta|ate)(?: (?:el|dia|o))? ${ES_PT_NUMBER}${HOUR_UNIT}\\b)`,
+    `\\b(?:${ES_PT_PERSON})(?:s|es)? (?:(?!de\\b)[a-z]+ )?de (?:1[2-9]\\b|(?:20|veinte|vinte(?! e [a-z]))\\b${TWENTY_SOMETHING})${NOT_AN_OWN_AGE}${NOT_A_COUNT}` +
+      `(?! (?:de|del) (?:${MONTHS})\\b| (?:al|ao|a|y|e|hasta|ate)(?: (?:el|dia|o))? ${ES_PT_NUMBER}${HOUR_UNIT}\\b` +
+      `| (?:en adelante|em diante|del dia|de la (?:manana|tarde|noche|madrugada)|da (?:manha|tarde|noite|madrugada))\\b)`,
   ),
   // "she's 17", "he is 19", "girl 17", "chica 16", "garota 17"; not "girl 2 girl", "girl #1", "she is
   // 5 minutes away", "girls 18+", nor Portuguese "garota doce" (a sweet girl)

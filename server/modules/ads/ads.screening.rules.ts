@@ -23,21 +23,34 @@ const COLLEGE_SUBJECTS =
   'communications?|education|nursing|biology|chemistry|physics|math|maths|mathematics|statistics|computer science|' +
   'political science|criminal justice|art|arts|art history|music|dance|theater|theatre|film|photography|design|fashion|' +
   'religion|religious studies|gender studies|womens studies';
+/** After a subject: a place or a class, not a college minor ("minor in Spanish Harlem", "minor in art class"). */
+const MINOR_IN_A_PLACE =
+  'harlem|class|classes|classroom|school|town|city|area|neighborhood|neighbourhood|quarter|village|barrio|lesson|lessons|club|camp|' +
+  'room|uniform|uniforms|outfit|student|students|girl|girls|boy|boys|teen|teens|kid|kids';
 /** Between "high school" and "teacher": who is taught, not who teaches ("high school student teaching you"). */
 const SCHOOL_PUPIL =
   '(?:student|students|girl|girls|boy|boys|senior|seniors|junior|juniors|freshman|sophomore|grad|graduate|kid|kids|pupil|pupils|cheerleader|cheerleaders)';
+/**
+ * After "teacher" or "coach": a pupil ("teacher's pet", folded "teachers pet", "teacher's favorite
+ * student"), not the poster's career. "teachers" is also the possessive folded: followed by a word
+ * it is not the career either ("high school teacher's little helper"), only the plural at the text's
+ * end ("we are high school teachers").
+ */
+const TEACHERS_PUPIL = '(?: (?:pets?|favou?rites?|faves?|students?|pupils?|girls?|boys?|kids?|crush))';
+const SCHOOL_STAFF = `(?:(?:teacher|coach)\\b(?!${TEACHERS_PUPIL}\\b)|(?:teachers|coaches)\\b(?! [a-z0-9@$])|(?:teaching|coaching)\\b)`;
 export const SCREENING_RULES: readonly string[] = [
   // spelled out, read like the digits: "sixteen", "seventeen 36-24-36"; not "fifteen minutes",
   // "eighteen or older", "twelve hour"
   `(?:twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen)(?! ${notAnAgeWords(true)})`,
   // not a minor fee, detail, change or issue, or a minor travel fee, nor a college minor ("a minor in
-  // Spanish"; not "minor in town")
+  // Spanish"; not "minor in town", "minor in Spanish Harlem", "minor in art class")
   'minor(?! (?:(?:travel|booking|parking|service|schedule|scheduling|outcall|incall|extra) )?(?:fees?|details?|changes?|charges?|issues?|costs?|surcharges?|adjustments?|extras?|repairs?|problems?|delays?|inconvenience)\\b)' +
-    `(?! in (?:${COLLEGE_SUBJECTS})\\b)`,
+    `(?! in (?:${COLLEGE_SUBJECTS})\\b(?! (?:${MINOR_IN_A_PLACE})\\b))`,
   // not a teacher's or coach's career, the subject between ("high school English teacher", "middle
-  // school teacher", "junior high math teacher"); still "high school student teaching you"
-  `(?:high|middle) ?school(?! (?:(?!${SCHOOL_PUPIL}\\b)[a-z]+ ){0,2}(?:teachers?|teaching|coach|coaches|coaching)\\b)`,
-  `junior ?high(?! (?:(?!${SCHOOL_PUPIL}\\b)[a-z]+ ){0,2}(?:teachers?|teaching|coach|coaches|coaching)\\b)`,
+  // school teacher", "junior high math teacher"); still "high school student teaching you" and a
+  // pupil ("high school teacher's pet", TEACHERS_PUPIL)
+  `(?:high|middle) ?school(?! (?:(?!${SCHOOL_PUPIL}\\b)[a-z]+ ){0,2}${SCHOOL_STAFF})`,
+  `junior ?high(?! (?:(?!${SCHOOL_PUPIL}\\b)[a-z]+ ){0,2}${SCHOOL_STAFF})`,
   // not "old school girl" (old-fashioned manners); "schoolgirl" is a term
   '(?<!\\bold )school girl',
   // not "I kid you not", "like a kid in a candy store"
@@ -71,9 +84,11 @@ export const SCREENING_RULES: readonly string[] = [
 // words, only with nothing but spaces or a hyphen ("no-minors"), and one verb or preposition,
 // between them and the negation.
 const NEGATION =
-  '(?:no one|noone|nobody|no|not|never|nor|dont|wont|ni|nem|sin|sem|nao|zero|prohibid[oa]s?|proibid[oa]s?|refuses? to|decline to)' +
+  '(?:no one|noone|nobody|no|not|never|nor|dont|wont|ni|nem|sin|sem|nao|zero|prohibid[oa]s?|proibid[oa]s?|' +
+  // not a refusal denied ("I never refuse to see teens", "I won't refuse to see minors")
+  '(?<!\\b(?:never|not|no|dont|doesnt|didnt|wont|wouldnt|cant|cannot|shouldnt) )(?:refuses? to|declines? to))' +
   '(?: (?:se )?(?:atiend[eo]n?|atendo|atendem?|atendemos|acept[oa]n?|aceptamos|aceit[oa]m?|aceitamos|recib[eo]n?|recebo|recebem|permit[eo]n?|permitimos|' +
-  'see|serve|accept|allow|meet|entertain|into))?' +
+  'see|serve|accept|allow|meet|entertain))?' +
   '(?: (?:for|to|para|a))?';
 /** A pimp the poster does not have: "I don't have a pimp", "never had a pimp", "without a pimp"; only a pimp ("never had a teen" is an offer). */
 const NO_PIMP =
@@ -82,6 +97,17 @@ const NO_PIMP =
 const NEGATED_AFTER =
   '(?:are |is )?(?:strictly |absolutely |totally )?(?:not (?:allowed|welcome|accepted|permitted)|prohibited|forbidden|no (?:permitidos|aceptados)|nao (?:permitidos|aceitos)|prohibidos|proibidos' +
   '|will be (?:reported|turned away|refused|turned down|rejected|blocked|banned|prosecuted))';
+/** "not into teens", not asked ("Who's not into teens?", "Not into teens? Then you're missing out"). */
+const NOT_INTO = '(?<!\\b(?:whos|who is|who s) )(?:not|never|no one|noone|nobody|arent|isnt) into';
+/**
+ * The end of a disclaimer: punctuation, an emoji or the end of the text. "if you are a minor, leave"
+ * and "Underage? Don't even try" end there; "leave your number", "don't bother lying" go on to invite.
+ */
+const ENDS = '(?= *(?:[^a-z0-9@$ ]|$))';
+/** After "if you are a minor,": what a disclaimer tells them to do ("leave this page now", "don't contact me"). */
+const IF_MINOR_THEN =
+  '(?:please )?(?:leave|go|go away|go back|exit|close|turn back|(?:dont|do not) (?:contact|call|text|message|email|book|see|visit|reply|respond|bother)(?: me| us)?)' +
+  '(?: (?:this (?:page|site|website|ad)|now|immediately|right (?:now|away)|please)){0,3}';
 /** "if you are a minor", as a disclaimer words it: after "do not contact me", or before "leave". */
 const IF_YOU_ARE = '(?:you are|youre|ur|u r|u are|you r) (?:a |an )?';
 const NEGATABLE =
@@ -90,9 +116,10 @@ const NEGATABLES = `${NEGATABLE}(?: (?:or|nor|and|ni|nem|o|ou|y|e) ${NEGATABLE})
 const NEGATED = new RegExp(
   `(?<![a-z0-9@$])(?:${NEGATION}[ -]${NEGATABLES}|${NO_PIMP}|${NEGATABLES} ${NEGATED_AFTER}|${NEGATABLES}[ -]free` +
     `|${NEGATABLES} (?:outfits?|roleplay|role play|costumes?|uniforms?|fantasy|fantasies) (?:is |are )?not (?:available|offered|provided)` +
-    `|${NEGATABLES}[?!.]* (?:dont|do not) (?:even )?(?:try|bother)(?! to\\b)` +
+    `|${NOT_INTO} ${NEGATABLES}(?![ a-z]*\\?)` +
+    `|${NEGATABLES}[?!.]* (?:dont|do not) (?:even )?(?:try|bother)${ENDS}` +
     `|(?:dont|do not|never) (?:call|text|contact|message|email|book|see|visit)(?: me)? if ${IF_YOU_ARE}${NEGATABLES}` +
-    `|if ${IF_YOU_ARE}${NEGATABLES},? (?:leave|go away|exit|close|turn back|dont|do not|please (?:leave|go|exit)))(?![a-z0-9@$])`,
+    `|if ${IF_YOU_ARE}${NEGATABLES},? ${IF_MINOR_THEN}${ENDS})(?![a-z0-9@$])`,
   'g',
 );
 const NEGATABLE_RE = new RegExp(`(?<=^|[ -])${NEGATABLE}(?=[- ?!.,]|$)`, 'g');

@@ -817,6 +817,166 @@ describe('screening: the post-ad form after probe 10 (e5)', () => {
   });
 });
 
+describe('screening: the newest exceptions kept to honest adverts (probe 10, e6)', () => {
+  // Adverts that used the exceptions of e64853f and edd9ebf to state a minor's age or wording; next
+  // to each, the honest adverts those exceptions let through (still let through).
+  /** The texts the screening refuses, each with the term it reported. */
+  const refusedOf = (texts: string[]) =>
+    texts.flatMap((text) => {
+      const term = findScreenedTerm(text);
+      return term === null ? [] : [`${text} => ${term}`];
+    });
+  /** The texts the screening lets through. */
+  const passedOf = (texts: string[]) => texts.filter((text) => findScreenedTerm(text) === null);
+
+  it('refuses "niñas" disguised with a digit, a symbol, a look-alike letter or glued into a hashtag, and still lets "Nina\'s" through', () => {
+    expect(
+      passedOf([
+        'Somos n1ñas lindas, nuevas en la ciudad',
+        'Somos niñ@s lindas, nuevas en la ciudad',
+        'Somos n\u0456ñas lindas, nuevas en la ciudad', // Cyrillic і
+        'Somos niňas lindas, nuevas en la ciudad', // n with caron
+        'Nuevas en la ciudad #NiñasLindas',
+      ]),
+    ).toEqual([]);
+    expect(refusedOf(["Book Nina's VIP package tonight.", 'Ninas place, incall', 'Señorita Nina, 25 años, cariñosa'])).toEqual([]);
+  });
+
+  it('reads "y tantos", "e poucos" as in her twenties only after 20: "chica de 17 y pico" is refused', () => {
+    expect(
+      passedOf([
+        'Chica de 17 y pico, nueva en la ciudad',
+        'Morena de 16 y tantos, cariñosa',
+        'Garota de 17 e poucos, carinhosa',
+        'Latina de 19 y algo, discreta',
+      ]),
+    ).toEqual([]);
+    expect(refusedOf(['Mujer de 20 y tantos años, cariñosa', 'Morena de veinte y pico', 'Mulher de vinte e poucos'])).toEqual([]);
+  });
+
+  it('refuses "de N" after a companion, a plural or an adjective: "tengo 1 amiga de 16", "dos chicas de 17", "garota doce de 16"', () => {
+    expect(
+      passedOf([
+        'Tengo 1 amiga de 16 para ti',
+        'Mi amiga de 16 también atiende',
+        'Somos dos chicas de 17, nuevas',
+        'Somos dos ninas de 16', // niñas typed without its tilde
+        'Garota doce de 16, carinhosa',
+      ]),
+    ).toEqual([]);
+    expect(
+      refusedOf([
+        'Tengo 1 amiga for duos.',
+        'Tengo 2 amigas disponibles para duo.',
+        'Chicas disponibles de 12 a 8pm',
+        'Chica disponible de 12 en adelante, 25 años',
+        'Morena disponible de 15 de mayo, 30 años',
+        'Dos amigas de 20 y tantos, cariñosas',
+      ]),
+    ).toEqual([]);
+  });
+
+  it("refuses a high school, middle school or junior high teacher's pet, and still lets the teacher through", () => {
+    expect(
+      passedOf([
+        "Naughty high school teacher's pet, call me",
+        "Naughty middle school teacher's pet, call me",
+        "Naughty junior high teacher's pet, call me",
+        "High school teacher's favorite student",
+        "Middle school teacher's little helper",
+      ]),
+    ).toEqual([]);
+    expect(
+      refusedOf(["I'm a high school English teacher by day.", 'Middle school teacher by day, naughty by night.', 'Retired junior high coach, 45.']),
+    ).toEqual([]);
+  });
+
+  it('refuses a minor in a place or a class named after a subject, and still lets a college minor through', () => {
+    expect(passedOf(['Little latina minor in Spanish Harlem, call me', 'Shy minor in art class, text me'])).toEqual([]);
+    expect(refusedOf(['College student majoring in nursing with a minor in Spanish.', 'Minor in psychology, major in fun.'])).toEqual([]);
+  });
+
+  it('refuses "N yrs" after a career word when more follows ("New masseuse 19 yrs petite"), and lets a career through', () => {
+    expect(passedOf(['New masseuse 19 yrs petite Asian, call now', 'Young LMT 18 yrs Asian, new in town', 'Now serving Miami 19 yrs petite latina'])).toEqual(
+      [],
+    );
+    expect(
+      refusedOf([
+        'Experience: 10 yrs. Licensed LMT, deep tissue and Swedish.',
+        'Licensed LMT 12 yrs, deep tissue.',
+        'Serving Houston 10 yrs, discreet and reliable.',
+        'Masseuse 15 yrs experience',
+        'Licensed therapist 12 yrs',
+      ]),
+    ).toEqual([]);
+  });
+
+  it('blanks "if you are a minor, leave" only where the disclaimer ends there, or tells them not to contact', () => {
+    expect(
+      passedOf([
+        "If you're a teen, don't be shy, call me",
+        'If you are a minor, leave your number and I will call you back',
+        'If u r a minor, dont tell anyone and come over',
+      ]),
+    ).toEqual([]);
+    expect(
+      refusedOf([
+        'If you are a minor leave this page now.',
+        'if you are a minor, leave this page now',
+        "If you're a minor, don't contact me.",
+        'If you are underage please leave 🚫',
+      ]),
+    ).toEqual([]);
+  });
+
+  it('refuses a refusal denied ("I never refuse to see teens"), a "not into teens" asked, and "Underage? Don\'t bother lying"', () => {
+    expect(
+      passedOf([
+        'Open minded: I never refuse to see teens',
+        "Open minded: I won't refuse to see minors",
+        "Who's not into teens? 😉 Call me",
+        "Not into teens? Then you're missing out",
+        "Underage? Don't bother lying about it",
+        "Teens? Don't even bother with condoms",
+      ]),
+    ).toEqual([]);
+    expect(
+      refusedOf([
+        'I refuse to see minors.',
+        'Not into teens, just mature gents',
+        "Underage? Don't even try.",
+        "Minors? Don't bother 🚫",
+        'I decline to see minors',
+      ]),
+    ).toEqual([]);
+  });
+
+  it('reads a range of hours before Spanish "yo" only after "de"/"desde": "Open 24/7 a 17 yo latina" is refused', () => {
+    expect(passedOf(['Open 24/7 a 17 yo latina waiting for you', 'Room 5 a 16 yo girl waiting'])).toEqual([]);
+    expect(refusedOf(['Disponible 24/7 yo te espero papi.', 'Mañana de 10 a 12 yo estoy libre.', 'Desde 9 a 5 yo te atiendo.'])).toEqual([]);
+  });
+});
+
+describe('screening: the post-ad form after probe 10 (e6)', () => {
+  let ctx: TestContext;
+  let owner: TestUser;
+  let ny: Place;
+  beforeEach(async () => {
+    ({ ctx, owner, ny } = await ownerAdminNy());
+  });
+  afterEach(async () => ctx.close());
+
+  it('refuses the ads "Chica de 17 y pico" and "Tengo 1 amiga de 16" (400 ad.screened_wording)', async () => {
+    const photo = await jpegWithGps();
+    const answers = [];
+    for (const title of ['Chica de 17 y pico, nueva en la ciudad', 'Tengo 1 amiga de 16 para ti']) {
+      const res = await postAdRaw(ctx, owner, goodFields(ny, { title }), [photo]);
+      answers.push(`${title}: ${res.statusCode} ${res.statusCode === 201 ? '' : res.json().code}`);
+    }
+    expect(answers).toEqual(['Chica de 17 y pico, nueva en la ciudad: 400 ad.screened_wording', 'Tengo 1 amiga de 16 para ti: 400 ad.screened_wording']);
+  });
+});
+
 describe('screening cost', () => {
   // A guard against a pattern that backtracks (seconds, growing with the text), not a benchmark: the
   // worst of these takes ~10–40 ms on a busy 2-core machine since the CamelCase, stretched-letter
@@ -863,6 +1023,14 @@ describe('screening cost', () => {
       'serving houston '.repeat(312),
       'linda de '.repeat(555),
       'tengo apenas '.repeat(384),
+      'amiga linda '.repeat(454),
+      'chicas de '.repeat(500),
+      'not into teens '.repeat(333),
+      'if you are a minor leave '.repeat(200),
+      'minors dont try '.repeat(312),
+      'ni\u00f1@s '.repeat(833),
+      'from 5 a '.repeat(555),
+      'masseuse 19 yrs '.repeat(312),
     ];
     for (const text of adversarial) {
       findScreenedTerm(text); // warm up

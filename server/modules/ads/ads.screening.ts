@@ -58,8 +58,25 @@ function syllableTerm(text: string): string | null {
   return null;
 }
 
-/** Spanish "niñas" (girls) written with its tilde: folded, it is "ninas", as "Nina's" is (the terms have "las ninas", "unas ninas"). */
-const NINAS_RE = /(?<![\p{L}\p{N}])niñas(?![\p{L}\p{N}])/iu;
+/**
+ * Spanish "niñas" (girls) written with its tilde: folded, it is "ninas", as "Nina's" is (the terms
+ * have "las ninas", "unas ninas"). So an n that bears a mark ("ñ", "ň") is read as "ny" in copies of
+ * its own, and "ninyas" is matched on them as the terms are, disguised ("n1ñas", "niñ@s", "nіñas"
+ * with Cyrillic і, "#NiñasLindas").
+ */
+const MARKED_N_RE = /([nN])\p{M}+/gu;
+const NINAS_RE = /(?<=^| )ny?inyas(?= |$)/;
+/** Whether the text says "niñas", however disguised (see NINAS_RE). */
+function saysNinas(text: string): boolean {
+  const plain = text.normalize('NFKD');
+  const marked = plain.replace(MARKED_N_RE, (_, n: string) => n + (n === 'N' ? 'Y' : 'y'));
+  if (marked === plain) return false;
+  const variants = readings(unNegated(fold(marked)), new Set<string>());
+  const camel = marked.replace(/(\p{Ll})(?=\p{Lu})/gu, '$1 ');
+  if (camel !== marked) readings(unNegated(fold(camel)), variants);
+  for (const v of variants) if (NINAS_RE.test(v)) return true;
+  return false;
+}
 
 /** The first screened term found in the text, or null. */
 export function findScreenedTerm(text: string): string | null {
@@ -75,7 +92,7 @@ export function findScreenedTerm(text: string): string | null {
   }
   // The terms are matched on copies of the text as written and, if it has a capital I, of the text
   // with capital I read as l (only for the terms: the ages are read on the text as written).
-  if (NINAS_RE.test(text.normalize('NFC'))) return 'ninas';
+  if (saysNinas(text)) return 'ninas';
   const said = unNegated(folded);
   const variants = readings(said, new Set<string>());
   const asL = fold(text, true);
