@@ -7,6 +7,15 @@ import type { TestContext, TestUser } from '../../test/harness.ts';
 // are the disguises a poster can use to show a screened word to readers while hiding it from a
 // naive matcher, and ordinary wording that must still pass.
 
+/** The texts the screening refuses, each with the term it reported. */
+const refusedOf = (texts: string[]) =>
+  texts.flatMap((text) => {
+    const term = findScreenedTerm(text);
+    return term === null ? [] : [`${text} => ${term}`];
+  });
+/** The texts the screening lets through. */
+const passedOf = (texts: string[]) => texts.filter((text) => findScreenedTerm(text) === null);
+
 describe('screening normalization', () => {
   it('sees through letters from other scripts that look Latin (Cyrillic, Greek)', () => {
     expect(findScreenedTerm('Sweet t\u0435\u0435n new in town')).toBe('teen'); // Cyrillic е
@@ -511,10 +520,10 @@ describe('screening: the post-ad form after 8c06df2', () => {
   });
 });
 
-// Gaps found by probe 10 in the Spanish and Portuguese US providers write: ages stated in wording
+// Gaps found by a probe in the Spanish and Portuguese US providers write: ages stated in wording
 // the patterns did not know, words for a minor or for high school, and honest heights and boasts
 // read as an age.
-describe('screening: Spanish and Portuguese wording after probe 10', () => {
+describe('screening: Spanish and Portuguese wording (edd9ebf)', () => {
   const refused = (texts: string[]) => {
     for (const text of texts) expect(findScreenedTerm(text), text).not.toBeNull();
   };
@@ -592,7 +601,7 @@ describe('screening: Spanish and Portuguese wording after probe 10', () => {
   });
 });
 
-describe('screening: the post-ad and edit forms after probe 10', () => {
+describe('screening: the post-ad and edit forms, in Spanish and Portuguese (edd9ebf)', () => {
   let ctx: TestContext;
   let owner: TestUser;
   let admin: TestUser;
@@ -634,17 +643,9 @@ describe('screening: the post-ad and edit forms after probe 10', () => {
   });
 });
 
-describe("screening: honest adverts and minors' wordings after probe 10 (e5)", () => {
+describe("screening: honest adverts, and the minors' wordings beside them (e64853f)", () => {
   // Honest providers wrongly refused lose the ad and are logged to staff as suspects: each of these
   // was refused. Next to each, the wording it must not open (still refused).
-  /** The texts the screening refuses, each with the term it reported. */
-  const refusedOf = (texts: string[]) =>
-    texts.flatMap((text) => {
-      const term = findScreenedTerm(text);
-      return term === null ? [] : [`${text} => ${term}`];
-    });
-  /** The texts the screening lets through. */
-  const passedOf = (texts: string[]) => texts.filter((text) => findScreenedTerm(text) === null);
 
   it('does not read years in the trade written "N yrs" as an age, and still refuses "Brenda, 19 yrs"', () => {
     expect(
@@ -794,7 +795,7 @@ describe("screening: honest adverts and minors' wordings after probe 10 (e5)", (
   });
 });
 
-describe('screening: the post-ad form after probe 10 (e5)', () => {
+describe('screening: the post-ad form, honest adverts (e64853f)', () => {
   let ctx: TestContext;
   let owner: TestUser;
   let ny: Place;
@@ -817,17 +818,9 @@ describe('screening: the post-ad form after probe 10 (e5)', () => {
   });
 });
 
-describe('screening: the newest exceptions kept to honest adverts (probe 10, e6)', () => {
+describe('screening: the exceptions of e64853f kept to honest adverts (2dd722b)', () => {
   // Adverts that used the exceptions of e64853f and edd9ebf to state a minor's age or wording; next
   // to each, the honest adverts those exceptions let through (still let through).
-  /** The texts the screening refuses, each with the term it reported. */
-  const refusedOf = (texts: string[]) =>
-    texts.flatMap((text) => {
-      const term = findScreenedTerm(text);
-      return term === null ? [] : [`${text} => ${term}`];
-    });
-  /** The texts the screening lets through. */
-  const passedOf = (texts: string[]) => texts.filter((text) => findScreenedTerm(text) === null);
 
   it('refuses "niñas" disguised with a digit, a symbol, a look-alike letter or glued into a hashtag, and still lets "Nina\'s" through', () => {
     expect(
@@ -957,7 +950,7 @@ describe('screening: the newest exceptions kept to honest adverts (probe 10, e6)
   });
 });
 
-describe('screening: the post-ad form after probe 10 (e6)', () => {
+describe('screening: the post-ad form, the exceptions kept (2dd722b)', () => {
   let ctx: TestContext;
   let owner: TestUser;
   let ny: Place;
