@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, makeUser, type TestContext, type TestUser } from './harness.ts';
 import { ledgerDiscrepancies } from '../modules/wallets/ledger.service.ts';
 import { goodFields, jpegWithGps, placeIn, type Place } from '../modules/ads/ads.testkit.ts';
+import type { Req } from './newest-races.worker.ts';
 
 // Two server processes on one database file (worker threads, each its own app and connections),
 // firing at the same wall-clock moment at the newest features: request keys, held terms, moves.
@@ -22,15 +23,6 @@ afterEach(async () => {
   await ctx.close();
 });
 
-interface Req {
-  method: string;
-  url: string;
-  headers?: Record<string, string>;
-  payload?: unknown;
-  remoteAddress?: string;
-  delayMs?: number;
-  form?: { fields: Record<string, string>; photos: string[] };
-}
 interface Answer {
   status: number;
   body: string;

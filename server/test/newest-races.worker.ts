@@ -10,7 +10,8 @@ import { buildApp } from '../app.ts';
 // test's database file (a second process), its clock at the test's time, sending its requests all
 // at once at the wall-clock moment the test names once every server is ready and reporting each answer.
 
-interface Req {
+/** A request the test hands this server (the test imports the type). */
+export interface Req {
   method: string;
   url: string;
   headers?: Record<string, string>;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
-import type { ListingType } from './ads.tables.ts';
+import type { AdContentWrite } from './ads.manage.repository.ts';
 
 // Posting an ad: the daily post limit, its place, and the unpaid ad in the cart until it is paid
 // (then in review) or deleted or purged as abandoned.
@@ -50,20 +50,7 @@ export function findPlace(db: Executor, stateId: string, cityId: string) {
 
 export async function insertAd(
   db: Executor,
-  a: {
-    id: string;
-    ownerId: string;
-    listingType: ListingType;
-    title: string;
-    description: string;
-    age: string;
-    stateId: string;
-    cityId: string;
-    phone: string;
-    photosJson: string;
-    details?: { ratesJson: string; incall: number; outcall: number; availabilityJson: string };
-    at: string;
-  },
+  a: Omit<AdContentWrite, 'details'> & { id: string; ownerId: string; details?: AdContentWrite['details']; at: string },
 ): Promise<void> {
   await db
     .insertInto('ads')
