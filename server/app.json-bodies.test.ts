@@ -84,6 +84,47 @@ describe('JSON bodies are read as UTF-8 or refused', () => {
   });
 });
 
+describe('JSON bodies with half of a UTF-16 pair', () => {
+  // JSON can escape half of a pair ("\ud83d"), which UTF-8 cannot hold: SQLite stored a report's
+  // message with U+FFFD in its place. Refused naming the field, as the multipart reader does for an
+  // ad's text; whole pairs, escaped or not, are taken.
+  const FORMAT = { rule: 'format', reason: 'is not in the expected form' };
+  it('refuses it in a value, naming the field, and stores nothing', async () => {
+    const res = await report('application/json', '{"kind":"trafficking","message":"She is 16 \\ud83d at the motel"}');
+    expect({ status: res.statusCode, code: res.json().code, params: res.json().params }).toEqual({
+      status: 400,
+      code: 'validation.invalid',
+      params: { field: 'message', ...FORMAT },
+    });
+    const low = await report('application/json', '{"kind":"trafficking","message":"She is 16 at the motel \\uDC8B"}');
+    expect({ status: low.statusCode, field: low.json().params.field }).toEqual({ status: 400, field: 'message' });
+    expect(await storedMessages()).toEqual([]);
+  });
+
+  it('names a nested value by its path and a bad key by where it sits', async () => {
+    const admin = await asAdmin(ctx);
+    const put = (payload: string) =>
+      ctx.app.inject({ method: 'POST', url: '/api/reports', headers: { 'content-type': 'application/json', cookie: admin.cookie }, payload });
+    const nested = await put('{"kind":"trafficking","message":"a message long enough","x":{"y":["ok","\\ud800"]}}');
+    expect({ status: nested.statusCode, field: nested.json().params.field }).toEqual({ status: 400, field: 'x.y.1' });
+    const key = await put('{"kind":"trafficking","message":"a message long enough","\\ud800":1}');
+    expect({ status: key.statusCode, field: key.json().params.field }).toEqual({ status: 400, field: 'input' });
+    expect(await storedMessages()).toEqual([]);
+  });
+
+  it('takes whole pairs, escaped or written, and an escaped backslash before "ud800"', async () => {
+    for (const payload of [
+      '{"kind":"trafficking","message":"a: kiss \\ud83d\\udc8b at the motel"}',
+      '{"kind":"trafficking","message":"b: kiss 💋 at the motel"}',
+      '{"kind":"trafficking","message":"c: a path C:\\\\ud800 at the motel"}',
+    ]) {
+      const res = await report('application/json', payload);
+      expect(res.statusCode, `${payload}: ${res.body}`).toBe(201);
+    }
+    expect((await storedMessages()).sort()).toEqual(['a: kiss 💋 at the motel', 'b: kiss 💋 at the motel', 'c: a path C:\\ud800 at the motel']);
+  });
+});
+
 describe('declaresUtf8', () => {
   it('reads every charset parameter, in any case, quoted or not, ignoring the others', () => {
     const cases: [string | undefined, boolean][] = [

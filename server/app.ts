@@ -14,7 +14,7 @@ import { Hub } from './core/realtime.ts';
 import { LoadGauge, type Load } from './core/load.ts';
 import { authPlugin } from './core/auth.ts';
 import { apiSecurityHeaders, securityHeaders } from './core/security-headers.ts';
-import { AppError, errorBody, ruleWords, schemaRule, sendError } from './core/errors.ts';
+import { AppError, Invalid, errorBody, ruleWords, schemaRule, sendError } from './core/errors.ts';
 import { LazySerializers } from './core/lazy-serializers.ts';
 import { isApiPath } from './core/http.ts';
 import { clientErrorHandler } from './core/client-errors.ts';
@@ -141,8 +141,36 @@ function strictJsonBodies(app: FastifyInstance): void {
     } catch {
       return done(new AppError(400, 'request.invalid_json'), undefined);
     }
-    void parse(request, text, done); // calls done itself (Fastify's parser returns nothing)
+    // Only a body that escapes a surrogate ("\ud83d") can hold half of a pair: strict UTF-8 has none.
+    if (!ESCAPED_SURROGATE.test(text)) return void parse(request, text, done); // calls done itself (Fastify's parser returns nothing)
+    void parse(request, text, (err, value) => {
+      const field = err ? null : loneSurrogateAt(value, '');
+      if (field !== null)
+        return done(new Invalid(field || 'input', 'validation.invalid', { reason: ruleWords({ rule: 'format' }), rule: 'format' }), undefined);
+      done(err, value);
+    });
   });
+}
+
+const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
+/** Half of a UTF-16 pair: in a well-formed string a pair is read as one code point, never matched here. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Where a parsed JSON value holds half of a UTF-16 pair ("\ud83d" alone): the dotted path of the
+ * first such string ('' for the body itself or a key at its top), or null. UTF-8 cannot hold it:
+ * SQLite would store U+FFFD, so a report's, a note's or a nickname's text would come back as "�"
+ * where its author wrote something else. Refused as the multipart reader refuses it (textField).
+ */
+function loneSurrogateAt(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, v] of Object.entries(value)) {
+    if (LONE_SURROGATE.test(key)) return path;
+    const found = loneSurrogateAt(v, path ? `${path}.${key}` : key);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /** An object schema with no properties: a body that carries nothing (`Type.Object({})`). */

@@ -17,16 +17,17 @@ const json = (method: 'POST', url: string, body: string, cookie?: string) =>
 describe('a password with half of a UTF-16 pair', () => {
   it('is refused at sign-up (so no other half can sign in with it)', async () => {
     const reg = await json('POST', '/api/register', '{"email":"surrogate@example.com","password":"\\ud800 long enough pw","nickname":"surr"}');
-    expect([reg.statusCode, reg.json().code]).toEqual([400, 'validation.password_invalid']);
+    // Refused where every JSON body's half pair is (app.ts), naming the field.
+    expect([reg.statusCode, reg.json().code, reg.json().params.field]).toEqual([400, 'validation.invalid', 'password']);
     const other = await json('POST', '/api/login', '{"email":"surrogate@example.com","password":"\\udfff long enough pw"}');
-    expect(other.statusCode).toBe(401);
+    expect(other.statusCode).toBe(400);
   });
 
   it('is refused as a new password, and the old one still signs in', async () => {
     const user = await makeUser(ctx);
     const body = JSON.stringify({ currentPassword: user.password, newPassword: 'x long enough pw' }).replace('x long', '\\udfff long');
     const res = await json('POST', '/api/password-update', body, user.cookie);
-    expect([res.statusCode, res.json().code]).toEqual([400, 'validation.password_invalid']);
+    expect([res.statusCode, res.json().code, res.json().params.field]).toEqual([400, 'validation.invalid', 'newPassword']);
     expect((await ctx.app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password: user.password } })).statusCode).toBe(200);
   });
 
