@@ -120,6 +120,18 @@ describe('incoming messages', () => {
     await roundTrip(other, 'unaffected');
   });
 
+  // Moved from a probe (round 11): the windows ran on the wall clock, which NTP may step back.
+  it('keeps a socket that sends one message every 12 s open across a 5-minute step back of the wall clock', async () => {
+    const c = await connect({ cookie: ann.cookie });
+    await roundTrip(c, 'first');
+    ctx.clock.set(new Date(ctx.clock.now().getTime() - 5 * 60_000)); // NTP steps the wall clock back
+    for (let i = 0; i < 25; i++) {
+      ctx.clock.advance(12_000);
+      await roundTrip(c, `probe ${i}`);
+    }
+    expect(await closedWithin(c, 200)).toBeNull();
+  });
+
   it('counts pings and pongs as messages: a flood of either is closed with 1008', async () => {
     const pinger = await connect({ cookie: ann.cookie });
     const ponger = await connect({ cookie: ann.cookie });

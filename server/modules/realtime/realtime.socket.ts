@@ -89,13 +89,15 @@ export class Heartbeat {
 /**
  * Counts what one socket sends in fixed windows. Each message costs a parse and maybe a send; a
  * client that floods is misbehaving (the app sends a handful), so it is cut off, not slowed down.
- * Returns false once the socket is over the limit (and has been closed).
+ * Returns false once the socket is over the limit (and has been closed). The windows run on the
+ * clock that never goes back: after NTP stepped the wall clock back, a window read from it lasted
+ * as long as the step, and a well-behaved tab's pongs of those minutes closed it.
  */
 function messageBudget(socket: WebSocket, clock: Clock): () => boolean {
   let start = -Infinity;
   let count = 0;
   return () => {
-    const now = clock.now().getTime();
+    const now = clock.elapsed();
     if (now - start >= MESSAGE_WINDOW_MS) {
       start = now;
       count = 0;
