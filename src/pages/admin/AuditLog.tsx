@@ -8,6 +8,9 @@ import { Pager } from '../../components/forms/Pager';
 import { Loading } from '../../components/Loading';
 import { SearchLink, UserLink } from '../../components/moderation/ModBadges';
 
+/** Each row's moment in UTC, its zone named: the day filters are UTC days, and a row the filter returns reads on that day wherever staff are. */
+const UTC_MOMENT: Intl.DateTimeFormatOptions = { timeZone: 'UTC', timeZoneName: 'short' };
+
 const jsonCell = { fontFamily: 'ui-monospace, Menlo, Consolas, monospace', fontSize: 12, maxWidth: 320, overflowWrap: 'anywhere' as const };
 
 /**
@@ -108,7 +111,7 @@ export default function AuditLog() {
               {entries.map((e) => (
                 <tr key={e.id}>
                   <td style={{ whiteSpace: 'nowrap' }}>
-                    <time dateTime={e.at}>{new Date(e.at).toLocaleString(i18n.language)}</time>
+                    <time dateTime={e.at}>{new Date(e.at).toLocaleString(i18n.language, UTC_MOMENT)}</time>
                   </td>
                   <td style={{ overflowWrap: 'anywhere' }}>
                     {e.actorId ? <UserLink id={e.actorId} label={e.actorEmail ?? e.actorId} /> : (e.actorEmail ?? t('audit.system'))}
