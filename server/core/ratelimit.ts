@@ -42,7 +42,8 @@ export class WindowLimiter {
     });
   }
 
-  count(keys: string[]): void {
+  /** Counts one attempt for every key; returns its time, for uncount(). */
+  count(keys: string[]): number {
     const now = this.clock.elapsed();
     if (this.hits.size > 50_000) this.sweep(now);
     for (const k of keys) {
@@ -52,6 +53,20 @@ export class WindowLimiter {
         times.push(now);
         if (times.length > this.max) times.splice(0, times.length - this.max); // the older ones no longer decide anything
       }
+    }
+    return now;
+  }
+
+  /**
+   * Takes back one attempt counted at `at` (Clock.elapsed(), as count() returned it) for every key:
+   * for a caller that counts before an outcome it awaits (so that requests in flight at once are
+   * all counted), and that outcome turned out to cost nothing.
+   */
+  uncount(keys: string[], at: number): void {
+    for (const k of keys) {
+      const times = this.hits.get(k);
+      const i = times ? times.lastIndexOf(at) : -1;
+      if (i >= 0) times!.splice(i, 1);
     }
   }
 

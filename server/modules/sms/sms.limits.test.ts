@@ -57,6 +57,30 @@ describe('verification texts: who can be texted, how often', () => {
     expect((await ask('+12125559999', u, '198.51.100.77')).statusCode).toBe(202);
   });
 
+  // Moved from a probe (round 11): the ceiling was checked before the text and counted after
+  // Textbelt's answer, so every request in flight at once passed the check (20 of 20 texted).
+  it('holds the per-IP ceiling when twenty accounts ask at the same moment', async () => {
+    const users: TestUser[] = [];
+    for (let i = 0; i < 20; i++) users.push(await makeUser(ctx, { status: 'approved' }));
+    const answers = await Promise.all(users.map((u, i) => ask(`+1212555${String(2000 + i)}`, u, '198.51.100.200')));
+    expect({ sent: answers.filter((a) => a.statusCode === 202).length, texts: fake.received.length }).toEqual({ sent: 10, texts: 10 });
+  });
+
+  // Counted before the text now, a request that texts nothing must give its place back.
+  it("does not count against the IP a request refused after the count (the number's and the account's hourly limits)", async () => {
+    const u = await makeUser(ctx, { status: 'approved' });
+    const same: number[] = [];
+    for (let i = 0; i < 9; i++) same.push((await ask('+12125554000', u, '198.51.100.201')).statusCode);
+    expect(same).toEqual([202, 202, 202, 429, 429, 429, 429, 429, 429]);
+    const others: number[] = [];
+    for (let a = 0; a < 3; a++) {
+      const v = await makeUser(ctx, { status: 'approved' });
+      for (let i = 0; i < 3; i++) others.push((await ask(`+1212555${String(3000 + a * 3 + i)}`, v, '198.51.100.201')).statusCode);
+    }
+    expect(others.filter((s) => s === 202).length).toBe(7); // 10 an hour, 3 of them texted above
+    expect(fake.received.length).toBe(10);
+  });
+
   // PRODUCT §10: an E.164 US number. +1 is also Canada's and some twenty Caribbean countries' code:
   // international texts at a higher price, and the usual destinations of SMS pumping.
   it('refuses non-US +1 numbers (Jamaica, Dominican Republic, Canada) for a verification text', async () => {

@@ -70,8 +70,22 @@ export class PhoneVerification {
   async request(actor: SessionUser, phoneInput: string, ip: string): Promise<{ phone: string; expiresAt: string }> {
     const phone = normalizeUsPhone(phoneInput);
     if (!phone) throw new Invalid('phone', 'phone.invalid');
-    // Counted once the text went (or may have gone), as the stored rows are: one never sent costs nothing.
-    if (this.perIp.full([ipKey(ip)])) throw new TooManyRequests('phone.too_many_codes', { minutes: 60 });
+    // Counted now, in the step that checks it, so that requests in flight at once are all counted
+    // (counted after Textbelt's answer, 20 asked at once from one IP were all texted); taken back
+    // below when no text went, as the stored rows are: one never sent costs nothing.
+    const ipKeys = [ipKey(ip)];
+    if (this.perIp.full(ipKeys)) throw new TooManyRequests('phone.too_many_codes', { minutes: 60 });
+    const countedAt = this.perIp.count(ipKeys);
+    let textMayHaveGone = false;
+    try {
+      return await this.textCode(actor, phone, () => (textMayHaveGone = true));
+    } finally {
+      if (!textMayHaveGone) this.perIp.uncount(ipKeys, countedAt);
+    }
+  }
+
+  /** The request past its per-IP count; `mayHaveGone` is called once a text went or may have gone. */
+  private async textCode(actor: SessionUser, phone: string, mayHaveGone: () => void): Promise<{ phone: string; expiresAt: string }> {
     const now = this.deps.clock.now();
     const at = now.toISOString();
     const expiresAt = new Date(now.getTime() + CODE_TTL_MS).toISOString();
@@ -104,7 +118,7 @@ export class PhoneVerification {
       userId: actor.id,
     });
     const failed = sent.status === 'refused' || sent.status === 'error';
-    if (!failed || sent.maybeDelivered) this.perIp.count([ipKey(ip)]);
+    if (!failed || sent.maybeDelivered) mayHaveGone();
     if (failed) {
       // Not sent (refused, or Textbelt never got it): the code goes and costs nothing. Maybe sent
       // (no answer in time, an answer we cannot read): it stays, counted against the hourly
