@@ -35,6 +35,7 @@ export const masterApi = {
    * The full set of roles; PROVIDER_USER is always kept, whatever is sent. `from`: the roles the
    * master's screen showed; when the user's roles are no longer those, nothing changes (409
    * master.user_changed), so a set built from a stale row never undoes another master's change.
+   * A suspended account is given no role it does not hold (409 master.user_suspended).
    */
   'POST /api/master/update-user-roles': {
     body: Type.Object({ userId: UserId, roles: RoleSet, from: Type.Optional(RoleSet) }),

@@ -9,6 +9,8 @@ export const masterErrors = {
   'master.last_master': 'This is the last master: there must always be one.',
   // Another master changed the account since this one's screen read it (the request's `from`).
   'master.user_changed': 'This account changed meanwhile: the list shows it as it is now.',
+  // A staff role given to a suspended account would act the moment anyone lifts the suspension.
+  'master.user_suspended': 'This account is suspended: lift the suspension before giving it a staff role.',
   'field.targetType': 'target type',
   'field.targetId': 'target id',
   'field.from': 'what the list showed',

@@ -80,6 +80,9 @@ export class MasterService {
       if (!can(by, 'setRoles', change)) throw refusal(by, 'setRoles', userId);
       if (from && !sameRoles(before.roles, from)) throw new Conflict('master.user_changed');
       if (sameRoles(before.roles, roles)) return before; // nothing changes: nothing to audit
+      // A staff role given to a suspended account waits armed for whoever lifts the suspension (a
+      // master acting on a row that still showed it approved, say): refused. Taking roles away is fine.
+      if (before.status === 'suspended' && roles.some((r) => !before.roles.includes(r))) throw new Conflict('master.user_suspended');
       await repo.setRoles(trx, userId, roles);
       const after = { ...before, roles };
       await writeAudit(trx, { actor, action: 'user.roles', targetType: 'user', targetId: userId, before: { roles: before.roles }, after: { roles }, at: now });

@@ -61,6 +61,28 @@ describe('a master acting on a user another master just changed', () => {
     expect(auditAfterB).toEqual([{ action: 'user.roles', actor_id: b.id }]);
   });
 
+  // Moved from a probe (round 11). B suspends X (say, for fraud); A, whose approved-users page
+  // still shows X approved, grants X ADMIN_USER from the roles it showed, which have not changed:
+  // the role would wait armed for whoever lifts the suspension. Refused, whatever the screen showed;
+  // a role taken away from a suspended account is fine.
+  it('a staff role is not given to an account another master just suspended; one is taken away', async () => {
+    const a = await asMaster(ctx);
+    const b = await asMaster(ctx);
+    const x = await makeUser(ctx, { roles: ['ADMIN_USER'], status: 'approved' });
+    const shown = ['PROVIDER_USER', 'ADMIN_USER'];
+    expect((await post('/api/master/update-user-status', { userId: x.id, status: 'suspended', from: 'approved' }, b.cookie)).statusCode).toBe(200);
+    const auditAfterB = await auditAbout(x.id);
+
+    const res = await post('/api/master/update-user-roles', { userId: x.id, roles: [...shown, 'MASTER_USER'], from: shown }, a.cookie);
+    expect([res.statusCode, res.json().code]).toEqual([409, 'master.user_suspended']);
+    expect(await rolesOf(x.id)).toEqual(['ADMIN_USER', 'PROVIDER_USER']);
+    expect(await auditAbout(x.id)).toEqual(auditAfterB);
+
+    const removed = await post('/api/master/update-user-roles', { userId: x.id, roles: ['PROVIDER_USER'], from: shown }, a.cookie);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(await rolesOf(x.id)).toEqual(['PROVIDER_USER']);
+  });
+
   it('a change made from the status the user still has is applied and audited', async () => {
     const m = await asMaster(ctx);
     const x = await makeUser(ctx);
