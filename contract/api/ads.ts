@@ -292,6 +292,8 @@ const OneAd = Type.Object({ ad: OwnerAdSchema });
 const AdAndWallet = Type.Object({ ad: OwnerAdSchema, wallet: WalletSchema });
 const AdIds = Type.Array(Id, { minItems: 1, maxItems: 100 });
 const Updated = Type.Object({ updated: Type.Integer() });
+/** The version of each ad a staff member saw (its `updatedAt` in the list): a decision applies to that version only. */
+const Seen = Type.Optional(Type.Array(Type.Object({ id: Id, updatedAt: Type.String({ maxLength: 40 }) }), { maxItems: 100 }));
 
 /**
  * The request header that makes a provider's action happen once (server/core/idempotency.ts): the
@@ -393,15 +395,14 @@ export const adsApi = {
    * Approves ads in review, or rejects them with a reason (3–500 characters) and a full refund;
    * `updated` counts the changed ones. Revisions (ids from the queue's `revisionOf` items) are
    * decided the same way: approved, they become the live ad; rejected, the live ad stays as it was.
-   * `seen` pins an approval to what the reviewer saw: an ad in review whose `updatedAt` is no longer
-   * the one named (its owner edited it since) is not approved, nor counted; the queue shows it again.
+   * `seen` pins a decision (approval or rejection) to what the reviewer saw: an ad in review whose
+   * `updatedAt` is no longer the one named (its owner edited it since) is not decided, nor counted;
+   * the queue shows it again.
    */
   'POST /api/admin/approve-pending-ads': {
     body: Type.Object({
       adIds: AdIds,
-      seen: Type.Optional(
-        Type.Array(Type.Object({ id: Type.String({ minLength: 1, maxLength: 40 }), updatedAt: Type.String({ maxLength: 40 }) }), { maxItems: 100 }),
-      ),
+      seen: Seen,
       decision: Type.Union([Type.Literal('approve'), Type.Literal('reject')]),
       reason: Type.Optional(Type.String({ maxLength: 1000 })),
       /** A rejection's category (default 'other'). */
@@ -418,9 +419,18 @@ export const adsApi = {
     }),
     response: { 200: Type.Object({ approvedAds: Type.Array(StaffAdSchema), ...PageInfo }), ...Errors },
   },
-  /** Disables approved ads, or enables disabled ones ('approved' and 'enabled' mean the same; an ad whose time ran out becomes expired). */
+  /**
+   * Disables approved ads, or enables disabled ones ('approved' and 'enabled' mean the same; an ad whose time ran out becomes expired).
+   * `seen` pins an enable to what the staff member saw: an ad whose `updatedAt` is no longer the one
+   * named (another staff member's newer takedown, its owner's change since) is left as it is, nor
+   * counted; the list shows it as it is now. A takedown applies whatever the list showed.
+   */
   'POST /api/admin/set-status-approved-ads': {
-    body: Type.Object({ adIds: AdIds, status: Type.Union([Type.Literal('approved'), Type.Literal('disabled'), Type.Literal('enabled')]) }),
+    body: Type.Object({
+      adIds: AdIds,
+      status: Type.Union([Type.Literal('approved'), Type.Literal('disabled'), Type.Literal('enabled')]),
+      seen: Seen,
+    }),
     response: { 200: Updated, ...Errors },
   },
   /** Ads refused by screening, newest first. */

@@ -16,16 +16,20 @@ function defined(q: Record<string, string | number | boolean | undefined>): Reco
 
 export const adminAdsApi = {
   pendingAds: (q: PendingAdsQuery) => api.get<ResponseOf<Ads['GET /api/admin/get-pending-ads']>>('admin/get-pending-ads', { searchParams: defined(q) }),
-  /** `seen`: each item's updatedAt as the reviewer saw it (an approval then approves that version only). */
+  /** `seen`: each item's updatedAt as the reviewer saw it (an approval or a rejection then decides that version only). */
   decide: (adIds: string[], decision: ReviewDecision, reason?: string, category?: RejectionCategory, seen?: ReviewSeen) =>
     api.post<ResponseOf<Ads['POST /api/admin/approve-pending-ads']>>('admin/approve-pending-ads', {
-      json: (reason ? { adIds, decision, reason, ...(category ? { category } : {}) } : { adIds, decision, ...(seen ? { seen } : {}) }) satisfies BodyOf<
-        Ads['POST /api/admin/approve-pending-ads']
-      >,
+      json: {
+        adIds,
+        decision,
+        ...(reason ? { reason, ...(category ? { category } : {}) } : {}),
+        ...(seen ? { seen } : {}),
+      } satisfies BodyOf<Ads['POST /api/admin/approve-pending-ads']>,
     }),
   approvedAds: (q: ApprovedAdsQuery) => api.get<ResponseOf<Ads['GET /api/admin/get-approved-ads']>>('admin/get-approved-ads', { searchParams: defined(q) }),
-  setAdStatus: (adIds: string[], status: BodyOf<Ads['POST /api/admin/set-status-approved-ads']>['status']) =>
+  /** `seen`: each ad's updatedAt as the list showed it (an ad changed since is left as it is). */
+  setAdStatus: (adIds: string[], status: BodyOf<Ads['POST /api/admin/set-status-approved-ads']>['status'], seen?: ReviewSeen) =>
     api.post<ResponseOf<Ads['POST /api/admin/set-status-approved-ads']>>('admin/set-status-approved-ads', {
-      json: { adIds, status } satisfies BodyOf<Ads['POST /api/admin/set-status-approved-ads']>,
+      json: { adIds, status, ...(seen ? { seen } : {}) } satisfies BodyOf<Ads['POST /api/admin/set-status-approved-ads']>,
     }),
 };

@@ -51,9 +51,10 @@ export async function decidePendingAds(
   return updated;
 }
 
-export async function setApprovedAdsStatus(adIds: string[], status: 'approved' | 'disabled'): Promise<number> {
+/** Disables or enables ads as `seen` shows them (an ad changed since is left as it is), then reloads the list. */
+export async function setApprovedAdsStatus(adIds: string[], status: 'approved' | 'disabled', seen?: ReviewSeen): Promise<number> {
   const unchanged = sessionCheck();
-  const { updated } = await adminAdsApi.setAdStatus(adIds, status);
+  const { updated } = await adminAdsApi.setAdStatus(adIds, status, seen);
   if (unchanged()) await reloadList(approvedQuery, adminApprovedAdsStore.load);
   return updated;
 }

@@ -18,7 +18,7 @@ export function registerReviewRoutes(app: TypedApp, deps: AppDeps): void {
 
   app.post('/api/admin/set-status-approved-ads', { schema: adsApi['POST /api/admin/set-status-approved-ads'] }, async (request) => {
     const status = request.body.status === 'disabled' ? 'disabled' : 'approved';
-    return review.setStatus(requireUser(request), { adIds: request.body.adIds, status });
+    return review.setStatus(requireUser(request), { adIds: request.body.adIds, status, seen: request.body.seen });
   });
 
   app.get('/api/admin/get-screening-log', { schema: adsApi['GET /api/admin/get-screening-log'] }, async (request) => review.screeningLog(request.query));

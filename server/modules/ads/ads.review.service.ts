@@ -82,16 +82,17 @@ export class ReviewService {
    * Approves in_review ads, or rejects them with a reason and a full refund to the wallet that paid
    * (idempotency key ad-refund:<id>[:<attempt>]). Ids of pending revisions approve or reject the
    * edit. Anything else (an ad no longer in review, an edit no longer pending or whose ad is gone,
-   * an ad edited since the version `seen` names) is skipped; returns how many changed. Owners are
-   * told by e-mail.
+   * an ad edited since the version `seen` names, approved or rejected alike) is skipped; returns how
+   * many changed. Owners are told by e-mail.
    */
   async decide(
     actor: SessionUser,
     input: { adIds: string[]; decision: 'approve' | 'reject'; reason?: string; category?: RejectionCategory; seen?: { id: string; updatedAt: string }[] },
   ): Promise<{ updated: number }> {
     // What the reviewer saw of each ad (its updatedAt in the queue): an owner may edit an ad in
-    // review, and an approval must not publish text nobody reviewed.
-    const seen = new Map((input.seen ?? []).map((s) => [s.id, s.updatedAt]));
+    // review, and an approval must not publish text nobody reviewed, nor a rejection send back (with
+    // a reason that may no longer apply) text nobody read.
+    const seen = seenVersions(input.seen);
     const category: RejectionCategory = input.category ?? 'other';
     // One line without control, format and bidi characters, as ad text is: it is audited and mailed to the owner.
     const reason = cleanLine(input.reason ?? '');
@@ -151,8 +152,8 @@ export class ReviewService {
         }
         mayReview(by, 'review', ad, linked);
         if (ad.status !== 'in_review') continue;
+        if (changedSince(seen, ad)) continue;
         if (input.decision === 'approve') {
-          if (seen.has(id) && seen.get(id) !== ad.updated_at) continue; // changed since the reviewer saw it
           // Its city or state disabled since it was posted: its paid term would run where it shows nowhere
           // (pay and renew refuse such a place too). Left in review; the owner can move it.
           if (!(await placeOpen(trx, ad.state_id, ad.city_id))) continue;
@@ -213,9 +214,16 @@ export class ReviewService {
   /**
    * Disables approved or expired ads (an expired one too: its owner must not renew a taken-down ad
    * back into view), or enables disabled ones (an enabled ad whose time ran out becomes expired).
-   * Owners are told by e-mail, once per ad that changed.
+   * Owners are told by e-mail, once per ad that changed. An ad to enable that changed since the
+   * version `seen` names (another staff member's newer takedown, its owner's edit) is skipped: a
+   * stale list must not put back in view what a newer decision took down. A takedown, the cautious
+   * direction, applies whatever the list showed (an owner's bump must not make staff press again).
    */
-  async setStatus(actor: SessionUser, input: { adIds: string[]; status: 'approved' | 'disabled' }): Promise<{ updated: number }> {
+  async setStatus(
+    actor: SessionUser,
+    input: { adIds: string[]; status: 'approved' | 'disabled'; seen?: { id: string; updatedAt: string }[] },
+  ): Promise<{ updated: number }> {
+    const seen = seenVersions(input.seen);
     const at = this.deps.clock.now().toISOString();
     const changed: { ownerId: string; adId: string; status: AdStatus }[] = [];
     const mails: AdMail[] = [];
@@ -224,7 +232,9 @@ export class ReviewService {
       for (const id of unique(input.adIds)) {
         const before = await repo.findAd(trx, id);
         if (before) mayReview(by, 'moderate', before, linked);
-        if (!before || !(await repo.setStaffStatus(trx, id, input.status, at))) continue;
+        // A staff status change stores updated_at too (setStaffStatus): another's newer one shows here.
+        if (!before || (input.status === 'approved' && changedSince(seen, before))) continue;
+        if (!(await repo.setStaffStatus(trx, id, input.status, at))) continue;
         await repo.refreshVisibility(trx, [id]);
         // A taken-down ad's photos stop answering the public too (their URLs are known); enabled, they answer again.
         if (input.status === 'disabled') await withdraw(trx, await photosOfAds(trx, { adId: id }), adReason(id));
@@ -268,6 +278,16 @@ export class ReviewService {
       pageSize,
     };
   }
+}
+
+/** What a staff member saw of each ad: its id → its updatedAt in their list. */
+function seenVersions(seen: readonly { id: string; updatedAt: string }[] | undefined): ReadonlyMap<string, string> {
+  return new Map((seen ?? []).map((s) => [s.id, s.updatedAt]));
+}
+
+/** An ad the staff member named in `seen` that changed since (an ad not named is not checked). */
+function changedSince(seen: ReadonlyMap<string, string>, ad: { id: string; updated_at: string }): boolean {
+  return seen.has(ad.id) && seen.get(ad.id) !== ad.updated_at;
 }
 
 /**

@@ -10,21 +10,31 @@ import { sessionStore } from '../../state/session';
 import type { StaffAd } from '../../api/ads';
 import ApprovedAds from './ApprovedAds';
 
-/** The approved-ads routes over `initial`; a status change disables the named ads. Returns the bodies posted. */
-function approvedServer(initial: StaffAd[]): unknown[] {
+/**
+ * The approved-ads routes over `initial`; a status change sets the named ads' status, skipping (as
+ * the server does) one changed since the version `seen` names. Returns the bodies posted, and
+ * `change`: another staff member changes an ad meanwhile.
+ */
+function approvedServer(initial: StaffAd[]) {
   let ads = [...initial];
   const calls: unknown[] = [];
   server.use(
     http.get('/api/admin/get-approved-ads', () => apiJson('GET /api/admin/get-approved-ads', { approvedAds: ads, total: ads.length, page: 1, pageSize: 20 })),
     http.post('/api/admin/set-status-approved-ads', async ({ request }) => {
-      const body = (await request.json()) as { adIds: string[]; status: string };
+      const body = (await request.json()) as { adIds: string[]; status: StaffAd['status']; seen?: { id: string; updatedAt: string }[] };
       calls.push(body);
-      ads = ads.map((a) => (body.adIds.includes(a.id) ? { ...a, status: 'disabled' } : a));
-      return apiJson('POST /api/admin/set-status-approved-ads', { updated: body.adIds.length });
+      const changed = (id: string) => body.seen?.some((s) => s.id === id && s.updatedAt !== ads.find((a) => a.id === id)?.updatedAt) ?? false;
+      const done = body.adIds.filter((id) => !changed(id));
+      ads = ads.map((a) => (done.includes(a.id) ? { ...a, status: body.status } : a));
+      return apiJson('POST /api/admin/set-status-approved-ads', { updated: done.length });
     }),
   );
-  return calls;
+  const change = (id: string, patch: Partial<StaffAd>) => {
+    ads = ads.map((a) => (a.id === id ? { ...a, ...patch } : a));
+  };
+  return { calls, change };
 }
+const seen = (...ads: StaffAd[]) => ads.map((a) => ({ id: a.id, updatedAt: a.updatedAt }));
 
 describe('admin approved ads', () => {
   it('disables another provider’s ad and offers nothing on the admin’s own', async () => {
@@ -33,7 +43,7 @@ describe('admin approved ads', () => {
       makeStaffAd({ status: 'approved', title: 'My own live ad', ownerId: 'me' }),
       makeStaffAd({ status: 'approved', title: 'A provider’s live ad', ownerId: 'u2' }),
     ];
-    const calls = approvedServer(ads);
+    const { calls } = approvedServer(ads);
     const user = userEvent.setup();
     renderAt(<ApprovedAds />, '/admin/dashboard/admin/approved-ads');
 
@@ -45,7 +55,7 @@ describe('admin approved ads', () => {
     const theirs = screen.getByRole('link', { name: 'A provider’s live ad' }).closest('tr')!;
     expect(within(theirs).getByRole('link', { name: `Owner’s page: ${ads[1].owner.email}` }).textContent).toBe('Owner’s page');
     await user.click(within(theirs).getByRole('button', { name: 'Disable' }));
-    await waitFor(() => expect(calls).toEqual([{ adIds: [ads[1].id], status: 'disabled' }]));
+    await waitFor(() => expect(calls).toEqual([{ adIds: [ads[1].id], status: 'disabled', seen: seen(ads[1]) }]));
   });
 
   // The table is named after the page's heading, and the count is a live region (always present): the
@@ -65,7 +75,7 @@ describe('admin approved ads', () => {
       makeStaffAd({ status: 'expired', title: 'A reported ad that ran out', ownerId: 'u2' }),
       makeStaffAd({ status: 'disabled', title: 'An ad taken down', ownerId: 'u3' }),
     ];
-    const calls = approvedServer(ads);
+    const { calls } = approvedServer(ads);
     const user = userEvent.setup();
     renderAt(<ApprovedAds />, '/admin/dashboard/admin/approved-ads');
 
@@ -82,7 +92,7 @@ describe('admin approved ads', () => {
         .map((b) => b.textContent),
     ).toEqual(['Disable']);
     await user.click(within(expired).getByRole('button', { name: 'Disable' }));
-    await waitFor(() => expect(calls).toEqual([{ adIds: [ads[0].id], status: 'disabled' }]));
+    await waitFor(() => expect(calls).toEqual([{ adIds: [ads[0].id], status: 'disabled', seen: seen(ads[0]) }]));
   });
 
   // Disabling the selection hides many live, paid ads and e-mails every owner: it asks first, and
@@ -93,7 +103,7 @@ describe('admin approved ads', () => {
       makeStaffAd({ status: 'approved', title: 'A provider’s live ad', ownerId: 'u2' }),
       makeStaffAd({ status: 'approved', title: 'Another live ad', ownerId: 'u3' }),
     ];
-    const calls = approvedServer(ads);
+    const { calls } = approvedServer(ads);
     const user = userEvent.setup();
     renderAt(<ApprovedAds />, '/admin/dashboard/admin/approved-ads');
     await screen.findByRole('link', { name: 'A provider’s live ad' });
@@ -111,9 +121,27 @@ describe('admin approved ads', () => {
     await user.click(bulk);
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Disable 2 ads' }));
     expect(await screen.findByText('2 ads disabled.')).toBeTruthy();
-    expect(calls).toEqual([{ adIds: [ads[0].id, ads[1].id], status: 'disabled' }]);
+    expect(calls).toEqual([{ adIds: [ads[0].id, ads[1].id], status: 'disabled', seen: seen(ads[0], ads[1]) }]);
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('status'));
+  });
+
+  // Another staff member enabled the ad and a master took it down again since this list was read:
+  // Enable names the version shown, the server leaves the newer takedown in force, and the page says so.
+  it('enables only the version shown: an ad changed meanwhile is left as it is, the page says so and shows it as it is now', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    const ad = makeStaffAd({ status: 'disabled', title: 'Taken down as spam', ownerId: 'u2', updatedAt: '2025-01-05T10:00:00.000Z' });
+    const { calls, change } = approvedServer([ad]);
+    const user = userEvent.setup();
+    renderAt(<ApprovedAds />, '/admin/dashboard/admin/approved-ads');
+    const row = (await screen.findByRole('link', { name: 'Taken down as spam' })).closest('tr')!;
+    change(ad.id, { title: 'Taken down after a tip', updatedAt: '2025-01-05T10:07:00.000Z' });
+    await user.click(within(row).getByRole('button', { name: 'Enable' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      "0 ads enabled. 1 of them was not changed: it changed meanwhile (another staff member's decision, its owner's change or its expiry). The list shows it as it is now.",
+    );
+    expect(calls).toEqual([{ adIds: [ad.id], status: 'approved', seen: [{ id: ad.id, updatedAt: '2025-01-05T10:00:00.000Z' }] }]);
+    expect(await screen.findByRole('link', { name: 'Taken down after a tip' })).toBeTruthy();
   });
 
   it('forgets the selection on another page: “Disable selected” never acts on ads that are not shown', async () => {

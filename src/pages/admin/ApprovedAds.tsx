@@ -35,7 +35,7 @@ export default function ApprovedAds() {
   const [busy, setBusy] = useState(false);
   // Kept unworded (the error; the note's key and count), worded at render: a language switch re-words them.
   const [error, setError] = useState<Error | null>(null);
-  const [note, setNote] = useState<{ key: 'approvedAds.enabled' | 'approvedAds.disabled'; count: number; focus: boolean } | null>(null);
+  const [note, setNote] = useState<{ key: 'approvedAds.enabled' | 'approvedAds.disabled'; count: number; asked: number; focus: boolean } | null>(null);
   const noteRef = useRef<HTMLDivElement>(null);
   const [confirmDisable, setConfirmDisable] = useState(false);
 
@@ -54,12 +54,16 @@ export default function ApprovedAds() {
     setError(null);
     setNote(null);
     try {
-      const n = await setApprovedAdsStatus(ids, status);
+      // The change names the version shown here: an ad another staff member (or its owner, or its
+      // expiry) changed since is left as it is, and the reloaded list shows it as it is now.
+      const shown = (snap.data?.approvedAds ?? []) as readonly StaffAd[];
+      const seen = shown.filter((a) => ids.includes(a.id)).map((a) => ({ id: a.id, updatedAt: a.updatedAt }));
+      const n = await setApprovedAdsStatus(ids, status, seen);
       // The control used may be gone: the ad's row left a list filtered by status, or the bulk
       // buttons have nothing left to act on with the selection cleared. Focus then goes to the
       // outcome; a row still listed keeps it on its button (Disable turned Enable).
       const stays = fromRow && !!adminApprovedAdsStore.state.data?.approvedAds.some((a) => a.id === ids[0]);
-      setNote({ key: status === 'approved' ? 'approvedAds.enabled' : 'approvedAds.disabled', count: n, focus: !stays });
+      setNote({ key: status === 'approved' ? 'approvedAds.enabled' : 'approvedAds.disabled', count: n, asked: ids.length, focus: !stays });
       sel.clear();
     } catch (e) {
       setError(asError(e));
@@ -129,6 +133,7 @@ export default function ApprovedAds() {
       {note && (
         <div ref={noteRef} role="status" tabIndex={-1} className="alert alert-success">
           {t(note.key, { count: note.count })}
+          {note.count < note.asked && ` ${t('approvedAds.notAll', { count: note.asked - note.count })}`}
         </div>
       )}
       {error && (

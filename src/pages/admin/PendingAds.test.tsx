@@ -34,7 +34,7 @@ function pendingServer(initial: StaffAd[], unpaid: StaffAd[] = [], flags: Duplic
     http.post('/api/admin/approve-pending-ads', async ({ request }) => {
       const body = (await request.json()) as { adIds: string[]; seen?: { id: string; updatedAt: string }[] };
       decisions.push(body);
-      // As the server does: an approval skips an ad changed since the version it names.
+      // As the server does: a decision (approval or rejection) skips an ad changed since the version it names.
       const changed = (id: string) => body.seen?.some((s) => s.id === id && s.updatedAt !== list.find((a) => a.id === id)?.updatedAt) ?? false;
       const decided = body.adIds.filter((id) => list.some((a) => a.id === id) && !changed(id));
       list = list.filter((a) => !decided.includes(a.id));
@@ -80,7 +80,16 @@ describe('admin pending ads', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(srv.decisions).toEqual([
       { adIds: [a.id], decision: 'approve', seen: [{ id: a.id, updatedAt: a.updatedAt }] },
-      { adIds: [b.id, c.id], decision: 'reject', reason: 'Photos do not match the description', category: 'misleading' },
+      {
+        adIds: [b.id, c.id],
+        decision: 'reject',
+        reason: 'Photos do not match the description',
+        category: 'misleading',
+        seen: [
+          { id: b.id, updatedAt: b.updatedAt },
+          { id: c.id, updatedAt: c.updatedAt },
+        ],
+      },
     ]);
     expect(screen.getByText('No ads are waiting for review.')).toBeTruthy();
   });
@@ -145,6 +154,33 @@ describe('admin pending ads', () => {
     ]);
     expect(await screen.findByRole('listitem', { name: 'Rewritten after the list was opened' })).toBeTruthy();
     expect(screen.queryByRole('listitem', { name: 'Unchanged ad in review' })).toBeNull();
+  });
+
+  // The reason is about the text the reviewer read: the owner's fix made meanwhile is not rejected with it.
+  it('rejects only the version shown: an ad its owner changed meanwhile is not rejected, and the list shows it changed', async () => {
+    const a = makeStaffAd({ status: 'in_review', title: 'Call 212 555 0142 now', updatedAt: '2025-01-05T10:00:00.000Z' });
+    const srv = pendingServer([a]);
+    const user = userEvent.setup();
+    renderAt(<PendingAds />, '/admin/dashboard/admin/pending-ads');
+    const item = await screen.findByRole('listitem', { name: 'Call 212 555 0142 now' });
+    srv.edit(a.id, { title: 'Elegant companion in Manhattan', updatedAt: '2025-01-05T10:05:00.000Z' });
+    await user.click(within(item).getByRole('button', { name: 'Reject' }));
+    const dialog = screen.getByRole('dialog');
+    await user.type(within(dialog).getByLabelText('Reason (the owner sees it)'), 'Phone number in the title');
+    await user.click(within(dialog).getByRole('button', { name: 'Reject and refund' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      '0 ads rejected and refunded. 1 of the selected was not decided: it changed or was decided meanwhile, or its city or state is disabled (an approval waits until its owner moves it). The list shows it as it is now.',
+    );
+    expect(srv.decisions).toEqual([
+      {
+        adIds: [a.id],
+        decision: 'reject',
+        reason: 'Phone number in the title',
+        category: 'other',
+        seen: [{ id: a.id, updatedAt: '2025-01-05T10:00:00.000Z' }],
+      },
+    ]);
+    expect(await screen.findByRole('listitem', { name: 'Elegant companion in Manhattan' })).toBeTruthy();
   });
 
   it('shows unpaid ads only when asked to', async () => {

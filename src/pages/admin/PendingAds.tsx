@@ -77,9 +77,10 @@ export default function PendingAds() {
     setError(null);
     setNote(null);
     try {
-      // An approval names the version shown here: an ad its owner edited since is not approved, and comes back changed.
+      // A decision names the version shown here: an ad its owner edited since is neither approved nor
+      // rejected (the reason was about what was read), and comes back changed.
       const shown = (snap.data?.pendingAds ?? []) as readonly StaffAd[];
-      const seen = decision === 'approve' ? shown.filter((a) => ids.includes(a.id)).map((a) => ({ id: a.id, updatedAt: a.updatedAt })) : undefined;
+      const seen = shown.filter((a) => ids.includes(a.id)).map((a) => ({ id: a.id, updatedAt: a.updatedAt }));
       const n = await decidePendingAds(ids, decision, reason, category, seen);
       setNote({ decision, done: n, asked: ids.length });
       sel.clear();
