@@ -4,6 +4,9 @@ import { startSmtpSink, type SmtpSink } from '../../test/fakes/smtp.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { liveAd, placeIn } from './ads.testkit.ts';
 import { renewalReminders } from './ads.reminders.ts';
+import { expireAds } from './ads.expiry.ts';
+import { findJob } from '../cron/cron.jobs.ts';
+import { runJob } from '../cron/cron.service.ts';
 
 // Renewal reminders over a real SMTP server: three days before the end of a term, and once the
 // ad has expired; once per ad and term; in the owner's language; with a signed one-click link
@@ -26,6 +29,8 @@ afterEach(async () => {
 
 const reminders = () => smtp.mails.filter((m) => /expires on|has expired|vence|venceu|venció/.test(m.subject));
 const run = () => renewalReminders(ctx.app.deps).then((r) => r.message);
+/** A run as the scheduler starts it: recorded in cron_runs, which the expiry notices' window reads. */
+const cronRun = () => runJob(ctx.app.deps, findJob('renewal-reminders')!).then((r) => r.message);
 
 describe('renewal-reminders', () => {
   it('e-mails once per ad and term, three days ahead, then once when it expired', async () => {
@@ -56,10 +61,58 @@ describe('renewal-reminders', () => {
     expect(await run()).toBe('0 reminder(s) sent');
     await smtp.waitFor(2);
     expect(reminders().map((m) => m.subject)).toEqual([mail.subject, 'Your ad has expired: Reminder test ad, downtown']);
-    // Long expired ads get nothing (a restore does not mail every old ad).
+    // Long expired ads get nothing (a restore does not mail every old ad). The window reaches back
+    // to the last recorded run after an outage (next test), so a restored backup is one with no
+    // run recorded, or whose last run came after these expiries: both mail nothing old.
+    ctx.clock.set(new Date(ends + DAY_MS));
+    expect(await cronRun()).toBe('0 reminder(s) sent'); // the backup's last run, a day after the end
     ctx.clock.set(new Date(ends + 5 * DAY_MS));
     await ctx.app.deps.db.updateTable('ads').set({ expired_notice_for: null }).where('id', '=', ad.id).execute();
     expect(await run()).toBe('0 reminder(s) sent');
+    await ctx.app.deps.db.deleteFrom('cron_runs').execute();
+    expect(await run()).toBe('0 reminder(s) sent');
+  });
+
+  it('after a 5-day outage, the owner of an ad that expired meanwhile is told once; not for ads past 30 days', async () => {
+    const place = await placeIn(ctx, 'ny');
+    const ad = await liveAd(ctx, owner, staff, place, { title: 'Outage weekend test ad' });
+    const old = await liveAd(ctx, owner, staff, place, { title: 'Ad that ended long ago' });
+    const ends = Date.parse((await ctx.app.deps.db.selectFrom('ads').select('expires_at').where('id', '=', ad.id).executeTakeFirstOrThrow()).expires_at!);
+    await ctx.app.deps.db
+      .updateTable('ads')
+      .set({ expires_at: new Date(ends + 100 * DAY_MS).toISOString() })
+      .where('id', '=', old.id)
+      .execute();
+    // The jobs run while the server is up: three days and a half hour before the end, nothing to say yet.
+    ctx.clock.set(new Date(ends - 3 * DAY_MS - 30 * 60_000));
+    await expireAds(ctx.app.deps);
+    expect(await cronRun()).toBe('0 reminder(s) sent');
+    // Down from here for five days (no job runs); started again, every job runs once.
+    ctx.clock.set(new Date(ends + 2 * DAY_MS + 60 * 60_000));
+    await expireAds(ctx.app.deps);
+    expect(await cronRun()).toBe('1 reminder(s) sent');
+    expect(await cronRun()).toBe('0 reminder(s) sent');
+    await smtp.waitFor(1);
+    expect(reminders().map((m) => m.subject)).toEqual(['Your ad has expired: Outage weekend test ad']);
+
+    // Down 40 days: told about an ad that ended 20 days ago, not about one that ended 35 days ago.
+    const down = ends + 3 * DAY_MS;
+    ctx.clock.set(new Date(down + 40 * DAY_MS));
+    for (const [id, ago] of [
+      [ad.id, 20],
+      [old.id, 35],
+    ] as const) {
+      const at = new Date(down + (40 - ago) * DAY_MS).toISOString();
+      await ctx.app.deps.db.updateTable('ads').set({ status: 'expired', expires_at: at }).where('id', '=', id).execute();
+    }
+    await ctx.app.deps.db
+      .updateTable('cron_runs')
+      .set({ started_at: new Date(down).toISOString() })
+      .where('name', '=', 'renewal-reminders')
+      .execute();
+    expect(await cronRun()).toBe('1 reminder(s) sent');
+    await smtp.waitFor(2);
+    expect(reminders().map((m) => m.subject)).toEqual(['Your ad has expired: Outage weekend test ad', 'Your ad has expired: Outage weekend test ad']);
   });
 
   it('speaks the language the owner last used, and stops after the one-click unsubscribe', async () => {

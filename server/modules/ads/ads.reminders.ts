@@ -1,26 +1,71 @@
 import type { AppDeps } from '../../core/deps.ts';
 import { composeMail, pageLink, utcMoment, type MailLocale, type TemplateName } from '../../core/mail-templates.ts';
 import { unsubscribeApiUrl, unsubscribePageUrl } from '../../core/unsubscribe.ts';
-import { DAY_MS } from '../../core/clock.ts';
+import { DAY_MS, HOUR_MS } from '../../core/clock.ts';
 import { jobReport, type JobReport } from '../../core/report.ts';
 
 /** Reminders go out this long before an ad expires. */
 export const REMIND_BEFORE_MS = 3 * DAY_MS;
-/** An expiry notice is sent for ads that expired within this window (not for old ones after a restore). */
+/**
+ * An expiry notice is sent for ads that expired within this window, not for old ones (a restored
+ * backup must not mail every ad that ever expired); after an outage, from the last run on
+ * (expiredNoticeSince).
+ */
 const EXPIRED_NOTICE_WINDOW_MS = 2 * DAY_MS;
+/** After an outage, at most this far back (the runs are kept 30 days: cron.jobs.ts RUN_HISTORY_MS). */
+const EXPIRED_NOTICE_MAX_MS = 30 * DAY_MS;
+/**
+ * An ad turns `expired` a few minutes after its end (expire-ads runs every 5): one that ended just
+ * before the last run may have been expired just after it, so the window starts this much earlier.
+ */
+const EXPIRY_LAG_MS = HOUR_MS;
+/**
+ * A claim on a reminder (reminded_for with reminder_claimed_at, migration 0043) still there after
+ * this long lost its process on the way (a kill -9): a later run takes it over and sends it.
+ * Sending takes at most 90 s (core/mailer.ts timeouts) and a run mails one ad after the other, each
+ * claimed at its turn: a live sender is not overtaken.
+ */
+const CLAIM_MS = 15 * 60_000;
+const JOB_NAME = 'renewal-reminders';
 
 type Due = { id: string; title: string; expires_at: string; owner_id: string; email: string; locale: MailLocale };
+type Kind = { column: 'reminded_for' | 'expired_notice_for'; claimedAt: 'reminder_claimed_at' | 'expired_notice_claimed_at' };
+const REMINDER: Kind = { column: 'reminded_for', claimedAt: 'reminder_claimed_at' };
+const EXPIRED_NOTICE: Kind = { column: 'expired_notice_for', claimedAt: 'expired_notice_claimed_at' };
+
+/**
+ * Since when ended ads get the "it expired" notice: the last two days, or, when the last run that
+ * finished (cron_runs) is older (the server was down), from that run on, at most 30 days back. A
+ * restored backup's old expiries came before its last recorded run (or it recorded none): not mailed.
+ */
+async function expiredNoticeSince(deps: AppDeps, now: Date): Promise<Date> {
+  const last = await deps.db
+    .selectFrom('cron_runs')
+    .select('started_at')
+    .where('name', '=', JOB_NAME)
+    .where('outcome', '=', 'ok')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const usual = now.getTime() - EXPIRED_NOTICE_WINDOW_MS;
+  if (!last) return new Date(usual);
+  const fromLastRun = Math.max(Date.parse(last.started_at) - EXPIRY_LAG_MS, now.getTime() - EXPIRED_NOTICE_MAX_MS);
+  return new Date(Math.min(usual, fromLastRun));
+}
 
 /**
  * Cron job renewal-reminders: e-mails the (approved) owner of each approved ad that expires within three days
- * ("renew it"), and of each ad that expired within the last two days ("it expired, renew it"),
- * once per ad and term (the term's expires_at is stored with the ad when the mail is taken), in
- * the owner's language, with the signed one-click link that turns these e-mails off.
+ * ("renew it"), and of each ad that expired within the last two days, or since the last run after
+ * an outage ("it expired, renew it"), once per ad and term (the term's expires_at is stored with
+ * the ad when the mail is taken, with the time it was taken until it has left), in the owner's
+ * language, with the signed one-click link that turns these e-mails off.
  */
 export async function renewalReminders(deps: AppDeps): Promise<JobReport> {
   const now = deps.clock.now();
   const nowIso = now.toISOString();
   const db = deps.db;
+  const staleBefore = new Date(now.getTime() - CLAIM_MS).toISOString();
+  const expiredSince = await expiredNoticeSince(deps, now);
   const base = () =>
     db
       .selectFrom('ads')
@@ -37,32 +82,47 @@ export async function renewalReminders(deps: AppDeps): Promise<JobReport> {
     .where('ads.status', '=', 'approved')
     .where('ads.expires_at', '>', nowIso)
     .where('ads.expires_at', '<=', new Date(now.getTime() + REMIND_BEFORE_MS).toISOString())
-    .where((eb) => eb.or([eb('ads.reminded_for', 'is', null), eb('ads.reminded_for', '<>', eb.ref('ads.expires_at'))]))
+    .where((eb) =>
+      eb.or([
+        eb('ads.reminded_for', 'is', null),
+        eb('ads.reminded_for', '<>', eb.ref('ads.expires_at')),
+        eb('ads.reminder_claimed_at', '<=', staleBefore), // its process died on the way
+      ]),
+    )
     .orderBy('ads.expires_at') // the soonest first
     .limit(500)
     .execute()) as Due[];
   const expired = (await base()
     .where('ads.status', '=', 'expired')
     .where('ads.expires_at', '<=', nowIso)
-    .where('ads.expires_at', '>', new Date(now.getTime() - EXPIRED_NOTICE_WINDOW_MS).toISOString())
-    .where((eb) => eb.or([eb('ads.expired_notice_for', 'is', null), eb('ads.expired_notice_for', '<>', eb.ref('ads.expires_at'))]))
+    .where('ads.expires_at', '>', expiredSince.toISOString())
+    .where((eb) =>
+      eb.or([
+        eb('ads.expired_notice_for', 'is', null),
+        eb('ads.expired_notice_for', '<>', eb.ref('ads.expires_at')),
+        eb('ads.expired_notice_claimed_at', '<=', staleBefore),
+      ]),
+    )
     .orderBy('ads.expires_at')
     .limit(500)
     .execute()) as Due[];
 
   let sent = 0;
   let failed = 0;
-  const send = async (ad: Due, template: TemplateName, column: 'reminded_for' | 'expired_notice_for') => {
-    // Taken first (only one run, or one process, gets it), given back when the mail fails.
+  const send = async (ad: Due, template: TemplateName, { column, claimedAt }: Kind) => {
+    // Taken first with the time (only one run, or one process, gets it), given back when the mail
+    // fails, marked sent (the time cleared) once it has left; a claim its process kept past
+    // CLAIM_MS (it died on the way) is taken over, by one run only.
     // Still so when its turn comes (a run mails one after another): the same term and status, its
     // owner still approved and not unsubscribed, its city and state still enabled.
+    const claim = deps.clock.now().toISOString();
     const took = await db
       .updateTable('ads')
-      .set({ [column]: ad.expires_at })
+      .set({ [column]: ad.expires_at, [claimedAt]: claim })
       .where('id', '=', ad.id)
       .where('expires_at', '=', ad.expires_at)
       .where('status', '=', template === 'adExpiring' ? 'approved' : 'expired')
-      .where((eb) => eb.or([eb(column, 'is', null), eb(column, '<>', ad.expires_at)]))
+      .where((eb) => eb.or([eb(column, 'is', null), eb(column, '<>', ad.expires_at), eb(claimedAt, '<=', staleBefore)]))
       .where((eb) =>
         eb.exists(
           eb
@@ -87,6 +147,8 @@ export async function renewalReminders(deps: AppDeps): Promise<JobReport> {
       )
       .executeTakeFirst();
     if (Number(took.numUpdatedRows) !== 1) return;
+    // This run's claim, not one a later run took over meanwhile.
+    const ours = () => db.updateTable('ads').where('id', '=', ad.id).where(column, '=', ad.expires_at).where(claimedAt, '=', claim);
     try {
       await deps.mailer.send(
         composeMail(
@@ -101,19 +163,21 @@ export async function renewalReminders(deps: AppDeps): Promise<JobReport> {
           { unsubscribeUrl: unsubscribePageUrl(deps.config, ad.owner_id, ad.locale), oneClickUrl: unsubscribeApiUrl(deps.config, ad.owner_id) },
         ),
       );
-      sent++;
     } catch (err) {
       failed++;
       deps.log.error({ err, adId: ad.id, template }, 'could not e-mail a renewal reminder; the next run tries again');
-      await db
-        .updateTable('ads')
-        .set({ [column]: null })
-        .where('id', '=', ad.id)
+      await ours()
+        .set({ [column]: null, [claimedAt]: null })
         .execute();
+      return;
     }
+    sent++;
+    await ours()
+      .set({ [claimedAt]: null })
+      .execute();
   };
-  for (const ad of expiring) await send(ad, 'adExpiring', 'reminded_for');
-  for (const ad of expired) await send(ad, 'adExpired', 'expired_notice_for');
+  for (const ad of expiring) await send(ad, 'adExpiring', REMINDER);
+  for (const ad of expired) await send(ad, 'adExpired', EXPIRED_NOTICE);
   return jobReport(
     `${sent} reminder(s) sent${failed ? `, ${failed} failed (retried next run)` : ''}`,
     'cron.reminders_sent',

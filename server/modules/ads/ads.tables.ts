@@ -75,6 +75,9 @@ export interface MarketTables {
     renewed_at: string | null;
     reminded_for: string | null;
     expired_notice_for: string | null;
+    /** When the reminder or notice was taken, until its e-mail has left (ads.reminders.ts, migration 0043). */
+    reminder_claimed_at: string | null;
+    expired_notice_claimed_at: string | null;
     /** 1 while its paid term waits for its owner's approval (migration 0029). */
     term_held: Generated<number>;
   };
