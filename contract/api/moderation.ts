@@ -215,9 +215,18 @@ export const moderationApi = {
     body: Type.Object({ targetType: HoldTargetSchema, targetId: Id, reason: Type.String({ maxLength: HOLD_REASON_MAX + 100 }) }),
     response: { 201: Hold, ...Errors },
   },
-  /** Releases every active hold on an account or an ad, with a note (audited); deletions held back meanwhile are completed. 409 when none is active. */
+  /**
+   * Releases the named holds on an account or an ad (those the staff member saw), with a note
+   * (audited); once no hold remains on it, deletions held back meanwhile are completed. 409 when a
+   * named hold is not in force on it any more (moderation.hold_changed), or none is (moderation.not_held).
+   */
   'POST /api/admin/release-legal-hold': {
-    body: Type.Object({ targetType: HoldTargetSchema, targetId: Id, note: Type.String({ maxLength: NOTE_MAX + 100 }) }),
+    body: Type.Object({
+      targetType: HoldTargetSchema,
+      targetId: Id,
+      holdIds: Type.Array(Id, { minItems: 1, maxItems: 100 }),
+      note: Type.String({ maxLength: NOTE_MAX + 100 }),
+    }),
     response: { 200: Type.Object({ released: Type.Integer() }), ...Errors },
   },
   /** Legal holds, newest first; `active` narrows to the ones in force (true) or released (false). */

@@ -5,6 +5,7 @@ export const moderationErrors = {
   'moderation.hold_reason_length': 'The reason must be {{min}} to {{max}} characters.',
   'moderation.note_length': 'The note must be {{min}} to {{max}} characters.',
   'moderation.not_held': 'There is no legal hold in force on this.',
+  'moderation.hold_changed': 'That legal hold is no longer in force on this (another staff member released it meanwhile): check the holds in force now.',
   'moderation.own_hold': 'You cannot place or release a legal hold on your own account or ads: another staff member must.',
   'moderation.own_record': 'You cannot export your own evidence record: another staff member must.',
   'moderation.too_many_ids': 'At most {{max}} ads at once.',

@@ -49,6 +49,7 @@ export async function placeHold(targetType: HoldTarget, targetId: string, reason
   return hold;
 }
 
-export async function releaseHold(targetType: HoldTarget, targetId: string, note: string) {
-  return (await moderationApi.releaseHold({ targetType, targetId, note })).released;
+/** Releases the hold whose Release button was pressed, and only it (others may cover the same subject). */
+export async function releaseHold(hold: { id: string; targetType: HoldTarget; targetId: string }, note: string) {
+  return (await moderationApi.releaseHold({ targetType: hold.targetType, targetId: hold.targetId, holdIds: [hold.id], note })).released;
 }

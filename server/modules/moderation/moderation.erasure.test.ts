@@ -8,7 +8,7 @@ import { createMailer } from '../../core/mailer.ts';
 import { multipart } from '../uploads/test-images.ts';
 import { liveAd, placeIn } from '../ads/ads.testkit.ts';
 import { purgeSms } from '../sms/sms.jobs.ts';
-import { postAs, readZip } from './moderation.testkit.ts';
+import { holdsInForce, postAs, readZip } from './moderation.testkit.ts';
 
 // Legal holds keep a held account's former e-mails, nicknames and pictures for the evidence file;
 // an erasure leaves the account's personal data in no table and no file under DATA_DIR.
@@ -23,8 +23,13 @@ const del = (u: TestUser, cookie = u.cookie) =>
   ctx.app.inject({ method: 'DELETE', url: '/api/delete-my-profile?confirm=true', payload: { password: u.password }, headers: { cookie } });
 const hold = (staff: TestUser, targetType: 'user' | 'ad', targetId: string) =>
   postAs(ctx, staff, '/api/admin/place-legal-hold', { targetType, targetId, reason: 'Preservation letter 2026-77' });
-const release = (staff: TestUser, targetType: 'user' | 'ad', targetId: string) =>
-  postAs(ctx, staff, '/api/admin/release-legal-hold', { targetType, targetId, note: 'The agency closed the case.' });
+const release = async (staff: TestUser, targetType: 'user' | 'ad', targetId: string) =>
+  postAs(ctx, staff, '/api/admin/release-legal-hold', {
+    targetType,
+    targetId,
+    holdIds: await holdsInForce(ctx, targetType, targetId),
+    note: 'The agency closed the case.',
+  });
 const exportZip = async (staff: TestUser, id: string) => {
   const res = await ctx.app.inject({ method: 'GET', url: `/api/admin/export-evidence/${id}`, headers: { cookie: staff.cookie } });
   expect(res.statusCode, res.body).toBe(200);

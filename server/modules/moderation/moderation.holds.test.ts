@@ -25,8 +25,22 @@ afterEach(() => ctx.close());
 const db = () => ctx.app.deps.db;
 const hold = (targetType: 'user' | 'ad', targetId: string, reason = 'Preservation request 2026-014', who = admin) =>
   postAs(ctx, who, '/api/admin/place-legal-hold', { targetType, targetId, reason });
-const release = (targetType: 'user' | 'ad', targetId: string, note = 'Case closed by the requesting agency.', who = admin) =>
-  postAs(ctx, who, '/api/admin/release-legal-hold', { targetType, targetId, note });
+/** The ids of the holds in force on the subject, as the user screen shows them (a made-up one when none is). */
+const shownHolds = async (targetType: 'user' | 'ad', targetId: string) => {
+  const rows = await db()
+    .selectFrom('legal_holds')
+    .select('id')
+    .where('target_type', '=', targetType)
+    .where('target_id', '=', targetId)
+    .where('released_at', 'is', null)
+    .execute();
+  return rows.length ? rows.map((r) => r.id) : ['nosuchhold'];
+};
+/** Releases the holds named (by default those in force on the subject now). */
+const release = async (targetType: 'user' | 'ad', targetId: string, note = 'Case closed by the requesting agency.', who = admin, holdIds?: string[]) =>
+  postAs(ctx, who, '/api/admin/release-legal-hold', { targetType, targetId, holdIds: holdIds ?? (await shownHolds(targetType, targetId)), note });
+const holdsInForce = async () =>
+  (await db().selectFrom('legal_holds').select('id').where('released_at', 'is', null).orderBy('placed_at').execute()).map((h) => h.id);
 const filesOf = async (adId: string, table: 'ads' | 'held_ads' = 'ads') => {
   const row = await db().selectFrom(table).select('photos_json').where('id', '=', adId).executeTakeFirstOrThrow();
   return photoPaths(row.photos_json).map((p) => path.join(ctx.dataDir, 'uploads', p));
@@ -91,6 +105,81 @@ describe('placing and releasing legal holds', () => {
     expect((await release('user', admin.id, 'Review done, nothing found.', master)).body).toEqual({ released: 1 });
     expect((await postAs(ctx, owner, '/api/admin/place-legal-hold', { targetType: 'user', targetId: owner.id, reason: 'mine' })).status).toBe(403);
     expect(await db().selectFrom('legal_holds').select('id').where('target_id', '=', owner.id).execute()).toEqual([]);
+  });
+});
+
+describe('releasing the holds a staff member saw', () => {
+  // A legal hold answers one legal request; several may cover one account. The user screen lists
+  // each hold with its own Release button, and the release names that hold: an admin who answered
+  // subpoena 24-117 must not also release the NCMEC preservation hold a master placed on the same
+  // account a minute later (which the admin never saw). Released with it, the account's deferred
+  // deletion would be completed and the evidence the second request asked to keep erased.
+  it("releases only the hold named: another staff member's newer hold on the same account stays, and so does the closed account", async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    await postAd(ctx, owner, place, { title: 'Evidence in a preservation case' });
+    const first = await hold('user', owner.id, 'Subpoena 24-117');
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    // The owner closes the account while held: it is kept, not erased.
+    expect((await deleteProfile(owner)).statusCode).toBe(200);
+
+    // The admin opens the holds and sees one: subpoena 24-117.
+    const seen = await getAs(ctx, admin, '/api/admin/get-legal-holds?active=true');
+    expect(seen.body.holds.map((h: { id: string }) => h.id)).toEqual([first.body.hold.id]);
+
+    // Meanwhile the master places a second hold for another legal request.
+    ctx.clock.advance(60_000);
+    const second = await hold('user', owner.id, 'NCMEC report 55012', master);
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+
+    // The admin releases the hold they saw.
+    ctx.clock.advance(60_000);
+    const released = await release('user', owner.id, 'Subpoena 24-117 answered.', admin, [first.body.hold.id]);
+    const account = async () => (await db().selectFrom('users').select('email').where('id', '=', owner.id).executeTakeFirstOrThrow()).email;
+    expect({ answer: released, holdsInForce: await holdsInForce(), email: await account() }).toEqual({
+      answer: { status: 200, body: { released: 1 } },
+      holdsInForce: [second.body.hold.id],
+      email: owner.email,
+    });
+    expect(await db().selectFrom('held_ads').select('id').where('owner_id', '=', owner.id).execute()).toHaveLength(1);
+    const rows = async () =>
+      (
+        await db().selectFrom('audit_log').select(['actor_id', 'before_json', 'after_json']).where('action', '=', 'legal_hold.release').orderBy('id').execute()
+      ).map((a) => [a.actor_id, JSON.parse(a.before_json!).holdIds, JSON.parse(a.after_json!).accountErased]);
+    expect(await rows()).toEqual([[admin.id, [first.body.hold.id], false]]);
+
+    // The master releases the last one: the deletion the owner asked for is completed now.
+    ctx.clock.advance(60_000);
+    expect(await release('user', owner.id, 'NCMEC report closed.', master, [second.body.hold.id])).toEqual({ status: 200, body: { released: 1 } });
+    expect({ holdsInForce: await holdsInForce(), email: await account() }).toEqual({ holdsInForce: [], email: `deleted-${owner.id}@deleted.invalid` });
+    expect(await rows()).toEqual([
+      [admin.id, [first.body.hold.id], false],
+      [master.id, [second.body.hold.id], true],
+    ]);
+  });
+
+  it('refuses (409) a release naming a hold no longer in force on the subject, releasing nothing', async () => {
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const ad = await postAd(ctx, owner, place);
+    const first = (await hold('user', owner.id, 'Subpoena 24-117')).body.hold.id as string;
+    const onAd = (await hold('ad', ad.id, 'Preservation letter 2026-77', master)).body.hold.id as string;
+    // The master releases the subpoena hold and places a new one; the admin's screen still shows the first.
+    expect((await release('user', owner.id, 'Subpoena answered.', master, [first])).status).toBe(200);
+    ctx.clock.advance(60_000);
+    const newer = (await hold('user', owner.id, 'NCMEC report 55012', master)).body.hold.id as string;
+    const stale = await release('user', owner.id, 'Subpoena 24-117 answered.', admin, [first]);
+    expect([stale.status, stale.body.code]).toEqual([409, 'moderation.hold_changed']);
+    // A hold of another subject (the owner's ad), an unknown one, or one in force beside one that is not.
+    for (const ids of [[onAd], ['nosuchhold'], [newer, first]]) {
+      const res = await release('user', owner.id, 'Releasing what the screen shows.', admin, ids);
+      expect([ids, res.status, res.body.code]).toEqual([ids, 409, 'moderation.hold_changed']);
+    }
+    expect((await holdsInForce()).sort()).toEqual([onAd, newer].sort());
+    expect((await audit('legal_hold.release')).length).toBe(1); // the master's
+    // None named at all: refused by the schema.
+    const unnamed = await postAs(ctx, admin, '/api/admin/release-legal-hold', { targetType: 'user', targetId: owner.id, note: 'Release them all.' });
+    expect(unnamed.status).toBe(400);
+    expect((await release('user', owner.id, 'Released as shown.', admin, [newer, newer])).body).toEqual({ released: 1 });
+    expect(await holdsInForce()).toEqual([onAd]);
   });
 });
 

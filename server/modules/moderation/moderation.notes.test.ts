@@ -26,7 +26,12 @@ describe('legal hold notes', () => {
     const provider = await makeUser(ctx, { status: 'approved' });
     const placed = await postAs(ctx, admin, '/api/admin/place-legal-hold', { targetType: 'user', targetId: provider.id, reason: DIRTY });
     expect([placed.status, placed.body.hold.reason]).toEqual([201, CLEAN]);
-    const released = await postAs(ctx, admin, '/api/admin/release-legal-hold', { targetType: 'user', targetId: provider.id, note: `${DIRTY}.` });
+    const released = await postAs(ctx, admin, '/api/admin/release-legal-hold', {
+      targetType: 'user',
+      targetId: provider.id,
+      holdIds: [placed.body.hold.id],
+      note: `${DIRTY}.`,
+    });
     expect(released.status).toBe(200);
     expect(await auditAfter('legal_hold.place')).toMatchObject({ reason: CLEAN });
     expect(await auditAfter('legal_hold.release')).toMatchObject({ note: `${CLEAN}.` });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, asMaster, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { liveAd, placeIn } from '../ads/ads.testkit.ts';
-import { getAs, postAs } from './moderation.testkit.ts';
+import { getAs, holdsInForce, postAs } from './moderation.testkit.ts';
 
 // A legal hold answers a legal request (a preservation letter, a subpoena) that is usually
 // confidential. Holds and evidence exports are never a staff member's own business
@@ -38,7 +38,12 @@ describe('legal holds on a staff member’s own account or ads', () => {
     expect((await hold('user', subject.id, ACCOUNT_REASON)).status).toBe(201);
     expect((await hold('ad', ad.id, AD_REASON)).status).toBe(201);
     expect((await hold('user', other.id, OTHER_REASON)).status).toBe(201);
-    const released = await postAs(ctx, master, '/api/admin/release-legal-hold', { targetType: 'ad', targetId: ad.id, note: RELEASE_NOTE });
+    const released = await postAs(ctx, master, '/api/admin/release-legal-hold', {
+      targetType: 'ad',
+      targetId: ad.id,
+      holdIds: await holdsInForce(ctx, 'ad', ad.id),
+      note: RELEASE_NOTE,
+    });
     expect(released.status).toBe(200);
 
     const secrets = [ACCOUNT_REASON, AD_REASON, RELEASE_NOTE];

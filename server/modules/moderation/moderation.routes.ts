@@ -21,8 +21,8 @@ export default defineRoutes((app, deps) => {
   });
 
   app.post('/api/admin/release-legal-hold', { schema: moderationApi['POST /api/admin/release-legal-hold'] }, async (request) => {
-    const { targetType, targetId, note } = request.body;
-    return moderation.releaseHold(requireUser(request), { targetType, targetId, note });
+    const { targetType, targetId, holdIds, note } = request.body;
+    return moderation.releaseHold(requireUser(request), { targetType, targetId, holdIds, note });
   });
 
   app.get('/api/admin/get-legal-holds', { schema: moderationApi['GET /api/admin/get-legal-holds'] }, async (request) => {

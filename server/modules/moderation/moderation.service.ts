@@ -121,39 +121,45 @@ export class ModerationService {
   }
 
   /**
-   * Releases every hold in force on the subject, with a note (audited). Deletions asked for while
-   * it was held are completed now, for whatever no other hold still covers.
+   * Releases the holds named (those the staff member saw on the subject), with a note (audited).
+   * Several holds may cover one subject, each answering its own legal request: a hold placed since
+   * the screen was read is never released with the ones shown, and a named hold no longer in force
+   * on the subject (released meanwhile, or another subject's) refuses the whole release (409), so
+   * nothing is released on a screen that no longer says what is in force. Once no hold remains on
+   * the subject, deletions asked for while it was held are completed, for whatever no other hold
+   * still covers.
    */
-  async releaseHold(actor: SessionUser, input: { targetType: HoldTarget; targetId: string; note: string }): Promise<{ released: number }> {
+  async releaseHold(
+    actor: SessionUser,
+    input: { targetType: HoldTarget; targetId: string; holdIds: readonly string[]; note: string },
+  ): Promise<{ released: number }> {
     const note = cleanLine(input.note); // as a hold's reason is
     if (note.length < NOTE_MIN || note.length > NOTE_MAX) throw new Invalid('note', 'moderation.note_length', { min: NOTE_MIN, max: NOTE_MAX });
+    const named = [...new Set(input.holdIds)];
     const at = this.now();
     const { released, files, outbox } = await this.deps.db.transaction().execute(async (trx) => {
-      const holds = await repo.activeHoldsOn(trx, input.targetType, input.targetId);
-      if (!holds.length) {
+      const inForce = await repo.activeHoldsOn(trx, input.targetType, input.targetId);
+      if (!inForce.length) {
         await this.subjectOf(trx, input.targetType, input.targetId); // 404 for an unknown subject
         throw new Conflict('moderation.not_held');
       }
-      const userId = holds[0].user_id;
+      const userId = inForce[0].user_id;
       may(await currentActor(trx, actor), 'release', userId);
-      await repo.releaseHolds(
-        trx,
-        holds.map((h) => h.id),
-        actor,
-        note,
-        at,
-      );
-      const done = await completeDeferredDeletions(trx, userId, `!erased:${randomToken()}`, at);
+      const ids = new Set(inForce.map((h) => h.id));
+      if (!named.every((id) => ids.has(id))) throw new Conflict('moderation.hold_changed');
+      await repo.releaseHolds(trx, named, actor, note, at);
+      const last = named.length === inForce.length;
+      const done = last ? await completeDeferredDeletions(trx, userId, `!erased:${randomToken()}`, at) : { ads: 0, erased: false, files: [], outbox: [] };
       await writeAudit(trx, {
         actor: { id: actor.id, email: actor.email },
         action: 'legal_hold.release',
         targetType: input.targetType,
         targetId: input.targetId,
-        before: { holdIds: holds.map((h) => h.id) },
+        before: { holdIds: named },
         after: { note, deletedAds: done.ads, accountErased: done.erased },
         at,
       });
-      return { released: holds.length, files: done.files, outbox: done.outbox };
+      return { released: named.length, files: done.files, outbox: done.outbox };
     });
     for (const f of files) removeUpload(this.deps.config.dataDir, f);
     forgetInOutbox(this.deps.config.dataDir, outbox); // an account erased now: the texts and mail written to the outbox for it

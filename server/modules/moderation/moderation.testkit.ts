@@ -63,3 +63,15 @@ export async function postAs(ctx: TestContext, user: TestUser, url: string, payl
   const res = await ctx.app.inject({ method: 'POST', url, headers: { cookie: user.cookie }, payload });
   return { status: res.statusCode, body: res.json() };
 }
+
+/** The ids of the holds in force on a subject, as the user screen lists them (a release names them). */
+export async function holdsInForce(ctx: TestContext, targetType: 'user' | 'ad', targetId: string): Promise<string[]> {
+  const rows = await ctx.app.deps.db
+    .selectFrom('legal_holds')
+    .select('id')
+    .where('target_type', '=', targetType)
+    .where('target_id', '=', targetId)
+    .where('released_at', 'is', null)
+    .execute();
+  return rows.map((r) => r.id);
+}

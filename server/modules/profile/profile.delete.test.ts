@@ -8,6 +8,7 @@ import { runJob } from '../cron/cron.service.ts';
 import { findJob } from '../cron/cron.jobs.ts';
 import { multipart, png } from '../uploads/test-images.ts';
 import { adForm, decide, fundedUsd, goodFields, jpegWithGps, liveAd, pay, placeIn, postAd } from '../ads/ads.testkit.ts';
+import { holdsInForce } from '../moderation/moderation.testkit.ts';
 
 let ctx: TestContext;
 beforeEach(async () => {
@@ -313,7 +314,12 @@ describe('DELETE /api/delete-my-profile with an edit waiting for review', () => 
     expect((await versions(owner.id)).map((v) => JSON.parse(v.fields_json).title)).toEqual(['Elegant companion downtown']);
 
     // The release completes the deletion: the edit is erased with the rest of the account.
-    const released = await holdAction(admin, 'release-legal-hold', { targetType: 'user', targetId: owner.id, note: 'Case closed by the requesting agency.' });
+    const released = await holdAction(admin, 'release-legal-hold', {
+      targetType: 'user',
+      targetId: owner.id,
+      holdIds: await holdsInForce(ctx, 'user', owner.id),
+      note: 'Case closed by the requesting agency.',
+    });
     expect(released.statusCode, released.body).toBe(200);
     expect(await revisionRow(revisionId)).toMatchObject({ status: 'superseded', title: '', description: '', phone: '', photos_json: '[]' });
     expect((await userRow(owner.id)).email).toBe(`deleted-${owner.id}@deleted.invalid`);
@@ -408,7 +414,16 @@ describe('DELETE /api/delete-my-profile and the audit log', () => {
     expect((await hold('place-legal-hold', { targetType: 'user', targetId: owner.id, reason: 'Preservation request 2026-1' })).statusCode).toBe(201);
     expect((await del(owner.cookie, '?confirm=true', { password: owner.password })).statusCode).toBe(200);
     expect(JSON.stringify(await auditRows())).toContain('Edited title Ms Example');
-    expect((await hold('release-legal-hold', { targetType: 'user', targetId: owner.id, note: 'Case closed by the agency.' })).statusCode).toBe(200);
+    expect(
+      (
+        await hold('release-legal-hold', {
+          targetType: 'user',
+          targetId: owner.id,
+          holdIds: await holdsInForce(ctx, 'user', owner.id),
+          note: 'Case closed by the agency.',
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(JSON.stringify(await auditRows())).not.toContain('Ms Example');
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, asMaster, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { adForm, decide, goodFields, liveAd, placeIn, type Place } from '../ads/ads.testkit.ts';
-import { postAs } from '../moderation/moderation.testkit.ts';
+import { holdsInForce, postAs } from '../moderation/moderation.testkit.ts';
 import { png } from './test-images.ts';
 import { HIDDEN, PRIVATE, PUBLIC, fetchAs, seenBy } from './uploads.testkit.ts';
 
@@ -121,8 +121,14 @@ describe('withdrawn photos', () => {
     const live = (await ctx.app.inject({ method: 'GET', url: `/api/ads/${kept.id}` })).json().ad as Ad;
     for (const url of urlsOf(live)) expect((await fetchAs(ctx, url, null)).statusCode, url).toBe(200); // the new photo is public
     expect(
-      (await postAs(ctx, admin, '/api/admin/release-legal-hold', { targetType: 'user', targetId: owner.id, note: 'Case closed by the requesting agency.' }))
-        .status,
+      (
+        await postAs(ctx, admin, '/api/admin/release-legal-hold', {
+          targetType: 'user',
+          targetId: owner.id,
+          holdIds: await holdsInForce(ctx, 'user', owner.id),
+          note: 'Case closed by the requesting agency.',
+        })
+      ).status,
     ).toBe(200);
     const left = await ctx.app.deps.db.selectFrom('withdrawn_uploads').select('path').where('reason', '=', 'hold').execute();
     expect(left.map((r) => `/uploads/${r.path}`).filter((p) => urlsOf(ad).includes(p))).toEqual([]); // the deleted ad's files went with their rows

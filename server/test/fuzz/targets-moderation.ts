@@ -22,7 +22,13 @@ export const specs: Record<string, Spec> = {
     seed: async (w) => ({ body: { targetType: 'ad', targetId: await w.fx.ad('public', 'provider', 'live'), reason: 'Fuzz preservation request' } }),
   },
   'POST /api/admin/release-legal-hold': {
-    seed: async (w) => ({ body: { targetType: 'ad', targetId: await heldAd(w), note: 'Released by the fuzzer.' } }),
+    seed: async (w) => {
+      const targetId = await heldAd(w);
+      const holdIds = (
+        w.sqlite.prepare("SELECT id FROM legal_holds WHERE target_type = 'ad' AND target_id = ? AND released_at IS NULL").all(targetId) as { id: string }[]
+      ).map((h) => h.id);
+      return { body: { targetType: 'ad', targetId, holdIds, note: 'Released by the fuzzer.' } };
+    },
   },
   'GET /api/admin/get-duplicate-flags': { seed: async (w) => ({ query: { adIds: await w.fx.ad('public', 'provider', 'live') } }) },
   'GET /api/admin/export-evidence/:id': { seed: async (w) => ({ params: { id: await w.fx.ad('public', 'provider', 'live') } }) },

@@ -16,12 +16,16 @@ import { UserMoney } from './UserDetailMoney';
 import { UserAudit, UserHolds, UserRelated, UserSignIns } from './UserDetailAccount';
 import { UserDialogs, type Dialog, type Done } from './UserDetailDialogs';
 
+/** Refusals of a change asked on a screen read before someone else's change (409). */
+const STALE = new Set(['master.user_changed', 'moderation.hold_changed', 'moderation.not_held']);
+
 /**
  * One user, whole: the account, their ads (deleted ones kept under a hold too), reports about
  * them, money (wallets, ledger, invoices), sign-ins, legal holds, related accounts, refused ad
  * texts and staff actions. Masters suspend or reinstate from here (with a confirmation naming the
  * user and the change), sending the status they saw: an account another master changed meanwhile
- * is refused (409), said so, and read again. Every staff member places or releases holds and
+ * is refused (409), said so, and read again. Every staff member places holds, releases the one
+ * whose button they pressed (one released meanwhile is refused, said so, and read again) and
  * exports the evidence file. Lists longer than the screen shows say so ("last 200 of N"); the
  * account's own staff actions open in the audit log. Outcomes are kept unworded and worded at render (a language switch).
  */
@@ -47,9 +51,10 @@ export default function UserDetail() {
   // it would give focus back to its opener just before the reload removes it (Suspend gives way to
   // Reinstate, a released hold's button goes), and focus would fall to the page's body; closed
   // after, Dialog puts focus on the page's heading when the opener is gone.
-  // An account changed meanwhile by another master (409 master.user_changed): the dialog asked
-  // about a status no longer shown, so it closes, the refusal is said on the page, and the user is
-  // read again.
+  // An account changed meanwhile by another master (409 master.user_changed), or a hold released
+  // meanwhile by another staff member (409 moderation.hold_changed, moderation.not_held): the dialog
+  // asked about something no longer shown, so it closes, the refusal is said on the page, and the
+  // user is read again.
   const run = async (action: () => Promise<unknown>, message: Done['word']) => {
     setBusy(true);
     setActionError(null);
@@ -61,7 +66,7 @@ export default function UserDetail() {
       setDone({ word: message });
       setDialog(null);
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'master.user_changed') {
+      if (e instanceof ApiError && STALE.has(e.code ?? '')) {
         await userDetailStore.load(id);
         setPageError(e);
         setDialog(null);

@@ -75,7 +75,7 @@ export function UserHolds({ current, self, setDialog }: { current: Detail; self:
                         type="button"
                         className="btn btn-sm btn-white"
                         aria-haspopup="dialog"
-                        onClick={() => setDialog({ kind: 'release', targetType: h.targetType, targetId: h.targetId })}
+                        onClick={() => setDialog({ kind: 'release', hold: { id: h.id, targetType: h.targetType, targetId: h.targetId } })}
                       >
                         {t('holds.release')}
                       </button>

@@ -10,7 +10,11 @@ import { FormError } from '../../components/forms/FormError';
 import { ConfirmDialog } from '../../components/market/ConfirmDialog';
 import { NoteDialog } from '../../components/moderation/NoteDialog';
 
-export type Dialog = { kind: 'status'; to: 'suspended' | 'approved' } | { kind: 'hold' } | { kind: 'release'; targetType: HoldTarget; targetId: string } | null;
+export type Dialog =
+  | { kind: 'status'; to: 'suspended' | 'approved' }
+  | { kind: 'hold' }
+  | { kind: 'release'; hold: { id: string; targetType: HoldTarget; targetId: string } }
+  | null;
 /** What an action did, worded at each render with the page's t: a language switch re-words it. */
 export type Done = { word: (t: TFunction<['moderation', 'payments']>) => string };
 
@@ -68,8 +72,8 @@ export function UserDialogs({ dialog, u, name, busy, actionError, close, run }: 
       )}
       {dialog?.kind === 'release' && (
         <NoteDialog
-          keepAs={`release:${dialog.targetType}:${dialog.targetId}`}
-          title={dialog.targetType === 'user' ? t('holds.releaseTitle', { name }) : t('holds.releaseAdTitle', { id: dialog.targetId })}
+          keepAs={`release:${dialog.hold.id}`}
+          title={dialog.hold.targetType === 'user' ? t('holds.releaseTitle', { name }) : t('holds.releaseAdTitle', { id: dialog.hold.targetId })}
           label={t('holds.noteLabel')}
           confirmLabel={t('holds.releaseConfirm')}
           danger
@@ -78,7 +82,7 @@ export function UserDialogs({ dialog, u, name, busy, actionError, close, run }: 
           onCancel={close}
           onConfirm={(note) =>
             run(
-              () => releaseHold(dialog.targetType, dialog.targetId, note),
+              () => releaseHold(dialog.hold, note),
               (tr) => tr('holds.releaseDone'),
             )
           }

@@ -186,26 +186,31 @@ function userServer(initial: Detail) {
       return apiJson('POST /api/admin/place-legal-hold', { hold }, 201);
     }),
     http.post('/api/admin/release-legal-hold', async ({ request }) => {
-      calls.push({ release: await request.json() });
-      current = {
-        ...current,
-        user: { ...current.user, held: false },
-        holds: current.holds.map((h) => ({
-          ...h,
-          active: false,
-          releasedAt: '2026-01-15T13:00:00.000Z',
-          releasedBy: 'admin@example.com',
-          releaseNote: 'Done.',
-        })),
-      };
-      return apiJson('POST /api/admin/release-legal-hold', { released: 1 });
+      const body = (await request.json()) as { holdIds: string[]; note: string };
+      calls.push({ release: body });
+      // As the server: a named hold no longer in force refuses the release; only the named ones go.
+      if (!body.holdIds.every((id) => current.holds.some((h) => h.id === id && h.active))) {
+        const message = 'That legal hold is no longer in force on this (another staff member released it meanwhile): check the holds in force now.';
+        return apiJson('POST /api/admin/release-legal-hold', { message, code: 'moderation.hold_changed' } as never, 409 as never);
+      }
+      releaseMeanwhile(body.holdIds, body.note);
+      return apiJson('POST /api/admin/release-legal-hold', { released: body.holdIds.length });
     }),
   );
   changeMeanwhile = (status) => {
     current = { ...current, user: { ...current.user, status } };
   };
+  releaseMeanwhile = (ids, note = 'Done.') => {
+    const holds = current.holds.map((h) =>
+      ids.includes(h.id) ? { ...h, active: false, releasedAt: '2026-01-15T13:00:00.000Z', releasedBy: 'admin@example.com', releaseNote: note } : h,
+    );
+    current = { ...current, user: { ...current.user, held: holds.some((h) => h.active) }, holds };
+  };
   return calls;
 }
+
+/** Another staff member releases holds meanwhile (the page still shows them in force): set by userServer. */
+let releaseMeanwhile: (ids: string[], note?: string) => void = () => {};
 
 /** Another master changes the account's status meanwhile (the page still shows the old one): set by userServer. */
 let changeMeanwhile: (status: Detail['user']['status']) => void = () => {};
@@ -389,8 +394,57 @@ describe('user screen', () => {
     await waitFor(() => expect(within(screen.getByRole('region', { name: 'Legal holds (1)' })).getByText(/^Released/)).toBeTruthy());
     expect(calls).toEqual([
       { hold: { targetType: 'user', targetId: 'u7', reason: 'Subpoena 24-117' } },
-      { release: { targetType: 'user', targetId: 'u7', note: 'Done.' } },
+      { release: { targetType: 'user', targetId: 'u7', holdIds: ['h1'], note: 'Done.' } },
     ]);
+  });
+
+  // Several holds may cover one account, each answering its own legal request: Release releases
+  // the hold of its row and no other; one released meanwhile by someone else is refused, said so,
+  // and the holds are read again.
+  it('releases only the hold whose button was pressed; one released meanwhile is refused, said so and read again', async () => {
+    asAdmin();
+    const held = (id: string, reason: string, placedBy: string) => ({
+      id,
+      targetType: 'user' as const,
+      targetId: 'u7',
+      userId: 'u7',
+      reason,
+      placedBy,
+      placedAt: '2026-01-15T12:00:00.000Z',
+      releasedAt: null,
+      releasedBy: null,
+      releaseNote: null,
+      active: true,
+    });
+    const calls = userServer({
+      ...detail({ held: true }),
+      holds: [held('h2', 'NCMEC report 55012', 'master@example.com'), held('h1', 'Subpoena 24-117', 'admin@example.com')],
+    });
+    const user = userEvent.setup();
+    renderUser();
+    const rowOf = async (reason: string) => (await screen.findByText(reason)).closest('tr')!;
+    await user.click(within(await rowOf('Subpoena 24-117')).getByRole('button', { name: 'Release' }));
+    await user.type(within(screen.getByRole('dialog')).getByLabelText('Note (why it is released)'), 'Subpoena answered.');
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Release the hold' }));
+    await waitFor(() => expect(within(screen.getByRole('region', { name: 'Legal holds (2)' })).getByText('Subpoena answered.')).toBeTruthy());
+    expect(calls).toEqual([{ release: { targetType: 'user', targetId: 'u7', holdIds: ['h1'], note: 'Subpoena answered.' } }]);
+    expect(within(await rowOf('NCMEC report 55012')).getByRole('button', { name: 'Release' })).toBeTruthy(); // still in force
+
+    // The master's hold, released by someone else after the page was read.
+    releaseMeanwhile(['h2'], 'NCMEC report closed.');
+    await user.click(within(await rowOf('NCMEC report 55012')).getByRole('button', { name: 'Release' }));
+    await user.type(within(screen.getByRole('dialog')).getByLabelText('Note (why it is released)'), 'Releasing it too.');
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Release the hold' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'That legal hold is no longer in force on this (another staff member released it meanwhile): check the holds in force now.',
+    );
+    expect(calls.at(-1)).toEqual({ release: { targetType: 'user', targetId: 'u7', holdIds: ['h2'], note: 'Releasing it too.' } });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(await screen.findByText('NCMEC report closed.')).toBeTruthy(); // read again: as it is now
+    expect(within(screen.getByRole('region', { name: 'Legal holds (2)' })).queryByRole('button', { name: 'Release' })).toBeNull();
+    await act(() => i18n.changeLanguage('es'));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/^Esa retención legal ya no está vigente/));
+    await act(() => i18n.changeLanguage('en'));
   });
 });
 
