@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { adForm, decide, goodFields, liveAd, placeIn, postAdRaw, type Place } from '../ads/ads.testkit.ts';
-import { dHash, hamming, isDistinctive, PHOTO_DISTANCE_MAX } from './moderation.phash.ts';
+import { dHash, hamming, isDistinctive, PHOTO_DISTANCE_MAX, splitHash } from './moderation.phash.ts';
 import { blockPhoto, getAs, postAs } from './moderation.testkit.ts';
 
 describe('dHash', () => {
@@ -12,17 +12,45 @@ describe('dHash', () => {
     const resized = await sharp(original).resize(317).jpeg({ quality: 60 }).toBuffer();
     const asWebp = await sharp(original).resize(1000).webp({ quality: 50 }).toBuffer();
     const h = await dHash(original);
-    expect(h).toMatch(/^[0-9a-f]{16}$/);
+    expect(h).toMatch(/^[0-9a-f]{32}$/); // its own hash, then its mirror's
     expect(isDistinctive(h)).toBe(true);
     for (const copy of [reencoded, resized, asWebp]) expect(hamming(h, await dHash(copy))).toBeLessThanOrEqual(3);
     for (const seed of [8, 9, 10, 11]) expect(hamming(h, await dHash(await blockPhoto(seed)))).toBeGreaterThan(PHOTO_DISTANCE_MAX);
+  });
+
+  it('gives a mirrored copy the original’s mirror hash, far from the original’s own', async () => {
+    for (const seed of [7, 77, 301]) {
+      const original = splitHash(await dHash(await blockPhoto(seed)));
+      const mirrored = splitHash(
+        await dHash(
+          await sharp(await blockPhoto(seed))
+            .flop()
+            .jpeg({ quality: 85 })
+            .toBuffer(),
+        ),
+      );
+      expect(hamming(original.hash, mirrored.hash)).toBeGreaterThan(PHOTO_DISTANCE_MAX);
+      expect(hamming(original.mirror!, mirrored.hash)).toBeLessThanOrEqual(3);
+      expect(hamming(original.hash, mirrored.mirror!)).toBeLessThanOrEqual(3);
+    }
+    // On a black backdrop, neighbours of equal grey give 0 both ways round: the mirror's bits are
+    // not the original's reversed and inverted (12 to 18 of them differ here), so dHash reads them.
+    const subject = await blockPhoto(77, 220, 480);
+    const onBlack = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#000' } })
+      .composite([{ input: subject, left: 300, top: 0 }])
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const original = splitHash(await dHash(onBlack));
+    const mirrored = splitHash(await dHash(await sharp(onBlack).flop().jpeg({ quality: 85 }).toBuffer()));
+    expect(hamming(original.mirror!, mirrored.hash)).toBeLessThanOrEqual(3);
+    expect(splitHash('0123456789abcdef')).toEqual({ hash: '0123456789abcdef', mirror: null });
   });
 
   it('gives a plain picture the all-zero hash, never compared', async () => {
     const plain = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#3a6' } })
       .jpeg({ quality: 50 })
       .toBuffer();
-    expect(await dHash(plain)).toBe('0000000000000000');
+    expect(await dHash(plain)).toBe('0'.repeat(32));
     expect(isDistinctive('0000000000000000')).toBe(false);
     expect(hamming('ffff0000ffff0000', '0000ffff0000ffff')).toBe(64);
     expect(hamming('00000000000000f1', '0000000000000001')).toBe(4);
@@ -44,6 +72,17 @@ describe('duplicate flags at post time', () => {
     const res = await postAdRaw(ctx, u, goodFields(place, { phone }), [photo]);
     expect(res.statusCode, res.body).toBe(201);
     return res.json().ad.id as string;
+  };
+  /** Releases the holds in force on the subject, naming them as the staff screen does. */
+  const release = async (targetType: 'user' | 'ad', targetId: string, note: string) => {
+    const holds = await ctx.app.deps.db
+      .selectFrom('legal_holds')
+      .select('id')
+      .where('target_type', '=', targetType)
+      .where('target_id', '=', targetId)
+      .where('released_at', 'is', null)
+      .execute();
+    return postAs(ctx, admin, '/api/admin/release-legal-hold', { targetType, targetId, holdIds: holds.map((h) => h.id), note });
   };
   const flags = async (ids: string[]) => {
     const r = await getAs(ctx, admin, `/api/admin/get-duplicate-flags?adIds=${ids.join(',')}`);
@@ -84,7 +123,7 @@ describe('duplicate flags at post time', () => {
     expect(placed.status).toBe(201);
     expect((await ctx.app.inject({ method: 'DELETE', url: `/api/delete-cart-ad/${other}`, headers: { cookie: bob.cookie } })).statusCode).toBe(200);
     expect((await flags([held])).map((f) => f.otherAdId)).toEqual([other]);
-    const released = await postAs(ctx, admin, '/api/admin/release-legal-hold', { targetType: 'ad', targetId: held, note: 'Case closed by the agency.' });
+    const released = await release('ad', held, 'Case closed by the agency.');
     expect(released).toEqual({ status: 200, body: { released: 1 } });
     expect(await flags([held])).toEqual([]);
     expect((await flags([kept])).map((f) => f.otherAdId)).toEqual([live]);
@@ -100,10 +139,54 @@ describe('duplicate flags at post time', () => {
     expect((await hold('ad', held)).status).toBe(201);
     expect((await hold('user', alice.id)).status).toBe(201);
     expect((await ctx.app.inject({ method: 'DELETE', url: `/api/delete-cart-ad/${other}`, headers: { cookie: bob.cookie } })).statusCode).toBe(200);
-    expect((await postAs(ctx, admin, '/api/admin/release-legal-hold', { targetType: 'ad', targetId: held, note: 'That request is closed.' })).status).toBe(200);
+    expect((await release('ad', held, 'That request is closed.')).status).toBe(200);
     expect((await flags([held])).map((f) => f.otherAdId)).toEqual([other]); // the hold on the account still covers it
-    expect((await postAs(ctx, admin, '/api/admin/release-legal-hold', { targetType: 'user', targetId: alice.id, note: 'This one too.' })).status).toBe(200);
+    expect((await release('user', alice.id, 'This one too.')).status).toBe(200);
     expect(await flags([held])).toEqual([]);
+  });
+
+  it('flags a mirrored copy of another account’s photo, both ways; not one of the same account’s', async () => {
+    const [alice, bob] = [await makeUser(ctx), await makeUser(ctx)];
+    const photo = await blockPhoto(77);
+    const mirrored = await sharp(photo).flop().jpeg({ quality: 85 }).toBuffer();
+    const first = await post(alice, '(212) 555-0171', photo);
+    const own = await post(alice, '(212) 555-0173', mirrored); // the same account: not a duplicate
+    const copy = await post(bob, '(917) 555-0172', mirrored);
+    const all = await flags([first, own, copy]);
+    expect(all.map((f) => [f.adId, f.kind, f.otherAdId, f.otherOwner.id]).sort()).toEqual(
+      [
+        [copy, 'photo', first, alice.id],
+        [first, 'photo', copy, bob.id],
+        [copy, 'photo', own, alice.id], // bob's copy is alice's mirrored photo as posted
+        [own, 'photo', copy, bob.id],
+      ].sort(),
+    );
+    expect(all.every((f) => f.distance !== null && f.distance <= 3)).toBe(true);
+    // photo_hashes keeps each photo's own hash (16 digits), as before.
+    const stored = await ctx.app.deps.db.selectFrom('photo_hashes').select('hash').where('ad_id', 'in', [first, own, copy]).execute();
+    expect(stored.map((r) => r.hash.length)).toEqual([16, 16, 16]);
+  });
+
+  it('flags an ad whose phone is another account’s verified phone, on that account’s newest ad', async () => {
+    const [alice, bob, carol] = [await makeUser(ctx), await makeUser(ctx), await makeUser(ctx)];
+    await post(alice, '(212) 555-0141', await blockPhoto(31));
+    ctx.clock.advance(1000);
+    const newest = await post(alice, '(212) 555-0142', await blockPhoto(32)); // neither shows the verified number
+    await ctx.app.deps.db
+      .updateTable('users')
+      .set({ phone: '+16465550199', phone_verified_at: ctx.clock.now().toISOString() })
+      .where('id', 'in', [alice.id, carol.id]) // carol verified it too, with no ad: nothing to name
+      .execute();
+    const bobs = await post(bob, '(646) 555-0199', await blockPhoto(33));
+    expect((await flags([bobs])).map((f) => [f.kind, f.otherAdId, f.otherOwner.id, f.distance])).toEqual([['phone', newest, alice.id, null]]);
+    expect((await flags([newest])).map((f) => [f.kind, f.otherAdId, f.otherOwner.id])).toEqual([['phone', bobs, bob.id]]);
+    // An account whose ad carries the number is flagged by that ad, not once more for its verified phone.
+    const bobs2 = await post(bob, '(212) 555-0142', await blockPhoto(34));
+    const alices = await post(alice, '(646) 555-0199', await blockPhoto(35));
+    expect((await flags([alices])).map((f) => [f.kind, f.otherAdId]).sort()).toEqual([['phone', bobs]]);
+    expect((await flags([bobs2])).map((f) => [f.kind, f.otherAdId])).toEqual([['phone', newest]]);
+    // The owner's own verified number is no flag.
+    expect((await flags([await post(carol, '(646) 555-0199', await blockPhoto(36))])).map((f) => f.otherOwner.id).sort()).toEqual([alice.id, bob.id].sort());
   });
 
   it('flags other accounts’ ads with the same phone or a near-identical photo, both ways, none for a different photo', async () => {

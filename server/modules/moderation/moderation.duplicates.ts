@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
-import { hamming, isDistinctive, PHOTO_DISTANCE_MAX } from './moderation.phash.ts';
+import { hamming, isDistinctive, PHOTO_DISTANCE_MAX, splitHash } from './moderation.phash.ts';
 
 /** What a new ad looks like to the duplicate check, worked out before its transaction. */
 export interface AdFingerprint {
   adId: string;
   ownerId: string;
+  /** The photos' own hashes (16 digits), as photo_hashes keeps them. */
   hashes: { path: string; hash: string }[];
   samePhone: { adId: string; ownerId: string }[];
   similarPhoto: { adId: string; ownerId: string; distance: number }[];
@@ -16,7 +17,8 @@ const MAX_FLAGS = 50;
 
 /**
  * Finds, for a new ad with its photos' hashes (taken when they were encoded, ads.images.ts),
- * other accounts' ads (live, or kept under a hold) with the same phone or a near-identical photo. Reads only: the caller stores the result with the ad
+ * other accounts' ads (live, or kept under a hold) with the same phone or a near-identical photo,
+ * a mirrored copy included. Reads only: the caller stores the result with the ad
  * (recordFingerprint), in its transaction, so the write lock is never held during the scan.
  * The photo scan reads every distinctive hash of other owners: fine at tens of thousands of
  * ads; a much larger site would index the hashes (multi-index hashing, a BK-tree).
@@ -25,18 +27,34 @@ export async function fingerprintAd(
   db: Executor,
   ad: { adId: string; ownerId: string; phone: string; hashes: { path: string; hash: string }[] },
 ): Promise<AdFingerprint> {
-  const { hashes } = ad;
+  // The ad's phone may also be another account's verified phone, on none of that account's ads (a
+  // suspended provider back with a new account): a flag names an ad, so it names that account's
+  // newest one. An account with no ad at all is still linked (moderation.linked.repository.ts).
+  // Verified phones by users_verified_phone (0044).
   const samePhone = await sql<{ id: string; owner_id: string }>`
     SELECT id, owner_id FROM ads WHERE phone = ${ad.phone} AND owner_id != ${ad.ownerId} AND id != ${ad.adId}
     UNION SELECT id, owner_id FROM held_ads WHERE phone = ${ad.phone} AND owner_id != ${ad.ownerId}
+    UNION SELECT newest, id FROM (
+      SELECT u.id, COALESCE(
+        (SELECT a.id FROM ads a WHERE a.owner_id = u.id ORDER BY a.created_at DESC LIMIT 1),
+        (SELECT h.id FROM held_ads h WHERE h.owner_id = u.id ORDER BY h.created_at DESC LIMIT 1)) AS newest
+      FROM users u
+      WHERE u.phone = ${ad.phone} AND u.phone_verified_at IS NOT NULL AND u.id != ${ad.ownerId}
+        AND NOT EXISTS (SELECT 1 FROM ads WHERE phone = ${ad.phone} AND owner_id = u.id)
+        AND NOT EXISTS (SELECT 1 FROM held_ads WHERE phone = ${ad.phone} AND owner_id = u.id))
+    WHERE newest IS NOT NULL
     LIMIT ${MAX_FLAGS}`.execute(db);
-  const mine = hashes.filter((h) => isDistinctive(h.hash));
+  const hashes = ad.hashes.map((h) => ({ path: h.path, ...splitHash(h.hash) }));
+  // Each new photo's own hash and its mirror's (dHash), against the others' own: whichever of two
+  // photos is the mirrored copy, the new one's mirror is near the other's own, so photo_hashes
+  // keeps no mirror and hashes stored before mirrors were taken compare as well.
+  const mine = hashes.flatMap((h) => [h.hash, h.mirror ?? '']).filter((h) => h && isDistinctive(h));
   const best = new Map<string, { adId: string; ownerId: string; distance: number }>();
   if (mine.length) {
     const others = await db.selectFrom('photo_hashes').select(['ad_id', 'owner_id', 'hash']).where('owner_id', '!=', ad.ownerId).execute();
     for (const o of others) {
       if (!isDistinctive(o.hash)) continue;
-      const distance = Math.min(...mine.map((h) => hamming(h.hash, o.hash)));
+      const distance = Math.min(...mine.map((h) => hamming(h, o.hash)));
       if (distance > PHOTO_DISTANCE_MAX) continue;
       const seen = best.get(o.ad_id);
       if (!seen || distance < seen.distance) best.set(o.ad_id, { adId: o.ad_id, ownerId: o.owner_id, distance });
@@ -45,7 +63,7 @@ export async function fingerprintAd(
   return {
     adId: ad.adId,
     ownerId: ad.ownerId,
-    hashes,
+    hashes: hashes.map((h) => ({ path: h.path, hash: h.hash })),
     samePhone: samePhone.rows.map((r) => ({ adId: r.id, ownerId: r.owner_id })),
     similarPhoto: [...best.values()].sort((a, b) => a.distance - b.distance).slice(0, MAX_FLAGS),
   };
