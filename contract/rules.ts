@@ -83,6 +83,26 @@ export function normalizeEmail(email: string): string {
   return email.normalize('NFKC').trim().toLowerCase();
 }
 
+/**
+ * The mailbox an address delivers to, for rules that give something once per person's inbox (the
+ * welcome credit): normalizeEmail's form without a +tag in the local part (most providers deliver
+ * ann+2@ to ann@), and for Gmail without dots in it and googlemail.com read as gmail.com (Gmail
+ * ignores dots: a.n.n@gmail.com is ann@gmail.com). Accounts still register and sign in with the
+ * address as written; this only says which addresses share an inbox.
+ */
+export function canonicalMailbox(email: string): string {
+  const address = normalizeEmail(email);
+  const at = address.lastIndexOf('@');
+  if (at < 0) return address;
+  let local = address.slice(0, at);
+  let domain = address.slice(at + 1);
+  const plus = local.indexOf('+');
+  if (plus > 0) local = local.slice(0, plus); // "+tag@…" alone is no tag on a name: kept whole
+  if (domain === 'googlemail.com') domain = 'gmail.com';
+  if (domain === 'gmail.com') local = local.replaceAll('.', '') || local;
+  return `${local}@${domain}`;
+}
+
 export function checkEmail(v: string): RuleKey | null {
   if (!v) return 'emailRequired';
   if (v.length > EMAIL_MAX || !EMAIL_RE.test(v)) return 'emailInvalid';

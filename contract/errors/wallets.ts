@@ -14,6 +14,7 @@ export const walletsErrors = {
   'wallet.too_many_promo_attempts': 'Too many promo code attempts. Please try again in an hour.',
   // The e-mailed welcome code.
   'wallet.welcome_code_already_sent': 'Your welcome promo code was already sent to you.',
+  'wallet.welcome_code_on_its_way': 'Your welcome promo code is on its way. If it has not arrived in 15 minutes, ask for it again.',
   'wallet.welcome_email_failed': 'We could not send the e-mail. Please try again later.',
   'field.code': 'code',
 } as const;

@@ -4,6 +4,7 @@ import type { StaffRole } from '../../core/schema.ts';
 import { ERASED_EMAIL_DOMAIN } from '../../../contract/rules.ts';
 import { eraseActor } from '../../core/audit.ts';
 import { addressDigest } from '../../core/mailer.ts';
+import { forgetWelcomeClaimant } from '../wallets/wallets.repository.ts';
 
 export function findLiveUser(db: Executor, id: string) {
   return db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
@@ -191,6 +192,8 @@ export async function eraseUser(db: Executor, id: string, placeholderHash: strin
   // The e-mails and nicknames a legal hold kept (held_identity) go with the account.
   await db.deleteFrom('held_identity').where('user_id', '=', id).execute();
   await db.deleteFrom('user_roles').where('user_id', '=', id).execute();
+  // Its mailbox keeps the mark of its welcome code (a new account there gets no second), without its id.
+  await forgetWelcomeClaimant(db, id);
   await db.deleteFrom('email_changes').where('user_id', '=', id).execute();
   // The answers kept for its retried requests (core/idempotency.ts) hold its ads' texts.
   await db.deleteFrom('request_keys').where('user_id', '=', id).execute();

@@ -1,9 +1,20 @@
 import { defineRoutes } from '../../core/http.ts';
 import { requireUser } from '../../core/auth.ts';
 import { walletsApi } from '../../../contract/api/wallets.ts';
+import { backfillWelcomeGiven } from './wallets.service.ts';
 
 export default defineRoutes((app, deps) => {
   const wallets = deps.services.wallets;
+
+  // The mailboxes sent a welcome code before migration 0042, hashed once (then nothing is left to do).
+  app.addHook('onReady', async () => {
+    try {
+      const n = await backfillWelcomeGiven(deps);
+      if (n) deps.log.info({ accounts: n }, 'wallets: recorded the mailboxes given a welcome code before');
+    } catch (err) {
+      deps.log.error({ err }, 'wallets: could not record the mailboxes given a welcome code before; the next start tries again');
+    }
+  });
 
   app.get('/api/all-wallets-by-user', { schema: walletsApi['GET /api/all-wallets-by-user'] }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -15,7 +26,7 @@ export default defineRoutes((app, deps) => {
   }));
 
   app.post('/api/add-promo-code-to-promo-wallet', { schema: walletsApi['POST /api/add-promo-code-to-promo-wallet'] }, async (request) => ({
-    wallet: await wallets.redeem(requireUser(request), request.body.code),
+    wallet: await wallets.redeem(requireUser(request), request.body.code, request.ip),
   }));
 
   app.get(

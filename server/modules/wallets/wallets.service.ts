@@ -1,14 +1,14 @@
-import { randomInt } from 'node:crypto';
+import { createHmac, randomInt } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
 import { composeMail, pageLink, utcMoment } from '../../core/mail-templates.ts';
 import type { Executor } from '../../core/db.ts';
 import { transactionAs, type SessionUser } from '../../core/auth.ts';
 import { Conflict, Invalid, NotFound, ServiceUnavailable } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { WindowLimiter } from '../../core/ratelimit.ts';
+import { ipKey, WindowLimiter } from '../../core/ratelimit.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import type { WalletType } from '../../core/schema.ts';
-import { RULE_CODES, checkPromoCode } from '../../../contract/rules.ts';
+import { ERASED_EMAIL_DOMAIN, RULE_CODES, canonicalMailbox, checkPromoCode } from '../../../contract/rules.ts';
 import type { Wallet } from '../../../contract/api/wallets.ts';
 import { formatUsd } from '../../../contract/amount.ts';
 import { postToLedger } from './ledger.service.ts';
@@ -19,6 +19,12 @@ export const PROMO_WALLET: WalletType = 'XG-PROMO-WALLET';
 /** The seed's "20": a welcome code is worth $20.00. */
 export const WELCOME_PROMO_CENTS = 2000;
 const WELCOME_PROMO_DAYS = 30;
+/**
+ * A welcome code's claim (welcome_given) never marked sent is taken over after this long: its
+ * process died with the e-mail on its way. Sending takes at most 90 s (core/mailer.ts timeouts); a
+ * live sender is not overtaken (as health.alerts.ts ALERT_CLAIM_MS).
+ */
+export const WELCOME_CLAIM_MS = 15 * 60_000;
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'; // no 0/O, 1/I: read aloud and typed by hand
 
 /** A wallet as the API answers it (contract/api/wallets.ts WalletSchema). */
@@ -48,9 +54,40 @@ export function normalizePromoCode(code: string): string {
   return code.trim().toUpperCase();
 }
 
+/**
+ * What welcome_given keeps of an address: a keyed hash of its canonical mailbox (one per inbox,
+ * whatever alias), which outlives the account and says nothing without the server's secret.
+ */
+export function mailboxKey(secret: string, email: string): string {
+  return createHmac('sha256', secret)
+    .update(`welcome-mailbox\0${canonicalMailbox(email)}`)
+    .digest('hex');
+}
+
+/**
+ * Hashes the mailboxes of the accounts sent a welcome code before welcome_given (migration 0042
+ * listed them in welcome_given_backfill: SQL has no secret); run at start, then nothing is left.
+ */
+export async function backfillWelcomeGiven(deps: Pick<AppDeps, 'db' | 'config'>): Promise<number> {
+  const rows = await repo.welcomeBackfill(deps.db);
+  if (!rows.length) return 0;
+  await deps.db.transaction().execute(async (trx) => {
+    for (const r of rows) {
+      // An account erased since has only its placeholder left: nothing to keep.
+      const live = r.deleted_at === null && !r.email.endsWith(`@${ERASED_EMAIL_DOMAIN}`) && r.welcome_promo_sent_at !== null;
+      await repo.backfillWelcomeGiven(trx, {
+        mailbox: live ? mailboxKey(deps.config.jwtSecret, r.email) : null,
+        userId: r.user_id,
+        sentAt: r.welcome_promo_sent_at ?? '',
+      });
+    }
+  });
+  return rows.length;
+}
+
 export class WalletsService {
   private readonly deps: AppDeps;
-  // Guessing codes should be slow: 30 tries per hour per user.
+  // Guessing codes should be slow: 30 tries per hour per user, and per IP (one person's many accounts).
   private readonly redeemLimiter: WindowLimiter;
 
   constructor(deps: AppDeps) {
@@ -71,11 +108,11 @@ export class WalletsService {
   }
 
   /** Credits a promo code to the user's promo wallet: once per user, within max uses, before expiry. */
-  async redeem(actor: SessionUser, rawCode: string): Promise<WalletDto> {
+  async redeem(actor: SessionUser, rawCode: string, ip: string): Promise<WalletDto> {
     const userId = actor.id;
     const code = normalizePromoCode(rawCode);
     if (checkPromoCode(code)) throw new Invalid('code', RULE_CODES.promoCodeInvalid);
-    this.redeemLimiter.hit([`user:${userId}`], 'wallet.too_many_promo_attempts');
+    this.redeemLimiter.hit([`user:${userId}`, `ip:${ipKey(ip)}`], 'wallet.too_many_promo_attempts');
     const at = this.now();
     return transactionAs(this.deps.db, actor, async (trx, by) => {
       // suspended or signed out while this waited for the lock: nothing credited
@@ -104,8 +141,11 @@ export class WalletsService {
   }
 
   /**
-   * E-mails the user a one-time personal welcome code ($20, one use, 30 days), once per user.
-   * If the mail cannot be sent the code is withdrawn and the user may ask again.
+   * E-mails the user a one-time personal welcome code ($20, one use, 30 days): once per user and
+   * once per mailbox for good (welcome_given: an erased account's address, or another alias of the
+   * same inbox, gets none). The mailbox is claimed before the e-mail goes and marked sent after; if
+   * the mail cannot be sent the code is withdrawn and the user may ask again, at once after a send
+   * that failed, WELCOME_CLAIM_MS after a process that died on the way.
    */
   async emailWelcomeCode(user: SessionUser): Promise<{ sent: true; email: string }> {
     const at = this.deps.clock.now();
@@ -113,11 +153,21 @@ export class WalletsService {
     // staff give a day only does.
     const lastDay = new Date(at.getTime() + WELCOME_PROMO_DAYS * DAY_MS).toISOString().slice(0, 10);
     const expiresAt = `${lastDay}T23:59:59.999Z`;
+    const mailbox = mailboxKey(this.deps.config.jwtSecret, user.email);
     const codeId = newId();
     let code = '';
+    // Committed on its own: a refusal below must not undo what it found (a redeemed code's claim recorded as sent).
+    const staleBefore = new Date(at.getTime() - WELCOME_CLAIM_MS).toISOString();
+    await this.deps.db.transaction().execute((trx) => this.takeOverStaleClaims(trx, mailbox, user.id, staleBefore));
     await transactionAs(this.deps.db, user, async (trx) => {
       // suspended or signed out while this waited: 401, no code
-      if (!(await repo.markWelcomeSent(trx, user.id, at.toISOString()))) throw new Conflict('wallet.welcome_code_already_sent');
+      const claimed =
+        (await repo.markWelcomeSent(trx, user.id, at.toISOString())) &&
+        (await repo.claimWelcome(trx, { mailbox, userId: user.id, codeId, at: at.toISOString() }));
+      if (!claimed) {
+        const given = await repo.findWelcomeGiven(trx, mailbox, user.id);
+        throw new Conflict(given && given.sent_at === null ? 'wallet.welcome_code_on_its_way' : 'wallet.welcome_code_already_sent');
+      }
       for (let attempt = 0; ; attempt++) {
         code = `WELCOME-${Array.from({ length: 8 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('')}`;
         if (!(await repo.findPromoCode(trx, code))) break;
@@ -153,10 +203,34 @@ export class WalletsService {
       const withdrawn = await this.deps.db.transaction().execute(async (trx) => {
         if (!(await repo.deleteUnusedPromoCode(trx, codeId))) return false;
         await repo.unmarkWelcomeSent(trx, user.id);
+        await repo.releaseWelcomeClaim(trx, mailbox, codeId);
         return true;
       });
       if (withdrawn) throw new ServiceUnavailable('wallet.welcome_email_failed');
     }
+    try {
+      await repo.markWelcomeMailed(this.deps.db, mailbox, codeId, this.now());
+    } catch (err) {
+      // The e-mail went: the code stays. Unmarked, the claim is taken over later (a second e-mail
+      // with a new code, this one withdrawn if unused): never a second $20.
+      this.deps.log.error({ err, userId: user.id }, 'could not record the welcome promo code as sent');
+    }
     return { sent: true, email: user.email };
+  }
+
+  /**
+   * Gives up the claims on this mailbox or by this account that nobody marked sent since `before`
+   * (their process died with the e-mail on its way): the unused code goes and its account may ask
+   * again. A code that was redeemed did arrive: its claim is recorded as sent.
+   */
+  private async takeOverStaleClaims(trx: Executor, mailbox: string, userId: string, before: string): Promise<void> {
+    for (const c of await repo.staleWelcomeClaims(trx, mailbox, userId, before)) {
+      if (c.code_id !== null && !(await repo.deleteUnusedPromoCode(trx, c.code_id)) && (await repo.findPromoCodeById(trx, c.code_id))) {
+        await repo.markWelcomeMailed(trx, c.mailbox, c.code_id, c.claimed_at);
+        continue;
+      }
+      await repo.releaseWelcomeClaim(trx, c.mailbox, c.code_id);
+      if (c.user_id !== null) await repo.unmarkWelcomeSent(trx, c.user_id);
+    }
   }
 }
