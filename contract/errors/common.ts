@@ -71,6 +71,7 @@ export const commonErrors = {
   'field.action': 'action',
   'field.walletId': 'wallet',
   'field.adIds': 'ads',
+  'field.holdIds': 'legal holds',
   'field.id': 'id',
   'field.body': 'form',
   'field.request': 'request',
