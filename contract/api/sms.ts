@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Errors, PageInfo, Paging } from './common.ts';
+import { Errors, PageInfo, Paging, SaidSchema } from './common.ts';
 import type { RouteContract } from './types.ts';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -33,7 +33,14 @@ export const SmsMessageSchema = Type.Object({
   status: SmsStatusSchema,
   /** Textbelt's id of the message, as text (it sends numbers or strings). */
   textId: Nullable(Type.String()),
+  /** What went wrong, as the server wrote it in English before failures were coded: shown as it came; null since. */
   error: Nullable(Type.String()),
+  /**
+   * Why Textbelt refused the message (`refused`: sms.refused, with Textbelt's own words as the
+   * detail) or could not be asked (`error`: sms.timeout, sms.http, sms.not_json, sms.connection),
+   * as a code the page words (admin locale, says.<code>).
+   */
+  failure: Type.Optional(SaidSchema),
   quotaRemaining: Nullable(Type.Integer()),
   createdAt: Type.String(),
   statusCheckedAt: Nullable(Type.String()),

@@ -4,8 +4,14 @@ export const smsErrors = {
   'sms.token_not_found': 'Textbelt token record not found.',
   'sms.token_invalid': 'A Textbelt key holds only letters, digits, - and _.',
   'sms.not_configured': 'No Textbelt key is set: text messages go to the outbox.',
-  'sms.provider_unreachable': 'Textbelt could not be reached ({{detail}}).',
+  // Textbelt could not be asked, or refused: what we say of it is a code; only Textbelt's own words are a param.
+  'sms.provider_unreachable': 'Textbelt could not be reached (no connection).',
+  'sms.provider_timeout': 'Textbelt could not be reached (no answer in {{seconds}} s).',
+  'sms.provider_http': 'Textbelt could not be reached (HTTP status {{status}}).',
+  'sms.provider_not_json': 'Textbelt could not be reached (its answer could not be read).',
+  'sms.provider_no_quota': 'Textbelt did not say how many messages are left.',
   'sms.provider_refused': 'Textbelt refused: {{detail}}',
+  'sms.provider_refused_silently': 'Textbelt refused without saying why.',
   // Phone verification.
   'phone.invalid': 'Phone must be a US number, e.g. +1 212 555 0100.',
   'phone.already_verified': 'This number is already your verified phone.',

@@ -24,6 +24,8 @@ import {
 } from './health.checks.ts';
 import type { CacheUse } from '../listings/listings.cache.ts';
 import { freePort } from '../../test/harness.ts';
+import type { Said } from '../../../contract/api/common.ts';
+import { checkWords } from './health.words.ts';
 
 const log = pino({ level: 'silent' });
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -225,30 +227,54 @@ describe('payment server check', () => {
 
 describe('sms check', () => {
   it('without a token, is ok and says messages go to the outbox', () => {
-    expect(smsOutcome({ configured: false, quotaRemaining: null, error: null })).toMatchObject({
+    expect(smsOutcome({ configured: false, quotaRemaining: null, error: null, failure: null })).toMatchObject({
       status: 'ok',
       message: 'no token: messages go to the outbox',
     });
   });
   it('is ok with 50 or more messages left, degraded under 50, failing at 0', () => {
-    expect(smsOutcome({ configured: true, quotaRemaining: 50, error: null })).toMatchObject({ status: 'ok', message: '50 SMS left' });
-    expect(smsOutcome({ configured: true, quotaRemaining: 49, error: null })).toMatchObject({
+    expect(smsOutcome({ configured: true, quotaRemaining: 50, error: null, failure: null })).toMatchObject({ status: 'ok', message: '50 SMS left' });
+    expect(smsOutcome({ configured: true, quotaRemaining: 49, error: null, failure: null })).toMatchObject({
       status: 'degraded',
       message: '49 SMS left (under 50): top up the Textbelt key',
     });
-    expect(smsOutcome({ configured: true, quotaRemaining: 1, error: null }).status).toBe('degraded');
-    expect(smsOutcome({ configured: true, quotaRemaining: 0, error: null })).toMatchObject({
+    expect(smsOutcome({ configured: true, quotaRemaining: 1, error: null, failure: null }).status).toBe('degraded');
+    expect(smsOutcome({ configured: true, quotaRemaining: 0, error: null, failure: null })).toMatchObject({
       status: 'failing',
       message: 'no SMS left on the Textbelt key: phone codes cannot be sent',
     });
   });
   it('fails on a bad key or an unreachable Textbelt; degrades when no quota is said', () => {
-    expect(smsOutcome({ configured: true, quotaRemaining: 0, error: 'Textbelt refused the key: Invalid API key' })).toMatchObject({
+    const refused = { code: 'sms.refused', detail: 'Invalid API key' };
+    expect(smsOutcome({ configured: true, quotaRemaining: 0, error: 'Textbelt refused the key: Invalid API key', failure: refused })).toEqual({
       status: 'failing',
       message: 'Textbelt: Textbelt refused the key: Invalid API key',
+      says: refused,
     });
-    expect(smsOutcome({ configured: true, quotaRemaining: null, error: 'no answer within 10000 ms' }).status).toBe('failing');
-    expect(smsOutcome({ configured: true, quotaRemaining: null, error: null }).status).toBe('degraded');
+    const late = { code: 'sms.timeout', params: { seconds: 10 } };
+    expect(smsOutcome({ configured: true, quotaRemaining: null, error: 'Textbelt could not be reached: no answer in 10 s', failure: late })).toMatchObject({
+      status: 'failing',
+      says: late,
+    });
+    expect(smsOutcome({ configured: true, quotaRemaining: null, error: null, failure: null }).status).toBe('degraded');
+  });
+});
+
+describe('sms check, worded for staff', () => {
+  // The page and the staff e-mail word the check from its code (admin locale, says.sms.*): only
+  // Textbelt's own words (or the system's error code) come through as they came.
+  const words = (says: Said, locale: 'en' | 'es' | 'pt') =>
+    checkWords({ id: 1, name: 'sms', status: 'failing', message: 'English of the log', says, durationMs: 1, checkedAt: '2026-01-15T12:00:00.000Z' }, locale);
+  it('says in Spanish and Portuguese why Textbelt could not be asked, in English for English readers', () => {
+    expect(words({ code: 'sms.not_json' }, 'es')).toBe('No se pudo leer la respuesta de Textbelt (no era su JSON).');
+    expect(words({ code: 'sms.timeout', params: { seconds: 0.5 } }, 'es')).toBe('Textbelt no respondió en 0,5 s.');
+    expect(words({ code: 'sms.http', params: { status: 502 } }, 'pt')).toBe('O Textbelt respondeu com o status HTTP 502.');
+    expect(words({ code: 'sms.connection', detail: 'ECONNREFUSED' }, 'pt')).toBe('Não foi possível contatar o Textbelt (sem conexão). Detalhes: ECONNREFUSED');
+    expect(words({ code: 'sms.refused', detail: 'Invalid API key.' }, 'en')).toBe('Textbelt refused the request. Details: Invalid API key.');
+  });
+  it('keeps a result stored before the codes as it was written', () => {
+    const old = { code: 'sms.error', detail: 'Textbelt could not be reached: no answer in 10 s' };
+    expect(words(old, 'es')).toBe('Textbelt rechazó la solicitud. Detalles: Textbelt could not be reached: no answer in 10 s');
   });
 });
 
@@ -356,9 +382,19 @@ describe('what each outcome says as a code (the health page words it in its lang
     expect(diskOutcome(50 * GB, 100 * GB, t).says).toEqual({ code: 'disk.ok', params: { free: 50 * GB, total: 100 * GB, percent: 0.5 } });
     expect(diskOutcome(9 * GB, 100 * GB, t).says).toEqual({ code: 'disk.low', params: { free: 9 * GB, total: 100 * GB, percent: 0.09, limit: 0.1 } });
     expect(diskOutcome(1.5 * GB, 100 * GB, t).says).toEqual({ code: 'disk.failing', params: { free: 1.5 * GB, total: 100 * GB, percent: 0.015, limit: 0.02 } });
-    expect(smsOutcome({ configured: false, quotaRemaining: null, error: null }).says).toEqual({ code: 'sms.outbox' });
-    expect(smsOutcome({ configured: true, quotaRemaining: 49, error: null }).says).toEqual({ code: 'sms.low', params: { count: 49, limit: 50 } });
-    expect(smsOutcome({ configured: true, quotaRemaining: 0, error: 'Invalid API key' }).says).toEqual({ code: 'sms.error', detail: 'Invalid API key' });
+    expect(smsOutcome({ configured: false, quotaRemaining: null, error: null, failure: null }).says).toEqual({ code: 'sms.outbox' });
+    expect(smsOutcome({ configured: true, quotaRemaining: 49, error: null, failure: null }).says).toEqual({
+      code: 'sms.low',
+      params: { count: 49, limit: 50 },
+    });
+    expect(smsOutcome({ configured: true, quotaRemaining: 0, error: 'Invalid API key', failure: null }).says).toEqual({
+      code: 'sms.error',
+      detail: 'Invalid API key',
+    });
+    expect(smsOutcome({ configured: true, quotaRemaining: null, error: 'HTTP 502', failure: { code: 'sms.http', params: { status: 502 } } }).says).toEqual({
+      code: 'sms.http',
+      params: { status: 502 },
+    });
     expect(paymentServerOutcome(btcpay({ mode: 'sandbox' })).says).toEqual({ code: 'payment.sandbox' });
     expect(paymentServerOutcome(btcpay()).says).toEqual({
       code: 'payment.ok',

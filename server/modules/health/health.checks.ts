@@ -155,7 +155,8 @@ export function paymentServerOutcome(h: PaymentServerHealth): CheckOutcome {
 export function smsOutcome(s: SmsStatus): CheckOutcome {
   // Without a token the product works as designed (codes go to the outbox), so it is not a fault.
   if (!s.configured) return outcome('ok', 'no token: messages go to the outbox', 'sms.outbox');
-  if (s.error) return outcome('failing', `Textbelt: ${s.error}`, 'sms.error', undefined, s.error);
+  // What went wrong as a code the page words (sms.timeout, sms.http…); only Textbelt's own words are the detail.
+  if (s.error) return { status: 'failing', message: `Textbelt: ${s.error}`, says: s.failure ?? { code: 'sms.error', detail: s.error } };
   if (s.quotaRemaining === null) return outcome('degraded', 'Textbelt did not say how many messages are left', 'sms.quota_unknown');
   if (s.quotaRemaining <= 0) return outcome('failing', 'no SMS left on the Textbelt key: phone codes cannot be sent', 'sms.empty');
   const left = `${s.quotaRemaining} SMS left`;

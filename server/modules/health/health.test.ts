@@ -437,8 +437,18 @@ describe('the sms check, through the sms service', () => {
     textbelt.quota.set('xgkey1', 0);
     expect((await sms()).status).toBe('failing');
     await setKey('nosuchkey');
-    expect((await sms()).status).toBe('failing');
+    // What went wrong as a code the page words, no English of ours as its detail.
+    expect(await sms()).toMatchObject({ status: 'failing', says: { code: 'sms.refused' } });
+    expect((await sms()).says).not.toHaveProperty('detail');
     await setKey('xgkey1');
+    textbelt.failNext('not-json');
+    expect(await sms()).toMatchObject({
+      status: 'failing',
+      message: 'Textbelt: Textbelt could not be reached: the answer is not JSON',
+      says: { code: 'sms.not_json' },
+    });
+    textbelt.failNext('http500');
+    expect(await sms()).toMatchObject({ status: 'failing', says: { code: 'sms.http', params: { status: 500 } } });
     textbelt.quota.set('xgkey1', 80);
     textbelt.failNext('hang');
     expect(await sms()).toMatchObject({ status: 'failing', message: 'no answer in 300 ms' });

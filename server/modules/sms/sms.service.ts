@@ -14,6 +14,7 @@ import { outboxDir } from '../../core/mailer.ts';
 import { paging } from '../../core/http.ts';
 import { normalizeUsPhone } from '../../../contract/rules.ts';
 import type { SmsMessage, TextbeltToken } from '../../../contract/api/sms.ts';
+import type { Said } from '../../../contract/api/common.ts';
 import { TextbeltClient, TextbeltUnreachable, isTestKey } from './textbelt.client.ts';
 import type { SmsPurpose, SmsStatusValue } from './sms.tables.ts';
 import { PhoneVerification } from './sms.verification.ts';
@@ -25,8 +26,10 @@ export interface SmsStatus {
   configured: boolean;
   /** Textbelt's quotaRemaining for the token; null when not configured or not reachable. */
   quotaRemaining: number | null;
-  /** Plain words when Textbelt could not be asked or refused the key; null when fine. */
+  /** Plain English (logs, the staff e-mail's fallback) when Textbelt could not be asked or refused the key; null when fine. */
   error: string | null;
+  /** The same as a code staff screens word in their language (textbeltSaid); null when fine. */
+  failure: Said | null;
 }
 
 /** A message to send: `storedText` is what staff may see (a verification code masked). */
@@ -38,7 +41,13 @@ export interface OutgoingSms {
   userId: string | null;
 }
 
-export const DEFAULT_TEST_MESSAGE = 'XG Marketplace: this is a test message.';
+/** The test message sent when staff leave it empty, in the language of the page that sent it (GSM-7 in each: one segment). */
+export const DEFAULT_TEST_MESSAGES = {
+  en: 'XG Marketplace: this is a test message.',
+  es: 'XG Marketplace: este es un mensaje de prueba.',
+  pt: 'XG Marketplace: esta é uma mensagem de teste.',
+} as const;
+export const DEFAULT_TEST_MESSAGE = DEFAULT_TEST_MESSAGES.en;
 const TOKEN_RE = /^[A-Za-z0-9_-]+$/;
 /** Delivery statuses are asked for messages of the last 7 days, at most this many per refresh. */
 const STATUS_WINDOW_MS = 7 * DAY_MS;
@@ -74,6 +83,33 @@ export function gatewayUrl(config: Pick<Config, 'nodeEnv' | 'textbeltUrl'>): str
 
 const lower = (s: string) => s.toLowerCase() as SmsStatusValue;
 
+/**
+ * Why Textbelt could not be asked, or its refusal, as a code staff screens word (admin locale,
+ * says.<code>): the figures as params, and only Textbelt's own words (or the system's error code)
+ * as the detail shown as it came.
+ */
+export function textbeltSaid(failure: TextbeltUnreachable | { refused: string | null }): Said {
+  if (!(failure instanceof TextbeltUnreachable)) return { code: 'sms.refused', ...(failure.refused ? { detail: failure.refused } : {}) };
+  if (failure.reason === 'timeout') return { code: 'sms.timeout', params: { seconds: failure.seconds ?? 0 } };
+  if (failure.reason === 'http') return { code: 'sms.http', params: { status: failure.status ?? 0 } };
+  if (failure.reason === 'not_json') return { code: 'sms.not_json' };
+  return { code: 'sms.connection', ...(failure.systemCode ? { detail: failure.systemCode } : {}) };
+}
+
+/**
+ * The log's error column holds the failure as JSON of its code (written since the codes); a row
+ * written before holds the server's English words, handed over as they are.
+ */
+const STORED_SAID = '{"code":"sms.';
+function failureOf(stored: string | null): { error: string | null; failure?: Said } {
+  if (!stored?.startsWith(STORED_SAID)) return { error: stored };
+  try {
+    return { error: null, failure: JSON.parse(stored) as Said };
+  } catch {
+    return { error: stored };
+  }
+}
+
 const toDto = (r: repo.MessageRow): SmsMessage => ({
   id: r.id,
   to: r.to_phone,
@@ -81,7 +117,7 @@ const toDto = (r: repo.MessageRow): SmsMessage => ({
   purpose: r.purpose,
   status: r.status,
   textId: r.text_id,
-  error: r.error,
+  ...failureOf(r.error),
   quotaRemaining: r.quota_remaining,
   createdAt: r.created_at,
   statusCheckedAt: r.status_checked_at,
@@ -118,13 +154,16 @@ export class SmsService {
   /** The gateway's state for the health check (asks Textbelt's /quota/{key} when a token is set). */
   async status(): Promise<SmsStatus> {
     const key = await this.key();
-    if (!key || !this.client) return { configured: false, quotaRemaining: null, error: null };
+    if (!key || !this.client) return { configured: false, quotaRemaining: null, error: null, failure: null };
     try {
       const q = await this.client.quota(key);
-      if (!q.success) return { configured: true, quotaRemaining: q.quotaRemaining, error: `Textbelt refused the key: ${q.error}` };
-      return { configured: true, quotaRemaining: q.quotaRemaining, error: null };
+      if (!q.success) {
+        const error = q.error ? `Textbelt refused the key: ${q.error}` : 'Textbelt refused the key';
+        return { configured: true, quotaRemaining: q.quotaRemaining, error, failure: textbeltSaid({ refused: q.error }) };
+      }
+      return { configured: true, quotaRemaining: q.quotaRemaining, error: null, failure: null };
     } catch (err) {
-      if (err instanceof TextbeltUnreachable) return { configured: true, quotaRemaining: null, error: err.message };
+      if (err instanceof TextbeltUnreachable) return { configured: true, quotaRemaining: null, error: err.message, failure: textbeltSaid(err) };
       throw err;
     }
   }
@@ -168,18 +207,23 @@ export class SmsService {
     if (!row) throw new NotFound('sms.token_not_found');
     if (!row.token || !this.client) throw new Conflict('sms.not_configured');
     const q = await this.ask(() => this.client!.quota(row.token!));
-    if (!q.success) throw new AppError(502, 'sms.provider_refused', { detail: q.error ?? 'success: false' });
-    if (q.quotaRemaining === null) throw new ServiceUnavailable('sms.provider_unreachable', { detail: 'the answer has no quotaRemaining' });
+    // Only Textbelt's own words go out as they came; what we say of it is a code the page words.
+    if (!q.success) throw q.error ? new AppError(502, 'sms.provider_refused', { detail: q.error }) : new AppError(502, 'sms.provider_refused_silently');
+    if (q.quotaRemaining === null) throw new ServiceUnavailable('sms.provider_no_quota');
     return { quotaRemaining: q.quotaRemaining };
   }
 
   // ---- messages ----
 
-  /** Staff: one test message (audited); Textbelt's refusal or absence is in the message's status. */
+  /**
+   * Staff: one test message (audited); Textbelt's refusal or absence is in the message's status.
+   * Left empty, the standard text in the language of the page that sent it: the session hook makes
+   * the request's X-Locale the actor's `locale` (core/auth.ts), the pages last used without one.
+   */
   async sendTest(actor: SessionUser, input: { phone: string; message?: string }): Promise<SmsMessage> {
     const to = normalizeUsPhone(input.phone);
     if (!to) throw new Invalid('phone', 'phone.invalid');
-    const text = input.message?.trim() || DEFAULT_TEST_MESSAGE;
+    const text = input.message?.trim() || DEFAULT_TEST_MESSAGES[actor.locale ?? 'en'];
     // A message sent cannot be taken back: asked again right before sending, not only when the request came in.
     await stillStaff(this.deps.db, actor);
     const { maybeDelivered: _unsure, ...message } = await this.send({ to, text, storedText: text, purpose: 'test', userId: actor.id });
@@ -238,7 +282,9 @@ export class SmsService {
     let maybeDelivered = false;
     let status: SmsStatusValue;
     let textId: string | null = null;
+    // Stored: the failure's code as JSON (textbeltSaid); logged: its English.
     let error: string | null = null;
+    let detail: string | null = null;
     let quotaRemaining: number | null = null;
     if (!key || !this.client) {
       const file = this.writeOutbox(m);
@@ -253,16 +299,18 @@ export class SmsService {
           textId = r.textId;
         } else {
           status = 'refused';
-          error = r.error;
+          error = JSON.stringify(textbeltSaid({ refused: r.error }));
+          detail = r.error;
         }
       } catch (err) {
         if (!(err instanceof TextbeltUnreachable)) throw err;
         status = 'error';
-        error = err.detail;
+        error = JSON.stringify(textbeltSaid(err));
+        detail = err.detail;
         maybeDelivered = err.maybeDelivered;
       }
       const level = status === 'accepted' || status === 'test' ? 'info' : 'warn';
-      this.deps.log[level]({ to: maskPhone(m.to), status, textId, error, text: m.storedText }, 'text message sent through Textbelt');
+      this.deps.log[level]({ to: maskPhone(m.to), status, textId, error: detail, text: m.storedText }, 'text message sent through Textbelt');
     }
     const id = await repo.insertMessage(this.deps.db, {
       to: m.to,
@@ -290,13 +338,17 @@ export class SmsService {
     return file;
   }
 
-  /** Runs one call to Textbelt; unreachable becomes a 503 naming what went wrong. */
+  /** Runs one call to Textbelt; unreachable becomes a 503 whose code says what went wrong (its English in the log). */
   private async ask<T>(call: () => Promise<T>): Promise<T> {
     try {
       return await call();
     } catch (err) {
-      if (err instanceof TextbeltUnreachable) throw new ServiceUnavailable('sms.provider_unreachable', { detail: err.detail });
-      throw err;
+      if (!(err instanceof TextbeltUnreachable)) throw err;
+      this.deps.log.warn({ detail: err.detail }, 'textbelt could not be asked');
+      if (err.reason === 'timeout') throw new ServiceUnavailable('sms.provider_timeout', { seconds: err.seconds ?? 0 });
+      if (err.reason === 'http') throw new ServiceUnavailable('sms.provider_http', { status: err.status ?? 0 });
+      if (err.reason === 'not_json') throw new ServiceUnavailable('sms.provider_not_json');
+      throw new ServiceUnavailable('sms.provider_unreachable');
     }
   }
 }

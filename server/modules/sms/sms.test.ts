@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { startFakeTextbelt, type FakeTextbelt } from '../../test/fakes/textbelt.ts';
 import { DAY_MS } from '../../core/clock.ts';
-import { DEFAULT_TEST_MESSAGE, gatewayUrl, maskToken } from './sms.service.ts';
+import { DEFAULT_TEST_MESSAGE, DEFAULT_TEST_MESSAGES, gatewayUrl, maskToken } from './sms.service.ts';
+import * as repo from './sms.repository.ts';
 
 // The Textbelt key, balance, test messages and delivery statuses, over HTTP against a real local
 // Textbelt (server/test/fakes/textbelt.ts). No request leaves 127.0.0.1.
@@ -79,17 +80,36 @@ describe('the balance', () => {
     expect((await call('GET', '/api/admin/get-textbelt-balance/7')).statusCode).toBe(404);
   });
 
-  it('says when Textbelt refuses the key or cannot be reached', async () => {
+  // What went wrong is a code the page words in its language, never English of ours as a param.
+  it('says when Textbelt refuses the key or cannot be reached, as codes', async () => {
+    const balance = async () => {
+      const res = await call('GET', '/api/admin/get-textbelt-balance/1');
+      return [res.statusCode, res.json().code, res.json().params, res.json().message];
+    };
     await setKey('unknown_key_1');
-    const refused = await call('GET', '/api/admin/get-textbelt-balance/1');
-    expect([refused.statusCode, refused.json().code, refused.json().params]).toEqual([
-      502,
-      'sms.provider_refused',
-      { detail: 'Textbelt did not accept the key' },
-    ]);
+    expect(await balance()).toEqual([502, 'sms.provider_refused_silently', undefined, 'Textbelt refused without saying why.']);
+    await setKey(KEY);
     fake.failNext('http500');
-    const down = await call('GET', '/api/admin/get-textbelt-balance/1');
-    expect([down.statusCode, down.json().code, down.json().params]).toEqual([503, 'sms.provider_unreachable', { detail: 'HTTP 500' }]);
+    expect(await balance()).toEqual([503, 'sms.provider_http', { status: 500 }, 'Textbelt could not be reached (HTTP status 500).']);
+    fake.failNext('not-json');
+    expect(await balance()).toEqual([503, 'sms.provider_not_json', undefined, 'Textbelt could not be reached (its answer could not be read).']);
+    await fake.stop();
+    fake = await startFakeTextbelt();
+    expect(await balance()).toEqual([503, 'sms.provider_unreachable', undefined, 'Textbelt could not be reached (no connection).']);
+  });
+
+  it('says how long Textbelt was waited for when it does not answer', async () => {
+    const quick = await createTestApp({ env: { TEXTBELT_URL: fake.url }, limits: { textbeltTimeoutMs: 300 } });
+    try {
+      const staff = await asAdmin(quick);
+      const inject = (method: 'GET' | 'PUT', url: string, payload?: object) => quick.app.inject({ method, url, headers: { cookie: staff.cookie }, payload });
+      await inject('PUT', '/api/admin/update-textbelt-token-by-id/1', { token: KEY });
+      fake.failNext('hang');
+      const res = await inject('GET', '/api/admin/get-textbelt-balance/1');
+      expect([res.statusCode, res.json().code, res.json().params]).toEqual([503, 'sms.provider_timeout', { seconds: 0.3 }]);
+    } finally {
+      await quick.close();
+    }
   });
 });
 
@@ -138,14 +158,54 @@ describe('test messages', () => {
     ]);
     await sendTest('+12125550102');
     const out = (await sendTest('+12125550103')).json().message;
-    expect(out).toMatchObject({ status: 'refused', error: 'Out of quota', quotaRemaining: 0, textId: null });
+    // Textbelt's own words as they came; what we say of an outage, as a code the page words.
+    expect(out).toMatchObject({ status: 'refused', error: null, failure: { code: 'sms.refused', detail: 'Out of quota' }, quotaRemaining: 0, textId: null });
     fake.failNext('not-json');
     const down = (await sendTest('+12125550104')).json().message;
-    expect(down).toMatchObject({ status: 'error', error: 'the answer is not JSON', textId: null });
+    expect(down).toMatchObject({ status: 'error', error: null, failure: { code: 'sms.not_json' }, textId: null });
+    expect(JSON.stringify(down)).not.toContain('the answer is not JSON');
     expect(outbox()).toEqual([]);
     const list = (await call('GET', '/api/admin/get-textbelt-messages?pageSize=2')).json();
     expect(list).toMatchObject({ total: 5, page: 1, pageSize: 2, configured: true });
     expect(list.messages.map((m: { id: number }) => m.id)).toEqual([down.id, out.id]);
+  });
+
+  it('keep the words of a row stored before failures were coded, as they were written', async () => {
+    const id = await repo.insertMessage(ctx.app.deps.db, {
+      to: '+12125550100',
+      body: DEFAULT_TEST_MESSAGE,
+      purpose: 'test',
+      userId: admin.id,
+      status: 'error',
+      textId: null,
+      error: 'no answer in 10 s',
+      quotaRemaining: null,
+      at: ctx.clock.now().toISOString(),
+    });
+    const [m] = (await call('GET', '/api/admin/get-textbelt-messages')).json().messages;
+    expect(m).toMatchObject({ id, status: 'error', error: 'no answer in 10 s' });
+    expect(m).not.toHaveProperty('failure');
+  });
+
+  it('left empty, text the standard message in the language of the page that sent it', async () => {
+    await setKey(KEY);
+    const send = (phone: string, locale?: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/admin/send-textbelt-test-sms',
+        headers: { cookie: admin.cookie, ...(locale ? { 'x-locale': locale } : {}) },
+        payload: { phone },
+      });
+    const es = (await send('+12125550100', 'es')).json().message;
+    await send('+12125550101', 'pt');
+    expect(es.text).toBe(DEFAULT_TEST_MESSAGES.es);
+    expect(fake.received.map((r) => r.message)).toEqual([DEFAULT_TEST_MESSAGES.es, DEFAULT_TEST_MESSAGES.pt]);
+    // Without X-Locale, the language of the pages the sender last used (pt, from the request before).
+    await send('+12125550102');
+    await send('+12125550103', 'en');
+    expect(fake.received.map((r) => r.message).slice(2)).toEqual([DEFAULT_TEST_MESSAGES.pt, DEFAULT_TEST_MESSAGES.en]);
+    // GSM-7 letters only (é is one): one 160-character segment in every language.
+    for (const text of Object.values(DEFAULT_TEST_MESSAGES)) expect(text).toMatch(/^[A-Za-z0-9 :.é]{1,160}$/);
   });
 
   it('with a _test key are validated, not sent', async () => {
@@ -222,22 +282,30 @@ describe('delivery statuses, many under way', () => {
 });
 
 describe('the gateway for the health check', () => {
-  it('says whether a key is set, its quota, and in plain words what is wrong', async () => {
+  it('says whether a key is set, its quota, and what is wrong: in plain English and as a code', async () => {
     const sms = ctx.app.deps.services.sms;
-    expect(await sms.status()).toEqual({ configured: false, quotaRemaining: null, error: null });
+    expect(await sms.status()).toEqual({ configured: false, quotaRemaining: null, error: null, failure: null });
     await setKey(KEY);
-    expect(await sms.status()).toEqual({ configured: true, quotaRemaining: 3, error: null });
+    expect(await sms.status()).toEqual({ configured: true, quotaRemaining: 3, error: null, failure: null });
     await setKey('unknown_key_1');
-    expect(await sms.status()).toEqual({ configured: true, quotaRemaining: 0, error: 'Textbelt refused the key: Textbelt did not accept the key' });
+    expect(await sms.status()).toEqual({ configured: true, quotaRemaining: 0, error: 'Textbelt refused the key', failure: { code: 'sms.refused' } });
     fake.failNext('hang');
     await setKey(KEY);
     fake.failNext('http500'); // the hang is used by the next request: this failure is the one after
     const hung = sms.status();
-    expect(await sms.status()).toEqual({ configured: true, quotaRemaining: null, error: 'Textbelt could not be reached: HTTP 500' });
+    expect(await sms.status()).toEqual({
+      configured: true,
+      quotaRemaining: null,
+      error: 'Textbelt could not be reached: HTTP 500',
+      failure: { code: 'sms.http', params: { status: 500 } },
+    });
     await fake.stop(); // releases the hanging request (answered 503)
-    expect(await hung).toEqual({ configured: true, quotaRemaining: null, error: 'Textbelt could not be reached: HTTP 503' });
+    expect(await hung).toMatchObject({ error: 'Textbelt could not be reached: HTTP 503', failure: { code: 'sms.http', params: { status: 503 } } });
     fake = await startFakeTextbelt();
-    expect((await sms.status()).error).toBe('Textbelt could not be reached: ECONNREFUSED');
+    expect(await sms.status()).toMatchObject({
+      error: 'Textbelt could not be reached: ECONNREFUSED',
+      failure: { code: 'sms.connection', detail: 'ECONNREFUSED' },
+    });
   });
 });
 
@@ -260,7 +328,7 @@ describe('tests never reach the internet', () => {
         plain.app.inject({ method: url.includes('update') ? 'PUT' : 'POST', url, payload, headers: { cookie: staff.cookie } });
       await put('/api/admin/update-textbelt-token-by-id/1', { token: KEY });
       expect((await put('/api/admin/send-textbelt-test-sms', { phone: '+12125550100' })).json().message.status).toBe('outbox');
-      expect(await plain.app.deps.services.sms.status()).toEqual({ configured: false, quotaRemaining: null, error: null });
+      expect(await plain.app.deps.services.sms.status()).toEqual({ configured: false, quotaRemaining: null, error: null, failure: null });
     } finally {
       await plain.close();
     }

@@ -12,13 +12,15 @@ beforeEach(async () => {
 });
 afterEach(async () => fake.stop());
 
-async function unreachable(p: Promise<unknown>): Promise<string> {
+/** The failure as a code with its figures (what staff screens word), and its English for the log. */
+async function unreachable(p: Promise<unknown>) {
   const err = await p.then(
     () => null,
     (e: unknown) => e,
   );
   expect(err).toBeInstanceOf(TextbeltUnreachable);
-  return (err as TextbeltUnreachable).detail;
+  const { reason, status, seconds, systemCode, maybeDelivered, detail } = err as TextbeltUnreachable;
+  return { reason, status, seconds, systemCode, maybeDelivered, detail };
 }
 
 describe('Textbelt client', () => {
@@ -36,12 +38,12 @@ describe('Textbelt client', () => {
     expect(fake.received.map((r) => typeof r.answer.textId)).toEqual(['number', 'string']);
   });
 
-  it('reads success: false answers (HTTP 200) as refusals, with Textbelt’s words', async () => {
+  it('reads success: false answers (HTTP 200) as refusals, with Textbelt’s words and none of ours', async () => {
     expect(await client.send('live_key_1234', '+12125550100', 'a')).toMatchObject({ success: true });
     expect(await client.send('live_key_1234', '+12125550100', 'b')).toMatchObject({ success: true });
     expect(await client.send('live_key_1234', '+12125550100', 'c')).toEqual({ success: false, error: 'Out of quota', quotaRemaining: 0 });
     expect(await client.send('nobody_key', '+12125550100', 'd')).toEqual({ success: false, error: 'Invalid API key.', quotaRemaining: 0 });
-    expect(await client.quota('nobody_key')).toEqual({ success: false, quotaRemaining: 0, error: 'Textbelt did not accept the key' });
+    expect(await client.quota('nobody_key')).toEqual({ success: false, quotaRemaining: 0, error: null });
   });
 
   it('a _test key validates without sending or using quota, and gets no text id', async () => {
@@ -64,17 +66,30 @@ describe('Textbelt client', () => {
   });
 
   it('any other HTTP status, a body that is not JSON, silence or a closed port is a transport failure', async () => {
+    const none = { status: null, seconds: null, systemCode: null };
     fake.failNext('http500');
-    expect(await unreachable(client.send('live_key_1234', '+12125550100', 'x'))).toBe('HTTP 500');
+    expect(await unreachable(client.send('live_key_1234', '+12125550100', 'x'))).toEqual({
+      ...none,
+      reason: 'http',
+      status: 500,
+      maybeDelivered: false,
+      detail: 'HTTP 500',
+    });
     fake.failNext('not-json');
-    expect(await unreachable(client.quota('live_key_1234'))).toBe('the answer is not JSON');
+    expect(await unreachable(client.quota('live_key_1234'))).toEqual({ ...none, reason: 'not_json', maybeDelivered: true, detail: 'the answer is not JSON' });
     fake.failNext('hang');
-    expect(await unreachable(client.status('1001'))).toBe('no answer in 0.3 s');
+    expect(await unreachable(client.status('1001'))).toEqual({ ...none, reason: 'timeout', seconds: 0.3, maybeDelivered: true, detail: 'no answer in 0.3 s' });
     expect(fake.quota.get('live_key_1234')).toBe(2); // nothing was sent meanwhile
     const gone = fake.url;
     await fake.stop();
     fake = await startFakeTextbelt();
-    expect(await unreachable(new TextbeltClient(gone).quota('k'))).toBe('ECONNREFUSED');
+    expect(await unreachable(new TextbeltClient(gone).quota('k'))).toEqual({
+      ...none,
+      reason: 'connection',
+      systemCode: 'ECONNREFUSED',
+      maybeDelivered: false,
+      detail: 'ECONNREFUSED',
+    });
   });
 
   it('escapes keys and ids in paths', async () => {

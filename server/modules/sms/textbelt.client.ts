@@ -6,9 +6,22 @@
 export type TextbeltDelivery = 'DELIVERED' | 'SENT' | 'SENDING' | 'FAILED' | 'UNKNOWN';
 const DELIVERIES: readonly string[] = ['DELIVERED', 'SENT', 'SENDING', 'FAILED', 'UNKNOWN'];
 
+/**
+ * Why Textbelt could not be asked, as a code staff screens word in their language (admin locale,
+ * says.sms.<reason>): no answer in time, no connection, a status other than 200, an answer that is
+ * not its JSON object.
+ */
+export type UnreachableReason = 'timeout' | 'connection' | 'http' | 'not_json';
+
 /** Textbelt could not be asked: network error, timeout, a status other than 200, or an answer that is not its JSON. */
 export class TextbeltUnreachable extends Error {
-  /** Plain words for staff and the health check, e.g. "no answer in 10 s", "HTTP 502". */
+  readonly reason: UnreachableReason;
+  /** The reason's figure: the HTTP status (http), the seconds waited (timeout). */
+  readonly status: number | null;
+  readonly seconds: number | null;
+  /** The system's code of a failed connection (ECONNREFUSED, ENOTFOUND), when it gave one. */
+  readonly systemCode: string | null;
+  /** Plain English for the log, e.g. "no answer in 10 s", "HTTP 502". */
   readonly detail: string;
   /**
    * The request reached Textbelt and it may have acted on it: no answer in time, or an answer we
@@ -16,15 +29,24 @@ export class TextbeltUnreachable extends Error {
    * (no connection) or answered with an error status.
    */
   readonly maybeDelivered: boolean;
-  constructor(detail: string, maybeDelivered = false) {
+  constructor(
+    reason: UnreachableReason,
+    detail: string,
+    opts: { maybeDelivered?: boolean; status?: number; seconds?: number; systemCode?: string | null } = {},
+  ) {
     super(`Textbelt could not be reached: ${detail}`);
+    this.reason = reason;
     this.detail = detail;
-    this.maybeDelivered = maybeDelivered;
+    this.status = opts.status ?? null;
+    this.seconds = opts.seconds ?? null;
+    this.systemCode = opts.systemCode ?? null;
+    this.maybeDelivered = opts.maybeDelivered ?? false;
   }
 }
 
+/** A refusal's `error` is Textbelt's own words, null when it gave none. */
 export type SendResult =
-  { success: true; textId: string | null; quotaRemaining: number | null } | { success: false; error: string; quotaRemaining: number | null };
+  { success: true; textId: string | null; quotaRemaining: number | null } | { success: false; error: string | null; quotaRemaining: number | null };
 
 export interface QuotaResult {
   success: boolean;
@@ -44,7 +66,9 @@ function textIdOf(v: unknown): string | null {
   return null;
 }
 
-const errorOf = (v: unknown, fallback: string): string => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 500) : fallback);
+const errorOf = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim().slice(0, 500) : null);
+/** A system error code as Node gives it (ECONNREFUSED, UND_ERR_SOCKET): an identifier, not words. */
+const systemCodeOf = (v: unknown): string | null => (typeof v === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(v) ? v : null);
 
 export class TextbeltClient {
   private readonly base: string;
@@ -58,13 +82,13 @@ export class TextbeltClient {
   async send(key: string, phone: string, message: string): Promise<SendResult> {
     const body = await this.call('/text', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone, message, key }) });
     if (body.success === true) return { success: true, textId: textIdOf(body.textId), quotaRemaining: quotaOf(body.quotaRemaining) };
-    return { success: false, error: errorOf(body.error, 'Textbelt did not send the message'), quotaRemaining: quotaOf(body.quotaRemaining) };
+    return { success: false, error: errorOf(body.error), quotaRemaining: quotaOf(body.quotaRemaining) };
   }
 
   async quota(key: string): Promise<QuotaResult> {
     const body = await this.call(`/quota/${encodeURIComponent(key)}`, { method: 'GET' });
     const success = body.success === true;
-    return { success, quotaRemaining: quotaOf(body.quotaRemaining), error: success ? null : errorOf(body.error, 'Textbelt did not accept the key') };
+    return { success, quotaRemaining: quotaOf(body.quotaRemaining), error: success ? null : errorOf(body.error) };
   }
 
   /** Where a sent message is; an answer Textbelt does not document counts as UNKNOWN. */
@@ -81,17 +105,22 @@ export class TextbeltClient {
       text = await res.text();
     } catch (err) {
       const e = err as Error & { cause?: { code?: string } };
-      if (e.name === 'TimeoutError' || e.name === 'AbortError') throw new TextbeltUnreachable(`no answer in ${this.timeoutMs / 1000} s`, true);
-      throw new TextbeltUnreachable(e.cause?.code ?? (e.message || 'network error'));
+      if (e.name === 'TimeoutError' || e.name === 'AbortError') {
+        const seconds = this.timeoutMs / 1000;
+        throw new TextbeltUnreachable('timeout', `no answer in ${seconds} s`, { seconds, maybeDelivered: true });
+      }
+      const systemCode = systemCodeOf(e.cause?.code);
+      throw new TextbeltUnreachable('connection', systemCode ?? (e.message || 'network error'), { systemCode });
     }
-    if (res.status !== 200) throw new TextbeltUnreachable(`HTTP ${res.status}`);
+    if (res.status !== 200) throw new TextbeltUnreachable('http', `HTTP ${res.status}`, { status: res.status });
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      throw new TextbeltUnreachable('the answer is not JSON', true);
+      throw new TextbeltUnreachable('not_json', 'the answer is not JSON', { maybeDelivered: true });
     }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new TextbeltUnreachable('the answer is not a JSON object', true);
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw new TextbeltUnreachable('not_json', 'the answer is not a JSON object', { maybeDelivered: true });
     return body as Record<string, unknown>;
   }
 }

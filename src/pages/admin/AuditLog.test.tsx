@@ -43,7 +43,7 @@ describe('AuditLog', () => {
     expect(queries[0]).toEqual({ page: '1', pageSize: '25' });
 
     await ue.type(screen.getByLabelText('Action'), 'user.roles');
-    await ue.type(screen.getByLabelText('Target type'), 'user');
+    await ue.selectOptions(screen.getByLabelText('Target type'), 'User');
     await ue.click(screen.getByRole('button', { name: 'Filter' }));
     await waitFor(() => expect(queries.at(-1)).toEqual({ page: '1', pageSize: '25', action: 'user.roles', targetType: 'user' }));
 
@@ -114,5 +114,55 @@ describe('AuditLog', () => {
     expect(compactJson('{ "a" : 1 }')).toBe('{"a":1}');
     expect(compactJson('plain')).toBe('plain');
     expect(compactJson(null)).toBe('');
+  });
+
+  // The kind of object an entry is about is named in the page's language, in the rows and in the
+  // filter (a select of the kinds the server writes, sending the code); the action stays a code.
+  it('names the kinds of object in the page’s language and filters by their code', async () => {
+    const queries: Record<string, string>[] = [];
+    const entry = (id: number, action: string, targetType: string, targetId: string | null) => ({
+      id,
+      actorId: 'm1',
+      actorEmail: 'jefa@example.com',
+      action,
+      targetType,
+      targetId,
+      before: null,
+      after: null,
+      at: '2026-03-01T10:00:00.000Z',
+    });
+    server.use(
+      http.get('/api/admin/get-audit-log', ({ request }) => {
+        queries.push(Object.fromEntries(new URL(request.url).searchParams));
+        return apiJson('GET /api/admin/get-audit-log', {
+          auditLog: [entry(3, 'user.status', 'user', 'u2'), entry(2, 'promo_code.create', 'promo_code', 'p1'), entry(1, 'future.thing', 'gadget', null)],
+          total: 3,
+        });
+      }),
+    );
+    await i18n.changeLanguage('es');
+    try {
+      const ue = userEvent.setup();
+      renderAt(<AuditLog />, '/es/admin/dashboard/admin/audit-log');
+      const kindOf = async (action: string) => {
+        const row = (await screen.findByText(action)).closest('tr')!;
+        return row.querySelectorAll('td')[3].firstChild?.textContent;
+      };
+      expect(await kindOf('user.status')).toBe('Usuario');
+      expect(await kindOf('promo_code.create')).toBe('Código promocional');
+      expect(await kindOf('future.thing')).toBe('gadget'); // a kind this page does not know keeps its code
+      expect(screen.getByText('user.status').tagName).toBe('CODE');
+
+      const select = screen.getByLabelText<HTMLSelectElement>('Tipo de objeto');
+      const options = [...select.options].map((o) => [o.value, o.textContent]);
+      expect(options[0]).toEqual(['', 'Todos los tipos']);
+      expect(options).toContainEqual(['invoice', 'Factura']);
+      expect(options).toContainEqual(['textbelt_token', 'Clave de Textbelt']);
+      await ue.selectOptions(select, 'Factura');
+      await ue.click(screen.getByRole('button', { name: 'Filtrar' }));
+      await waitFor(() => expect(queries.at(-1)).toEqual({ page: '1', pageSize: '25', targetType: 'invoice' }));
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });

@@ -11,6 +11,24 @@ import { SearchLink, UserLink } from '../../components/moderation/ModBadges';
 /** Each row's moment in UTC, its zone named: the day filters are UTC days, and a row the filter returns reads on that day wherever staff are. */
 const UTC_MOMENT: Intl.DateTimeFormatOptions = { timeZone: 'UTC', timeZoneName: 'short' };
 
+/** The kinds of object the server's audit rows are about (their target_type), in the order the filter offers them. */
+const TARGET_TYPES = [
+  'user',
+  'ad',
+  'invoice',
+  'promo_code',
+  'pricing',
+  'state',
+  'city',
+  'report',
+  'public_message',
+  'sms_message',
+  'textbelt_token',
+  'cron_job',
+  'cron_run',
+  'health_check',
+] as const;
+
 const jsonCell = { fontFamily: 'ui-monospace, Menlo, Consolas, monospace', fontSize: 12, maxWidth: 320, overflowWrap: 'anywhere' as const };
 
 /**
@@ -54,6 +72,9 @@ export default function AuditLog() {
   };
 
   const entries = data?.auditLog ?? [];
+  // A kind this page does not know (a newer server's) keeps its code, in the list and on its rows.
+  const kindName = (code: string) => t(`audit.targetTypes.${code}`, { defaultValue: code });
+  const kinds: readonly string[] = targetType && !(TARGET_TYPES as readonly string[]).includes(targetType) ? [...TARGET_TYPES, targetType] : TARGET_TYPES;
   return (
     <section aria-labelledby="audit-title">
       <h1 id="audit-title">{t('audit.title')}</h1>
@@ -69,7 +90,14 @@ export default function AuditLog() {
         </div>
         <div className="field" style={{ margin: 0 }}>
           <label htmlFor="audit-target">{t('audit.targetType')}</label>
-          <input id="audit-target" value={targetType} placeholder="user" onChange={(e) => setTargetType(e.target.value)} />
+          <select id="audit-target" value={targetType} onChange={(e) => setTargetType(e.target.value)}>
+            <option value="">{t('audit.anyTargetType')}</option>
+            {kinds.map((k) => (
+              <option key={k} value={k}>
+                {kindName(k)}
+              </option>
+            ))}
+          </select>
         </div>
         <div className="field" style={{ margin: 0 }}>
           <label htmlFor="audit-actor">{t('audit.actorId')}</label>
@@ -120,7 +148,7 @@ export default function AuditLog() {
                     <code>{e.action}</code>
                   </td>
                   <td>
-                    {e.targetType}
+                    {kindName(e.targetType)}
                     {e.targetId && (
                       <small style={{ display: 'block', color: 'var(--gray)' }}>
                         {e.targetType === 'user' ? (

@@ -127,14 +127,12 @@ describe('admin SMS (Textbelt)', () => {
   it('shows why the balance could not be read, in the page’s language', async () => {
     smsServer({ token: 'live_key_9876' });
     server.use(
-      http.get('/api/admin/get-textbelt-balance/:id', () =>
-        apiError('GET /api/admin/get-textbelt-balance/:id', 503, 'sms.provider_unreachable', { detail: 'HTTP 500' }),
-      ),
+      http.get('/api/admin/get-textbelt-balance/:id', () => apiError('GET /api/admin/get-textbelt-balance/:id', 503, 'sms.provider_http', { status: 500 })),
     );
     const user = userEvent.setup();
     renderAt(<Sms />, '/admin/dashboard/admin/sms');
     await user.click(await screen.findByRole('button', { name: 'Check balance' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Textbelt could not be reached (HTTP 500).');
+    expect((await screen.findByRole('alert')).textContent).toBe('Textbelt could not be reached (HTTP status 500).');
   });
 
   it('sends a test message and shows what became of it, first in the list', async () => {
@@ -162,7 +160,9 @@ describe('admin SMS (Textbelt)', () => {
     smsServer({ token: 'live_key_9876' });
     server.use(
       http.post('/api/admin/send-textbelt-test-sms', () =>
-        apiJson('POST /api/admin/send-textbelt-test-sms', { message: msg({ status: 'refused', error: 'Out of quota', textId: null, purpose: 'test' }) }),
+        apiJson('POST /api/admin/send-textbelt-test-sms', {
+          message: msg({ status: 'refused', error: null, failure: { code: 'sms.refused', detail: 'Out of quota' }, textId: null, purpose: 'test' }),
+        }),
       ),
     );
     const user = userEvent.setup();
@@ -177,7 +177,7 @@ describe('admin SMS (Textbelt)', () => {
       token: 'live_key_9876',
       messages: [
         msg({ id: 3, status: 'sending', textId: '1003' }),
-        msg({ id: 2, status: 'refused', textId: null, error: 'Invalid phone number or bad request.' }),
+        msg({ id: 2, status: 'refused', textId: null, error: null, failure: { code: 'sms.refused', detail: 'Invalid phone number or bad request.' } }),
         msg({ id: 1, status: 'outbox', textId: null, purpose: 'test', text: 'Ping' }),
       ],
     });
@@ -204,6 +204,43 @@ describe('admin SMS (Textbelt)', () => {
     await user.click(within(screen.getByRole('navigation', { name: 'Message pages' })).getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(rows()).toHaveLength(5));
     expect(rows()[0][1]).toBe('+12125550105');
+  });
+});
+
+describe('admin SMS in Spanish: what went wrong with Textbelt', () => {
+  // The server sends codes (an error's code, a message's failure); the page words them. Only
+  // Textbelt's own words, and the English of rows stored before the codes, are shown as they came.
+  it('words a balance Textbelt cannot answer and the messages it did not take in Spanish', async () => {
+    smsServer({
+      token: 'live_key_9876',
+      messages: [
+        msg({ id: 4, status: 'error', textId: null, error: null, failure: { code: 'sms.not_json' } }),
+        msg({ id: 3, status: 'error', textId: null, error: null, failure: { code: 'sms.timeout', params: { seconds: 10 } } }),
+        msg({ id: 2, status: 'refused', textId: null, error: null, failure: { code: 'sms.refused', detail: 'Out of quota' } }),
+        msg({ id: 1, status: 'error', textId: null, error: 'no answer in 10 s' }),
+      ],
+    });
+    server.use(http.get('/api/admin/get-textbelt-balance/:id', () => apiError('GET /api/admin/get-textbelt-balance/:id', 503, 'sms.provider_not_json')));
+    await i18n.changeLanguage('es');
+    try {
+      const user = userEvent.setup();
+      renderAt(<Sms />, '/es/admin/dashboard/admin/sms');
+      await user.click(await screen.findByRole('button', { name: 'Consultar saldo' }));
+      expect((await screen.findByRole('alert')).textContent).toBe('No se pudo contactar con Textbelt (no se pudo leer su respuesta).');
+      const table = await screen.findByRole('table', { name: 'Mensajes recientes' });
+      const statuses = within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => within(r).getAllByRole('cell')[4].textContent);
+      expect(statuses).toEqual([
+        'Textbelt no respondeNo se pudo leer la respuesta de Textbelt (no era su JSON).',
+        'Textbelt no respondeTextbelt no respondió en 10 s.',
+        'Rechazado por TextbeltOut of quota',
+        'Textbelt no respondeno answer in 10 s',
+      ]);
+    } finally {
+      await act(() => i18n.changeLanguage('en'));
+    }
   });
 });
 

@@ -16,6 +16,7 @@ import {
 } from '../../state/sms';
 import type { SmsMessage, StatusRefresh } from '../../api/sms';
 import { asError, errorMessage } from '../../api/client';
+import { sayIt } from '../../lib/said';
 import { TextField } from '../../components/forms/TextField';
 import { TextAreaField } from '../../components/forms/TextAreaField';
 import { FormError, FormSuccess } from '../../components/forms/FormError';
@@ -37,6 +38,16 @@ const tone: Record<string, string> = {
   failed: styles.badgeBad,
 };
 const statusText = (t: TFunction, status: string) => t(`status.${status}`, { defaultValue: status });
+/**
+ * Why a message was refused or not sent. A refusal: Textbelt's own words as they came (its status
+ * already says it refused). Not sent: its code as the health page words it (admin locale,
+ * says.sms.*). A row stored before the codes: as it was written.
+ */
+function failureText(t: TFunction, m: Pick<SmsMessage, 'error' | 'failure'>, lang: string): string | null {
+  if (!m.failure) return m.error;
+  if (m.failure.code === 'sms.refused') return m.failure.detail ?? null;
+  return sayIt(t, m.failure, m.error ?? m.failure.code, lang);
+}
 const KEY_RE = /^[A-Za-z0-9_-]+$/;
 
 /** The Textbelt key: shown masked, replaced or removed (the server audits it). */
@@ -141,12 +152,12 @@ function Balance({ hasKey }: { hasKey: boolean }) {
 
 /** One test message to a number; what became of it is said at once, and it heads the list. */
 function TestForm() {
-  const { t } = useTranslation('sms');
+  const { t } = useTranslation(['sms', 'admin']);
   const [phone, setPhone] = useState('');
   const [message, setMessage] = useState('');
   // Worded at render: a language switch re-words it.
   const [phoneInvalid, setPhoneInvalid] = useState(false);
-  const action = useFormAction('sms');
+  const action = useFormAction(['sms', 'admin']);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -155,9 +166,10 @@ function TestForm() {
     if (!to) return document.getElementById('sms-test-phone')?.focus();
     const sent = await action.run(() => sendTestSms(to, message));
     if (!sent) return;
-    action.setSuccess((t) => {
+    action.setSuccess((t, lang) => {
       const status = statusText(t, sent.status);
-      return sent.error ? t('test.resultError', { to: sent.to, status, error: sent.error }) : t('test.result', { to: sent.to, status });
+      const error = failureText(t, sent, lang);
+      return error ? t('test.resultError', { to: sent.to, status, error }) : t('test.result', { to: sent.to, status });
     });
   }
 
@@ -195,7 +207,7 @@ function TestForm() {
 
 /** Admin: the Textbelt key, its balance, a test message, and the messages sent with their delivery status. */
 export default function Sms() {
-  const { t, i18n } = useTranslation('sms');
+  const { t, i18n } = useTranslation(['sms', 'admin']);
   const token = useSnapshot(adminTextbeltSmsStore.state);
   const list = useSnapshot(smsMessagesStore.state);
   const query = useSnapshot(smsQuery);
@@ -282,7 +294,7 @@ export default function Sms() {
                     <td style={{ overflowWrap: 'anywhere', maxWidth: 360 }}>{m.text}</td>
                     <td>
                       <span className={`${styles.badge} ${tone[m.status] ?? ''}`}>{statusText(t, m.status)}</span>
-                      {m.error && <div className={styles.meta}>{m.error}</div>}
+                      {failureText(t, m, i18n.language) && <div className={styles.meta}>{failureText(t, m, i18n.language)}</div>}
                     </td>
                     <td>{m.textId ? <code>{m.textId}</code> : '—'}</td>
                   </tr>
