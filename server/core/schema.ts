@@ -8,6 +8,7 @@ import type { SmsTables } from '../modules/sms/sms.tables.ts';
 import type { HealthTables } from '../modules/health/health.tables.ts';
 import type { ModerationTables } from '../modules/moderation/moderation.tables.ts';
 import type { UploadsTables } from '../modules/uploads/uploads.tables.ts';
+import type { WalletsTables } from '../modules/wallets/wallets.tables.ts';
 
 /** Kysely's view of the database: core tables here, each domain's own tables in its *.tables.ts. */
 export interface CoreTables {
@@ -88,4 +89,15 @@ export type Role = StaffRole | 'GUEST_USER';
 export type WalletType = 'USD' | 'XG-PROMO-WALLET';
 
 export interface DB
-  extends CoreTables, LocationsTables, MarketTables, ReportsTables, OpsTables, PaymentsTables, SmsTables, HealthTables, ModerationTables, UploadsTables {}
+  extends
+    CoreTables,
+    LocationsTables,
+    MarketTables,
+    ReportsTables,
+    OpsTables,
+    PaymentsTables,
+    SmsTables,
+    HealthTables,
+    ModerationTables,
+    UploadsTables,
+    WalletsTables {}

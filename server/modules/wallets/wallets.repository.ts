@@ -115,29 +115,9 @@ export async function deleteUnusedPromoCode(db: Executor, id: string): Promise<b
   return Number(r.numDeletedRows) === 1;
 }
 
-/** The mailboxes given a welcome code (migration 0042): not in core/schema.ts, only this module reads them. */
-type WelcomeTables = {
-  welcome_given: {
-    /** HMAC of the canonical mailbox (wallets.service.ts mailboxKey). */
-    mailbox: string;
-    /** The account that claimed it; null once that account is erased (profile.repository.ts eraseUser). */
-    user_id: string | null;
-    /** The code the claim made; deleted with the claim when its e-mail never left. */
-    code_id: string | null;
-    claimed_at: string;
-    /** Null while the e-mail is on its way (a claim). */
-    sent_at: string | null;
-  };
-  welcome_given_backfill: { user_id: string };
-};
-
-const welcome = (db: Executor) => db.withTables<WelcomeTables>();
-
-export type WelcomeGiven = WelcomeTables['welcome_given'];
-
 /** The claims (mailbox or account) nobody marked sent since `before`: their process died on the way. */
 export function staleWelcomeClaims(db: Executor, mailbox: string, userId: string, before: string) {
-  return welcome(db)
+  return db
     .selectFrom('welcome_given')
     .selectAll()
     .where((eb) => eb.or([eb('mailbox', '=', mailbox), eb('user_id', '=', userId)]))
@@ -148,7 +128,7 @@ export function staleWelcomeClaims(db: Executor, mailbox: string, userId: string
 
 /** The mailbox's row, or the account's claim still on its way (a new address since the claim). */
 export function findWelcomeGiven(db: Executor, mailbox: string, userId: string) {
-  return welcome(db)
+  return db
     .selectFrom('welcome_given')
     .selectAll()
     .where((eb) => eb.or([eb('mailbox', '=', mailbox), eb.and([eb('user_id', '=', userId), eb('sent_at', 'is', null)])]))
@@ -157,7 +137,7 @@ export function findWelcomeGiven(db: Executor, mailbox: string, userId: string) 
 
 /** Claims the mailbox; false when it has a row (sent, or a claim on its way). */
 export async function claimWelcome(db: Executor, c: { mailbox: string; userId: string; codeId: string; at: string }): Promise<boolean> {
-  const r = await welcome(db)
+  const r = await db
     .insertInto('welcome_given')
     .values({ mailbox: c.mailbox, user_id: c.userId, code_id: c.codeId, claimed_at: c.at, sent_at: null })
     .onConflict((oc) => oc.column('mailbox').doNothing())
@@ -168,12 +148,12 @@ export async function claimWelcome(db: Executor, c: { mailbox: string; userId: s
 
 /** Records that the claim's e-mail went (or, its code used, that it arrived). */
 export async function markWelcomeMailed(db: Executor, mailbox: string, codeId: string, at: string): Promise<void> {
-  await welcome(db).updateTable('welcome_given').set({ sent_at: at }).where('mailbox', '=', mailbox).where('code_id', '=', codeId).execute();
+  await db.updateTable('welcome_given').set({ sent_at: at }).where('mailbox', '=', mailbox).where('code_id', '=', codeId).execute();
 }
 
 /** Gives a claim up (its e-mail never left), for the next request. */
 export async function releaseWelcomeClaim(db: Executor, mailbox: string, codeId: string | null): Promise<void> {
-  await welcome(db)
+  await db
     .deleteFrom('welcome_given')
     .where('mailbox', '=', mailbox)
     .where((eb) => (codeId === null ? eb('code_id', 'is', null) : eb('code_id', '=', codeId)))
@@ -183,7 +163,7 @@ export async function releaseWelcomeClaim(db: Executor, mailbox: string, codeId:
 
 /** The accounts sent a code before 0042 whose mailboxes are not hashed yet, with their addresses. */
 export function welcomeBackfill(db: Executor) {
-  return welcome(db)
+  return db
     .selectFrom('welcome_given_backfill as b')
     .innerJoin('users as u', 'u.id', 'b.user_id')
     .select(['b.user_id', 'u.email', 'u.welcome_promo_sent_at', 'u.deleted_at'])
@@ -193,15 +173,15 @@ export function welcomeBackfill(db: Executor) {
 /** Records an account's mailbox as given its code before 0042 (the first account of a mailbox wins), and drops it from the backfill. */
 export async function backfillWelcomeGiven(db: Executor, r: { mailbox: string | null; userId: string; sentAt: string }): Promise<void> {
   if (r.mailbox !== null)
-    await welcome(db)
+    await db
       .insertInto('welcome_given')
       .values({ mailbox: r.mailbox, user_id: r.userId, code_id: null, claimed_at: r.sentAt, sent_at: r.sentAt })
       .onConflict((oc) => oc.column('mailbox').doNothing())
       .execute();
-  await welcome(db).deleteFrom('welcome_given_backfill').where('user_id', '=', r.userId).execute();
+  await db.deleteFrom('welcome_given_backfill').where('user_id', '=', r.userId).execute();
 }
 
 /** An erased account's claims stay (its mailbox keeps its mark), without its id. */
 export async function forgetWelcomeClaimant(db: Executor, userId: string): Promise<void> {
-  await welcome(db).updateTable('welcome_given').set({ user_id: null }).where('user_id', '=', userId).execute();
+  await db.updateTable('welcome_given').set({ user_id: null }).where('user_id', '=', userId).execute();
 }
