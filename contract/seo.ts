@@ -6,6 +6,9 @@
 export const SEO_LOCALES = ['en', 'es', 'pt'] as const;
 export type SeoLocale = (typeof SEO_LOCALES)[number];
 
+/** og:locale of each page language: the server's head (site.head.ts) and the client's after navigation (src/app/seo.tsx). */
+export const OG_LOCALE: Record<SeoLocale, string> = { en: 'en_US', es: 'es_CO', pt: 'pt_BR' };
+
 /** Listing-type URL slugs (the same list as src/app/routes.ts LISTING_TYPES). */
 export const SEO_LISTING_TYPES: ReadonlyArray<{ code: string; slug: string }> = [
   { code: 'female_esc', slug: 'female-escorts' },

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { missingHead as missingPageHead } from '../../../src/app/pageHead.ts';
-import { SEO_LOCALES, seoHead, translateFrom, type SeoHead, type SeoLocale, type Translate } from '../../../contract/seo.ts';
+import { OG_LOCALE, SEO_LOCALES, seoHead, translateFrom, type SeoHead, type SeoLocale, type Translate } from '../../../contract/seo.ts';
 
 const LOCALES_DIR = path.resolve(import.meta.dirname, '../../../src/i18n/locales');
-const OG_LOCALE: Record<SeoLocale, string> = { en: 'en_US', es: 'es_CO', pt: 'pt_BR' };
 
 /** The 'public' namespace of each locale (its seo.* keys), read once when the app starts. */
 export function loadSeoTranslations(dir = LOCALES_DIR): Record<SeoLocale, unknown> {
