@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
   label: ReactNode;
@@ -11,10 +11,12 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
   after?: ReactNode;
   /** The id of a message shown elsewhere that is about this field (the server's refusal of it): the input is invalid and described by it. */
   refusedBy?: string | null;
+  /** The input itself (useTypedBeforeHydration reads what was typed in it before hydration). */
+  ref?: Ref<HTMLInputElement>;
 }
 
 /** A labelled input: the label is always present, the error is tied to the input for screen readers. */
-export function TextField({ label, value, onChange, error, hint, after, refusedBy, id, type = 'text', ...rest }: TextFieldProps) {
+export function TextField({ label, value, onChange, error, hint, after, refusedBy, id, type = 'text', ref, ...rest }: TextFieldProps) {
   const auto = useId();
   const inputId = id ?? `f${auto}`;
   const errorId = `${inputId}-error`;
@@ -26,6 +28,7 @@ export function TextField({ label, value, onChange, error, hint, after, refusedB
       <div style={{ display: 'flex', gap: 6 }}>
         <input
           {...rest}
+          ref={ref}
           id={inputId}
           type={type}
           value={value}

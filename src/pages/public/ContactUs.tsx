@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { routes } from '../../app/routes';
 import { Field, SentNotice, focusFirstInvalid, useReportForm } from '../../components/public/forms';
+import { useHydrated, useTypedBeforeHydration } from '../../components/forms/useTypedBeforeHydration';
 import { emailError, messageError } from '../../components/public/validate';
 import s from '../../components/public/page.module.css';
 
@@ -17,6 +18,13 @@ export default function ContactUs() {
   const [topic, setTopic] = useState<(typeof TOPICS)[number]>('account');
   const [message, setMessage] = useState('');
   const [tried, setTried] = useState(false);
+  // What was typed or chosen before hydration is what is sent (useTypedBeforeHydration); Send
+  // answers once the page does: the browser's own submit would reload the page and lose the text.
+  const nameRef = useTypedBeforeHydration<HTMLInputElement>(name, setName);
+  const emailRef = useTypedBeforeHydration<HTMLInputElement>(email, setEmail);
+  const topicRef = useTypedBeforeHydration<HTMLSelectElement>(topic, (v) => setTopic(TOPICS.find((k) => k === v) ?? 'account'));
+  const messageRef = useTypedBeforeHydration<HTMLTextAreaElement>(message, setMessage);
+  const hydrated = useHydrated();
   const errors = { email: emailError(email), message: messageError(message) };
 
   const submit = (e: FormEvent) => {
@@ -44,13 +52,13 @@ export default function ContactUs() {
         <SentNotice text={t('contactUs.sent')} onAgain={again} />
       ) : (
         <form ref={form} className={s.form} onSubmit={submit} noValidate>
-          <Field label={t('forms.name')}>{(p) => <input {...p} autoComplete="name" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
+          <Field label={t('forms.name')}>{(p) => <input {...p} ref={nameRef} autoComplete="name" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />}</Field>
           <Field label={t('forms.email')} required error={tried && errors.email ? t(errors.email) : null}>
-            {(p) => <input {...p} type="email" autoComplete="email" maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} />}
+            {(p) => <input {...p} ref={emailRef} type="email" autoComplete="email" maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} />}
           </Field>
           <Field label={t('contactUs.topic')}>
             {(p) => (
-              <select {...p} value={topic} onChange={(e) => setTopic(e.target.value as (typeof TOPICS)[number])}>
+              <select {...p} ref={topicRef} value={topic} onChange={(e) => setTopic(e.target.value as (typeof TOPICS)[number])}>
                 {TOPICS.map((k) => (
                   <option key={k} value={k}>{t(`contactUs.topics.${k}`)}</option>
                 ))}
@@ -58,10 +66,10 @@ export default function ContactUs() {
             )}
           </Field>
           <Field label={t('forms.message')} required error={tried && errors.message ? t(errors.message) : null}>
-            {(p) => <textarea {...p} maxLength={4800} value={message} onChange={(e) => setMessage(e.target.value)} />}
+            {(p) => <textarea {...p} ref={messageRef} maxLength={4800} value={message} onChange={(e) => setMessage(e.target.value)} />}
           </Field>
           {state.status === 'error' && <p className="alert alert-error" role="alert">{state.message}</p>}
-          <button type="submit" className="btn btn-primary" disabled={state.status === 'sending'}>
+          <button type="submit" className="btn btn-primary" disabled={!hydrated || state.status === 'sending'}>
             {state.status === 'sending' ? t('forms.sending') : t('forms.send')}
           </button>
         </form>

@@ -2,6 +2,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SectionsPage } from '../../components/public/LegalPage';
 import { Field, SentNotice, focusFirstInvalid, useReportForm } from '../../components/public/forms';
+import { useHydrated, useTypedBeforeHydration } from '../../components/forms/useTypedBeforeHydration';
 import { emailError, messageError } from '../../components/public/validate';
 import s from '../../components/public/page.module.css';
 
@@ -15,6 +16,19 @@ export default function LawEnforcement() {
   const [v, setV] = useState({ agency: '', officer: '', email: '', phone: '', type: 'legal_process' as RequestType, reference: '', details: '' });
   const [tried, setTried] = useState(false);
   const set = (k: keyof typeof v) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
+  // What was typed or chosen before hydration is what is sent (useTypedBeforeHydration); Send
+  // answers once the page does: the browser's own submit would reload the page and lose the text.
+  const take = (k: keyof typeof v) => (x: string) => setV((cur) => ({ ...cur, [k]: x }));
+  const refs = {
+    agency: useTypedBeforeHydration<HTMLInputElement>(v.agency, take('agency')),
+    officer: useTypedBeforeHydration<HTMLInputElement>(v.officer, take('officer')),
+    email: useTypedBeforeHydration<HTMLInputElement>(v.email, take('email')),
+    phone: useTypedBeforeHydration<HTMLInputElement>(v.phone, take('phone')),
+    type: useTypedBeforeHydration<HTMLSelectElement>(v.type, (x) => setV((cur) => ({ ...cur, type: TYPES.find((k) => k === x) ?? cur.type }))),
+    reference: useTypedBeforeHydration<HTMLInputElement>(v.reference, take('reference')),
+    details: useTypedBeforeHydration<HTMLTextAreaElement>(v.details, take('details')),
+  };
+  const hydrated = useHydrated();
   const errors = {
     agency: v.agency.trim() ? null : 'forms.fieldRequired',
     officer: v.officer.trim() ? null : 'forms.fieldRequired',
@@ -46,25 +60,25 @@ export default function LawEnforcement() {
       <SentNotice text={t('lawEnforcement.sent')} onAgain={() => { setV({ ...v, details: '', reference: '' }); setTried(false); reset(); }} />
     ) : (
       <form ref={form} className={s.form} onSubmit={submit} noValidate>
-        <Field label={t('lawEnforcement.agency')} required error={err('agency')}>{(p) => <input {...p} maxLength={200} autoComplete="organization" value={v.agency} onChange={set('agency')} />}</Field>
-        <Field label={t('lawEnforcement.officer')} required error={err('officer')}>{(p) => <input {...p} maxLength={200} autoComplete="name" value={v.officer} onChange={set('officer')} />}</Field>
-        <Field label={t('lawEnforcement.email')} required error={err('email')}>{(p) => <input {...p} type="email" maxLength={254} autoComplete="email" value={v.email} onChange={set('email')} />}</Field>
-        <Field label={t('lawEnforcement.phone')}>{(p) => <input {...p} type="tel" maxLength={40} autoComplete="tel" value={v.phone} onChange={set('phone')} />}</Field>
+        <Field label={t('lawEnforcement.agency')} required error={err('agency')}>{(p) => <input {...p} maxLength={200} autoComplete="organization" ref={refs.agency} value={v.agency} onChange={set('agency')} />}</Field>
+        <Field label={t('lawEnforcement.officer')} required error={err('officer')}>{(p) => <input {...p} maxLength={200} autoComplete="name" ref={refs.officer} value={v.officer} onChange={set('officer')} />}</Field>
+        <Field label={t('lawEnforcement.email')} required error={err('email')}>{(p) => <input {...p} type="email" maxLength={254} autoComplete="email" ref={refs.email} value={v.email} onChange={set('email')} />}</Field>
+        <Field label={t('lawEnforcement.phone')}>{(p) => <input {...p} type="tel" maxLength={40} autoComplete="tel" ref={refs.phone} value={v.phone} onChange={set('phone')} />}</Field>
         <Field label={t('lawEnforcement.requestType')}>
           {(p) => (
-            <select {...p} value={v.type} onChange={set('type')}>
+            <select {...p} ref={refs.type} value={v.type} onChange={set('type')}>
               {TYPES.map((k) => (
                 <option key={k} value={k}>{t(`lawEnforcement.types.${k}`)}</option>
               ))}
             </select>
           )}
         </Field>
-        <Field label={t('lawEnforcement.reference')}>{(p) => <input {...p} maxLength={100} value={v.reference} onChange={set('reference')} />}</Field>
+        <Field label={t('lawEnforcement.reference')}>{(p) => <input {...p} maxLength={100} ref={refs.reference} value={v.reference} onChange={set('reference')} />}</Field>
         <Field label={t('lawEnforcement.details')} hint={t('lawEnforcement.detailsHint')} required error={err('details')}>
-          {(p) => <textarea {...p} maxLength={4500} value={v.details} onChange={set('details')} />}
+          {(p) => <textarea {...p} ref={refs.details} maxLength={4500} value={v.details} onChange={set('details')} />}
         </Field>
         {state.status === 'error' && <p className="alert alert-error" role="alert">{state.message}</p>}
-        <button type="submit" className="btn btn-primary" disabled={state.status === 'sending'}>
+        <button type="submit" className="btn btn-primary" disabled={!hydrated || state.status === 'sending'}>
           {state.status === 'sending' ? t('forms.sending') : t('forms.send')}
         </button>
       </form>

@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field, SentNotice, focusFirstInvalid, useReportForm } from '../../components/public/forms';
+import { useHydrated, useTypedBeforeHydration } from '../../components/forms/useTypedBeforeHydration';
 import { messageError } from '../../components/public/validate';
 import { tList } from '../../components/public/i18nList';
 import s from '../../components/public/page.module.css';
@@ -21,6 +22,12 @@ export default function ReportCrime() {
   const [adId, setAdId] = useState('');
   const [contact, setContact] = useState('');
   const [tried, setTried] = useState(false);
+  // A report typed before hydration is the one sent (useTypedBeforeHydration); Send answers once
+  // the page does: the browser's own submit would reload the page and lose the report.
+  const messageRef = useTypedBeforeHydration<HTMLTextAreaElement>(message, setMessage);
+  const adIdRef = useTypedBeforeHydration<HTMLInputElement>(adId, setAdId);
+  const contactRef = useTypedBeforeHydration<HTMLInputElement>(contact, setContact);
+  const hydrated = useHydrated();
   const ad = adIdFrom(adId);
   const errors = { message: messageError(message), adId: ad && !AD_ID.test(ad) ? 'reportCrime.adIdInvalid' : null };
 
@@ -70,16 +77,16 @@ export default function ReportCrime() {
       ) : (
         <form ref={form} className={s.form} onSubmit={submit} noValidate>
           <Field label={t('reportCrime.what')} hint={t('reportCrime.whatHint')} required error={tried && errors.message ? t(errors.message) : null}>
-            {(p) => <textarea {...p} maxLength={5000} value={message} onChange={(e) => setMessage(e.target.value)} />}
+            {(p) => <textarea {...p} ref={messageRef} maxLength={5000} value={message} onChange={(e) => setMessage(e.target.value)} />}
           </Field>
           <Field label={t('reportCrime.adId')} hint={t('reportCrime.adIdHint')} error={tried && errors.adId ? t(errors.adId) : null}>
-            {(p) => <input {...p} maxLength={200} value={adId} onChange={(e) => setAdId(e.target.value)} />}
+            {(p) => <input {...p} ref={adIdRef} maxLength={200} value={adId} onChange={(e) => setAdId(e.target.value)} />}
           </Field>
           <Field label={t('reportCrime.contact')} hint={t('reportCrime.contactHint')}>
-            {(p) => <input {...p} maxLength={254} autoComplete="email" value={contact} onChange={(e) => setContact(e.target.value)} />}
+            {(p) => <input {...p} ref={contactRef} maxLength={254} autoComplete="email" value={contact} onChange={(e) => setContact(e.target.value)} />}
           </Field>
           {state.status === 'error' && <p className="alert alert-error" role="alert">{state.message}</p>}
-          <button type="submit" className="btn btn-danger" disabled={state.status === 'sending'}>
+          <button type="submit" className="btn btn-danger" disabled={!hydrated || state.status === 'sending'}>
             {state.status === 'sending' ? t('forms.sending') : t('forms.send')}
           </button>
         </form>

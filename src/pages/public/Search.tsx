@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useLocation, useSearch } from 'wouter';
+import { useLocation, useRouter, useSearch } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { checkSearchQuery, SEARCH_QUERY_MAX } from '../../../contract/rules';
 import { SEARCH_TOTAL_CAP } from '../../../contract/api/listings';
@@ -8,6 +8,7 @@ import { LOADERS, searchParams } from '../../app/loaders';
 import { useRouteData } from '../../app/routeData';
 import { publicSource } from '../../api/publicSource';
 import { TextField } from '../../components/forms/TextField';
+import { useHydrated, useTypedBeforeHydration } from '../../components/forms/useTypedBeforeHydration';
 import { AdGrid, EAGER_CARDS } from '../../components/market/AdCard';
 import { Pagination } from '../../components/market/Pagination';
 import { LoadState } from '../../components/market/Status';
@@ -28,6 +29,7 @@ export default function Search() {
   const { t } = useTranslation(['market', 'validation']);
   const search = useSearch();
   const [, navigate] = useLocation();
+  const { base } = useRouter();
   const url = searchParams(search);
   const loader = LOADERS.search;
   const { result, loading, error } = useRouteData(loader.key({}, search), () => loader.load({}, search, publicSource));
@@ -43,6 +45,11 @@ export default function Search() {
     setState(url.state);
     setType(url.type);
   }
+  // What was typed or chosen before hydration is what Enter searches for once it is interactive.
+  const queryRef = useTypedBeforeHydration<HTMLInputElement>(query, setQuery);
+  const stateRef = useTypedBeforeHydration<HTMLSelectElement>(state, setState);
+  const typeRef = useTypedBeforeHydration<HTMLSelectElement>(type, setType);
+  const hydrated = useHydrated();
 
   const rule = checkSearchQuery(query);
   function submit(e: FormEvent) {
@@ -57,9 +64,15 @@ export default function Search() {
   return (
     <section className={styles.panel}>
       <h1>{t('search.title')}</h1>
-      <form role="search" onSubmit={submit} noValidate style={{ marginBottom: 16 }}>
+      {/* Before hydration the browser submits the form itself: the same query names as searchHref,
+          to the same page (the server answers an empty state= or type= with a 301 to the URL
+          without it, site.urls.ts), and the button is not disabled yet by a rule the server
+          checks too (an empty search lands on this page asking for criteria). */}
+      <form role="search" action={`${base}${routes.search}`} method="get" onSubmit={submit} noValidate style={{ marginBottom: 16 }}>
         <TextField
           id="search-query"
+          name="query"
+          ref={queryRef}
           label={t('search.query')}
           type="search"
           value={query}
@@ -70,7 +83,7 @@ export default function Search() {
         <div className={styles.row}>
           <div className="field">
             <label htmlFor="search-state">{t('search.state')}</label>
-            <select id="search-state" value={state} onChange={(e) => setState(e.target.value)}>
+            <select id="search-state" name="state" ref={stateRef} value={state} onChange={(e) => setState(e.target.value)}>
               <option value="">{t('search.anyState')}</option>
               {data?.states.map((s) => (
                 <option key={s.id} value={s.slug}>
@@ -81,7 +94,7 @@ export default function Search() {
           </div>
           <div className="field">
             <label htmlFor="search-type">{t('search.type')}</label>
-            <select id="search-type" value={type} onChange={(e) => setType(e.target.value)}>
+            <select id="search-type" name="type" ref={typeRef} value={type} onChange={(e) => setType(e.target.value)}>
               <option value="">{t('search.anyType')}</option>
               {LISTING_TYPE_CODES.map((c) => (
                 <option key={c} value={c}>
@@ -91,7 +104,7 @@ export default function Search() {
             </select>
           </div>
         </div>
-        <button type="submit" className="btn btn-primary" disabled={!!rule}>
+        <button type="submit" className="btn btn-primary" disabled={hydrated && !!rule}>
           {t('search.submit')}
         </button>
       </form>
