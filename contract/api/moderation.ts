@@ -69,14 +69,14 @@ export const LegalHoldSchema = Type.Object({
 });
 export type LegalHold = Static<typeof LegalHoldSchema>;
 
-/** Another account's ad with the same phone or a near-identical photo (Hamming distance of the photo hashes). */
+/** Another account's ad with the same phone, a near-identical photo (Hamming distance of the photo hashes) or the same text (title and description). */
 export const DuplicateFlagSchema = Type.Object({
   adId: Type.String(),
   otherAdId: Type.String(),
   otherAdTitle: Nullable(Type.String()),
   otherAdStatus: Nullable(SearchStatusSchema),
   otherOwner: Type.Object({ id: Type.String(), email: Type.String(), nickname: Type.String() }),
-  kind: Type.Union([Type.Literal('phone'), Type.Literal('photo')]),
+  kind: Type.Union([Type.Literal('phone'), Type.Literal('photo'), Type.Literal('text')]),
   distance: Nullable(Type.Integer()),
 });
 export type DuplicateFlag = Static<typeof DuplicateFlagSchema>;

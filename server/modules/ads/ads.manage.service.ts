@@ -101,11 +101,13 @@ export class AdManageService {
     const content = { ...f, photosJson: JSON.stringify(photos), details };
     let dropped: StoredPhoto[] = [];
     try {
-      // Other accounts' ads with the same phone or near-identical new photos, for the reviewer.
+      // Other accounts' ads with the same phone, near-identical new photos or the same text, for the reviewer.
       const fingerprint = await fingerprintAd(this.deps.db, {
         adId: id,
         ownerId: ad.owner_id,
         phone: f.phone,
+        title: f.title,
+        description: f.description,
         hashes: added.map((p, i) => ({ path: p.path, hash: hashes[i] })),
       });
       await this.deps.db.transaction().execute(async (trx) => {

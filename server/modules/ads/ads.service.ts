@@ -145,12 +145,14 @@ export class AdsService {
     const { photos: stored, hashes } = await encodeAdPhotos(this.deps, photos, user.id);
     let replayed = null as OwnerAdDto | null;
     try {
-      // Photo hashes, and other accounts' ads with the same phone or a near-identical photo, for
-      // the reviewer (moderation.duplicates.ts): worked out before the transaction, stored in it.
+      // Photo and text hashes, and other accounts' ads with the same phone, a near-identical photo or
+      // the same text, for the reviewer (moderation.duplicates.ts): worked out before the transaction, stored in it.
       const fingerprint = await fingerprintAd(this.deps.db, {
         adId: id,
         ownerId: user.id,
         phone: f.phone,
+        title: f.title,
+        description: f.description,
         hashes: stored.map((p, i) => ({ path: p.path, hash: hashes[i] })),
       });
       await this.deps.db.transaction().execute(async (trx) => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Executor } from '../../core/db.ts';
 import { hamming, isDistinctive, PHOTO_DISTANCE_MAX, splitHash } from './moderation.phash.ts';
@@ -8,24 +9,57 @@ export interface AdFingerprint {
   ownerId: string;
   /** The photos' own hashes (16 digits), as photo_hashes keeps them. */
   hashes: { path: string; hash: string }[];
+  /** Its title and description, normalised and hashed (textHash); null for a text too short to tell. */
+  textHash: string | null;
   samePhone: { adId: string; ownerId: string }[];
   similarPhoto: { adId: string; ownerId: string; distance: number }[];
+  sameText: { adId: string; ownerId: string }[];
 }
 
 /** Flags found for one ad are capped: a phone shared by hundreds of ads needs one look, not hundreds of rows. */
 const MAX_FLAGS = 50;
 
 /**
+ * The shortest normalised text compared (normaliseAdText: letters and single spaces). Above the
+ * shortest text an ad may have (TITLE_MIN + DESCRIPTION_MIN, 60, before digits and punctuation go),
+ * so that short stock phrases ("Available now, call me …") that unrelated providers all write flag nobody.
+ */
+export const TEXT_MIN_CHARS = 80;
+
+/**
+ * An ad's title and description as the text check compares them: compatibility forms (full-width,
+ * styled "𝐬𝐰𝐞𝐞𝐭") and accents folded, lower case, invisible characters out, and every run of
+ * digits, punctuation, emoji and white space one space. So a copy with another phone number or
+ * price, other line breaks, capitals or emoji matches; a copy with a word changed, added or
+ * reordered, or letters swapped for look-alikes of another script, does not (an exact hash).
+ */
+export function normaliseAdText(title: string, description: string): string {
+  return `${title} ${description}`
+    .normalize('NFKD')
+    .replace(/[\p{M}\p{Cf}]/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}]+/gu, ' ')
+    .trim();
+}
+
+/** The hash text_hashes keeps of an ad's text (normaliseAdText), or null when it is too short to compare. */
+export function textHash(title: string, description: string): string | null {
+  const text = normaliseAdText(title, description);
+  return text.length < TEXT_MIN_CHARS ? null : createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+/**
  * Finds, for a new ad with its photos' hashes (taken when they were encoded, ads.images.ts),
- * other accounts' ads (live, or kept under a hold) with the same phone or a near-identical photo,
- * a mirrored copy included. Reads only: the caller stores the result with the ad
+ * other accounts' ads (live, or kept under a hold) with the same phone, a near-identical photo (a
+ * mirrored copy included) or the same text (textHash). Reads only: the caller stores the result with the ad
  * (recordFingerprint), in its transaction, so the write lock is never held during the scan.
  * The photo scan reads every distinctive hash of other owners: fine at tens of thousands of
  * ads; a much larger site would index the hashes (multi-index hashing, a BK-tree).
  */
 export async function fingerprintAd(
   db: Executor,
-  ad: { adId: string; ownerId: string; phone: string; hashes: { path: string; hash: string }[] },
+  // Without title and description (a caller about the phone alone), no text is compared.
+  ad: { adId: string; ownerId: string; phone: string; title?: string; description?: string; hashes: { path: string; hash: string }[] },
 ): Promise<AdFingerprint> {
   // The ad's phone may also be another account's verified phone, on none of that account's ads (a
   // suspended provider back with a new account): a flag names an ad, so it names that account's
@@ -60,16 +94,28 @@ export async function fingerprintAd(
       if (!seen || distance < seen.distance) best.set(o.ad_id, { adId: o.ad_id, ownerId: o.owner_id, distance });
     }
   }
+  // Ads posted before text hashes were kept (0046) have none until they are edited.
+  const text = ad.title === undefined || ad.description === undefined ? null : textHash(ad.title, ad.description);
+  const sameText = text
+    ? await db.selectFrom('text_hashes').select(['ad_id', 'owner_id']).where('hash', '=', text).where('owner_id', '!=', ad.ownerId).limit(MAX_FLAGS).execute()
+    : [];
   return {
     adId: ad.adId,
     ownerId: ad.ownerId,
     hashes: hashes.map((h) => ({ path: h.path, hash: h.hash })),
+    textHash: text,
     samePhone: samePhone.rows.map((r) => ({ adId: r.id, ownerId: r.owner_id })),
     similarPhoto: [...best.values()].sort((a, b) => a.distance - b.distance).slice(0, MAX_FLAGS),
+    sameText: sameText.map((r) => ({ adId: r.ad_id, ownerId: r.owner_id })),
   };
 }
 
-/** Stores an ad's photo hashes and its duplicate flags, both ways (the other ad's reviewer sees this one too). */
+/**
+ * Stores an ad's photo hashes, its text hashes and its duplicate flags, both ways (the other ad's
+ * reviewer sees this one too). Called after the ad's row is written: the text hashes kept are the
+ * new text's and the row's (a live ad's, while an edit of it waits for review); those of texts
+ * the ad had before go.
+ */
 export async function recordFingerprint(trx: Executor, f: AdFingerprint, at: string): Promise<void> {
   if (f.hashes.length) {
     await trx
@@ -78,9 +124,22 @@ export async function recordFingerprint(trx: Executor, f: AdFingerprint, at: str
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
+  const row = await trx.selectFrom('ads').select(['title', 'description']).where('id', '=', f.adId).executeTakeFirst();
+  const texts = [...new Set([f.textHash, row && textHash(row.title, row.description)].filter((h): h is string => !!h))];
+  let forget = trx.deleteFrom('text_hashes').where('ad_id', '=', f.adId);
+  if (texts.length) forget = forget.where('hash', 'not in', texts);
+  await forget.execute();
+  if (texts.length) {
+    await trx
+      .insertInto('text_hashes')
+      .values(texts.map((hash) => ({ ad_id: f.adId, owner_id: f.ownerId, hash, created_at: at })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
   const flags = [
     ...f.samePhone.map((o) => ({ other: o, kind: 'phone' as const, distance: null })),
     ...f.similarPhoto.map((o) => ({ other: o, kind: 'photo' as const, distance: o.distance })),
+    ...f.sameText.map((o) => ({ other: o, kind: 'text' as const, distance: null })),
   ];
   if (!flags.length) return;
   await trx
@@ -122,9 +181,10 @@ export async function forgetFingerprints(trx: Executor, adIds: readonly string[]
   for (let i = 0; i < adIds.length; i += 500) {
     const chunk = adIds.slice(i, i + 500);
     await trx.deleteFrom('photo_hashes').where('ad_id', 'in', chunk).execute();
+    await trx.deleteFrom('text_hashes').where('ad_id', 'in', chunk).execute();
     await trx.deleteFrom('duplicate_flags').where('ad_id', 'in', chunk).execute();
     // A held ad's flags stay, naming the other account's ad that is gone: a legal hold keeps every
-    // row of a held ad (PRODUCT §5), and this one says which other account shared its phone or photo.
+    // row of a held ad (PRODUCT §5), and this one says which other account shared its phone, photo or text.
     await trx
       .deleteFrom('duplicate_flags')
       .where('other_ad_id', 'in', chunk)

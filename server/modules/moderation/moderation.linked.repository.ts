@@ -6,12 +6,14 @@ import type { Executor } from '../../core/db.ts';
 
 /**
  * The accounts linked to this one, as (user_id, reason) rows of a `found` CTE: sharing a phone
- * (duplicate flags, or one of its phones, its ads' and its verified one, among another account's
- * ads' phones and verified phone) or a near-identical photo (flags); with `ips`, also a network it
- * signed in from successfully: an IPv4 address, or an IPv6 /64 (sign_ins.ip_key), one subscriber's
- * as for every per-IP limit. A verified phone links with no ad on either side: a suspended provider
- * back with a new account, staff with their own second account. Verified phones by
- * users_verified_phone (0044), ads' phones by ads_phone.
+ * (phone duplicate flags, or one of its phones, its ads' and its verified one, among another
+ * account's ads' phones and verified phone) or a near-identical photo (photo flags); with `ips`,
+ * also a network it signed in from successfully: an IPv4 address, or an IPv6 /64
+ * (sign_ins.ip_key), one subscriber's as for every per-IP limit. A verified phone links with no ad
+ * on either side: a suspended provider back with a new account, staff with their own second
+ * account. A copied text (a `text` flag) links nobody: anyone can copy a public advert's words,
+ * and a copy must not bar its author's reviewer. Verified phones by users_verified_phone (0044),
+ * ads' phones by ads_phone.
  */
 const linkedAccountsCte = (userId: string, ips: boolean) => sql`
     WITH mine AS (SELECT id FROM ads WHERE owner_id = ${userId} UNION SELECT id FROM held_ads WHERE owner_id = ${userId}),
@@ -20,7 +22,7 @@ const linkedAccountsCte = (userId: string, ips: boolean) => sql`
       UNION SELECT phone FROM users WHERE id = ${userId} AND phone_verified_at IS NOT NULL AND phone IS NOT NULL
     ),
     found AS (
-      SELECT other_owner_id AS user_id, kind AS reason FROM duplicate_flags WHERE ad_id IN (SELECT id FROM mine)
+      SELECT other_owner_id AS user_id, kind AS reason FROM duplicate_flags WHERE ad_id IN (SELECT id FROM mine) AND kind != 'text'
       UNION SELECT owner_id, 'phone' FROM ads WHERE phone IN (SELECT phone FROM phones) AND owner_id != ${userId}
       UNION SELECT id, 'phone' FROM users WHERE phone IN (SELECT phone FROM phones) AND phone_verified_at IS NOT NULL AND id != ${userId}
       ${

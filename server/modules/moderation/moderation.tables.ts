@@ -1,11 +1,11 @@
 import type { Generated } from 'kysely';
 
 export type HoldTarget = 'user' | 'ad';
-export type DuplicateKind = 'phone' | 'photo';
+export type DuplicateKind = 'phone' | 'photo' | 'text';
 export type HeldIdentityField = 'email' | 'nickname';
 export type HeldAdDeletion = 'cart_deletion' | 'profile_deletion' | 'ad_deletion';
 
-/** The moderation module's tables (migrations 0010, 0018 and 0033), as Kysely sees them. */
+/** The moderation module's tables (migrations 0010, 0018, 0033 and 0046), as Kysely sees them. */
 export interface ModerationTables {
   legal_holds: {
     id: string;
@@ -52,6 +52,8 @@ export interface ModerationTables {
     changed_at: string;
   };
   photo_hashes: { ad_id: string; owner_id: string; path: string; hash: string; created_at: string };
+  /** An ad's normalised title and description, hashed (moderation.duplicates.ts, migration 0046). */
+  text_hashes: { ad_id: string; owner_id: string; hash: string; created_at: string };
   duplicate_flags: {
     ad_id: string;
     other_ad_id: string;
