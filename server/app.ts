@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type preValidationHookHandler } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type preValidationHookHandler } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import AjvCompiler, { type BuildCompilerFromPool } from '@fastify/ajv-compiler';
 import swagger from '@fastify/swagger';
@@ -17,7 +17,7 @@ import { apiSecurityHeaders, securityHeaders } from './core/security-headers.ts'
 import { AppError, Invalid, errorBody, ruleWords, schemaRule, sendError } from './core/errors.ts';
 import { LazySerializers } from './core/lazy-serializers.ts';
 import { isApiPath } from './core/http.ts';
-import { clientErrorHandler } from './core/client-errors.ts';
+import { clientErrorHandler, namesPage, refusedPages, type RefusedAddress } from './core/client-errors.ts';
 import { isSocketHandshake } from './core/upgrade.ts';
 import { lazyChildLogger } from './core/logging.ts';
 import { finiteKeyword, refuseUnknownProperties, requireFiniteNumbers } from './core/strict-schema.ts';
@@ -197,6 +197,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const pageHeaders = securityHeaders(config);
   const apiHeaders = apiSecurityHeaders(config);
   const headersFor = (url: string) => (isApiPath(url) ? apiHeaders : pageHeaders);
+  const refusedPage = refusedPages();
   const app = Fastify({
     logger: withLogSerializers(opts.logger ?? { level: config.logLevel }),
     childLoggerFactory: lazyChildLogger,
@@ -213,11 +214,17 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     schemaController: { compilersFactory: { ...validatorsByPart(), buildSerializer: serializers.factory } },
     // The router's own refusals (a malformed percent-escape, a path parameter past maxParamLength)
     // never reach setErrorHandler nor the onRequest hooks: without this they answer Fastify's body
-    // ({error, code: FST_ERR_BAD_URL, statusCode}), which the client cannot translate.
+    // ({error, code: FST_ERR_BAD_URL, statusCode}), which the client cannot translate. A page's
+    // address (a link a chat app cut mid-escape) gets a page in its language, not the API's JSON.
     frameworkErrors: (error, request, reply) => {
       reply.headers(headersFor(request.url));
-      if (error.code === 'FST_ERR_BAD_URL') sendError(reply, 400, 'request.malformed_url');
-      else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') sendError(reply, 414, 'request.url_too_long');
+      const refused = (status: number, code: RefusedAddress) => {
+        if (!namesPage(request.url)) return sendError(reply, status, code);
+        const page: FastifyReply = reply; // as sendError takes it (frameworkErrors types it by a schema it has none of)
+        page.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(refusedPage(request.url, code));
+      };
+      if (error.code === 'FST_ERR_BAD_URL') refused(400, 'request.malformed_url');
+      else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') refused(414, 'request.url_too_long');
       else {
         request.log.error({ err: error }, 'router error');
         sendError(reply, 500, 'server.error');

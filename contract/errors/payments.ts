@@ -3,7 +3,10 @@ export const paymentsErrors = {
   'payment.amount_invalid': 'Enter an amount from $10.00 to $1,000.00, with at most two decimals.',
   'payment.too_many_open_invoices': 'You already have {{max}} unpaid invoices. Pay one or wait until it expires.',
   'payment.server_unavailable': 'The payment server is unavailable. Please try again later.',
-  'payment.server_rejected': 'The payment server refused the invoice: {{message}}',
+  'payment.server_rejected': 'The payment server refused the invoice: {{reason}}',
+  // Its reasons (params.rule; the client words rule.<name>): never the payment server's own English.
+  'rule.payment_amount': 'it does not accept this amount. Try another amount.',
+  'rule.payment_store': 'it cannot take this payment now. Please try again later.',
   'payment.invoice_not_found': 'Invoice not found.',
   'payment.webhook_signature_invalid': 'The webhook signature is missing or wrong.',
   'payment.webhook_malformed': 'The webhook body is not a BTCPay event.',

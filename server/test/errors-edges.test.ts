@@ -54,10 +54,11 @@ describe('the router refuses a URL with a coded answer', () => {
     expect(await shownIn('pt', body)).not.toBe(body.message);
   });
 
-  it('a malformed percent-escape in a page URL is 400 with a catalogue code, page headers on', async () => {
+  it('a malformed percent-escape in a page URL is 400 with a page in its language (server/app.error-pages.test.ts), page headers on', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/es/ad/%E0%A4%A' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 'request.malformed_url', message: ERRORS['request.malformed_url'] });
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.body).toContain(errorTexts('es')['request.malformed_url']);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toBeDefined();
   });

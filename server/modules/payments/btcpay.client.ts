@@ -136,6 +136,19 @@ export class GreenfieldClient implements PaymentProvider {
   }
 }
 
+/**
+ * A 422: BTCPay refused the request's values. `fields` are the paths it named (`amount`,
+ * `checkout.expirationMinutes`), which a caller may act on; its words (`message`) are English
+ * prose of a third party, for the log, never for a user's page.
+ */
+export class GreenfieldRefusal extends GreenfieldError {
+  readonly fields: readonly string[];
+  constructor(message: string, status: number, fields: readonly string[]) {
+    super('validation', message, status);
+    this.fields = fields;
+  }
+}
+
 function toError(status: number, text: string): GreenfieldError {
   let body: unknown = null;
   try {
@@ -148,7 +161,8 @@ function toError(status: number, text: string): GreenfieldError {
     const msgs = body
       .map((e: { path?: unknown; message?: unknown }) => [e?.path, e?.message].filter((x) => typeof x === 'string' && x).join(': '))
       .filter(Boolean);
-    return new GreenfieldError('validation', msgs.join('; ').slice(0, 300) || 'invalid request', status);
+    const fields = body.map((e: { path?: unknown }) => e?.path).filter((p): p is string => typeof p === 'string' && p !== '');
+    return new GreenfieldRefusal(msgs.join('; ').slice(0, 300) || 'invalid request', status, fields);
   }
   const message =
     body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string'

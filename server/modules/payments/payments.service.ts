@@ -3,14 +3,14 @@ import type { AppDeps } from '../../core/deps.ts';
 import { transactionAs, type SessionUser } from '../../core/auth.ts';
 import { isStaff, type Actor } from '../../core/policy.ts';
 import { writeAudit } from '../../core/audit.ts';
-import { AppError, Conflict, Forbidden, Invalid, NotFound } from '../../core/errors.ts';
+import { AppError, Conflict, Forbidden, Invalid, NotFound, ruleWords } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import type { JobReport } from '../../core/report.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
 import { centsToDecimal, decimalToCents, topUpCents } from '../../../contract/amount.ts';
 import type { InvoiceStatus, PaymentServerHealth, SandboxAction, SandboxInvoice } from '../../../contract/api/payments.ts';
 import * as walletsRepo from '../wallets/wallets.repository.ts';
-import { GreenfieldClient } from './btcpay.client.ts';
+import { GreenfieldClient, GreenfieldRefusal } from './btcpay.client.ts';
 import { GreenfieldError, KNOWN_EVENTS, secondsToIso, type GreenfieldInvoice, type PaymentProvider } from './provider.ts';
 import { SANDBOX_STORE_ID, SandboxProvider, signBody } from './sandbox.ts';
 import { pageLink, type MailLocale } from '../../core/mail-templates.ts';
@@ -132,7 +132,15 @@ export class PaymentsService {
       // Nothing half-created: BTCPay made no invoice (or said so), so the intent goes.
       await repo.deleteCreating(this.deps.db, orderId);
       if (err instanceof GreenfieldError && (err.kind === 'validation' || err.kind === 'business')) {
-        throw new AppError(400, 'payment.server_rejected', { message: err.message });
+        // BTCPay's words are English prose: logged, and the provider reads one of our reasons, worded
+        // in their language (errors rule.*): the amount, which they can change, or anything else,
+        // which is the store's setup (staff's to fix, from this log line).
+        const amount = err instanceof GreenfieldRefusal && err.fields.some((f) => f.toLowerCase() === 'amount');
+        const said = { orderId, userId: actor.id, amountCents: cents, status: err.status, btcpay: err.message };
+        if (amount) this.deps.log.warn(said, 'payments: BTCPay refused the amount of an invoice');
+        else this.deps.log.error(said, 'payments: BTCPay refused to create an invoice');
+        const rule = amount ? 'payment_amount' : 'payment_store';
+        throw new AppError(400, 'payment.server_rejected', { rule, reason: ruleWords({ rule }) });
       }
       this.deps.log.error({ err, orderId }, 'payments: could not create an invoice');
       throw new AppError(502, 'payment.server_unavailable');

@@ -151,7 +151,7 @@ describe('creating an invoice', () => {
     await createInvoice(w.ctx, w.user);
   });
 
-  it("turns BTCPay's 422 into a 400 with its message, and an unreachable server into a 502; nothing is left behind", async () => {
+  it("turns BTCPay's 422 into a 400 with our reason (payments.refusal.test.ts), and an unreachable server into a 502; nothing is left behind", async () => {
     w.fake.rejectNextCreate = 'Amount is below the store minimum';
     const refused = await w.ctx.app.inject({
       method: 'POST',
@@ -162,8 +162,8 @@ describe('creating an invoice', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toEqual({
       code: 'payment.server_rejected',
-      message: 'The payment server refused the invoice: amount: Amount is below the store minimum',
-      params: { message: 'amount: Amount is below the store minimum' },
+      message: 'The payment server refused the invoice: it does not accept this amount. Try another amount.',
+      params: { rule: 'payment_amount', reason: 'it does not accept this amount. Try another amount.' },
     });
     w.fake.failWith = 503;
     const down = await w.ctx.app.inject({
