@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TestContext, TestUser } from '../../test/harness.ts';
 import { liveAd, ownerAdminNy, type Place, placeIn } from '../ads/ads.testkit.ts';
 import { CardCache } from './listings.cards.ts';
-import type { CardRow } from './listings.repository.ts';
+import type { CardRow } from './listings.search.repository.ts';
 
 // The cards searches show (CardCache, listings.cards.ts): a search's page takes the cards it
 // already holds and reads only the others, and every change of a card's row (an ad's own columns,

@@ -1,6 +1,6 @@
 import type { CacheBudget } from './listings.cache.ts';
 import { TaggedCache } from './listings.cache.ts';
-import type { CardRow } from './listings.repository.ts';
+import type { CardRow } from './listings.search.repository.ts';
 import type { ChangeSet } from './listings.tags.ts';
 
 /**

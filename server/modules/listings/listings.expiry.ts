@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.ts';
-import type { ChangeRow, ExpiringRow, ListingScope, PublicReads } from './listings.repository.ts';
+import type { ListingScope, PublicReads } from './listings.repository.ts';
+import type { ChangeRow, ExpiringRow } from './listings.search.repository.ts';
 import { COUNTS, countsStateTag, countsTypeTag, scopeTag, scopeTags } from './listings.tags.ts';
 
 /** How far ahead upcoming expiries are read. */

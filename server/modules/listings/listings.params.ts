@@ -4,7 +4,8 @@ import { Invalid, NotFound } from '../../core/errors.ts';
 import { DEFAULT_PAGE_SIZE } from '../../../contract/api/paging.ts';
 import { parseListingType } from '../ads/ads.rules.ts';
 import type { ListingType } from '../ads/ads.tables.ts';
-import type { Place, PublicReads } from './listings.repository.ts';
+import type { PublicReads } from './listings.repository.ts';
+import type { Place } from './listings.statements.repository.ts';
 
 export function pageArgs(q: { page?: number; pageSize?: number }, maxOffset: number) {
   const pageSize = Math.min(100, Math.max(1, Math.floor(q.pageSize ?? DEFAULT_PAGE_SIZE)));

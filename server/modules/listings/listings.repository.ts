@@ -1,26 +1,17 @@
-import type Database from 'better-sqlite3';
 import { photosOf, type AdCoreRow, type PhotoDto } from '../ads/ads.dto.ts';
 import type { ListingType } from '../ads/ads.tables.ts';
-import { LISTING_TOTAL_CAP, SEARCH_TOTAL_CAP } from '../../../contract/api/listings.ts';
+import { LISTING_TOTAL_CAP } from '../../../contract/api/listings.ts';
+import { PublicSearchReads } from './listings.search.repository.ts';
+import { INT, TEXT, type Place } from './listings.statements.repository.ts';
 
-// The public read path. These are the hottest queries of the product, so they are plain SQL on
-// better-sqlite3 statements prepared once per app (Kysely compiles and re-prepares every call,
-// which halves a point read's throughput), all on the read-only connection.
+// The public reads of ads and places: an ad's page, places by slug, the lists' cards and counts,
+// the numbers per place, and the sitemap's reads. Statements prepared once
+// (listings.statements.repository.ts); search and the change feed: listings.search.repository.ts.
 //
 // Lists read ads_cards (migration 0011): one row per public ad, clustered by city, listing type
 // and bump order, holding the card JSON. A city page is one range of contiguous rows whose cards
 // are joined into the answer by SQLite itself; other scopes (a state, a type, everything) and
 // search reach the same rows through small indexes of that table.
-
-// Every bound value is written CAST(? AS TEXT) or CAST(? AS INTEGER), except the search words
-// (MATCH) and the search's numbers (json_each). SQLite (3.54) reads the value bound to a bare `?`
-// in LIMIT or OFFSET, or in an equality while it chooses how to order the rows, to plan with it,
-// and then re-prepares the statement on every run: a listing page's statement was compiled again
-// for each read, 15–20 µs of a 25–30 µs read (`node` on the benchmark's database: a city's cards
-// 29.3 → 10.5 µs, the change log 12.4 → 2.2 µs). Behind a CAST the planner sees an expression it
-// cannot read, the plan is the same (the same index, read the same way) and is kept.
-const TEXT = 'CAST(? AS TEXT)';
-const INT = 'CAST(? AS INTEGER)';
 
 // Place names and slugs come from a small in-process cache (places are only ever enabled or
 // disabled, never renamed), so an ad row is read from `ads` alone: for a one-row lookup SQLite's
@@ -34,12 +25,6 @@ type AdRowNoPlace = Omit<AdCoreRow, 'state_name' | 'state_slug' | 'city_name' | 
 
 /** Listings never count past this many ads (nor serve pages beyond it): a total says at most "10,000+". */
 export const LISTING_COUNT_CAP = LISTING_TOTAL_CAP;
-/**
- * Search never counts past this many matches: the total says "200+" and pages stop at 10 of 20.
- * Counting is what a search costs (FTS5 walks every match it counts: ~0.2 ms for 200 matches of two
- * common words at a million ads, five times that for 1,000), and few readers go past page 10.
- */
-export const SEARCH_COUNT_CAP = SEARCH_TOTAL_CAP;
 
 export interface DetailRow extends AdCoreRow {
   owner_id: string;
@@ -65,87 +50,9 @@ export interface AggregateRow {
   n: number;
 }
 
-/** A public ad whose time runs out soon (or already ran out, before the expire-ads job hid it). */
-export interface ExpiringRow {
-  id: string;
-  city_id: string;
-  state_id: string;
-  listing_type: ListingType;
-  bump_seq: number;
-  expires_at: string;
-}
-
-/** One row of ads_public_changes (migration 0011). */
-export interface ChangeRow {
-  seq: number;
-  kind: 'ad' | 'place';
-  ad_id: string | null;
-  old_seq: number | null;
-  old_city: string | null;
-  old_state: string | null;
-  old_type: ListingType | null;
-  new_seq: number | null;
-  new_city: string | null;
-  new_state: string | null;
-  new_type: ListingType | null;
-  new_expires: string | null;
-}
-
-/** One ads_cards row as a search's page reads it. */
-export interface CardRow {
-  seq: number;
-  expires_at: string;
-  /** The card's JSON (ads_card_source). */
-  card: string;
-}
-
-/** What search matches an ad on: its words and its place (ads_fts columns). */
-export interface AdText {
-  text: string;
-  state_id: string;
-  listing_type: ListingType;
-}
-
-export interface Place {
-  id: string;
-  name: string;
-  slug: string;
-  code?: string;
-}
-
-export class PublicReads {
-  readonly sqlite: Database.Database;
-  private readonly cache = new Map<string, Database.Statement>();
-  private readonly places = new Map<string, Place>();
+export class PublicReads extends PublicSearchReads {
   // Parsed photo lists of recently shown ads: hot ads are shown over and over.
   private readonly photoCache = new Map<string, PhotoDto[]>();
-
-  /** Reads through `reader`: the read-only connection (committed rows only). */
-  constructor(reader: Database.Database) {
-    this.sqlite = reader;
-  }
-
-  private stmt(key: string, sql: () => string): Database.Statement {
-    let s = this.cache.get(key);
-    if (!s) this.cache.set(key, (s = this.sqlite.prepare(sql())));
-    return s;
-  }
-
-  /** The statements prepared so far, by key, with their SQL (tests check how they bind values and what plans they get). */
-  prepared(): { key: string; source: string }[] {
-    return [...this.cache].map(([key, s]) => ({ key, source: s.source }));
-  }
-
-  place(kind: 'state' | 'city', id: string): Place {
-    const key = `${kind}:${id}`;
-    let p = this.places.get(key);
-    if (!p) {
-      const sql = kind === 'state' ? `SELECT id, name, slug, code FROM states WHERE id = ${TEXT}` : `SELECT id, name, slug FROM cities WHERE id = ${TEXT}`;
-      p = (this.stmt(`place:${kind}`, () => sql).get(id) as Place | undefined) ?? { id, name: '', slug: '' };
-      this.places.set(key, p);
-    }
-    return p;
-  }
 
   private withPlace<T extends AdRowNoPlace>(r: T): T & AdCoreRow {
     const s = this.place('state', r.state_id);
@@ -164,7 +71,6 @@ export class PublicReads {
     return r && this.withPlace(r);
   }
 
-  /** True for an ad that was published and has since been deleted (its page answers 410). */
   /**
    * Why staff rejected an ad (null when they did not): for its owner's and staff's view only, so
    * the public read's statement (adById, the hot path) stays as it is.
@@ -174,6 +80,7 @@ export class PublicReads {
     return r?.reason ?? null;
   }
 
+  /** True for an ad that was published and has since been deleted (its page answers 410). */
   isGone(id: string): boolean {
     return this.stmt('gone', () => `SELECT 1 FROM ads_gone WHERE id = ${TEXT}`).get(id) !== undefined;
   }
@@ -216,59 +123,6 @@ export class PublicReads {
   count(scope: ListingScope): number {
     const { key, where, args } = scopeWhere(scope);
     return (this.stmt(`count:${key}`, () => `SELECT coalesce(sum(n), 0) AS n FROM ads_public_counts WHERE n > 0 AND ${where}`).get(...args) as { n: number }).n;
-  }
-
-  /**
-   * Full-text matches in bump order, bounded: ads_fts holds visible ads only and its rowid is minus
-   * the ad's bump_seq (migration 0014), so FTS5 walks its index forwards, newest bump first, with no
-   * ranking, and stops after SEARCH_COUNT_CAP matches whatever the word. Returns their bump_seqs.
-   * A longer `limit` (to read past ads whose time ran out, see ListingsService.search) is its own
-   * statement: the common read keeps its constant LIMIT.
-   */
-  searchSeqs(match: string, limit = SEARCH_COUNT_CAP): number[] {
-    if (limit !== SEARCH_COUNT_CAP)
-      return this.stmt('search-longer', () => `SELECT -rowid FROM ads_fts WHERE ads_fts MATCH ? ORDER BY rowid LIMIT ${INT}`)
-        .pluck()
-        .all(match, limit) as number[];
-    return this.stmt('search', () => `SELECT -rowid FROM ads_fts WHERE ads_fts MATCH ? ORDER BY rowid LIMIT ${SEARCH_COUNT_CAP}`)
-      .pluck()
-      .all(match) as number[];
-  }
-
-  /** The cards of given bump_seqs, in no order, with their bump_seq and end (CardCache keeps them); ads whose time ran out are left out. */
-  cardsBySeqs(seqs: readonly number[], now: string): CardRow[] {
-    if (!seqs.length) return [];
-    return this.stmt(
-      'cards-by-seqs',
-      () => `SELECT bump_seq AS seq, expires_at, card FROM ads_cards WHERE bump_seq IN (SELECT value FROM json_each(?)) AND expires_at > ${TEXT}`,
-    ).all(JSON.stringify(seqs), now) as CardRow[];
-  }
-
-  /** Public ads whose time runs out by `until` (index ads_public_expiry: a few rows a minute at a million ads). */
-  expiring(until: string): ExpiringRow[] {
-    return this.stmt(
-      'expiring',
-      () => `SELECT id, city_id, state_id, listing_type, bump_seq, expires_at FROM ads WHERE visible = 1 AND expires_at <= ${TEXT} ORDER BY expires_at`,
-    ).all(until) as ExpiringRow[];
-  }
-
-  /** Changes of the public set after `seq`, oldest first (at most `limit`). */
-  changesAfter(seq: number, limit: number): ChangeRow[] {
-    return this.stmt('changes', () => `SELECT * FROM ads_public_changes WHERE seq > ${INT} ORDER BY seq LIMIT ${INT}`).all(seq, limit) as ChangeRow[];
-  }
-
-  lastChange(): number {
-    return (this.stmt('last-change', () => 'SELECT coalesce(max(seq), 0) AS s FROM ads_public_changes').get() as { s: number }).s;
-  }
-
-  /** The words and place search matches an ad on (see the ads_fts triggers of 0003). */
-  adText(id: string): AdText | undefined {
-    const r = this.stmt('ad-text', () => `SELECT title, description, city_id, state_id, listing_type FROM ads WHERE id = ${TEXT}`).get(id) as
-      { title: string; description: string; city_id: string; state_id: string; listing_type: ListingType } | undefined;
-    if (!r) return undefined;
-    const c = this.place('city', r.city_id);
-    const s = this.place('state', r.state_id);
-    return { text: `${r.title} ${r.description} ${c.name} ${s.name} ${s.code ?? ''}`, state_id: r.state_id, listing_type: r.listing_type };
   }
 
   /** Cities with public ads of a type, in one state or all (trigger-kept counters). */

@@ -1,7 +1,8 @@
 import type { ListingType } from '../ads/ads.tables.ts';
 import type { CacheBudget } from './listings.cache.ts';
 import { FrequencySketch } from './listings.frequency.ts';
-import { SEARCH_COUNT_CAP, type ChangeRow, type PublicReads } from './listings.repository.ts';
+import type { PublicReads } from './listings.repository.ts';
+import { SEARCH_COUNT_CAP, type ChangeRow } from './listings.search.repository.ts';
 
 /**
  * A search's matches (bump_seqs, newest first), 4 bytes a number: a plain array of numbers takes

@@ -1,4 +1,5 @@
-import type { ChangeRow, ListingScope } from './listings.repository.ts';
+import type { ListingScope } from './listings.repository.ts';
+import type { ChangeRow } from './listings.search.repository.ts';
 
 // What a cached public answer depends on, as tags, and which tags a change of the public set
 // touches. An answer is dropped when a change touches one of its tags, and only then:
