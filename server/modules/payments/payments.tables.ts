@@ -46,5 +46,8 @@ export interface PaymentsTables {
     redirect_url: string;
     created_time: number;
     expiration_time: number;
+    /** When a paid ("simulate payment") invoice settles, and the payment it settles (0045); null otherwise. */
+    settle_at: string | null;
+    settle_cents: number | null;
   };
 }

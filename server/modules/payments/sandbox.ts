@@ -63,6 +63,9 @@ type Row = {
   redirect_url: string;
   created_time: number;
   expiration_time: number;
+  /** When a paid (Processing) invoice settles (ISO), and the payment it settles; null otherwise (0045). */
+  settle_at: string | null;
+  settle_cents: number | null;
 };
 
 /**
@@ -91,14 +94,20 @@ export class SandboxProvider implements PaymentProvider {
   private queue: Promise<void> = Promise.resolve();
   private readonly settleDelayMs: number;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private closed = false;
 
   constructor(deps: AppDeps, opts: { settleDelayMs: number }) {
     this.deps = deps;
     this.settleDelayMs = opts.settleDelayMs;
   }
 
+  /**
+   * Set when the app starts: invoices paid before (by a process that stopped within the settle
+   * delay, or before 0045) are then settled, each at its time, as their lost timers would have.
+   */
   setDeliverer(d: Deliver | null): void {
     this.deliver = d;
+    if (d) this.queue = this.queue.then(() => this.resume());
   }
 
   /** Resolves when every delivery asked for so far has been made. */
@@ -112,6 +121,7 @@ export class SandboxProvider implements PaymentProvider {
   }
 
   close(): void {
+    this.closed = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
   }
@@ -122,6 +132,66 @@ export class SandboxProvider implements PaymentProvider {
 
   private row(id: string): Promise<Row | undefined> {
     return this.deps.db.selectFrom('sandbox_invoices').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The invoice as it stands now: one whose settle time has passed is settled first (see settle). */
+  private async current(r: Row): Promise<Row> {
+    if (r.status !== 'Processing' || r.settle_at === null || r.settle_at >= this.deps.clock.now().toISOString()) return r;
+    await this.settle(r.id, true);
+    return (await this.row(r.id)) ?? r;
+  }
+
+  private schedule(invoiceId: string, delayMs: number): void {
+    if (this.closed) return;
+    const timer = setTimeout(() => {
+      // Kept in `timers` until its webhooks are queued, so idle() waits for them.
+      void this.settle(invoiceId, false)
+        .catch((err: unknown) => this.deps.log.error({ err, invoiceId }, 'sandbox: settling failed'))
+        .finally(() => this.timers.delete(timer));
+    }, delayMs);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  /** Schedules the settlement of every paid invoice still waiting for it (on start). */
+  private async resume(): Promise<void> {
+    try {
+      const rows = await this.deps.db
+        .selectFrom('sandbox_invoices')
+        .select(['id', 'settle_at'])
+        .where('settle_at', 'is not', null)
+        .where('status', '=', 'Processing')
+        .execute();
+      const now = this.deps.clock.now().getTime();
+      // Never later than this process's own delay: a clock set back must not hold a payment for ever.
+      for (const r of rows) this.schedule(r.id, Math.min(this.settleDelayMs, Math.max(0, Date.parse(r.settle_at!) - now)));
+    } catch (err) {
+      this.deps.log.error({ err }, 'sandbox: resuming settlements failed');
+    }
+  }
+
+  /**
+   * Processing → Settled, with the Settled webhooks, once: the conditional UPDATE is the claim, so
+   * of two processes on one database (or a timer and a read in one) only the one that moved it
+   * sends them. `onlyIfDue`: a read settles only once settle_at is past; a timer is its own time.
+   */
+  private async settle(invoiceId: string, onlyIfDue: boolean): Promise<void> {
+    if (!onlyIfDue && this.closed) return;
+    const r = await this.row(invoiceId);
+    if (!r || r.status !== 'Processing' || r.settle_at === null) return;
+    if (onlyIfDue && r.settle_at >= this.deps.clock.now().toISOString()) return;
+    const claimed = await this.deps.db
+      .updateTable('sandbox_invoices')
+      .set({ status: 'Settled', settle_at: null, settle_cents: null })
+      .where('id', '=', invoiceId)
+      .where('status', '=', 'Processing')
+      .where('settle_at', '=', r.settle_at)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return;
+    const settled: Row = { ...r, status: 'Settled', settle_at: null, settle_cents: null };
+    // Paid before 0045 the payment is not known: the whole amount stands for it.
+    this.send(settled, 'InvoicePaymentSettled', this.payment(r.settle_cents ?? r.paid_cents));
+    this.send(settled, 'InvoiceSettled', { manuallyMarked: false, overPaid: false });
   }
 
   private toGreenfield(r: Row): GreenfieldInvoice {
@@ -156,6 +226,8 @@ export class SandboxProvider implements PaymentProvider {
       redirect_url: req.checkout.redirectURL,
       created_time: now,
       expiration_time: now + req.checkout.expirationMinutes * 60,
+      settle_at: null,
+      settle_cents: null,
     };
     await this.deps.db.insertInto('sandbox_invoices').values(row).execute();
     this.send(row, 'InvoiceCreated');
@@ -164,12 +236,14 @@ export class SandboxProvider implements PaymentProvider {
 
   async getInvoice(invoiceId: string): Promise<GreenfieldInvoice | null> {
     const r = await this.row(invoiceId);
-    return r ? this.toGreenfield(r) : null;
+    return r ? this.toGreenfield(await this.current(r)) : null;
   }
 
   async findInvoicesByOrderId(orderId: string): Promise<GreenfieldInvoice[]> {
     const rows = await this.deps.db.selectFrom('sandbox_invoices').selectAll().where('order_id', '=', orderId).execute();
-    return rows.map((r) => this.toGreenfield(r));
+    const out: GreenfieldInvoice[] = [];
+    for (const r of rows) out.push(this.toGreenfield(await this.current(r)));
+    return out;
   }
 
   async health() {
@@ -191,11 +265,13 @@ export class SandboxProvider implements PaymentProvider {
 
   /**
    * Plays a payer: 'pay' (received → processing, then settled after a moment, as a confirmation
-   * would), 'partial' (half of what is due: the invoice stays New, PaidPartial), 'expire'.
+   * would; the moment is kept with the invoice, so a restart meanwhile does not lose it),
+   * 'partial' (half of what is due: the invoice stays New, PaidPartial), 'expire'.
    */
   async simulate(invoiceId: string, action: SandboxAction): Promise<GreenfieldInvoice> {
-    const r = await this.row(invoiceId);
-    if (!r) throw new Error('sandbox: unknown invoice');
+    const found = await this.row(invoiceId);
+    if (!found) throw new Error('sandbox: unknown invoice');
+    const r = await this.current(found);
     if (this.toGreenfield(r).status !== 'New') throw new Conflict('payment.sandbox_invoice_closed');
     const due = decimalToCents(r.amount)!;
     const update = async (set: Partial<Row>) => {
@@ -214,19 +290,12 @@ export class SandboxProvider implements PaymentProvider {
       return this.toGreenfield(now);
     }
     const rest = due - r.paid_cents;
-    const now = await update({ paid_cents: due, status: 'Processing', additional_status: 'None' });
+    // When it settles is stored with it: a restart within the delay must not lose the payment.
+    const settleAt = new Date(this.deps.clock.now().getTime() + this.settleDelayMs).toISOString();
+    const now = await update({ paid_cents: due, status: 'Processing', additional_status: 'None', settle_at: settleAt, settle_cents: rest });
     this.send(now, 'InvoiceReceivedPayment', this.payment(rest));
     this.send(now, 'InvoiceProcessing', { overPaid: false });
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      void (async () => {
-        const settled = await update({ status: 'Settled' });
-        this.send(settled, 'InvoicePaymentSettled', this.payment(rest));
-        this.send(settled, 'InvoiceSettled', { manuallyMarked: false, overPaid: false });
-      })().catch((err: unknown) => this.deps.log.error({ err }, 'sandbox: settling failed'));
-    }, this.settleDelayMs);
-    timer.unref();
-    this.timers.add(timer);
+    this.schedule(now.id, this.settleDelayMs);
     return this.toGreenfield(now);
   }
 
