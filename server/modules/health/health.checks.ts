@@ -3,7 +3,7 @@ import type { HealthStatus } from '../../../contract/api/health.ts';
 import type { PaymentServerHealth } from '../../../contract/api/payments.ts';
 import type { Said } from '../../../contract/api/common.ts';
 import type { Mailer } from '../../core/mailer.ts';
-import type { SmsStatus } from '../sms/sms.service.ts';
+import type { SmsStatus } from '../sms/sms.gateway.ts';
 import type { CacheUse } from '../listings/listings.cache.ts';
 
 // What each check reports, as pure functions of what its dependency said (tested with hand-made

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps } from '../../core/deps.ts';
-import type { Config } from '../../core/config.ts';
 import { currentActor, type SessionUser } from '../../core/auth.ts';
 import { AppError, Conflict, Forbidden, Invalid, NotFound, ServiceUnavailable } from '../../core/errors.ts';
 import type { Executor } from '../../core/db.ts';
@@ -14,32 +13,16 @@ import { outboxDir } from '../../core/mailer.ts';
 import { paging } from '../../core/http.ts';
 import { normalizeUsPhone } from '../../../contract/rules.ts';
 import type { SmsMessage, TextbeltToken } from '../../../contract/api/sms.ts';
-import type { Said } from '../../../contract/api/common.ts';
 import { TextbeltClient, TextbeltUnreachable, isTestKey } from './textbelt.client.ts';
-import type { SmsPurpose, SmsStatusValue } from './sms.tables.ts';
+import type { SmsStatusValue } from './sms.tables.ts';
 import { PhoneVerification } from './sms.verification.ts';
+import { gatewayUrl, maskToken, textbeltSaid, type SmsStatus } from './sms.gateway.ts';
+import { maskPhone, toDto, type OutgoingSms } from './sms.messages.ts';
 import * as repo from './sms.repository.ts';
 
-/** What the health check reads of the SMS gateway. */
-export interface SmsStatus {
-  /** An admin has set a Textbelt token (without one, messages go to the outbox). */
-  configured: boolean;
-  /** Textbelt's quotaRemaining for the token; null when not configured or not reachable. */
-  quotaRemaining: number | null;
-  /** Plain English (logs, the staff e-mail's fallback) when Textbelt could not be asked or refused the key; null when fine. */
-  error: string | null;
-  /** The same as a code staff screens word in their language (textbeltSaid); null when fine. */
-  failure: Said | null;
-}
-
-/** A message to send: `storedText` is what staff may see (a verification code masked). */
-export interface OutgoingSms {
-  to: string;
-  text: string;
-  storedText: string;
-  purpose: SmsPurpose;
-  userId: string | null;
-}
+// The SMS service: the staff's Textbelt key and its balance, the staff's test message, the message
+// log and its delivery statuses, and sending (through Textbelt, or to the outbox without a key).
+// The gateway's whereabouts and wording are in sms.gateway.ts, a message's shapes in sms.messages.ts.
 
 /** The test message sent when staff leave it empty, in the language of the page that sent it (GSM-7 in each: one segment). */
 export const DEFAULT_TEST_MESSAGES = {
@@ -53,75 +36,7 @@ const TOKEN_RE = /^[A-Za-z0-9_-]+$/;
 const STATUS_WINDOW_MS = 7 * DAY_MS;
 const STATUS_BATCH = 20;
 
-/** The key as staff see it: its last four characters, and only when that leaves at least four hidden. */
-export function maskToken(token: string | null): string | null {
-  if (!token) return null;
-  return token.length >= 8 ? `••••${token.slice(-4)}` : '••••';
-}
-
-/**
- * A phone number as the log shows it: its last four digits. The log is shipped and kept past an
- * account's erasure, and the number is personal data the product otherwise erases.
- */
-export const maskPhone = (phone: string) => `•••${phone.replace(/\D/g, '').slice(-4)}`;
-
-const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-
-/**
- * Where Textbelt is, or null when it must not be asked. Tests never reach the internet: under
- * NODE_ENV=test only a TEXTBELT_URL on this machine (the fake Textbelt) is used; otherwise a key set
- * by a test (the fuzzer, the authorization matrix) leaves the gateway unconfigured: the outbox.
- */
-export function gatewayUrl(config: Pick<Config, 'nodeEnv' | 'textbeltUrl'>): string | null {
-  if (config.nodeEnv !== 'test') return config.textbeltUrl;
-  try {
-    return isLoopback(new URL(config.textbeltUrl).hostname) ? config.textbeltUrl : null;
-  } catch {
-    return null;
-  }
-}
-
 const lower = (s: string) => s.toLowerCase() as SmsStatusValue;
-
-/**
- * Why Textbelt could not be asked, or its refusal, as a code staff screens word (admin locale,
- * says.<code>): the figures as params, and only Textbelt's own words (or the system's error code)
- * as the detail shown as it came.
- */
-export function textbeltSaid(failure: TextbeltUnreachable | { refused: string | null }): Said {
-  if (!(failure instanceof TextbeltUnreachable)) return { code: 'sms.refused', ...(failure.refused ? { detail: failure.refused } : {}) };
-  if (failure.reason === 'timeout') return { code: 'sms.timeout', params: { seconds: failure.seconds ?? 0 } };
-  if (failure.reason === 'http') return { code: 'sms.http', params: { status: failure.status ?? 0 } };
-  if (failure.reason === 'not_json') return { code: 'sms.not_json' };
-  return { code: 'sms.connection', ...(failure.systemCode ? { detail: failure.systemCode } : {}) };
-}
-
-/**
- * The log's error column holds the failure as JSON of its code (written since the codes); a row
- * written before holds the server's English words, handed over as they are.
- */
-const STORED_SAID = '{"code":"sms.';
-function failureOf(stored: string | null): { error: string | null; failure?: Said } {
-  if (!stored?.startsWith(STORED_SAID)) return { error: stored };
-  try {
-    return { error: null, failure: JSON.parse(stored) as Said };
-  } catch {
-    return { error: stored };
-  }
-}
-
-const toDto = (r: repo.MessageRow): SmsMessage => ({
-  id: r.id,
-  to: r.to_phone,
-  text: r.body,
-  purpose: r.purpose,
-  status: r.status,
-  textId: r.text_id,
-  ...failureOf(r.error),
-  quotaRemaining: r.quota_remaining,
-  createdAt: r.created_at,
-  statusCheckedAt: r.status_checked_at,
-});
 
 /** The actor as they are now: demoted or suspended since the request came in, refused (403, 401). */
 async function stillStaff(db: Executor, actor: SessionUser): Promise<void> {

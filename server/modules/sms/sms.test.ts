@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
 import { startFakeTextbelt, type FakeTextbelt } from '../../test/fakes/textbelt.ts';
 import { DAY_MS } from '../../core/clock.ts';
-import { DEFAULT_TEST_MESSAGE, DEFAULT_TEST_MESSAGES, gatewayUrl, maskToken } from './sms.service.ts';
+import { DEFAULT_TEST_MESSAGE, DEFAULT_TEST_MESSAGES } from './sms.service.ts';
+import { gatewayUrl, maskToken } from './sms.gateway.ts';
 import * as repo from './sms.repository.ts';
 
 // The Textbelt key, balance, test messages and delivery statuses, over HTTP against a real local
