@@ -1,33 +1,23 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
-import { transactionAs, type SessionUser } from '../../core/auth.ts';
-import { isStaff, type Actor } from '../../core/policy.ts';
-import { writeAudit } from '../../core/audit.ts';
-import { AppError, Conflict, Forbidden, Invalid, NotFound, ruleWords } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import type { SessionUser } from '../../core/auth.ts';
+import type { Actor } from '../../core/policy.ts';
+import { AppError } from '../../core/errors.ts';
 import type { JobReport } from '../../core/report.ts';
 import { WindowLimiter } from '../../core/ratelimit.ts';
-import { centsToDecimal, decimalToCents, topUpCents } from '../../../contract/amount.ts';
 import type { InvoiceStatus, PaymentServerHealth, SandboxAction, SandboxInvoice } from '../../../contract/api/payments.ts';
-import * as walletsRepo from '../wallets/wallets.repository.ts';
-import { GreenfieldClient, GreenfieldRefusal } from './btcpay.client.ts';
-import { GreenfieldError, KNOWN_EVENTS, secondsToIso, type GreenfieldInvoice, type PaymentProvider } from './provider.ts';
+import { GreenfieldClient } from './btcpay.client.ts';
+import { KNOWN_EVENTS, type PaymentProvider } from './provider.ts';
 import { SANDBOX_STORE_ID, SandboxProvider, signBody } from './sandbox.ts';
-import { pageLink, type MailLocale } from '../../core/mail-templates.ts';
-import { can } from './payments.policy.ts';
+import type { MailLocale } from '../../core/mail-templates.ts';
 import * as repo from './payments.repository.ts';
 import { recoverUnknownInvoice } from './payments.recover.ts';
 import { applyInvoice, readInvoice, ReadFailure, type Outcome } from './payments.apply.ts';
 import { reconcileInvoices } from './payments.reconcile.ts';
 import * as reads from './payments.reads.ts';
 import { paymentServerHealth } from './payments.health.ts';
-
-/** PRODUCT §6: at most this many unpaid invoices per user. */
-export const MAX_OPEN_INVOICES = 5;
-export const INVOICE_MINUTES = 30;
-
-/** Our page languages as BTCPay's checkout names them (its wwwroot/locales/checkout files). */
-const CHECKOUT_LANGUAGE: Record<MailLocale, string> = { en: 'en', es: 'es-ES', pt: 'pt-BR' };
+import * as creating from './payments.create.ts';
+import * as sandboxPages from './payments.sandbox.ts';
 
 /**
  * Bitcoin top-ups (PRODUCT §6, INTEGRATIONS.md). A top-up is: an invoice row (an intent, before
@@ -36,8 +26,8 @@ const CHECKOUT_LANGUAGE: Record<MailLocale, string> = { en: 'en', es: 'es-ES', p
  * re-reads the invoice from BTCPay and applies what it says; the USD wallet is credited when BTCPay
  * says Settled, in one transaction with the ledger row whose UNIQUE key `invoice:<id>` makes it
  * once, whatever the deliveries do. The reconcile-invoices job does the same for open invoices
- * every minute, so a lost webhook never loses money (payments.apply.ts applies what BTCPay says,
- * payments.reconcile.ts runs the jobs).
+ * every minute, so a lost webhook never loses money (payments.create.ts makes the invoice,
+ * payments.apply.ts applies what BTCPay says, payments.reconcile.ts runs the jobs).
  */
 
 export class PaymentsService {
@@ -79,85 +69,10 @@ export class PaymentsService {
     return this.deps.clock.now().toISOString();
   }
 
-  // ---- creating an invoice ----
+  // ---- creating an invoice (payments.create.ts) ----
 
-  async createInvoice(actor: SessionUser, input: { amount: number | string; locale: MailLocale }): Promise<{ invoiceId: string; checkoutLink: string }> {
-    const cents = topUpCents(input.amount);
-    if (cents === null) throw new Invalid('amount', 'payment.amount_invalid');
-    this.createLimiter.hit([`user:${actor.id}`]);
-    const wallet = await walletsRepo.findWalletByType(this.deps.db, actor.id, 'USD');
-    if (!wallet) throw new NotFound('wallet.not_found');
-    const orderId = newId();
-    const at = this.now();
-    await transactionAs(this.deps.db, actor, async (trx) => {
-      // suspended or signed out while this waited: 401, no invoice
-      // Counted and inserted in one write transaction: two tabs cannot both take the fifth place.
-      if ((await repo.countOpen(trx, actor.id, at)) >= MAX_OPEN_INVOICES) throw new Conflict('payment.too_many_open_invoices', { max: MAX_OPEN_INVOICES });
-      await repo.insertInvoice(trx, {
-        id: orderId,
-        btcpay_id: null,
-        provider: this.mode,
-        user_id: actor.id,
-        wallet_id: wallet.id,
-        amount_cents: cents,
-        status: 'Creating',
-        additional_status: 'None',
-        checkout_link: null,
-        locale: input.locale,
-        created_at: at,
-        expires_at: new Date(this.deps.clock.now().getTime() + INVOICE_MINUTES * 60_000).toISOString(),
-        checked_at: null,
-        credited_at: null,
-        updated_at: at,
-      });
-    });
-    let gf: GreenfieldInvoice;
-    try {
-      gf = await this.provider.createInvoice({
-        amount: centsToDecimal(cents),
-        currency: 'USD',
-        metadata: { orderId, userId: actor.id, walletId: wallet.id },
-        checkout: {
-          speedPolicy: 'MediumSpeed',
-          expirationMinutes: INVOICE_MINUTES,
-          // The amount in full: a store-wide tolerance set in BTCPay would otherwise settle an
-          // underpaid invoice, and we credit the invoice's amount.
-          paymentTolerance: 0,
-          // BTCPay's checkout page in the payer's language, and back to the wallet in it.
-          defaultLanguage: CHECKOUT_LANGUAGE[input.locale],
-          redirectURL: pageLink(this.deps.config.publicUrl, input.locale, '/admin/dashboard/my-wallet'),
-        },
-      });
-    } catch (err) {
-      // Nothing half-created: BTCPay made no invoice (or said so), so the intent goes.
-      await repo.deleteCreating(this.deps.db, orderId);
-      if (err instanceof GreenfieldError && (err.kind === 'validation' || err.kind === 'business')) {
-        // BTCPay's words are English prose: logged, and the provider reads one of our reasons, worded
-        // in their language (errors rule.*): the amount, which they can change, or anything else,
-        // which is the store's setup (staff's to fix, from this log line).
-        const amount = err instanceof GreenfieldRefusal && err.fields.some((f) => f.toLowerCase() === 'amount');
-        const said = { orderId, userId: actor.id, amountCents: cents, status: err.status, btcpay: err.message };
-        if (amount) this.deps.log.warn(said, 'payments: BTCPay refused the amount of an invoice');
-        else this.deps.log.error(said, 'payments: BTCPay refused to create an invoice');
-        const rule = amount ? 'payment_amount' : 'payment_store';
-        throw new AppError(400, 'payment.server_rejected', { rule, reason: ruleWords({ rule }) });
-      }
-      this.deps.log.error({ err, orderId }, 'payments: could not create an invoice');
-      throw new AppError(502, 'payment.server_unavailable');
-    }
-    if (decimalToCents(gf.amount) !== cents || gf.currency.toUpperCase() !== 'USD') {
-      this.deps.log.error({ orderId, invoiceId: gf.id, amount: gf.amount, currency: gf.currency }, 'payments: BTCPay created an invoice for another amount');
-      throw new AppError(502, 'payment.server_unavailable');
-    }
-    await repo.completeCreation(this.deps.db, orderId, {
-      btcpayId: gf.id,
-      status: gf.status,
-      additionalStatus: gf.additionalStatus,
-      checkoutLink: gf.checkoutLink,
-      expiresAt: secondsToIso(gf.expirationTime),
-      at: this.now(),
-    });
-    return { invoiceId: gf.id, checkoutLink: gf.checkoutLink };
+  createInvoice(actor: SessionUser, input: { amount: number | string; locale: MailLocale }): Promise<{ invoiceId: string; checkoutLink: string }> {
+    return creating.createInvoice(this.deps, { provider: this.provider, limiter: this.createLimiter }, actor, input);
   }
 
   // ---- the webhook ----
@@ -322,57 +237,14 @@ export class PaymentsService {
     return reads.adminList(this.deps, q);
   }
 
-  // ---- the sandbox ----
+  // ---- the sandbox's checkout page (payments.sandbox.ts) ----
 
-  private async sandboxInvoiceFor(actor: Actor, invoiceId: string, fromLoopback: boolean) {
-    if (!this.sandbox) throw new NotFound('payment.sandbox_inactive');
-    const invoice = await repo.findByBtcpayId(this.deps.db, invoiceId);
-    if (!invoice || !can(actor, 'view', { ownerId: invoice.user_id, fromLoopback })) throw new NotFound('payment.invoice_not_found');
-    return { sandbox: this.sandbox, invoice };
+  sandboxInvoice(actor: Actor, invoiceId: string, fromLoopback: boolean): Promise<SandboxInvoice> {
+    return sandboxPages.sandboxInvoice(this.deps, this.sandbox, actor, invoiceId, fromLoopback);
   }
 
-  private async sandboxDto(
-    sandbox: SandboxProvider,
-    actor: Actor,
-    invoice: repo.InvoiceRow,
-    fromLoopback: boolean,
-    gf?: GreenfieldInvoice,
-  ): Promise<SandboxInvoice> {
-    const g = gf ?? (await sandbox.getInvoice(invoice.btcpay_id!));
-    if (!g) throw new NotFound('payment.invoice_not_found');
-    return {
-      invoiceId: g.id,
-      amountCents: decimalToCents(g.amount) ?? invoice.amount_cents,
-      status: g.status,
-      additionalStatus: g.additionalStatus,
-      expiresAt: secondsToIso(g.expirationTime),
-      redirectUrl: (await sandbox.redirectUrl(g.id)) ?? `${this.deps.config.publicUrl}/admin/dashboard/my-wallet`,
-      canSimulate: can(actor, 'simulate', { ownerId: invoice.user_id, fromLoopback }),
-    };
-  }
-
-  async sandboxInvoice(actor: Actor, invoiceId: string, fromLoopback: boolean): Promise<SandboxInvoice> {
-    const { sandbox, invoice } = await this.sandboxInvoiceFor(actor, invoiceId, fromLoopback);
-    return this.sandboxDto(sandbox, actor, invoice, fromLoopback);
-  }
-
-  async simulate(actor: Actor, invoiceId: string, action: SandboxAction, fromLoopback: boolean): Promise<SandboxInvoice> {
-    const { sandbox, invoice } = await this.sandboxInvoiceFor(actor, invoiceId, fromLoopback);
-    if (!can(actor, 'simulate', { ownerId: invoice.user_id, fromLoopback })) throw new Forbidden('payment.sandbox_forbidden');
-    const gf = await sandbox.simulate(invoice.btcpay_id!, action);
-    this.deps.log.warn({ invoiceId, action, by: actor?.id }, 'sandbox: payment simulated');
-    // Staff may settle anyone's test invoice (their own too, from anywhere): test money, but an act of staff's all the same.
-    if (actor && isStaff(actor)) {
-      await writeAudit(this.deps.db, {
-        actor,
-        action: 'invoice.simulate',
-        targetType: 'invoice',
-        targetId: invoiceId,
-        after: { action, userId: invoice.user_id, amountCents: invoice.amount_cents },
-        at: this.now(),
-      });
-    }
-    return this.sandboxDto(sandbox, actor, invoice, fromLoopback, gf);
+  simulate(actor: Actor, invoiceId: string, action: SandboxAction, fromLoopback: boolean): Promise<SandboxInvoice> {
+    return sandboxPages.simulate(this.deps, this.sandbox, actor, invoiceId, action, fromLoopback);
   }
 
   // ---- health ----
