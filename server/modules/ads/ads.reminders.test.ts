@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { asAdmin, createTestApp, makeUser, rawInject, type TestContext, type TestUser } from '../../test/harness.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/fakes/smtp.ts';
 import { DAY_MS } from '../../core/clock.ts';
@@ -29,7 +29,7 @@ afterEach(async () => {
 
 const reminders = () => smtp.mails.filter((m) => /expires on|has expired|vence|venceu|venció/.test(m.subject));
 const run = () => renewalReminders(ctx.app.deps).then((r) => r.message);
-/** A run as the scheduler starts it: recorded in cron_runs, which the expiry notices' window reads. */
+/** A run as the scheduler starts it (recorded in cron_runs; every run keeps reminder_backlog, 0047). */
 const cronRun = () => runJob(ctx.app.deps, findJob('renewal-reminders')!).then((r) => r.message);
 
 describe('renewal-reminders', () => {
@@ -62,14 +62,16 @@ describe('renewal-reminders', () => {
     await smtp.waitFor(2);
     expect(reminders().map((m) => m.subject)).toEqual([mail.subject, 'Your ad has expired: Reminder test ad, downtown']);
     // Long expired ads get nothing (a restore does not mail every old ad). The window reaches back
-    // to the last recorded run after an outage (next test), so a restored backup is one with no
-    // run recorded, or whose last run came after these expiries: both mail nothing old.
+    // to the oldest expiry the runs left unhandled (next tests), so a restored backup is one with
+    // no such record, or whose last complete run came after these expiries: both mail nothing old.
     ctx.clock.set(new Date(ends + DAY_MS));
     expect(await cronRun()).toBe('0 reminder(s) sent'); // the backup's last run, a day after the end
     ctx.clock.set(new Date(ends + 5 * DAY_MS));
     await ctx.app.deps.db.updateTable('ads').set({ expired_notice_for: null }).where('id', '=', ad.id).execute();
     expect(await run()).toBe('0 reminder(s) sent');
+    // No record at all: the window is kept in reminder_backlog since 0047, not read from cron_runs.
     await ctx.app.deps.db.deleteFrom('cron_runs').execute();
+    ctx.app.deps.database.sqlite.prepare('DELETE FROM reminder_backlog').run();
     expect(await run()).toBe('0 reminder(s) sent');
   });
 
@@ -105,14 +107,122 @@ describe('renewal-reminders', () => {
       const at = new Date(down + (40 - ago) * DAY_MS).toISOString();
       await ctx.app.deps.db.updateTable('ads').set({ status: 'expired', expires_at: at }).where('id', '=', id).execute();
     }
-    await ctx.app.deps.db
-      .updateTable('cron_runs')
-      .set({ started_at: new Date(down).toISOString() })
-      .where('name', '=', 'renewal-reminders')
-      .execute();
+    // The last complete run, when it went down (kept in reminder_backlog since 0047, no longer
+    // read from cron_runs, so this sets it there).
+    ctx.app.deps.database.sqlite.prepare('UPDATE reminder_backlog SET owed_since = ?').run(new Date(down).toISOString());
     expect(await cronRun()).toBe('1 reminder(s) sent');
     await smtp.waitFor(2);
     expect(reminders().map((m) => m.subject)).toEqual(['Your ad has expired: Outage weekend test ad', 'Your ad has expired: Outage weekend test ad']);
+  });
+
+  it("after an outage with more than 500 ads expired, the ones past the first run's 500 are told by the next run", async () => {
+    // 520 e-mails: through the in-memory mailer of an app of its own (the SMTP sink is slow at it).
+    const ctx = await createTestApp();
+    onTestFinished(() => ctx.close());
+    const owner = await makeUser(ctx, { status: 'approved' });
+    const staff = await asAdmin(ctx);
+    const cronRun = () => runJob(ctx.app.deps, findJob('renewal-reminders')!).then((r) => r.message);
+    const ad = await liveAd(ctx, owner, staff, await placeIn(ctx, 'ny'), { title: 'Outage backlog test ad' });
+    const db = ctx.app.deps.database.sqlite;
+    const ends = Date.parse((db.prepare('SELECT expires_at FROM ads WHERE id = ?').get(ad.id) as { expires_at: string }).expires_at);
+    // Up and running well before the end: nothing to say.
+    ctx.clock.set(new Date(ends - 10 * DAY_MS));
+    await expireAds(ctx.app.deps);
+    expect(await cronRun()).toBe('0 reminder(s) sent');
+    // 520 ads of this owner end during a 6-day outage, a minute apart.
+    const cols = (db.prepare('PRAGMA table_info(ads)').all() as { name: string }[])
+      .map((c) => c.name)
+      .filter((c) => c !== 'id' && c !== 'expires_at' && c !== 'bump_seq');
+    const clone = db.prepare(`INSERT INTO ads (id, expires_at, bump_seq, ${cols.join(', ')}) SELECT ?, ?, ?, ${cols.join(', ')} FROM ads WHERE id = ?`);
+    const endOf = (i: number) => new Date(ends - 5 * DAY_MS + i * 60_000).toISOString();
+    db.transaction(() => {
+      for (let i = 0; i < 519; i++) clone.run(`clone-${String(i).padStart(4, '0')}`, endOf(i), 10_000_000 + i, ad.id);
+    })();
+    db.prepare('UPDATE ads SET expires_at = ? WHERE id = ?').run(endOf(519), ad.id);
+    // Back up a day after the last of them ended: the first run stops at 500 (the oldest), the
+    // next one, an hour later, tells the 20 left, which ended four days ago and more.
+    ctx.clock.set(new Date(ends + DAY_MS));
+    await expireAds(ctx.app.deps);
+    expect(await cronRun()).toBe('500 reminder(s) sent');
+    ctx.clock.set(new Date(ends + DAY_MS + 60 * 60_000));
+    expect(await cronRun()).toBe('20 reminder(s) sent');
+    ctx.clock.set(new Date(ends + DAY_MS + 2 * 60 * 60_000));
+    expect(await cronRun()).toBe('0 reminder(s) sent');
+    const told = db.prepare("SELECT count(*) AS n FROM ads WHERE status = 'expired' AND expired_notice_for = expires_at").get() as { n: number };
+    expect(told.n).toBe(520);
+    expect(ctx.mailer.sent.filter((m) => m.subject === 'Your ad has expired: Outage backlog test ad')).toHaveLength(520);
+  });
+
+  it('notices whose e-mails failed while the mail relay was down for days go out once it is back', async () => {
+    const ad = await liveAd(ctx, owner, staff, await placeIn(ctx, 'ny'), { title: 'Relay down test ad' });
+    const ends = Date.parse((await ctx.app.deps.db.selectFrom('ads').select('expires_at').where('id', '=', ad.id).executeTakeFirstOrThrow()).expires_at!);
+    ctx.clock.set(new Date(ends - DAY_MS)); // the reminder three days ahead is not this test's
+    await ctx.app.deps.db
+      .updateTable('ads')
+      .set({ reminded_for: new Date(ends).toISOString() })
+      .where('id', '=', ad.id)
+      .execute();
+    expect(await cronRun()).toBe('0 reminder(s) sent');
+    const send = ctx.app.deps.mailer.send.bind(ctx.app.deps.mailer);
+    ctx.app.deps.mailer.send = async () => {
+      throw new Error('relay down');
+    };
+    // The relay is down for four days; the runs go on every hour (recorded ok), each one failing.
+    for (let h = 1; h <= 4 * 24; h++) {
+      ctx.clock.set(new Date(ends + h * 60 * 60_000));
+      await expireAds(ctx.app.deps);
+      expect(await cronRun()).toBe('0 reminder(s) sent, 1 failed (retried next run)');
+    }
+    ctx.app.deps.mailer.send = send;
+    ctx.clock.advance(60 * 60_000);
+    expect(await cronRun()).toBe('1 reminder(s) sent');
+    ctx.clock.advance(60 * 60_000);
+    expect(await cronRun()).toBe('0 reminder(s) sent');
+    await smtp.waitFor(1);
+    expect(reminders().map((m) => m.subject)).toEqual(['Your ad has expired: Relay down test ad']);
+  });
+
+  it('after an outage of over 30 days whose runs purge-old-runs deleted, ads that ended within 30 days are told', async () => {
+    const ad = await liveAd(ctx, owner, staff, await placeIn(ctx, 'ny'), { title: 'Long outage test ad' });
+    const ends = Date.parse((await ctx.app.deps.db.selectFrom('ads').select('expires_at').where('id', '=', ad.id).executeTakeFirstOrThrow()).expires_at!);
+    ctx.clock.set(new Date(ends - 15 * DAY_MS));
+    expect(await cronRun()).toBe('0 reminder(s) sent');
+    // Down 35 days from here; the ad ended 20 days ago. At the start, the night's purge runs first.
+    ctx.clock.set(new Date(ends + 20 * DAY_MS));
+    await runJob(ctx.app.deps, findJob('purge-old-runs')!);
+    expect(await ctx.app.deps.db.selectFrom('cron_runs').select('id').where('name', '=', 'renewal-reminders').execute()).toEqual([]);
+    await expireAds(ctx.app.deps);
+    expect(await cronRun()).toBe('1 reminder(s) sent');
+    await smtp.waitFor(1);
+    expect(reminders().map((m) => m.subject)).toEqual(['Your ad has expired: Long outage test ad']);
+  });
+
+  it('an ad another run holds when this one passes is still told after an outage, once that run has died', async () => {
+    const ad = await liveAd(ctx, owner, staff, await placeIn(ctx, 'ny'), { title: 'Held notice test ad' });
+    const ends = Date.parse((await ctx.app.deps.db.selectFrom('ads').select('expires_at').where('id', '=', ad.id).executeTakeFirstOrThrow()).expires_at!);
+    ctx.clock.set(new Date(ends - DAY_MS));
+    await ctx.app.deps.db
+      .updateTable('ads')
+      .set({ reminded_for: new Date(ends).toISOString() })
+      .where('id', '=', ad.id)
+      .execute();
+    expect(await cronRun()).toBe('0 reminder(s) sent');
+    // Two hours after the end, another process takes the notice and is killed before it leaves;
+    // a run a minute later leaves it to that process (its claim is fresh). Then down three days.
+    ctx.clock.set(new Date(ends + 2 * 60 * 60_000));
+    await expireAds(ctx.app.deps);
+    await ctx.app.deps.db
+      .updateTable('ads')
+      .set({ expired_notice_for: new Date(ends).toISOString(), expired_notice_claimed_at: ctx.clock.now().toISOString() })
+      .where('id', '=', ad.id)
+      .execute();
+    ctx.clock.advance(60_000);
+    expect(await cronRun()).toBe('0 reminder(s) sent');
+    ctx.clock.set(new Date(ends + 3 * DAY_MS));
+    expect(await cronRun()).toBe('1 reminder(s) sent');
+    expect(await cronRun()).toBe('0 reminder(s) sent');
+    await smtp.waitFor(1);
+    expect(reminders().map((m) => m.subject)).toEqual(['Your ad has expired: Held notice test ad']);
   });
 
   it('speaks the language the owner last used, and stops after the one-click unsubscribe', async () => {
