@@ -19,9 +19,12 @@ export default function AgeGate({ onClose }: { onClose: () => void }) {
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
   const introId = useId();
-  useFocusTrap(ref, true);
 
   // The page behind is inert while the gate is open: no focus, no clicks, hidden from screen readers.
+  // Declared before the focus trap: effects are cleaned up in declaration order, so the page is no
+  // longer inert when the trap gives focus back to the field being typed in (Chromium refuses focus
+  // to an inert element and leaves it on <body>). The trap still reads that field first on open:
+  // the browser moves focus off a newly inert element only later, at its next rendering step.
   useEffect(() => {
     const root = document.getElementById('root');
     root?.setAttribute('inert', '');
@@ -32,6 +35,7 @@ export default function AgeGate({ onClose }: { onClose: () => void }) {
       document.body.style.overflow = overflow;
     };
   }, []);
+  useFocusTrap(ref, true);
 
   const toggle = (on: boolean) => {
     setAgreed(on);

@@ -12,8 +12,9 @@ import ApprovedAds from './ApprovedAds';
 
 /**
  * The approved-ads routes over `initial`; a status change sets the named ads' status, skipping (as
- * the server does) one changed since the version `seen` names. Returns the bodies posted, and
- * `change`: another staff member changes an ad meanwhile.
+ * the server does: setStaffStatus) one not in a status it changes from, and one changed since the
+ * version `seen` names. Returns the bodies posted, and `change`: another staff member changes an
+ * ad meanwhile.
  */
 function approvedServer(initial: StaffAd[]) {
   let ads = [...initial];
@@ -24,7 +25,8 @@ function approvedServer(initial: StaffAd[]) {
       const body = (await request.json()) as { adIds: string[]; status: StaffAd['status']; seen?: { id: string; updatedAt: string }[] };
       calls.push(body);
       const changed = (id: string) => body.seen?.some((s) => s.id === id && s.updatedAt !== ads.find((a) => a.id === id)?.updatedAt) ?? false;
-      const done = body.adIds.filter((id) => !changed(id));
+      const from = body.status === 'disabled' ? ['approved', 'expired'] : ['disabled'];
+      const done = body.adIds.filter((id) => !changed(id) && from.includes(ads.find((a) => a.id === id)?.status ?? ''));
       ads = ads.map((a) => (done.includes(a.id) ? { ...a, status: body.status } : a));
       return apiJson('POST /api/admin/set-status-approved-ads', { updated: done.length });
     }),
@@ -142,6 +144,60 @@ describe('admin approved ads', () => {
     );
     expect(calls).toEqual([{ adIds: [ad.id], status: 'approved', seen: [{ id: ad.id, updatedAt: '2025-01-05T10:00:00.000Z' }] }]);
     expect(await screen.findByRole('link', { name: 'Taken down after a tip' })).toBeTruthy();
+  });
+
+  // With "All" statuses listed, a selection mixes ads the action changes with ones already in its
+  // status: those are not sent, and the outcome does not claim that they "changed meanwhile".
+  it('disables only the selected ads it can change: one already disabled is neither sent nor said to have changed meanwhile', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    const ads = [
+      makeStaffAd({ status: 'approved', title: 'A live ad reported twice', ownerId: 'u2' }),
+      makeStaffAd({ status: 'disabled', title: 'An ad taken down last week', ownerId: 'u3' }),
+      makeStaffAd({ status: 'expired', title: 'A reported ad that ran out', ownerId: 'u4' }),
+    ];
+    const { calls } = approvedServer(ads);
+    const user = userEvent.setup();
+    renderAt(<ApprovedAds />, '/admin/dashboard/admin/approved-ads');
+    await screen.findByRole('link', { name: 'A live ad reported twice' });
+    await user.click(screen.getByRole('checkbox', { name: 'Select all on this page' }));
+    await user.click(screen.getByRole('button', { name: 'Disable selected (3)' }));
+    await user.click(await screen.findByRole('button', { name: 'Disable 3 ads' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('2 ads disabled.'));
+    expect(calls).toEqual([{ adIds: [ads[0].id, ads[2].id], status: 'disabled', seen: seen(ads[0], ads[2]) }]);
+  });
+
+  it('enables only the selected disabled ads; one changed meanwhile is still counted as such', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    const ads = [
+      makeStaffAd({ status: 'disabled', title: 'Taken down by mistake', ownerId: 'u2' }),
+      makeStaffAd({ status: 'disabled', title: 'Taken down as spam', ownerId: 'u3', updatedAt: '2025-01-05T10:00:00.000Z' }),
+      makeStaffAd({ status: 'approved', title: 'A live ad', ownerId: 'u4' }),
+    ];
+    const { calls, change } = approvedServer(ads);
+    const user = userEvent.setup();
+    renderAt(<ApprovedAds />, '/admin/dashboard/admin/approved-ads');
+    await screen.findByRole('link', { name: 'A live ad' });
+    change(ads[1].id, { updatedAt: '2025-01-05T10:07:00.000Z' });
+    await user.click(screen.getByRole('checkbox', { name: 'Select all on this page' }));
+    await user.click(screen.getByRole('button', { name: 'Enable selected (3)' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      "1 ad enabled. 1 of them was not changed: it changed meanwhile (another staff member's decision, its owner's change or its expiry). The list shows it as it is now.",
+    );
+    expect(calls).toEqual([{ adIds: [ads[0].id, ads[1].id], status: 'approved', seen: seen(ads[0], ads[1]) }]);
+  });
+
+  it('sends nothing when no selected ad is in a status the action changes, and says none was changed', async () => {
+    sessionStore.session = { isAuthenticated: true, id: 'me', email: 'ann@example.com', userStatus: 'approved', userRoles: ['PROVIDER_USER', 'ADMIN_USER'] };
+    const ads = [makeStaffAd({ status: 'approved', title: 'A live ad', ownerId: 'u2' })];
+    const { calls } = approvedServer(ads);
+    const user = userEvent.setup();
+    renderAt(<ApprovedAds />, '/admin/dashboard/admin/approved-ads');
+    await screen.findByRole('link', { name: 'A live ad' });
+    await user.click(screen.getByRole('checkbox', { name: 'Select all on this page' }));
+    await user.click(screen.getByRole('button', { name: 'Enable selected (1)' }));
+    expect((await screen.findByRole('status')).textContent).toBe('0 ads enabled.');
+    expect(document.activeElement).toBe(screen.getByRole('status'));
+    expect(calls).toEqual([]);
   });
 
   it('forgets the selection on another page: “Disable selected” never acts on ads that are not shown', async () => {

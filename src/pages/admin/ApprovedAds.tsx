@@ -19,6 +19,9 @@ import { ConfirmDialog } from '../../components/market/ConfirmDialog';
 
 const FILTERS = ['', 'approved', 'disabled', 'expired'] as const;
 
+/** The statuses each action changes (the server's setStaffStatus leaves any other ad as it is). */
+const CHANGES: Record<'approved' | 'disabled', readonly StaffAd['status'][]> = { disabled: ['approved', 'expired'], approved: ['disabled'] };
+
 /**
  * Admin: published ads with a status filter and a search box; disable (approved or expired ones) or
  * re-enable them, one or many. Disabling the selected ads asks first: it hides many live, paid ads
@@ -50,20 +53,35 @@ export default function ApprovedAds() {
 
   async function setStatus(ids: string[], status: 'approved' | 'disabled', fromRow = false) {
     if (!ids.length) return;
+    const key = status === 'approved' ? 'approvedAds.enabled' : 'approvedAds.disabled';
+    // Only the selected ads the action can change as shown (a selection may mix approved and
+    // disabled ones): one already in the target status is not sent, so the count the server
+    // answers falls short only by ads that really changed meanwhile (the note says so).
+    const shown = (snap.data?.approvedAds ?? []) as readonly StaffAd[];
+    const acting = shown.filter((a) => ids.includes(a.id) && CHANGES[status].includes(a.status));
+    if (!acting.length) {
+      setError(null);
+      setNote({ key, count: 0, asked: 0, focus: true });
+      sel.clear();
+      return;
+    }
     setBusy(true);
     setError(null);
     setNote(null);
     try {
       // The change names the version shown here: an ad another staff member (or its owner, or its
       // expiry) changed since is left as it is, and the reloaded list shows it as it is now.
-      const shown = (snap.data?.approvedAds ?? []) as readonly StaffAd[];
-      const seen = shown.filter((a) => ids.includes(a.id)).map((a) => ({ id: a.id, updatedAt: a.updatedAt }));
-      const n = await setApprovedAdsStatus(ids, status, seen);
+      const seen = acting.map((a) => ({ id: a.id, updatedAt: a.updatedAt }));
+      const n = await setApprovedAdsStatus(
+        acting.map((a) => a.id),
+        status,
+        seen,
+      );
       // The control used may be gone: the ad's row left a list filtered by status, or the bulk
       // buttons have nothing left to act on with the selection cleared. Focus then goes to the
       // outcome; a row still listed keeps it on its button (Disable turned Enable).
       const stays = fromRow && !!adminApprovedAdsStore.state.data?.approvedAds.some((a) => a.id === ids[0]);
-      setNote({ key: status === 'approved' ? 'approvedAds.enabled' : 'approvedAds.disabled', count: n, asked: ids.length, focus: !stays });
+      setNote({ key, count: n, asked: acting.length, focus: !stays });
       sel.clear();
     } catch (e) {
       setError(asError(e));

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { useTranslation } from 'react-i18next';
 import { routes } from '../../app/routes';
@@ -25,6 +25,7 @@ export default function ContactUs() {
   const topicRef = useTypedBeforeHydration<HTMLSelectElement>(topic, (v) => setTopic(TOPICS.find((k) => k === v) ?? 'account'));
   const messageRef = useTypedBeforeHydration<HTMLTextAreaElement>(message, setMessage);
   const hydrated = useHydrated();
+  const noScript = useId();
   const errors = { email: emailError(email), message: messageError(message) };
 
   const submit = (e: FormEvent) => {
@@ -69,7 +70,13 @@ export default function ContactUs() {
             {(p) => <textarea {...p} ref={messageRef} maxLength={4800} value={message} onChange={(e) => setMessage(e.target.value)} />}
           </Field>
           {state.status === 'error' && <p className="alert alert-error" role="alert">{state.message}</p>}
-          <button type="submit" className="btn btn-primary" disabled={!hydrated || state.status === 'sending'}>
+          {/* Without scripts Send never answers: the server's HTML says so. */}
+          <noscript>
+            <p id={noScript} className="alert alert-info">
+              {t('forms.needsScript')}
+            </p>
+          </noscript>
+          <button type="submit" className="btn btn-primary" disabled={!hydrated || state.status === 'sending'} aria-describedby={hydrated ? undefined : noScript}>
             {state.status === 'sending' ? t('forms.sending') : t('forms.send')}
           </button>
         </form>

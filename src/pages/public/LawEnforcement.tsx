@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SectionsPage } from '../../components/public/LegalPage';
 import { Field, SentNotice, focusFirstInvalid, useReportForm } from '../../components/public/forms';
@@ -29,6 +29,7 @@ export default function LawEnforcement() {
     details: useTypedBeforeHydration<HTMLTextAreaElement>(v.details, take('details')),
   };
   const hydrated = useHydrated();
+  const noScript = useId();
   const errors = {
     agency: v.agency.trim() ? null : 'forms.fieldRequired',
     officer: v.officer.trim() ? null : 'forms.fieldRequired',
@@ -78,7 +79,13 @@ export default function LawEnforcement() {
           {(p) => <textarea {...p} ref={refs.details} maxLength={4500} value={v.details} onChange={set('details')} />}
         </Field>
         {state.status === 'error' && <p className="alert alert-error" role="alert">{state.message}</p>}
-        <button type="submit" className="btn btn-primary" disabled={!hydrated || state.status === 'sending'}>
+        {/* Without scripts Send never answers: the server's HTML says so. */}
+        <noscript>
+          <p id={noScript} className="alert alert-info">
+            {t('forms.needsScript')}
+          </p>
+        </noscript>
+        <button type="submit" className="btn btn-primary" disabled={!hydrated || state.status === 'sending'} aria-describedby={hydrated ? undefined : noScript}>
           {state.status === 'sending' ? t('forms.sending') : t('forms.send')}
         </button>
       </form>

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field, SentNotice, focusFirstInvalid, useReportForm } from '../../components/public/forms';
 import { useHydrated, useTypedBeforeHydration } from '../../components/forms/useTypedBeforeHydration';
@@ -28,6 +28,7 @@ export default function ReportCrime() {
   const adIdRef = useTypedBeforeHydration<HTMLInputElement>(adId, setAdId);
   const contactRef = useTypedBeforeHydration<HTMLInputElement>(contact, setContact);
   const hydrated = useHydrated();
+  const noScript = useId();
   const ad = adIdFrom(adId);
   const errors = { message: messageError(message), adId: ad && !AD_ID.test(ad) ? 'reportCrime.adIdInvalid' : null };
 
@@ -86,7 +87,14 @@ export default function ReportCrime() {
             {(p) => <input {...p} ref={contactRef} maxLength={254} autoComplete="email" value={contact} onChange={(e) => setContact(e.target.value)} />}
           </Field>
           {state.status === 'error' && <p className="alert alert-error" role="alert">{state.message}</p>}
-          <button type="submit" className="btn btn-danger" disabled={!hydrated || state.status === 'sending'}>
+          {/* Without scripts (Tor Browser's "Safest", NoScript) Send never answers: the server's HTML says
+              so, and points to the hotline, which needs no script. */}
+          <noscript>
+            <p id={noScript} className="alert alert-info">
+              {t('reportCrime.needsScript', { phone: t('reportCrime.hotlinePhone'), sms: t('reportCrime.hotlineSms') })}
+            </p>
+          </noscript>
+          <button type="submit" className="btn btn-danger" disabled={!hydrated || state.status === 'sending'} aria-describedby={hydrated ? undefined : noScript}>
             {state.status === 'sending' ? t('forms.sending') : t('forms.send')}
           </button>
         </form>

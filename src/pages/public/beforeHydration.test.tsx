@@ -134,6 +134,51 @@ describe('a public form filled before hydration', () => {
   });
 });
 
+/** What a browser without scripts shows of the served page: `<noscript>` content is markup there. */
+function withoutScripts(container: HTMLElement): Document {
+  return new DOMParser().parseFromString(container.innerHTML, 'text/html');
+}
+
+// Without scripts (Tor Browser's "Safest" level, NoScript) the page stays the server's HTML and
+// Send stays disabled: the page says why by the button, in its language.
+describe('a public form in a browser without scripts', () => {
+  it('the trafficking report says that sending needs JavaScript and points to the hotline, named by the disabled Send', async () => {
+    const page = served(() => <ReportCrime />, '/report-crime');
+    const doc = withoutScripts(page.container);
+    const send = doc.querySelector('button[type="submit"]') as HTMLButtonElement;
+    const note = doc.getElementById(send.getAttribute('aria-describedby') ?? '');
+    expect(send.disabled).toBe(true);
+    expect(note?.closest('noscript')).toBeTruthy();
+    expect(note?.textContent).toBe(
+      'Sending this form needs JavaScript, which is turned off in this browser. You can still report without it: call the National Human Trafficking Hotline at 1-888-373-7888 or text 233733, or, about a child, contact the NCMEC CyberTipline at 1-800-843-5678. To use this form, turn JavaScript on for this site or use another browser.',
+    );
+    // With scripts the note is never shown, and Send, once it answers, names it no longer.
+    page.hydrate();
+    expect(screen.getByRole('button', { name: 'Send' }).hasAttribute('aria-describedby')).toBe(false);
+  });
+
+  it('the contact and law-enforcement forms say so in the page’s language', async () => {
+    await i18n.changeLanguage('es');
+    try {
+      for (const [form, path] of [
+        [() => <ContactUs />, '/es/contact-us'],
+        [() => <LawEnforcement />, '/es/law-enforcement'],
+      ] as const) {
+        const page = served(form, path, '/es');
+        const doc = withoutScripts(page.container);
+        const send = doc.querySelector('button[type="submit"]') as HTMLButtonElement;
+        expect(send.disabled).toBe(true);
+        expect(doc.getElementById(send.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+          'Para enviar este formulario hace falta JavaScript, que está desactivado en este navegador. Actívalo para este sitio o usa otro navegador para enviarlo.',
+        );
+        page.container.remove();
+      }
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+});
+
 describe('the search form before hydration', () => {
   it('is a form the browser can send itself: to the search page in the page language, with the names the page reads', async () => {
     await i18n.changeLanguage('es');
