@@ -15,6 +15,7 @@ export const walletsErrors = {
   // The e-mailed welcome code.
   'wallet.welcome_code_already_sent': 'Your welcome promo code was already sent to you.',
   'wallet.welcome_code_on_its_way': 'Your welcome promo code is on its way. If it has not arrived in 15 minutes, ask for it again.',
+  'wallet.welcome_credit_already_given': 'The welcome credit of this e-mail inbox was already redeemed: it is given once per inbox.',
   'wallet.welcome_email_failed': 'We could not send the e-mail. Please try again later.',
   'field.code': 'code',
 } as const;

@@ -115,73 +115,84 @@ export async function deleteUnusedPromoCode(db: Executor, id: string): Promise<b
   return Number(r.numDeletedRows) === 1;
 }
 
-/** The claims (mailbox or account) nobody marked sent since `before`: their process died on the way. */
-export function staleWelcomeClaims(db: Executor, mailbox: string, userId: string, before: string) {
+/** The account's welcome code claim when nobody marked it sent since `before`: its process died on the way. */
+export function staleWelcomeClaim(db: Executor, userId: string, before: string) {
   return db
-    .selectFrom('welcome_given')
+    .selectFrom('welcome_claims')
     .selectAll()
-    .where((eb) => eb.or([eb('mailbox', '=', mailbox), eb('user_id', '=', userId)]))
+    .where('user_id', '=', userId)
     .where('sent_at', 'is', null)
     .where('claimed_at', '<=', before)
-    .execute();
-}
-
-/** The mailbox's row, or the account's claim still on its way (a new address since the claim). */
-export function findWelcomeGiven(db: Executor, mailbox: string, userId: string) {
-  return db
-    .selectFrom('welcome_given')
-    .selectAll()
-    .where((eb) => eb.or([eb('mailbox', '=', mailbox), eb.and([eb('user_id', '=', userId), eb('sent_at', 'is', null)])]))
     .executeTakeFirst();
 }
 
-/** Claims the mailbox; false when it has a row (sent, or a claim on its way). */
-export async function claimWelcome(db: Executor, c: { mailbox: string; userId: string; codeId: string; at: string }): Promise<boolean> {
+export function findWelcomeClaim(db: Executor, userId: string) {
+  return db.selectFrom('welcome_claims').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** The mailbox a welcome code was mailed to; undefined for a code mailed before 0042. */
+export async function welcomeCodeMailbox(db: Executor, codeId: string): Promise<string | undefined> {
+  const r = await db.selectFrom('welcome_claims').select('mailbox').where('code_id', '=', codeId).executeTakeFirst();
+  return r?.mailbox;
+}
+
+/** Claims the account's welcome code; false when it has a claim (sent, or on its way). */
+export async function claimWelcome(db: Executor, c: { userId: string; codeId: string; mailbox: string; at: string }): Promise<boolean> {
+  const r = await db
+    .insertInto('welcome_claims')
+    .values({ user_id: c.userId, code_id: c.codeId, mailbox: c.mailbox, claimed_at: c.at, sent_at: null })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .returning('user_id')
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+/** Records that the claim's e-mail went (or, its code used, that it arrived). */
+export async function markWelcomeMailed(db: Executor, userId: string, codeId: string, at: string): Promise<void> {
+  await db.updateTable('welcome_claims').set({ sent_at: at }).where('user_id', '=', userId).where('code_id', '=', codeId).execute();
+}
+
+/** Gives a claim up (its e-mail never left), for the next request. */
+export async function releaseWelcomeClaim(db: Executor, userId: string, codeId: string): Promise<void> {
+  await db.deleteFrom('welcome_claims').where('user_id', '=', userId).where('code_id', '=', codeId).where('sent_at', 'is', null).execute();
+}
+
+/** Has the mailbox had its welcome credit? */
+export async function welcomeGiven(db: Executor, mailbox: string): Promise<boolean> {
+  return (await db.selectFrom('welcome_given').select('mailbox').where('mailbox', '=', mailbox).executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Records the mailbox's welcome credit; false when it had one. The primary key decides, so two
+ * redemptions for one inbox at once (two processes) credit one.
+ */
+export async function giveWelcome(db: Executor, g: { mailbox: string; userId: string; codeId: string; at: string }): Promise<boolean> {
   const r = await db
     .insertInto('welcome_given')
-    .values({ mailbox: c.mailbox, user_id: c.userId, code_id: c.codeId, claimed_at: c.at, sent_at: null })
+    .values({ mailbox: g.mailbox, user_id: g.userId, code_id: g.codeId, given_at: g.at })
     .onConflict((oc) => oc.column('mailbox').doNothing())
     .returning('mailbox')
     .executeTakeFirst();
   return r !== undefined;
 }
 
-/** Records that the claim's e-mail went (or, its code used, that it arrived). */
-export async function markWelcomeMailed(db: Executor, mailbox: string, codeId: string, at: string): Promise<void> {
-  await db.updateTable('welcome_given').set({ sent_at: at }).where('mailbox', '=', mailbox).where('code_id', '=', codeId).execute();
-}
-
-/** Gives a claim up (its e-mail never left), for the next request. */
-export async function releaseWelcomeClaim(db: Executor, mailbox: string, codeId: string | null): Promise<void> {
-  await db
-    .deleteFrom('welcome_given')
-    .where('mailbox', '=', mailbox)
-    .where((eb) => (codeId === null ? eb('code_id', 'is', null) : eb('code_id', '=', codeId)))
-    .where('sent_at', 'is', null)
-    .execute();
-}
-
-/** The accounts sent a code before 0042 whose mailboxes are not hashed yet, with their addresses. */
+/** The accounts that redeemed their welcome code before 0042 whose mailboxes are not hashed yet, with their addresses. */
 export function welcomeBackfill(db: Executor) {
   return db
     .selectFrom('welcome_given_backfill as b')
     .innerJoin('users as u', 'u.id', 'b.user_id')
-    .select(['b.user_id', 'u.email', 'u.welcome_promo_sent_at', 'u.deleted_at'])
+    .select(['b.user_id', 'b.code_id', 'b.given_at', 'u.email'])
     .execute();
 }
 
-/** Records an account's mailbox as given its code before 0042 (the first account of a mailbox wins), and drops it from the backfill. */
-export async function backfillWelcomeGiven(db: Executor, r: { mailbox: string | null; userId: string; sentAt: string }): Promise<void> {
-  if (r.mailbox !== null)
-    await db
-      .insertInto('welcome_given')
-      .values({ mailbox: r.mailbox, user_id: r.userId, code_id: null, claimed_at: r.sentAt, sent_at: r.sentAt })
-      .onConflict((oc) => oc.column('mailbox').doNothing())
-      .execute();
+/** Records an account's mailbox as given its credit before 0042 (the first account of a mailbox wins), and drops it from the backfill. */
+export async function backfillWelcomeGiven(db: Executor, r: { mailbox: string | null; userId: string; codeId: string; givenAt: string }): Promise<void> {
+  if (r.mailbox !== null) await giveWelcome(db, { mailbox: r.mailbox, userId: r.userId, codeId: r.codeId, at: r.givenAt });
   await db.deleteFrom('welcome_given_backfill').where('user_id', '=', r.userId).execute();
 }
 
-/** An erased account's claims stay (its mailbox keeps its mark), without its id. */
+/** An erased account: its mailbox keeps the mark of its welcome credit, without its id; its claim goes with it. */
 export async function forgetWelcomeClaimant(db: Executor, userId: string): Promise<void> {
   await db.updateTable('welcome_given').set({ user_id: null }).where('user_id', '=', userId).execute();
+  await db.deleteFrom('welcome_claims').where('user_id', '=', userId).execute();
 }

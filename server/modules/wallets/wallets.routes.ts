@@ -6,13 +6,13 @@ import { backfillWelcomeGiven } from './wallets.service.ts';
 export default defineRoutes((app, deps) => {
   const wallets = deps.services.wallets;
 
-  // The mailboxes sent a welcome code before migration 0042, hashed once (then nothing is left to do).
+  // The mailboxes whose welcome code was redeemed before migration 0042, hashed once (then nothing is left to do).
   app.addHook('onReady', async () => {
     try {
       const n = await backfillWelcomeGiven(deps);
-      if (n) deps.log.info({ accounts: n }, 'wallets: recorded the mailboxes given a welcome code before');
+      if (n) deps.log.info({ accounts: n }, 'wallets: recorded the mailboxes whose welcome code was redeemed before');
     } catch (err) {
-      deps.log.error({ err }, 'wallets: could not record the mailboxes given a welcome code before; the next start tries again');
+      deps.log.error({ err }, 'wallets: could not record the mailboxes whose welcome code was redeemed before; the next start tries again');
     }
   });
 

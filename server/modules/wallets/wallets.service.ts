@@ -3,7 +3,7 @@ import type { AppDeps } from '../../core/deps.ts';
 import { composeMail, pageLink, utcMoment } from '../../core/mail-templates.ts';
 import type { Executor } from '../../core/db.ts';
 import { transactionAs, type SessionUser } from '../../core/auth.ts';
-import { Conflict, Invalid, NotFound, ServiceUnavailable } from '../../core/errors.ts';
+import { Conflict, Invalid, NotFound, ServiceUnavailable, TooManyRequests } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { ipKey, WindowLimiter } from '../../core/ratelimit.ts';
 import { DAY_MS } from '../../core/clock.ts';
@@ -20,7 +20,7 @@ export const PROMO_WALLET: WalletType = 'XG-PROMO-WALLET';
 export const WELCOME_PROMO_CENTS = 2000;
 const WELCOME_PROMO_DAYS = 30;
 /**
- * A welcome code's claim (welcome_given) never marked sent is taken over after this long: its
+ * A welcome code's claim (welcome_claims) never marked sent is taken over after this long: its
  * process died with the e-mail on its way. Sending takes at most 90 s (core/mailer.ts timeouts); a
  * live sender is not overtaken (as health.alerts.ts ALERT_CLAIM_MS).
  */
@@ -55,8 +55,8 @@ export function normalizePromoCode(code: string): string {
 }
 
 /**
- * What welcome_given keeps of an address: a keyed hash of its canonical mailbox (one per inbox,
- * whatever alias), which outlives the account and says nothing without the server's secret.
+ * What welcome_given and welcome_claims keep of an address: a keyed hash of its canonical mailbox
+ * (one per inbox, whatever alias), which outlives the account and says nothing without the server's secret.
  */
 export function mailboxKey(secret: string, email: string): string {
   return createHmac('sha256', secret)
@@ -65,29 +65,37 @@ export function mailboxKey(secret: string, email: string): string {
 }
 
 /**
- * Hashes the mailboxes of the accounts sent a welcome code before welcome_given (migration 0042
- * listed them in welcome_given_backfill: SQL has no secret); run at start, then nothing is left.
+ * Hashes the mailboxes of the accounts that redeemed their welcome code before welcome_given
+ * (migration 0042 listed them in welcome_given_backfill: SQL has no secret); run at start, then
+ * nothing is left. The hashes are made first, then written BACKFILL_BATCH accounts a transaction:
+ * one transaction over tens of thousands of accounts held the write lock for seconds, and another
+ * server process's writes on the file failed meanwhile. A batch applied twice (a restart between
+ * its write and the next) changes nothing: the mark is kept once, the row deleted by its key.
  */
 export async function backfillWelcomeGiven(deps: Pick<AppDeps, 'db' | 'config'>): Promise<number> {
-  const rows = await repo.welcomeBackfill(deps.db);
-  if (!rows.length) return 0;
-  await deps.db.transaction().execute(async (trx) => {
-    for (const r of rows) {
-      // An account erased since has only its placeholder left: nothing to keep.
-      const live = r.deleted_at === null && !r.email.endsWith(`@${ERASED_EMAIL_DOMAIN}`) && r.welcome_promo_sent_at !== null;
-      await repo.backfillWelcomeGiven(trx, {
-        mailbox: live ? mailboxKey(deps.config.jwtSecret, r.email) : null,
-        userId: r.user_id,
-        sentAt: r.welcome_promo_sent_at ?? '',
-      });
-    }
-  });
+  const rows = (await repo.welcomeBackfill(deps.db)).map((r) => ({
+    // An account erased since has only its placeholder left: nothing to keep. One closed under a
+    // legal hold (deleted_at set) still has its address: its inbox keeps the mark.
+    mailbox: r.email.endsWith(`@${ERASED_EMAIL_DOMAIN}`) ? null : mailboxKey(deps.config.jwtSecret, r.email),
+    userId: r.user_id,
+    codeId: r.code_id,
+    givenAt: r.given_at,
+  }));
+  for (let i = 0; i < rows.length; i += BACKFILL_BATCH) {
+    const batch = rows.slice(i, i + BACKFILL_BATCH);
+    await deps.db.transaction().execute(async (trx) => {
+      for (const r of batch) await repo.backfillWelcomeGiven(trx, r);
+    });
+    await new Promise((resolve) => setImmediate(resolve)); // the lock free between batches
+  }
   return rows.length;
 }
+const BACKFILL_BATCH = 200;
 
 export class WalletsService {
   private readonly deps: AppDeps;
-  // Guessing codes should be slow: 30 tries per hour per user, and per IP (one person's many accounts).
+  // Guessing codes should be slow: 30 tries per hour per user, and 30 failed ones per IP (one
+  // person's many accounts; the many honest providers behind one carrier's NAT still redeem theirs).
   private readonly redeemLimiter: WindowLimiter;
 
   constructor(deps: AppDeps) {
@@ -107,12 +115,26 @@ export class WalletsService {
     return toWalletDto(await this.deps.db.transaction().execute((trx) => ensurePromoWallet(trx, userId, this.now())));
   }
 
-  /** Credits a promo code to the user's promo wallet: once per user, within max uses, before expiry. */
+  /**
+   * Credits a promo code to the user's promo wallet: once per user, within max uses, before expiry;
+   * a welcome code once per mailbox (welcome_given).
+   */
   async redeem(actor: SessionUser, rawCode: string, ip: string): Promise<WalletDto> {
     const userId = actor.id;
     const code = normalizePromoCode(rawCode);
     if (checkPromoCode(code)) throw new Invalid('code', RULE_CODES.promoCodeInvalid);
-    this.redeemLimiter.hit([`user:${userId}`, `ip:${ipKey(ip)}`], 'wallet.too_many_promo_attempts');
+    const keys = [`user:${userId}`, `ip:${ipKey(ip)}`];
+    if (this.redeemLimiter.full(keys)) throw new TooManyRequests('wallet.too_many_promo_attempts');
+    // Counted before the outcome, so that guesses in flight at once are all counted.
+    const counted = this.redeemLimiter.count(keys);
+    const wallet = await this.credit(actor, code);
+    // A code that was credited was no guess: the address's limit counts only the failed ones.
+    this.redeemLimiter.uncount([keys[1]], counted);
+    return wallet;
+  }
+
+  private credit(actor: SessionUser, code: string): Promise<WalletDto> {
+    const userId = actor.id;
     const at = this.now();
     return transactionAs(this.deps.db, actor, async (trx, by) => {
       // suspended or signed out while this waited for the lock: nothing credited
@@ -124,6 +146,13 @@ export class WalletsService {
       if (!promo.active) throw new Invalid('code', 'wallet.promo_code_inactive');
       if (promo.expires_at !== null && promo.expires_at <= at) throw new Invalid('code', 'wallet.promo_code_expired');
       if (await repo.hasRedeemed(trx, promo.id, userId)) throw new Conflict('wallet.promo_code_already_used');
+      // A personal code is a welcome code: redeeming it uses up the welcome credit of the mailbox it
+      // was mailed to (a code mailed before 0042: the account's address), so of the codes mailed to
+      // one inbox's aliases only the first redeemed is credited.
+      if (promo.owner_user_id !== null) {
+        const mailbox = (await repo.welcomeCodeMailbox(trx, promo.id)) ?? mailboxKey(this.deps.config.jwtSecret, by.email);
+        if (!(await repo.giveWelcome(trx, { mailbox, userId, codeId: promo.id, at }))) throw new Conflict('wallet.welcome_credit_already_given');
+      }
       if (!(await repo.takePromoUse(trx, promo.id, at))) throw new Conflict('wallet.promo_code_used_up');
       const wallet = await ensurePromoWallet(trx, userId, at);
       // The (code, user) primary key is the once-per-user guarantee; the check above only gives the nicer message.
@@ -141,11 +170,15 @@ export class WalletsService {
   }
 
   /**
-   * E-mails the user a one-time personal welcome code ($20, one use, 30 days): once per user and
-   * once per mailbox for good (welcome_given: an erased account's address, or another alias of the
-   * same inbox, gets none). The mailbox is claimed before the e-mail goes and marked sent after; if
-   * the mail cannot be sent the code is withdrawn and the user may ask again, at once after a send
-   * that failed, WELCOME_CLAIM_MS after a process that died on the way.
+   * E-mails the user a one-time personal welcome code ($20, one use, 30 days): once per account, and
+   * none to a mailbox whose welcome credit was redeemed (welcome_given: an erased account's address,
+   * or another alias of the same inbox). The rule counts redemptions, not e-mails: nobody proves an
+   * address is theirs, so a stranger may register an alias of someone's inbox and have a code mailed
+   * there that only the stranger's account can use; that must not use up the inbox owner's credit.
+   * An inbox may thus be mailed one code per account, and only the first redeemed is credited. The
+   * account's code is claimed before the e-mail goes and marked sent after; if the mail cannot be
+   * sent the code is withdrawn and the user may ask again, at once after a send that failed,
+   * WELCOME_CLAIM_MS after a process that died on the way.
    */
   async emailWelcomeCode(user: SessionUser): Promise<{ sent: true; email: string }> {
     const at = this.deps.clock.now();
@@ -158,16 +191,19 @@ export class WalletsService {
     let code = '';
     // Committed on its own: a refusal below must not undo what it found (a redeemed code's claim recorded as sent).
     const staleBefore = new Date(at.getTime() - WELCOME_CLAIM_MS).toISOString();
-    await this.deps.db.transaction().execute((trx) => this.takeOverStaleClaims(trx, mailbox, user.id, staleBefore));
+    await this.deps.db.transaction().execute((trx) => this.takeOverStaleClaim(trx, user.id, staleBefore));
     await transactionAs(this.deps.db, user, async (trx) => {
       // suspended or signed out while this waited: 401, no code
       const claimed =
         (await repo.markWelcomeSent(trx, user.id, at.toISOString())) &&
-        (await repo.claimWelcome(trx, { mailbox, userId: user.id, codeId, at: at.toISOString() }));
+        (await repo.claimWelcome(trx, { userId: user.id, codeId, mailbox, at: at.toISOString() }));
       if (!claimed) {
-        const given = await repo.findWelcomeGiven(trx, mailbox, user.id);
-        throw new Conflict(given && given.sent_at === null ? 'wallet.welcome_code_on_its_way' : 'wallet.welcome_code_already_sent');
+        const claim = await repo.findWelcomeClaim(trx, user.id);
+        throw new Conflict(claim && claim.sent_at === null ? 'wallet.welcome_code_on_its_way' : 'wallet.welcome_code_already_sent');
       }
+      // Told before any e-mail: a code for this inbox could not be credited (redeem says so again,
+      // for the codes of two alias accounts mailed before either was redeemed).
+      if (await repo.welcomeGiven(trx, mailbox)) throw new Conflict('wallet.welcome_credit_already_given');
       for (let attempt = 0; ; attempt++) {
         code = `WELCOME-${Array.from({ length: 8 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('')}`;
         if (!(await repo.findPromoCode(trx, code))) break;
@@ -203,13 +239,13 @@ export class WalletsService {
       const withdrawn = await this.deps.db.transaction().execute(async (trx) => {
         if (!(await repo.deleteUnusedPromoCode(trx, codeId))) return false;
         await repo.unmarkWelcomeSent(trx, user.id);
-        await repo.releaseWelcomeClaim(trx, mailbox, codeId);
+        await repo.releaseWelcomeClaim(trx, user.id, codeId);
         return true;
       });
       if (withdrawn) throw new ServiceUnavailable('wallet.welcome_email_failed');
     }
     try {
-      await repo.markWelcomeMailed(this.deps.db, mailbox, codeId, this.now());
+      await repo.markWelcomeMailed(this.deps.db, user.id, codeId, this.now());
     } catch (err) {
       // The e-mail went: the code stays. Unmarked, the claim is taken over later (a second e-mail
       // with a new code, this one withdrawn if unused): never a second $20.
@@ -219,18 +255,18 @@ export class WalletsService {
   }
 
   /**
-   * Gives up the claims on this mailbox or by this account that nobody marked sent since `before`
-   * (their process died with the e-mail on its way): the unused code goes and its account may ask
-   * again. A code that was redeemed did arrive: its claim is recorded as sent.
+   * Gives up the account's claim that nobody marked sent since `before` (its process died with the
+   * e-mail on its way): the unused code goes and the account may ask again. A code that was
+   * redeemed did arrive: its claim is recorded as sent.
    */
-  private async takeOverStaleClaims(trx: Executor, mailbox: string, userId: string, before: string): Promise<void> {
-    for (const c of await repo.staleWelcomeClaims(trx, mailbox, userId, before)) {
-      if (c.code_id !== null && !(await repo.deleteUnusedPromoCode(trx, c.code_id)) && (await repo.findPromoCodeById(trx, c.code_id))) {
-        await repo.markWelcomeMailed(trx, c.mailbox, c.code_id, c.claimed_at);
-        continue;
-      }
-      await repo.releaseWelcomeClaim(trx, c.mailbox, c.code_id);
-      if (c.user_id !== null) await repo.unmarkWelcomeSent(trx, c.user_id);
+  private async takeOverStaleClaim(trx: Executor, userId: string, before: string): Promise<void> {
+    const c = await repo.staleWelcomeClaim(trx, userId, before);
+    if (!c) return;
+    if (!(await repo.deleteUnusedPromoCode(trx, c.code_id)) && (await repo.findPromoCodeById(trx, c.code_id))) {
+      await repo.markWelcomeMailed(trx, userId, c.code_id, c.claimed_at);
+      return;
     }
+    await repo.releaseWelcomeClaim(trx, userId, c.code_id);
+    await repo.unmarkWelcomeSent(trx, userId);
   }
 }

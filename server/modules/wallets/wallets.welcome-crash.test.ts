@@ -133,7 +133,7 @@ describe('a welcome e-mail on its way when the server is killed', () => {
     // The real servers run on the real clock: the claim is made as old as the timeouts instead.
     const db = new Database(path.join(dataDir, 'xg.sqlite'));
     try {
-      db.prepare('UPDATE welcome_given SET claimed_at = ?').run(new Date(Date.now() - WELCOME_CLAIM_MS - 1000).toISOString());
+      db.prepare('UPDATE welcome_claims SET claimed_at = ?').run(new Date(Date.now() - WELCOME_CLAIM_MS - 1000).toISOString());
     } finally {
       db.close();
     }

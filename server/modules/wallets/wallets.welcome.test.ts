@@ -6,8 +6,9 @@ import { MIGRATIONS_DIR } from '../../core/migrate.ts';
 import { canonicalMailbox } from '../../../contract/rules.ts';
 import { backfillWelcomeGiven, WELCOME_CLAIM_MS } from './wallets.service.ts';
 
-// The $20 welcome credit: once per mailbox for good (an erased account's address, the aliases of
-// one inbox), a claim whose e-mail never left taken over, and promo code guesses limited per IP.
+// The $20 welcome credit: redeemed once per mailbox for good (an erased account's address, the
+// aliases of one inbox), a claim whose e-mail never left taken over, and failed promo code guesses
+// limited per IP.
 
 let ctx: TestContext;
 beforeEach(async () => {
@@ -32,6 +33,9 @@ async function takeWelcome(u: TestUser) {
   const red = await req(u, 'POST', '/api/add-promo-code-to-promo-wallet', { code });
   return { status: red.statusCode, credited: red.json().wallet?.amountCents as number };
 }
+
+/** The welcome code in the n-th e-mail sent. */
+const mailedCode = (n: number) => /WELCOME-[A-Z0-9]{8}/.exec(ctx.mailer.sent[n].text)![0];
 
 const rows = (table: string) => ctx.app.deps.database.sqlite.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[];
 
@@ -59,8 +63,9 @@ describe('the welcome credit, once per mailbox', () => {
     const del = await req(first, 'DELETE', '/api/delete-my-profile?confirm=true', { password: first.password });
     expect(del.statusCode, del.body).toBeLessThan(300);
     const again = await makeUser(ctx, { email });
-    expect(await takeWelcome(again)).toEqual({ status: 409, code: 'wallet.welcome_code_already_sent' });
-    const kept = JSON.stringify(rows('welcome_given'));
+    expect(await takeWelcome(again)).toEqual({ status: 409, code: 'wallet.welcome_credit_already_given' });
+    expect(ctx.mailer.sent).toHaveLength(1); // refused before any e-mail
+    const kept = JSON.stringify([rows('welcome_given'), rows('welcome_claims')]);
     expect(kept).not.toContain('returning');
     expect(kept).not.toContain(first.id);
   });
@@ -71,24 +76,116 @@ describe('the welcome credit, once per mailbox', () => {
       results.push(await takeWelcome(await makeUser(ctx, { email })));
     expect(results).toEqual([
       { status: 200, credited: 2000 },
-      { status: 409, code: 'wallet.welcome_code_already_sent' },
-      { status: 409, code: 'wallet.welcome_code_already_sent' },
+      { status: 409, code: 'wallet.welcome_credit_already_given' },
+      { status: 409, code: 'wallet.welcome_credit_already_given' },
     ]);
+    expect(ctx.mailer.sent).toHaveLength(1);
     expect(await takeWelcome(await makeUser(ctx, { email: 'ann.smith@example.com' }))).toEqual({ status: 200, credited: 2000 });
   });
 
-  it('counts the accounts sent a code before the mailboxes were kept (the migration and its backfill at start)', async () => {
-    const old = await makeUser(ctx, { email: 'early.bird@gmail.com' });
-    const never = await makeUser(ctx, { email: 'never.asked@gmail.com' });
-    await ctx.app.deps.db.updateTable('users').set({ welcome_promo_sent_at: '2025-01-01T00:00:00.000Z' }).where('id', '=', old.id).execute();
+  // Nobody proves an address is theirs: a stranger's alias of Jane's inbox gets a code mailed to
+  // Jane that only the stranger's account could use. Counting what was mailed took Jane's own $20.
+  it("an alias registered by someone else does not take the inbox owner's welcome credit", async () => {
+    const squatter = await makeUser(ctx, { email: 'j.ane.doe+promo@gmail.com' });
+    const asked = await req(squatter, 'GET', '/api/email-wallet-promo-code');
+    expect(asked.statusCode, asked.body).toBe(200);
+    const mailed = mailedCode(0);
+    const jane = await makeUser(ctx, { email: 'jane.doe@gmail.com' });
+    // the squatter's personal code, in Jane's inbox: worthless to her account
+    expect((await req(jane, 'POST', '/api/add-promo-code-to-promo-wallet', { code: mailed })).json().code).toBe('wallet.promo_code_not_valid');
+    expect(await takeWelcome(jane)).toEqual({ status: 200, credited: 2000 });
+    // had the squatter read it after all, the inbox's credit is Jane's now
+    const late = await req(squatter, 'POST', '/api/add-promo-code-to-promo-wallet', { code: mailed });
+    expect([late.statusCode, late.json().code]).toEqual([409, 'wallet.welcome_credit_already_given']);
+  });
+
+  it('credits one of the codes mailed to two aliases of one inbox, also when both are redeemed at once', async () => {
+    for (const round of [0, 1]) {
+      const [a, b] = [await makeUser(ctx, { email: `lee.${round}@gmail.com` }), await makeUser(ctx, { email: `lee${round}+2@gmail.com` })];
+      for (const u of [a, b]) expect((await req(u, 'GET', '/api/email-wallet-promo-code')).statusCode).toBe(200);
+      const [codeA, codeB] = [mailedCode(2 * round), mailedCode(2 * round + 1)];
+      const redeemA = () => req(a, 'POST', '/api/add-promo-code-to-promo-wallet', { code: codeA });
+      const redeemB = () => req(b, 'POST', '/api/add-promo-code-to-promo-wallet', { code: codeB });
+      const answers = round === 0 ? [await redeemA(), await redeemB()] : await Promise.all([redeemA(), redeemB()]);
+      expect(answers.map((r) => [r.statusCode, r.json().code]).sort()).toEqual([
+        [200, undefined],
+        [409, 'wallet.welcome_credit_already_given'],
+      ]);
+    }
+    // the refused code is not used up, and nothing was credited for it
+    const used = ctx.app.deps.database.sqlite.prepare("SELECT sum(uses) AS n FROM promo_codes WHERE code LIKE 'WELCOME-%'").get() as { n: number };
+    expect(used.n).toBe(2);
+    expect(rows('promo_redemptions')).toHaveLength(2);
+  });
+
+  it('counts the accounts that redeemed their code before the mailboxes were kept (the migration and its backfill at start)', async () => {
+    const redeemed = await makeUser(ctx, { email: 'early.bird@gmail.com' });
+    const unused = await makeUser(ctx, { email: 'sent.only@gmail.com' });
+    const late = await makeUser(ctx, { email: 'late.redeemer@gmail.com' });
+    expect(await takeWelcome(redeemed)).toEqual({ status: 200, credited: 2000 });
+    for (const u of [unused, late]) expect((await req(u, 'GET', '/api/email-wallet-promo-code')).statusCode).toBe(200);
+    const lateCode = mailedCode(2);
+    // The database as it was before 0042: its three accounts sent a code, one of them redeemed.
+    ctx.app.deps.database.sqlite.exec('DELETE FROM welcome_given; DELETE FROM welcome_claims;');
     // What 0042 lists for the server to hash: its last statement, run on this database as it was then.
     const migration = fs.readFileSync(path.join(MIGRATIONS_DIR, '0042_welcome_given.sql'), 'utf8');
-    ctx.app.deps.database.sqlite.exec(migration.slice(migration.lastIndexOf('INSERT INTO welcome_given_backfill')));
+    ctx.app.deps.database.sqlite.exec(migration.slice(migration.lastIndexOf('INSERT OR IGNORE INTO welcome_given_backfill')));
     expect(await backfillWelcomeGiven(ctx.app.deps)).toBe(1);
     expect(rows('welcome_given_backfill')).toEqual([]);
     expect(await backfillWelcomeGiven(ctx.app.deps)).toBe(0);
-    expect(await takeWelcome(await makeUser(ctx, { email: 'earlybird+again@gmail.com' }))).toEqual({ status: 409, code: 'wallet.welcome_code_already_sent' });
-    expect(await takeWelcome(never)).toEqual({ status: 200, credited: 2000 });
+    expect(await takeWelcome(await makeUser(ctx, { email: 'earlybird+again@gmail.com' }))).toEqual({
+      status: 409,
+      code: 'wallet.welcome_credit_already_given',
+    });
+    // a code only mailed used nothing up
+    expect(await takeWelcome(await makeUser(ctx, { email: 'sentonly+again@gmail.com' }))).toEqual({ status: 200, credited: 2000 });
+    // a code mailed before 0042 and redeemed after uses up its account's mailbox
+    expect((await req(late, 'POST', '/api/add-promo-code-to-promo-wallet', { code: lateCode })).statusCode).toBe(200);
+    expect(await takeWelcome(await makeUser(ctx, { email: 'late.redeemer+2@gmail.com' }))).toEqual({
+      status: 409,
+      code: 'wallet.welcome_credit_already_given',
+    });
+  });
+
+  // Found by upgrading a database of the previous release (probe round 11): an account closed under
+  // a legal hold (deleted_at set, its address kept as evidence) was left out of the backfill, and
+  // its inbox got a second $20 after the upgrade; an erased one has nothing left to keep.
+  it('counts the mailbox of an account closed under a legal hold before the upgrade, not an erased one', async () => {
+    const closed = await makeUser(ctx, { email: 'held.alice@gmail.com' });
+    const erased = await makeUser(ctx, { email: 'gone.gary@gmail.com' });
+    for (const u of [closed, erased]) expect(await takeWelcome(u)).toEqual({ status: 200, credited: 2000 });
+    const db = ctx.app.deps.database.sqlite;
+    db.exec('DELETE FROM welcome_given; DELETE FROM welcome_claims;');
+    db.prepare('UPDATE users SET deleted_at = ? WHERE id = ?').run('2026-01-10T00:00:00.000Z', closed.id);
+    db.prepare('UPDATE users SET deleted_at = ?, email = ? WHERE id = ?').run('2026-01-10T00:00:00.000Z', `deleted-${erased.id}@deleted.invalid`, erased.id);
+    const migration = fs.readFileSync(path.join(MIGRATIONS_DIR, '0042_welcome_given.sql'), 'utf8');
+    db.exec(migration.slice(migration.lastIndexOf('INSERT OR IGNORE INTO welcome_given_backfill')));
+    expect(await backfillWelcomeGiven(ctx.app.deps)).toBe(2);
+    expect(await takeWelcome(await makeUser(ctx, { email: 'heldalice+new@gmail.com' }))).toEqual({
+      status: 409,
+      code: 'wallet.welcome_credit_already_given',
+    });
+    expect(rows('welcome_given')).toHaveLength(1); // the erased account's placeholder hashed nothing
+  });
+
+  // Written a batch a transaction (another process's writes wait at most one batch): every row of
+  // a backlog longer than a batch is recorded, once.
+  it('records a backlog longer than one batch, every mailbox once', async () => {
+    const db = ctx.app.deps.database.sqlite;
+    const at = '2026-01-10T00:00:00.000Z';
+    const addUser = db.prepare(
+      "INSERT INTO users (id, email, password_hash, nickname, status, created_at, updated_at) VALUES (?, ?, 'x', ?, 'approved', ?, ?)",
+    );
+    const addRow = db.prepare('INSERT INTO welcome_given_backfill (user_id, code_id, given_at) VALUES (?, ?, ?)');
+    db.transaction(() => {
+      for (let i = 0; i < 450; i++) {
+        addUser.run(`bf${i}`, `backlog${i}@example.com`, `backlog${i}`, at, at);
+        addRow.run(`bf${i}`, `code${i}`, at);
+      }
+    })();
+    expect(await backfillWelcomeGiven(ctx.app.deps)).toBe(450);
+    expect(rows('welcome_given')).toHaveLength(450);
+    expect(rows('welcome_given_backfill')).toEqual([]);
   });
 });
 
@@ -99,7 +196,7 @@ describe('a welcome e-mail that never left', () => {
     // The process "dies" with the e-mail on its way: the send never ends, nothing is given back.
     ctx.mailer.send = () => new Promise<void>(() => {});
     void req(u, 'GET', '/api/email-wallet-promo-code');
-    await expect.poll(() => rows('welcome_given').length).toBe(1);
+    await expect.poll(() => rows('welcome_claims').length).toBe(1);
     ctx.mailer.send = send;
     const soon = await req(u, 'GET', '/api/email-wallet-promo-code');
     expect([soon.statusCode, soon.json().code]).toEqual([409, 'wallet.welcome_code_on_its_way']);
@@ -109,7 +206,7 @@ describe('a welcome e-mail that never left', () => {
     expect(ctx.mailer.sent).toHaveLength(1);
     const codes = await ctx.app.deps.db.selectFrom('promo_codes').select('code').execute();
     expect(codes).toEqual([{ code: /WELCOME-[A-Z0-9]{8}/.exec(ctx.mailer.sent[0].text)![0] }]);
-    expect(rows('welcome_given')).toEqual([expect.objectContaining({ sent_at: expect.any(String) })]);
+    expect(rows('welcome_claims')).toEqual([expect.objectContaining({ sent_at: expect.any(String) })]);
     expect((await req(u, 'GET', '/api/email-wallet-promo-code')).json().code).toBe('wallet.welcome_code_already_sent');
   });
 
@@ -125,7 +222,7 @@ describe('a welcome e-mail that never left', () => {
     expect((await req(u, 'POST', '/api/add-promo-code-to-promo-wallet', { code })).statusCode).toBe(200);
     ctx.clock.advance(WELCOME_CLAIM_MS + 1000);
     expect((await req(u, 'GET', '/api/email-wallet-promo-code')).json().code).toBe('wallet.welcome_code_already_sent');
-    expect(rows('welcome_given')).toEqual([expect.objectContaining({ sent_at: expect.any(String) })]);
+    expect(rows('welcome_claims')).toEqual([expect.objectContaining({ sent_at: expect.any(String) })]);
   });
 });
 
@@ -138,5 +235,27 @@ describe('promo code guesses', () => {
     expect([next.statusCode, next.json().code]).toEqual([429, 'wallet.too_many_promo_attempts']);
     // another address is not held back by this one's guesses
     expect((await req(c, 'POST', '/api/add-promo-code-to-promo-wallet', { code: 'GUESS-C-0' }, '198.51.100.51')).statusCode).toBe(400);
+  });
+
+  // Behind a carrier's NAT (or a hotel's Wi-Fi) many honest providers share one address.
+  it('count only the failed ones per IP: the 31st provider of the hour behind one address is credited their valid code', async () => {
+    const shared = '203.0.113.7';
+    const users = [];
+    for (let i = 0; i < 31; i++) {
+      const u = await makeUser(ctx);
+      users.push(u);
+      expect((await req(u, 'GET', '/api/email-wallet-promo-code')).statusCode).toBe(200);
+    }
+    const results = [];
+    for (const [i, u] of users.entries())
+      results.push((await req(u, 'POST', '/api/add-promo-code-to-promo-wallet', { code: mailedCode(i) }, shared)).statusCode);
+    expect(results).toEqual(Array(31).fill(200));
+    // the failures still count: a code used twice, then guesses, up to 30
+    const again = await req(users[0], 'POST', '/api/add-promo-code-to-promo-wallet', { code: mailedCode(0) }, shared);
+    expect(again.json().code).toBe('wallet.promo_code_already_used');
+    for (let i = 1; i < 30; i++)
+      expect((await req(users[i], 'POST', '/api/add-promo-code-to-promo-wallet', { code: `GUESS-${i}` }, shared)).statusCode).toBe(400);
+    const limited = await req(users[30], 'POST', '/api/add-promo-code-to-promo-wallet', { code: 'GUESS-30' }, shared);
+    expect([limited.statusCode, limited.json().code]).toEqual([429, 'wallet.too_many_promo_attempts']);
   });
 });
