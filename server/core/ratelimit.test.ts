@@ -63,6 +63,29 @@ describe('WindowLimiter', () => {
   });
 });
 
+describe('WindowLimiter.msUntilFree', () => {
+  // The window slides: a full key is free again when its oldest counted attempt leaves it.
+  it('is 0 until a key is full, then the time until its oldest attempt leaves the window (the longest of several keys)', () => {
+    const clock = new ManualClock();
+    const limiter = new WindowLimiter(clock, 2, WINDOW);
+    expect(limiter.msUntilFree(['a'])).toBe(0);
+    limiter.count(['a']); // t = 0
+    clock.advance(300);
+    expect(limiter.msUntilFree(['a'])).toBe(0);
+    limiter.count(['a', 'b']); // t = 300
+    expect(limiter.msUntilFree(['a'])).toBe(700);
+    clock.advance(200);
+    limiter.count(['b']); // t = 500
+    expect(limiter.msUntilFree(['a', 'b'])).toBe(800); // 'b' frees at 1300, 'a' at 1000
+    expect(limiter.msUntilFree(['a'])).toBe(500);
+    clock.advance(500); // t = 1000: the attempt of t = 0 left 'a'
+    expect(limiter.msUntilFree(['a'])).toBe(0);
+    expect(limiter.full(['a'])).toBe(false);
+    limiter.count(['a']); // t = 1000: now its oldest is the one of t = 300
+    expect(limiter.msUntilFree(['a'])).toBe(300);
+  });
+});
+
 describe('the sign-in limit per IP', () => {
   let ctx: TestContext;
   afterEach(async () => ctx?.close());

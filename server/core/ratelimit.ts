@@ -42,6 +42,22 @@ export class WindowLimiter {
     });
   }
 
+  /**
+   * How long until every key has a free place again (0 when none is full): a full key's oldest
+   * counted attempt leaves the window then. For a refusal to say the real wait, since the window
+   * slides (it is rarely its whole length).
+   */
+  msUntilFree(keys: string[]): number {
+    const now = this.clock.elapsed();
+    let wait = 0;
+    for (const k of keys) {
+      const times = this.hits.get(k);
+      if (times === undefined || this.recent(times, now) < this.max) continue;
+      wait = Math.max(wait, times[times.length - this.max] + this.windowMs - now);
+    }
+    return wait;
+  }
+
   /** Counts one attempt for every key; returns its time, for uncount(). */
   count(keys: string[]): number {
     const now = this.clock.elapsed();
@@ -81,6 +97,11 @@ export class WindowLimiter {
   private sweep(now: number): void {
     for (const [k, times] of this.hits) if (!this.recent(times, now)) this.hits.delete(k);
   }
+}
+
+/** A wait as a refusal states it: whole minutes, rounded up, at least 1. */
+export function waitMinutes(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 60_000));
 }
 
 /**

@@ -20,20 +20,35 @@ export function assertRule(field: string, key: RuleKey | null): void {
   if (key) throw new Invalid(field, RULE_CODES[key]);
 }
 
+/** The e-mail, normalized, when a new account's fields keep the shared rules; else throws 400 naming the field. */
+function assertNewAccount(input: { email: string; password: string; nickname: string }): string {
+  const email = normalizeEmail(input.email);
+  assertRule('email', checkNewEmail(email));
+  assertRule('password', checkPassword(normalizePassword(input.password), email));
+  assertRule('nickname', checkNickname(input.nickname));
+  return email;
+}
+
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 /** A network the account signed in from this recently is its owner's: the account's sign-in ceiling does not hold there. */
 const KNOWN_NETWORK_MS = 90 * 24 * HOUR_MS;
 /** A reset link works this long, once. */
 export const RESET_TOKEN_MS = HOUR_MS;
+/** Reset-link requests an hour per IP. */
+export const RESET_REQUESTS_PER_IP_PER_HOUR = 60;
 
 export class AuthService {
   private readonly signIn: SignInLimits;
   /** Reset e-mails: per IP, and per address (whether or not it has an account, so the limit tells nothing). */
   private readonly resetPerIp: WindowLimiter;
   private readonly resetPerAddress: WindowLimiter;
-  /** Reset attempts (token guesses) per IP. */
+  /** Reset attempts with a token that is no live link, per IP (a real link is never refused for them). */
   private readonly resetTries: WindowLimiter;
-  /** Register: per IP only. Keyed by account it would let anyone block sign-up of an address. */
+  /**
+   * Register: per IP only. Keyed by account it would let anyone block sign-up of an address. A form
+   * refused for bad input (400) does not count; one refused for an e-mail taken (409) does, so
+   * probing which addresses have accounts stays limited.
+   */
   private readonly registerLimiter: WindowLimiter;
   private dummyHash: Promise<string> | null = null;
 
@@ -43,7 +58,9 @@ export class AuthService {
     this.deps = deps;
     this.signIn = new SignInLimits(deps);
     this.registerLimiter = new WindowLimiter(deps.clock, deps.limits.authAttemptsPerWindow, deps.limits.authWindowMs);
-    this.resetPerIp = new WindowLimiter(deps.clock, Math.max(10, deps.limits.authAttemptsPerWindow), HOUR_MS);
+    // Far above what the people behind one shared address (a campus, a carrier's NAT) ask for; the
+    // per-address limit keeps any inbox from being flooded.
+    this.resetPerIp = new WindowLimiter(deps.clock, Math.max(RESET_REQUESTS_PER_IP_PER_HOUR, deps.limits.authAttemptsPerWindow), HOUR_MS);
     this.resetPerAddress = new WindowLimiter(deps.clock, 3, HOUR_MS);
     this.resetTries = new WindowLimiter(deps.clock, Math.max(20, deps.limits.authAttemptsPerWindow), HOUR_MS);
   }
@@ -90,7 +107,9 @@ export class AuthService {
 
   /** Sets a new password with a reset token (once, within the hour); every older session ends. */
   async resetPassword(input: { token: string; newPassword: string }, ip: string): Promise<void> {
-    this.resetTries.hit([`ip:${ipKey(ip)}`], 'auth.too_many_reset_requests');
+    // Tokens are 32 random bytes, so no count of tries guards them: the limit only stops an address
+    // posting junk, and counts only tokens that are no live link (so junk never locks out a real one).
+    const triesKeys = [`ip:${ipKey(ip)}`];
     const tokenHash = sha256(input.token);
     const now = this.deps.clock.now().toISOString();
     // The rule needs the account's e-mail (a password may not be the e-mail): look before using the token.
@@ -103,7 +122,10 @@ export class AuthService {
       .where('expires_at', '>', now)
       .where('users.deleted_at', 'is', null)
       .executeTakeFirst();
-    if (!pending) throw new Invalid('token', 'auth.reset_token_invalid');
+    if (!pending) {
+      this.resetTries.hit(triesKeys, 'auth.too_many_reset_requests');
+      throw new Invalid('token', 'auth.reset_token_invalid');
+    }
     assertRule('newPassword', checkPassword(normalizePassword(input.newPassword), pending.email));
     const hash = await hashPassword(this.deps.hasher, input.newPassword);
     const userId = await this.deps.db.transaction().execute(async (trx) => {
@@ -152,10 +174,7 @@ export class AuthService {
     status?: UserStatus;
     audit?: { actor: AuditInput['actor']; action: string; after?: Record<string, unknown> };
   }): Promise<SessionUser> {
-    const email = normalizeEmail(input.email);
-    assertRule('email', checkNewEmail(email));
-    assertRule('password', checkPassword(normalizePassword(input.password), email));
-    assertRule('nickname', checkNickname(input.nickname));
+    const email = assertNewAccount(input);
     const roles: StaffRole[] = ['PROVIDER_USER', ...(input.roles ?? []).filter((r) => r !== 'PROVIDER_USER')];
     const passwordHash = await hashPassword(this.deps.hasher, input.password);
     const id = newId();
@@ -185,6 +204,7 @@ export class AuthService {
    * signed in again came from, and relate it to others from that address.
    */
   async register(input: { email: string; password: string; nickname: string }, ip: string, userAgent: string | null = null): Promise<SessionUser> {
+    assertNewAccount(input); // before counting: bad input costs nothing
     this.registerLimiter.hit([`ip:${ipKey(ip)}`], 'auth.too_many_sign_ups');
     const user = await this.createUser({ email: input.email, password: input.password, nickname: input.nickname });
     await repo.recordSignIn(this.deps.db, { userId: user.id, ip, userAgent, at: this.deps.clock.now().toISOString() });
@@ -193,7 +213,7 @@ export class AuthService {
 
   async login(input: { email: string; password: string }, ip: string, userAgent: string | null): Promise<SessionUser> {
     const email = normalizeEmail(input.email);
-    await this.signIn.hit(email, ip, async (net) =>
+    const succeeded = await this.signIn.hit(email, ip, async (net) =>
       (await repo.recentSignInIps(this.deps.db, email, KNOWN_NETWORK_MS, this.deps.clock.now())).some((a) => ipKey(a) === net),
     );
     const row = await repo.findUserByEmail(this.deps.db, email);
@@ -245,7 +265,10 @@ export class AuthService {
       });
       if (session === 'suspended') throw new Forbidden('auth.account_suspended');
       if (session === 'ended') throw new Unauthorized('auth.invalid_credentials');
-      if (!('storedMeanwhile' in session)) return session;
+      if (!('storedMeanwhile' in session)) {
+        succeeded(); // a correct password costs the address nothing
+        return session;
+      }
       // A hash that changed again under each check: it is tried again, as after a sign-out everywhere.
       if (round === 3) throw new Unauthorized('auth.invalid_credentials');
       const again = await verifyPassword(this.deps.hasher, session.storedMeanwhile, input.password);

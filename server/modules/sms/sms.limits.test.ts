@@ -81,6 +81,22 @@ describe('verification texts: who can be texted, how often', () => {
     expect(fake.received.length).toBe(10);
   });
 
+  // Moved from a probe (round 11): the per-IP refusal always said 60 minutes, though the hour slides.
+  it('the per-IP refusal says the real wait: when the oldest text of the hour leaves it', async () => {
+    const ip = '198.51.100.202';
+    for (let i = 0; i < 10; i++) {
+      const u = await makeUser(ctx, { status: 'approved' });
+      expect((await ask(`+1212555${String(5000 + i)}`, u, ip)).statusCode).toBe(202);
+      ctx.clock.advance(5 * 60_000);
+    }
+    // 50 minutes after the first text: it leaves the hour in 10 minutes.
+    const late = await makeUser(ctx, { status: 'approved' });
+    const refused = await ask('+12125556000', late, ip);
+    expect(refused.json()).toMatchObject({ code: 'phone.too_many_codes', params: { minutes: 10 } });
+    ctx.clock.advance(10 * 60_000);
+    expect((await ask('+12125556000', late, ip)).statusCode).toBe(202);
+  });
+
   // PRODUCT §10: an E.164 US number. +1 is also Canada's and some twenty Caribbean countries' code:
   // international texts at a higher price, and the usual destinations of SMS pumping.
   it('refuses non-US +1 numbers (Jamaica, Dominican Republic, Canada) for a verification text', async () => {

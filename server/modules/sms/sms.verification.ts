@@ -8,7 +8,7 @@ import { can } from '../profile/profile.policy.ts';
 import type { SmsService } from './sms.service.ts';
 import * as repo from './sms.repository.ts';
 import { HOUR_MS } from '../../core/clock.ts';
-import { ipKey, WindowLimiter } from '../../core/ratelimit.ts';
+import { ipKey, waitMinutes, WindowLimiter } from '../../core/ratelimit.ts';
 
 // Phone verification (PRODUCT §7, §11): a 6-digit code by text message, living 10 minutes; five
 // wrong tries burn it; three codes an hour per user and per number. Only an HMAC of the code is
@@ -74,7 +74,7 @@ export class PhoneVerification {
     // (counted after Textbelt's answer, 20 asked at once from one IP were all texted); taken back
     // below when no text went, as the stored rows are: one never sent costs nothing.
     const ipKeys = [ipKey(ip)];
-    if (this.perIp.full(ipKeys)) throw new TooManyRequests('phone.too_many_codes', { minutes: 60 });
+    if (this.perIp.full(ipKeys)) throw new TooManyRequests('phone.too_many_codes', { minutes: waitMinutes(this.perIp.msUntilFree(ipKeys)) });
     const countedAt = this.perIp.count(ipKeys);
     let textMayHaveGone = false;
     try {
