@@ -123,13 +123,20 @@ export class WalletsService {
     const userId = actor.id;
     const code = normalizePromoCode(rawCode);
     if (checkPromoCode(code)) throw new Invalid('code', RULE_CODES.promoCodeInvalid);
-    const keys = [`user:${userId}`, `ip:${ipKey(ip)}`];
-    if (this.redeemLimiter.full(keys)) throw new TooManyRequests('wallet.too_many_promo_attempts');
+    const userKeys = [`user:${userId}`];
+    const ipKeys = [`ip:${ipKey(ip)}`];
+    if (this.redeemLimiter.full(userKeys)) throw new TooManyRequests('wallet.too_many_promo_attempts');
+    // The address's limit stops guessing across accounts; a welcome code mailed to the redeemer is
+    // no guess: one abuser burning the address's tries must not lock the honest providers behind
+    // the same NAT out of their own credit.
+    const ipFull = this.redeemLimiter.full(ipKeys);
+    if (ipFull && (await repo.findPromoCode(this.deps.db, code))?.owner_user_id !== userId) throw new TooManyRequests('wallet.too_many_promo_attempts');
     // Counted before the outcome, so that guesses in flight at once are all counted.
+    const keys = ipFull ? userKeys : [...userKeys, ...ipKeys];
     const counted = this.redeemLimiter.count(keys);
     const wallet = await this.credit(actor, code);
     // A code that was credited was no guess: the address's limit counts only the failed ones.
-    this.redeemLimiter.uncount([keys[1]], counted);
+    if (!ipFull) this.redeemLimiter.uncount(ipKeys, counted);
     return wallet;
   }
 

@@ -258,4 +258,20 @@ describe('promo code guesses', () => {
     const limited = await req(users[30], 'POST', '/api/add-promo-code-to-promo-wallet', { code: 'GUESS-30' }, shared);
     expect([limited.statusCode, limited.json().code]).toEqual([429, 'wallet.too_many_promo_attempts']);
   });
+
+  // Found with a probe (round 11): one abuser burning the address's tries locked the honest
+  // providers behind it out of their own welcome credit for the hour.
+  it('still credit a provider their own welcome code at an address whose tries an abuser burned; a guess there is refused', async () => {
+    const shared = '203.0.113.9';
+    const [abuser, honest] = [await makeUser(ctx), await makeUser(ctx)];
+    for (let i = 0; i < 30; i++) await req(abuser, 'POST', '/api/add-promo-code-to-promo-wallet', { code: `BURN-${i}` }, shared);
+    expect((await req(honest, 'GET', '/api/email-wallet-promo-code')).statusCode).toBe(200);
+    const guess = await req(honest, 'POST', '/api/add-promo-code-to-promo-wallet', { code: 'GUESS-X' }, shared);
+    expect([guess.statusCode, guess.json().code]).toEqual([429, 'wallet.too_many_promo_attempts']);
+    const own = await req(honest, 'POST', '/api/add-promo-code-to-promo-wallet', { code: mailedCode(0) }, shared);
+    expect([own.statusCode, own.json().wallet?.amountCents]).toEqual([200, 2000]);
+    // nor can the abuser redeem the honest provider's code there (it is not theirs): refused as a guess
+    const stolen = await req(abuser, 'POST', '/api/add-promo-code-to-promo-wallet', { code: mailedCode(0) }, shared);
+    expect(stolen.statusCode).toBe(429);
+  });
 });
