@@ -190,6 +190,9 @@ const emptyBodyAsObject: preValidationHookHandler = (request, _reply, done) => {
   done();
 };
 
+/** The headers a reverse proxy names the client in (any of them with TRUST_PROXY unset: buildApp warns). */
+const PROXY_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'] as const;
+
 /** Builds the whole application; never listens (tests call it, main.ts listens). */
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
@@ -288,9 +291,24 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   strictJsonBodies(app);
 
+  // Behind a reverse proxy without TRUST_PROXY, every visitor has the proxy's address, and the
+  // per-IP limits (10 sign-ins per 15 minutes…) hold for the whole site at once: a request naming
+  // a client in a proxy's header shows that mistake, and the operator is told, once. With
+  // TRUST_PROXY set there is nothing to tell; once told, a request pays one boolean check.
+  let proxyWarned = config.trustProxy !== false;
   // Callback style, not async: an async hook costs a promise and a microtask turn on every request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headersFor(request.url));
+    if (!proxyWarned) {
+      const header = PROXY_HEADERS.find((h) => request.headers[h] !== undefined);
+      if (header) {
+        proxyWarned = true;
+        app.log.warn(
+          { header, proxy: request.ip },
+          `a request came through a proxy (it carries ${header}) but TRUST_PROXY is unset: every visitor has the proxy's address, so the per-IP limits (sign-ins, sign-ups, reports, resets) are shared by all of them. Set TRUST_PROXY (1 for a proxy on this machine, else the proxies' addresses) and have the proxy send X-Forwarded-For: each client's own address is read from it (logged once)`,
+        );
+      }
+    }
     done();
   });
   if (deps.limits.apiPerMinute > 0) {

@@ -18,9 +18,10 @@ export interface Limits {
   /** Avatar uploads per user per hour. */
   avatarUpdatesPerHour: number;
   /**
-   * WebSocket upgrades per IP per minute. A page opens one and the client backs off between
-   * retries, so this is far above real use; it stops a script from churning sockets (each
-   * handshake loads the session and evicts one of the user's sockets).
+   * WebSocket upgrades per user per minute (and 20 times as many per IP, a backstop that stays
+   * above a carrier's NAT). A page opens one and the client backs off between retries, so this is
+   * far above real use; it stops a script from churning sockets (each handshake loads the session
+   * and evicts one of the user's sockets).
    */
   socketHandshakesPerMinute: number;
   /** Images decoded and re-encoded at once (the rest wait in a queue). */

@@ -57,6 +57,26 @@ describe('a view counts once per viewer and page within the window', () => {
     expect((await ownerViews(ad.id)).views7).toBe(4);
   });
 
+  // Moved from a probe (round 11): the viewer was the IP alone, so everyone behind a carrier's
+  // CGNAT (most mobile visitors) was one viewer per window and the owner saw 1.
+  it('different visitors behind one carrier address viewing the same ad are counted as different viewers', async () => {
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const phones = [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36',
+      'Mozilla/5.0 (Linux; Android 13; SM-S911U) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/129.0 Mobile Safari/537.36',
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.6 Mobile/15E148 Safari/604.1',
+      'Mozilla/5.0 (Linux; Android 12; moto g power) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/128.0 Mobile Safari/537.36',
+    ];
+    for (const ua of phones) {
+      expect((await view(`/ad/${ad.id}`, { ip: '203.0.113.77', ua })).statusCode).toBe(204);
+      expect((await view(`/ad/${ad.id}`, { ip: '203.0.113.77', ua })).statusCode).toBe(204); // each one's reload: the same view
+      ctx.clock.advance(60_000);
+    }
+    expect(await ownerViews(ad.id)).toEqual({ views7: phones.length, views30: phones.length });
+    expect(await staffViews(ad.id)).toBe(phones.length);
+  });
+
   it('each page of the same viewer counts once, the ad in another language too', async () => {
     const ad = await liveAd(ctx, owner, admin, ny);
     for (const path of [`/ad/${ad.id}`, `/es/ad/${ad.id}`, '/faq', `/ad/${ad.id}`, `/es/ad/${ad.id}`]) await view(path);

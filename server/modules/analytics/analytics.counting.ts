@@ -20,8 +20,9 @@ export const SEEN_MAX = 50_000;
 /**
  * The (viewer, path) pairs counted within the window, in memory: one process serves everything,
  * and like the rate-limit counters each process keeps its own (two processes may count one
- * visitor once each). The viewer is the IP's key (an IPv6 subscriber by its /64). Nothing is
- * written: the beacon runs on every public page load and must stay one insert.
+ * visitor once each). The viewer is a keyed hash of the IP's key (an IPv6 subscriber by its /64)
+ * and the User-Agent (analytics.service.ts): phones behind one carrier's NAT are viewers of their
+ * own. Nothing is written: the beacon runs on every public page load and must stay one insert.
  */
 export class SeenViews {
   /** Per pair, when its view was counted. A Map iterates in insertion order, so the oldest come first. */

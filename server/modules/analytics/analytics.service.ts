@@ -1,5 +1,6 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import type { AppDeps } from '../../core/deps.ts';
-import { Invalid } from '../../core/errors.ts';
+import { Invalid, TooManyRequests } from '../../core/errors.ts';
 import { WindowLimiter, ipKey } from '../../core/ratelimit.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import type { SessionUser } from '../../core/auth.ts';
@@ -8,9 +9,12 @@ import * as repo from './analytics.repository.ts';
 import { SeenViews, adOfPath, isCrawler } from './analytics.counting.ts';
 import type { PageLocale } from '../../../contract/api/analytics.ts';
 
-// A browser reports one view per route change; 120 a minute per IP is far above a person's pace
-// and keeps a script from filling the table.
+// A browser reports one view per route change; 120 a minute per viewer is far above a person's
+// pace and keeps a script from filling the table. An address gets 600: a carrier's NAT puts many
+// phones behind one, and a script that changes its user agent at each beacon is still held there
+// (the app-wide ceiling on /api is 1200 a minute per IP anyway).
 export const PAGEVIEWS_PER_MINUTE = 120;
+export const PAGEVIEWS_PER_IP_PER_MINUTE = 600;
 
 /** Paths of the private side (in any language): not recorded. */
 const PRIVATE_PATH = /^(\/(es|pt))?\/(admin|auth|sandbox|unsubscribe)(\/|$)/;
@@ -42,7 +46,7 @@ export function sinceUtcDays(now: Date, days: number): string {
   return new Date(today - (days - 1) * DAY_MS).toISOString();
 }
 
-/** Who posted a beacon: the IP (the viewer, by ipKey), the user agent, the signed-in user if any. */
+/** Who posted a beacon: the IP, the user agent (the two name the viewer), the signed-in user if any. */
 export interface Viewer {
   ip: string;
   userAgent: string | undefined;
@@ -51,12 +55,16 @@ export interface Viewer {
 
 export class AnalyticsService {
   private readonly deps: AppDeps;
-  private readonly limiter: WindowLimiter;
+  private readonly perViewer: WindowLimiter;
+  private readonly perIp: WindowLimiter;
   private readonly counts: repo.PageViewCounts;
   private readonly seen: SeenViews;
+  /** The key of viewerKey's HMAC: random per process, never stored, so a key names nobody outside it. */
+  private readonly viewerSecret = randomBytes(32);
   constructor(deps: AppDeps) {
     this.deps = deps;
-    this.limiter = new WindowLimiter(deps.clock, PAGEVIEWS_PER_MINUTE, 60_000);
+    this.perViewer = new WindowLimiter(deps.clock, PAGEVIEWS_PER_MINUTE, 60_000);
+    this.perIp = new WindowLimiter(deps.clock, PAGEVIEWS_PER_IP_PER_MINUTE, 60_000);
     this.counts = new repo.PageViewCounts(deps.database.reader);
     this.seen = new SeenViews(deps.clock);
   }
@@ -68,7 +76,11 @@ export class AnalyticsService {
   async record(input: { path: string; locale: PageLocale; referrer?: string | null }, viewer: Viewer): Promise<void> {
     const path = cleanPath(input.path);
     const ip = ipKey(viewer.ip); // an IPv6 subscriber by its /64, as every per-IP limit
-    this.limiter.hit([`ip:${ip}`]);
+    const who = this.viewerKey(ip, viewer.userAgent);
+    // Both checked before either counts, so a refusal costs no allowance.
+    if (this.perIp.full([ip]) || this.perViewer.full([who])) throw new TooManyRequests();
+    this.perIp.count([ip]);
+    this.perViewer.count([who]);
     // Only the public site's pages: a dashboard, sign-in, checkout or unsubscribe path names a
     // user, an invoice or a token, and staff's figures are about what visitors read.
     if (PRIVATE_PATH.test(path)) return;
@@ -79,7 +91,7 @@ export class AnalyticsService {
     const user = viewer.user;
     if (adId && user && (hasStaffRole(user.userRoles) || (await repo.ownerOfAd(this.deps.db, adId)) === user.id)) return;
     // Last, and synchronous from the check to the mark: of two beacons racing, one counts.
-    if (!this.seen.first(ip, path)) return;
+    if (!this.seen.first(who, path)) return;
     const host = referrerHost(input.referrer);
     // A view that comes from one of our own pages is not a referral.
     const own = referrerHost(this.deps.config.publicUrl);
@@ -89,6 +101,22 @@ export class AnalyticsService {
       referrerHost: host && host !== own ? host : null,
       at: this.deps.clock.now().toISOString(),
     });
+  }
+
+  /**
+   * The viewer, for the views counted and the per-viewer limit: the address's key (ipKey) and the
+   * user agent together, so that the phones behind one carrier address (a hotel's Wi-Fi, an
+   * office) count as the people they are. The beacon carries no id of its own (a guest's only
+   * cookie, the age confirmation, is the same for everyone). A keyed hash, kept in memory only:
+   * what remembers the views holds neither the IP nor the user agent. Two people on one address
+   * with the very same browser and version still count once within the window: fewer views,
+   * never more.
+   */
+  private viewerKey(ip: string, userAgent: string | undefined): string {
+    return createHmac('sha256', this.viewerSecret)
+      .update(`${ip}\n${userAgent ?? ''}`)
+      .digest('base64url')
+      .slice(0, 22); // 132 bits: two viewers sharing one is out of reach
   }
 
   /**

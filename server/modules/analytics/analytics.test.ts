@@ -5,7 +5,7 @@ import { openDatabase } from '../../core/db.ts';
 import { migrate, readMigrations } from '../../core/migrate.ts';
 import { Rng } from '../../test/fuzz/rng.ts';
 import { placeIn, postAd } from '../ads/ads.testkit.ts';
-import { PAGEVIEWS_PER_MINUTE } from './analytics.service.ts';
+import { PAGEVIEWS_PER_IP_PER_MINUTE, PAGEVIEWS_PER_MINUTE } from './analytics.service.ts';
 import { PageViewCounts, topByBound } from './analytics.repository.ts';
 
 let ctx: TestContext;
@@ -14,8 +14,14 @@ beforeEach(async () => {
 });
 afterEach(async () => ctx.close());
 
-const view = (payload: unknown, ip = '203.0.113.9') =>
-  ctx.app.inject({ method: 'POST', url: '/api/analytics/pageview', payload: payload as object, remoteAddress: ip });
+const view = (payload: unknown, ip = '203.0.113.9', ua?: string) =>
+  ctx.app.inject({
+    method: 'POST',
+    url: '/api/analytics/pageview',
+    payload: payload as object,
+    remoteAddress: ip,
+    ...(ua ? { headers: { 'user-agent': ua } } : {}),
+  });
 const rows = () => ctx.app.deps.db.selectFrom('page_views').selectAll().orderBy('id').execute();
 
 describe('POST /api/analytics/pageview', () => {
@@ -55,15 +61,30 @@ describe('POST /api/analytics/pageview', () => {
     expect(await rows()).toHaveLength(0);
   });
 
-  it('is rate limited per IP per minute', async () => {
+  it('is rate limited per viewer per minute; the others behind the same address are not held back', async () => {
     // A path each: a repeat of one path within the window is answered but not kept (analytics.counting.test.ts).
     for (let i = 0; i < PAGEVIEWS_PER_MINUTE; i++) expect((await view({ path: `/p${i}`, locale: 'en' })).statusCode).toBe(204);
     const over = await view({ path: '/over', locale: 'en' });
     expect([over.statusCode, over.json().code]).toEqual([429, 'request.rate_limited']);
     expect((await view({ path: '/', locale: 'en' }, '198.51.100.2')).statusCode).toBe(204);
+    expect((await view({ path: '/', locale: 'en' }, '203.0.113.9', 'Another browser/1.0')).statusCode).toBe(204); // another phone, the same NAT
     ctx.clock.advance(60_001);
     expect((await view({ path: '/', locale: 'en' })).statusCode).toBe(204);
-    expect(await rows()).toHaveLength(PAGEVIEWS_PER_MINUTE + 2);
+    expect(await rows()).toHaveLength(PAGEVIEWS_PER_MINUTE + 3);
+  });
+
+  it('holds an address at 600 a minute, whatever user agents its beacons name', async () => {
+    expect(PAGEVIEWS_PER_IP_PER_MINUTE).toBe(600);
+    for (let i = 0; i < PAGEVIEWS_PER_IP_PER_MINUTE; i++) {
+      const res = await view({ path: '/', locale: 'en' }, '203.0.113.9', `Browser/${i}`);
+      expect(res.statusCode).toBe(204);
+    }
+    const over = await view({ path: '/', locale: 'en' }, '203.0.113.9', 'Yet another browser/1.0');
+    expect([over.statusCode, over.json().code]).toEqual([429, 'request.rate_limited']);
+    expect((await view({ path: '/', locale: 'en' }, '198.51.100.2')).statusCode).toBe(204);
+    expect(await rows()).toHaveLength(PAGEVIEWS_PER_IP_PER_MINUTE + 1); // each a viewer of its own
+    ctx.clock.advance(60_001);
+    expect((await view({ path: '/', locale: 'en' }, '203.0.113.9', 'Yet another browser/1.0')).statusCode).toBe(204);
   });
 
   it('counts an IPv6 subscriber by its /64, as every per-IP limit does', async () => {

@@ -8,6 +8,9 @@ import { Heartbeat, MAX_PAYLOAD_BYTES, SESSION_RECHECK_MS, attachSocket, recheck
 import { realtimeApi } from '../../../contract/api/realtime.ts';
 import { SOCKET_PATH } from '../../core/upgrade.ts';
 
+/** An address may open this many times the handshakes a user may (30 a minute → 600). */
+export const HANDSHAKES_PER_IP_FACTOR = 20;
+
 /** Staff announcements (POST /api/admin/send-public-message): one call to the service. */
 const announcementRoutes = defineRoutes((app, deps) => {
   app.post('/api/admin/send-public-message', { schema: realtimeApi['POST /api/admin/send-public-message'] }, async (request) => ({
@@ -39,7 +42,24 @@ export default defineRoutes(async (app, deps) => {
       socket.terminate();
     },
   });
-  const handshakes = new WindowLimiter(deps.clock, deps.limits.socketHandshakesPerMinute, 60_000);
+  // Handshakes a minute: the limit (30) is per user, since every socket is a signed-in user's and a
+  // carrier's NAT puts thousands of phones behind one address; an address gets twenty times that,
+  // counted before the session is read, so that a flood of handshakes (a guest's included) stops
+  // there while the providers behind one NAT each open theirs.
+  const perUser = new WindowLimiter(deps.clock, deps.limits.socketHandshakesPerMinute, 60_000);
+  const perIp = new WindowLimiter(deps.clock, deps.limits.socketHandshakesPerMinute * HANDSHAKES_PER_IP_FACTOR, 60_000);
+  // A hook of this scope, not of the route: it runs before the route's session hook (core/auth.ts),
+  // so a guest's handshake counts too. Only real upgrades count (request.ws, set by the plugin's
+  // own hook just before); a plain GET gets its 426 and holds nothing.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.ws) return done();
+    try {
+      perIp.hit([`ws:${ipKey(request.ip)}`], 'realtime.too_many_connections');
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
+  });
   // An upgrade refused by the app-wide session hook (401) never reaches the plugin's own hook, so
   // the plugin does not know to close the raw socket after the answer: close it here. Node hands
   // over no other upgrade than this route's handshake (core/upgrade.ts).
@@ -65,8 +85,8 @@ export default defineRoutes(async (app, deps) => {
       websocket: true,
       schema: realtimeApi['GET /api/ws'],
       onRequest: async (request) => {
-        // Only real upgrades count; a plain GET gets its 426 below and holds nothing.
-        if (request.ws) handshakes.hit([`ws:${ipKey(request.ip)}`], 'realtime.too_many_connections');
+        // The session hook ran first: a guest got 401 and never comes here.
+        if (request.ws) perUser.hit([`ws:${requireUser(request).id}`], 'request.rate_limited');
         if (!isSameOrigin(request.headers.origin, request.host, deps.config.publicUrl)) {
           throw new Forbidden('realtime.foreign_origin');
         }
