@@ -176,7 +176,7 @@ export async function giveWelcome(db: Executor, g: { mailbox: string; userId: st
   return r !== undefined;
 }
 
-/** The accounts that redeemed their welcome code before 0042 whose mailboxes are not hashed yet, with their addresses. */
+/** The accounts holding their welcome code from before 0048 whose mailboxes are not hashed yet, with their addresses. */
 export function welcomeBackfill(db: Executor) {
   return db
     .selectFrom('welcome_given_backfill as b')
@@ -185,9 +185,18 @@ export function welcomeBackfill(db: Executor) {
     .execute();
 }
 
-/** Records an account's mailbox as given its credit before 0042 (the first account of a mailbox wins), and drops it from the backfill. */
-export async function backfillWelcomeGiven(db: Executor, r: { mailbox: string | null; userId: string; codeId: string; givenAt: string }): Promise<void> {
-  if (r.mailbox !== null) await giveWelcome(db, { mailbox: r.mailbox, userId: r.userId, codeId: r.codeId, at: r.givenAt });
+/**
+ * Records an account's welcome code from before 0048 and drops it from the backfill: redeemed, its
+ * mailbox is given its credit (the first account of a mailbox wins); not yet, it gets its claim, as
+ * sent, on that mailbox (unless it has one). A null mailbox (an erased account) records nothing.
+ */
+export async function backfillWelcomeGiven(
+  db: Executor,
+  r: { mailbox: string | null; userId: string; codeId: string; givenAt: string | null; at: string },
+): Promise<void> {
+  if (r.mailbox !== null && r.givenAt !== null) await giveWelcome(db, { mailbox: r.mailbox, userId: r.userId, codeId: r.codeId, at: r.givenAt });
+  else if (r.mailbox !== null && (await claimWelcome(db, { userId: r.userId, codeId: r.codeId, mailbox: r.mailbox, at: r.at })))
+    await markWelcomeMailed(db, r.userId, r.codeId, r.at);
   await db.deleteFrom('welcome_given_backfill').where('user_id', '=', r.userId).execute();
 }
 

@@ -65,14 +65,15 @@ export function mailboxKey(secret: string, email: string): string {
 }
 
 /**
- * Hashes the mailboxes of the accounts that redeemed their welcome code before welcome_given
- * (migration 0042 listed them in welcome_given_backfill: SQL has no secret); run at start, then
- * nothing is left. The hashes are made first, then written BACKFILL_BATCH accounts a transaction:
+ * Hashes the mailboxes of the accounts holding their welcome code from before 0048 (which listed
+ * them in welcome_given_backfill: SQL has no secret): a redeemed one's mailbox is given its
+ * credit, one not yet redeemed gets its claim on the address it has now (an e-mail change before
+ * it is redeemed must not free the inbox it was mailed to); run at start, then nothing is left. The hashes are made first, then written BACKFILL_BATCH accounts a transaction:
  * one transaction over tens of thousands of accounts held the write lock for seconds, and another
  * server process's writes on the file failed meanwhile. A batch applied twice (a restart between
  * its write and the next) changes nothing: the mark is kept once, the row deleted by its key.
  */
-export async function backfillWelcomeGiven(deps: Pick<AppDeps, 'db' | 'config'>): Promise<number> {
+export async function backfillWelcomeGiven(deps: Pick<AppDeps, 'db' | 'config' | 'clock'>): Promise<number> {
   const rows = (await repo.welcomeBackfill(deps.db)).map((r) => ({
     // An account erased since has only its placeholder left: nothing to keep. One closed under a
     // legal hold (deleted_at set) still has its address: its inbox keeps the mark.
@@ -80,6 +81,7 @@ export async function backfillWelcomeGiven(deps: Pick<AppDeps, 'db' | 'config'>)
     userId: r.user_id,
     codeId: r.code_id,
     givenAt: r.given_at,
+    at: deps.clock.now().toISOString(),
   }));
   for (let i = 0; i < rows.length; i += BACKFILL_BATCH) {
     const batch = rows.slice(i, i + BACKFILL_BATCH);

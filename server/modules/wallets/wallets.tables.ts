@@ -1,4 +1,4 @@
-/** The wallets module's own tables (migrations/sqlite/0042_welcome_given.sql), as Kysely sees them. */
+/** The wallets module's own tables (migrations/sqlite/0042_welcome_given.sql, reshaped by 0048), as Kysely sees them. */
 export interface WalletsTables {
   /** The mailboxes whose welcome code was redeemed, for good (wallets.service.ts). */
   welcome_given: {
@@ -21,6 +21,9 @@ export interface WalletsTables {
     /** Null while the e-mail is on its way (a claim). */
     sent_at: string | null;
   };
-  /** Accounts that redeemed their welcome code before 0042, whose mailboxes the server hashes at its start. */
-  welcome_given_backfill: { user_id: string; code_id: string; given_at: string };
+  /**
+   * Accounts holding their welcome code from before 0048, whose mailboxes the server hashes at its
+   * start: `given_at` when it was redeemed (its mailbox is given), null when not yet (it gets its claim).
+   */
+  welcome_given_backfill: { user_id: string; code_id: string; given_at: string | null };
 }

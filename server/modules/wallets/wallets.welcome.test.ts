@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
-import { MIGRATIONS_DIR } from '../../core/migrate.ts';
+import Database from 'better-sqlite3';
+import { MIGRATIONS_DIR, migrate, readMigrations } from '../../core/migrate.ts';
 import { canonicalMailbox } from '../../../contract/rules.ts';
 import { backfillWelcomeGiven, WELCOME_CLAIM_MS } from './wallets.service.ts';
 
@@ -125,12 +126,12 @@ describe('the welcome credit, once per mailbox', () => {
     expect(await takeWelcome(redeemed)).toEqual({ status: 200, credited: 2000 });
     for (const u of [unused, late]) expect((await req(u, 'GET', '/api/email-wallet-promo-code')).statusCode).toBe(200);
     const lateCode = mailedCode(2);
-    // The database as it was before 0042: its three accounts sent a code, one of them redeemed.
+    // The database as it was before 0042 (and 0048): its three accounts sent a code, one of them redeemed.
     ctx.app.deps.database.sqlite.exec('DELETE FROM welcome_given; DELETE FROM welcome_claims;');
-    // What 0042 lists for the server to hash: its last statement, run on this database as it was then.
-    const migration = fs.readFileSync(path.join(MIGRATIONS_DIR, '0042_welcome_given.sql'), 'utf8');
+    // What 0048 lists for the server to hash: its last statement, run on this database as it was then.
+    const migration = fs.readFileSync(path.join(MIGRATIONS_DIR, '0048_welcome_redeemed.sql'), 'utf8');
     ctx.app.deps.database.sqlite.exec(migration.slice(migration.lastIndexOf('INSERT OR IGNORE INTO welcome_given_backfill')));
-    expect(await backfillWelcomeGiven(ctx.app.deps)).toBe(1);
+    expect(await backfillWelcomeGiven(ctx.app.deps)).toBe(3); // one redeemed, two mailed: each gets its claim back
     expect(rows('welcome_given_backfill')).toEqual([]);
     expect(await backfillWelcomeGiven(ctx.app.deps)).toBe(0);
     expect(await takeWelcome(await makeUser(ctx, { email: 'earlybird+again@gmail.com' }))).toEqual({
@@ -158,7 +159,7 @@ describe('the welcome credit, once per mailbox', () => {
     db.exec('DELETE FROM welcome_given; DELETE FROM welcome_claims;');
     db.prepare('UPDATE users SET deleted_at = ? WHERE id = ?').run('2026-01-10T00:00:00.000Z', closed.id);
     db.prepare('UPDATE users SET deleted_at = ?, email = ? WHERE id = ?').run('2026-01-10T00:00:00.000Z', `deleted-${erased.id}@deleted.invalid`, erased.id);
-    const migration = fs.readFileSync(path.join(MIGRATIONS_DIR, '0042_welcome_given.sql'), 'utf8');
+    const migration = fs.readFileSync(path.join(MIGRATIONS_DIR, '0048_welcome_redeemed.sql'), 'utf8');
     db.exec(migration.slice(migration.lastIndexOf('INSERT OR IGNORE INTO welcome_given_backfill')));
     expect(await backfillWelcomeGiven(ctx.app.deps)).toBe(2);
     expect(await takeWelcome(await makeUser(ctx, { email: 'heldalice+new@gmail.com' }))).toEqual({
@@ -166,6 +167,56 @@ describe('the welcome credit, once per mailbox', () => {
       code: 'wallet.welcome_credit_already_given',
     });
     expect(rows('welcome_given')).toHaveLength(1); // the erased account's placeholder hashed nothing
+  });
+
+  // Found by a probe (round 11): a code mailed before the claims were kept (0048) fell back, when
+  // redeemed, to the account's address of the day; changed meanwhile, the inbox it was mailed to
+  // stayed free for a second $20. The backfill gives such a code its claim on the address it has then.
+  it('a code mailed before 0048 and redeemed after an e-mail change still uses up the inbox it was mailed to', async () => {
+    const pat = await makeUser(ctx, { email: 'pat.lee@gmail.com' });
+    expect((await req(pat, 'GET', '/api/email-wallet-promo-code')).statusCode).toBe(200);
+    const code = mailedCode(0);
+    const db = ctx.app.deps.database.sqlite;
+    db.exec('DELETE FROM welcome_claims;'); // as before 0048
+    const migration = fs.readFileSync(path.join(MIGRATIONS_DIR, '0048_welcome_redeemed.sql'), 'utf8');
+    db.exec(migration.slice(migration.lastIndexOf('INSERT OR IGNORE INTO welcome_given_backfill')));
+    expect(await backfillWelcomeGiven(ctx.app.deps)).toBe(1);
+    db.prepare('UPDATE users SET email = ? WHERE id = ?').run('pat.new@example.com', pat.id);
+    expect((await req(pat, 'POST', '/api/add-promo-code-to-promo-wallet', { code })).statusCode).toBe(200);
+    expect(await takeWelcome(await makeUser(ctx, { email: 'patlee+2@gmail.com' }))).toEqual({ status: 409, code: 'wallet.welcome_credit_already_given' });
+  });
+
+  // 0042 landed marking a mailbox given when its code was mailed; 0048 reshapes what it kept.
+  it("reshapes what 0042 kept: each mark becomes its account's claim, and only a redeemed code's mailbox stays given", () => {
+    const db = new Database(':memory:');
+    try {
+      const all = readMigrations();
+      migrate(
+        db,
+        all.filter((m) => m.version <= 47),
+      );
+      const at = '2026-01-10T00:00:00.000Z';
+      db.exec(`INSERT INTO users (id, email, password_hash, nickname, status, created_at, updated_at) VALUES
+        ('u1', 'one@example.com', 'x', 'one', 'approved', '${at}', '${at}'), ('u2', 'two@example.com', 'x', 'two', 'approved', '${at}', '${at}')`);
+      db.exec(`INSERT INTO wallets (id, user_id, wallet_type, balance_cents, created_at) VALUES ('w1', 'u1', 'XG-PROMO-WALLET', 2000, '${at}')`);
+      db.exec(`INSERT INTO promo_codes (id, code, amount_cents, max_uses, uses, owner_user_id, created_at, updated_at) VALUES
+        ('c1', 'WELCOME-AAAAAAAA', 2000, 1, 1, 'u1', '${at}', '${at}'), ('c2', 'WELCOME-BBBBBBBB', 2000, 1, 0, 'u2', '${at}', '${at}')`);
+      db.exec(`INSERT INTO promo_redemptions (code_id, user_id, wallet_id, amount_cents, created_at) VALUES ('c1', 'u1', 'w1', 2000, '${at}')`);
+      db.exec(
+        `INSERT INTO welcome_given (mailbox, user_id, code_id, claimed_at, sent_at) VALUES ('m1', 'u1', 'c1', '${at}', '${at}'), ('m2', 'u2', 'c2', '${at}', NULL)`,
+      );
+      migrate(db, all);
+      const rowsOf = (sql: string) => db.prepare(sql).all();
+      expect(rowsOf('SELECT mailbox, user_id, code_id, given_at FROM welcome_given')).toEqual([{ mailbox: 'm1', user_id: 'u1', code_id: 'c1', given_at: at }]);
+      expect(rowsOf('SELECT user_id, code_id, mailbox, sent_at FROM welcome_claims ORDER BY user_id')).toEqual([
+        { user_id: 'u1', code_id: 'c1', mailbox: 'm1', sent_at: at },
+        { user_id: 'u2', code_id: 'c2', mailbox: 'm2', sent_at: null },
+      ]);
+      // the redeemed code is listed again for the start (harmless: its mailbox is given once); the other has its claim
+      expect(rowsOf('SELECT user_id, code_id, given_at FROM welcome_given_backfill')).toEqual([{ user_id: 'u1', code_id: 'c1', given_at: at }]);
+    } finally {
+      db.close();
+    }
   });
 
   // Written a batch a transaction (another process's writes wait at most one batch): every row of
