@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, ManualClock } from '../../core/clock.ts';
 import { ownerAdminNy, liveAd, type Place } from '../ads/ads.testkit.ts';
 import { makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
-import { SeenViews, VIEW_WINDOW_MS, isCrawler } from './analytics.counting.ts';
+import { SeenViews, VIEWERS_PER_ADDRESS, VIEW_WINDOW_MS, isCrawler } from './analytics.counting.ts';
 
 // An ad's page views are what its owner sees on my ads (what they pay for, and what bumping buys)
 // and what staff see on the page-views screen. They count people looking at the ad: one viewer's
@@ -75,6 +75,27 @@ describe('a view counts once per viewer and page within the window', () => {
     }
     expect(await ownerViews(ad.id)).toEqual({ views7: phones.length, views30: phones.length });
     expect(await staffViews(ad.id)).toBe(phones.length);
+  });
+
+  // Moved from a probe (round 11): with the user agent in the viewer, one address naming a new one
+  // at each beacon counted each beacon as a view (300 beacons, 300 views of the ad).
+  it('one address rotating its user agent adds at most VIEWERS_PER_ADDRESS views of a page; other addresses and pages still count', async () => {
+    expect(VIEWERS_PER_ADDRESS).toBe(8);
+    const ad = await liveAd(ctx, owner, admin, ny);
+    const rotated = (i: number) => `Mozilla/5.0 (iPhone; CPU iPhone OS 17_${i} like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1`;
+    for (let i = 0; i < 300; i++) expect((await view(`/ad/${ad.id}`, { ua: rotated(i) })).statusCode).toBe(204); // answered alike
+    expect(await ownerViews(ad.id)).toEqual({ views7: VIEWERS_PER_ADDRESS, views30: VIEWERS_PER_ADDRESS });
+    expect(await staffViews(ad.id)).toBe(VIEWERS_PER_ADDRESS);
+    await view(`/ad/${ad.id}`, { ip: '198.51.100.7', ua: rotated(0) }); // another address
+    await view('/faq', { ua: rotated(299) }); // another page of the same address
+    ctx.clock.advance(VIEW_WINDOW_MS - 1);
+    await view(`/ad/${ad.id}`, { ua: rotated(300) }); // the first eight's window has not ended
+    expect((await ownerViews(ad.id)).views7).toBe(VIEWERS_PER_ADDRESS + 1);
+    ctx.clock.advance(1); // it has: the address may add viewers again
+    await view(`/ad/${ad.id}`, { ua: rotated(301) });
+    expect((await ownerViews(ad.id)).views7).toBe(VIEWERS_PER_ADDRESS + 2);
+    const faq = await ctx.app.deps.db.selectFrom('page_views').select('id').where('path', '=', '/faq').execute();
+    expect(faq).toHaveLength(1);
   });
 
   it('each page of the same viewer counts once, the ad in another language too', async () => {
@@ -190,5 +211,31 @@ describe('the viewers remembered', () => {
     expect(seen.size).toBe(5);
     // Past the bound the oldest go first: the latest are still known, the earliest count again.
     expect([seen.first('v19', '/x'), seen.first('v0', '/x')]).toEqual([false, true]);
+  });
+
+  it('do not grow with an address rotating its user agent, so an honest viewer’s repeat is still known', () => {
+    const clock = new ManualClock();
+    const seen = new SeenViews(clock, 1000, 20, 3);
+    expect(seen.first('honest', '/ad/1', 'home')).toBe(true);
+    const rotated = Array.from({ length: 500 }, (_, i) => seen.first(`agent${i}`, '/ad/1', 'script'));
+    expect(rotated.filter(Boolean)).toHaveLength(3);
+    expect(seen.size).toBe(4);
+    expect(seen.first('honest', '/ad/1', 'home')).toBe(false); // still remembered: not counted twice
+    expect(seen.first('agent0', '/ad/1', 'script')).toBe(false); // a counted one's repeat is a repeat
+    expect(seen.first('another', '/ad/2', 'script')).toBe(true); // the cap is per path
+    clock.advance(1000);
+    expect(seen.first('agent500', '/ad/1', 'script')).toBe(true); // the window ended: counted again
+    expect([seen.size, seen.addressPaths]).toEqual([1, 1]); // the counts per address went with their pairs
+  });
+
+  it('an address’s count frees a place when its pair is forgotten past the bound', () => {
+    const clock = new ManualClock();
+    const seen = new SeenViews(clock, 1000, 3, 2);
+    expect([seen.first('a', '/x', 'nat'), seen.first('b', '/x', 'nat'), seen.first('c', '/x', 'nat')]).toEqual([true, true, false]);
+    seen.first('d', '/y', 'other');
+    seen.first('e', '/y', 'other2'); // past the bound of 3: 'a' is forgotten, the oldest
+    expect(seen.size).toBe(3);
+    expect(seen.first('c', '/x', 'nat')).toBe(true);
+    expect(seen.addressPaths).toBeLessThanOrEqual(seen.size);
   });
 });

@@ -90,8 +90,9 @@ export class AnalyticsService {
     const adId = adOfPath(path);
     const user = viewer.user;
     if (adId && user && (hasStaffRole(user.userRoles) || (await repo.ownerOfAd(this.deps.db, adId)) === user.id)) return;
-    // Last, and synchronous from the check to the mark: of two beacons racing, one counts.
-    if (!this.seen.first(who, path)) return;
+    // Last, and synchronous from the check to the mark: of two beacons racing, one counts; of an
+    // address's viewers of the path, VIEWERS_PER_ADDRESS count (a script rotating its user agent).
+    if (!this.seen.first(who, path, this.addressKey(ip))) return;
     const host = referrerHost(input.referrer);
     // A view that comes from one of our own pages is not a referral.
     const own = referrerHost(this.deps.config.publicUrl);
@@ -110,13 +111,20 @@ export class AnalyticsService {
    * cookie, the age confirmation, is the same for everyone). A keyed hash, kept in memory only:
    * what remembers the views holds neither the IP nor the user agent. Two people on one address
    * with the very same browser and version still count once within the window: fewer views,
-   * never more.
+   * never more. A script picks its user agent, so an address's viewers of one path are capped
+   * (VIEWERS_PER_ADDRESS, analytics.counting.ts).
    */
   private viewerKey(ip: string, userAgent: string | undefined): string {
-    return createHmac('sha256', this.viewerSecret)
-      .update(`${ip}\n${userAgent ?? ''}`)
-      .digest('base64url')
-      .slice(0, 22); // 132 bits: two viewers sharing one is out of reach
+    return this.keyed(`${ip}\n${userAgent ?? ''}`);
+  }
+
+  /** The address alone, which the viewers counted per path are capped by: keyed like the viewer, for the same reason. */
+  private addressKey(ip: string): string {
+    return this.keyed(`address\n${ip}`);
+  }
+
+  private keyed(text: string): string {
+    return createHmac('sha256', this.viewerSecret).update(text).digest('base64url').slice(0, 22); // 132 bits: two sharing one is out of reach
   }
 
   /**
