@@ -29,6 +29,8 @@ const TARGET_TYPES = [
   'health_check',
 ] as const;
 
+/** An e-mail breaks where it must, but its column never narrows to a letter (overflowWrap 'anywhere' let it, beside the nowrap time). */
+const actorCell = { overflowWrap: 'break-word' as const, minWidth: '14ch' };
 const jsonCell = { fontFamily: 'ui-monospace, Menlo, Consolas, monospace', fontSize: 12, maxWidth: 320, overflowWrap: 'anywhere' as const };
 
 /**
@@ -141,9 +143,7 @@ export default function AuditLog() {
                   <td style={{ whiteSpace: 'nowrap' }}>
                     <time dateTime={e.at}>{new Date(e.at).toLocaleString(i18n.language, UTC_MOMENT)}</time>
                   </td>
-                  <td style={{ overflowWrap: 'anywhere' }}>
-                    {e.actorId ? <UserLink id={e.actorId} label={e.actorEmail ?? e.actorId} /> : (e.actorEmail ?? t('audit.system'))}
-                  </td>
+                  <td style={actorCell}>{e.actorId ? <UserLink id={e.actorId} label={e.actorEmail ?? e.actorId} /> : (e.actorEmail ?? t('audit.system'))}</td>
                   <td>
                     <code>{e.action}</code>
                   </td>

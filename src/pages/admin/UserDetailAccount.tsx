@@ -61,7 +61,9 @@ export function UserHolds({ current, self, setDialog }: { current: Detail; self:
           {current.holds.map((h) => (
             <tr key={h.id}>
               <td>{h.targetType === 'user' ? t('holds.theAccount') : <SearchLink query={h.targetId}>{t('holds.ad', { id: h.targetId })}</SearchLink>}</td>
-              <td style={{ whiteSpace: 'pre-wrap' }}>{h.reason}</td>
+              <td id={`hold-reason-${h.id}`} style={{ whiteSpace: 'pre-wrap' }}>
+                {h.reason}
+              </td>
               <td>
                 {dateTimeLabel(h.placedAt, lng)}
                 {h.placedBy && <small style={{ display: 'block' }}>{h.placedBy}</small>}
@@ -75,6 +77,7 @@ export function UserHolds({ current, self, setDialog }: { current: Detail; self:
                         type="button"
                         className="btn btn-sm btn-white"
                         aria-haspopup="dialog"
+                        aria-describedby={`hold-reason-${h.id}`} // which hold: its reason, read after "Release"
                         onClick={() => setDialog({ kind: 'release', hold: { id: h.id, targetType: h.targetType, targetId: h.targetId } })}
                       >
                         {t('holds.release')}

@@ -18,7 +18,14 @@ export function Section({ id, title, count, total, children }: { id: string; tit
       <h2 id={id} style={{ fontSize: 19 }}>
         {title} <Shown shown={count} total={total} />
       </h2>
-      {count === 0 ? <p>{t('user.nothing')}</p> : <div style={{ overflowX: 'auto' }}>{children}</div>}
+      {count === 0 ? (
+        <p>{t('user.nothing')}</p>
+      ) : (
+        // A table wider than a phone scrolls here: focusable and named, so a keyboard reaches its far columns.
+        <div style={{ overflowX: 'auto' }} tabIndex={0} role="group" aria-labelledby={id}>
+          {children}
+        </div>
+      )}
     </section>
   );
 }

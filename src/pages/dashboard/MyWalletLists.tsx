@@ -33,7 +33,7 @@ export function Invoices() {
       <LoadState loading={loading && !data} error={error} />
       {data && !invoices.length && <p>{t('invoices.empty')}</p>}
       {invoices.length > 0 && (
-        <div style={{ overflowX: 'auto' }}>
+        <div style={{ overflowX: 'auto' }} tabIndex={0} role="group" aria-labelledby="invoices-h">
           <table className="data" aria-labelledby="invoices-h" aria-busy={loading || undefined}>
             <caption className="visually-hidden">{t('invoices.caption', { total: data?.total ?? 0 })}</caption>
             <thead>
@@ -112,7 +112,7 @@ export function History() {
       <LoadState loading={loading && !data} error={error} />
       {data && !rows.length && <p>{t('history.empty')}</p>}
       {rows.length > 0 && (
-        <div style={{ overflowX: 'auto' }}>
+        <div style={{ overflowX: 'auto' }} tabIndex={0} role="group" aria-labelledby="history-h">
           <table className="data" aria-labelledby="history-h" aria-busy={loading || undefined}>
             <caption className="visually-hidden">{t('history.caption', { total: data?.total ?? 0 })}</caption>
             <thead>
