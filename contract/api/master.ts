@@ -41,7 +41,11 @@ export const masterApi = {
     body: Type.Object({ userId: UserId, roles: RoleSet, from: Type.Optional(RoleSet) }),
     response: { 200: Type.Object({ user: ManagedUserSchema }), ...Errors },
   },
-  /** `from`: the status the master's screen showed; when the user's is no longer that, nothing changes (409 master.user_changed). */
+  /**
+   * `from`: the status the master's screen showed; when the user's is no longer that, nothing changes
+   * (409 master.user_changed). An account linked to the master (the same phone or photo) is approved
+   * by another master (409 master.user_linked).
+   */
   'POST /api/master/update-user-status': {
     body: Type.Object({ userId: UserId, status: UserStatusSchema, from: Type.Optional(UserStatusSchema) }),
     response: { 200: Type.Object({ user: ManagedUserSchema }), ...Errors },

@@ -11,6 +11,8 @@ export const masterErrors = {
   'master.user_changed': 'This account changed meanwhile: the list shows it as it is now.',
   // A staff role given to a suspended account would act the moment anyone lifts the suspension.
   'master.user_suspended': 'This account is suspended: lift the suspension before giving it a staff role.',
+  // The conflict-of-interest rule of ad review (ad.review_own_ad) at the account gate: approving a pending owner publishes its ads.
+  'master.user_linked': 'This account is linked to yours (the same phone or photo): another master must decide.',
   'field.targetType': 'target type',
   'field.targetId': 'target id',
   'field.from': 'what the list showed',

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { asAdmin, asMaster, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
-import { decide, fundedUsd, goodFields, liveAd, pay, placeIn, postAd, postAdRaw, type Place } from './ads.testkit.ts';
+import { adForm, decide, fundedUsd, goodFields, liveAd, pay, placeIn, postAd, postAdRaw, type Place } from './ads.testkit.ts';
 import { blockPhoto, getAs } from '../moderation/moderation.testkit.ts';
 
 // "Staff never review their own ad: another admin or a master must" (ads.policy.ts) holds also for
@@ -64,6 +64,43 @@ describe('reviewing an ad of an account linked to the reviewer', () => {
       .execute();
     const id = await inReview(await makeUser(ctx, { status: 'approved' }), { phone: '(212) 555-0177' });
     expect(refused(await decide(ctx, admin, [id], 'approve'))).toEqual({ status: 409, code: 'ad.review_own_ad' });
+  });
+
+  // A busy reviewer refused a batch of many must learn which ads to leave out: the 409 names them.
+  it('names every ad of a refused batch it refuses for (the ids sent, an edit’s own), and changes nothing', async () => {
+    await ctx.app.deps.db
+      .updateTable('users')
+      .set({ phone: '+12125550177', phone_verified_at: ctx.clock.now().toISOString() })
+      .where('id', '=', admin.id)
+      .execute();
+    const second = await makeUser(ctx, { status: 'approved' });
+    const live = await liveAd(ctx, second, master, ny, { phone: '(212) 555-0177' });
+    const form = adForm(goodFields(ny, { phone: '(212) 555-0177', title: 'Another elegant companion, new words' }), []);
+    form.append('keepPhotos', JSON.stringify([(live.photos as { url: string }[])[0].url]));
+    expect((await ctx.app.inject({ method: 'PUT', url: `/api/ads/${live.id}`, headers: { cookie: second.cookie }, payload: form })).statusCode).toBe(200);
+    const queue = (await getAs(ctx, master, '/api/admin/get-pending-ads')).body.pendingAds as { id: string; revisionOf?: string }[];
+    const edit = queue.find((a) => a.revisionOf === live.id)!.id;
+    const before = await inReview(await makeUser(ctx, { status: 'approved' }), { phone: '(212) 555-0198' });
+    const linked = await inReview(second, { phone: '(212) 555-0177', title: 'A second elegant companion' });
+    const own = await inReview(admin, { phone: '(212) 555-0166' });
+    const after = await inReview(await makeUser(ctx, { status: 'approved' }), { phone: '(212) 555-0199' });
+    const res = await decide(ctx, admin, [before, linked, edit, own, after], 'approve');
+    expect({ status: res.statusCode, code: res.json().code, params: res.json().params }).toEqual({
+      status: 409,
+      code: 'ad.review_own_ad',
+      params: { adIds: [linked, edit, own].join(',') },
+    });
+    expect([await statusOf(before), await statusOf(linked), await statusOf(own), await statusOf(after)]).toEqual([
+      'in_review',
+      'in_review',
+      'in_review',
+      'in_review',
+    ]);
+    expect((await getAs(ctx, master, '/api/admin/get-pending-ads')).body.pendingAds.some((a: { id: string }) => a.id === edit)).toBe(true);
+    // Re-enabling too: the one linked ad of the batch is named.
+    const other = await liveAd(ctx, await makeUser(ctx, { status: 'approved' }), master, ny, { phone: '(212) 555-0155' });
+    expect((await setStatus(master, [live.id, other.id], 'disabled')).json()).toEqual({ updated: 2 });
+    expect((await setStatus(admin, [other.id, live.id], 'approved')).json().params).toEqual({ adIds: live.id });
   });
 
   it('refuses re-enabling a linked account’s ad, and lets the reviewer take it down', async () => {

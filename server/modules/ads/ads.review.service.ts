@@ -12,6 +12,7 @@ import { toStaffAd } from './ads.dto.ts';
 import type { AdStatus, RejectionCategory } from './ads.tables.ts';
 import { parseStaffQuery, staffReads } from '../moderation/moderation.match.ts';
 import { accountsLinkedTo } from '../moderation/moderation.linked.repository.ts';
+import { keepShownText } from '../moderation/moderation.duplicates.ts';
 import type { Executor } from '../../core/db.ts';
 import { adObject, can } from './ads.policy.ts';
 import * as repo from './ads.repository.ts';
@@ -33,7 +34,7 @@ const unique = (ids: string[]) => [...new Set(ids)];
 /**
  * Staff review of ads. Nobody reviews, disables or re-enables their own ad, nor one of an account
  * the product links to them by a phone or a photo (another admin or a master must): a batch holding
- * one is refused whole, with 409 (a 403 would send the browser to sign-in). Approving an ad of a pending (not yet approved) owner is allowed: the ad
+ * one is refused whole, with 409 naming them (a 403 would send the browser to sign-in). Approving an ad of a pending (not yet approved) owner is allowed: the ad
  * becomes approved and its time starts, but it stays hidden until a master approves the owner
  * (PRODUCT §2); the owner's approval makes it public at once (trigger ads_visible_owner).
  */
@@ -107,13 +108,16 @@ export class ReviewService {
     await transactionAs(this.deps.db, actor, async (trx, by) => {
       // demoted or suspended since the request came in: refused
       const linked = await linksThatCount(trx, by.id, input.decision === 'approve');
+      /** The batch's ads the reviewer may not decide (refusedFor): once there is one, the rest is only checked. */
+      const refused: string[] = [];
       for (const id of unique(input.adIds)) {
         const ad = await repo.findAd(trx, id);
         if (!ad) {
           // An edit of a live ad, by the revision's id (the queue lists it with revisionOf).
           const rev = await revisionsRepo.findPendingRevision(trx, id);
           if (!rev) continue;
-          mayReview(by, 'review', { owner_id: rev.owner_id }, linked);
+          if (refusedFor(by, 'review', { owner_id: rev.owner_id }, linked)) refused.push(id);
+          if (refused.length) continue;
           // An edit whose ad is gone (deleted meanwhile) has nothing left to change: skipped like an ad no longer in review.
           const live = await repo.findAd(trx, rev.ad_id);
           if (!live) continue;
@@ -138,6 +142,8 @@ export class ReviewService {
             unusedPhotos.push({ adId: rev.ad_id, ownerId: rev.owner_id, photos: await revisionsRepo.rejectRevision(trx, rev, reason, actor.id, at) });
             mails.push({ ownerId: rev.owner_id, adId: rev.ad_id, template: 'revisionRejected', title: rev.title, reason });
           }
+          // The text it no longer shows (the old one, or the refused edit's) flags nobody from now, as its photos do not (dropPhotos).
+          await keepShownText(trx, rev.ad_id);
           await writeAudit(trx, {
             actor: actorOf(actor),
             action: input.decision === 'approve' ? 'ad.revision_approve' : 'ad.revision_reject',
@@ -150,7 +156,8 @@ export class ReviewService {
           changed.push({ id: rev.ad_id, ownerId: rev.owner_id, status: live.status });
           continue;
         }
-        mayReview(by, 'review', ad, linked);
+        if (refusedFor(by, 'review', ad, linked)) refused.push(id);
+        if (refused.length) continue;
         if (ad.status !== 'in_review') continue;
         if (changedSince(seen, ad)) continue;
         if (input.decision === 'approve') {
@@ -204,6 +211,7 @@ export class ReviewService {
           mails.push({ ownerId: ad.owner_id, adId: id, template: 'adRejected', title: ad.title, reason, refund });
         }
       }
+      if (refused.length) throw conflictOver(refused);
     });
     for (const c of changed) this.deps.hub.sendToUser(c.ownerId, 'adStatusUpdate', { adId: c.id, status: c.status });
     for (const u of unusedPhotos) await dropPhotos(this.deps, u.adId, u.ownerId, u.photos);
@@ -229,11 +237,12 @@ export class ReviewService {
     const mails: AdMail[] = [];
     await transactionAs(this.deps.db, actor, async (trx, by) => {
       const linked = await linksThatCount(trx, by.id, input.status === 'approved');
+      const refused: string[] = [];
       for (const id of unique(input.adIds)) {
         const before = await repo.findAd(trx, id);
-        if (before) mayReview(by, 'moderate', before, linked);
+        if (before && refusedFor(by, 'moderate', before, linked)) refused.push(id);
         // A staff status change stores updated_at too (setStaffStatus): another's newer one shows here.
-        if (!before || (input.status === 'approved' && changedSince(seen, before))) continue;
+        if (refused.length || !before || (input.status === 'approved' && changedSince(seen, before))) continue;
         if (!(await repo.setStaffStatus(trx, id, input.status, at))) continue;
         await repo.refreshVisibility(trx, [id]);
         // A taken-down ad's photos stop answering the public too (their URLs are known); enabled, they answer again.
@@ -252,6 +261,7 @@ export class ReviewService {
         changed.push({ ownerId: after.owner_id, adId: id, status: after.status });
         mails.push({ ownerId: after.owner_id, adId: id, template: input.status === 'disabled' ? 'adDisabled' : 'adEnabled', title: after.title });
       }
+      if (refused.length) throw conflictOver(refused);
     });
     // After commit: an owner's open "my ads" shows the ad taken down (or back) at once.
     for (const c of changed) this.deps.hub.sendToUser(c.ownerId, 'adStatusUpdate', { adId: c.adId, status: c.status });
@@ -301,12 +311,20 @@ async function linksThatCount(trx: Executor, reviewerId: string, helpsOwner: boo
 }
 
 /**
- * Asks the policy; throwing inside the transaction rolls back whatever the batch already changed.
- * Staff get here (the /api/admin gate): a refusal is their own ad, or one of an account linked to
- * them (`linked`: linksThatCount), 409.
+ * Asks the policy. Staff get here (the /api/admin gate): a refusal is their own ad, or one of an
+ * account linked to them (`linked`: linksThatCount), and answers true; the caller refuses the whole
+ * batch (conflictOver) once it has checked the rest. Anything else is thrown at once (403); throwing
+ * inside the transaction rolls back whatever the batch already changed.
  */
-function mayReview(actor: SessionUser, action: 'review' | 'moderate', ad: { owner_id: string }, linked: ReadonlySet<string>): void {
+function refusedFor(actor: SessionUser, action: 'review' | 'moderate', ad: { owner_id: string }, linked: ReadonlySet<string>): boolean {
   const ownerLinkedToActor = linked.has(ad.owner_id);
-  if (can(actor, action, { ...adObject(ad), ownerLinkedToActor })) return;
-  throw isOwner(actor, ad.owner_id) || ownerLinkedToActor ? new Conflict('ad.review_own_ad') : new Forbidden();
+  if (can(actor, action, { ...adObject(ad), ownerLinkedToActor })) return false;
+  if (isOwner(actor, ad.owner_id) || ownerLinkedToActor) return true;
+  throw new Forbidden();
 }
+
+/**
+ * The 409 of a batch holding ads the reviewer may not decide: `adIds` names them (the ids sent, a
+ * pending edit's own), comma-separated, so that the screen can say which to leave out.
+ */
+const conflictOver = (adIds: readonly string[]) => new Conflict('ad.review_own_ad', { adIds: adIds.join(',') });

@@ -5,7 +5,8 @@ import { ACTIONS, can, isLastActiveMaster, type Account, type AccountChange, typ
 
 // PRODUCT §2: masters change roles and status; a master cannot remove their own MASTER_USER role
 // or suspend themselves; the last master cannot be demoted (nor suspended: either way the install
-// would be left without a master). Nobody else changes roles or status.
+// would be left without a master). Nobody else changes roles or status. Nor does a master approve
+// an account linked to them (the conflict-of-interest rule of ad review).
 
 type Expect = Record<Who, boolean>;
 const none: Expect = { guest: false, alice: false, bob: false, pam: false, sam: false, ada: false, sid: false, max: false, mia: false, sue: false };
@@ -36,6 +37,12 @@ const table: [MasterAction, string, AccountChange, Expect][] = [
   ['setStatus', 'approve max (already approved)', { user: max, status: 'approved', activeMasters: 1 }, { ...none, ...masters }],
   ['setStatus', 'approve sue again (suspended master)', { user: sue, status: 'approved', activeMasters: 1 }, { ...none, ...masters }],
   ['setStatus', 'suspend sue again (already suspended)', { user: sue, status: 'suspended', activeMasters: 1 }, { ...none, ...masters }],
+  // An account linked to the one who asks (the same phone or photo) is approved by another master.
+  ['setStatus', 'approve pam, linked to whoever asks', { user: pam, status: 'approved', activeMasters: 2, linkedToActor: true }, none],
+  ['setStatus', 'approve sue again, linked to whoever asks', { user: sue, status: 'approved', activeMasters: 1, linkedToActor: true }, none],
+  ['setStatus', 'approve alice, linked, already approved', { user: alice, status: 'approved', activeMasters: 2, linkedToActor: true }, { ...none, ...masters }],
+  ['setStatus', 'suspend alice, linked to whoever asks', { user: alice, status: 'suspended', activeMasters: 2, linkedToActor: true }, { ...none, ...masters }],
+  ['setStatus', 'put alice back to pending, linked', { user: alice, status: 'pending', activeMasters: 2, linkedToActor: true }, { ...none, ...masters }],
 ];
 
 describe('master policy', () => {

@@ -8,7 +8,8 @@ import type { Executor } from '../../core/db.ts';
 import type { StaffRole, UserStatus } from '../../core/schema.ts';
 import type { ManagedUser } from '../../../contract/api/master.ts';
 import { countActiveMasters } from '../profile/profile.repository.ts';
-import { can, type AccountChange, type MasterAction } from './master.policy.ts';
+import { approvesLinkedAccount, can, type AccountChange, type MasterAction } from './master.policy.ts';
+import { accountsLinkedTo } from '../moderation/moderation.linked.repository.ts';
 import * as repo from './master.repository.ts';
 import { photosOfAds, restore, unapprovedOwnerReason, userReason, withdraw } from '../uploads/uploads.withdrawn.ts';
 import { startHeldTerms } from '../ads/ads.lifecycle.repository.ts';
@@ -77,7 +78,7 @@ export class MasterService {
       // demoted or suspended meanwhile: their old powers are gone
       const before = await this.load(trx, userId);
       const change: AccountChange = { user: before, roles, activeMasters: await countActiveMasters(trx) };
-      if (!can(by, 'setRoles', change)) throw refusal(by, 'setRoles', userId);
+      if (!can(by, 'setRoles', change)) throw refusal(by, 'setRoles', change);
       if (from && !sameRoles(before.roles, from)) throw new Conflict('master.user_changed');
       if (sameRoles(before.roles, roles)) return before; // nothing changes: nothing to audit
       // A staff role given to a suspended account waits armed for whoever lifts the suspension (a
@@ -100,8 +101,11 @@ export class MasterService {
     let welcome: { titles: string; offlineTitles: string } | null = null; // approved at last: the e-mail that says so, with the ads that start
     const after = await transactionAs(this.deps.db, actor, async (trx, by) => {
       const before = await this.load(trx, userId);
-      const change: AccountChange = { user: before, status, activeMasters: await countActiveMasters(trx) };
-      if (!can(by, 'setStatus', change)) throw refusal(by, 'setStatus', userId);
+      // The links are read for an approval only (the conflict-of-interest rule, master.policy.ts): a suspension is never refused for one.
+      const approves = status === 'approved' && before.status !== 'approved';
+      const linkedToActor = approves && isMaster(by) && (await accountsLinkedTo(trx, by.id)).has(userId);
+      const change: AccountChange = { user: before, status, activeMasters: await countActiveMasters(trx), linkedToActor };
+      if (!can(by, 'setStatus', change)) throw refusal(by, 'setStatus', change);
       if (from && before.status !== from) throw new Conflict('master.user_changed');
       if (before.status === status) return before; // nothing changes: nothing to audit
       changed = true;
@@ -163,8 +167,9 @@ export class MasterService {
 const sameRoles = (a: readonly StaffRole[], b: readonly StaffRole[]) => a.length === b.length && a.every((r) => b.includes(r));
 
 /** Why the policy said no, as the routes have always answered it (a master gets 409s: 403 would send them to sign-in). */
-function refusal(actor: SessionUser, action: MasterAction, userId: string) {
+function refusal(actor: SessionUser, action: MasterAction, change: AccountChange) {
   if (!isMaster(actor)) return new Forbidden();
-  if (isOwner(actor, userId)) return new Conflict(action === 'setRoles' ? 'master.cannot_remove_own_master' : 'master.cannot_suspend_self');
+  if (action === 'setStatus' && approvesLinkedAccount(change)) return new Conflict('master.user_linked');
+  if (isOwner(actor, change.user.id)) return new Conflict(action === 'setRoles' ? 'master.cannot_remove_own_master' : 'master.cannot_suspend_self');
   return new Conflict('master.last_master');
 }

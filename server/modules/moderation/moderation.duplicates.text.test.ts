@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../core/db.ts';
 import { migrate, readMigrations } from '../../core/migrate.ts';
 import { asAdmin, createTestApp, makeUser, type TestContext, type TestUser } from '../../test/harness.ts';
-import { adForm, goodFields, liveAd, placeIn, postAdRaw, type Place } from '../ads/ads.testkit.ts';
+import { adForm, decide, goodFields, liveAd, placeIn, postAdRaw, type Place } from '../ads/ads.testkit.ts';
 import { normaliseAdText, TEXT_MIN_CHARS, textHash } from './moderation.duplicates.ts';
 import { blockPhoto, getAs, postAs } from './moderation.testkit.ts';
 
@@ -134,6 +134,36 @@ describe('text duplicate flags', () => {
     expect(await flags([carols])).toEqual([[carols, 'text', ad.id, alice.id, null]]);
     const q = (await getAs(ctx, admin, '/api/admin/get-pending-ads')).body;
     expect((q.pendingAds as { id: string; revisionOf?: string }[]).some((a) => a.revisionOf === ad.id)).toBe(true);
+  });
+
+  it('once staff approve or reject an edit of a live ad, the text the ad no longer shows flags nobody', async () => {
+    const [alice, dora, carol] = [await makeUser(ctx, { status: 'approved' }), await makeUser(ctx, { status: 'approved' }), await makeUser(ctx)];
+    const old = { title: 'Quiet evenings by the river', description: 'Relaxed company for dinner and conversation, appointments made a day ahead.' };
+    const rewrite = { title: 'Sunny afternoons in the park', description: 'Walks, museums and long lunches with a cheerful companion, booked a day ahead.' };
+    const revisionOf = async (adId: string) => {
+      const q = (await getAs(ctx, admin, '/api/admin/get-pending-ads')).body.pendingAds as { id: string; revisionOf?: string }[];
+      return q.find((a) => a.revisionOf === adId)!.id;
+    };
+    // Alice rewrites her advert, and staff approve the new text: the old one is shown nowhere now.
+    const a = (await liveAd(ctx, alice, admin, place, { ...old, phone: '(212) 555-0161' })) as unknown as { id: string; photos: { url: string }[] };
+    await edit(alice, a.id, '(212) 555-0161', rewrite, [a.photos[0].url]);
+    expect((await decide(ctx, admin, [await revisionOf(a.id)], 'approve')).json()).toEqual({ updated: 1 });
+    expect(await hashesOf(a.id)).toEqual([textHash(rewrite.title, rewrite.description)]);
+    // Dora's edit is refused: her ad never showed that text, and still shows her own.
+    const mine = { title: 'Dora downtown tonight only', description: 'Dinners, museums and long lunches with a cheerful companion, booked ahead.' };
+    const d = (await liveAd(ctx, dora, admin, place, { ...mine, phone: '(212) 555-0165' })) as unknown as { id: string; photos: { url: string }[] };
+    await edit(dora, d.id, '(212) 555-0165', TEXT, [d.photos[0].url]);
+    expect((await decide(ctx, admin, [await revisionOf(d.id)], 'reject', 'Wording not allowed here.')).json()).toEqual({ updated: 1 });
+    expect(await hashesOf(d.id)).toEqual([textHash(mine.title, mine.description)]);
+
+    const carolsOld = (await post(carol, '(646) 555-0163', old)).id;
+    const carolsRefused = (await post(carol, '(646) 555-0164', TEXT)).id;
+    const carolsShown = (await post(carol, '(646) 555-0166', rewrite)).id; // what Alice's ad shows now: still compared
+    expect({ old: await flags([carolsOld]), refused: await flags([carolsRefused]), shown: await flags([carolsShown]) }).toEqual({
+      old: [],
+      refused: [],
+      shown: [[carolsShown, 'text', a.id, alice.id, null]],
+    });
   });
 });
 

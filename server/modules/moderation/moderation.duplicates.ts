@@ -155,6 +155,20 @@ export async function recordFingerprint(trx: Executor, f: AdFingerprint, at: str
 }
 
 /**
+ * After staff decide an edit of a live ad (approved, or rejected), in their transaction: keeps only
+ * the hash of the text the ad now shows. recordFingerprint kept two while the edit waited (the live
+ * text and the edit's); the one the ad no longer shows (its old text, or the refused edit's, which
+ * it never showed) would flag, until the owner's next edit, whoever writes it. Its flags stay.
+ */
+export async function keepShownText(trx: Executor, adId: string): Promise<void> {
+  const row = await trx.selectFrom('ads').select(['title', 'description']).where('id', '=', adId).executeTakeFirst();
+  const shown = row && textHash(row.title, row.description);
+  let forget = trx.deleteFrom('text_hashes').where('ad_id', '=', adId);
+  if (shown) forget = forget.where('hash', '!=', shown);
+  await forget.execute();
+}
+
+/**
  * Forgets the hashes of photos an ad no longer has (an edit replaced them, a refused or replaced
  * edit's own): the duplicate check compares what ads show, and each edit would otherwise add rows
  * that every later post reads. Its flags stay: they say what the reviewer was shown at the time.

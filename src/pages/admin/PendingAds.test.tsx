@@ -405,4 +405,53 @@ describe('admin pending ads', () => {
     expect((await screen.findByRole('status')).textContent).toBe('1 ad approved.');
     expect(srv.decisions).toEqual([{ adIds: ['rev-1'], decision: 'approve', seen: [{ id: 'rev-1', updatedAt: revision.updatedAt }] }]);
   });
+
+  // The whole batch is refused for the ads of accounts linked to the reviewer (ads.review.service.ts):
+  // the refusal names them, as the list shows them, so that the reviewer leaves them out.
+  it('names the ads a refused batch approval was refused for, in the page’s language', async () => {
+    const [a, b, c] = [
+      makeStaffAd({ status: 'in_review', title: 'First ad in review' }),
+      makeStaffAd({ status: 'in_review', title: 'Second ad in review' }),
+      makeStaffAd({ status: 'in_review', title: 'Third ad in review' }),
+    ];
+    pendingServer([a, b, c]);
+    const asked: string[][] = [];
+    server.use(
+      http.post('/api/admin/approve-pending-ads', async ({ request }) => {
+        asked.push(((await request.json()) as { adIds: string[] }).adIds);
+        const message = 'You cannot review your own ad, or one of an account linked to yours (the same phone or photo): another admin must.';
+        return apiJson(
+          'POST /api/admin/approve-pending-ads',
+          { message, code: 'ad.review_own_ad', params: { adIds: `${c.id},${a.id}` } } as never,
+          409 as never,
+        );
+      }),
+    );
+    const user = userEvent.setup();
+    const approveAll = async (selectAll: string, approve: string) => {
+      await user.click(await screen.findByRole('checkbox', { name: selectAll }));
+      await user.click(screen.getByRole('button', { name: approve }));
+      return (await screen.findByRole('alert')).textContent;
+    };
+    const view = renderAt(<PendingAds />, '/admin/dashboard/admin/pending-ads');
+    expect(await approveAll('Select all on this page', 'Approve selected (3)')).toBe(
+      'You cannot review your own ad, or one of an account linked to yours (the same phone or photo): another admin must. “Third ad in review” and “First ad in review”',
+    );
+    view.unmount();
+    await i18n.changeLanguage('es');
+    try {
+      renderAt(
+        <Router base="/es">
+          <PendingAds />
+        </Router>,
+        '/es/admin/dashboard/admin/pending-ads',
+      );
+      expect(await approveAll('Seleccionar todo en esta página', 'Aprobar seleccionados (3)')).toBe(
+        'No puedes revisar tu propio anuncio ni el de una cuenta vinculada a la tuya (el mismo teléfono o la misma foto): debe hacerlo otro administrador. «Third ad in review» y «First ad in review»',
+      );
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+    expect(asked).toHaveLength(2);
+  });
 });

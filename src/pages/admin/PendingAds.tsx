@@ -9,7 +9,7 @@ import { SearchBox } from '../../components/forms/SearchBox';
 import { BusyButton } from '../../components/forms/BusyButton';
 import { DuplicateFlags } from '../../components/moderation/DuplicateFlags';
 import { UserLink } from '../../components/moderation/ModBadges';
-import { asError, errorMessage } from '../../api/client';
+import { ApiError, asError, errorMessage } from '../../api/client';
 import type { AdContent, StaffAd } from '../../api/ads';
 import { pathFor, routes } from '../../app/routes';
 import { Money } from '../../components/market/Money';
@@ -95,6 +95,8 @@ export default function PendingAds() {
   const ads = (snap.data?.pendingAds ?? []) as readonly StaffAd[];
   const pageIds = ads.filter(decidable).map((a) => a.id);
   const allOn = pageIds.length > 0 && pageIds.every(sel.has);
+  // A batch refused for ads the reviewer may not approve names them: their titles follow the refusal.
+  const named = error ? refusedTitles(error, ads) : [];
 
   return (
     <section>
@@ -141,6 +143,7 @@ export default function PendingAds() {
       {error && !rejecting && (
         <div role="alert" className="alert alert-error">
           {errorMessage(error)}
+          {named.length > 0 && <> {quotedList(named, i18n.language)}</>}
         </div>
       )}
       <LoadState loading={snap.loading && !snap.data} error={snap.error} />
@@ -251,6 +254,27 @@ export default function PendingAds() {
       )}
     </section>
   );
+}
+
+/**
+ * The titles, as the list shows them, of the ads a refused batch named (ad.review_own_ad: its
+ * params.adIds, the ids sent): the reviewer leaves those out and approves the rest. Ads no longer
+ * listed are not named.
+ */
+function refusedTitles(error: Error, ads: readonly StaffAd[]): string[] {
+  if (!(error instanceof ApiError) || error.code !== 'ad.review_own_ad' || typeof error.params?.adIds !== 'string') return [];
+  return error.params.adIds
+    .split(',')
+    .map((id) => ads.find((a) => a.id === id)?.title)
+    .filter((title): title is string => !!title);
+}
+
+/** Titles quoted and listed as the page's language writes them (“A”, “B” and “C”; «A», «B» y «C»), each in its writer's direction. */
+function quotedList(titles: string[], lng: string) {
+  const [open, close] = lng.startsWith('es') ? ['«', '»'] : ['“', '”'];
+  return new Intl.ListFormat(lng, { type: 'conjunction' })
+    .formatToParts(titles)
+    .map((part, i) => (part.type === 'element' ? <bdi key={i}>{`${open}${part.value}${close}`}</bdi> : part.value));
 }
 
 const NO_DETAILS: AdContent['details'] = { rates: [], incall: false, outcall: false, availability: {} };
