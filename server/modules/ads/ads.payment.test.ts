@@ -301,6 +301,7 @@ describe('review', () => {
       expect(res.json()).toEqual({
         message: 'You cannot review your own ad, or one of an account linked to yours (the same phone or photo): another admin must.',
         code: 'ad.review_own_ad',
+        params: { adIds: expect.stringContaining(mine.id) }, // the batch's ads it was refused for
       });
     }
     // Nothing changed, not even the other ad of the batch; no refund, no audit row.
