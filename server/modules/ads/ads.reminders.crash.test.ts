@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
-import { asAdmin, createTestApp, freePort, makeUser, type TestContext } from '../../test/harness.ts';
+import { asAdmin, createTestApp, makeUser, type TestContext } from '../../test/harness.ts';
+import { silentRelay, startChildServer, type Cleanups } from '../../test/child-server.ts';
 import { DAY_MS } from '../../core/clock.ts';
 import { liveAd, placeIn } from './ads.testkit.ts';
 import { renewalReminders } from './ads.reminders.ts';
@@ -11,79 +9,10 @@ import { renewalReminders } from './ads.reminders.ts';
 // (kill -9) while a reminder's e-mail waits on the mail relay, then later runs on the same file.
 // And two runs at once: each reminder still goes out once.
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const cleanups: (() => Promise<void> | void)[] = [];
+const cleanups: Cleanups = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-/** A mail relay that accepts the connection and never says a word (a relay that hangs). */
-async function silentRelay(): Promise<{ url: string; connected: Promise<void>; close(): Promise<void> }> {
-  const sockets = new Set<net.Socket>();
-  let connected!: () => void;
-  const p = new Promise<void>((r) => (connected = r));
-  const server = net.createServer((s) => {
-    sockets.add(s);
-    s.on('error', () => {});
-    connected();
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as net.AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    connected: p,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
-
-/** server/main.ts in a child process on `dataDir` (cron off), once it serves. */
-async function startServer(dataDir: string, smtpUrl: string): Promise<{ url: string; child: ChildProcess; exited: Promise<void> }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  let output = '';
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), ['server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH!,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: url,
-      CRON: '0',
-      SEED_LOCATIONS: '0',
-      JWT_SECRET: 'd'.repeat(48),
-      SMTP_URL: smtpUrl,
-      MAIL_FROM: 'XG <no-reply@xg.test>',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-  });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
-    try {
-      if ((await fetch(`${url}/api/session`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { url, child, exited };
-}
 
 async function until(cond: () => Promise<boolean>, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -123,7 +52,7 @@ describe('renewal reminders after a crash', () => {
 
     const relay = await silentRelay();
     cleanups.push(() => relay.close());
-    const a = await startServer(ctx.dataDir, relay.url);
+    const a = await startChildServer(ctx.dataDir, relay.url, cleanups);
     const login = await fetch(`${a.url}/api/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: a.url },

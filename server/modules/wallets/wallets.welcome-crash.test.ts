@@ -1,97 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { freePort } from '../../test/harness.ts';
+import { silentRelay, startChildServer, type ChildServer, type Cleanups } from '../../test/child-server.ts';
 import { startSmtpSink, type SmtpSink } from '../../test/fakes/smtp.ts';
 import { WELCOME_CLAIM_MS } from './wallets.service.ts';
 
 // The real server in its own process, killed (kill -9) while the welcome e-mail is on its way, then
 // started again on the same database file.
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const cleanups: (() => Promise<void> | void)[] = [];
+const cleanups: Cleanups = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/** A mail relay that accepts the connection and never says a word (a relay that hangs). */
-async function silentRelay(): Promise<{ url: string; connected: Promise<void>; close(): Promise<void> }> {
-  const sockets = new Set<net.Socket>();
-  let connected!: () => void;
-  const p = new Promise<void>((r) => (connected = r));
-  const server = net.createServer((s) => {
-    sockets.add(s);
-    s.on('error', () => {});
-    connected();
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as net.AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    connected: p,
-    close: () => {
-      for (const s of sockets) s.destroy();
-      return new Promise<void>((r) => server.close(() => r()));
-    },
-  };
-}
-
-interface Running {
-  url: string;
-  child: ChildProcess;
-  exited: Promise<void>;
-}
-
-async function startServer(dataDir: string, smtpUrl: string): Promise<Running> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  let output = '';
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), ['server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH!,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: url,
-      CRON: '0',
-      SEED_LOCATIONS: '0',
-      JWT_SECRET: 'd'.repeat(48),
-      SMTP_URL: smtpUrl,
-      MAIL_FROM: 'XG <no-reply@xg.test>',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-  });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
-    try {
-      if ((await fetch(`${url}/api/session`)).ok) break;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { url, child, exited };
-}
-
-async function login(s: Running, email: string, password: string): Promise<string> {
+async function login(s: ChildServer, email: string, password: string): Promise<string> {
   const res = await fetch(`${s.url}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: s.url },
@@ -107,7 +31,7 @@ describe('a welcome e-mail on its way when the server is killed', () => {
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const relay = await silentRelay();
     cleanups.push(() => relay.close());
-    const a = await startServer(dataDir, relay.url);
+    const a = await startChildServer(dataDir, relay.url, cleanups);
     const email = 'welcome-crash@example.com';
     const reg = await fetch(`${a.url}/api/register`, {
       method: 'POST',
@@ -124,7 +48,7 @@ describe('a welcome e-mail on its way when the server is killed', () => {
 
     const sink: SmtpSink = await startSmtpSink();
     cleanups.push(() => sink.close());
-    const b = await startServer(dataDir, sink.url);
+    const b = await startChildServer(dataDir, sink.url, cleanups);
     const cookie = await login(b, email, 'correct horse battery');
     const ask = () => fetch(`${b.url}/api/email-wallet-promo-code`, { headers: { cookie, origin: b.url } });
     // Within the mail timeouts the claim may still be a live sender's (a second server): not overtaken.
