@@ -3,7 +3,7 @@
 // browser without scripts shows it (<noscript> content is markup only there).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { holdScripts, launchBrowser, startServer, type RunningServer } from './harness.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -22,12 +22,7 @@ afterAll(async () => {
 async function heldFirstVisit(): Promise<{ page: Page; release: () => void; close: () => Promise<void> }> {
   const ctx = await browser.newContext({ baseURL: server.url });
   const page = await ctx.newPage();
-  let hold = true;
-  await page.route('**/assets/*.js', async (r) => {
-    while (hold) await new Promise((x) => setTimeout(x, 100));
-    await r.continue().catch(() => {});
-  });
-  return { page, release: () => (hold = false), close: () => ctx.close() };
+  return { page, release: await holdScripts(page), close: () => ctx.close() };
 }
 
 const REPORT = 'A girl who looks about fifteen is advertised in an ad I saw today in Buffalo.';

@@ -3,7 +3,7 @@
 // while before React answers it. Here the script is held back by the test until it lets it go.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startServer, type RunningServer } from './harness.ts';
+import { holdScripts, launchBrowser, startServer, type RunningServer } from './harness.ts';
 
 const stamp = Date.now().toString(36);
 let server: RunningServer;
@@ -24,12 +24,7 @@ async function heldPage(): Promise<{ page: Page; release: () => void; close: () 
   const ctx = await browser.newContext({ baseURL: server.url });
   await ctx.addCookies([{ name: 'over_18_user_confirmation', value: 'true', url: server.url }]);
   const page = await ctx.newPage();
-  let hold = true;
-  await page.route('**/assets/*.js', async (r) => {
-    while (hold) await new Promise((x) => setTimeout(x, 100));
-    await r.continue().catch(() => {});
-  });
-  return { page, release: () => (hold = false), close: () => ctx.close() };
+  return { page, release: await holdScripts(page), close: () => ctx.close() };
 }
 
 const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');

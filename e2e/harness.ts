@@ -156,6 +156,19 @@ export function waitForHydration(page: Page): Page {
   return page;
 }
 
+/**
+ * Holds back the page's scripts until the returned `release()` is called: the server-rendered page
+ * is shown and can be typed into, as on a slow network, before React has taken it over.
+ */
+export async function holdScripts(page: Page): Promise<() => void> {
+  let hold = true;
+  await page.route('**/assets/*.js', async (r) => {
+    while (hold) await new Promise((x) => setTimeout(x, 100));
+    await r.continue().catch(() => {});
+  });
+  return () => (hold = false);
+}
+
 /** A fresh browser context; `ageConfirmed` pre-stores the age-gate confirmation so tests not about the gate skip it. */
 export async function newContext(
   browser: Browser,
